@@ -1,0 +1,205 @@
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "peers.hpp"
+
+namespace proxima::bench {
+namespace {
+
+// Same binary on both ends of the pipe, so native byte order is fine.
+class Writer {
+ public:
+  template <class T>
+  void raw(const T& v) {
+    const auto* p = reinterpret_cast<const char*>(&v);
+    bytes_.insert(bytes_.end(), p, p + sizeof(T));
+  }
+  void str(const std::string& s) {
+    raw(static_cast<std::uint64_t>(s.size()));
+    bytes_.insert(bytes_.end(), s.begin(), s.end());
+  }
+  const std::vector<char>& bytes() const { return bytes_; }
+
+ private:
+  std::vector<char> bytes_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::vector<char>& bytes) : bytes_(bytes) {}
+  template <class T>
+  bool raw(T& v) {
+    if (bytes_.size() - at_ < sizeof(T)) return false;
+    std::memcpy(&v, bytes_.data() + at_, sizeof(T));
+    at_ += sizeof(T);
+    return true;
+  }
+  bool str(std::string& s) {
+    std::uint64_t n = 0;
+    if (!raw(n) || bytes_.size() - at_ < n) return false;
+    s.assign(bytes_.data() + at_, n);
+    at_ += n;
+    return true;
+  }
+  bool done() const { return at_ == bytes_.size(); }
+
+ private:
+  const std::vector<char>& bytes_;
+  std::size_t at_ = 0;
+};
+
+std::vector<char> serialize(const PeerCell& c) {
+  Writer w;
+  w.str(c.library);
+  w.str(c.solver);
+  w.raw(static_cast<std::uint8_t>(c.supported));
+  w.str(c.note);
+  w.raw(c.median_ns);
+  w.raw(static_cast<std::uint64_t>(c.distances.size()));
+  for (double d : c.distances) w.raw(d);
+  w.raw(static_cast<std::int64_t>(c.failures));
+  return w.bytes();
+}
+
+bool deserialize(const std::vector<char>& bytes, PeerCell& c) {
+  Reader r(bytes);
+  std::uint8_t supported = 0;
+  std::uint64_t count = 0;
+  std::int64_t failures = 0;
+  if (!r.str(c.library) || !r.str(c.solver) || !r.raw(supported) || !r.str(c.note) ||
+      !r.raw(c.median_ns) || !r.raw(count) || count > bytes.size() / sizeof(double))
+    return false;
+  c.supported = supported != 0;
+  c.distances.resize(count);
+  for (double& d : c.distances)
+    if (!r.raw(d)) return false;
+  if (!r.raw(failures) || !r.done()) return false;
+  c.failures = static_cast<int>(failures);
+  return true;
+}
+
+bool write_all(int fd, const std::vector<char>& bytes) {
+  std::size_t sent = 0;
+  while (sent < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + sent, bytes.size() - sent);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    sent += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+[[noreturn]] void child_main(const std::function<PeerCell()>& fn, int fd) {
+  int code = 0;
+  try {
+    code = write_all(fd, serialize(fn())) ? 0 : 2;
+  } catch (const std::exception& e) {
+    std::cerr << "isolated peer threw: " << e.what() << '\n';
+    code = 3;
+  } catch (...) {
+    code = 3;
+  }
+  ::close(fd);
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  // _exit: the parent's atexit handlers and static destructors are not ours to run.
+  ::_exit(code);
+}
+
+std::string signal_text(int sig) {
+  const char* abbrev = ::sigabbrev_np(sig);
+  std::string text = "crashed: signal " + std::to_string(sig);
+  if (abbrev != nullptr) text += std::string(" (SIG") + abbrev + ")";
+  return text;
+}
+
+PeerCell failed_cell(std::size_t poses, std::string note) {
+  PeerCell cell;
+  cell.distances.assign(poses, std::numeric_limits<double>::quiet_NaN());
+  cell.failures = static_cast<int>(poses);
+  cell.note = std::move(note);
+  return cell;
+}
+
+}  // namespace
+
+PeerCell run_isolated(const std::function<PeerCell()>& fn, std::size_t poses,
+                      std::chrono::seconds timeout) {
+  int fds[2];
+  if (::pipe(fds) != 0) return failed_cell(poses, std::string("pipe: ") + std::strerror(errno));
+  // Unflushed output would otherwise be written twice, once by each process.
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return failed_cell(poses, std::string("fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    child_main(fn, fds[1]);
+  }
+  ::close(fds[1]);
+
+  // Drain while waiting: a large result would fill the pipe and block the child.
+  using clock = std::chrono::steady_clock;
+  const auto deadline = clock::now() + timeout;
+  std::vector<char> bytes;
+  bool timed_out = false;
+  char buffer[65536];
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd pfd{fds[0], POLLIN, 0};
+    const int ready = ::poll(&pfd, 1, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    bytes.insert(bytes.end(), buffer, buffer + n);
+  }
+  ::close(fds[0]);
+  if (timed_out) ::kill(pid, SIGKILL);
+
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timed_out)
+    return failed_cell(poses, "timed out after " + std::to_string(timeout.count()) + " s (killed)");
+  if (WIFSIGNALED(status)) return failed_cell(poses, signal_text(WTERMSIG(status)));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return failed_cell(poses, "child exited with status " + std::to_string(WEXITSTATUS(status)));
+  PeerCell cell;
+  if (!deserialize(bytes, cell)) return failed_cell(poses, "child sent a malformed result");
+  return cell;
+}
+
+PeerCell run_peer_isolated(const Peer& peer, const Workload& work, int repeats,
+                           std::chrono::seconds timeout) {
+  const std::size_t poses = std::min(work.pose_a.size(), work.pose_b.size());
+  PeerCell cell = run_isolated([&] { return peer.run(work, repeats); }, poses, timeout);
+  if (cell.library.empty()) cell.library = peer.library;
+  if (cell.solver.empty()) cell.solver = peer.solver;
+  return cell;
+}
+
+}  // namespace proxima::bench

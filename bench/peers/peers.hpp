@@ -1,0 +1,61 @@
+// Adapters that run one Workload through other collision libraries, so the
+// benchmark can put their distances and timings next to Proxima's.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "workload.hpp"
+
+namespace proxima::bench {
+
+/// Each run_* builds the peer's shapes once, then for every pose sets the
+/// transforms (untimed), makes one untimed query whose result is reported,
+/// and times `repeats` further identical queries. `median_ns` is the median
+/// over poses of the per-query mean. Separated shapes give positive
+/// distances; where a peer can also report penetration, overlap gives the
+/// negated depth.
+
+/// fcl::distance with nearest points. Separated poses use FCL's default
+/// unsigned request (with its closed-form pair shortcuts); overlapping poses
+/// switch to enable_signed_distance, noted in the cell.
+PeerCell run_fcl_libccd(const Workload& work, int repeats);
+PeerCell run_fcl_indep(const Workload& work, int repeats);
+/// libccd has no separation-distance query: overlapping poses give -depth
+/// from ccdGJKPenetration, separated poses are NaN (see the cell's note).
+PeerCell run_libccd(const Workload& work, int repeats);
+/// Bullet with zero margins (sphere and capsule keep theirs: it is their
+/// radius). Ellipsoids are unsupported: Bullet has no exact one.
+PeerCell run_bullet_gjk_pair(const Workload& work, int repeats);
+/// btGjkEpaSolver2::Distance, falling back to Penetration when the cores overlap.
+PeerCell run_bullet_epa_distance(const Workload& work, int repeats);
+
+/// One peer solver with the labels its cells carry, so a crashed run can
+/// still be attributed.
+struct Peer {
+  std::string library;
+  std::string solver;
+  PeerCell (*run)(const Workload&, int repeats);
+};
+
+/// Every adapter above, in a stable order.
+const std::vector<Peer>& all_peers();
+
+inline constexpr std::chrono::seconds default_peer_timeout{120};
+
+/// Runs `fn` in a forked child and returns its cell. If the child dies by a
+/// signal, exits non-zero, sends garbage or outlives `timeout` (then it is
+/// killed), the result has `poses` NaN distances, failures = poses and a note
+/// such as "crashed: signal 6 (SIGABRT)"; library and solver are left empty.
+PeerCell run_isolated(const std::function<PeerCell()>& fn, std::size_t poses,
+                      std::chrono::seconds timeout = default_peer_timeout);
+
+/// run_isolated for one peer on one workload, with the peer's labels filled
+/// in even when the child crashed.
+PeerCell run_peer_isolated(const Peer& peer, const Workload& work, int repeats,
+                           std::chrono::seconds timeout = default_peer_timeout);
+
+}  // namespace proxima::bench

@@ -1,0 +1,162 @@
+// Checks every peer adapter against closed-form distances, and shows what a
+// crashing or hanging peer looks like through run_isolated.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "peers.hpp"
+
+using namespace proxima::bench;
+
+namespace {
+
+constexpr double tolerance = 1e-6;
+
+struct Case {
+  Workload work;
+  std::vector<double> expected;  // one per pose
+};
+
+ShapeSpec sphere(double r) { return {Kind::sphere, r, 0, {}, {}, {}}; }
+ShapeSpec capsule(double r, double len) { return {Kind::capsule, r, len, {}, {}, {}}; }
+ShapeSpec cylinder(double r, double h) { return {Kind::cylinder, r, h, {}, {}, {}}; }
+ShapeSpec box(double x, double y, double z) { return {Kind::box, 0, 0, {x, y, z}, {}, {}}; }
+ShapeSpec ellipsoid(double a, double b, double c) { return {Kind::ellipsoid, 0, 0, {}, {a, b, c}, {}}; }
+ShapeSpec cube_hull(double h) {
+  ShapeSpec s{Kind::convex, 0, 0, {}, {}, {}};
+  for (int i = 0; i < 8; ++i)
+    s.points.push_back({i & 1 ? h : -h, i & 2 ? h : -h, i & 4 ? h : -h});
+  return s;
+}
+
+Pose at(double x, double y, double z) { return {{x, y, z}, {1, 0, 0, 0}}; }
+// Rotation by `degrees` about a coordinate axis (0 = x, 1 = y, 2 = z).
+Pose turned(Pose pose, int axis, double degrees) {
+  const double half = degrees * M_PI / 360.0;
+  pose.q = {std::cos(half), 0, 0, 0};
+  pose.q[1 + axis] = std::sin(half);
+  return pose;
+}
+
+// Point-to-ellipsoid distance for an outside point, by bisection on the
+// Lagrange multiplier t of the closest point x_i = a_i^2 p_i / (a_i^2 + t).
+double point_ellipsoid(const std::array<double, 3>& a, const std::array<double, 3>& p) {
+  auto g = [&](double t) {
+    double s = 0;
+    for (int i = 0; i < 3; ++i) s += std::pow(a[i] * p[i] / (a[i] * a[i] + t), 2);
+    return s - 1;
+  };
+  double lo = 0, hi = 1e3;
+  for (int k = 0; k < 200; ++k) (g(0.5 * (lo + hi)) > 0 ? lo : hi) = 0.5 * (lo + hi);
+  const double t = 0.5 * (lo + hi);
+  double d2 = 0;
+  for (int i = 0; i < 3; ++i) d2 += std::pow(p[i] - a[i] * a[i] * p[i] / (a[i] * a[i] + t), 2);
+  return std::sqrt(d2);
+}
+
+Case make(std::string name, ShapeSpec a, ShapeSpec b, std::vector<std::pair<Pose, Pose>> poses,
+          std::vector<double> expected) {
+  Case c{{std::move(name), std::move(a), std::move(b), {}, {}}, std::move(expected)};
+  for (auto& [pa, pb] : poses) {
+    c.work.pose_a.push_back(pa);
+    c.work.pose_b.push_back(pb);
+  }
+  return c;
+}
+
+std::vector<Case> cases() {
+  const double s2 = std::sqrt(2.0);
+  const std::array<double, 3> radii{1, 0.5, 0.5};
+  return {
+      make("sphere-sphere", sphere(1), sphere(1),
+           {{at(0, 0, 0), at(3, 0, 0)}, {turned(at(1, 1, 1), 0, 30), turned(at(1, 4, 1), 2, 70)},
+            {at(0, 0, 0), at(1.5, 0, 0)}},
+           {1, 1, -0.5}),
+      make("box-box", box(2, 2, 2), box(2, 2, 2),
+           {{at(0, 0, 0), at(3, 0, 0)}, {at(0, 0, 0), turned(at(3, 0, 0), 2, 45)},
+            {turned(at(0, 0, 0), 1, 90), at(0, 0, -2.5)}, {at(0, 0, 0), at(1.5, 0, 0)}},
+           {1, 2 - s2, 0.5, -0.5}),
+      make("capsule-capsule", capsule(0.5, 2), capsule(0.5, 2),
+           {{at(0, 0, 0), at(3, 0, 0)}, {at(0, 0, 0), turned(at(4, 0, 0), 1, 90)},
+            {at(0, 0, 0), at(0, 0, 4)}, {at(0, 0, 0), at(0.8, 0, 0)}},
+           {2, 2, 1, -0.2}),
+      make("ellipsoid-sphere", ellipsoid(1, 0.5, 0.5), sphere(1),
+           {{at(0, 0, 0), at(3, 0, 0)}, {turned(at(0, 0, 0), 2, 90), at(3, 0, 0)},
+            {at(0, 0, 0), at(1.2, 1.5, 0)}},
+           {1, 1.5, point_ellipsoid(radii, {1.2, 1.5, 0}) - 1}),
+      make("cylinder-box", cylinder(1, 2), box(2, 2, 2),
+           {{at(0, 0, 0), at(3, 0, 0)}, {at(0, 0, 0), at(0, 0, 3.5)},
+            {turned(at(0, 0, 0), 0, 90), at(0, 3.5, 0)}, {at(0, 0, 0), at(1.7, 0, 0)}},
+           {1, 1.5, 1.5, -0.3}),
+      make("convex-convex", cube_hull(1), cube_hull(1),
+           {{at(0, 0, 0), at(3, 0, 0)}, {at(0, 0, 0), turned(at(3, 0, 0), 2, 45)},
+            {at(0, 0, 0), at(1.5, 0, 0)}},
+           {1, 2 - s2, -0.5}),
+      make("convex-sphere", cube_hull(1), sphere(0.5),
+           {{at(0, 0, 0), at(0, 0, 3)}, {at(0, 0, 0), at(2, 2, 2)}},
+           {1.5, std::sqrt(3.0) - 0.5}),
+  };
+}
+
+int check_peers() {
+  int off = 0;
+  for (const Case& c : cases()) {
+    std::printf("\n== %s\n", c.work.name.c_str());
+    for (const Peer& peer : all_peers()) {
+      const PeerCell cell = run_peer_isolated(peer, c.work, 10, std::chrono::seconds(30));
+      std::printf("  %-22s %-52s", cell.library.c_str(), cell.solver.c_str());
+      if (!cell.supported) {
+        std::printf(" unsupported: %s\n", cell.note.c_str());
+        continue;
+      }
+      std::printf(" %7.0f ns  fail %d%s%s\n", cell.median_ns, cell.failures,
+                  cell.note.empty() ? "" : "  note: ", cell.note.c_str());
+      for (std::size_t i = 0; i < cell.distances.size(); ++i) {
+        const double err = cell.distances[i] - c.expected[i];
+        const bool bad = !(std::fabs(err) <= tolerance);
+        off += bad && std::isfinite(cell.distances[i]);
+        std::printf("      pose %zu: got % .12f  want % .12f  err % .2e%s\n", i, cell.distances[i],
+                    c.expected[i], err, bad ? "  <-- off" : "");
+      }
+    }
+  }
+  return off;
+}
+
+void show_isolation() {
+  std::printf("\n== run_isolated\n");
+  const PeerCell aborted = run_isolated([]() -> PeerCell { std::abort(); }, 3);
+  std::printf("  abort():     failures %d, note \"%s\"\n", aborted.failures, aborted.note.c_str());
+  const PeerCell hung = run_isolated(
+      []() -> PeerCell {
+        std::this_thread::sleep_for(std::chrono::seconds(30));
+        return {};
+      },
+      3, std::chrono::seconds(1));
+  std::printf("  hang:        failures %d, note \"%s\"\n", hung.failures, hung.note.c_str());
+  const PeerCell threw = run_isolated([]() -> PeerCell { throw std::runtime_error("boom"); }, 3);
+  std::printf("  throw:       failures %d, note \"%s\"\n", threw.failures, threw.note.c_str());
+  PeerCell big;
+  big.library = "roundtrip";
+  big.note = "ok";
+  big.median_ns = 12.5;
+  big.failures = 2;
+  for (int i = 0; i < 100000; ++i) big.distances.push_back(i * 0.25);
+  const PeerCell back = run_isolated([&] { return big; }, 0);
+  const bool same = back.library == big.library && back.note == big.note &&
+                    back.distances == big.distances && back.failures == 2 && back.median_ns == 12.5;
+  std::printf("  round trip of %zu distances: %s\n", big.distances.size(), same ? "identical" : "DIFFERENT");
+}
+
+}  // namespace
+
+int main() {
+  const int off = check_peers();
+  show_isolation();
+  std::printf("\n%d finite answers off by more than %.0e\n", off, tolerance);
+  return 0;
+}

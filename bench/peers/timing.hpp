@@ -1,0 +1,75 @@
+// The measurement loop every adapter shares, so all peers are timed alike.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "workload.hpp"
+
+namespace proxima::bench::detail {
+
+/// Forces `value` to be materialised, so a query whose result is otherwise
+/// unused cannot be elided or hoisted out of the timing loop.
+template <class T>
+inline void keep(const T& value) {
+  asm volatile("" : : "g"(&value) : "memory");
+}
+
+inline double median(std::vector<double> values) {
+  if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
+  const auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+  std::nth_element(values.begin(), mid, values.end());
+  if (values.size() % 2 == 1) return *mid;
+  return 0.5 * (*mid + *std::max_element(values.begin(), mid));
+}
+
+inline void append_note(PeerCell& cell, const std::string& text) {
+  if (!cell.note.empty()) cell.note += "; ";
+  cell.note += text;
+}
+
+/// For pose i: `prepare(i)` untimed, one untimed `query()` whose value is the
+/// reported distance (NaN = failure), then `repeats` timed queries. Failed
+/// poses contribute no time; the first exception's message goes in the note.
+template <class Prepare, class Query>
+void measure(const Workload& work, int repeats, PeerCell& cell, Prepare&& prepare, Query&& query) {
+  using clock = std::chrono::steady_clock;
+  const std::size_t poses = std::min(work.pose_a.size(), work.pose_b.size());
+  cell.distances.assign(poses, std::numeric_limits<double>::quiet_NaN());
+  cell.failures = 0;
+  repeats = std::max(repeats, 1);
+  std::vector<double> times;
+  times.reserve(poses);
+  bool noted_exception = false;
+  for (std::size_t i = 0; i < poses; ++i) {
+    try {
+      prepare(i);
+      const double d = query();
+      if (!std::isfinite(d)) {
+        ++cell.failures;
+        continue;
+      }
+      const auto start = clock::now();
+      for (int r = 0; r < repeats; ++r) keep(query());
+      const auto stop = clock::now();
+      times.push_back(std::chrono::duration<double, std::nano>(stop - start).count() / repeats);
+      cell.distances[i] = d;
+    } catch (const std::exception& e) {
+      ++cell.failures;
+      if (!noted_exception) append_note(cell, std::string("threw: ") + e.what());
+      noted_exception = true;
+    } catch (...) {
+      ++cell.failures;
+      if (!noted_exception) append_note(cell, "threw a non-std exception");
+      noted_exception = true;
+    }
+  }
+  cell.median_ns = median(std::move(times));
+}
+
+}  // namespace proxima::bench::detail

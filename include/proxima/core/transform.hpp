@@ -1,0 +1,37 @@
+// Rigid transform x ↦ R x + p.
+#pragma once
+
+#include <proxima/core/math.hpp>
+
+namespace proxima {
+
+/// A rigid pose. R is orthonormal with det +1 whenever built through the
+/// factory functions; the default is the identity.
+struct Transform {
+  Mat3 R = Mat3::Identity();
+  Vec3 p = Vec3::Zero();
+
+  static Transform identity() { return {}; }
+  static Transform from_translation(const Vec3& p) { return {Mat3::Identity(), p}; }
+  /// Quaternion (w, x, y, z), normalized here: any finite quaternion with
+  /// norm ≥ 1e-9 is accepted and scaled to unit length. Throws proxima::Error
+  /// for a non-finite or (near-)zero quaternion or a non-finite translation.
+  static Transform from_quaternion(double w, double x, double y, double z, const Vec3& p);
+  static Transform from_quaternion(const Quat& q, const Vec3& p) {
+    return from_quaternion(q.w(), q.x(), q.y(), q.z(), p);
+  }
+  /// Rotation of `angle` radians about the unit-length `axis`, then translation.
+  static Transform from_axis_angle(const Vec3& axis, double angle, const Vec3& p = Vec3::Zero());
+
+  Vec3 apply(const Vec3& x) const { return R * x + p; }
+  Vec3 rotate(const Vec3& v) const { return R * v; }
+  Vec3 apply_inverse(const Vec3& x) const { return R.transpose() * (x - p); }
+  Vec3 rotate_inverse(const Vec3& v) const { return R.transpose() * v; }
+  Transform inverse() const { return {R.transpose(), -(R.transpose() * p)}; }
+  /// (this * o)(x) = this(o(x)).
+  Transform operator*(const Transform& o) const { return {R * o.R, R * o.p + p}; }
+  Quat quaternion() const { return Quat(R); }
+  bool is_finite() const { return R.allFinite() && p.allFinite(); }
+};
+
+}  // namespace proxima

@@ -1,0 +1,25 @@
+// Exact closed-form signed distances for the pairs that have one. Each returns
+// the signed distance (negative = overlap, −depth), the B→A normal and the
+// points on A and B (deepest points when overlapping), in world frame.
+#pragma once
+
+#include <proxima/query.hpp>
+
+namespace proxima::closed_form {
+
+DistanceResult sphere_sphere(const Sphere& a, const Transform& ta, const Sphere& b, const Transform& tb);
+DistanceResult sphere_capsule(const Sphere& a, const Transform& ta, const Capsule& b, const Transform& tb);
+DistanceResult capsule_capsule(const Capsule& a, const Transform& ta, const Capsule& b, const Transform& tb);
+DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box& b, const Transform& tb);
+/// Any shape A against a halfspace B: A's deepest point along −normal.
+template <class S>
+DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b, const Transform& tb);
+DistanceResult halfspace_halfspace(const Halfspace& a, const Transform& ta, const Halfspace& b, const Transform& tb);
+
+/// Closest points of segments [p0, p1] and [q0, q1]: returns the parameters
+/// (s, t) in [0, 1]² of a closest pair (Ericson §5.1.9, guarded for
+/// degenerate and parallel segments).
+std::pair<double, double> closest_segment_params(const Vec3& p0, const Vec3& p1, const Vec3& q0,
+                                                 const Vec3& q1);
+
+}  // namespace proxima::closed_form

@@ -1,0 +1,184 @@
+// GJK distance between two convex cores (Gilbert, Johnson, Keerthi 1988;
+// termination after van den Bergen 1999): support points of the Minkowski
+// difference A − B, worked in A's local frame so each support call costs one
+// rotation. Margins and sphere/capsule radii are added by the caller.
+#pragma once
+
+#include <cmath>
+#include <limits>
+
+#include <proxima/core/error.hpp>
+#include <proxima/core/transform.hpp>
+#include <proxima/narrow/simplex.hpp>
+#include <proxima/shape/convex_polytope.hpp>
+
+namespace proxima {
+
+/// Caller-owned warm start for repeated queries of one pair: the last
+/// separating direction (world frame) and hill-climbing hints for polytopes.
+struct GjkCache {
+  Vec3 direction = Vec3::Zero();
+  int hint_a = -1;
+  int hint_b = -1;
+};
+
+struct GjkOptions {
+  /// Stop when upper − lower bound ≤ tol_abs + tol_rel · distance.
+  double tol_abs = 1e-10;
+  double tol_rel = 1e-10;
+  int max_iterations = 128;
+  /// Stop as soon as the distance is proven larger than this (lower bound > it).
+  double stop_above = std::numeric_limits<double>::infinity();
+  /// Stop as soon as the distance is proven at most this (upper bound ≤ it).
+  double stop_below = -1.0;
+};
+
+/// Core distance and witness points, world frame.
+struct GjkResult {
+  Status status = Status::ok;
+  bool overlap = false;       ///< the cores intersect (distance 0)
+  double distance = 0.0;      ///< upper bound |v|: the distance between the witness points
+  double lower_bound = 0.0;   ///< proven lower bound on the distance
+  Vec3 point_a = Vec3::Zero();
+  Vec3 point_b = Vec3::Zero();
+  Vec3 direction = Vec3::UnitX();  ///< unit, B→A (meaningful when not overlapping)
+  int iterations = 0;
+  bool stopped_above = false;  ///< exited early: distance > stop_above
+  bool stopped_below = false;  ///< exited early: distance ≤ stop_below
+};
+
+namespace detail {
+
+/// Support of one shape's core; polytopes keep a hill-climbing hint across
+/// the calls of one query.
+template <class S>
+struct Supporter {
+  const S& shape;
+  explicit Supporter(const S& s, int = -1) : shape(s) {}
+  Vec3 operator()(const Vec3& d) { return shape.core_support(d); }
+  int hint() const { return -1; }
+};
+template <>
+struct Supporter<ConvexPolytope> {
+  const ConvexPolytope& shape;
+  int h;
+  explicit Supporter(const ConvexPolytope& s, int hint = -1) : shape(s), h(hint) {}
+  Vec3 operator()(const Vec3& d) { return shape.core_support(d, h); }
+  int hint() const { return h; }
+};
+
+}  // namespace detail
+
+/// GJK on the cores of `a` and `b`. Never throws; non-finite poses give
+/// status invalid_input.
+template <class A, class B>
+GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& pose_b,
+              const GjkOptions& opt = {}, GjkCache* cache = nullptr) {
+  GjkResult out;
+  if (!pose_a.is_finite() || !pose_b.is_finite()) {
+    out.status = Status::invalid_input;
+    return out;
+  }
+  // B in A's frame: x_A = R x_B + t.
+  const Mat3 R = pose_a.R.transpose() * pose_b.R;
+  const Vec3 t = pose_a.R.transpose() * (pose_b.p - pose_a.p);
+  detail::Supporter<A> sa(a, cache ? cache->hint_a : -1);
+  detail::Supporter<B> sb(b, cache ? cache->hint_b : -1);
+
+  detail::Simplex s;
+  auto push = [&](const Vec3& d) {
+    const Vec3 pa = sa(d);
+    const Vec3 pb = R * sb(R.transpose() * (-d)) + t;
+    s.a[s.n] = pa;
+    s.b[s.n] = pb;
+    s.y[s.n] = pa - pb;
+    ++s.n;
+  };
+
+  Vec3 dir = -t;
+  if (cache && cache->direction.squaredNorm() > 0.0) dir = pose_a.R.transpose() * cache->direction;
+  if (!(dir.squaredNorm() > 0.0)) dir = Vec3::UnitX();
+  push(-dir);
+  s.w[0] = 1.0;
+  Vec3 v = s.y[0];
+  double vv = v.squaredNorm();
+  double lower = 0.0;
+  // Squared lengths below this are "the origin": relative to the simplex size.
+  double scale2 = std::max(vv, 1e-300);
+
+  int it = 0;
+  for (;; ++it) {
+    if (vv <= 1e-28 * scale2) {
+      out.overlap = true;
+      break;
+    }
+    if (it >= opt.max_iterations) {
+      out.status = Status::not_converged;
+      break;
+    }
+    const double vnorm = std::sqrt(vv);
+    if (vnorm <= opt.stop_below) {
+      out.stopped_below = true;
+      break;
+    }
+    const detail::Simplex prev = s;
+    push(-v);
+    const Vec3& w = s.y[s.n - 1];
+    scale2 = std::max(scale2, w.squaredNorm());
+    const double vw = v.dot(w);
+    if (vw > 0.0) lower = std::max(lower, vw / vnorm);
+    if (lower > opt.stop_above) {
+      out.stopped_above = true;
+      s = prev;
+      break;
+    }
+    // Converged: the new support point cannot bring v closer than the tolerance.
+    if (vv - vw <= vnorm * (opt.tol_abs + opt.tol_rel * vnorm)) {
+      s = prev;
+      break;
+    }
+    bool repeated = false;
+    for (int i = 0; i + 1 < s.n; ++i) repeated |= (s.y[i] - w).squaredNorm() <= 1e-30 * scale2;
+    if (repeated) {
+      s = prev;
+      break;
+    }
+    if (detail::solve_simplex(s)) {
+      out.overlap = true;
+      ++it;
+      break;
+    }
+    const Vec3 nv = s.point();
+    const double nvv = nv.squaredNorm();
+    // No progress: rounding has taken over; the previous simplex is the answer.
+    if (nvv >= vv) {
+      s = prev;
+      break;
+    }
+    v = nv;
+    vv = nvv;
+  }
+
+  // Support calls made after the first one.
+  out.iterations = std::min(it + 1, opt.max_iterations);
+  const Vec3 pa = s.point_a();
+  const Vec3 pb = out.overlap ? pa : s.point_b();
+  out.point_a = pose_a.apply(pa);
+  out.point_b = pose_a.apply(pb);
+  if (out.overlap) {
+    out.distance = 0.0;
+    out.lower_bound = 0.0;
+  } else {
+    out.distance = std::sqrt(vv);
+    out.lower_bound = std::min(lower, out.distance);
+    out.direction = pose_a.rotate(v / out.distance);
+  }
+  if (cache) {
+    if (!out.overlap) cache->direction = out.direction;
+    cache->hint_a = sa.hint();
+    cache->hint_b = sb.hint();
+  }
+  return out;
+}
+
+}  // namespace proxima

@@ -1,0 +1,50 @@
+// Closest point of a GJK simplex (1–4 points) to the origin, with the
+// barycentric weights and the reduced support set. Voronoi-region tests in the
+// form of Ericson, "Real-Time Collision Detection" §5.1.5–5.1.6, guarded for
+// degenerate (collinear, coplanar, repeated) simplices so that they never
+// divide by zero.
+#pragma once
+
+#include <proxima/core/math.hpp>
+
+namespace proxima::detail {
+
+/// A GJK simplex: Minkowski-difference points y and the support points on A
+/// and B that made them (all in A's local frame), weights after a solve.
+struct Simplex {
+  Vec3 y[4];
+  Vec3 a[4];
+  Vec3 b[4];
+  double w[4] = {0, 0, 0, 0};
+  int n = 0;
+
+  void keep(std::initializer_list<int> idx) {
+    Vec3 ty[4], ta[4], tb[4];
+    int k = 0;
+    for (int i : idx) { ty[k] = y[i]; ta[k] = a[i]; tb[k] = b[i]; ++k; }
+    for (int i = 0; i < k; ++i) { y[i] = ty[i]; a[i] = ta[i]; b[i] = tb[i]; }
+    n = k;
+  }
+  Vec3 point() const {
+    Vec3 v = w[0] * y[0];
+    for (int i = 1; i < n; ++i) v += w[i] * y[i];
+    return v;
+  }
+  Vec3 point_a() const {
+    Vec3 v = w[0] * a[0];
+    for (int i = 1; i < n; ++i) v += w[i] * a[i];
+    return v;
+  }
+  Vec3 point_b() const {
+    Vec3 v = w[0] * b[0];
+    for (int i = 1; i < n; ++i) v += w[i] * b[i];
+    return v;
+  }
+};
+
+/// Solves for the closest point to the origin and shrinks `s` to the points
+/// whose weights are positive. Returns true when the origin lies inside a
+/// full-dimensional tetrahedron (the sets overlap).
+bool solve_simplex(Simplex& s);
+
+}  // namespace proxima::detail

@@ -1,0 +1,72 @@
+// The public face of Proxima: one entry point per question, dispatching once
+// per call on the pair of shape types (see narrow/dispatch.hpp for the table).
+//
+// Conventions (DESIGN.md): meters; the normal points from B to A, so moving A
+// along +normal separates the pair; point_a lies on A and point_b on B, with
+// point_b = point_a − distance · normal. Margins inflate each shape. Queries
+// never throw and never return NaN: check `status`.
+#pragma once
+
+#include <limits>
+
+#include <proxima/core/error.hpp>
+#include <proxima/core/transform.hpp>
+#include <proxima/narrow/gjk.hpp>
+#include <proxima/shape/shape.hpp>
+
+namespace proxima {
+
+/// Algorithm choice; `automatic` takes the exact closed form where one exists.
+enum class Method { automatic, gjk, analytic };
+
+struct CollideRequest {
+  Method method = Method::automatic;
+  GjkCache* cache = nullptr;  ///< optional caller-owned warm start for this pair
+};
+
+struct CollideResult {
+  Status status = Status::ok;
+  bool collide = false;
+  int iterations = 0;
+};
+
+struct DistanceRequest {
+  Method method = Method::automatic;
+  GjkCache* cache = nullptr;  ///< optional caller-owned warm start for this pair
+  /// Early exit: once the distance is proven larger than this, stop and
+  /// report `bound_exceeded` with `distance` a proven lower bound (> bound).
+  double bound = std::numeric_limits<double>::infinity();
+  double tol_abs = 1e-10;  ///< GJK stops when its upper and lower bounds are this close
+  double tol_rel = 1e-10;  ///< … or this close relative to the distance
+  int max_iterations = 128;
+};
+
+struct DistanceResult {
+  Status status = Status::ok;
+  /// `distance`: ≥ 0, zero when overlapping. `signed_distance`: negative
+  /// when overlapping (−penetration depth).
+  double distance = 0.0;
+  Vec3 normal = Vec3::UnitX();   ///< unit, from B to A
+  Vec3 point_a = Vec3::Zero();   ///< on A (deepest point of A inside B when overlapping)
+  Vec3 point_b = Vec3::Zero();   ///< on B
+  int iterations = 0;            ///< GJK iterations (0 for closed forms)
+  bool bound_exceeded = false;   ///< stopped early at DistanceRequest::bound
+};
+
+/// Do A and B (with margins) intersect or touch?
+CollideResult collide(const Shape& a, const Transform& pose_a, const Shape& b,
+                      const Transform& pose_b, const CollideRequest& request = {});
+
+/// Distance between A and B with witness points; 0 for overlapping pairs,
+/// whose points are then a common point (no penetration work is done).
+DistanceResult distance(const Shape& a, const Transform& pose_a, const Shape& b,
+                        const Transform& pose_b, const DistanceRequest& request = {});
+
+/// Signed distance: as `distance` for separated pairs, −depth for
+/// overlapping ones. Overlap within the margins, and every pair with a closed
+/// form, is exact; overlapping cores of other pairs report not_implemented
+/// until penetration depth lands (never a wrong number).
+DistanceResult signed_distance(const Shape& a, const Transform& pose_a, const Shape& b,
+                               const Transform& pose_b, const DistanceRequest& request = {});
+
+}  // namespace proxima

@@ -1,0 +1,95 @@
+// Convex polytope: the convex hull of a point set, built once with qhull.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <vector>
+
+#include <proxima/core/aabb.hpp>
+#include <proxima/core/mass_properties.hpp>
+#include <proxima/shape/shape_type.hpp>
+
+namespace proxima {
+
+/// Hull data, immutable after construction and shared between copies.
+struct PolytopeData {
+  /// Hull vertices only: duplicate and interior input points are dropped.
+  std::vector<Vec3> vertices;
+  /// Faces as vertex-index polygons, counter-clockwise seen from outside.
+  /// A flat hull (dimension 2) has its polygon twice, once per side.
+  std::vector<std::vector<int>> faces;
+  /// Outward unit normal n and offset c of each face: n·x ≤ c inside.
+  std::vector<Vec3> face_normals;
+  std::vector<double> face_offsets;
+  /// Each hull edge once, as (lower index, higher index).
+  std::vector<std::array<int, 2>> edges;
+  /// Vertex adjacency in compressed rows: the neighbours of vertex v are
+  /// neighbors[neighbor_offsets[v] .. neighbor_offsets[v + 1]).
+  std::vector<int> neighbor_offsets;
+  std::vector<int> neighbors;
+  /// Start vertices for hill climbing: the extreme vertex along ±x, ±y, ±z.
+  std::array<int, 6> seeds{};
+  /// 3 for a solid hull; 2, 1 or 0 for a flat polygon, a segment or a point.
+  int dimension = 3;
+  Aabb bounds;
+};
+
+/// Convex hull of a point set with an optional margin.
+///
+/// Degenerate input: a point set whose hull has no volume (all points
+/// coplanar, collinear or equal, relative to 1e-9 of its extent) is an error
+/// unless `margin` > 0, in which case the flat polygon, segment or point is
+/// the core and the margin gives the shape its volume (mass properties are
+/// then those of the core, volume 0). Supports use a linear scan up to
+/// kHillClimbThreshold vertices and hill climbing on the vertex adjacency
+/// above it.
+class ConvexPolytope {
+ public:
+  static constexpr ShapeType kType = ShapeType::convex;
+  static constexpr int kHillClimbThreshold = 32;
+
+  /// Throws proxima::Error for an empty or non-finite point set, a negative
+  /// or non-finite margin, or a flat point set without margin.
+  explicit ConvexPolytope(const std::vector<Vec3>& points, double margin = 0.0);
+
+  const PolytopeData& data() const { return *data_; }
+  const std::vector<Vec3>& vertices() const { return data_->vertices; }
+  double margin() const { return margin_; }
+  double core_inflation() const { return margin_; }
+
+  /// Vertex maximizing d·v. `hint` is a vertex index to start hill climbing
+  /// from (−1: none); it is updated to the returned vertex, so passing the
+  /// same hint through successive calls of one query walks only a few steps.
+  int support_index(const Vec3& d, int& hint) const {
+    const std::vector<Vec3>& v = data_->vertices;
+    const int n = static_cast<int>(v.size());
+    if (n <= kHillClimbThreshold) {
+      int best = 0;
+      double best_dot = d.dot(v[0]);
+      for (int i = 1; i < n; ++i) {
+        const double s = d.dot(v[static_cast<std::size_t>(i)]);
+        if (s > best_dot) { best_dot = s; best = i; }
+      }
+      hint = best;
+      return best;
+    }
+    return hint = hill_climb(d, hint);
+  }
+  Vec3 core_support(const Vec3& d, int& hint) const {
+    return data_->vertices[static_cast<std::size_t>(support_index(d, hint))];
+  }
+  Vec3 core_support(const Vec3& d) const {
+    int hint = -1;
+    return core_support(d, hint);
+  }
+  Aabb local_aabb() const { return data_->bounds.inflated(margin_); }
+  MassProperties mass_properties() const;
+
+ private:
+  int hill_climb(const Vec3& d, int start) const;
+
+  std::shared_ptr<const PolytopeData> data_;
+  double margin_;
+};
+
+}  // namespace proxima

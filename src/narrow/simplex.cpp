@@ -1,0 +1,156 @@
+#include <algorithm>
+#include <cmath>
+
+#include <proxima/narrow/simplex.hpp>
+
+namespace proxima::detail {
+namespace {
+
+// A sub-simplex: which of the caller's points it keeps and their weights.
+struct Sub {
+  int n = 0;
+  int idx[3] = {0, 0, 0};
+  double w[3] = {0, 0, 0};
+  Vec3 v = Vec3::Zero();
+  double vv = 0.0;
+};
+
+Sub vertex(int i, const Vec3& p) {
+  Sub s;
+  s.n = 1;
+  s.idx[0] = i;
+  s.w[0] = 1.0;
+  s.v = p;
+  s.vv = p.squaredNorm();
+  return s;
+}
+
+Sub edge(int i, int j, const Vec3& a, const Vec3& b, double t) {
+  Sub s;
+  s.n = 2;
+  s.idx[0] = i;
+  s.idx[1] = j;
+  s.w[0] = 1.0 - t;
+  s.w[1] = t;
+  s.v = a + t * (b - a);
+  s.vv = s.v.squaredNorm();
+  return s;
+}
+
+// Closest point of segment [a, b] to the origin.
+Sub segment(int i, int j, const Vec3& a, const Vec3& b) {
+  const Vec3 ab = b - a;
+  const double len2 = ab.squaredNorm();
+  const double num = -a.dot(ab);
+  if (num <= 0.0 || len2 <= 0.0) return vertex(i, a);
+  if (num >= len2) return vertex(j, b);
+  return edge(i, j, a, b, num / len2);
+}
+
+// Closest point of triangle abc to the origin (Ericson §5.1.5 with p = 0).
+Sub triangle(int i, int j, int k, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a;
+  const double d1 = -ab.dot(a), d2 = -ac.dot(a);
+  if (d1 <= 0.0 && d2 <= 0.0) return vertex(i, a);
+  const double d3 = -ab.dot(b), d4 = -ac.dot(b);
+  if (d3 >= 0.0 && d4 <= d3) return vertex(j, b);
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 && d1 - d3 > 0.0) return edge(i, j, a, b, d1 / (d1 - d3));
+  const double d5 = -ab.dot(c), d6 = -ac.dot(c);
+  if (d6 >= 0.0 && d5 <= d6) return vertex(k, c);
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 && d2 - d6 > 0.0) return edge(i, k, a, c, d2 / (d2 - d6));
+  const double va = d3 * d6 - d5 * d4;
+  const double e1 = d4 - d3, e2 = d5 - d6;
+  if (va <= 0.0 && e1 >= 0.0 && e2 >= 0.0 && e1 + e2 > 0.0) return edge(j, k, b, c, e1 / (e1 + e2));
+  const double sum = va + vb + vc;
+  // A (nearly) collinear triangle has no interior region: take the best edge.
+  if (!(sum > 1e-14 * ab.squaredNorm() * ac.squaredNorm()) || !std::isfinite(1.0 / sum)) {
+    Sub best = segment(i, j, a, b);
+    for (const Sub& s : {segment(i, k, a, c), segment(j, k, b, c)}) {
+      if (s.vv < best.vv) best = s;
+    }
+    return best;
+  }
+  Sub s;
+  s.n = 3;
+  s.idx[0] = i;
+  s.idx[1] = j;
+  s.idx[2] = k;
+  s.w[1] = vb / sum;
+  s.w[2] = vc / sum;
+  s.w[0] = 1.0 - s.w[1] - s.w[2];
+  s.v = a + s.w[1] * ab + s.w[2] * ac;
+  s.vv = s.v.squaredNorm();
+  return s;
+}
+
+void apply(Simplex& s, const Sub& sub) {
+  Vec3 ty[3], ta[3], tb[3];
+  for (int m = 0; m < sub.n; ++m) {
+    ty[m] = s.y[sub.idx[m]];
+    ta[m] = s.a[sub.idx[m]];
+    tb[m] = s.b[sub.idx[m]];
+  }
+  for (int m = 0; m < sub.n; ++m) {
+    s.y[m] = ty[m];
+    s.a[m] = ta[m];
+    s.b[m] = tb[m];
+    s.w[m] = sub.w[m];
+  }
+  s.n = sub.n;
+}
+
+}  // namespace
+
+bool solve_simplex(Simplex& s) {
+  const Vec3* y = s.y;
+  switch (s.n) {
+    case 1:
+      s.w[0] = 1.0;
+      return false;
+    case 2:
+      apply(s, segment(0, 1, y[0], y[1]));
+      return false;
+    case 3:
+      apply(s, triangle(0, 1, 2, y[0], y[1], y[2]));
+      return false;
+    default:
+      break;
+  }
+  // Tetrahedron (Ericson §5.1.6): the origin is outside a face when it lies on
+  // the other side of the face's plane from the fourth vertex. A flat
+  // tetrahedron has no inside, so every face is then a candidate.
+  static constexpr int kFaces[4][4] = {{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}};
+  double scale = 0.0;
+  for (int i = 0; i < 4; ++i) scale = std::max(scale, (y[i] - y[0]).squaredNorm());
+  Sub best;
+  best.vv = std::numeric_limits<double>::infinity();
+  bool outside_any = false;
+  for (const auto& f : kFaces) {
+    const Vec3& a = y[f[0]];
+    const Vec3 n = (y[f[1]] - a).cross(y[f[2]] - a);
+    const double side_origin = -a.dot(n);
+    const double side_opposite = (y[f[3]] - a).dot(n);
+    const bool flat = std::abs(side_opposite) <= 1e-13 * scale * std::sqrt(scale);
+    if (!flat && side_origin * side_opposite >= 0.0) continue;
+    outside_any = true;
+    const Sub t = triangle(f[0], f[1], f[2], y[f[0]], y[f[1]], y[f[2]]);
+    if (t.vv < best.vv) best = t;
+  }
+  if (!outside_any) {
+    // Barycentric weights of the origin, for witness points inside both sets.
+    Eigen::Matrix3d M;
+    M << y[1] - y[0], y[2] - y[0], y[3] - y[0];
+    const Vec3 l = M.colPivHouseholderQr().solve(-y[0]);
+    s.w[1] = l.x();
+    s.w[2] = l.y();
+    s.w[3] = l.z();
+    s.w[0] = 1.0 - l.sum();
+    return true;
+  }
+  apply(s, best);
+  return false;
+}
+
+}  // namespace proxima::detail

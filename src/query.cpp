@@ -1,0 +1,44 @@
+#include <proxima/narrow/dispatch.hpp>
+#include <proxima/query.hpp>
+
+namespace proxima {
+namespace {
+
+DistanceResult run(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb,
+                   const DistanceRequest& req, narrow::Mode mode) {
+  if (!ta.is_finite() || !tb.is_finite()) {
+    DistanceResult r;
+    r.status = Status::invalid_input;
+    return r;
+  }
+  const narrow::PairFn f = narrow::select(a.type(), b.type(), req.method);
+  if (!f) {
+    DistanceResult r;
+    r.status = Status::not_implemented;
+    return r;
+  }
+  return f(a, ta, b, tb, req, mode);
+}
+
+}  // namespace
+
+CollideResult collide(const Shape& a, const Transform& pose_a, const Shape& b,
+                      const Transform& pose_b, const CollideRequest& request) {
+  DistanceRequest req;
+  req.method = request.method;
+  req.cache = request.cache;
+  const DistanceResult r = run(a, pose_a, b, pose_b, req, narrow::Mode::collide);
+  return {r.status, r.status == Status::ok && r.distance <= 0.0 && !r.bound_exceeded, r.iterations};
+}
+
+DistanceResult distance(const Shape& a, const Transform& pose_a, const Shape& b,
+                        const Transform& pose_b, const DistanceRequest& request) {
+  return run(a, pose_a, b, pose_b, request, narrow::Mode::distance);
+}
+
+DistanceResult signed_distance(const Shape& a, const Transform& pose_a, const Shape& b,
+                               const Transform& pose_b, const DistanceRequest& request) {
+  return run(a, pose_a, b, pose_b, request, narrow::Mode::signed_distance);
+}
+
+}  // namespace proxima

@@ -1,0 +1,328 @@
+// Convex hull construction (qhull for solids, a 2-D monotone chain for flat
+// cores), adjacency for hill climbing, and mass properties by divergence.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <numeric>
+#include <sstream>
+#include <utility>
+
+extern "C" {
+#include <libqhull_r/qhull_ra.h>
+}
+
+#include <proxima/core/tolerance.hpp>
+#include <proxima/shape/convex_polytope.hpp>
+
+#include "validate.hpp"
+
+namespace proxima {
+namespace {
+
+constexpr const char* kName = "convex";
+constexpr double kFlatRelative = 1e-9;
+
+// Index of the point farthest from the affine set spanned so far, measured
+// by `dist`; returns (index, distance).
+template <class F>
+std::pair<std::size_t, double> farthest(const std::vector<Vec3>& pts, F dist) {
+  std::size_t best = 0;
+  double best_d = -1.0;
+  for (std::size_t i = 0; i < pts.size(); ++i) {
+    const double d = dist(pts[i]);
+    if (d > best_d) { best_d = d; best = i; }
+  }
+  return {best, best_d};
+}
+
+// Affine dimension of the point set (0..3) with a tolerance relative to its
+// extent, and the plane normal when it is 2.
+int affine_dimension(const std::vector<Vec3>& pts, Vec3& plane_normal) {
+  Aabb box;
+  for (const Vec3& p : pts) box.extend(p);
+  const double scale = (box.max - box.min).norm();
+  const double eps = kFlatRelative * std::max(scale, 1e-300);
+  if (scale <= 0.0) return 0;
+  const Vec3 p0 = pts[0];
+  const auto [i1, d1] = farthest(pts, [&](const Vec3& p) { return (p - p0).norm(); });
+  if (d1 <= eps) return 0;
+  const Vec3 axis = (pts[i1] - p0) / d1;
+  const auto [i2, d2] = farthest(pts, [&](const Vec3& p) { return (p - p0).cross(axis).norm(); });
+  if (d2 <= eps) return 1;
+  plane_normal = axis.cross(pts[i2] - p0).normalized();
+  const auto [i3, d3] = farthest(pts, [&](const Vec3& p) { return std::abs((p - p0).dot(plane_normal)); });
+  (void)i3;
+  return d3 <= eps ? 2 : 3;
+}
+
+// Hull vertices of coplanar points, counter-clockwise about `n` (Andrew's
+// monotone chain on in-plane coordinates, collinear points dropped).
+std::vector<Vec3> planar_hull(const std::vector<Vec3>& pts, const Vec3& n) {
+  const Vec3 u = n.unitOrthogonal();
+  const Vec3 w = n.cross(u);
+  std::vector<std::pair<Eigen::Vector2d, std::size_t>> q;
+  q.reserve(pts.size());
+  for (std::size_t i = 0; i < pts.size(); ++i) q.push_back({{pts[i].dot(u), pts[i].dot(w)}, i});
+  std::sort(q.begin(), q.end(), [](const auto& a, const auto& b) {
+    return a.first.x() < b.first.x() || (a.first.x() == b.first.x() && a.first.y() < b.first.y());
+  });
+  auto cross = [](const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::Vector2d& b) {
+    return (a - o).x() * (b - o).y() - (a - o).y() * (b - o).x();
+  };
+  std::vector<std::size_t> hull(2 * q.size());
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    while (k >= 2 && cross(q[hull[k - 2]].first, q[hull[k - 1]].first, q[i].first) <= 0.0) --k;
+    hull[k++] = i;
+  }
+  for (std::size_t i = q.size() - 1, t = k + 1; i > 0; --i) {
+    while (k >= t && cross(q[hull[k - 2]].first, q[hull[k - 1]].first, q[i - 1].first) <= 0.0) --k;
+    hull[k++] = i - 1;
+  }
+  std::vector<Vec3> out;
+  for (std::size_t i = 0; i + 1 < k; ++i) out.push_back(pts[q[hull[i]].second]);
+  return out;
+}
+
+// Solid hull through qhull: vertices, and each facet's vertex ids.
+struct QhullOutput {
+  std::vector<Vec3> vertices;
+  std::vector<std::vector<int>> facets;
+  std::vector<Vec3> normals;
+  std::vector<double> offsets;
+  std::string error;
+};
+
+QhullOutput run_qhull(const std::vector<Vec3>& pts) {
+  QhullOutput out;
+  std::vector<coordT> coords;
+  coords.reserve(3 * pts.size());
+  for (const Vec3& p : pts) coords.insert(coords.end(), {p.x(), p.y(), p.z()});
+
+  char* err_buf = nullptr;
+  std::size_t err_len = 0;
+  FILE* err = open_memstream(&err_buf, &err_len);
+  qhT qh_storage;
+  qhT* qh = &qh_storage;
+  qh_zero(qh, err);
+  char cmd[] = "qhull";
+  const int code = qh_new_qhull(qh, 3, static_cast<int>(pts.size()), coords.data(), False, cmd,
+                                nullptr, err);
+  if (code == 0) {
+    std::vector<int> remap(pts.size(), -1);
+    vertexT* vertex;
+    FORALLvertices {
+      const int id = qh_pointid(qh, vertex->point);
+      remap[static_cast<std::size_t>(id)] = static_cast<int>(out.vertices.size());
+      out.vertices.push_back(pts[static_cast<std::size_t>(id)]);
+    }
+    facetT* facet;
+    FORALLfacets {
+      std::vector<int> ids;
+      vertexT** vertexp;
+      FOREACHvertex_(facet->vertices) {
+        ids.push_back(remap[static_cast<std::size_t>(qh_pointid(qh, vertex->point))]);
+      }
+      (void)vertexp;
+      out.facets.push_back(std::move(ids));
+      out.normals.emplace_back(facet->normal[0], facet->normal[1], facet->normal[2]);
+      out.offsets.push_back(-facet->offset);
+    }
+  }
+  qh_freeqhull(qh, !qh_ALL);
+  int curlong = 0, totlong = 0;
+  qh_memfreeshort(qh, &curlong, &totlong);
+  std::fclose(err);
+  if (code != 0) {
+    std::string msg = err_buf ? std::string(err_buf, err_len) : std::string();
+    const auto cut = msg.find('\n');
+    out.error = "qhull failed (code " + std::to_string(code) + ")" +
+                (msg.empty() ? "" : ": " + msg.substr(0, cut));
+  }
+  std::free(err_buf);
+  return out;
+}
+
+// Orders a facet's vertices counter-clockwise about its outward normal.
+void order_ccw(std::vector<int>& ids, const std::vector<Vec3>& v, const Vec3& n) {
+  Vec3 c = Vec3::Zero();
+  for (int i : ids) c += v[static_cast<std::size_t>(i)];
+  c /= static_cast<double>(ids.size());
+  const Vec3 u = (v[static_cast<std::size_t>(ids[0])] - c).normalized();
+  const Vec3 w = n.cross(u);
+  std::vector<std::pair<double, int>> a;
+  for (int i : ids) {
+    const Vec3 r = v[static_cast<std::size_t>(i)] - c;
+    a.push_back({std::atan2(r.dot(w), r.dot(u)), i});
+  }
+  std::sort(a.begin(), a.end());
+  for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = a[k].second;
+}
+
+// Edges, adjacency, seeds and bounds from vertices and faces.
+void finish(PolytopeData& d) {
+  const std::size_t n = d.vertices.size();
+  for (const auto& f : d.faces) {
+    for (std::size_t k = 0; k < f.size(); ++k) {
+      const int a = f[k], b = f[(k + 1) % f.size()];
+      d.edges.push_back({std::min(a, b), std::max(a, b)});
+    }
+  }
+  if (d.dimension == 1) d.edges.push_back({0, 1});
+  std::sort(d.edges.begin(), d.edges.end());
+  d.edges.erase(std::unique(d.edges.begin(), d.edges.end()), d.edges.end());
+
+  std::vector<int> degree(n, 0);
+  for (const auto& e : d.edges) { ++degree[static_cast<std::size_t>(e[0])]; ++degree[static_cast<std::size_t>(e[1])]; }
+  d.neighbor_offsets.assign(n + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) d.neighbor_offsets[i + 1] = d.neighbor_offsets[i] + degree[i];
+  d.neighbors.assign(static_cast<std::size_t>(d.neighbor_offsets[n]), 0);
+  std::vector<int> fill(d.neighbor_offsets.begin(), d.neighbor_offsets.end() - 1);
+  for (const auto& e : d.edges) {
+    d.neighbors[static_cast<std::size_t>(fill[static_cast<std::size_t>(e[0])]++)] = e[1];
+    d.neighbors[static_cast<std::size_t>(fill[static_cast<std::size_t>(e[1])]++)] = e[0];
+  }
+
+  for (int axis = 0; axis < 3; ++axis) {
+    std::size_t lo = 0, hi = 0;
+    for (std::size_t i = 1; i < n; ++i) {
+      if (d.vertices[i][axis] < d.vertices[lo][axis]) lo = i;
+      if (d.vertices[i][axis] > d.vertices[hi][axis]) hi = i;
+    }
+    d.seeds[static_cast<std::size_t>(2 * axis)] = static_cast<int>(hi);
+    d.seeds[static_cast<std::size_t>(2 * axis + 1)] = static_cast<int>(lo);
+  }
+  for (const Vec3& v : d.vertices) d.bounds.extend(v);
+}
+
+}  // namespace
+
+ConvexPolytope::ConvexPolytope(const std::vector<Vec3>& points, double margin) : margin_(margin) {
+  detail::require_margin(kName, margin);
+  if (points.empty()) detail::reject(kName, "the point set is empty");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!points[i].allFinite()) {
+      detail::reject(kName, "point " + std::to_string(i) + " is not finite");
+    }
+  }
+
+  auto d = std::make_shared<PolytopeData>();
+  Vec3 plane_normal = Vec3::UnitZ();
+  int dim = affine_dimension(points, plane_normal);
+  if (dim == 3) {
+    QhullOutput q = run_qhull(points);
+    if (!q.error.empty()) {
+      if (margin <= 0.0) detail::reject(kName, "degenerate hull: " + q.error);
+      dim = 2;  // nearly flat beyond qhull's precision: the margin gives it volume
+    } else {
+      d->vertices = std::move(q.vertices);
+      for (std::size_t f = 0; f < q.facets.size(); ++f) {
+        order_ccw(q.facets[f], d->vertices, q.normals[f]);
+        d->faces.push_back(std::move(q.facets[f]));
+        d->face_normals.push_back(q.normals[f]);
+        d->face_offsets.push_back(q.offsets[f]);
+      }
+    }
+  }
+  if (dim < 3) {
+    static const char* const kWhat[] = {"all points coincide", "all points are collinear",
+                                        "all points are coplanar (flat)"};
+    if (margin <= 0.0) {
+      detail::reject(kName, std::string(kWhat[dim]) +
+                                "; a hull needs 4 non-coplanar points, or give a margin > 0 "
+                                "to use the flat set as the core");
+    }
+    if (dim == 0) {
+      d->vertices = {points[0]};
+    } else if (dim == 1) {
+      const Vec3 p0 = points[0];
+      const auto [i1, d1] = farthest(points, [&](const Vec3& p) { return (p - p0).norm(); });
+      (void)d1;
+      const Vec3 a = points[i1];
+      const auto [i2, d2] = farthest(points, [&](const Vec3& p) { return (p - a).norm(); });
+      (void)d2;
+      d->vertices = {a, points[i2]};
+    } else {
+      d->vertices = planar_hull(points, plane_normal);
+      const int m = static_cast<int>(d->vertices.size());
+      std::vector<int> up(static_cast<std::size_t>(m)), down(static_cast<std::size_t>(m));
+      std::iota(up.begin(), up.end(), 0);
+      std::reverse_copy(up.begin(), up.end(), down.begin());
+      const double c = plane_normal.dot(d->vertices[0]);
+      d->faces = {up, down};
+      d->face_normals = {plane_normal, -plane_normal};
+      d->face_offsets = {c, -c};
+    }
+  }
+  d->dimension = dim;
+  finish(*d);
+  data_ = std::move(d);
+}
+
+int ConvexPolytope::hill_climb(const Vec3& d, int start) const {
+  const PolytopeData& p = *data_;
+  int v = start;
+  double best;
+  if (v < 0 || v >= static_cast<int>(p.vertices.size())) {
+    v = p.seeds[0];
+    best = d.dot(p.vertices[static_cast<std::size_t>(v)]);
+    for (int s : p.seeds) {
+      const double x = d.dot(p.vertices[static_cast<std::size_t>(s)]);
+      if (x > best) { best = x; v = s; }
+    }
+  } else {
+    best = d.dot(p.vertices[static_cast<std::size_t>(v)]);
+  }
+  // Steepest ascent on the vertex graph: a vertex with no better neighbour is
+  // a global maximum on a convex polytope.
+  for (;;) {
+    int next = v;
+    const int* nb = p.neighbors.data();
+    for (int k = p.neighbor_offsets[static_cast<std::size_t>(v)];
+         k < p.neighbor_offsets[static_cast<std::size_t>(v) + 1]; ++k) {
+      const int u = nb[k];
+      const double x = d.dot(p.vertices[static_cast<std::size_t>(u)]);
+      if (x > best) { best = x; next = u; }
+    }
+    if (next == v) return v;
+    v = next;
+  }
+}
+
+MassProperties ConvexPolytope::mass_properties() const {
+  const PolytopeData& p = *data_;
+  MassProperties m;
+  if (p.dimension < 3) {
+    m.centroid = p.bounds.center();
+    return m;
+  }
+  // Tetrahedra from a reference point to each fan triangle of each face; the
+  // reference near the middle keeps the moments well conditioned.
+  Vec3 ref = Vec3::Zero();
+  for (const Vec3& v : p.vertices) ref += v;
+  ref /= static_cast<double>(p.vertices.size());
+  double volume = 0.0;
+  Vec3 first = Vec3::Zero();
+  Mat3 second = Mat3::Zero();
+  for (const auto& f : p.faces) {
+    const Vec3 a = p.vertices[static_cast<std::size_t>(f[0])] - ref;
+    for (std::size_t k = 1; k + 1 < f.size(); ++k) {
+      const Vec3 b = p.vertices[static_cast<std::size_t>(f[k])] - ref;
+      const Vec3 c = p.vertices[static_cast<std::size_t>(f[k + 1])] - ref;
+      const double v = a.dot(b.cross(c)) / 6.0;
+      const Vec3 s = a + b + c;
+      volume += v;
+      first += v * s / 4.0;
+      second += v / 20.0 * (a * a.transpose() + b * b.transpose() + c * c.transpose() + s * s.transpose());
+    }
+  }
+  const Vec3 c = first / volume;
+  const Mat3 cov = second - volume * c * c.transpose();
+  m.volume = volume;
+  m.centroid = c + ref;
+  m.inertia = cov.trace() * Mat3::Identity() - cov;
+  return m;
+}
+
+}  // namespace proxima

@@ -1,0 +1,25 @@
+// Small, self-contained geometric kernels used by the test oracles.
+//
+// These routines are deliberately written from first principles and share no
+// code with the library under test.  They favour robustness over speed: every
+// returned point is constructed as an explicit convex combination of the
+// primitive's vertices, so the returned distance is never smaller than the true
+// distance by more than floating-point rounding (degenerate primitives are
+// handled by falling back to their edges / end points).
+#pragma once
+
+#include <Eigen/Core>
+
+namespace proxima::oracle {
+
+// Closest point to `p` on the segment [a, b] (a == b allowed).
+Eigen::Vector3d closest_point_on_segment(const Eigen::Vector3d& p, const Eigen::Vector3d& a,
+                                         const Eigen::Vector3d& b);
+
+// Closest point to `p` on the (filled) triangle (a, b, c).  Handles every
+// Voronoi region (three vertices, three edges, interior) and degenerate
+// (zero-area, collinear or coincident) triangles.
+Eigen::Vector3d closest_point_on_triangle(const Eigen::Vector3d& p, const Eigen::Vector3d& a,
+                                          const Eigen::Vector3d& b, const Eigen::Vector3d& c);
+
+}  // namespace proxima::oracle
