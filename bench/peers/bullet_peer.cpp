@@ -36,8 +36,8 @@ std::unique_ptr<btConvexShape> make_shape(const ShapeSpec& s) {
     // the radius, which is exact; zeroing that margin would shrink them.
     case Kind::sphere: return std::make_unique<btSphereShape>(s.radius);
     case Kind::capsule: return std::make_unique<btCapsuleShapeZ>(s.radius, s.length);
-    // The remaining shapes would otherwise be inflated by the default 0.04
-    // margin (box and cylinder keep their outer size but round their edges).
+    // The rest would keep the default 0.04 margin: it inflates a hull, and
+    // rounds the edges of a box or cylinder (Bullet keeps their outer size).
     case Kind::cylinder:
       shape = std::make_unique<btCylinderShapeZ>(btVector3(s.radius, s.radius, 0.5 * s.length));
       break;
@@ -53,7 +53,7 @@ std::unique_ptr<btConvexShape> make_shape(const ShapeSpec& s) {
       break;
     }
   }
-  shape->setMargin(0.0);
+  if (shape) shape->setMargin(0.0);
   return shape;
 }
 

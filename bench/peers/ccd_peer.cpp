@@ -129,8 +129,8 @@ PeerCell run_libccd(const Workload& work, int repeats) {
     cell.median_ns = 0.0;
     detail::append_note(cell, "libccd has no separation-distance query; all poses are separated");
   } else if (separated > 0) {
-    detail::append_note(cell, std::to_string(separated) +
-                                  " separated poses have no libccd distance (NaN, counted as failures)");
+    detail::append_note(cell, std::to_string(separated) + " of " + std::to_string(cell.distances.size()) +
+                                  " poses are separated: no libccd distance (NaN, counted as failures)");
   }
   return cell;
 }

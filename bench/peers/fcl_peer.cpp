@@ -85,7 +85,8 @@ PeerCell run_fcl(const Workload& work, int repeats, fcl::GJKSolverType solver, c
       },
       query);
   if (overlapping > 0)
-    detail::append_note(cell, std::to_string(overlapping) + " overlapping poses ran with enable_signed_distance");
+    detail::append_note(cell, std::to_string(overlapping) + " of " + std::to_string(cell.distances.size()) +
+                                  " poses overlap and ran with enable_signed_distance");
   return cell;
 }
 

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -134,12 +135,20 @@ PeerCell failed_cell(std::size_t poses, std::string note) {
   return cell;
 }
 
-}  // namespace
+struct ChildOutcome {
+  bool ok = false;
+  bool signalled = false;
+  PeerCell cell;        // valid when ok
+  std::string failure;  // why not ok
+};
 
-PeerCell run_isolated(const std::function<PeerCell()>& fn, std::size_t poses,
-                      std::chrono::seconds timeout) {
+ChildOutcome run_child(const std::function<PeerCell()>& fn, std::chrono::seconds timeout) {
+  ChildOutcome out;
   int fds[2];
-  if (::pipe(fds) != 0) return failed_cell(poses, std::string("pipe: ") + std::strerror(errno));
+  if (::pipe(fds) != 0) {
+    out.failure = std::string("pipe: ") + std::strerror(errno);
+    return out;
+  }
   // Unflushed output would otherwise be written twice, once by each process.
   std::cout.flush();
   std::cerr.flush();
@@ -148,7 +157,8 @@ PeerCell run_isolated(const std::function<PeerCell()>& fn, std::size_t poses,
   if (pid < 0) {
     ::close(fds[0]);
     ::close(fds[1]);
-    return failed_cell(poses, std::string("fork: ") + std::strerror(errno));
+    out.failure = std::string("fork: ") + std::strerror(errno);
+    return out;
   }
   if (pid == 0) {
     ::close(fds[0]);
@@ -170,7 +180,6 @@ PeerCell run_isolated(const std::function<PeerCell()>& fn, std::size_t poses,
     }
     pollfd pfd{fds[0], POLLIN, 0};
     const int ready = ::poll(&pfd, 1, static_cast<int>(left.count()));
-    if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) continue;
     const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
@@ -183,22 +192,80 @@ PeerCell run_isolated(const std::function<PeerCell()>& fn, std::size_t poses,
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (timed_out)
-    return failed_cell(poses, "timed out after " + std::to_string(timeout.count()) + " s (killed)");
-  if (WIFSIGNALED(status)) return failed_cell(poses, signal_text(WTERMSIG(status)));
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return failed_cell(poses, "child exited with status " + std::to_string(WEXITSTATUS(status)));
+  if (timed_out) {
+    out.failure = "timed out after " + std::to_string(timeout.count()) + " s (killed)";
+  } else if (WIFSIGNALED(status)) {
+    out.signalled = true;
+    out.failure = signal_text(WTERMSIG(status));
+  } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    out.failure = "child exited with status " + std::to_string(WEXITSTATUS(status));
+  } else if (!deserialize(bytes, out.cell)) {
+    out.failure = "child sent a malformed result";
+  } else {
+    out.ok = true;
+  }
+  return out;
+}
+
+Workload single_pose(const Workload& work, std::size_t i) {
+  return {work.name, work.a, work.b, {work.pose_a[i]}, {work.pose_b[i]}};
+}
+
+// After a crash, one process per pose keeps the poses that do work. Each
+// child's median is then that pose's own time, so the medians combine exactly.
+// Child notes are dropped: they count poses and would not add up.
+PeerCell run_pose_by_pose(const Peer& peer, const Workload& work, int repeats,
+                          std::chrono::seconds timeout, std::size_t poses) {
   PeerCell cell;
-  if (!deserialize(bytes, cell)) return failed_cell(poses, "child sent a malformed result");
+  cell.distances.assign(poses, std::numeric_limits<double>::quiet_NaN());
+  std::vector<double> times;
+  std::size_t crashed = 0;
+  std::string first_crash;
+  for (std::size_t i = 0; i < poses; ++i) {
+    const Workload one = single_pose(work, i);
+    const ChildOutcome out = run_child([&] { return peer.run(one, repeats); }, timeout);
+    if (!out.ok) {
+      ++cell.failures;
+      ++crashed;
+      if (first_crash.empty()) first_crash = out.failure;
+      continue;
+    }
+    cell.supported = cell.supported && out.cell.supported;
+    cell.failures += out.cell.failures;
+    if (!out.cell.distances.empty()) cell.distances[i] = out.cell.distances.front();
+    if (out.cell.failures == 0 && out.cell.supported) times.push_back(out.cell.median_ns);
+  }
+  std::sort(times.begin(), times.end());
+  if (!times.empty()) {
+    const std::size_t mid = times.size() / 2;
+    cell.median_ns = times.size() % 2 == 1 ? times[mid] : 0.5 * (times[mid - 1] + times[mid]);
+  }
+  cell.note = first_crash + " on " + std::to_string(crashed) + " of " + std::to_string(poses) +
+              " poses (after a crash, each pose ran in its own process)";
   return cell;
+}
+
+}  // namespace
+
+PeerCell run_isolated(const std::function<PeerCell()>& fn, std::size_t poses,
+                      std::chrono::seconds timeout) {
+  ChildOutcome out = run_child(fn, timeout);
+  return out.ok ? std::move(out.cell) : failed_cell(poses, out.failure);
 }
 
 PeerCell run_peer_isolated(const Peer& peer, const Workload& work, int repeats,
                            std::chrono::seconds timeout) {
   const std::size_t poses = std::min(work.pose_a.size(), work.pose_b.size());
-  PeerCell cell = run_isolated([&] { return peer.run(work, repeats); }, poses, timeout);
-  if (cell.library.empty()) cell.library = peer.library;
-  if (cell.solver.empty()) cell.solver = peer.solver;
+  ChildOutcome out = run_child([&] { return peer.run(work, repeats); }, timeout);
+  PeerCell cell;
+  if (out.ok)
+    cell = std::move(out.cell);
+  else if (out.signalled && poses > 1)
+    cell = run_pose_by_pose(peer, work, repeats, timeout, poses);
+  else
+    cell = failed_cell(poses, out.failure);
+  cell.library = peer.library;
+  cell.solver = peer.solver;
   return cell;
 }
 

@@ -53,8 +53,11 @@ inline constexpr std::chrono::seconds default_peer_timeout{120};
 PeerCell run_isolated(const std::function<PeerCell()>& fn, std::size_t poses,
                       std::chrono::seconds timeout = default_peer_timeout);
 
-/// run_isolated for one peer on one workload, with the peer's labels filled
-/// in even when the child crashed.
+/// run_isolated for one peer on one workload, labelled with the peer's names.
+/// If the child dies by a signal, every pose is re-run in its own child so
+/// that one aborting pose costs only itself; the note then reads e.g.
+/// "crashed: signal 6 (SIGABRT) on 3 of 200 poses (...)". A timeout is not
+/// retried pose by pose.
 PeerCell run_peer_isolated(const Peer& peer, const Workload& work, int repeats,
                            std::chrono::seconds timeout = default_peer_timeout);
 

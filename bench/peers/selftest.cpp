@@ -1,5 +1,6 @@
 // Checks every peer adapter against closed-form distances, and shows what a
 // crashing or hanging peer looks like through run_isolated.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -30,6 +31,29 @@ ShapeSpec cube_hull(double h) {
   ShapeSpec s{Kind::convex, 0, 0, {}, {}, {}};
   for (int i = 0; i < 8; ++i)
     s.points.push_back({i & 1 ? h : -h, i & 2 ? h : -h, i & 4 ? h : -h});
+  return s;
+}
+
+// A thin tetrahedron with its tip at the local origin, pointing along -g:
+// placed with the tip at P and g the outward normal of a convex body at its
+// closest point to P, the tip is the closest point of the spike, so the
+// distance is the body's distance to P.
+ShapeSpec spike(std::array<double, 3> g) {
+  const double n = std::sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  for (double& v : g) v /= n;
+  std::array<double, 3> e1 = std::fabs(g[2]) < 0.9 ? std::array<double, 3>{-g[1], g[0], 0}
+                                                    : std::array<double, 3>{0, -g[2], g[1]};
+  const double m = std::sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+  for (double& v : e1) v /= m;
+  const std::array<double, 3> e2{g[1] * e1[2] - g[2] * e1[1], g[2] * e1[0] - g[0] * e1[2],
+                                 g[0] * e1[1] - g[1] * e1[0]};
+  ShapeSpec s{Kind::convex, 0, 0, {}, {}, {{0, 0, 0}}};
+  for (double angle : {0.0, 2.1, 4.2}) {
+    std::array<double, 3> p{};
+    for (int k = 0; k < 3; ++k)
+      p[k] = 2 * g[k] + 0.3 * (std::cos(angle) * e1[k] + std::sin(angle) * e2[k]);
+    s.points.push_back(p);
+  }
   return s;
 }
 
@@ -96,31 +120,42 @@ std::vector<Case> cases() {
            {{at(0, 0, 0), at(3, 0, 0)}, {at(0, 0, 0), turned(at(3, 0, 0), 2, 45)},
             {at(0, 0, 0), at(1.5, 0, 0)}},
            {1, 2 - s2, -0.5}),
+      // Tip at (2, 1.5, 1.7): nearest cylinder point is the rim point (0.8, 0.6, 1).
+      make("cylinder-convex", cylinder(1, 2), spike({1.2, 0.9, 0.7}),
+           {{at(0, 0, 0), at(2, 1.5, 1.7)}}, {std::sqrt(1.2 * 1.2 + 0.9 * 0.9 + 0.7 * 0.7)}),
+      // Tip at (0.3, 2.2, 0.4): nearest capsule point is the side at z = 0.4.
+      make("capsule-convex", capsule(0.5, 2), spike({0.3, 2.2, 0}),
+           {{at(0, 0, 0), at(0.3, 2.2, 0.4)}}, {std::hypot(0.3, 2.2) - 0.5}),
       make("convex-sphere", cube_hull(1), sphere(0.5),
            {{at(0, 0, 0), at(0, 0, 3)}, {at(0, 0, 0), at(2, 2, 2)}},
            {1.5, std::sqrt(3.0) - 0.5}),
   };
 }
 
+// One line per peer; poses are listed only where the answer is NaN or off.
 int check_peers() {
   int off = 0;
   for (const Case& c : cases()) {
-    std::printf("\n== %s\n", c.work.name.c_str());
+    std::printf("\n== %s (%zu poses)\n", c.work.name.c_str(), c.expected.size());
     for (const Peer& peer : all_peers()) {
       const PeerCell cell = run_peer_isolated(peer, c.work, 10, std::chrono::seconds(30));
-      std::printf("  %-22s %-52s", cell.library.c_str(), cell.solver.c_str());
+      std::printf("  %-21s %-52s", cell.library.c_str(), cell.solver.c_str());
       if (!cell.supported) {
         std::printf(" unsupported: %s\n", cell.note.c_str());
         continue;
       }
-      std::printf(" %7.0f ns  fail %d%s%s\n", cell.median_ns, cell.failures,
-                  cell.note.empty() ? "" : "  note: ", cell.note.c_str());
+      double worst = 0;
+      for (std::size_t i = 0; i < cell.distances.size(); ++i)
+        if (std::isfinite(cell.distances[i]))
+          worst = std::max(worst, std::fabs(cell.distances[i] - c.expected[i]));
+      std::printf(" %8.0f ns  max|err| %.1e  failures %d%s%s\n", cell.median_ns, worst,
+                  cell.failures, cell.note.empty() ? "" : "  note: ", cell.note.c_str());
       for (std::size_t i = 0; i < cell.distances.size(); ++i) {
         const double err = cell.distances[i] - c.expected[i];
-        const bool bad = !(std::fabs(err) <= tolerance);
-        off += bad && std::isfinite(cell.distances[i]);
-        std::printf("      pose %zu: got % .12f  want % .12f  err % .2e%s\n", i, cell.distances[i],
-                    c.expected[i], err, bad ? "  <-- off" : "");
+        if (std::fabs(err) <= tolerance) continue;
+        off += std::isfinite(err);
+        std::printf("      pose %zu: got % .12f  want % .12f  err % .1e\n", i, cell.distances[i],
+                    c.expected[i], err);
       }
     }
   }

@@ -36,8 +36,11 @@ struct DistanceRequest {
   /// Early exit: once the distance is proven larger than this, stop and
   /// report `bound_exceeded` with `distance` a proven lower bound (> bound).
   double bound = std::numeric_limits<double>::infinity();
-  double tol_abs = 1e-10;  ///< GJK stops when its upper and lower bounds are this close
-  double tol_rel = 1e-10;  ///< … or this close relative to the distance
+  /// GJK stops when its upper and lower distance bounds are within
+  /// tol_abs + tol_rel · L, L the size of A − B: accuracy relative to the
+  /// shapes' size at every scale (1e-10 m for metre-sized shapes).
+  double tol_abs = 0.0;
+  double tol_rel = 1e-10;
   int max_iterations = 128;
 };
 

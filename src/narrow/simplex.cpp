@@ -72,27 +72,45 @@ Sub triangle(int i, int j, int k, const Vec3& a, const Vec3& b, const Vec3& c) {
     }
     return best;
   }
+  // Interior: project the origin on the plane through its normal, which stays
+  // accurate for the thin triangles GJK builds on curved shapes, where the
+  // products of dot products above lose the last digits to cancellation.
+  // Weights from signed areas in the coordinate plane the triangle is least
+  // foreshortened in (the signed-volume idea of Montanari et al. 2017).
+  const Vec3 n = ab.cross(ac);
+  const double nn = n.squaredNorm();
+  const Vec3 v = n * (n.dot(a) / nn);
+  int ax = 0;
+  if (std::abs(n.y()) > std::abs(n[ax])) ax = 1;
+  if (std::abs(n.z()) > std::abs(n[ax])) ax = 2;
+  const int u = (ax + 1) % 3, w = (ax + 2) % 3;
+  auto area = [&](const Vec3& p, const Vec3& q, const Vec3& r) {
+    return (q[u] - p[u]) * (r[w] - p[w]) - (q[w] - p[w]) * (r[u] - p[u]);
+  };
+  const double total = area(a, b, c);
   Sub s;
   s.n = 3;
   s.idx[0] = i;
   s.idx[1] = j;
   s.idx[2] = k;
-  s.w[1] = vb / sum;
-  s.w[2] = vc / sum;
-  s.w[0] = 1.0 - s.w[1] - s.w[2];
-  s.v = a + s.w[1] * ab + s.w[2] * ac;
-  s.vv = s.v.squaredNorm();
+  s.w[0] = area(v, b, c) / total;
+  s.w[1] = area(a, v, c) / total;
+  s.w[2] = 1.0 - s.w[0] - s.w[1];
+  s.v = v;
+  s.vv = v.squaredNorm();
   return s;
 }
 
 void apply(Simplex& s, const Sub& sub) {
-  Vec3 ty[3], ta[3], tb[3];
+  Vec3 td[3], ty[3], ta[3], tb[3];
   for (int m = 0; m < sub.n; ++m) {
+    td[m] = s.d[sub.idx[m]];
     ty[m] = s.y[sub.idx[m]];
     ta[m] = s.a[sub.idx[m]];
     tb[m] = s.b[sub.idx[m]];
   }
   for (int m = 0; m < sub.n; ++m) {
+    s.d[m] = td[m];
     s.y[m] = ty[m];
     s.a[m] = ta[m];
     s.b[m] = tb[m];

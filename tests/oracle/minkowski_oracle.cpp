@@ -1,9 +1,9 @@
 #include "minkowski_oracle.hpp"
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -239,7 +239,7 @@ double signed_distance_to_origin(const std::vector<Vector3d>& pts, const Support
     // Origin inside (or on) C: distance to the boundary is the distance to
     // the nearest facet plane; its foot point lies on that facet.
     if (closest) *closest = min_h * tris[min_f].normal;
-    return -min_h;
+    return min_h > 0.0 ? -min_h : 0.0;
   }
 
   // Origin outside: exact distance = min over boundary triangles.

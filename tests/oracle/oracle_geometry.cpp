@@ -1,5 +1,7 @@
 #include "oracle_geometry.hpp"
 
+#include <Eigen/Geometry>
+
 #include <algorithm>
 
 namespace proxima::oracle {

@@ -86,24 +86,9 @@ struct State {
   }
 };
 
-// Distance from the origin to the hull of the support points closest to the
-// supporting plane of `dir` (these points are in C, so this bounds dist from
-// above).
-double certificate(const std::vector<Vector3d>& pts, const Vector3d& dir, int keep) {
-  if (pts.empty()) return kInf;
-  std::vector<std::pair<double, Vector3d>> byplane;
-  byplane.reserve(pts.size());
-  for (const auto& p : pts) byplane.emplace_back(dir.dot(p), p);
-  std::sort(byplane.begin(), byplane.end(),
-            [](const auto& l, const auto& r) { return l.first < r.first; });
-  std::vector<Vector3d> sel;
-  for (const auto& [h, p] : byplane) {
-    (void)h;
-    bool dup = false;
-    for (const auto& q : sel) dup = dup || (p - q).norm() <= 1e-15 * (1.0 + p.norm());
-    if (!dup) sel.push_back(p);
-    if (static_cast<int>(sel.size()) >= keep) break;
-  }
+// Distance from the origin to the convex hull of a few points (brute force
+// over all vertices, edges and triangles).
+double hull_distance(const std::vector<Vector3d>& sel) {
   double best2 = kInf;
   for (const auto& p : sel) best2 = std::min(best2, p.squaredNorm());
   for (std::size_t i = 0; i < sel.size(); ++i) {
@@ -116,6 +101,78 @@ double certificate(const std::vector<Vector3d>& pts, const Vector3d& dir, int ke
     }
   }
   return std::sqrt(best2);
+}
+
+// Upper bound on dist: every collected support point lies in C, so the
+// distance from the origin to the hull of ANY subset of them bounds dist from
+// above.  Subsets of `keep` points tried (cheapest first, stopping once tight):
+// the points nearest to the supporting plane of `dir`; then, for a few
+// thickness bands around that plane, the points nearest to the predicted
+// closest point best*dir and a farthest-point sample of the band (needed when
+// the contact feature of C is a face or a curved patch whose support points
+// form continuous families, e.g. cylinder rims).
+double certificate(const std::vector<Vector3d>& pts, const Vector3d& dir, double best, int keep) {
+  if (pts.empty()) return kInf;
+  std::vector<std::pair<double, Vector3d>> byplane;
+  byplane.reserve(pts.size());
+  double scale = 0.0;
+  for (const auto& p : pts) {
+    byplane.emplace_back(dir.dot(p), p);
+    scale = std::max(scale, p.norm());
+  }
+  std::sort(byplane.begin(), byplane.end(),
+            [](const auto& l, const auto& r) { return l.first < r.first; });
+  const double dup_tol = 1e-15 * scale;
+  const double tight = 1e-14 * (1.0 + std::abs(best));
+  auto add_unique = [&](std::vector<Vector3d>& sel, const Vector3d& p) {
+    for (const auto& q : sel) {
+      if ((p - q).norm() <= dup_tol) return;
+    }
+    sel.push_back(p);
+  };
+  std::vector<Vector3d> sel;
+  for (const auto& hp : byplane) {
+    add_unique(sel, hp.second);
+    if (static_cast<int>(sel.size()) >= keep) break;
+  }
+  double upper = hull_distance(sel);
+  if (upper - best <= tight) return upper;
+  const Vector3d foot = best * dir;
+  const double hmin = byplane.front().first;
+  for (const double band : {1e-13, 1e-10, 1e-7}) {
+    std::vector<Vector3d> cand;
+    for (const auto& hp : byplane) {
+      if (hp.first > hmin + band * scale) break;
+      cand.push_back(hp.second);
+    }
+    std::sort(cand.begin(), cand.end(), [&](const Vector3d& l, const Vector3d& r) {
+      return (l - foot).squaredNorm() < (r - foot).squaredNorm();
+    });
+    // (a) nearest to the predicted closest point.
+    sel.clear();
+    for (const auto& p : cand) {
+      add_unique(sel, p);
+      if (static_cast<int>(sel.size()) >= keep) break;
+    }
+    upper = std::min(upper, hull_distance(sel));
+    if (upper - best <= tight) return upper;
+    // (b) farthest-point sampling seeded with the nearest one.
+    sel.assign(1, cand.front());
+    std::vector<double> dmin(cand.size(), kInf);
+    while (static_cast<int>(sel.size()) < keep) {
+      std::size_t far = 0;
+      double fard = -1.0;
+      for (std::size_t i = 0; i < cand.size(); ++i) {
+        dmin[i] = std::min(dmin[i], (cand[i] - sel.back()).squaredNorm());
+        if (dmin[i] > fard) fard = dmin[i], far = i;
+      }
+      if (!(fard > dup_tol * dup_tol)) break;
+      sel.push_back(cand[far]);
+    }
+    upper = std::min(upper, hull_distance(sel));
+    if (upper - best <= tight) return upper;
+  }
+  return upper;
 }
 
 // Phase 1: Fibonacci sphere.  Keeps the sweep results for later use.
@@ -141,21 +198,26 @@ bool find_separating_direction(Evaluator& eval, State& st, const Vector3d& x_any
   e.L = Eigen::Matrix3d::Identity();
   Vector3d x;
   for (int it = 0; it < max_iter; ++it) {
+    // The kept set always contains the segment [0, d*] (length 1) if the sets
+    // are separated, so an ellipsoid with all semi-axes < 1/2 proves overlap
+    // (up to rounding).
+    if (e.L.norm() < 0.45) break;
     const double nc = e.c.norm();
     Vector3d g;
     double beta;
     if (nc > 1.0) {  // feasibility cut: keep c_hat . d <= 1
       g = -e.c / nc;
       beta = nc - 1.0;
-    } else if (nc < 1e-300) {  // F(0) = 0, any point of C is a super-gradient
+    } else if (nc < 1e-100) {  // F(0) = 0, any point of C is a super-gradient
       g = x_any;
       beta = 0.0;
     } else {
-      const double f = eval(e.c, &x);
-      st.offer(e.c, f, x);
-      if (f > 0.0) return true;
-      g = x;  // F(d) <= F(c) + x.(d - c); want F(d) > 0
-      beta = -f;
+      const Vector3d u = e.c / nc;
+      const double fu = eval(u, &x);  // F(c) = |c| F(u), same minimiser x
+      st.offer(u, fu, x);
+      if (fu > 0.0) return true;
+      g = x;  // F(d) <= F(c) + x.(d - c); keep F(d) >= 0
+      beta = -fu * nc;
     }
     if (!cut(e, g, beta)) break;
   }
@@ -186,8 +248,13 @@ void refine_pass(Evaluator& eval, State& st, int max_iter) {
     // Concave psi(p) = F(w(p)) - best |w(p)| <= 0 here; keep psi >= 0.
     const Vector3d y = x - st.best * (w / nw);
     const Eigen::Vector2d g(e1.dot(y), e2.dot(y));
+    // Depth of the deep cut; at rounding level it may exceed the ellipsoid's
+    // extent, then fall back to the (always valid, weaker) central cut.
     const double beta = std::max(st.best * nw - f, 0.0);
-    if (!cut(e, g, beta)) break;
+    if (!cut(e, g, beta)) {
+      const double noise = 16.0 * std::numeric_limits<double>::epsilon() * (std::abs(f) + x.norm() * nw);
+      if (beta > noise || !cut(e, g, 0.0)) break;
+    }
     if (e.L.norm() < 1e-18) break;
   }
 }
@@ -228,9 +295,13 @@ SweepReport sweep_separation_report(const Support& a, const Support& b, const Sw
     separated = find_separating_direction(eval, st, x_any, 3000);
   }
   if (separated) {
-    for (int pass = 0; pass < std::max(options.passes, 1); ++pass) {
+    // At least `passes` passes; up to 4 more while the certificate is not
+    // tight (e.g. when the first chart was centred far from the optimum).
+    const int min_passes = std::max(options.passes, 1);
+    for (int pass = 0; pass < min_passes + 4; ++pass) {
       refine_pass(eval, st, options.max_iterations);
-      st.upper = std::min(st.upper, certificate(st.points, st.dir, options.certificate_points));
+      st.upper = std::min(st.upper, certificate(st.points, st.dir, st.best, options.certificate_points));
+      if (pass + 1 >= min_passes && st.upper - st.best <= 1e-13 * (1.0 + std::abs(st.upper))) break;
     }
     Vector3d x;
     rep.lower = eval(st.dir, &x);

@@ -21,25 +21,36 @@
 //      F(w(p)) - a |w(p)| is concave with super-gradient J^T (x - a w/|w|),
 //      which yields valid cuts that always keep the optimum.  The initial disc
 //      radius follows from cos(angle(d0, d*)) >= F(d0)/U (U = any upper bound).
-//      Two passes (the second re-centred at the first result).  This handles
+//      Two passes (the second re-centred at the first result; up to four more
+//      while the certificate below is not tight to 1e-13).  This handles
 //      non-smooth optima (faces/edges) as well as smooth ones: no derivative
 //      or smoothness assumption is made.
 //   3. Certificate: an upper bound U >= dist(A, B) is the distance from the
-//      origin to the convex hull of the support points x that lie closest to
-//      the final supporting plane (brute force over all their triangles; these
-//      points belong to C).  The returned value is the lower bound F(d_best).
+//      origin to the convex hull of a dozen of the support points collected
+//      during refinement (all of them belong to C): those nearest to the
+//      final supporting plane, those nearest to the predicted closest point,
+//      and a spread-out sample (brute force over all their triangles).  The
+//      returned value is the lower bound F(d_best).
 //
-// Accuracy (verified in oracle_selftest for unit-size shapes: spheres,
-// ellipsoids, boxes, cylinders, random polytopes): |value - dist| <= ~1e-13;
-// the self test asserts <= 1e-11 against closed forms and that the
-// certificate gap upper - lower stays <= 1e-10 for these shapes.  Typical cost
-// ~2.6e3 evaluations of (s_A, s_B), i.e. well below 1 ms for cheap supports.
+// Accuracy (unit-size shapes).  Observed |value - dist| <= 4e-15 against
+// closed forms (spheres, boxes, ellipsoids, box/cylinder arrangements, gaps
+// down to 1e-9) and <= 5e-16 against the Minkowski oracle on random polytopes
+// (gaps down to 1e-10); certificate gap upper - lower <= 7e-14 over 20000
+// random pairs of boxes, spheres, ellipsoids, cylinders, cones, capsules,
+// points and segments.  oracle_selftest asserts |error| <= 1e-12 and
+// upper - lower <= 1e-12.  Guarantee to rely on: value <= dist + rounding
+// always (it is F at a unit direction); dist <= upper always (hull of points
+// of C); so |value - dist| <= upper - lower, which callers can check.
+// Cost: ~2.2e3-2.7e3 evaluations of (s_A, s_B) per call (~0.25 ms for cheap
+// supports).
 //
 // Overlapping sets: max_{|d|=1} F(d) = -(penetration depth).  The result is
 // then only a best-effort local maximisation (compass search from the best
 // sweep directions); `SweepReport::separated` is false and no certificate is
-// available (upper = +inf).  Do not use it as a penetration-depth oracle for
-// non-polyhedral shapes without care.
+// available (upper = +inf).  The value is still F at a unit direction, hence
+// never above the true -(depth) (it can only over-estimate the depth, e.g. if
+// the local search stalls).  Do not use it as a precise penetration-depth
+// oracle.
 #pragma once
 
 #include <Eigen/Core>
@@ -54,7 +65,7 @@ using Support = std::function<Eigen::Vector3d(const Eigen::Vector3d&)>;
 struct SweepOptions {
   int sweep_directions = 2000;  // Fibonacci sphere size of the coarse sweep
   int max_iterations = 700;     // ellipsoid iterations per refinement pass
-  int passes = 2;               // refinement passes (re-centred charts)
+  int passes = 2;               // minimum refinement passes (re-centred charts)
   int certificate_points = 12;  // support points kept for the upper bound
 };
 

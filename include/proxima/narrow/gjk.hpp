@@ -14,17 +14,24 @@
 
 namespace proxima {
 
-/// Caller-owned warm start for repeated queries of one pair: the last
-/// separating direction (world frame) and hill-climbing hints for polytopes.
+/// Caller-owned warm start for repeated queries of one pair. GJK fills it on
+/// exit; the next query rebuilds its first simplex from the stored support
+/// directions (world frame) and starts hill climbing from the stored
+/// vertices. A caller with only a guess sets `direction` (B→A) and leaves
+/// `simplex_size` at 0.
 struct GjkCache {
   Vec3 direction = Vec3::Zero();
+  Vec3 support_directions[4];
+  int simplex_size = 0;
   int hint_a = -1;
   int hint_b = -1;
 };
 
 struct GjkOptions {
-  /// Stop when upper − lower bound ≤ tol_abs + tol_rel · distance.
-  double tol_abs = 1e-10;
+  /// Stop when upper − lower bound ≤ tol_abs + tol_rel · L, where L is the
+  /// largest support point of A − B seen (the problem's length scale), so the
+  /// accuracy is relative to the shapes' size at every scale.
+  double tol_abs = 0.0;
   double tol_rel = 1e-10;
   int max_iterations = 128;
   /// Stop as soon as the distance is proven larger than this (lower bound > it).
@@ -89,22 +96,34 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
   auto push = [&](const Vec3& d) {
     const Vec3 pa = sa(d);
     const Vec3 pb = R * sb(R.transpose() * (-d)) + t;
+    s.d[s.n] = d;
     s.a[s.n] = pa;
     s.b[s.n] = pb;
     s.y[s.n] = pa - pb;
     ++s.n;
   };
 
-  Vec3 dir = -t;
-  if (cache && cache->direction.squaredNorm() > 0.0) dir = pose_a.R.transpose() * cache->direction;
-  if (!(dir.squaredNorm() > 0.0)) dir = Vec3::UnitX();
-  push(-dir);
-  s.w[0] = 1.0;
-  Vec3 v = s.y[0];
-  double vv = v.squaredNorm();
+  bool start_inside = false;
+  if (cache && cache->simplex_size > 0) {
+    // Warm start: the last simplex's support directions at the new poses.
+    for (int k = 0; k < cache->simplex_size && k < 4; ++k) {
+      push(pose_a.R.transpose() * cache->support_directions[k]);
+    }
+    s.w[0] = 1.0;
+    start_inside = s.n > 1 && detail::solve_simplex(s);
+  } else {
+    Vec3 dir = -t;
+    if (cache && cache->direction.squaredNorm() > 0.0) dir = pose_a.R.transpose() * cache->direction;
+    if (!(dir.squaredNorm() > 0.0)) dir = Vec3::UnitX();
+    push(-dir);
+    s.w[0] = 1.0;
+  }
+  Vec3 v = s.point();
+  double vv = start_inside ? 0.0 : v.squaredNorm();
   double lower = 0.0;
-  // Squared lengths below this are "the origin": relative to the simplex size.
+  // Squared length scale of the problem: the largest support point seen.
   double scale2 = std::max(vv, 1e-300);
+  for (int k = 0; k < s.n; ++k) scale2 = std::max(scale2, s.y[k].squaredNorm());
 
   int it = 0;
   for (;; ++it) {
@@ -133,7 +152,7 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
       break;
     }
     // Converged: the new support point cannot bring v closer than the tolerance.
-    if (vv - vw <= vnorm * (opt.tol_abs + opt.tol_rel * vnorm)) {
+    if (vv - vw <= vnorm * (opt.tol_abs + opt.tol_rel * std::sqrt(scale2))) {
       s = prev;
       break;
     }
@@ -175,6 +194,8 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
   }
   if (cache) {
     if (!out.overlap) cache->direction = out.direction;
+    cache->simplex_size = s.n;
+    for (int k = 0; k < s.n; ++k) cache->support_directions[k] = pose_a.rotate(s.d[k]);
     cache->hint_a = sa.hint();
     cache->hint_b = sb.hint();
   }

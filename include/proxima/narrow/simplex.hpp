@@ -12,19 +12,13 @@ namespace proxima::detail {
 /// A GJK simplex: Minkowski-difference points y and the support points on A
 /// and B that made them (all in A's local frame), weights after a solve.
 struct Simplex {
+  Vec3 d[4];  ///< the support direction that produced each point (warm starts)
   Vec3 y[4];
   Vec3 a[4];
   Vec3 b[4];
   double w[4] = {0, 0, 0, 0};
   int n = 0;
 
-  void keep(std::initializer_list<int> idx) {
-    Vec3 ty[4], ta[4], tb[4];
-    int k = 0;
-    for (int i : idx) { ty[k] = y[i]; ta[k] = a[i]; tb[k] = b[i]; ++k; }
-    for (int i = 0; i < k; ++i) { y[i] = ty[i]; a[i] = ta[i]; b[i] = tb[i]; }
-    n = k;
-  }
   Vec3 point() const {
     Vec3 v = w[0] * y[0];
     for (int i = 1; i < n; ++i) v += w[i] * y[i];

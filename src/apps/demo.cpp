@@ -1,0 +1,132 @@
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "demo.hpp"
+#include "query_protocol.hpp"
+
+namespace proxima::apps {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Example {
+  const char* label;
+  const char* request;
+};
+
+// Labelled configurations whose answers a reader can check by hand.
+const Example kExamples[] = {
+    {"unit spheres 3 m apart (expect 1)",
+     R"({"query":"distance","a":{"shape":"sphere","radius":1},"b":{"shape":"sphere","radius":1},"pose_a":{"p":[3,0,0]}})"},
+    {"2x2x2 boxes, faces 1 m apart (expect 1)",
+     R"({"query":"distance","a":{"shape":"box","size":[2,2,2]},"b":{"shape":"box","size":[2,2,2]},"pose_a":{"p":[3,0,0]}})"},
+    {"box rotated 45 deg about z, corner 1 m from face (expect 1)",
+     R"({"query":"distance","a":{"shape":"box","size":[2,2,2]},"pose_a":{"p":[3.414213562373095,0,0],"q":[0.9238795325112867,0,0,0.3826834323650898]},"b":{"shape":"box","size":[2,2,2]}})"},
+    {"capsules crossing at 90 deg, axes 1 m apart (expect 0.5)",
+     R"({"query":"distance","a":{"shape":"capsule","radius":0.25,"length":2},"pose_a":{"p":[0,0,1],"q":[0.7071067811865476,0.7071067811865476,0,0]},"b":{"shape":"capsule","radius":0.25,"length":2},"pose_b":{"q":[0.7071067811865476,0,0.7071067811865476,0]}})"},
+    {"sphere r 0.5 sunk 0.2 into a halfspace (expect -0.2)",
+     R"({"query":"signed_distance","a":{"shape":"sphere","radius":0.5},"pose_a":{"p":[0,0,0.3]},"b":{"shape":"halfspace","normal":[0,0,1],"offset":0}})"},
+    {"cylinder r 0.5 standing 0.25 m beside a box (expect 0.25)",
+     R"({"query":"distance","a":{"shape":"cylinder","radius":0.5,"length":1},"pose_a":{"p":[1.75,0,0]},"b":{"shape":"box","size":[2,2,2]}})"},
+    {"ellipsoid (0.5,0.3,0.2) 0.3 m above a sphere r 0.5 (expect 0.3)",
+     R"({"query":"distance","a":{"shape":"ellipsoid","radii":[0.5,0.3,0.2]},"pose_a":{"p":[0,0,1.0]},"b":{"shape":"sphere","radius":0.5}})"},
+    {"cone apex 0.1 m below a box face (expect 0.1)",
+     R"({"query":"distance","a":{"shape":"cone","radius":0.3,"length":0.6},"pose_a":{"p":[0,0,-1.4]},"b":{"shape":"box","size":[2,2,2]}})"},
+    {"boxes with 5 mm margins, 8 mm apart (expect collide)",
+     R"({"query":"collide","a":{"shape":"box","size":[1,1,1],"margin":0.005},"pose_a":{"p":[1.008,0,0]},"b":{"shape":"box","size":[1,1,1],"margin":0.005}})"},
+    {"tetrahedron vs box (convex hull of 4 points)",
+     R"({"query":"distance","a":{"shape":"convex","points":[[0,0,0],[1,0,0],[0,1,0],[0,0,1]]},"pose_a":{"p":[1.5,0,0]},"b":{"shape":"box","size":[2,2,2]}})"},
+    {"overlapping boxes: signed distance needs penetration depth (next issue)",
+     R"({"query":"signed_distance","a":{"shape":"box","size":[2,2,2]},"pose_a":{"p":[1.5,0.2,0]},"b":{"shape":"box","size":[2,2,2]}})"},
+    {"bad input: negative radius",
+     R"({"query":"distance","a":{"shape":"sphere","radius":-1},"b":{"shape":"sphere","radius":1}})"},
+};
+
+std::string fmt(const json& v) {
+  if (v.is_number_float()) {
+    std::ostringstream s;
+    s << std::setprecision(12) << v.get<double>();
+    return s.str();
+  }
+  return v.dump();
+}
+
+void example_table(std::ostream& out) {
+  out << "| configuration | query | status | result |\n|---|---|---|---|\n";
+  for (const Example& e : kExamples) {
+    const json req = json::parse(e.request);
+    const json a = answer(req);
+    std::string result;
+    if (a.contains("distance")) result = "distance " + fmt(a["distance"]);
+    if (a.contains("collide")) result += (result.empty() ? "" : ", ") + std::string("collide ") + fmt(a["collide"]);
+    if (a.contains("message")) result += a["message"].get<std::string>();
+    out << "| " << e.label << " | " << req["query"].get<std::string>() << " | "
+        << a["status"].get<std::string>() << " | " << result << " |\n";
+  }
+}
+
+}  // namespace
+
+std::string find_bench_program() {
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  for (const fs::path& p : {self.parent_path() / "proxima-bench", self.parent_path() / "../bench/proxima-bench"}) {
+    if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
+  }
+  return {};
+}
+
+int run_demo(const DemoOptions& options, std::ostream& out) {
+  std::ostringstream report;
+  report << "# Proxima demo report\n\n## Example queries\n\n";
+  example_table(report);
+
+  int code = 0;
+  if (options.bench) {
+    report << "\n## Convex distance benchmark\n\n";
+    const std::string bench = find_bench_program();
+    if (bench.empty()) {
+      report << "The benchmark program `proxima-bench` was not found beside this executable.\n";
+    } else {
+      const std::string cmd = "'" + bench + "' --poses " + std::to_string(options.bench_poses) + " --markdown";
+      out << "running: " << cmd << "\n" << std::flush;
+      FILE* p = popen(cmd.c_str(), "r");
+      if (!p) {
+        report << "Could not start `" << cmd << "`.\n";
+        code = 1;
+      } else {
+        char buf[4096];
+        while (std::fgets(buf, sizeof buf, p)) report << buf;
+        const int status = pclose(p);
+        if (status != 0) {
+          report << "\n`" << cmd << "` exited with status " << status << ".\n";
+          code = 1;
+        }
+      }
+    }
+  }
+
+  out << report.str();
+  std::error_code ec;
+  fs::create_directories(options.report_dir, ec);
+  const fs::path file = fs::path(options.report_dir) / "report.md";
+  std::ofstream f(file);
+  if (!f) {
+    out << "\ncould not write " << file << "\n";
+    return 1;
+  }
+  f << report.str();
+  out << "\nreport written to " << file.string() << "\n";
+  return code;
+}
+
+}  // namespace proxima::apps

@@ -1,0 +1,27 @@
+// Shapes and poses from the JSON of the `proxima query` protocol (DESIGN.md).
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <proxima/core/transform.hpp>
+#include <proxima/shape/shape.hpp>
+
+namespace proxima::apps {
+
+/// Builds a shape from e.g. {"shape": "box", "size": [2, 2, 2], "margin": 0}.
+/// Throws proxima::Error naming `field` (e.g. "a") and the reason.
+Shape shape_from_json(const nlohmann::json& j, const std::string& field);
+
+/// Builds a pose from {"p": [x, y, z], "q": [w, x, y, z]}; both keys are
+/// optional (identity). Quaternions are normalized (Transform::from_quaternion).
+Transform pose_from_json(const nlohmann::json& j, const std::string& field);
+
+/// [x, y, z] as a Vec3; throws proxima::Error naming `field` unless it is an
+/// array of three finite numbers.
+Vec3 vec3_from_json(const nlohmann::json& j, const std::string& field);
+
+nlohmann::json to_json(const Vec3& v);
+
+}  // namespace proxima::apps

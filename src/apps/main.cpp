@@ -1,0 +1,46 @@
+// The `proxima` command: query (JSON lines), demo, bench.
+#include <cstdlib>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "demo.hpp"
+#include "query_protocol.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Proxima: collision, distance and contacts for robots"};
+  app.require_subcommand(1);
+
+  CLI::App* query = app.add_subcommand(
+      "query", "Answer JSON-lines requests from stdin, one answer line per request (see README)");
+
+  proxima::apps::DemoOptions demo_opt;
+  CLI::App* demo = app.add_subcommand("demo", "Run the example queries and the benchmark; write a report");
+  demo->add_option("--report", demo_opt.report_dir, "Report folder")->capture_default_str();
+  demo->add_option("--poses", demo_opt.bench_poses, "Poses per benchmark workload")->capture_default_str();
+  demo->add_flag("!--no-bench", demo_opt.bench, "Skip the benchmark");
+
+  int bench_poses = 1000;
+  CLI::App* bench = app.add_subcommand("bench", "Run the side-by-side distance benchmark");
+  bench->add_option("--poses", bench_poses, "Poses per workload")->capture_default_str();
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (*query) {
+    std::ios::sync_with_stdio(false);
+    proxima::apps::run_query_stream(std::cin, std::cout);
+    return 0;
+  }
+  if (*demo) return proxima::apps::run_demo(demo_opt, std::cout);
+  if (*bench) {
+    const std::string prog = proxima::apps::find_bench_program();
+    if (prog.empty()) {
+      std::cerr << "proxima bench: the program proxima-bench was not found beside proxima\n";
+      return 1;
+    }
+    const std::string cmd = "'" + prog + "' --poses " + std::to_string(bench_poses);
+    const int rc = std::system(cmd.c_str());
+    return rc == 0 ? 0 : 1;
+  }
+  return 0;
+}

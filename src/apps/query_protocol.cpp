@@ -1,0 +1,137 @@
+#include <istream>
+#include <ostream>
+
+#include <proxima/query.hpp>
+
+#include "json_shapes.hpp"
+#include "query_protocol.hpp"
+
+namespace proxima::apps {
+namespace {
+
+using nlohmann::json;
+
+json error_answer(const json& id, const std::string& message) {
+  return {{"id", id}, {"status", "error"}, {"message", message}};
+}
+
+Method method_from_json(const json& r) {
+  if (!r.contains("method")) return Method::automatic;
+  const json& m = r["method"];
+  if (!m.is_string()) throw Error("method: expected a string");
+  const std::string s = m.get<std::string>();
+  if (s == "auto") return Method::automatic;
+  if (s == "analytic") return Method::analytic;
+  if (s == "gjk" || s == "gjk_epa") return Method::gjk;
+  if (s == "mpr" || s == "incremental" || s == "sat") {
+    throw Error("method: \"" + s + "\" is not implemented yet");
+  }
+  throw Error("method: unknown \"" + s + "\" (expected analytic, gjk, gjk_epa, mpr, incremental or sat)");
+}
+
+void put_distance(json& out, const DistanceResult& r) {
+  out["distance"] = r.distance;
+  out["point_a"] = to_json(r.point_a);
+  out["point_b"] = to_json(r.point_b);
+  if (r.distance != 0.0) out["normal"] = to_json(r.normal);
+  out["iterations"] = r.iterations;
+  if (r.bound_exceeded) out["bound_exceeded"] = true;
+}
+
+json status_answer(const json& id, Status s, const std::string& query) {
+  json out{{"id", id}, {"status", to_string(s)}};
+  if (s == Status::not_implemented) {
+    out["message"] = query + " is not implemented for this pair or case yet";
+  } else if (s == Status::invalid_input) {
+    out["message"] = "invalid input (non-finite pose)";
+  }
+  return out;
+}
+
+}  // namespace
+
+json answer(const json& r) {
+  const json id = r.is_object() && r.contains("id") ? r["id"] : json();
+  try {
+    if (!r.is_object()) throw Error("request: expected a JSON object");
+    if (!r.contains("query") || !r["query"].is_string()) throw Error("query: missing or not a string");
+    const std::string query = r["query"].get<std::string>();
+    if (query == "contacts" || query == "time_of_impact") {
+      return status_answer(id, Status::not_implemented, query);
+    }
+    if (query != "collide" && query != "distance" && query != "signed_distance" &&
+        query != "tolerance") {
+      throw Error("query: unknown \"" + query +
+                  "\" (expected collide, distance, signed_distance, tolerance, contacts or "
+                  "time_of_impact)");
+    }
+    const Shape a = shape_from_json(r.contains("a") ? r["a"] : json(), "a");
+    const Shape b = shape_from_json(r.contains("b") ? r["b"] : json(), "b");
+    const Transform ta = pose_from_json(r.contains("pose_a") ? r["pose_a"] : json(), "pose_a");
+    const Transform tb = pose_from_json(r.contains("pose_b") ? r["pose_b"] : json(), "pose_b");
+    DistanceRequest req;
+    req.method = method_from_json(r);
+    GjkCache cache;
+    if (r.contains("warm_start")) {
+      cache.direction = vec3_from_json(r["warm_start"], "warm_start");
+      req.cache = &cache;
+    }
+
+    if (query == "collide") {
+      CollideRequest creq;
+      creq.method = req.method;
+      creq.cache = req.cache;
+      const CollideResult c = collide(a, ta, b, tb, creq);
+      if (c.status != Status::ok) return status_answer(id, c.status, query);
+      return {{"id", id}, {"status", "ok"}, {"collide", c.collide}, {"iterations", c.iterations}};
+    }
+    if (query == "tolerance") {
+      if (!r.contains("tolerance") || !r["tolerance"].is_number()) throw Error("tolerance: missing or not a number");
+      req.bound = r["tolerance"].get<double>();
+      if (!std::isfinite(req.bound) || req.bound < 0.0) throw Error("tolerance: must be finite and >= 0");
+      const DistanceResult d = distance(a, ta, b, tb, req);
+      if (d.status != Status::ok) return status_answer(id, d.status, query);
+      json out{{"id", id}, {"status", "ok"}, {"within_tolerance", !d.bound_exceeded && d.distance <= req.bound}};
+      put_distance(out, d);
+      return out;
+    }
+    if (r.contains("bound")) {
+      if (!r["bound"].is_number()) throw Error("bound: expected a number");
+      req.bound = r["bound"].get<double>();
+    }
+    const DistanceResult d = query == "distance" ? distance(a, ta, b, tb, req)
+                                                 : signed_distance(a, ta, b, tb, req);
+    if (d.status != Status::ok && d.status != Status::not_converged) {
+      return status_answer(id, d.status, query);
+    }
+    json out{{"id", id}, {"status", to_string(d.status)}, {"collide", d.distance <= 0.0}};
+    put_distance(out, d);
+    return out;
+  } catch (const std::exception& e) {
+    return error_answer(id, e.what());
+  }
+}
+
+json answer_line(const std::string& line) {
+  json r;
+  try {
+    r = json::parse(line);
+  } catch (const json::parse_error& e) {
+    return error_answer(json(), std::string("not valid JSON: ") + e.what());
+  }
+  return answer(r);
+}
+
+int run_query_stream(std::istream& in, std::ostream& out) {
+  int errors = 0;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const json a = answer_line(line);
+    if (a["status"] == "error") ++errors;
+    out << a.dump() << '\n' << std::flush;
+  }
+  return errors;
+}
+
+}  // namespace proxima::apps

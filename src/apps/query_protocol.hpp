@@ -1,0 +1,24 @@
+// The `proxima query` JSON-lines protocol (DESIGN.md, "Command line"): one
+// request object per input line, one answer object per output line, in order.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace proxima::apps {
+
+/// Answers one parsed request. Never throws: bad requests give
+/// {"id": …, "status": "error", "message": "…"}.
+nlohmann::json answer(const nlohmann::json& request);
+
+/// Answers one raw input line (which may not be JSON at all).
+nlohmann::json answer_line(const std::string& line);
+
+/// Reads request lines from `in` until EOF and writes one answer line per
+/// non-blank input line to `out`, flushing after each. Returns the number of
+/// error answers.
+int run_query_stream(std::istream& in, std::ostream& out);
+
+}  // namespace proxima::apps

@@ -1,0 +1,63 @@
+#include <cmath>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include <proxima/core/aabb.hpp>
+#include <proxima/core/error.hpp>
+#include <proxima/core/transform.hpp>
+
+#include "../support/random.hpp"
+
+namespace proxima {
+namespace {
+
+TEST(Transform, QuaternionIsNormalized) {
+  // (2, 0, 0, 2) is a 90° turn about z once normalized.
+  const Transform t = Transform::from_quaternion(2.0, 0.0, 0.0, 2.0, Vec3(1, 2, 3));
+  EXPECT_NEAR((t.R * t.R.transpose() - Mat3::Identity()).norm(), 0.0, 1e-15);
+  EXPECT_NEAR((t.apply(Vec3(1, 0, 0)) - Vec3(1, 3, 3)).norm(), 0.0, 1e-15);
+}
+
+TEST(Transform, RejectsZeroAndNonFiniteQuaternions) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(Transform::from_quaternion(0, 0, 0, 0, Vec3::Zero()), Error);
+  EXPECT_THROW(Transform::from_quaternion(nan, 0, 0, 1, Vec3::Zero()), Error);
+  EXPECT_THROW(Transform::from_quaternion(1, 0, 0, 0, Vec3(nan, 0, 0)), Error);
+  try {
+    Transform::from_quaternion(1e-12, 0, 0, 0, Vec3::Zero());
+    FAIL() << "tiny quaternion accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("quaternion"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Transform, InverseAndComposition) {
+  testing::Rng rng(1);
+  for (int i = 0; i < 100; ++i) {
+    const Transform a = rng.pose(5.0), b = rng.pose(5.0);
+    const Vec3 x(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1));
+    EXPECT_NEAR((a.inverse().apply(a.apply(x)) - x).norm(), 0.0, 1e-13);
+    EXPECT_NEAR(((a * b).apply(x) - a.apply(b.apply(x))).norm(), 0.0, 1e-13);
+    EXPECT_NEAR((a.apply_inverse(x) - a.inverse().apply(x)).norm(), 0.0, 1e-13);
+  }
+}
+
+TEST(Aabb, TransformedContainsTransformedCorners) {
+  testing::Rng rng(2);
+  const Aabb box{Vec3(-1, -2, -0.5), Vec3(0.5, 1, 3)};
+  for (int i = 0; i < 100; ++i) {
+    const Transform t = rng.pose(3.0);
+    const Aabb w = box.transformed(t);
+    for (int c = 0; c < 8; ++c) {
+      const Vec3 corner((c & 1) ? box.max.x() : box.min.x(), (c & 2) ? box.max.y() : box.min.y(),
+                        (c & 4) ? box.max.z() : box.min.z());
+      EXPECT_TRUE(w.inflated(1e-12).contains(t.apply(corner)));
+    }
+  }
+  EXPECT_TRUE(Aabb{}.empty());
+  EXPECT_TRUE(Aabb{}.transformed(Transform::identity()).empty());
+}
+
+}  // namespace
+}  // namespace proxima

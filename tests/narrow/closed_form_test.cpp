@@ -1,0 +1,131 @@
+// Closed-form pairs against hand-derived values.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include <proxima/query.hpp>
+
+namespace proxima {
+namespace {
+
+const double kS2 = std::sqrt(2.0);
+Transform at(double x, double y, double z) { return Transform::from_translation(Vec3(x, y, z)); }
+// Rotation taking local z to world x (about y by +90°).
+Transform z_to_x(double x, double y, double z) {
+  return Transform::from_axis_angle(Vec3::UnitY(), M_PI / 2, Vec3(x, y, z));
+}
+
+void expect_result(const DistanceResult& r, double d, const Vec3& n, double tol = 1e-14) {
+  ASSERT_EQ(r.status, Status::ok);
+  EXPECT_NEAR(r.distance, d, tol);
+  EXPECT_NEAR((r.normal - n).norm(), 0.0, 1e-12) << r.normal.transpose();
+  EXPECT_NEAR((r.point_b - (r.point_a - r.distance * r.normal)).norm(), 0.0, 1e-12);
+}
+
+TEST(ClosedForm, SphereSphere) {
+  const Sphere a(1.0), b(0.5);
+  expect_result(signed_distance(a, at(3, 0, 0), b, at(0, 0, 0)), 1.5, Vec3::UnitX());
+  expect_result(signed_distance(a, at(0, 1, 0), b, at(0, 0, 0)), -0.5, Vec3::UnitY());
+  const DistanceResult c = signed_distance(a, at(0, 0, 0), b, at(0, 0, 0));
+  EXPECT_NEAR(c.distance, -1.5, 1e-15);
+  EXPECT_NEAR(c.normal.norm(), 1.0, 1e-15);
+  const DistanceResult d = distance(a, at(0, 1, 0), b, at(0, 0, 0));
+  EXPECT_EQ(d.distance, 0.0);
+  EXPECT_NEAR((d.point_a - Vec3(0, 0.25, 0)).norm(), 0.0, 1e-15);  // midpoint of the deepest points
+  EXPECT_TRUE(collide(a, at(0, 1.5, 0), b, at(0, 0, 0)).collide);   // touching counts
+  EXPECT_FALSE(collide(a, at(0, 1.5 + 1e-12, 0), b, at(0, 0, 0)).collide);
+}
+
+TEST(ClosedForm, SphereCapsule) {
+  const Sphere s(0.25);
+  const Capsule c(0.5, 2.0);
+  expect_result(signed_distance(s, at(1, 0, 0.5), c, at(0, 0, 0)), 0.25, Vec3::UnitX());
+  expect_result(signed_distance(s, at(0, 0, 2), c, at(0, 0, 0)), 0.25, Vec3::UnitZ());
+  expect_result(signed_distance(c, at(0, 0, 0), s, at(0, 0, -2)), 0.25, Vec3::UnitZ());
+  const DistanceResult inside = signed_distance(s, at(0, 0, 0.3), c, at(0, 0, 0));
+  EXPECT_NEAR(inside.distance, -0.75, 1e-15);
+  EXPECT_NEAR(inside.normal.z(), 0.0, 1e-15);  // on the axis: leave sideways
+  // Capsule lying along x.
+  expect_result(signed_distance(s, at(0.8, 0, 1), c, z_to_x(0, 0, 0)), 0.25, Vec3::UnitZ(), 1e-12);
+}
+
+TEST(ClosedForm, CapsuleCapsule) {
+  const Capsule a(0.25, 2.0), b(0.25, 1.0);
+  expect_result(signed_distance(a, at(1, 0, 0), b, at(0, 0, 0)), 0.5, Vec3::UnitX());
+  // Axes crossing at right angles one meter apart.
+  expect_result(signed_distance(a, z_to_x(0, 0, 1), b, Transform::from_axis_angle(Vec3::UnitX(), M_PI / 2)),
+                0.5, Vec3::UnitZ(), 1e-12);
+  // End to end along the axis: gap 0.5 between segment ends.
+  expect_result(signed_distance(a, at(0, 0, 2), b, at(0, 0, 0)), 0.0, Vec3::UnitZ());
+  // Crossing through each other: depth = sum of radii along the common normal.
+  const DistanceResult x = signed_distance(a, z_to_x(0, 0, 0), b, Transform::from_axis_angle(Vec3::UnitX(), M_PI / 2));
+  EXPECT_NEAR(x.distance, -0.5, 1e-15);
+  EXPECT_NEAR(std::abs(x.normal.z()), 1.0, 1e-12);
+  // Parallel, overlapping along their length.
+  expect_result(signed_distance(a, at(0.3, 0, 0.2), b, at(0, 0, 0)), -0.2, Vec3::UnitX());
+}
+
+TEST(ClosedForm, SphereBox) {
+  const Sphere s(0.5);
+  const Box b(2.0, 2.0, 2.0);
+  expect_result(signed_distance(s, at(2, 0, 0), b, at(0, 0, 0)), 0.5, Vec3::UnitX());
+  expect_result(signed_distance(s, at(2, 2, 0), b, at(0, 0, 0)), kS2 - 0.5, Vec3(1, 1, 0) / kS2);
+  expect_result(signed_distance(s, at(2, 2, 2), b, at(0, 0, 0)), std::sqrt(3.0) - 0.5, Vec3(1, 1, 1) / std::sqrt(3.0));
+  expect_result(signed_distance(s, at(0, 0, 0.8), b, at(0, 0, 0)), -0.7, Vec3::UnitZ());
+  expect_result(signed_distance(b, at(0, 0, 0), s, at(0, -0.9, 0)), -0.6, Vec3::UnitY());
+  // Rotated box: corner pointing at the sphere.
+  const Transform r = Transform::from_axis_angle(Vec3::UnitZ(), M_PI / 4);
+  expect_result(signed_distance(s, at(3, 0, 0), b, r), 3 - kS2 - 0.5, Vec3::UnitX(), 1e-14);
+}
+
+TEST(ClosedForm, ShapesOnHalfspace) {
+  const Halfspace ground(Vec3::UnitZ(), 0.0);
+  const Box box(2.0, 2.0, 2.0);
+  // Box rotated 45° about x stands on an edge: lowest point √2 below its centre.
+  expect_result(signed_distance(box, Transform::from_axis_angle(Vec3::UnitX(), M_PI / 4, Vec3(0, 0, 2)), ground, {}),
+                2 - kS2, Vec3::UnitZ(), 1e-14);
+  expect_result(signed_distance(ground, {}, box, at(0, 0, 1.5)), 0.5, -Vec3::UnitZ(), 1e-14);
+  // Ellipsoid: lowest point c·n − sqrt(nᵀ R D² Rᵀ n).
+  const Ellipsoid e(Vec3(0.5, 0.3, 0.2));
+  const Transform te = Transform::from_axis_angle(Vec3(1, 2, 3), 0.7, Vec3(0.1, 0.2, 0.3));
+  const Vec3 nl = te.R.transpose() * Vec3::UnitZ();
+  const double lowest = 0.3 - std::sqrt(std::pow(0.5 * nl.x(), 2) + std::pow(0.3 * nl.y(), 2) + std::pow(0.2 * nl.z(), 2));
+  expect_result(signed_distance(e, te, ground, {}), lowest, Vec3::UnitZ(), 1e-14);
+  // Tilted ground: offset 1 along (0, 1, 1)/√2 and a sphere with a margin.
+  const Halfspace tilted(Vec3(0, 1, 1), 1.0, 0.1);
+  expect_result(signed_distance(Sphere(0.5), at(0, 2, 2), tilted, {}), 2 * kS2 - 1 - 0.6, Vec3(0, 1, 1) / kS2, 1e-14);
+  // Cylinder standing: its bottom rim touches at z = −h/2.
+  expect_result(signed_distance(Cylinder(0.3, 1.0), at(0, 0, 0.4), ground, {}), -0.1, Vec3::UnitZ(), 1e-15);
+}
+
+TEST(ClosedForm, HalfspacePairs) {
+  const Halfspace below(Vec3::UnitZ(), 0.0), above(-Vec3::UnitZ(), -1.0);
+  // above = {z ≥ 1}: a 1 m slab gap.
+  expect_result(signed_distance(below, {}, above, {}), 1.0, -Vec3::UnitZ());
+  expect_result(signed_distance(below, at(0, 0, 1.5), above, {}), -0.5, -Vec3::UnitZ());
+  const Halfspace wall(Vec3::UnitX(), 0.0);
+  EXPECT_TRUE(collide(below, {}, wall, {}).collide);
+  EXPECT_EQ(distance(below, {}, wall, {}).distance, 0.0);
+  EXPECT_EQ(signed_distance(below, {}, wall, {}).status, Status::not_implemented);
+}
+
+TEST(ClosedForm, AgreesWithGjkWhenForced) {
+  // The same pairs through GJK (method gjk) give the same distances.
+  DistanceRequest g;
+  g.method = Method::gjk;
+  const Transform ta = Transform::from_axis_angle(Vec3(1, 1, 0), 0.4, Vec3(1.5, 0.7, 0.2));
+  const Transform tb = Transform::from_axis_angle(Vec3(0, 1, 1), -0.3, Vec3(-0.2, 0.1, 0.0));
+  const Sphere s(0.3);
+  const Capsule c(0.2, 0.8);
+  const Box b(0.5, 0.7, 0.9);
+  EXPECT_NEAR(distance(s, ta, c, tb).distance, distance(s, ta, c, tb, g).distance, 1e-10);
+  EXPECT_NEAR(distance(c, ta, c, tb).distance, distance(c, ta, c, tb, g).distance, 1e-10);
+  EXPECT_NEAR(distance(s, ta, b, tb).distance, distance(s, ta, b, tb, g).distance, 1e-10);
+  EXPECT_NEAR(distance(b, ta, s, tb).distance, distance(b, ta, s, tb, g).distance, 1e-10);
+  DistanceRequest an;
+  an.method = Method::analytic;
+  EXPECT_EQ(distance(b, ta, b, tb, an).status, Status::not_implemented);
+}
+
+}  // namespace
+}  // namespace proxima

@@ -1,0 +1,96 @@
+// The simplex sub-solver on degenerate simplices, against brute force over a
+// fine barycentric grid.
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include <proxima/narrow/simplex.hpp>
+
+#include "../support/random.hpp"
+
+namespace proxima {
+namespace {
+
+using detail::Simplex;
+
+Simplex make(const std::vector<Vec3>& pts) {
+  Simplex s;
+  for (const Vec3& p : pts) {
+    s.y[s.n] = p;
+    s.a[s.n] = p;
+    s.b[s.n] = Vec3::Zero();
+    ++s.n;
+  }
+  return s;
+}
+
+// Distance from the origin to the hull of the points, by dense sampling of
+// barycentric weights plus every edge solved exactly.
+double brute(const std::vector<Vec3>& p) {
+  double best = 1e300;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    for (std::size_t j = 0; j < p.size(); ++j) {
+      const Vec3 ab = p[j] - p[i];
+      const double l2 = ab.squaredNorm();
+      const double t = l2 > 0 ? std::clamp(-p[i].dot(ab) / l2, 0.0, 1.0) : 0.0;
+      best = std::min(best, (p[i] + t * ab).norm());
+    }
+  const int n = 60;
+  for (int i = 0; i <= n; ++i)
+    for (int j = 0; i + j <= n; ++j)
+      for (int k = 0; i + j + k <= n; ++k) {
+        const double w[4] = {double(i) / n, double(j) / n, double(k) / n, double(n - i - j - k) / n};
+        bool unused = false;
+        for (std::size_t m = p.size(); m < 4; ++m) unused |= w[m] > 0;
+        if (unused) continue;
+        Vec3 x = Vec3::Zero();
+        for (std::size_t m = 0; m < p.size(); ++m) x += w[m] * p[m];
+        best = std::min(best, x.norm());
+      }
+  return best;
+}
+
+TEST(Simplex, DegenerateCasesNeverNaN) {
+  const std::vector<std::vector<Vec3>> cases = {
+      {{1, 1, 1}, {1, 1, 1}},                                  // repeated point
+      {{1, 0, 0}, {2, 0, 0}, {3, 0, 0}},                       // collinear triangle
+      {{1, 1, 0}, {1, 1, 0}, {1, 1, 0}},                       // triangle collapsed to a point
+      {{1, -1, 1}, {1, 1, 1}, {1, 0, 1}, {1, 0.5, 1}},         // tetrahedron collapsed to a segment
+      {{1, -1, -1}, {1, 1, -1}, {1, 0, 1}, {1, 0.2, 0.1}},     // flat tetrahedron, origin off its plane
+      {{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}, {0, 0.1, 0}},       // flat tetrahedron containing the origin
+      {{0.3, 0.2, 0.5}, {0.3, 0.2, 0.5 + 1e-12}, {1, 2, 3}},   // sliver triangle
+  };
+  for (const auto& c : cases) {
+    Simplex s = make(c);
+    const bool inside = detail::solve_simplex(s);
+    const Vec3 v = s.point();
+    ASSERT_TRUE(v.allFinite());
+    const double d = inside ? 0.0 : v.norm();
+    EXPECT_NEAR(d, brute(c), 2e-3) << "case with " << c.size() << " points";
+    EXPECT_LE(d, brute(c) + 1e-12);  // v is a point of the hull: never below the truth
+  }
+}
+
+TEST(Simplex, RandomTrianglesAndTetrahedra) {
+  testing::Rng rng(5);
+  for (int it = 0; it < 300; ++it) {
+    std::vector<Vec3> p;
+    const int n = 3 + it % 2;
+    for (int k = 0; k < n; ++k) p.push_back(Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)) + Vec3(0.3, 0, 0));
+    Simplex s = make(p);
+    const bool inside = detail::solve_simplex(s);
+    const double d = inside ? 0.0 : s.point().norm();
+    const double b = brute(p);
+    EXPECT_LE(d, b + 1e-12);
+    EXPECT_GE(d, b - 0.02);  // grid resolution of the brute force
+    double wsum = 0;
+    for (int k = 0; k < s.n; ++k) {
+      EXPECT_GE(s.w[k], inside ? -1e-12 : 0.0);
+      wsum += s.w[k];
+    }
+    EXPECT_NEAR(wsum, 1.0, 1e-12);
+  }
+}
+
+}  // namespace
+}  // namespace proxima

@@ -1,0 +1,665 @@
+// Self test of the ground-truth oracles against closed-form distances.
+#include <gtest/gtest.h>
+
+#include <Eigen/Geometry>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+#include <random>
+#include <vector>
+
+#include "minkowski_oracle.hpp"
+#include "oracle_geometry.hpp"
+#include "sweep_oracle.hpp"
+
+namespace {
+
+using Eigen::Matrix3d;
+using Eigen::Vector3d;
+using proxima::oracle::hull_signed_distance;
+using proxima::oracle::minkowski_signed_distance;
+using proxima::oracle::Support;
+using proxima::oracle::sweep_separation;
+using proxima::oracle::sweep_separation_report;
+using proxima::oracle::SweepReport;
+
+constexpr double kMinkowskiTol = 1e-12;  // asserted accuracy, Minkowski oracle
+constexpr double kSweepTol = 1e-12;      // asserted accuracy, sweep oracle
+constexpr double kSweepGap = 1e-12;      // asserted certificate gap, sweep oracle
+
+// ----------------------------------------------------------------- helpers --
+Matrix3d random_rotation(std::mt19937_64& rng) {
+  std::normal_distribution<double> n(0.0, 1.0);
+  Eigen::Quaterniond q(n(rng), n(rng), n(rng), n(rng));
+  q.normalize();
+  return q.toRotationMatrix();
+}
+
+Vector3d random_vector(std::mt19937_64& rng, double lo, double hi) {
+  std::uniform_real_distribution<double> u(lo, hi);
+  return Vector3d(u(rng), u(rng), u(rng));
+}
+
+std::vector<Vector3d> box_vertices(const Vector3d& c, const Vector3d& half,
+                                   const Matrix3d& R = Matrix3d::Identity()) {
+  std::vector<Vector3d> v;
+  for (int i = 0; i < 8; ++i) {
+    const Vector3d s((i & 1) ? 1.0 : -1.0, (i & 2) ? 1.0 : -1.0, (i & 4) ? 1.0 : -1.0);
+    v.push_back(c + R * s.cwiseProduct(half));
+  }
+  return v;
+}
+
+std::vector<Vector3d> transformed(const std::vector<Vector3d>& pts, const Matrix3d& R,
+                                  const Vector3d& t) {
+  std::vector<Vector3d> out;
+  for (const auto& p : pts) out.push_back(R * p + t);
+  return out;
+}
+
+double sgn(double x) { return x >= 0.0 ? 1.0 : -1.0; }
+
+Support box_support(const Vector3d& c, const Vector3d& half,
+                    const Matrix3d& R = Matrix3d::Identity()) {
+  return [=](const Vector3d& d) {
+    const Vector3d l = R.transpose() * d;
+    return Vector3d(c + R * Vector3d(sgn(l.x()) * half.x(), sgn(l.y()) * half.y(),
+                                     sgn(l.z()) * half.z()));
+  };
+}
+
+Support sphere_support(const Vector3d& c, double r) {
+  return [=](const Vector3d& d) { return Vector3d(c + r * d.normalized()); };
+}
+
+// Ellipsoid {c + R diag(axes) u : |u| <= 1}.
+Support ellipsoid_support(const Vector3d& c, const Vector3d& axes, const Matrix3d& R) {
+  return [=](const Vector3d& d) {
+    const Vector3d l = R.transpose() * d;
+    const Vector3d dl = axes.cwiseProduct(l);  // D l
+    return Vector3d(c + R * axes.cwiseProduct(dl) / dl.norm());
+  };
+}
+
+// Cylinder of radius r and height h, axis = R * z, centred at c.
+Support cylinder_support(const Vector3d& c, double r, double h, const Matrix3d& R) {
+  return [=](const Vector3d& d) {
+    const Vector3d l = R.transpose() * d;
+    const double nxy = std::hypot(l.x(), l.y());
+    Vector3d p(0.0, 0.0, sgn(l.z()) * 0.5 * h);
+    if (nxy > 0.0) p.head<2>() = r * l.head<2>() / nxy;
+    return Vector3d(c + R * p);
+  };
+}
+
+Support polytope_support(std::vector<Vector3d> pts) {
+  return [pts = std::move(pts)](const Vector3d& d) {
+    std::size_t best = 0;
+    double h = pts[0].dot(d);
+    for (std::size_t i = 1; i < pts.size(); ++i) {
+      const double v = pts[i].dot(d);
+      if (v > h) h = v, best = i;
+    }
+    return pts[best];
+  };
+}
+
+// Rigidly moves a support mapping: x -> R x + t.
+Support moved(const Support& s, const Matrix3d& R, const Vector3d& t) {
+  return [=](const Vector3d& d) { return Vector3d(R * s(R.transpose() * d) + t); };
+}
+
+// Closed-form signed distance between axis-aligned boxes (A - B offset c).
+double aabb_signed_distance(const Vector3d& c, const Vector3d& ha, const Vector3d& hb,
+                            Vector3d* closest = nullptr) {
+  const Vector3d H = ha + hb;
+  const Vector3d g = c.cwiseAbs() - H;  // per-axis gap
+  if (g.maxCoeff() > 0.0) {
+    Vector3d x;
+    for (int k = 0; k < 3; ++k) x(k) = sgn(c(k)) * std::max(g(k), 0.0);
+    if (closest) *closest = x;
+    return x.norm();
+  }
+  Eigen::Index k;
+  const double m = g.maxCoeff(&k);
+  if (closest) {
+    closest->setZero();
+    (*closest)(k) = c(k) - sgn(c(k)) * H(k);
+  }
+  return m;
+}
+
+// Random convex polytope: points on an ellipsoid-ish blob, rotated & moved.
+std::vector<Vector3d> random_polytope(std::mt19937_64& rng, int n, double size) {
+  std::normal_distribution<double> g(0.0, 1.0);
+  std::vector<Vector3d> pts;
+  const Vector3d axes = random_vector(rng, 0.5, 1.0) * size;
+  for (int i = 0; i < n; ++i) {
+    Vector3d v(g(rng), g(rng), g(rng));
+    pts.push_back(axes.cwiseProduct(v.normalized()));
+  }
+  return pts;
+}
+
+// ===================================================== Minkowski oracle ==
+TEST(OracleMinkowski, CubesNamedConfigurations) {
+  const Vector3d h(0.5, 0.5, 0.5);
+  const auto a = box_vertices(Vector3d::Zero(), h);
+  struct Case {
+    Vector3d cb;
+    double expected;
+  };
+  const Case cases[] = {
+      {Vector3d(2.0, 0.0, 0.0), 1.0},                      // face-face
+      {Vector3d(2.0, 2.0, 0.0), std::sqrt(2.0)},           // edge-edge
+      {Vector3d(2.0, 2.0, 2.0), std::sqrt(3.0)},           // vertex-vertex
+      {Vector3d(2.0, 0.3, -0.2), 1.0},                     // face-face, shifted
+      {Vector3d(1.0, 0.0, 0.0), 0.0},                      // touching face
+      {Vector3d(1.0, 1.0, 1.0), 0.0},                      // touching vertex
+      {Vector3d(0.7, 0.2, 0.1), -0.3},                     // overlap along x
+      {Vector3d(0.0, 0.0, 0.0), -1.0},                     // concentric
+      {Vector3d(0.1, -0.25, 0.05), -0.75},                 // overlap along y
+  };
+  for (const auto& cs : cases) {
+    Vector3d x;
+    const double d = minkowski_signed_distance(a, box_vertices(cs.cb, h), &x);
+    EXPECT_NEAR(d, cs.expected, kMinkowskiTol) << cs.cb.transpose();
+    Vector3d xe;
+    aabb_signed_distance(-cs.cb, h, h, &xe);
+    if (cs.expected > 0.0) {
+      EXPECT_LT((x - xe).norm(), kMinkowskiTol) << cs.cb.transpose();
+    }
+    if (cs.expected < 0.0) {
+      EXPECT_NEAR(x.norm(), -cs.expected, kMinkowskiTol);
+    }
+  }
+}
+
+TEST(OracleMinkowski, RandomAxisAlignedBoxesClosedForm) {
+  std::mt19937_64 rng(1);
+  double worst = 0.0;
+  for (int i = 0; i < 3000; ++i) {
+    const Vector3d ha = random_vector(rng, 0.05, 1.0);
+    Vector3d hb = random_vector(rng, 0.05, 1.0);
+    if (i % 10 == 0) hb.z() = 0.0;  // a flat square
+    const Vector3d ca = random_vector(rng, -1.5, 1.5);
+    const Vector3d cb = random_vector(rng, -1.5, 1.5);
+    Vector3d x, xe;
+    const double d = minkowski_signed_distance(box_vertices(ca, ha), box_vertices(cb, hb), &x);
+    const double e = aabb_signed_distance(ca - cb, ha, hb, &xe);
+    ASSERT_NEAR(d, e, kMinkowskiTol) << "case " << i;
+    worst = std::max(worst, std::abs(d - e));
+    if (e > 1e-9) {
+      ASSERT_LT((x - xe).norm(), 1e-12);
+    }
+    if (e < -1e-9) {
+      ASSERT_NEAR(x.norm(), -e, kMinkowskiTol);
+    }
+  }
+  std::printf("[oracle] axis-aligned boxes: worst |error| = %.3g\n", worst);
+}
+
+TEST(OracleMinkowski, RotatedBoxVersusPointClosedForm) {
+  std::mt19937_64 rng(2);
+  double worst = 0.0;
+  for (int i = 0; i < 2000; ++i) {
+    const Matrix3d R = random_rotation(rng);
+    const Vector3d half = random_vector(rng, 0.1, 1.0);
+    const Vector3d c = random_vector(rng, -1.0, 1.0);
+    const Vector3d p = random_vector(rng, -2.0, 2.0);
+    const Vector3d local = R.transpose() * (p - c);
+    // Closed form: point vs box in the box frame.
+    const double e = aabb_signed_distance(local, half, Vector3d::Zero());
+    const double d1 = minkowski_signed_distance({p}, box_vertices(c, half, R));
+    const double d2 = minkowski_signed_distance(box_vertices(c, half, R), {p});
+    const double d3 = hull_signed_distance(box_vertices(c, half, R), p);
+    ASSERT_NEAR(d1, e, kMinkowskiTol);
+    ASSERT_NEAR(d2, e, kMinkowskiTol);
+    ASSERT_NEAR(d3, e, kMinkowskiTol);
+    worst = std::max({worst, std::abs(d1 - e), std::abs(d2 - e)});
+  }
+  std::printf("[oracle] rotated box vs point: worst |error| = %.3g\n", worst);
+}
+
+TEST(OracleMinkowski, RigidMotionInvariance) {
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 500; ++i) {
+    const Vector3d ha = random_vector(rng, 0.1, 1.0), hb = random_vector(rng, 0.1, 1.0);
+    const Vector3d ca = random_vector(rng, -1.5, 1.5), cb = random_vector(rng, -1.5, 1.5);
+    const double e = aabb_signed_distance(ca - cb, ha, hb);
+    const Matrix3d R = random_rotation(rng);
+    const Vector3d t = random_vector(rng, -3.0, 3.0);
+    const double d = minkowski_signed_distance(transformed(box_vertices(ca, ha), R, t),
+                                               transformed(box_vertices(cb, hb), R, t));
+    ASSERT_NEAR(d, e, kMinkowskiTol) << "case " << i;
+  }
+}
+
+TEST(OracleMinkowski, FlatAndDegenerateSets) {
+  // Two parallel unit squares in z = 0 and z = 1 (C is flat).
+  auto square = [](const Vector3d& c, double hx, double hy) {
+    return std::vector<Vector3d>{c + Vector3d(-hx, -hy, 0), c + Vector3d(hx, -hy, 0),
+                                 c + Vector3d(hx, hy, 0), c + Vector3d(-hx, hy, 0)};
+  };
+  const auto s0 = square(Vector3d::Zero(), 0.5, 0.5);
+  EXPECT_NEAR(minkowski_signed_distance(s0, square(Vector3d(0.3, 0.2, 1.0), 0.5, 0.5)), 1.0,
+              kMinkowskiTol);
+  EXPECT_NEAR(minkowski_signed_distance(s0, square(Vector3d(2.0, 0.0, 1.0), 0.5, 0.5)),
+              std::sqrt(2.0), kMinkowskiTol);
+  EXPECT_NEAR(minkowski_signed_distance(s0, square(Vector3d(2.0, 3.0, 1.0), 0.5, 0.5)),
+              std::sqrt(1.0 + 1.0 + 4.0), kMinkowskiTol);
+  // Coplanar overlapping squares: distance 0 (no interior).
+  EXPECT_NEAR(minkowski_signed_distance(s0, square(Vector3d(0.5, 0.2, 0.0), 0.5, 0.5)), 0.0,
+              kMinkowskiTol);
+  EXPECT_NEAR(minkowski_signed_distance(s0, square(Vector3d(1.5, 0.2, 0.0), 0.5, 0.5)), 0.5,
+              kMinkowskiTol);
+  // Skew segments: x-axis segment at z=0 and y-axis segment at z=1.
+  const std::vector<Vector3d> sx{Vector3d(-1, 0, 0), Vector3d(1, 0, 0)};
+  const std::vector<Vector3d> sy{Vector3d(0.3, -1, 1), Vector3d(0.3, 1, 1)};
+  EXPECT_NEAR(minkowski_signed_distance(sx, sy), 1.0, kMinkowskiTol);
+  // Parallel segments (C is a segment) and points (C is a point).
+  const std::vector<Vector3d> sx2{Vector3d(3, 1, 0), Vector3d(5, 1, 0)};
+  EXPECT_NEAR(minkowski_signed_distance(sx, sx2), std::sqrt(5.0), kMinkowskiTol);
+  EXPECT_NEAR(minkowski_signed_distance({Vector3d(1, 2, 3)}, {Vector3d(1, 2, 5)}), 2.0,
+              kMinkowskiTol);
+  // Triangle vs point (C is a triangle) in all Voronoi regions.
+  const std::vector<Vector3d> tri{Vector3d(0, 0, 0), Vector3d(1, 0, 0), Vector3d(0, 1, 0)};
+  EXPECT_NEAR(minkowski_signed_distance(tri, {Vector3d(0.2, 0.2, 0.5)}), 0.5, kMinkowskiTol);
+  EXPECT_NEAR(minkowski_signed_distance(tri, {Vector3d(-1, -1, 0)}), std::sqrt(2.0), kMinkowskiTol);
+  EXPECT_NEAR(minkowski_signed_distance(tri, {Vector3d(1, 1, 0)}), std::sqrt(0.5),
+              kMinkowskiTol);
+  EXPECT_NEAR(minkowski_signed_distance(tri, {Vector3d(0.5, -2, 0)}), 2.0, kMinkowskiTol);
+
+  // Rotated parallel squares: C is flat up to rounding only.
+  std::mt19937_64 rng(4);
+  for (int i = 0; i < 200; ++i) {
+    const Matrix3d R = random_rotation(rng);
+    const Vector3d t = random_vector(rng, -2.0, 2.0);
+    std::uniform_real_distribution<double> u(-2.0, 2.0);
+    const Vector3d cb(u(rng), u(rng), 0.7);
+    const double e = aabb_signed_distance(-cb, Vector3d(0.5, 0.5, 0.0), Vector3d(0.4, 0.3, 0.0));
+    const double d = minkowski_signed_distance(transformed(s0, R, t),
+                                               transformed(square(cb, 0.4, 0.3), R, t));
+    ASSERT_NEAR(d, e, kMinkowskiTol) << "case " << i;
+  }
+}
+
+TEST(OracleMinkowski, DuplicateAndCoplanarPoints) {
+  // Cube with duplicated vertices and extra points on faces / edges.
+  const Vector3d h(0.5, 0.5, 0.5);
+  auto a = box_vertices(Vector3d::Zero(), h);
+  const auto copy = a;
+  a.insert(a.end(), copy.begin(), copy.end());
+  for (int k = 0; k < 3; ++k) {
+    Vector3d f = Vector3d::Zero();
+    f(k) = 0.5;
+    a.push_back(f);
+    a.push_back(-f);
+    a.push_back(Vector3d(0.5, 0.5, 0.0));
+  }
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 500; ++i) {
+    const Vector3d p = random_vector(rng, -2.0, 2.0);
+    const double e = aabb_signed_distance(-p, h, Vector3d::Zero());
+    ASSERT_NEAR(minkowski_signed_distance(a, {p}), e, kMinkowskiTol);
+  }
+}
+
+TEST(OracleMinkowski, NearlyFlatSets) {
+  // B is a box of thickness t along z; C = A - B has thickness t, which sweeps
+  // through the flat fallback, qhull's precision handling and regular hulls.
+  std::mt19937_64 rng(7);
+  const Vector3d ha(0.5, 0.4, 0.0);  // flat rectangle
+  double worst = 0.0;
+  for (double t : {0.0, 1e-15, 1e-13, 1e-11, 1e-9, 1e-7, 1e-5}) {
+    for (int i = 0; i < 200; ++i) {
+      const Vector3d hb(0.3, 0.6, 0.5 * t);
+      Vector3d c = random_vector(rng, -1.5, 1.5);
+      if (i % 3 == 0) c.z() = 0.0;  // coplanar configurations
+      const double e = aabb_signed_distance(c, ha, hb);
+      const Matrix3d R = random_rotation(rng);
+      const Vector3d tr = random_vector(rng, -1, 1);
+      const double d = minkowski_signed_distance(transformed(box_vertices(c, ha), R, tr),
+                                                 transformed(box_vertices(Vector3d::Zero(), hb), R, tr));
+      ASSERT_NEAR(d, e, kMinkowskiTol + t) << "t " << t << " case " << i;
+      worst = std::max(worst, std::abs(d - e));
+    }
+  }
+  std::printf("[oracle] nearly flat sets: worst |error| = %.3g\n", worst);
+}
+
+TEST(OracleMinkowski, ManyCoplanarPointsOnFaces) {
+  // Points sampled on the faces of a rotated box: many exactly/nearly
+  // coplanar points exercise qhull's facet merging.
+  std::mt19937_64 rng(8);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int i = 0; i < 100; ++i) {
+    const Matrix3d R = random_rotation(rng);
+    const Vector3d half = random_vector(rng, 0.2, 1.0);
+    const Vector3d c = random_vector(rng, -1, 1);
+    std::vector<Vector3d> pts = box_vertices(c, half, R);
+    for (int k = 0; k < 60; ++k) {
+      Vector3d l(u(rng), u(rng), u(rng));
+      l(k % 3) = (k % 2) ? 1.0 : -1.0;
+      pts.push_back(c + R * l.cwiseProduct(half));
+    }
+    for (int j = 0; j < 20; ++j) {
+      const Vector3d p = c + R * random_vector(rng, -2.0, 2.0);
+      const double e = aabb_signed_distance(R.transpose() * (p - c), half, Vector3d::Zero());
+      ASSERT_NEAR(minkowski_signed_distance(pts, {p}), e, kMinkowskiTol) << i << " " << j;
+    }
+  }
+}
+
+TEST(OracleMinkowski, FarFromOriginAndLargeScale) {
+  std::mt19937_64 rng(9);
+  for (double scale : {1e-3, 1.0, 1e3}) {
+    for (int i = 0; i < 200; ++i) {
+      const Vector3d ha = random_vector(rng, 0.1, 1.0) * scale, hb = random_vector(rng, 0.1, 1.0) * scale;
+      const Vector3d ca = random_vector(rng, -1.5, 1.5) * scale, cb = random_vector(rng, -1.5, 1.5) * scale;
+      const Vector3d far = Vector3d(100.0, -50.0, 30.0) * scale;
+      const double e = aabb_signed_distance(ca - cb, ha, hb);
+      const double d = minkowski_signed_distance(box_vertices(ca + far, ha), box_vertices(cb + far, hb));
+      // Translating far from the origin costs ~eps * |far| in the inputs.
+      ASSERT_NEAR(d, e, 1e-12 * scale * 200.0) << scale << " " << i;
+    }
+  }
+}
+
+TEST(OracleMinkowski, Timing) {
+  std::mt19937_64 rng(6);
+  const int n_small = 10000;
+  std::vector<std::vector<Vector3d>> as, bs;
+  for (int i = 0; i < n_small; ++i) {
+    as.push_back(box_vertices(random_vector(rng, -1, 1), random_vector(rng, 0.1, 1),
+                              random_rotation(rng)));
+    bs.push_back(box_vertices(random_vector(rng, -1, 1), random_vector(rng, 0.1, 1),
+                              random_rotation(rng)));
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  double sink = 0.0;
+  for (int i = 0; i < n_small; ++i) sink += minkowski_signed_distance(as[i], bs[i]);
+  auto t1 = std::chrono::steady_clock::now();
+  const double per_box = std::chrono::duration<double, std::micro>(t1 - t0).count() / n_small;
+
+  const int n_big = 10;
+  std::vector<std::vector<Vector3d>> pa, pb;
+  for (int i = 0; i < n_big; ++i) {
+    pa.push_back(transformed(random_polytope(rng, 200, 1.0), random_rotation(rng),
+                             random_vector(rng, -1, 1)));
+    pb.push_back(transformed(random_polytope(rng, 200, 1.0), random_rotation(rng),
+                             random_vector(rng, -1, 1)));
+  }
+  t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < n_big; ++i) sink += minkowski_signed_distance(pa[i], pb[i]);
+  t1 = std::chrono::steady_clock::now();
+  const double per_big = std::chrono::duration<double, std::milli>(t1 - t0).count() / n_big;
+  std::printf("[oracle] minkowski: %.1f us per box pair, %.2f ms per 200x200 pair (sink %g)\n",
+              per_box, per_big, sink);
+  EXPECT_TRUE(std::isfinite(sink));
+}
+
+// ========================================================= Sweep oracle ==
+void expect_sweep(const Support& a, const Support& b, double expected, const char* what,
+                  double tol = kSweepTol) {
+  const SweepReport r = sweep_separation_report(a, b);
+  EXPECT_TRUE(r.separated) << what;
+  EXPECT_NEAR(r.value, expected, tol) << what;
+  EXPECT_LE(r.lower, r.upper + 1e-14) << what;
+  EXPECT_LE(r.upper - r.lower, kSweepGap) << what;
+  EXPECT_LE(r.lower, expected + 1e-13) << what;  // F(d) is a lower bound
+}
+
+TEST(OracleSweep, SphereSphere) {
+  std::mt19937_64 rng(10);
+  std::uniform_real_distribution<double> u(0.1, 1.0);
+  double worst = 0.0, worst_gap = 0.0;
+  for (int i = 0; i < 200; ++i) {
+    const double r1 = u(rng), r2 = u(rng);
+    const Vector3d c1 = random_vector(rng, -1, 1);
+    Vector3d dir = random_vector(rng, -1, 1).normalized();
+    const double gap = (i % 4 == 0) ? std::pow(10.0, -1.0 - i % 7) : u(rng);
+    const Vector3d c2 = c1 + (r1 + r2 + gap) * dir;
+    Vector3d best;
+    const SweepReport r = sweep_separation_report(sphere_support(c1, r1), sphere_support(c2, r2));
+    ASSERT_TRUE(r.separated) << i;
+    ASSERT_NEAR(r.value, gap, kSweepTol) << "case " << i << " gap " << gap;
+    ASSERT_LE(r.upper - r.lower, kSweepGap);
+    ASSERT_GT(r.direction.dot(-dir), 1.0 - 1e-9);  // from B (c2) towards A (c1)
+    worst = std::max(worst, std::abs(r.value - gap));
+    worst_gap = std::max(worst_gap, r.upper - r.lower);
+  }
+  std::printf("[oracle] sweep sphere-sphere: worst |error| = %.3g, worst gap = %.3g\n", worst,
+              worst_gap);
+}
+
+TEST(OracleSweep, SphereBox) {
+  std::mt19937_64 rng(11);
+  double worst = 0.0;
+  int n = 0;
+  while (n < 300) {
+    const Matrix3d R = random_rotation(rng);
+    const Vector3d half = random_vector(rng, 0.1, 1.0);
+    const Vector3d cb = random_vector(rng, -1, 1);
+    const Vector3d cs = random_vector(rng, -2.5, 2.5);
+    const double r = std::uniform_real_distribution<double>(0.05, 0.8)(rng);
+    const Vector3d local = R.transpose() * (cs - cb);
+    const Vector3d clamped = local.cwiseMax(-half).cwiseMin(half);
+    const double e = (local - clamped).norm() - r;
+    if (e < 1e-3) continue;
+    ++n;
+    const double d = sweep_separation(sphere_support(cs, r), box_support(cb, half, R));
+    ASSERT_NEAR(d, e, kSweepTol) << "case " << n;
+    worst = std::max(worst, std::abs(d - e));
+  }
+  std::printf("[oracle] sweep sphere-box: worst |error| = %.3g\n", worst);
+}
+
+TEST(OracleSweep, EllipsoidAboveLargeBox) {
+  std::mt19937_64 rng(12);
+  double worst = 0.0;
+  for (int i = 0; i < 200; ++i) {
+    const Matrix3d R = random_rotation(rng);
+    const Vector3d axes = random_vector(rng, 0.1, 1.0);
+    const Vector3d c(0.3 * i / 200.0, -0.2, 0.0);
+    const double gap = std::uniform_real_distribution<double>(1e-3, 1.0)(rng);
+    // Lowest point of the ellipsoid: c.z - |D R^T z|.  Box top face at z0.
+    const double zlow = c.z() - axes.cwiseProduct(R.transpose() * Vector3d::UnitZ()).norm();
+    const double z0 = zlow - gap;
+    const Vector3d bhalf(50.0, 40.0, 1.0);
+    const Support box = box_support(Vector3d(0.0, 0.0, z0 - 1.0), bhalf);
+    const double d = sweep_separation(ellipsoid_support(c, axes, R), box);
+    ASSERT_NEAR(d, gap, kSweepTol) << "case " << i;
+    worst = std::max(worst, std::abs(d - gap));
+  }
+  std::printf("[oracle] sweep ellipsoid-large box: worst |error| = %.3g\n", worst);
+}
+
+TEST(OracleSweep, BoxCylinderArrangements) {
+  const Support box = box_support(Vector3d::Zero(), Vector3d(0.5, 0.5, 0.5));
+  const Matrix3d I = Matrix3d::Identity();
+  const Matrix3d lying = Eigen::AngleAxisd(0.5 * std::numbers::pi, Vector3d::UnitX()).toRotationMatrix();
+  struct Case {
+    Support cyl;
+    double expected;
+    const char* what;
+  };
+  const std::vector<Case> cases = {
+      {cylinder_support(Vector3d(2.0, 0.0, 0.0), 0.5, 1.0, I), 1.0, "standing beside (face-side)"},
+      {cylinder_support(Vector3d(2.0, 0.1, 0.3), 0.5, 1.0, I), 1.0, "standing beside, shifted"},
+      {cylinder_support(Vector3d(0.3, 0.2, 2.0), 0.5, 1.0, I), 1.0, "above (face-disc)"},
+      {cylinder_support(Vector3d(1.5, 0.0, 2.0), 0.5, 1.0, I), std::sqrt(1.25), "rim vs edge"},
+      {cylinder_support(Vector3d(2.0, 2.0, 0.0), 0.5, 1.0, I), 1.5 * std::sqrt(2.0) - 0.5,
+       "side vs vertical edge"},
+      {cylinder_support(Vector3d(2.0, 0.0, 0.0), 0.5, 3.0, lying), 1.0, "lying beside"},
+      {cylinder_support(Vector3d(0.0, 0.0, 1.7), 0.2, 3.0, lying), 1.0, "lying above"},
+      {cylinder_support(Vector3d(2.5, 2.0, 0.0), 0.5, 0.2, lying),
+       std::hypot(1.5, 1.4), "thin disc vs edge"},
+  };
+  std::mt19937_64 rng(13);
+  double worst = 0.0;
+  for (const auto& cs : cases) {
+    expect_sweep(box, cs.cyl, cs.expected, cs.what);
+    expect_sweep(cs.cyl, box, cs.expected, cs.what);
+    // The same scene under random rigid motions.
+    for (int k = 0; k < 20; ++k) {
+      const Matrix3d R = random_rotation(rng);
+      const Vector3d t = random_vector(rng, -2, 2);
+      const SweepReport r = sweep_separation_report(moved(box, R, t), moved(cs.cyl, R, t));
+      EXPECT_NEAR(r.value, cs.expected, kSweepTol) << cs.what << " motion " << k;
+      EXPECT_LE(r.upper - r.lower, kSweepGap) << cs.what;
+      worst = std::max(worst, std::abs(r.value - cs.expected));
+    }
+  }
+  std::printf("[oracle] sweep box-cylinder: worst |error| = %.3g\n", worst);
+}
+
+TEST(OracleSweep, AgreesWithMinkowskiOnPolytopes) {
+  std::mt19937_64 rng(14);
+  double worst = 0.0, worst_gap = 0.0;
+  int n = 0;
+  while (n < 300) {
+    std::vector<Vector3d> a, b;
+    if (n % 2 == 0) {
+      a = box_vertices(random_vector(rng, -1, 1), random_vector(rng, 0.1, 1), random_rotation(rng));
+      b = box_vertices(random_vector(rng, -1, 1), random_vector(rng, 0.1, 1), random_rotation(rng));
+    } else {
+      a = transformed(random_polytope(rng, 30, 0.7), random_rotation(rng), random_vector(rng, -1, 1));
+      b = transformed(random_polytope(rng, 30, 0.7), random_rotation(rng), random_vector(rng, -1, 1));
+    }
+    const double e = minkowski_signed_distance(a, b);
+    if (e < 1e-4) continue;
+    ++n;
+    const SweepReport r = sweep_separation_report(polytope_support(a), polytope_support(b));
+    ASSERT_NEAR(r.value, e, kSweepTol) << "case " << n;
+    ASSERT_LE(r.upper - r.lower, kSweepGap);
+    worst = std::max(worst, std::abs(r.value - e));
+    worst_gap = std::max(worst_gap, r.upper - r.lower);
+  }
+  std::printf("[oracle] sweep vs minkowski on polytopes: worst |diff| = %.3g, gap %.3g\n", worst,
+              worst_gap);
+}
+
+TEST(OracleSweep, NearlyTouching) {
+  // The separating cone is far narrower than the sweep spacing.
+  const Vector3d h(0.5, 0.5, 0.5);
+  for (double gap : {1e-3, 1e-5, 1e-7, 1e-9}) {
+    expect_sweep(box_support(Vector3d::Zero(), h), box_support(Vector3d(1.0 + gap, 0.2, -0.1), h),
+                 gap, "boxes face-face");
+    expect_sweep(box_support(Vector3d::Zero(), h),
+                 cylinder_support(Vector3d(1.0 + gap, 0.0, 0.0), 0.5, 1.0, Matrix3d::Identity()),
+                 gap, "box-cylinder");
+    expect_sweep(sphere_support(Vector3d::Zero(), 1.0), sphere_support(Vector3d(0, 2.0 + gap, 0), 1.0),
+                 gap, "spheres");
+  }
+}
+
+TEST(OracleSweep, TinyGapsAgainstMinkowski) {
+  std::mt19937_64 rng(15);
+  double worst = 0.0;
+  for (int i = 0; i < 300; ++i) {
+    const auto a = transformed(random_polytope(rng, 4 + i % 40, 0.8), random_rotation(rng), Vector3d::Zero());
+    auto b = transformed(random_polytope(rng, 4 + (i / 3) % 40, 0.8), random_rotation(rng),
+                         3.0 * random_vector(rng, -1, 1).normalized());
+    Vector3d x;
+    const double d0 = minkowski_signed_distance(a, b, &x);
+    const double gap = std::pow(10.0, -2.0 - (i % 9));  // 1e-2 ... 1e-10
+    const Vector3d shift = (d0 - gap) * x.normalized();  // B moves towards A
+    for (auto& p : b) p += shift;
+    const double e = minkowski_signed_distance(a, b);
+    ASSERT_NEAR(e, gap, 1e-14);
+    const SweepReport r = sweep_separation_report(polytope_support(a), polytope_support(b));
+    ASSERT_TRUE(r.separated) << "case " << i << " gap " << gap;
+    ASSERT_NEAR(r.value, e, kSweepTol) << "case " << i;
+    ASSERT_LE(r.upper - r.lower, kSweepGap);
+    worst = std::max(worst, std::abs(r.value - e));
+  }
+  std::printf("[oracle] sweep vs minkowski, gaps 1e-2..1e-10: worst |diff| = %.3g\n", worst);
+}
+
+TEST(OracleSweep, CertificateOnRandomMixedPairs) {
+  // No closed form: the certified bracket [lower, upper] must be tight.
+  std::mt19937_64 rng(16);
+  std::uniform_real_distribution<double> u(0.05, 0.7);
+  auto make = [&](int kind) -> Support {
+    const Matrix3d R = random_rotation(rng);
+    const Vector3d c = random_vector(rng, -1.5, 1.5);
+    const Vector3d h = random_vector(rng, 0.05, 1.0);
+    const double r = u(rng);
+    switch (kind) {
+      case 0: return box_support(c, h, R);
+      case 1: return sphere_support(c, r);
+      case 2: return ellipsoid_support(c, h, R);
+      case 3: return cylinder_support(c, r, 2.0 * h.z(), R);
+      case 4:  // capsule
+        return [=](const Vector3d& d) {
+          return Vector3d(c + R * Vector3d(0, 0, sgn((R.transpose() * d).z()) * h.z()) + r * d.normalized());
+        };
+      case 5:  // cone: apex at +h.z, base disc of radius r at -h.z
+        return [=](const Vector3d& d) {
+          const Vector3d l = R.transpose() * d;
+          const double nxy = std::hypot(l.x(), l.y());
+          Vector3d base(0, 0, -h.z());
+          if (nxy > 0.0) base.head<2>() = r * l.head<2>() / nxy;
+          const Vector3d apex(0, 0, h.z());
+          return Vector3d(c + R * (apex.dot(l) >= base.dot(l) ? apex : base));
+        };
+      case 6:  // segment
+        return [=](const Vector3d& d) {
+          return Vector3d(c + R * Vector3d(0, 0, sgn((R.transpose() * d).z()) * h.z()));
+        };
+      default:  // point
+        return [=](const Vector3d&) { return c; };
+    }
+  };
+  double worst_gap = 0.0;
+  int separated = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const SweepReport r = sweep_separation_report(make(i % 8), make((i / 8) % 8));
+    if (!r.separated) continue;
+    ++separated;
+    ASSERT_LE(r.upper - r.lower, kSweepGap) << "pair " << i % 8 << "/" << (i / 8) % 8;
+    worst_gap = std::max(worst_gap, r.upper - r.lower);
+  }
+  std::printf("[oracle] sweep certificate on %d separated mixed pairs: worst gap = %.3g\n", separated,
+              worst_gap);
+  EXPECT_GT(separated, 1000);
+}
+
+TEST(OracleSweep, OverlapBestEffort) {
+  const Vector3d h(0.5, 0.5, 0.5);
+  const SweepReport r = sweep_separation_report(box_support(Vector3d::Zero(), h),
+                                                box_support(Vector3d(0.7, 0.2, 0.1), h));
+  EXPECT_FALSE(r.separated);
+  EXPECT_NEAR(r.value, -0.3, 1e-9);
+  const SweepReport s = sweep_separation_report(sphere_support(Vector3d::Zero(), 1.0),
+                                                sphere_support(Vector3d(0.5, 0.3, 0), 0.5));
+  EXPECT_FALSE(s.separated);
+  EXPECT_NEAR(s.value, std::hypot(0.5, 0.3) - 1.5, 1e-9);
+}
+
+TEST(OracleSweep, Timing) {
+  const Support box = box_support(Vector3d::Zero(), Vector3d(0.5, 0.4, 0.3));
+  const Support cyl = cylinder_support(Vector3d(1.2, 0.7, 0.4), 0.3, 0.9,
+                                       Eigen::AngleAxisd(0.4, Vector3d(1, 2, 3).normalized())
+                                           .toRotationMatrix());
+  const int n = 200;
+  long evals = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  double sink = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const SweepReport r = sweep_separation_report(box, cyl);
+    sink += r.value;
+    evals += r.evaluations;
+  }
+  const auto t1 = std::chrono::steady_clock::now();
+  const double per = std::chrono::duration<double, std::milli>(t1 - t0).count() / n;
+  std::printf("[oracle] sweep: %.3f ms per call, %ld support pairs per call (sink %g)\n", per,
+              evals / n, sink);
+  EXPECT_TRUE(std::isfinite(sink));
+}
+
+}  // namespace

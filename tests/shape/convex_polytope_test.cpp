@@ -1,0 +1,133 @@
+#include <limits>
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <proxima/core/error.hpp>
+#include <proxima/shape/box.hpp>
+#include <proxima/shape/convex_polytope.hpp>
+
+#include "../support/random.hpp"
+
+namespace proxima {
+namespace {
+
+std::vector<Vec3> cube_corners(double h) {
+  std::vector<Vec3> p;
+  for (int c = 0; c < 8; ++c) p.emplace_back((c & 1) ? h : -h, (c & 2) ? h : -h, (c & 4) ? h : -h);
+  return p;
+}
+
+std::string error_of(const std::vector<Vec3>& pts, double margin) {
+  try {
+    ConvexPolytope p(pts, margin);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ConvexPolytope, CubeHullTopology) {
+  std::vector<Vec3> pts = cube_corners(0.5);
+  // Duplicates, interior points and points on faces must all be dropped.
+  pts.push_back(Vec3(0.5, 0.5, 0.5));
+  pts.push_back(Vec3(0.1, -0.2, 0.3));
+  pts.push_back(Vec3::Zero());
+  const ConvexPolytope p(pts);
+  const PolytopeData& d = p.data();
+  EXPECT_EQ(d.dimension, 3);
+  EXPECT_EQ(d.vertices.size(), 8u);
+  EXPECT_EQ(d.faces.size(), 6u);
+  EXPECT_EQ(d.edges.size(), 12u);
+  for (const auto& f : d.faces) EXPECT_EQ(f.size(), 4u);
+  for (std::size_t v = 0; v < 8; ++v) EXPECT_EQ(d.neighbor_offsets[v + 1] - d.neighbor_offsets[v], 3);
+  // Faces are counter-clockwise about their outward normals.
+  for (std::size_t f = 0; f < d.faces.size(); ++f) {
+    const auto& ids = d.faces[f];
+    const Vec3 a = d.vertices[ids[0]], b = d.vertices[ids[1]], c = d.vertices[ids[2]];
+    EXPECT_GT((b - a).cross(c - a).dot(d.face_normals[f]), 0.0);
+    EXPECT_NEAR(d.face_offsets[f], 0.5, 1e-15);
+  }
+}
+
+TEST(ConvexPolytope, EulerCharacteristicAndNormals) {
+  testing::Rng rng(3);
+  for (int n : {4, 10, 50, 500}) {
+    const ConvexPolytope p(rng.sphere_points(n, 0.5));
+    const PolytopeData& d = p.data();
+    EXPECT_EQ(static_cast<long>(d.vertices.size()) - static_cast<long>(d.edges.size()) +
+                  static_cast<long>(d.faces.size()),
+              2);
+    for (std::size_t f = 0; f < d.faces.size(); ++f) {
+      for (const Vec3& v : d.vertices) EXPECT_LE(d.face_normals[f].dot(v), d.face_offsets[f] + 1e-12);
+    }
+  }
+}
+
+TEST(ConvexPolytope, HillClimbingMatchesLinearScan) {
+  testing::Rng rng(4);
+  const ConvexPolytope p(rng.sphere_points(2000, 0.5));
+  ASSERT_GT(p.vertices().size(), static_cast<std::size_t>(ConvexPolytope::kHillClimbThreshold));
+  int hint = -1;
+  for (int i = 0; i < 5000; ++i) {
+    const Vec3 d = rng.unit_vector();
+    double best = -1e300;
+    for (const Vec3& v : p.vertices()) best = std::max(best, d.dot(v));
+    EXPECT_EQ(d.dot(p.core_support(d, hint)), best);
+    EXPECT_EQ(d.dot(p.core_support(d)), best);
+  }
+}
+
+TEST(ConvexPolytope, MassPropertiesOfBoxHull) {
+  std::vector<Vec3> pts;
+  const Box box(1.0, 2.0, 3.0);
+  for (Vec3 c : cube_corners(1.0)) pts.push_back(c.cwiseProduct(box.half_extents()) + Vec3(1, -2, 0.5));
+  const MassProperties m = ConvexPolytope(pts).mass_properties();
+  const MassProperties e = box.mass_properties();
+  EXPECT_NEAR(m.volume, e.volume, 1e-12);
+  EXPECT_NEAR((m.centroid - Vec3(1, -2, 0.5)).norm(), 0.0, 1e-12);
+  EXPECT_NEAR((m.inertia - e.inertia).norm(), 0.0, 1e-12);
+}
+
+TEST(ConvexPolytope, FlatSetsNeedAMargin) {
+  const std::vector<Vec3> square = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0.5, 0.5, 0}};
+  const std::vector<Vec3> line = {{0, 0, 0}, {1, 1, 1}, {0.5, 0.5, 0.5}, {2, 2, 2}};
+  const std::vector<Vec3> point = {{1, 2, 3}, {1, 2, 3}};
+  EXPECT_NE(error_of(square, 0.0).find("coplanar"), std::string::npos) << error_of(square, 0.0);
+  EXPECT_NE(error_of(line, 0.0).find("collinear"), std::string::npos) << error_of(line, 0.0);
+  EXPECT_NE(error_of(point, 0.0).find("coincide"), std::string::npos) << error_of(point, 0.0);
+  EXPECT_NE(error_of(square, 0.0).find("convex"), std::string::npos);
+
+  const ConvexPolytope flat(square, 0.01);
+  EXPECT_EQ(flat.data().dimension, 2);
+  EXPECT_EQ(flat.vertices().size(), 4u);
+  EXPECT_EQ(flat.data().edges.size(), 4u);
+  EXPECT_EQ(flat.data().faces.size(), 2u);
+  EXPECT_EQ(flat.mass_properties().volume, 0.0);
+  const ConvexPolytope seg(line, 0.01);
+  EXPECT_EQ(seg.data().dimension, 1);
+  EXPECT_EQ(seg.vertices().size(), 2u);
+  EXPECT_NEAR(seg.core_support(Vec3(1, 1, 1)).x(), 2.0, 0.0);
+  EXPECT_NEAR(seg.core_support(Vec3(-1, 0, 0)).x(), 0.0, 0.0);
+  const ConvexPolytope pt(point, 0.01);
+  EXPECT_EQ(pt.data().dimension, 0);
+  // A sliver a billionth of its size thick is flat too.
+  std::vector<Vec3> sliver = square;
+  sliver.push_back(Vec3(0.5, 0.5, 1e-12));
+  EXPECT_NE(error_of(sliver, 0.0).find("coplanar"), std::string::npos);
+}
+
+TEST(ConvexPolytope, RejectsBadPoints) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_NE(error_of({}, 0.0).find("empty"), std::string::npos);
+  std::vector<Vec3> pts = cube_corners(1.0);
+  pts[3].y() = nan;
+  EXPECT_NE(error_of(pts, 0.0).find("point 3"), std::string::npos) << error_of(pts, 0.0);
+  pts[3].y() = std::numeric_limits<double>::infinity();
+  EXPECT_NE(error_of(pts, 0.0).find("not finite"), std::string::npos);
+  EXPECT_NE(error_of(cube_corners(1.0), -1.0).find("margin"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace proxima
