@@ -1,0 +1,179 @@
+#include <cmath>
+#include <random>
+#include <string>
+
+#include <proxima/core/transform.hpp>
+
+#include "minkowski_oracle.hpp"
+#include "sweep_oracle.hpp"
+#include "workloads.hpp"
+
+namespace proxima::bench {
+namespace {
+
+ShapeSpec sphere(double r) { ShapeSpec s; s.kind = Kind::sphere; s.radius = r; return s; }
+ShapeSpec capsule(double r, double l) { ShapeSpec s; s.kind = Kind::capsule; s.radius = r; s.length = l; return s; }
+ShapeSpec cylinder(double r, double l) { ShapeSpec s; s.kind = Kind::cylinder; s.radius = r; s.length = l; return s; }
+ShapeSpec box(double x, double y, double z) { ShapeSpec s; s.kind = Kind::box; s.size = {x, y, z}; return s; }
+ShapeSpec ellipsoid(double x, double y, double z) { ShapeSpec s; s.kind = Kind::ellipsoid; s.radii = {x, y, z}; return s; }
+
+// Hull vertices of `n` random points on a sphere of radius r.
+ShapeSpec polytope(int n, double r, std::mt19937& g) {
+  std::normal_distribution<double> N;
+  std::vector<Vec3> pts;
+  for (int i = 0; i < n; ++i) pts.push_back(r * Vec3(N(g), N(g), N(g)).normalized());
+  const ConvexPolytope hull(pts);
+  ShapeSpec s;
+  s.kind = Kind::convex;
+  for (const Vec3& v : hull.vertices()) s.points.push_back({v.x(), v.y(), v.z()});
+  return s;
+}
+
+double bounding_radius(const ShapeSpec& s) {
+  switch (s.kind) {
+    case Kind::sphere: return s.radius;
+    case Kind::capsule: return s.radius + 0.5 * s.length;
+    case Kind::cylinder: return std::hypot(s.radius, 0.5 * s.length);
+    case Kind::box: return 0.5 * std::sqrt(s.size[0] * s.size[0] + s.size[1] * s.size[1] + s.size[2] * s.size[2]);
+    case Kind::ellipsoid: return std::max({s.radii[0], s.radii[1], s.radii[2]});
+    case Kind::convex: {
+      double r = 0;
+      for (const auto& p : s.points) r = std::max(r, std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
+      return r;
+    }
+  }
+  return 1.0;
+}
+
+// Core vertices in world (point, segment ends, corners, hull) and the radius
+// around them, when the core is a polytope; empty otherwise.
+std::vector<Vec3> core_vertices(const ShapeSpec& s, const Transform& t, double& radius) {
+  std::vector<Vec3> local;
+  radius = 0.0;
+  switch (s.kind) {
+    case Kind::sphere: local = {Vec3::Zero()}; radius = s.radius; break;
+    case Kind::capsule: local = {Vec3(0, 0, -0.5 * s.length), Vec3(0, 0, 0.5 * s.length)}; radius = s.radius; break;
+    case Kind::box:
+      for (int c = 0; c < 8; ++c)
+        local.emplace_back(((c & 1) ? 0.5 : -0.5) * s.size[0], ((c & 2) ? 0.5 : -0.5) * s.size[1], ((c & 4) ? 0.5 : -0.5) * s.size[2]);
+      break;
+    case Kind::convex:
+      for (const auto& p : s.points) local.emplace_back(p[0], p[1], p[2]);
+      break;
+    default: return {};
+  }
+  std::vector<Vec3> out;
+  for (const Vec3& p : local) out.push_back(t.apply(p));
+  return out;
+}
+
+// World support of the whole shape, written from the shape's definition.
+Vec3 support(const ShapeSpec& s, const Transform& t, const Vec3& d_world) {
+  const Vec3 d = t.rotate_inverse(d_world);
+  Vec3 p = Vec3::Zero();
+  switch (s.kind) {
+    case Kind::sphere: p = s.radius * d.normalized(); break;
+    case Kind::capsule: p = Vec3(0, 0, d.z() >= 0 ? 0.5 * s.length : -0.5 * s.length) + s.radius * d.normalized(); break;
+    case Kind::cylinder: {
+      const double rho = std::hypot(d.x(), d.y());
+      p = Vec3(0, 0, d.z() >= 0 ? 0.5 * s.length : -0.5 * s.length);
+      if (rho > 0) p.head<2>() = s.radius * d.head<2>() / rho;
+      break;
+    }
+    case Kind::box:
+      for (int i = 0; i < 3; ++i) p[i] = (d[i] >= 0 ? 0.5 : -0.5) * s.size[static_cast<std::size_t>(i)];
+      break;
+    case Kind::ellipsoid: {
+      const Vec3 r(s.radii[0], s.radii[1], s.radii[2]);
+      p = r.cwiseProduct(r.cwiseProduct(d).normalized());
+      break;
+    }
+    case Kind::convex: {
+      double best = -1e300;
+      for (const auto& q : s.points) {
+        const Vec3 v(q[0], q[1], q[2]);
+        if (v.dot(d) > best) { best = v.dot(d); p = v; }
+      }
+      break;
+    }
+  }
+  return t.apply(p);
+}
+
+Pose random_pose(std::mt19937& g, double half) {
+  std::normal_distribution<double> N;
+  std::uniform_real_distribution<double> U(-half, half);
+  Quat q(N(g), N(g), N(g), N(g));
+  q.normalize();
+  Pose p;
+  p.p = {U(g), U(g), U(g)};
+  p.q = {q.w(), q.x(), q.y(), q.z()};
+  return p;
+}
+
+TruthWorkload build(const std::string& name, const ShapeSpec& a, const ShapeSpec& b, int poses, std::mt19937& g) {
+  TruthWorkload w;
+  w.work.name = name;
+  w.work.a = a;
+  w.work.b = b;
+  const double half = 1.2 * (bounding_radius(a) + bounding_radius(b));
+  double ra = 0, rb = 0;
+  const bool exact = !core_vertices(a, {}, ra).empty() && !core_vertices(b, {}, rb).empty();
+  w.oracle = exact ? "Minkowski difference" : "certified direction sweep";
+  int attempts = 0;
+  while (static_cast<int>(w.truth.size()) < poses && attempts++ < 100 * poses) {
+    const Pose pa = random_pose(g, half), pb = random_pose(g, 0.0);
+    const Transform ta = to_transform(pa), tb = to_transform(pb);
+    double truth;
+    if (exact) {
+      truth = oracle::minkowski_signed_distance(core_vertices(a, ta, ra), core_vertices(b, tb, rb)) - ra - rb;
+    } else {
+      const oracle::SweepReport r = oracle::sweep_separation_report(
+          [&](const Vec3& d) { return support(a, ta, d); }, [&](const Vec3& d) { return support(b, tb, d); });
+      if (!r.separated) continue;
+      truth = r.value;
+    }
+    if (!(truth > 1e-6)) continue;  // separated pairs only
+    w.work.pose_a.push_back(pa);
+    w.work.pose_b.push_back(pb);
+    w.truth.push_back(truth);
+  }
+  return w;
+}
+
+}  // namespace
+
+Shape to_shape(const ShapeSpec& s) {
+  switch (s.kind) {
+    case Kind::sphere: return Sphere(s.radius);
+    case Kind::capsule: return Capsule(s.radius, s.length);
+    case Kind::cylinder: return Cylinder(s.radius, s.length);
+    case Kind::box: return Box(Vec3(s.size[0], s.size[1], s.size[2]));
+    case Kind::ellipsoid: return Ellipsoid(Vec3(s.radii[0], s.radii[1], s.radii[2]));
+    case Kind::convex: {
+      std::vector<Vec3> pts;
+      for (const auto& p : s.points) pts.emplace_back(p[0], p[1], p[2]);
+      return ConvexPolytope(pts);
+    }
+  }
+  return Sphere(1.0);
+}
+
+Transform to_transform(const Pose& p) {
+  return Transform::from_quaternion(p.q[0], p.q[1], p.q[2], p.q[3], Vec3(p.p[0], p.p[1], p.p[2]));
+}
+
+std::vector<TruthWorkload> make_workloads(int poses, unsigned seed) {
+  std::mt19937 g(seed);
+  std::vector<TruthWorkload> out;
+  out.push_back(build("box-box (2x2x2)", box(2, 2, 2), box(2, 2, 2), poses, g));
+  const ShapeSpec p200 = polytope(200, 0.5, g);
+  out.push_back(build("polytope(200)-polytope(200)", p200, p200, poses, g));
+  out.push_back(build("sphere-capsule", sphere(0.5), capsule(0.25, 0.5), poses, g));
+  out.push_back(build("capsule-capsule", capsule(0.25, 0.5), capsule(0.25, 0.5), poses, g));
+  out.push_back(build("ellipsoid-ellipsoid", ellipsoid(0.5, 0.3, 0.2), ellipsoid(0.4, 0.4, 0.25), poses, g));
+  out.push_back(build("cylinder-box", cylinder(0.3, 0.8), box(0.6, 0.4, 0.8), poses, g));
+  return out;
+}
+
+}  // namespace proxima::bench
