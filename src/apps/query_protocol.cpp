@@ -116,7 +116,7 @@ json answer_line(const std::string& line) {
   json r;
   try {
     r = json::parse(line);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     return error_answer(json(), std::string("not valid JSON: ") + e.what());
   }
   return answer(r);

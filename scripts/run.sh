@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Quick start, part 1: install, build, and run `proxima demo` (example queries
+# and the side-by-side benchmark; report in proxima-report/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+scripts/build.sh
+exec build/bin/proxima demo "$@"

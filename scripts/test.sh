@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Quick start, part 2: install, build, and run every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+scripts/build.sh
+cd "${BUILD_DIR:-build}"
+ctest --output-on-failure -j"$(nproc)" --timeout 1500

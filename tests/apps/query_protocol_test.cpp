@@ -1,0 +1,137 @@
+// The `proxima query` JSON-lines protocol, as DESIGN.md specifies it.
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "query_protocol.hpp"
+
+namespace proxima::apps {
+namespace {
+
+using nlohmann::json;
+
+TEST(QueryProtocol, DistanceAnswerHasTheDocumentedFields) {
+  const json a = answer_line(
+      R"({"id": 7, "query": "distance", "a": {"shape": "box", "size": [2, 2, 2]},
+          "pose_a": {"p": [0, 0, 0], "q": [1, 0, 0, 0]},
+          "b": {"shape": "capsule", "radius": 0.25, "length": 0.5},
+          "pose_b": {"p": [0.3, 0, 2.0], "q": [1, 0, 0, 0]}})");
+  EXPECT_EQ(a["id"], 7);
+  EXPECT_EQ(a["status"], "ok");
+  EXPECT_NEAR(a["distance"].get<double>(), 0.5, 1e-12);
+  EXPECT_EQ(a["collide"], false);
+  // Normal from B to A: the box is below the capsule.
+  EXPECT_NEAR(a["normal"][2].get<double>(), -1.0, 1e-12);
+  EXPECT_NEAR(a["point_a"][2].get<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(a["point_b"][2].get<double>(), 1.5, 1e-12);
+  EXPECT_TRUE(a.contains("iterations"));
+}
+
+TEST(QueryProtocol, EveryShapeParses) {
+  const char* shapes[] = {
+      R"({"shape": "sphere", "radius": 0.5})",
+      R"({"shape": "capsule", "radius": 0.2, "length": 0.5, "margin": 0.01})",
+      R"({"shape": "cylinder", "radius": 0.2, "length": 0.5})",
+      R"({"shape": "cone", "radius": 0.2, "length": 0.5})",
+      R"({"shape": "box", "size": [0.2, 0.3, 0.4]})",
+      R"({"shape": "ellipsoid", "radii": [0.2, 0.3, 0.4]})",
+      R"({"shape": "convex", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1],[0.1,0.1,0.1]]})",
+  };
+  for (const char* s : shapes) {
+    const json req = {{"id", 1}, {"query", "distance"}, {"a", json::parse(s)},
+                      {"b", {{"shape", "sphere"}, {"radius", 0.1}}}, {"pose_b", {{"p", {5, 0, 0}}}}};
+    const json a = answer(req);
+    EXPECT_EQ(a["status"], "ok") << s << " → " << a.dump();
+    EXPECT_GT(a["distance"].get<double>(), 3.0) << s;
+  }
+}
+
+TEST(QueryProtocol, CollideSignedDistanceAndTolerance) {
+  const json base = json::parse(R"({"a": {"shape": "sphere", "radius": 0.5}, "pose_a": {"p": [0, 0, 0.3]},
+                                    "b": {"shape": "halfspace", "normal": [0, 0, 1], "offset": 0}})");
+  json r = base;
+  r["query"] = "collide";
+  EXPECT_EQ(answer(r)["collide"], true);
+  r["query"] = "signed_distance";
+  EXPECT_NEAR(answer(r)["distance"].get<double>(), -0.2, 1e-15);
+  r["query"] = "distance";
+  EXPECT_EQ(answer(r)["distance"].get<double>(), 0.0);
+  json t = base;
+  t["query"] = "tolerance";
+  t["pose_a"]["p"][2] = 0.8;
+  t["tolerance"] = 0.31;
+  EXPECT_EQ(answer(t)["within_tolerance"], true);
+  t["tolerance"] = 0.29;
+  EXPECT_EQ(answer(t)["within_tolerance"], false);
+}
+
+TEST(QueryProtocol, OverlappingGjkPairIsNotImplementedNotWrong) {
+  const json a = answer_line(R"({"id": "x", "query": "signed_distance", "a": {"shape": "box", "size": [2, 2, 2]},
+                                 "b": {"shape": "box", "size": [2, 2, 2]}, "pose_b": {"p": [1, 0, 0]}})");
+  EXPECT_EQ(a["id"], "x");
+  EXPECT_EQ(a["status"], "not_implemented");
+  EXPECT_FALSE(a.contains("distance"));
+}
+
+TEST(QueryProtocol, MethodsAndWarmStart) {
+  json r = json::parse(R"({"query": "distance", "a": {"shape": "sphere", "radius": 0.5}, "pose_a": {"p": [2, 0, 0]},
+                           "b": {"shape": "capsule", "radius": 0.25, "length": 0.5}})");
+  r["method"] = "gjk";
+  EXPECT_NEAR(answer(r)["distance"].get<double>(), 1.25, 1e-12);
+  r["method"] = "analytic";
+  EXPECT_NEAR(answer(r)["distance"].get<double>(), 1.25, 1e-15);
+  r["warm_start"] = {1, 0, 0};
+  EXPECT_NEAR(answer(r)["distance"].get<double>(), 1.25, 1e-15);
+  r["method"] = "sat";
+  EXPECT_EQ(answer(r)["status"], "error");
+  r["method"] = "bogus";
+  EXPECT_NE(answer(r)["message"].get<std::string>().find("bogus"), std::string::npos);
+}
+
+TEST(QueryProtocol, BadLinesGiveErrorsNamingTheInput) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"not json at all", "not valid JSON"},
+      {"[1, 2, 3]", "expected a JSON object"},
+      {R"({"id": 3})", "query"},
+      {R"({"id": 3, "query": "teleport"})", "unknown \"teleport\""},
+      {R"({"query": "distance", "b": {"shape": "sphere", "radius": 1}})", "a:"},
+      {R"({"query": "distance", "a": {"shape": "blob"}, "b": {"shape": "sphere", "radius": 1}})", "unknown shape \"blob\""},
+      {R"({"query": "distance", "a": {"shape": "sphere", "radius": -1}, "b": {"shape": "sphere", "radius": 1}})", "radius must be finite and > 0"},
+      {R"({"query": "distance", "a": {"shape": "sphere"}, "b": {"shape": "sphere", "radius": 1}})", "missing \"radius\""},
+      {R"({"query": "distance", "a": {"shape": "box", "size": [1, 1]}, "b": {"shape": "sphere", "radius": 1}})", "a.size"},
+      {R"({"query": "distance", "a": {"shape": "sphere", "radius": 1}, "b": {"shape": "sphere", "radius": 1}, "pose_a": {"q": [0, 0, 0, 0]}})", "pose_a"},
+      {R"({"query": "distance", "a": {"shape": "sphere", "radius": 1}, "b": {"shape": "sphere", "radius": 1}, "pose_b": {"p": [1, "x", 0]}})", "pose_b.p[1]"},
+      {R"({"query": "distance", "a": {"shape": "sphere", "radius": 1}, "b": {"shape": "sphere", "radius": 1}, "pose_b": {"p": [1e999, 0, 0]}})", "number overflow"},
+      {R"({"query": "distance", "a": {"shape": "convex", "points": [[0,0,0],[1,0,0],[0,1,0]]}, "b": {"shape": "sphere", "radius": 1}})", "coplanar"},
+      {R"({"query": "distance", "a": {"shape": "convex", "points": []}, "b": {"shape": "sphere", "radius": 1}})", "empty"},
+      {R"({"query": "tolerance", "a": {"shape": "sphere", "radius": 1}, "b": {"shape": "sphere", "radius": 1}})", "tolerance"},
+  };
+  for (const auto& [line, expect] : cases) {
+    const json a = answer_line(line);
+    EXPECT_EQ(a["status"], "error") << line;
+    const std::string m = a.value("message", "");
+    EXPECT_NE(m.find(expect), std::string::npos) << line << " → " << m;
+  }
+}
+
+TEST(QueryProtocol, StreamAnswersEveryLineInOrderAndGoesOn) {
+  std::istringstream in(
+      "{\"id\": 1, \"query\": \"distance\", \"a\": {\"shape\": \"sphere\", \"radius\": 1}, \"b\": {\"shape\": \"sphere\", \"radius\": 1}, \"pose_a\": {\"p\": [3, 0, 0]}}\n"
+      "garbage\n"
+      "\n"
+      "{\"id\": 3, \"query\": \"contacts\", \"a\": {\"shape\": \"sphere\", \"radius\": 1}, \"b\": {\"shape\": \"sphere\", \"radius\": 1}}\n"
+      "{\"id\": 4, \"query\": \"collide\", \"a\": {\"shape\": \"sphere\", \"radius\": 1}, \"b\": {\"shape\": \"sphere\", \"radius\": 1}}\n");
+  std::ostringstream out;
+  EXPECT_EQ(run_query_stream(in, out), 1);
+  std::istringstream lines(out.str());
+  std::vector<json> answers;
+  for (std::string l; std::getline(lines, l);) answers.push_back(json::parse(l));
+  ASSERT_EQ(answers.size(), 4u);
+  EXPECT_EQ(answers[0]["id"], 1);
+  EXPECT_EQ(answers[1]["status"], "error");
+  EXPECT_EQ(answers[2]["status"], "not_implemented");
+  EXPECT_EQ(answers[3]["collide"], true);
+}
+
+}  // namespace
+}  // namespace proxima::apps

@@ -1,0 +1,16 @@
+// Links against the installed proxima package and checks one known distance.
+#include <cmath>
+#include <cstdio>
+
+#include <proxima/query.hpp>
+
+int main() {
+  using namespace proxima;
+  const Box box(2.0, 2.0, 2.0);
+  const Capsule capsule(0.25, 0.5);
+  const DistanceResult r = distance(box, Transform::identity(), capsule,
+                                    Transform::from_translation(Vec3(0.0, 0.0, 2.0)));
+  // Capsule bottom at 2 − 0.25 − 0.25 = 1.5, box top at 1: 0.5 apart.
+  std::printf("consumer: distance %.12f (expect 0.5), status %s\n", r.distance, to_string(r.status));
+  return r.status == Status::ok && std::abs(r.distance - 0.5) < 1e-12 ? 0 : 1;
+}
