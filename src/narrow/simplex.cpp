@@ -6,14 +6,7 @@
 namespace proxima::detail {
 namespace {
 
-// A sub-simplex: which of the caller's points it keeps and their weights.
-struct Sub {
-  int n = 0;
-  int idx[3] = {0, 0, 0};
-  double w[3] = {0, 0, 0};
-  Vec3 v = Vec3::Zero();
-  double vv = 0.0;
-};
+using Sub = SimplexSolution;
 
 Sub vertex(int i, const Vec3& p) {
   Sub s;
@@ -101,7 +94,13 @@ Sub triangle(int i, int j, int k, const Vec3& a, const Vec3& b, const Vec3& c) {
   return s;
 }
 
-void apply(Simplex& s, const Sub& sub) {
+}  // namespace
+
+void reduce(Simplex& s, const SimplexSolution& sub) {
+  if (sub.inside) {
+    for (int m = 0; m < 4; ++m) s.w[m] = sub.w[m];
+    return;
+  }
   Vec3 td[3], ty[3], ta[3], tb[3];
   for (int m = 0; m < sub.n; ++m) {
     td[m] = s.d[sub.idx[m]];
@@ -119,29 +118,20 @@ void apply(Simplex& s, const Sub& sub) {
   s.n = sub.n;
 }
 
-}  // namespace
-
-bool solve_simplex(Simplex& s) {
+SimplexSolution closest(const Simplex& s) {
   const Vec3* y = s.y;
   switch (s.n) {
-    case 1:
-      s.w[0] = 1.0;
-      return false;
-    case 2:
-      apply(s, segment(0, 1, y[0], y[1]));
-      return false;
-    case 3:
-      apply(s, triangle(0, 1, 2, y[0], y[1], y[2]));
-      return false;
-    default:
-      break;
+    case 1: return vertex(0, y[0]);
+    case 2: return segment(0, 1, y[0], y[1]);
+    case 3: return triangle(0, 1, 2, y[0], y[1], y[2]);
+    default: break;
   }
   // Tetrahedron (Ericson §5.1.6): the origin is outside a face when it lies on
   // the other side of the face's plane from the fourth vertex. A flat
   // tetrahedron has no inside, so every face is then a candidate.
   static constexpr int kFaces[4][4] = {{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}};
   double scale = 0.0;
-  for (int i = 0; i < 4; ++i) scale = std::max(scale, (y[i] - y[0]).squaredNorm());
+  for (int i = 1; i < 4; ++i) scale = std::max(scale, (y[i] - y[0]).squaredNorm());
   Sub best;
   best.vv = std::numeric_limits<double>::infinity();
   bool outside_any = false;
@@ -156,19 +146,25 @@ bool solve_simplex(Simplex& s) {
     const Sub t = triangle(f[0], f[1], f[2], y[f[0]], y[f[1]], y[f[2]]);
     if (t.vv < best.vv) best = t;
   }
-  if (!outside_any) {
-    // Barycentric weights of the origin, for witness points inside both sets.
-    Eigen::Matrix3d M;
-    M << y[1] - y[0], y[2] - y[0], y[3] - y[0];
-    const Vec3 l = M.colPivHouseholderQr().solve(-y[0]);
-    s.w[1] = l.x();
-    s.w[2] = l.y();
-    s.w[3] = l.z();
-    s.w[0] = 1.0 - l.sum();
-    return true;
-  }
-  apply(s, best);
-  return false;
+  if (outside_any) return best;
+  // Inside: barycentric weights of the origin, for witness points inside both sets.
+  Eigen::Matrix3d M;
+  M << y[1] - y[0], y[2] - y[0], y[3] - y[0];
+  const Vec3 l = M.colPivHouseholderQr().solve(-y[0]);
+  Sub in;
+  in.inside = true;
+  in.n = 4;
+  in.w[1] = l.x();
+  in.w[2] = l.y();
+  in.w[3] = l.z();
+  in.w[0] = 1.0 - l.sum();
+  return in;
+}
+
+bool solve_simplex(Simplex& s) {
+  const SimplexSolution sol = closest(s);
+  reduce(s, sol);
+  return sol.inside;
 }
 
 }  // namespace proxima::detail

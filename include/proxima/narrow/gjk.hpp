@@ -110,7 +110,11 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
       push(pose_a.R.transpose() * cache->support_directions[k]);
     }
     s.w[0] = 1.0;
-    start_inside = s.n > 1 && detail::solve_simplex(s);
+    if (s.n > 1) {
+      const detail::SimplexSolution sol = detail::closest(s);
+      detail::reduce(s, sol);
+      start_inside = sol.inside;
+    }
   } else {
     Vec3 dir = -t;
     if (cache && cache->direction.squaredNorm() > 0.0) dir = pose_a.R.transpose() * cache->direction;
@@ -140,42 +144,43 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
       out.stopped_below = true;
       break;
     }
-    const detail::Simplex prev = s;
     push(-v);
     const Vec3& w = s.y[s.n - 1];
     scale2 = std::max(scale2, w.squaredNorm());
     const double vw = v.dot(w);
     if (vw > 0.0) lower = std::max(lower, vw / vnorm);
+    // Early exits drop the new point: the simplex before it holds the answer.
     if (lower > opt.stop_above) {
       out.stopped_above = true;
-      s = prev;
+      --s.n;
       break;
     }
     // Converged: the new support point cannot bring v closer than the tolerance.
     if (vv - vw <= vnorm * (opt.tol_abs + opt.tol_rel * std::sqrt(scale2))) {
-      s = prev;
+      --s.n;
       break;
     }
     bool repeated = false;
     for (int i = 0; i + 1 < s.n; ++i) repeated |= (s.y[i] - w).squaredNorm() <= 1e-30 * scale2;
     if (repeated) {
-      s = prev;
+      --s.n;
       break;
     }
-    if (detail::solve_simplex(s)) {
+    const detail::SimplexSolution sol = detail::closest(s);
+    if (sol.inside) {
+      detail::reduce(s, sol);
       out.overlap = true;
       ++it;
       break;
     }
-    const Vec3 nv = s.point();
-    const double nvv = nv.squaredNorm();
     // No progress: rounding has taken over; the previous simplex is the answer.
-    if (nvv >= vv) {
-      s = prev;
+    if (sol.vv >= vv) {
+      --s.n;
       break;
     }
-    v = nv;
-    vv = nvv;
+    detail::reduce(s, sol);
+    v = sol.v;
+    vv = sol.vv;
   }
 
   // Support calls made after the first one.

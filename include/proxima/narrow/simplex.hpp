@@ -36,9 +36,22 @@ struct Simplex {
   }
 };
 
-/// Solves for the closest point to the origin and shrinks `s` to the points
-/// whose weights are positive. Returns true when the origin lies inside a
-/// full-dimensional tetrahedron (the sets overlap).
+/// The closest point of a simplex to the origin: which points of the simplex
+/// support it (`idx`, in order) and their weights.
+struct SimplexSolution {
+  int n = 0;
+  int idx[4] = {0, 1, 2, 3};
+  double w[4] = {0, 0, 0, 0};
+  Vec3 v = Vec3::Zero();  ///< the closest point
+  double vv = 0.0;        ///< |v|²
+  bool inside = false;    ///< the origin is inside a full tetrahedron (then v = 0)
+};
+
+/// Closest point of `s` to the origin; leaves `s` unchanged.
+SimplexSolution closest(const Simplex& s);
+/// Shrinks `s` to the supporting points of `sol` and sets their weights.
+void reduce(Simplex& s, const SimplexSolution& sol);
+/// closest() then reduce(); true when the origin is inside (the sets overlap).
 bool solve_simplex(Simplex& s);
 
 }  // namespace proxima::detail
