@@ -118,7 +118,7 @@ void reduce(Simplex& s, const SimplexSolution& sub) {
   s.n = sub.n;
 }
 
-SimplexSolution closest(const Simplex& s) {
+SimplexSolution closest(const Simplex& s, bool newest_last) {
   const Vec3* y = s.y;
   switch (s.n) {
     case 1: return vertex(0, y[0]);
@@ -128,14 +128,18 @@ SimplexSolution closest(const Simplex& s) {
   }
   // Tetrahedron (Ericson §5.1.6): the origin is outside a face when it lies on
   // the other side of the face's plane from the fourth vertex. A flat
-  // tetrahedron has no inside, so every face is then a candidate.
-  static constexpr int kFaces[4][4] = {{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}};
+  // tetrahedron has no inside, so every face is then a candidate. Inside GJK
+  // the face without the newest point (index 3) is the previous simplex,
+  // which GJK has just left through the origin's side: it is skipped.
+  static constexpr int kFaces[4][4] = {{0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}, {0, 1, 2, 3}};
+  const int faces = newest_last ? 3 : 4;
   double scale = 0.0;
   for (int i = 1; i < 4; ++i) scale = std::max(scale, (y[i] - y[0]).squaredNorm());
   Sub best;
   best.vv = std::numeric_limits<double>::infinity();
   bool outside_any = false;
-  for (const auto& f : kFaces) {
+  for (int fi = 0; fi < faces; ++fi) {
+    const int* f = kFaces[fi];
     const Vec3& a = y[f[0]];
     const Vec3 n = (y[f[1]] - a).cross(y[f[2]] - a);
     const double side_origin = -a.dot(n);
@@ -162,7 +166,7 @@ SimplexSolution closest(const Simplex& s) {
 }
 
 bool solve_simplex(Simplex& s) {
-  const SimplexSolution sol = closest(s);
+  const SimplexSolution sol = closest(s, false);
   reduce(s, sol);
   return sol.inside;
 }

@@ -218,3 +218,39 @@ TEST(Gjk, IterationCapReportsNotConverged) {
 
 }  // namespace
 }  // namespace proxima
+
+namespace proxima {
+namespace {
+
+TEST(Gjk, WarmStartAgreesWithColdThroughContactChanges) {
+  // A random walk that passes in and out of contact: the cache carries 1–4
+  // point simplices across the switch and must never change an answer.
+  testing::Rng rng(14);
+  const std::vector<testing::TestShape> shapes = testing::bounded_test_shapes();
+  for (const auto& a : shapes)
+    for (const auto& b : shapes) {
+      GjkCache cache;
+      DistanceRequest warm;
+      warm.cache = &cache;
+      CollideRequest cwarm;
+      GjkCache ccache;
+      cwarm.cache = &ccache;
+      Transform ta = rng.pose(0.5), tb = rng.pose(0.1);
+      int overlaps = 0;
+      for (int step = 0; step < testing::scaled(400); ++step) {
+        const Vec3 toward = -0.02 * ta.p.normalized() * (step % 80 < 40 ? 1.0 : -1.0);
+        ta = Transform::from_axis_angle(rng.unit_vector(), 0.02, toward) * ta;
+        const DistanceResult c = distance(a.shape, ta, b.shape, tb);
+        const DistanceResult w = distance(a.shape, ta, b.shape, tb, warm);
+        ASSERT_EQ(w.status, Status::ok);
+        EXPECT_NEAR(w.distance, c.distance, 1e-9) << a.label << "/" << b.label << " step " << step;
+        EXPECT_EQ(collide(a.shape, ta, b.shape, tb, cwarm).collide, collide(a.shape, ta, b.shape, tb).collide)
+            << a.label << "/" << b.label << " step " << step;
+        overlaps += c.distance == 0.0;
+      }
+      EXPECT_GT(overlaps, 0) << a.label << "/" << b.label;
+    }
+}
+
+}  // namespace
+}  // namespace proxima

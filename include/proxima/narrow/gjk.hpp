@@ -111,7 +111,7 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
     }
     s.w[0] = 1.0;
     if (s.n > 1) {
-      const detail::SimplexSolution sol = detail::closest(s);
+      const detail::SimplexSolution sol = detail::closest(s, false);
       detail::reduce(s, sol);
       start_inside = sol.inside;
     }
@@ -166,7 +166,7 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
       --s.n;
       break;
     }
-    const detail::SimplexSolution sol = detail::closest(s);
+    const detail::SimplexSolution sol = detail::closest(s, true);
     if (sol.inside) {
       detail::reduce(s, sol);
       out.overlap = true;

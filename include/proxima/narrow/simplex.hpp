@@ -47,11 +47,14 @@ struct SimplexSolution {
   bool inside = false;    ///< the origin is inside a full tetrahedron (then v = 0)
 };
 
-/// Closest point of `s` to the origin; leaves `s` unchanged.
-SimplexSolution closest(const Simplex& s);
+/// Closest point of `s` to the origin; leaves `s` unchanged. With
+/// `newest_last`, a 4-point simplex is taken to be a GJK step (a triangle that
+/// was the previous answer plus a new point on the origin's side of it), so
+/// that triangle is not tested again.
+SimplexSolution closest(const Simplex& s, bool newest_last);
 /// Shrinks `s` to the supporting points of `sol` and sets their weights.
 void reduce(Simplex& s, const SimplexSolution& sol);
-/// closest() then reduce(); true when the origin is inside (the sets overlap).
+/// closest() on any simplex, then reduce(); true when the origin is inside.
 bool solve_simplex(Simplex& s);
 
 }  // namespace proxima::detail
