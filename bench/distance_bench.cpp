@@ -84,17 +84,19 @@ std::string fmt(const char* f, double v) {
 
 int main(int argc, char** argv) {
   int poses = 1000, repeats = 50;
-  bool markdown = false;
+  bool markdown = false, peers = true;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--poses") && i + 1 < argc) poses = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--markdown")) markdown = true;
+    else if (!std::strcmp(argv[i], "--no-peers")) peers = false;
     else {
-      std::fprintf(stderr, "usage: proxima-bench [--poses N] [--repeats R] [--markdown]\n");
+      std::fprintf(stderr, "usage: proxima-bench [--poses N] [--repeats R] [--markdown] [--no-peers]\n");
       return 2;
     }
   }
   (void)markdown;
+  (void)peers;
   std::printf("Distance queries on separated pairs, %d random poses per workload (seed 2026), each timed over %d repeats; "
               "median ns per query. Error = |distance − ground truth| (m).\n\n", poses, repeats);
   std::printf("Measured %s on %s.\n\n", today().c_str(), machine().c_str());
@@ -110,7 +112,7 @@ int main(int argc, char** argv) {
     const bool has_closed_form = w.work.a.kind == pb::Kind::sphere || w.work.a.kind == pb::Kind::capsule;
     if (has_closed_form) rows.push_back({"Proxima", "distance (GJK forced)", run_proxima(w, repeats, proxima::Method::gjk)});
 #ifdef PROXIMA_HAVE_PEERS
-    for (const pb::Peer& peer : pb::all_peers()) {
+    for (const pb::Peer& peer : peers ? pb::all_peers() : std::vector<pb::Peer>{}) {
       rows.push_back({peer.library, peer.solver, pb::run_peer_isolated(peer, w.work, repeats)});
     }
 #endif

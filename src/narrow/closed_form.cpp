@@ -21,12 +21,14 @@ DistanceResult from_cores(const Vec3& ca, const Vec3& cb, const Vec3& n, double 
   return r;
 }
 
-// Point cores at ca, cb; `fallback` is the normal when they coincide.
-DistanceResult from_points(const Vec3& ca, const Vec3& cb, const Vec3& fallback, double ra,
+// Point cores at ca, cb; `fallback()` gives the normal when they coincide
+// (computed only then).
+template <class Fallback>
+DistanceResult from_points(const Vec3& ca, const Vec3& cb, Fallback&& fallback, double ra,
                            double rb) {
   const Vec3 d = ca - cb;
   const double len = d.norm();
-  const Vec3 n = len > 0.0 ? Vec3(d / len) : fallback;
+  const Vec3 n = len > 0.0 ? Vec3(d / len) : Vec3(fallback());
   return from_cores(ca, cb, n, len, ra, rb);
 }
 
@@ -60,7 +62,7 @@ std::pair<double, double> closest_segment_params(const Vec3& p0, const Vec3& p1,
 
 DistanceResult sphere_sphere(const Sphere& a, const Transform& ta, const Sphere& b,
                              const Transform& tb) {
-  return from_points(ta.p, tb.p, Vec3::UnitZ(), a.core_inflation(), b.core_inflation());
+  return from_points(ta.p, tb.p, [] { return Vec3::UnitZ(); }, a.core_inflation(), b.core_inflation());
 }
 
 DistanceResult sphere_capsule(const Sphere& a, const Transform& ta, const Capsule& b,
@@ -69,8 +71,8 @@ DistanceResult sphere_capsule(const Sphere& a, const Transform& ta, const Capsul
   const double h = b.half_length();
   const double t = std::clamp(axis.dot(ta.p - tb.p), -h, h);
   // Centre on the axis: any direction normal to the axis is a deepest one.
-  return from_points(ta.p, tb.p + t * axis, axis.unitOrthogonal(), a.core_inflation(),
-                     b.core_inflation());
+  return from_points(ta.p, tb.p + t * axis, [&] { return axis.unitOrthogonal(); },
+                     a.core_inflation(), b.core_inflation());
 }
 
 DistanceResult capsule_capsule(const Capsule& a, const Transform& ta, const Capsule& b,
@@ -80,9 +82,11 @@ DistanceResult capsule_capsule(const Capsule& a, const Transform& ta, const Caps
   const Vec3 q0 = tb.p - b.half_length() * ub, q1 = tb.p + b.half_length() * ub;
   const auto [s, t] = closest_segment_params(p0, p1, q0, q1);
   // Crossing segments: the depth is the sum of radii along the common normal.
-  Vec3 fallback = ua.cross(ub);
-  const double fl = fallback.norm();
-  fallback = fl > 1e-12 ? Vec3(fallback / fl) : ua.unitOrthogonal();
+  auto fallback = [&] {
+    const Vec3 c = ua.cross(ub);
+    const double cl = c.norm();
+    return cl > 1e-12 ? Vec3(c / cl) : ua.unitOrthogonal();
+  };
   return from_points(p0 + s * (p1 - p0), q0 + t * (q1 - q0), fallback, a.core_inflation(),
                      b.core_inflation());
 }

@@ -93,9 +93,16 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
   detail::Supporter<B> sb(b, cache ? cache->hint_b : -1);
 
   detail::Simplex s;
-  auto push = [&](const Vec3& d) {
+  // The hot path: inlined by force, with the two rotations written out.
+  auto push = [&](const Vec3& d) __attribute__((always_inline)) {
     const Vec3 pa = sa(d);
-    const Vec3 pb = R * sb(R.transpose() * (-d)) + t;
+    const Vec3 db(-(R(0, 0) * d.x() + R(1, 0) * d.y() + R(2, 0) * d.z()),
+                  -(R(0, 1) * d.x() + R(1, 1) * d.y() + R(2, 1) * d.z()),
+                  -(R(0, 2) * d.x() + R(1, 2) * d.y() + R(2, 2) * d.z()));
+    const Vec3 q = sb(db);
+    const Vec3 pb(R(0, 0) * q.x() + R(0, 1) * q.y() + R(0, 2) * q.z() + t.x(),
+                  R(1, 0) * q.x() + R(1, 1) * q.y() + R(1, 2) * q.z() + t.y(),
+                  R(2, 0) * q.x() + R(2, 1) * q.y() + R(2, 2) * q.z() + t.z());
     s.d[s.n] = d;
     s.a[s.n] = pa;
     s.b[s.n] = pb;

@@ -1,6 +1,8 @@
 // Box of full extents `size`, centred at the local origin.
 #pragma once
 
+#include <cmath>
+
 #include <proxima/core/aabb.hpp>
 #include <proxima/core/mass_properties.hpp>
 #include <proxima/shape/shape_type.hpp>
@@ -17,10 +19,11 @@ class Box {
   Vec3 size() const { return 2.0 * half_; }
   const Vec3& half_extents() const { return half_; }
   double margin() const { return margin_; }
-  /// The corner in the octant of d (ties go to the + side).
+  /// The corner in the octant of d (branch-free: the sign of each component
+  /// picks the face; a zero component picks either, both are extreme).
   Vec3 core_support(const Vec3& d) const {
-    return {d.x() >= 0.0 ? half_.x() : -half_.x(), d.y() >= 0.0 ? half_.y() : -half_.y(),
-            d.z() >= 0.0 ? half_.z() : -half_.z()};
+    return {std::copysign(half_.x(), d.x()), std::copysign(half_.y(), d.y()),
+            std::copysign(half_.z(), d.z())};
   }
   double core_inflation() const { return margin_; }
   Aabb local_aabb() const;

@@ -1,6 +1,8 @@
 // Capsule: the segment from (0,0,-length/2) to (0,0,length/2) swept by a ball.
 #pragma once
 
+#include <cmath>
+
 #include <proxima/core/aabb.hpp>
 #include <proxima/core/mass_properties.hpp>
 #include <proxima/shape/shape_type.hpp>
@@ -19,7 +21,7 @@ class Capsule {
   double half_length() const { return 0.5 * length_; }
   double margin() const { return margin_; }
   Vec3 core_support(const Vec3& d) const {
-    return {0.0, 0.0, d.z() >= 0.0 ? 0.5 * length_ : -0.5 * length_};
+    return {0.0, 0.0, std::copysign(0.5 * length_, d.z())};
   }
   double core_inflation() const { return radius_ + margin_; }
   Aabb local_aabb() const;

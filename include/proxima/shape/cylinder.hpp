@@ -21,7 +21,7 @@ class Cylinder {
   /// Rim point in the radial direction of d (the cap centre when d is axial).
   Vec3 core_support(const Vec3& d) const {
     const double rho = std::sqrt(d.x() * d.x() + d.y() * d.y());
-    const double z = d.z() >= 0.0 ? 0.5 * length_ : -0.5 * length_;
+    const double z = std::copysign(0.5 * length_, d.z());
     if (rho <= 0.0) return {0.0, 0.0, z};
     const double s = radius_ / rho;
     return {s * d.x(), s * d.y(), z};
