@@ -31,7 +31,8 @@ double number_member(const json& j, const std::string& field, const char* key) {
 
 }  // namespace
 
-json to_json(const Vec3& v) { return json::array({v.x(), v.y(), v.z()}); }
+// Adding 0.0 turns −0.0 into 0.0, which reads better in answers.
+json to_json(const Vec3& v) { return json::array({v.x() + 0.0, v.y() + 0.0, v.z() + 0.0}); }
 
 Vec3 vec3_from_json(const json& j, const std::string& field) {
   if (!j.is_array() || j.size() != 3) fail(field, "expected an array of 3 numbers");
