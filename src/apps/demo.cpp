@@ -44,7 +44,7 @@ const Example kExamples[] = {
      R"({"query":"collide","a":{"shape":"box","size":[1,1,1],"margin":0.005},"pose_a":{"p":[1.008,0,0]},"b":{"shape":"box","size":[1,1,1],"margin":0.005}})"},
     {"tetrahedron vs box (convex hull of 4 points)",
      R"({"query":"distance","a":{"shape":"convex","points":[[0,0,0],[1,0,0],[0,1,0],[0,0,1]]},"pose_a":{"p":[1.5,0,0]},"b":{"shape":"box","size":[2,2,2]}})"},
-    {"overlapping boxes: signed distance needs penetration depth (next issue)",
+    {"2x2x2 boxes overlapping 0.5 m along x (expect -0.5)",
      R"({"query":"signed_distance","a":{"shape":"box","size":[2,2,2]},"pose_a":{"p":[1.5,0.2,0]},"b":{"shape":"box","size":[2,2,2]}})"},
     {"bad input: negative radius",
      R"({"query":"distance","a":{"shape":"sphere","radius":-1},"b":{"shape":"sphere","radius":1}})"},

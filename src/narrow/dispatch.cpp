@@ -3,6 +3,7 @@
 // unbounded and only ever closed form.
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/narrow/dispatch.hpp>
+#include <proxima/narrow/epa.hpp>
 
 namespace proxima::narrow {
 namespace {
@@ -52,7 +53,8 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   opt.max_iterations = req.max_iterations;
   opt.stop_above = (mode == Mode::collide ? 0.0 : req.bound) + radii;
   opt.stop_below = mode == Mode::signed_distance ? -1.0 : radii;
-  const GjkResult g = gjk(a, ta, b, tb, opt, req.cache);
+  detail::Simplex simplex;
+  const GjkResult g = gjk(a, ta, b, tb, opt, req.cache, mode == Mode::signed_distance ? &simplex : nullptr);
 
   DistanceResult r;
   r.status = g.status;
@@ -60,7 +62,16 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   if (g.status == Status::invalid_input) return r;
   if (g.overlap) {
     r.point_a = r.point_b = g.point_a;
-    if (mode == Mode::signed_distance) r.status = Status::not_implemented;
+    if (mode == Mode::signed_distance) {
+      // Overlapping cores: the depth from EPA, plus the radii around the cores.
+      const EpaResult e = epa(a, ta, b, tb, simplex);
+      r.status = e.status;
+      r.iterations += e.iterations;
+      r.normal = e.normal;
+      r.distance = -(e.depth + radii);
+      r.point_a = e.point_a - ra * e.normal;
+      r.point_b = e.point_b + rb * e.normal;
+    }
     return r;
   }
   const Vec3 n = g.direction;

@@ -65,12 +65,14 @@ TEST(QueryProtocol, CollideSignedDistanceAndTolerance) {
   EXPECT_EQ(answer(t)["within_tolerance"], false);
 }
 
-TEST(QueryProtocol, OverlappingGjkPairIsNotImplementedNotWrong) {
+TEST(QueryProtocol, OverlappingPairHasNegativeSignedDistance) {
   const json a = answer_line(R"({"id": "x", "query": "signed_distance", "a": {"shape": "box", "size": [2, 2, 2]},
-                                 "b": {"shape": "box", "size": [2, 2, 2]}, "pose_b": {"p": [1, 0, 0]}})");
+                                 "b": {"shape": "box", "size": [2, 2, 2]}, "pose_b": {"p": [1.5, 0.1, 0]}})");
   EXPECT_EQ(a["id"], "x");
-  EXPECT_EQ(a["status"], "not_implemented");
-  EXPECT_FALSE(a.contains("distance"));
+  EXPECT_EQ(a["status"], "ok");
+  EXPECT_NEAR(a["distance"].get<double>(), -0.5, 1e-12);
+  EXPECT_NEAR(a["normal"][0].get<double>(), -1.0, 1e-12);  // B is at +x: A leaves towards −x
+  EXPECT_EQ(a["collide"], true);
 }
 
 TEST(QueryProtocol, MethodsAndWarmStart) {

@@ -9,6 +9,7 @@
 
 #include <proxima/core/error.hpp>
 #include <proxima/core/transform.hpp>
+#include <proxima/narrow/minkowski.hpp>
 #include <proxima/narrow/simplex.hpp>
 #include <proxima/shape/convex_polytope.hpp>
 
@@ -56,53 +57,31 @@ struct GjkResult {
 
 namespace detail {
 
-/// Support of one shape's core; polytopes keep a hill-climbing hint across
-/// the calls of one query.
-template <class S>
-struct Supporter {
-  const S& shape;
-  explicit Supporter(const S& s, int = -1) : shape(s) {}
-  Vec3 operator()(const Vec3& d) { return shape.core_support(d); }
-  int hint() const { return -1; }
-};
-template <>
-struct Supporter<ConvexPolytope> {
-  const ConvexPolytope& shape;
-  int h;
-  explicit Supporter(const ConvexPolytope& s, int hint = -1) : shape(s), h(hint) {}
-  Vec3 operator()(const Vec3& d) { return shape.core_support(d, h); }
-  int hint() const { return h; }
-};
-
 }  // namespace detail
 
 /// GJK on the cores of `a` and `b`. Never throws; non-finite poses give
 /// status invalid_input.
+///
+/// `simplex_out` (optional) receives the final simplex in A's local frame, for
+/// EPA to start from when the cores overlap.
 template <class A, class B>
 GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& pose_b,
-              const GjkOptions& opt = {}, GjkCache* cache = nullptr) {
+              const GjkOptions& opt = {}, GjkCache* cache = nullptr,
+              detail::Simplex* simplex_out = nullptr) {
   GjkResult out;
+  detail::Simplex local_simplex;
   if (!pose_a.is_finite() || !pose_b.is_finite()) {
     out.status = Status::invalid_input;
     return out;
   }
-  // B in A's frame: x_A = R x_B + t.
-  const Mat3 R = pose_a.R.transpose() * pose_b.R;
-  const Vec3 t = pose_a.R.transpose() * (pose_b.p - pose_a.p);
-  detail::Supporter<A> sa(a, cache ? cache->hint_a : -1);
-  detail::Supporter<B> sb(b, cache ? cache->hint_b : -1);
-
-  detail::Simplex s;
-  // The hot path: inlined by force, with the two rotations written out.
+  detail::MinkowskiDifference<A, B> md(a, pose_a, b, pose_b, cache ? cache->hint_a : -1,
+                                       cache ? cache->hint_b : -1);
+  const Vec3& t = md.t;
+  detail::Simplex& s = simplex_out ? *simplex_out : local_simplex;
+  s.n = 0;
   auto push = [&](const Vec3& d) __attribute__((always_inline)) {
-    const Vec3 pa = sa(d);
-    const Vec3 db(-(R(0, 0) * d.x() + R(1, 0) * d.y() + R(2, 0) * d.z()),
-                  -(R(0, 1) * d.x() + R(1, 1) * d.y() + R(2, 1) * d.z()),
-                  -(R(0, 2) * d.x() + R(1, 2) * d.y() + R(2, 2) * d.z()));
-    const Vec3 q = sb(db);
-    const Vec3 pb(R(0, 0) * q.x() + R(0, 1) * q.y() + R(0, 2) * q.z() + t.x(),
-                  R(1, 0) * q.x() + R(1, 1) * q.y() + R(1, 2) * q.z() + t.y(),
-                  R(2, 0) * q.x() + R(2, 1) * q.y() + R(2, 2) * q.z() + t.z());
+    Vec3 pa, pb;
+    md.support(d, pa, pb);
     s.d[s.n] = d;
     s.a[s.n] = pa;
     s.b[s.n] = pb;
@@ -208,8 +187,8 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
     if (!out.overlap) cache->direction = out.direction;
     cache->simplex_size = s.n;
     for (int k = 0; k < s.n; ++k) cache->support_directions[k] = pose_a.rotate(s.d[k]);
-    cache->hint_a = sa.hint();
-    cache->hint_b = sb.hint();
+    cache->hint_a = md.sa.hint();
+    cache->hint_b = md.sb.hint();
   }
   return out;
 }

@@ -1,0 +1,374 @@
+// Expanding Polytope Algorithm (van den Bergen 2001; Ericson §9.5): the
+// penetration depth of two overlapping convex cores as the distance from the
+// origin to the boundary of A ⊖ B, found by growing a polytope inside A ⊖ B
+// from GJK's final simplex until the face closest to the origin is a face of
+// A ⊖ B within tolerance. Fixed-capacity storage: no heap allocation.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <proxima/core/error.hpp>
+#include <proxima/narrow/minkowski.hpp>
+#include <proxima/narrow/simplex.hpp>
+
+namespace proxima {
+
+struct EpaOptions {
+  /// Stop when the support value along the closest face's normal exceeds the
+  /// face's distance by at most tol_rel · L (L: size of A ⊖ B).
+  double tol_rel = 1e-10;
+  /// Accepted gap when the polytope is full (capacity reached): a result
+  /// within it is `ok`, a worse one `not_converged`.
+  double tol_rel_capacity = 1e-7;
+  int max_iterations = 255;
+};
+
+/// Core penetration depth: the cores overlap by `depth` ≥ 0 along `normal`
+/// (unit, B→A, world frame): moving A by +depth·normal makes the cores touch.
+/// `depth` is the support value of A ⊖ B along −normal, so it never
+/// underestimates; with status ok it is within the tolerance of the true
+/// depth. `point_a`, `point_b` are the cores' deepest points (point_b =
+/// point_a + depth·normal).
+struct EpaResult {
+  Status status = Status::ok;
+  double depth = 0.0;
+  Vec3 normal = Vec3::UnitZ();
+  Vec3 point_a = Vec3::Zero();
+  Vec3 point_b = Vec3::Zero();
+  int iterations = 0;
+};
+
+namespace detail {
+
+/// The polytope EPA grows: vertices (with the support points on A and B
+/// that made them) and triangular faces with outward unit normals.
+struct EpaPolytope {
+  static constexpr int kMaxVertices = 128;
+  static constexpr int kMaxFaces = 2 * kMaxVertices;
+  static constexpr int kMaxHorizon = 3 * kMaxVertices;
+
+  struct Face {
+    int v[3];     ///< counter-clockwise seen from outside
+    int adj[3];   ///< face across edge (v[e], v[e+1])
+    Vec3 n;       ///< outward unit normal
+    double dist;  ///< n·v0: distance of the plane from the origin (signed)
+    bool alive;
+  };
+
+  Vec3 y[kMaxVertices], a[kMaxVertices], b[kMaxVertices];
+  int nv = 0;
+  Face f[kMaxFaces];
+  int nf = 0;
+  int free_list[kMaxFaces];
+  int nfree = 0;
+
+  /// A face slot, reusing dead ones; −1 when full.
+  int new_face() {
+    if (nfree > 0) return free_list[--nfree];
+    return nf < kMaxFaces ? nf++ : -1;
+  }
+  void kill(int k) {
+    f[k].alive = false;
+    free_list[nfree++] = k;
+  }
+  /// Sets face k to (i, j, l) with its plane; false if degenerate.
+  bool set_face(int k, int i, int j, int l) {
+    Face& face = f[k];
+    face.v[0] = i;
+    face.v[1] = j;
+    face.v[2] = l;
+    Vec3 n = (y[j] - y[i]).cross(y[l] - y[i]);
+    const double len = n.norm();
+    face.alive = true;
+    if (!(len > 0.0)) {
+      face.n = Vec3::Zero();
+      face.dist = std::numeric_limits<double>::infinity();
+      return false;
+    }
+    face.n = n / len;
+    face.dist = face.n.dot(y[i]);
+    return true;
+  }
+};
+
+/// Barycentric coordinates of p (in the triangle's plane) by areas in the
+/// best-conditioned coordinate plane.
+inline void barycentric(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, double w[3]) {
+  const Vec3 n = (b - a).cross(c - a);
+  int ax = 0;
+  if (std::abs(n.y()) > std::abs(n[ax])) ax = 1;
+  if (std::abs(n.z()) > std::abs(n[ax])) ax = 2;
+  const int u = (ax + 1) % 3, v = (ax + 2) % 3;
+  auto area = [&](const Vec3& p0, const Vec3& p1, const Vec3& p2) {
+    return (p1[u] - p0[u]) * (p2[v] - p0[v]) - (p1[v] - p0[v]) * (p2[u] - p0[u]);
+  };
+  const double total = area(a, b, c);
+  if (!(std::abs(total) > 0.0)) {
+    w[0] = 1.0;
+    w[1] = w[2] = 0.0;
+    return;
+  }
+  w[0] = area(p, b, c) / total;
+  w[1] = area(a, p, c) / total;
+  w[2] = 1.0 - w[0] - w[1];
+}
+
+}  // namespace detail
+
+/// EPA on the cores of two overlapping shapes, starting from GJK's final
+/// simplex (A's frame). A simplex of fewer than 4 points (touching contact)
+/// is blown up to a tetrahedron first; if A ⊖ B turns out flat (zero volume),
+/// the depth is 0 along its plane normal. Never throws, never NaN.
+template <class A, class B>
+EpaResult epa(const A& a, const Transform& pose_a, const B& b, const Transform& pose_b,
+              const detail::Simplex& start, const EpaOptions& opt = {}) {
+  using detail::EpaPolytope;
+  EpaResult out;
+  detail::MinkowskiDifference<A, B> md(a, pose_a, b, pose_b);
+  EpaPolytope P;
+  auto add_vertex = [&](const Vec3& d) {
+    Vec3 pa, pb;
+    md.support(d, pa, pb);
+    P.a[P.nv] = pa;
+    P.b[P.nv] = pb;
+    P.y[P.nv] = pa - pb;
+    return P.nv++;
+  };
+  for (int i = 0; i < start.n; ++i) {
+    P.y[i] = start.y[i];
+    P.a[i] = start.a[i];
+    P.b[i] = start.b[i];
+  }
+  P.nv = start.n;
+  double scale = 0.0;
+  for (int i = 0; i < P.nv; ++i) scale = std::max(scale, P.y[i].norm());
+
+  // Blow a degenerate start up to a tetrahedron, keeping only points that
+  // add a dimension; C = A ⊖ B being flat ends it here.
+  auto finish_flat = [&](const Vec3& plane_normal) {
+    // Zero core depth: the cores meet in a set without volume.
+    Vec3 n = pose_a.rotate(plane_normal.normalized());
+    if (n.dot(pose_a.p - pose_b.p) < 0.0) n = -n;
+    out.depth = 0.0;
+    out.normal = n;
+    out.point_a = out.point_b = pose_a.apply(P.a[0]);
+    return out;
+  };
+  static const Vec3 kAxes[6] = {Vec3::UnitX(), -Vec3::UnitX(), Vec3::UnitY(),
+                                -Vec3::UnitY(), Vec3::UnitZ(), -Vec3::UnitZ()};
+  if (P.nv == 0) add_vertex(Vec3::UnitX());
+  if (P.nv == 1) {
+    for (const Vec3& d : kAxes) {
+      const int k = add_vertex(d);
+      scale = std::max(scale, P.y[k].norm());
+      if ((P.y[k] - P.y[0]).norm() > 1e-12 * std::max(scale, 1e-300)) break;
+      --P.nv;
+    }
+    if (P.nv == 1) return finish_flat(Vec3::UnitZ());
+  }
+  if (P.nv == 2) {
+    const Vec3 axis = (P.y[1] - P.y[0]).normalized();
+    const Vec3 u = axis.unitOrthogonal(), w = axis.cross(u);
+    bool found = false;
+    for (int k = 0; k < 6 && !found; ++k) {
+      const double ang = k * (M_PI / 3.0);
+      const int i = add_vertex(std::cos(ang) * u + std::sin(ang) * w);
+      scale = std::max(scale, P.y[i].norm());
+      found = (P.y[i] - P.y[0]).cross(axis).norm() > 1e-12 * std::max(scale, 1e-300);
+      if (!found) --P.nv;
+    }
+    if (!found) return finish_flat(u);
+  }
+  if (P.nv == 3) {
+    const Vec3 n = (P.y[1] - P.y[0]).cross(P.y[2] - P.y[0]).normalized();
+    const int i = add_vertex(n);
+    const double hi = n.dot(P.y[i] - P.y[0]);
+    const int j = add_vertex(-n);
+    const double lo = n.dot(P.y[j] - P.y[0]);
+    const double tiny = 1e-12 * std::max(scale, 1e-300);
+    if (hi <= tiny && -lo <= tiny) {
+      P.nv = 3;
+      return finish_flat(n);
+    }
+    // Keep the farther of the two points off the plane.
+    if (hi >= -lo) --P.nv;
+    else {
+      P.y[i] = P.y[j];
+      P.a[i] = P.a[j];
+      P.b[i] = P.b[j];
+      --P.nv;
+    }
+  }
+  for (int i = 0; i < P.nv; ++i) scale = std::max(scale, P.y[i].norm());
+
+  // The tetrahedron, oriented counter-clockwise from outside (robust even
+  // when the origin lies on its boundary at touching contact).
+  if ((P.y[1] - P.y[0]).cross(P.y[2] - P.y[0]).dot(P.y[3] - P.y[0]) > 0.0) {
+    std::swap(P.y[1], P.y[2]);
+    std::swap(P.a[1], P.a[2]);
+    std::swap(P.b[1], P.b[2]);
+  }
+  // Faces 0..3 = (0,1,2), (0,3,1), (0,2,3), (1,3,2); adj[e] across (v[e], v[e+1]).
+  static constexpr int kTet[4][3] = {{0, 1, 2}, {0, 3, 1}, {0, 2, 3}, {1, 3, 2}};
+  static constexpr int kTetAdj[4][3] = {{1, 3, 2}, {2, 3, 0}, {0, 3, 1}, {1, 2, 0}};
+  bool ok = true;
+  for (int k = 0; k < 4; ++k) {
+    const int slot = P.new_face();
+    ok = P.set_face(slot, kTet[k][0], kTet[k][1], kTet[k][2]) && ok;
+    for (int e = 0; e < 3; ++e) P.f[slot].adj[e] = kTetAdj[k][e];
+  }
+  if (!ok) return finish_flat((P.y[1] - P.y[0]).cross(P.y[2] - P.y[0]));
+
+  const double tol = opt.tol_rel * std::max(scale, 1e-300);
+  int closest = 0;
+  double closest_h = std::numeric_limits<double>::infinity();  // support value along its normal
+  int best_v[3] = {0, 1, 2};
+  Vec3 best_n = P.f[0].n;
+  double best_dist = P.f[0].dist;
+  int it = 0;
+  // Horizon of the faces that see the new point: (edge start, edge end,
+  // outside face, its edge index), in loop order.
+  int horizon[EpaPolytope::kMaxHorizon][4];
+  int stack[EpaPolytope::kMaxFaces][2];
+  for (; it < opt.max_iterations; ++it) {
+    // Face closest to the origin (linear scan: a few hundred faces at most).
+    closest = -1;
+    for (int k = 0; k < P.nf; ++k) {
+      if (P.f[k].alive && (closest < 0 || P.f[k].dist < P.f[closest].dist)) closest = k;
+    }
+    if (closest < 0) {
+      out.status = Status::not_converged;
+      break;
+    }
+    if (P.nv >= EpaPolytope::kMaxVertices) break;
+    const Vec3 fn = P.f[closest].n;
+    const double fdist = P.f[closest].dist;
+    const int wi = add_vertex(fn);
+    const Vec3 w = P.y[wi];
+    const double h = fn.dot(w);
+    // The answer so far: this face's plane (a lower bound on the depth along
+    // fn) and the support value along fn (the depth along fn itself).
+    for (int e = 0; e < 3; ++e) best_v[e] = P.f[closest].v[e];
+    best_n = fn;
+    best_dist = fdist;
+    closest_h = h;
+    if (h - fdist <= tol) {
+      --P.nv;
+      break;
+    }
+    // Silhouette walk from the closest face (which sees w): visible faces are
+    // removed, and the edges where the walk meets a face that does not see w
+    // form the horizon, in counter-clockwise order. Walking through adjacency
+    // keeps the removed region connected even where rounding makes the
+    // visibility of nearly coplanar faces disagree.
+    int nh = 0;
+    bool broken = false;
+    P.kill(closest);
+    int top = 0;
+    stack[top][0] = closest;
+    stack[top][1] = 0;
+    ++top;
+    while (top > 0 && !broken) {
+      int& fe = stack[top - 1][1];
+      const int fk = stack[top - 1][0];
+      if (fe == 3) {
+        --top;
+        continue;
+      }
+      const int e = fe++;
+      const int g = P.f[fk].adj[e];
+      if (!P.f[g].alive) continue;
+      const EpaPolytope::Face& gf = P.f[g];
+      if (gf.n.dot(w) - gf.dist > 0.0) {
+        if (top >= EpaPolytope::kMaxFaces) {
+          broken = true;
+          break;
+        }
+        P.kill(g);
+        stack[top][0] = g;
+        stack[top][1] = 0;
+        ++top;
+      } else {
+        int ge = 0;
+        while (ge < 3 && gf.adj[ge] != fk) ++ge;
+        if (nh >= EpaPolytope::kMaxHorizon || ge == 3) {
+          broken = true;
+          break;
+        }
+        horizon[nh][0] = P.f[fk].v[e];
+        horizon[nh][1] = P.f[fk].v[(e + 1) % 3];
+        horizon[nh][2] = g;
+        horizon[nh][3] = ge;
+        ++nh;
+      }
+    }
+    if (broken || nh < 3) {
+      out.status = Status::not_converged;
+      break;
+    }
+    // Cone the horizon to w. Each new face (i, j, w) meets the outside face
+    // across (i, j), the new face starting at j across (j, w) and the one
+    // ending at i across (w, i); a horizon that is not one simple loop
+    // (rounding) is caught by a vertex seen twice.
+    int by_start[EpaPolytope::kMaxVertices], by_end[EpaPolytope::kMaxVertices];
+    for (int m = 0; m < nh; ++m) by_start[horizon[m][0]] = by_end[horizon[m][1]] = -1;
+    for (int m = 0; m < nh && !broken; ++m) {
+      const int i = horizon[m][0], j = horizon[m][1];
+      const int k = P.new_face();
+      if (k < 0 || by_start[i] != -1 || by_end[j] != -1) {
+        broken = true;
+        break;
+      }
+      P.set_face(k, i, j, wi);
+      P.f[k].adj[0] = horizon[m][2];
+      P.f[horizon[m][2]].adj[horizon[m][3]] = k;
+      by_start[i] = k;
+      by_end[j] = k;
+    }
+    for (int m = 0; m < nh && !broken; ++m) {
+      const int i = horizon[m][0], j = horizon[m][1];
+      const int k = by_start[i];
+      const int next = by_start[j], before = by_end[i];
+      if (next < 0 || before < 0) {
+        broken = true;
+        break;
+      }
+      P.f[k].adj[1] = next;
+      P.f[k].adj[2] = before;
+    }
+    if (broken) {
+      out.status = Status::not_converged;
+      break;
+    }
+  }
+  if (it >= opt.max_iterations) out.status = Status::not_converged;
+
+  if (!std::isfinite(closest_h)) {
+    out.status = Status::not_converged;
+    return finish_flat(best_n);
+  }
+  // Report the depth along best_n (its support value: an upper bound on the
+  // penetration depth, exact at convergence); its bracket is the face plane.
+  const double depth = std::max(0.0, closest_h);
+  const double gap = closest_h - best_dist;
+  if (out.status == Status::not_converged || !(gap <= tol)) {
+    // Out of room or steps: good enough if the bracket is tight, else say so.
+    out.status = gap <= opt.tol_rel_capacity * std::max(scale, 1e-300) ? Status::ok
+                                                                       : Status::not_converged;
+  }
+  const Vec3 p = std::max(0.0, best_dist) * best_n;
+  double wts[3];
+  detail::barycentric(p, P.y[best_v[0]], P.y[best_v[1]], P.y[best_v[2]], wts);
+  Vec3 pa = Vec3::Zero();
+  for (int k = 0; k < 3; ++k) pa += wts[k] * P.a[best_v[k]];
+  out.depth = depth;
+  out.normal = pose_a.rotate(-best_n);
+  out.point_a = pose_a.apply(pa);
+  out.point_b = out.point_a + depth * out.normal;
+  out.iterations = it;
+  return out;
+}
+
+}  // namespace proxima
