@@ -45,7 +45,7 @@ namespace detail {
 /// The polytope EPA grows: vertices (with the support points on A and B
 /// that made them) and triangular faces with outward unit normals.
 struct EpaPolytope {
-  static constexpr int kMaxVertices = 128;
+  static constexpr int kMaxVertices = 256;
   static constexpr int kMaxFaces = 2 * kMaxVertices;
   static constexpr int kMaxHorizon = 3 * kMaxVertices;
 
