@@ -143,6 +143,11 @@ TEST(ConvexPolytope, EdgeFaces) {
       EXPECT_NEAR(dir.dot(d.face_normals[f0]), 0.0, 1e-9);
       EXPECT_NEAR(dir.dot(d.face_normals[f1]), 0.0, 1e-9);
     }
+    // Every face is slot 0 of some edge (a loop of distinct indices rises
+    // somewhere); the SAT visits faces that way.
+    std::set<int> slot0;
+    for (const auto& ef : d.edge_faces) slot0.insert(ef[0]);
+    EXPECT_EQ(slot0.size(), d.faces.size());
   }
   const std::vector<Vec3> square = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
   const ConvexPolytope flat(square, 0.01);

@@ -4,6 +4,9 @@
 // the arcs of its two edges cross, i.e. when the pair spans a face of the
 // Minkowski difference C = A ⊖ B. The candidate axes are then exactly the
 // facet normals of C, so min over them of the support value h_C is the depth.
+// The crossing pairs are found by walking each arc of A across the Gauss map
+// of −B (O(|E_A| + crossings) steps) rather than by testing all |E_A|·|E_B|
+// pairs; the pairs are the same.
 //
 // Intended for OVERLAPPING pairs (run GJK first). Results, in world frame:
 //   distance = −depth (negative); normal = unit axis from B to A (moving A by
@@ -19,7 +22,8 @@
 // distance, and the points are not closest points.
 // Margins: depth of the cores plus both margins (exact for overlapping
 // cores: the margin offsets every facet of C outward by r_A + r_B).
-// Flat, segment or point cores (dimension < 3 on either side) report
+// Flat cores (dimension 2: a polygon, with its two faces) are handled.
+// Segment or point cores (dimension < 2 on either side) report
 // Status::not_implemented (distance 0). Non-finite poses: invalid_input.
 // Never throws, never allocates, never returns NaN.
 #pragma once
@@ -31,8 +35,8 @@ namespace proxima::narrow {
 /// Work counters of one SAT query, for tests and tuning.
 struct SatStats {
   long face_axes = 0;    ///< face normals of A and B evaluated
-  long edge_pairs = 0;   ///< edge pairs given to the Gauss-map test
-  long edge_axes = 0;    ///< edge pairs that passed it (faces of A ⊖ B) and were evaluated
+  long edge_pairs = 0;   ///< edge pairs looked at by the Gauss-map walks (vs |E_A|·|E_B| unpruned)
+  long edge_axes = 0;    ///< edge pairs whose arcs cross (faces of A ⊖ B), evaluated as axes
 };
 
 /// Penetration depth of two convex polytopes (see the file comment).
