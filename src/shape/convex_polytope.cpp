@@ -173,6 +173,19 @@ void finish(PolytopeData& d) {
   std::sort(d.edges.begin(), d.edges.end());
   d.edges.erase(std::unique(d.edges.begin(), d.edges.end()), d.edges.end());
 
+  // Faces of each edge, by the direction the face's CCW loop runs it.
+  d.edge_faces.assign(d.edges.size(), {-1, -1});
+  for (std::size_t f = 0; f < d.faces.size(); ++f) {
+    const auto& loop = d.faces[f];
+    for (std::size_t k = 0; k < loop.size(); ++k) {
+      const int a = loop[k], b = loop[(k + 1) % loop.size()];
+      const std::array<int, 2> key{std::min(a, b), std::max(a, b)};
+      const auto it = std::lower_bound(d.edges.begin(), d.edges.end(), key);
+      const auto e = static_cast<std::size_t>(it - d.edges.begin());
+      d.edge_faces[e][a < b ? 0 : 1] = static_cast<int>(f);
+    }
+  }
+
   std::vector<int> degree(n, 0);
   for (const auto& e : d.edges) { ++degree[static_cast<std::size_t>(e[0])]; ++degree[static_cast<std::size_t>(e[1])]; }
   d.neighbor_offsets.assign(n + 1, 0);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <limits>
 #include <set>
 #include <string>
@@ -116,6 +117,48 @@ TEST(ConvexPolytope, FlatSetsNeedAMargin) {
   std::vector<Vec3> sliver = square;
   sliver.push_back(Vec3(0.5, 0.5, 1e-12));
   EXPECT_NE(error_of(sliver, 0.0).find("coplanar"), std::string::npos);
+}
+
+// edge_faces: slot 0 is the face whose CCW loop runs the edge low → high,
+// slot 1 the face running it high → low; both normals are orthogonal to it.
+TEST(ConvexPolytope, EdgeFaces) {
+  auto runs = [](const std::vector<int>& loop, int from, int to) {
+    for (std::size_t k = 0; k < loop.size(); ++k)
+      if (loop[k] == from && loop[(k + 1) % loop.size()] == to) return true;
+    return false;
+  };
+  testing::Rng rng(5);
+  for (int n : {4, 8, 60, 300}) {
+    const ConvexPolytope p(n == 8 ? cube_corners(0.5) : rng.sphere_points(n, 0.5));
+    const PolytopeData& d = p.data();
+    ASSERT_EQ(d.edge_faces.size(), d.edges.size());
+    for (std::size_t e = 0; e < d.edges.size(); ++e) {
+      const auto [f0, f1] = d.edge_faces[e];
+      ASSERT_GE(f0, 0);
+      ASSERT_GE(f1, 0);
+      EXPECT_NE(f0, f1);
+      EXPECT_TRUE(runs(d.faces[f0], d.edges[e][0], d.edges[e][1]));
+      EXPECT_TRUE(runs(d.faces[f1], d.edges[e][1], d.edges[e][0]));
+      const Vec3 dir = (d.vertices[d.edges[e][1]] - d.vertices[d.edges[e][0]]).normalized();
+      EXPECT_NEAR(dir.dot(d.face_normals[f0]), 0.0, 1e-9);
+      EXPECT_NEAR(dir.dot(d.face_normals[f1]), 0.0, 1e-9);
+    }
+    // Every face is slot 0 of some edge (a loop of distinct indices rises
+    // somewhere); the SAT visits faces that way.
+    std::set<int> slot0;
+    for (const auto& ef : d.edge_faces) slot0.insert(ef[0]);
+    EXPECT_EQ(slot0.size(), d.faces.size());
+  }
+  const std::vector<Vec3> square = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+  const ConvexPolytope flat(square, 0.01);
+  for (const auto& ef : flat.data().edge_faces) {
+    EXPECT_EQ(std::min(ef[0], ef[1]), 0);
+    EXPECT_EQ(std::max(ef[0], ef[1]), 1);
+  }
+  const ConvexPolytope seg(std::vector<Vec3>{{0, 0, 0}, {1, 1, 1}}, 0.01);
+  ASSERT_EQ(seg.data().edge_faces.size(), 1u);
+  EXPECT_EQ(seg.data().edge_faces[0][0], -1);
+  EXPECT_EQ(seg.data().edge_faces[0][1], -1);
 }
 
 TEST(ConvexPolytope, RejectsBadPoints) {

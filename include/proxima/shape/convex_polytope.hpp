@@ -23,6 +23,12 @@ struct PolytopeData {
   std::vector<double> face_offsets;
   /// Each hull edge once, as (lower index, higher index).
   std::vector<std::array<int, 2>> edges;
+  /// The two faces sharing each edge, parallel to `edges`: slot 0 is the face
+  /// whose counter-clockwise loop runs edges[e][0] → edges[e][1], slot 1 the
+  /// face running it backwards. A flat hull's edges have its two opposite
+  /// faces; a segment's edge has {−1, −1}. (The SAT needs them for the
+  /// Gauss-map arcs of edges.)
+  std::vector<std::array<int, 2>> edge_faces;
   /// Vertex adjacency in compressed rows: the neighbours of vertex v are
   /// neighbors[neighbor_offsets[v] .. neighbor_offsets[v + 1]).
   std::vector<int> neighbor_offsets;
