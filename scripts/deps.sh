@@ -9,6 +9,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # Peers for the side-by-side benchmark (never linked into the library).
   libfcl-dev libccd-dev libbullet-dev
+  # Optional penetration-depth peer (the peers build without it).
+  libode-dev
 )
 
 missing=()

@@ -143,4 +143,73 @@ PeerCell run_bullet_epa_distance(const Workload& work, int repeats) {
   return cell;
 }
 
+PeerCell run_bullet_epa_depth(const Workload& work, int repeats) {
+  PeerCell cell;
+  cell.library = detail::bullet_library();
+  cell.solver = detail::bullet_epa_depth_solver;
+  Shapes shapes;
+  if (!build(work, cell, shapes)) return cell;
+  btTransform ta;
+  btTransform tb;
+  int not_penetrating = 0;
+  detail::measure(
+      work, repeats, cell,
+      [&](std::size_t i) {
+        ta = to_bullet(work.pose_a[i]);
+        tb = to_bullet(work.pose_b[i]);
+      },
+      [&] {
+        btGjkEpaSolver2::sResults result;
+        const btVector3 guess(1, 0, 0);
+        detail::Depth out;
+        // With margins (the default): a sphere or capsule is its point or
+        // segment plus the radius.
+        if (!btGjkEpaSolver2::Penetration(shapes.a.get(), ta, shapes.b.get(), tb, guess, result)) {
+          ++not_penetrating;
+          return out;
+        }
+        // results.distance is already -depth and results.normal points from
+        // B to A, but in A's local frame: EPA runs there, and only the
+        // witnesses are mapped to world (checked on a rotated A).
+        out.distance = result.distance;
+        const btVector3 n = ta.getBasis() * result.normal;
+        out.normal = {n.x(), n.y(), n.z()};
+        return out;
+      });
+  if (not_penetrating > 0)
+    detail::append_note(cell, std::to_string(not_penetrating) + " of " + std::to_string(cell.distances.size()) +
+                                  " poses: Penetration returned false (NaN, counted as failures)");
+  return cell;
+}
+
+PeerCell run_bullet_pair_depth(const Workload& work, int repeats) {
+  PeerCell cell;
+  cell.library = detail::bullet_library();
+  cell.solver = detail::bullet_pair_depth_solver;
+  Shapes shapes;
+  if (!build(work, cell, shapes)) return cell;
+  btVoronoiSimplexSolver simplex;
+  btGjkEpaPenetrationDepthSolver depth_solver;
+  btGjkPairDetector::ClosestPointInput input;
+  detail::measure(
+      work, repeats, cell,
+      [&](std::size_t i) {
+        input.m_transformA = to_bullet(work.pose_a[i]);
+        input.m_transformB = to_bullet(work.pose_b[i]);
+      },
+      [&] {
+        btGjkPairDetector detector(shapes.a.get(), shapes.b.get(), &simplex, &depth_solver);
+        btPointCollector output;
+        detector.getClosestPoints(input, output, nullptr);
+        detail::Depth out;
+        if (!output.m_hasResult) return out;
+        // m_normalOnBInWorld points from B to A, as PeerCell::normals does.
+        const btVector3& n = output.m_normalOnBInWorld;
+        out.distance = output.m_distance;
+        out.normal = {n.x(), n.y(), n.z()};
+        return out;
+      });
+  return cell;
+}
+
 }  // namespace proxima::bench

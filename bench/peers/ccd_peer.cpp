@@ -22,6 +22,7 @@ struct Placed {
   const ShapeSpec* shape = nullptr;
   detail::Mat3 rot{};
   Vec pos{};
+  Vec centre{};  // local interior point, for MPR
 };
 
 double norm(const Vec& v) { return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
@@ -76,9 +77,76 @@ void support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* out) {
     out->v[k] = static_cast<ccd_real_t>(o.pos[k] + R[k][0] * s[0] + R[k][1] * s[1] + R[k][2] * s[2]);
 }
 
+// MPR starts its portal from a point inside each shape. Every kind but a
+// convex is centred on its local origin; a convex takes its vertex mean.
+void centre(const void* obj, ccd_vec3_t* out) {
+  const Placed& o = *static_cast<const Placed*>(obj);
+  const auto& R = o.rot;
+  const Vec& c = o.centre;
+  for (int k = 0; k < 3; ++k)
+    out->v[k] = static_cast<ccd_real_t>(o.pos[k] + R[k][0] * c[0] + R[k][1] * c[1] + R[k][2] * c[2]);
+}
+
+Vec local_centre(const ShapeSpec& s) {
+  Vec c{};
+  if (s.kind != Kind::convex || s.points.empty()) return c;
+  for (const Vec& p : s.points)
+    for (int k = 0; k < 3; ++k) c[k] += p[k] / static_cast<double>(s.points.size());
+  return c;
+}
+
 void place(Placed& o, const Pose& pose) {
   o.rot = detail::rotation(pose);
   o.pos = pose.p;
+}
+
+using PenetrationFn = int (*)(const void*, const void*, const ccd_t*, ccd_real_t*, ccd_vec3_t*,
+                              ccd_vec3_t*);
+
+// Both libccd penetration queries share one signature and one convention:
+// translating obj2 (B) by depth * dir separates, so B-to-A is -dir.
+PeerCell run_depth(const Workload& work, int repeats, PenetrationFn penetration, const char* label) {
+  PeerCell cell;
+  cell.library = detail::ccd_library();
+  cell.solver = label;
+  Placed a{&work.a, {}, {}, local_centre(work.a)};
+  Placed b{&work.b, {}, {}, local_centre(work.b)};
+  ccd_t ccd;
+  CCD_INIT(&ccd);
+  ccd.support1 = support;
+  ccd.support2 = support;
+  ccd.center1 = centre;
+  ccd.center2 = centre;
+  ccd.max_iterations = 1000;
+  int separated = 0;
+  detail::measure(
+      work, repeats, cell,
+      [&](std::size_t i) {
+        place(a, work.pose_a[i]);
+        place(b, work.pose_b[i]);
+      },
+      [&] {
+        ccd_real_t depth = 0;
+        ccd_vec3_t dir{};
+        ccd_vec3_t pos{};
+        detail::Depth out;
+        if (penetration(&a, &b, &ccd, &depth, &dir, &pos) != 0) {
+          ++separated;
+          return out;
+        }
+        out.distance = -static_cast<double>(depth);
+        const Vec n{-static_cast<double>(dir.v[0]), -static_cast<double>(dir.v[1]),
+                    -static_cast<double>(dir.v[2])};
+        const double len = norm(n);
+        // libccd's dir is unit length except for touching contact (zero).
+        if (len > 0.0) out.normal = {n[0] / len, n[1] / len, n[2] / len};
+        return out;
+      });
+  // Only the untimed query of a failed pose counts: timed ones run after success.
+  if (separated > 0)
+    detail::append_note(cell, std::to_string(separated) + " of " + std::to_string(cell.distances.size()) +
+                                  " poses reported separated by libccd (NaN, counted as failures)");
+  return cell;
 }
 
 }  // namespace
@@ -96,8 +164,8 @@ PeerCell run_libccd(const Workload& work, int repeats) {
   PeerCell cell;
   cell.library = detail::ccd_library();
   cell.solver = detail::ccd_solver;
-  Placed a{&work.a, {}, {}};
-  Placed b{&work.b, {}, {}};
+  Placed a{&work.a, {}, {}, {}};
+  Placed b{&work.b, {}, {}, {}};
   ccd_t ccd;
   CCD_INIT(&ccd);
   ccd.support1 = support;
@@ -133,6 +201,14 @@ PeerCell run_libccd(const Workload& work, int repeats) {
                                   " poses are separated: no libccd distance (NaN, counted as failures)");
   }
   return cell;
+}
+
+PeerCell run_ccd_gjk_depth(const Workload& work, int repeats) {
+  return run_depth(work, repeats, ccdGJKPenetration, detail::ccd_gjk_depth_solver);
+}
+
+PeerCell run_ccd_mpr_depth(const Workload& work, int repeats) {
+  return run_depth(work, repeats, ccdMPRPenetration, detail::ccd_mpr_depth_solver);
 }
 
 }  // namespace proxima::bench

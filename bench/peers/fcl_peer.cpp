@@ -1,3 +1,4 @@
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -43,20 +44,31 @@ fcl::Transform3d to_fcl(const Pose& pose) {
   return tf;
 }
 
+struct Objects {
+  std::unique_ptr<fcl::CollisionObjectd> a;
+  std::unique_ptr<fcl::CollisionObjectd> b;
+};
+
+bool build(const Workload& work, PeerCell& cell, Objects& out) {
+  try {
+    out.a = std::make_unique<fcl::CollisionObjectd>(make_geometry(work.a));
+    out.b = std::make_unique<fcl::CollisionObjectd>(make_geometry(work.b));
+  } catch (const std::exception& e) {
+    cell.supported = false;
+    cell.note = std::string("shape construction failed: ") + e.what();
+    return false;
+  }
+  return true;
+}
+
 PeerCell run_fcl(const Workload& work, int repeats, fcl::GJKSolverType solver, const char* label) {
   PeerCell cell;
   cell.library = detail::fcl_library();
   cell.solver = label;
-  std::unique_ptr<fcl::CollisionObjectd> a;
-  std::unique_ptr<fcl::CollisionObjectd> b;
-  try {
-    a = std::make_unique<fcl::CollisionObjectd>(make_geometry(work.a));
-    b = std::make_unique<fcl::CollisionObjectd>(make_geometry(work.b));
-  } catch (const std::exception& e) {
-    cell.supported = false;
-    cell.note = std::string("shape construction failed: ") + e.what();
-    return cell;
-  }
+  Objects o;
+  if (!build(work, cell, o)) return cell;
+  const auto& a = o.a;
+  const auto& b = o.b;
   // FCL's default (unsigned) request takes its closed-form paths for e.g.
   // sphere pairs, which the signed request bypasses, so that is what separated
   // poses use. Overlap makes the unsigned result "implementation defined
@@ -90,6 +102,98 @@ PeerCell run_fcl(const Workload& work, int repeats, fcl::GJKSolverType solver, c
   return cell;
 }
 
+// Signed distance on every pose. FCL returns no normal; the nearest points
+// give one: p_a - p_b points from B to A when separated and from A to B when
+// overlapping (p_a is then A's deepest point inside B), so dividing by the
+// signed distance yields the B-to-A direction either way.
+PeerCell run_fcl_signed(const Workload& work, int repeats, fcl::GJKSolverType solver, const char* label) {
+  PeerCell cell;
+  cell.library = detail::fcl_library();
+  cell.solver = label;
+  Objects o;
+  if (!build(work, cell, o)) return cell;
+  fcl::DistanceRequestd request(/*enable_nearest_points=*/true);
+  request.gjk_solver_type = solver;
+  request.enable_signed_distance = true;
+  detail::measure(
+      work, repeats, cell,
+      [&](std::size_t i) {
+        o.a->setTransform(to_fcl(work.pose_a[i]));
+        o.b->setTransform(to_fcl(work.pose_b[i]));
+      },
+      [&] {
+        fcl::DistanceResultd result;
+        fcl::distance(o.a.get(), o.b.get(), request, result);
+        detail::Depth out;
+        out.distance = result.min_distance;
+        const fcl::Vector3d n = (result.nearest_points[0] - result.nearest_points[1]) / result.min_distance;
+        if (std::isfinite(n.norm()) && std::abs(n.norm() - 1.0) < 1e-6) out.normal = {n[0], n[1], n[2]};
+        return out;
+      });
+  detail::append_note(cell, "normal derived from the nearest points");
+  std::size_t no_normal = 0;
+  for (std::size_t i = 0; i < cell.distances.size(); ++i)
+    no_normal += std::isfinite(cell.distances[i]) && !std::isfinite(cell.normals[i][0]);
+  // GST_INDEP, overlapping: both nearest points are the one contact point.
+  if (no_normal > 0)
+    detail::append_note(cell, "nearest points not |distance| apart on " + std::to_string(no_normal) + " of " +
+                                  std::to_string(cell.distances.size()) + " poses (normal NaN)");
+  return cell;
+}
+
+// FCL documents Contact::normal as pointing from o1 to o2: B-to-A is its negative.
+PeerCell run_fcl_contact(const Workload& work, int repeats, fcl::GJKSolverType solver, const char* label) {
+  PeerCell cell;
+  cell.library = detail::fcl_library();
+  cell.solver = label;
+  Objects o;
+  if (!build(work, cell, o)) return cell;
+  fcl::CollisionRequestd request(/*num_max_contacts=*/16, /*enable_contact=*/true);
+  request.gjk_solver_type = solver;
+  int no_contact = 0;
+  int deeper_later = 0;
+  int negative_depth = 0;
+  const auto query = [&](bool inspect) {
+    fcl::CollisionResultd result;
+    fcl::collide(o.a.get(), o.b.get(), request, result);
+    detail::Depth out;
+    if (result.numContacts() == 0) {
+      if (inspect) ++no_contact;
+      return out;
+    }
+    const fcl::Contactd& first = result.getContact(0);
+    out.distance = -first.penetration_depth;
+    out.normal = {-first.normal[0], -first.normal[1], -first.normal[2]};
+    if (inspect) {
+      negative_depth += first.penetration_depth < 0.0;
+      for (std::size_t k = 1; k < result.numContacts(); ++k)
+        if (result.getContact(k).penetration_depth > first.penetration_depth + 1e-9) {
+          ++deeper_later;
+          break;
+        }
+    }
+    return out;
+  };
+  detail::measure(
+      work, repeats, cell,
+      [&](std::size_t i) {
+        o.a->setTransform(to_fcl(work.pose_a[i]));
+        o.b->setTransform(to_fcl(work.pose_b[i]));
+        query(true);
+      },
+      [&] { return query(false); });
+  if (no_contact > 0)
+    detail::append_note(cell, std::to_string(no_contact) + " of " + std::to_string(cell.distances.size()) +
+                                  " poses gave no contact (NaN, counted as failures)");
+  if (negative_depth > 0)
+    detail::append_note(cell, "penetration_depth < 0 on " + std::to_string(negative_depth) + " of " +
+                                  std::to_string(cell.distances.size()) + " poses (reported as given)");
+  if (deeper_later > 0)
+    detail::append_note(cell, "on " + std::to_string(deeper_later) +
+                                  " poses a later contact is deeper than the first (first reported)");
+  return cell;
+}
+
 }  // namespace
 
 std::string detail::fcl_library() { return std::string("FCL ") + FCL_VERSION; }
@@ -100,6 +204,22 @@ PeerCell run_fcl_libccd(const Workload& work, int repeats) {
 
 PeerCell run_fcl_indep(const Workload& work, int repeats) {
   return run_fcl(work, repeats, fcl::GST_INDEP, detail::fcl_indep_solver);
+}
+
+PeerCell run_fcl_libccd_signed(const Workload& work, int repeats) {
+  return run_fcl_signed(work, repeats, fcl::GST_LIBCCD, detail::fcl_libccd_signed_solver);
+}
+
+PeerCell run_fcl_indep_signed(const Workload& work, int repeats) {
+  return run_fcl_signed(work, repeats, fcl::GST_INDEP, detail::fcl_indep_signed_solver);
+}
+
+PeerCell run_fcl_libccd_contact(const Workload& work, int repeats) {
+  return run_fcl_contact(work, repeats, fcl::GST_LIBCCD, detail::fcl_libccd_contact_solver);
+}
+
+PeerCell run_fcl_indep_contact(const Workload& work, int repeats) {
+  return run_fcl_contact(work, repeats, fcl::GST_INDEP, detail::fcl_indep_contact_solver);
 }
 
 }  // namespace proxima::bench

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -71,6 +72,8 @@ std::vector<char> serialize(const PeerCell& c) {
   w.raw(static_cast<std::uint64_t>(c.distances.size()));
   for (double d : c.distances) w.raw(d);
   w.raw(static_cast<std::int64_t>(c.failures));
+  w.raw(static_cast<std::uint64_t>(c.normals.size()));
+  for (const auto& n : c.normals) w.raw(n);
   return w.bytes();
 }
 
@@ -79,6 +82,7 @@ bool deserialize(const std::vector<char>& bytes, PeerCell& c) {
   std::uint8_t supported = 0;
   std::uint64_t count = 0;
   std::int64_t failures = 0;
+  std::uint64_t normal_count = 0;
   if (!r.str(c.library) || !r.str(c.solver) || !r.raw(supported) || !r.str(c.note) ||
       !r.raw(c.median_ns) || !r.raw(count) || count > bytes.size() / sizeof(double))
     return false;
@@ -86,8 +90,14 @@ bool deserialize(const std::vector<char>& bytes, PeerCell& c) {
   c.distances.resize(count);
   for (double& d : c.distances)
     if (!r.raw(d)) return false;
-  if (!r.raw(failures) || !r.done()) return false;
+  if (!r.raw(failures) || !r.raw(normal_count) ||
+      normal_count > bytes.size() / sizeof(std::array<double, 3>))
+    return false;
   c.failures = static_cast<int>(failures);
+  c.normals.resize(normal_count);
+  for (auto& n : c.normals)
+    if (!r.raw(n)) return false;
+  if (!r.done()) return false;
   return true;
 }
 
@@ -118,6 +128,11 @@ bool write_all(int fd, const std::vector<char>& bytes) {
   std::fflush(nullptr);
   // _exit: the parent's atexit handlers and static destructors are not ours to run.
   ::_exit(code);
+}
+
+std::array<double, 3> nan3() {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  return {nan, nan, nan};
 }
 
 std::string signal_text(int sig) {
@@ -218,6 +233,8 @@ PeerCell run_pose_by_pose(const Peer& peer, const Workload& work, int repeats,
                           std::chrono::seconds timeout, std::size_t poses) {
   PeerCell cell;
   cell.distances.assign(poses, std::numeric_limits<double>::quiet_NaN());
+  bool any_normals = false;
+  std::vector<std::array<double, 3>> normals(poses, nan3());
   std::vector<double> times;
   std::size_t crashed = 0;
   std::string first_crash;
@@ -233,8 +250,13 @@ PeerCell run_pose_by_pose(const Peer& peer, const Workload& work, int repeats,
     cell.supported = cell.supported && out.cell.supported;
     cell.failures += out.cell.failures;
     if (!out.cell.distances.empty()) cell.distances[i] = out.cell.distances.front();
+    if (!out.cell.normals.empty()) {
+      normals[i] = out.cell.normals.front();
+      any_normals = true;
+    }
     if (out.cell.failures == 0 && out.cell.supported) times.push_back(out.cell.median_ns);
   }
+  if (any_normals) cell.normals = std::move(normals);
   std::sort(times.begin(), times.end());
   if (!times.empty()) {
     const std::size_t mid = times.size() / 2;

@@ -9,11 +9,23 @@ namespace proxima::bench::detail {
 std::string fcl_library();     // defined in fcl_peer.cpp
 std::string ccd_library();     // defined in ccd_peer.cpp
 std::string bullet_library();  // defined in bullet_peer.cpp
+std::string ode_library();     // defined in ode_peer.cpp (built only with ODE)
 
 inline constexpr const char* fcl_libccd_solver = "fcl::distance GST_LIBCCD";
 inline constexpr const char* fcl_indep_solver = "fcl::distance GST_INDEP";
 inline constexpr const char* ccd_solver = "ccdGJKPenetration (GJK+EPA)";
 inline constexpr const char* bullet_gjk_solver = "btGjkPairDetector (Voronoi simplex + GJK-EPA depth)";
 inline constexpr const char* bullet_epa_solver = "btGjkEpaSolver2::Distance (Penetration on overlap)";
+
+// Penetration-depth peers (all_depth_peers).
+inline constexpr const char* ccd_gjk_depth_solver = "ccdGJKPenetration (GJK+EPA)";
+inline constexpr const char* ccd_mpr_depth_solver = "ccdMPRPenetration (MPR)";
+inline constexpr const char* fcl_libccd_signed_solver = "fcl::distance signed GST_LIBCCD";
+inline constexpr const char* fcl_indep_signed_solver = "fcl::distance signed GST_INDEP";
+inline constexpr const char* fcl_libccd_contact_solver = "fcl::collide contact GST_LIBCCD";
+inline constexpr const char* fcl_indep_contact_solver = "fcl::collide contact GST_INDEP";
+inline constexpr const char* bullet_epa_depth_solver = "btGjkEpaSolver2::Penetration";
+inline constexpr const char* bullet_pair_depth_solver = "btGjkPairDetector + btGjkEpaPenetrationDepthSolver";
+inline constexpr const char* ode_solver = "dCollide (deepest contact)";
 
 }  // namespace proxima::bench::detail

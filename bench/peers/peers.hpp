@@ -33,6 +33,44 @@ PeerCell run_bullet_gjk_pair(const Workload& work, int repeats);
 /// btGjkEpaSolver2::Distance, falling back to Penetration when the cores overlap.
 PeerCell run_bullet_epa_distance(const Workload& work, int repeats);
 
+/// Penetration-depth adapters, for workloads whose poses overlap. Each reports
+/// per pose the signed distance (negative = -depth) in `distances` and, where
+/// the API yields a direction, the unit normal from B to A in `normals`
+/// (translating A by depth * normal separates the shapes); every library's
+/// own convention is converted to that one. A pose the peer finds separated
+/// or not in contact is NaN and counted as a failure, with a note.
+
+/// ccdGJKPenetration (GJK + EPA) and ccdMPRPenetration; the normal is minus
+/// libccd's `dir` (the direction in which B, obj2, moves out).
+PeerCell run_ccd_gjk_depth(const Workload& work, int repeats);
+PeerCell run_ccd_mpr_depth(const Workload& work, int repeats);
+/// fcl::distance with enable_signed_distance on every pose; FCL gives no
+/// normal, so it is derived from the nearest points as (p_a - p_b) / distance.
+PeerCell run_fcl_libccd_signed(const Workload& work, int repeats);
+PeerCell run_fcl_indep_signed(const Workload& work, int repeats);
+/// fcl::collide with enable_contact: minus the first contact's
+/// penetration_depth and minus its normal (FCL's points from o1 to o2, as
+/// documented). Reported as FCL gives them: where FCL 0.7's GST_INDEP EPA
+/// path stores a negative depth (and a normal in A's local frame), the cell
+/// shows a positive distance and says so in its note.
+PeerCell run_fcl_libccd_contact(const Workload& work, int repeats);
+PeerCell run_fcl_indep_contact(const Workload& work, int repeats);
+/// btGjkEpaSolver2::Penetration (results.normal points from B to A but is
+/// expressed in A's local frame, so it is rotated by A's pose) and
+/// btGjkPairDetector with btGjkEpaPenetrationDepthSolver
+/// (btPointCollector::m_normalOnBInWorld: world, B to A, taken as is). Same
+/// shapes and margins as the distance adapters; no ellipsoid.
+PeerCell run_bullet_epa_depth(const Workload& work, int repeats);
+PeerCell run_bullet_pair_depth(const Workload& work, int repeats);
+#ifdef PROXIMA_HAVE_ODE
+/// ODE dCollide(A, B) with up to 16 contacts: the deepest contact's depth and
+/// normal (ODE's normal already points from B to A: moving o1 along it by
+/// depth separates). No ellipsoid; a pair this ODE build has no collider for
+/// (found by a probe at a surely overlapping pose) is unsupported. Convex
+/// shapes go in as dCreateConvex with the hull's coplanar triangles merged.
+PeerCell run_ode(const Workload& work, int repeats);
+#endif
+
 /// One peer solver with the labels its cells carry, so a crashed run can
 /// still be attributed.
 struct Peer {
@@ -41,8 +79,10 @@ struct Peer {
   PeerCell (*run)(const Workload&, int repeats);
 };
 
-/// Every adapter above, in a stable order.
+/// Every distance adapter above, in a stable order.
 const std::vector<Peer>& all_peers();
+/// Every penetration-depth adapter above, in a stable order.
+const std::vector<Peer>& all_depth_peers();
 
 inline constexpr std::chrono::seconds default_peer_timeout{120};
 

@@ -14,4 +14,21 @@ const std::vector<Peer>& all_peers() {
   return peers;
 }
 
+const std::vector<Peer>& all_depth_peers() {
+  static const std::vector<Peer> peers{
+      {detail::ccd_library(), detail::ccd_gjk_depth_solver, run_ccd_gjk_depth},
+      {detail::ccd_library(), detail::ccd_mpr_depth_solver, run_ccd_mpr_depth},
+      {detail::fcl_library(), detail::fcl_libccd_signed_solver, run_fcl_libccd_signed},
+      {detail::fcl_library(), detail::fcl_indep_signed_solver, run_fcl_indep_signed},
+      {detail::fcl_library(), detail::fcl_libccd_contact_solver, run_fcl_libccd_contact},
+      {detail::fcl_library(), detail::fcl_indep_contact_solver, run_fcl_indep_contact},
+      {detail::bullet_library(), detail::bullet_epa_depth_solver, run_bullet_epa_depth},
+      {detail::bullet_library(), detail::bullet_pair_depth_solver, run_bullet_pair_depth},
+#ifdef PROXIMA_HAVE_ODE
+      {detail::ode_library(), detail::ode_solver, run_ode},
+#endif
+  };
+  return peers;
+}
+
 }  // namespace proxima::bench

@@ -162,6 +162,109 @@ int check_peers() {
   return off;
 }
 
+// Overlapping hand cases for the depth peers: expected signed distance
+// (-depth) and B-to-A normal per pose.
+struct DepthCase {
+  Workload work;
+  std::vector<double> expected;
+  std::vector<std::array<double, 3>> normals;
+};
+
+DepthCase make_depth(std::string name, ShapeSpec a, ShapeSpec b,
+                     std::vector<std::pair<Pose, Pose>> poses, std::vector<double> expected,
+                     std::vector<std::array<double, 3>> normals) {
+  DepthCase c{{std::move(name), std::move(a), std::move(b), {}, {}}, std::move(expected), std::move(normals)};
+  for (auto& [pa, pb] : poses) {
+    c.work.pose_a.push_back(pa);
+    c.work.pose_b.push_back(pb);
+  }
+  return c;
+}
+
+std::vector<DepthCase> depth_cases() {
+  return {
+      // A 0.9 above B: moving A up by 1.1 separates.
+      make_depth("box-box", box(2, 2, 2), box(2, 2, 2),
+                 {{at(0, 0, 0.9), at(0, 0, 0)}, {turned(at(0, 0, 0.9), 2, 90), turned(at(0, 0, 0), 2, 30)},
+                  {at(0, 0, 0), at(0, -1.6, 0)}, {at(1.6, 0, 0), at(0, 0, 0)}},
+                 {-1.1, -1.1, -0.4, -0.4}, {{0, 0, 1}, {0, 0, 1}, {0, 1, 0}, {1, 0, 0}}),
+      // Radii 0.5, centres 0.8 apart: depth 0.2 along the centre line.
+      make_depth("sphere-sphere", sphere(0.5), sphere(0.5),
+                 {{at(0.8, 0, 0), at(0, 0, 0)}, {at(0, 0, 0), at(0.48, 0, 0.64)}},
+                 {-0.2, -0.2}, {{1, 0, 0}, {-0.6, 0, -0.8}}),
+      // A along x at z = 0.7 over B along y: segments 0.7 apart, radii sum 1.
+      make_depth("capsule-capsule", capsule(0.5, 2), capsule(0.5, 2),
+                 {{turned(at(0, 0, 0.7), 1, 90), turned(at(0, 0, 0), 0, 90)},
+                  {turned(at(0, 0, -0.7), 1, 90), turned(at(0, 0, 0), 0, 90)}},
+                 {-0.3, -0.3}, {{0, 0, 1}, {0, 0, -1}}),
+      // Sphere (A) 0.3 into the top and the +x face of a 2x2x2 box (B).
+      make_depth("sphere-box", sphere(0.5), box(2, 2, 2),
+                 {{at(0, 0, 1.3), at(0, 0, 0)}, {at(1.2, 0.1, 0.3), at(0, 0, 0)}},
+                 {-0.2, -0.3}, {{0, 0, 1}, {1, 0, 0}}),
+      // The same with the box as A: the normal flips.
+      make_depth("box-sphere", box(2, 2, 2), sphere(0.5),
+                 {{at(0, 0, 0), at(0, 1.2, 0)}}, {-0.3}, {{0, -1, 0}}),
+      // Upright, then lying along x (a normal left in A's frame shows here).
+      make_depth("cylinder-box", cylinder(1, 2), box(2, 2, 2),
+                 {{at(0, 0, 1.8), at(0, 0, 0)}, {turned(at(0, 0, 1.8), 1, 90), at(0, 0, 0)}},
+                 {-0.2, -0.2}, {{0, 0, 1}, {0, 0, 1}}),
+      make_depth("convex-convex", cube_hull(1), cube_hull(1),
+                 {{at(0, 0, 0.9), at(0, 0, 0)}, {at(1.5, 0, 0), turned(at(0, 0, 0), 2, 10)}},
+                 // B turned 10 degrees reaches x = cos 10 + sin 10; A starts at 0.5.
+                 {-1.1, -(std::cos(M_PI / 18) + std::sin(M_PI / 18) - 0.5)}, {{0, 0, 1}, {1, 0, 0}}),
+      // The sphere's centre is 0.3 outside the ellipsoid's tip, whose radius
+      // of curvature (0.25) is under 0.3: depth 0.5 - 0.3 along -x.
+      make_depth("ellipsoid-sphere", ellipsoid(1, 0.5, 0.5), sphere(0.5),
+                 {{at(0, 0, 0), at(1.3, 0, 0)}}, {-0.2}, {{-1, 0, 0}}),
+  };
+}
+
+// One line per peer and pose: depth and normal next to the expected ones.
+int check_depth_peers() {
+  int off = 0;
+  for (const DepthCase& c : depth_cases()) {
+    std::printf("\n== depth %s (%zu poses)\n", c.work.name.c_str(), c.expected.size());
+    for (std::size_t i = 0; i < c.expected.size(); ++i)
+      std::printf("  pose %zu want d % .6f  n (% .4f % .4f % .4f)\n", i, c.expected[i], c.normals[i][0],
+                  c.normals[i][1], c.normals[i][2]);
+    for (const Peer& peer : all_depth_peers()) {
+      const PeerCell cell = run_peer_isolated(peer, c.work, 10, std::chrono::seconds(30));
+      std::printf("  %-22s %-50s", cell.library.c_str(), cell.solver.c_str());
+      if (!cell.supported) {
+        std::printf(" unsupported: %s\n", cell.note.c_str());
+        continue;
+      }
+      std::printf(" %7.0f ns  failures %d%s%s\n", cell.median_ns, cell.failures,
+                  cell.note.empty() ? "" : "  note: ", cell.note.c_str());
+      for (std::size_t i = 0; i < cell.distances.size(); ++i) {
+        const double d = cell.distances[i];
+        const auto& want = c.normals[i];
+        const bool has_normal = i < cell.normals.size() && std::isfinite(cell.normals[i][0]);
+        const double depth_err = std::fabs(d - c.expected[i]);
+        double angle = 0;  // degrees between the normals
+        if (has_normal) {
+          const auto& n = cell.normals[i];
+          const double cosine = (n[0] * want[0] + n[1] * want[1] + n[2] * want[2]) /
+                                std::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+          angle = std::acos(std::clamp(cosine, -1.0, 1.0)) * 180.0 / M_PI;
+        }
+        // Exact: to 1e-6. Wrong: depth off by over 1e-3 or normal by over 1 degree.
+        const bool wrong = !std::isfinite(d) || depth_err > 1e-3 || angle > 1.0;
+        const bool exact = depth_err <= 1e-6 && angle <= 1e-6 * 180.0 / M_PI;
+        off += std::isfinite(d) && wrong;
+        std::printf("      pose %zu: d % .6f (err %.1e)", i, d, depth_err);
+        if (has_normal)
+          std::printf("  n (% .4f % .4f % .4f) (%6.3f deg)", cell.normals[i][0], cell.normals[i][1],
+                      cell.normals[i][2], angle);
+        else
+          std::printf("  n (none)                             ");
+        std::printf("  %s\n", !std::isfinite(d) ? "FAILED" : wrong ? "WRONG" : exact ? "exact" : "inexact");
+      }
+    }
+  }
+  return off;
+}
+
 void show_isolation() {
   std::printf("\n== run_isolated\n");
   const PeerCell aborted = run_isolated([]() -> PeerCell { std::abort(); }, 3);
@@ -181,17 +284,22 @@ void show_isolation() {
   big.median_ns = 12.5;
   big.failures = 2;
   for (int i = 0; i < 100000; ++i) big.distances.push_back(i * 0.25);
+  for (int i = 0; i < 1000; ++i) big.normals.push_back({i * 1.0, -0.5, 0.125});
   const PeerCell back = run_isolated([&] { return big; }, 0);
   const bool same = back.library == big.library && back.note == big.note &&
-                    back.distances == big.distances && back.failures == 2 && back.median_ns == 12.5;
-  std::printf("  round trip of %zu distances: %s\n", big.distances.size(), same ? "identical" : "DIFFERENT");
+                    back.distances == big.distances && back.failures == 2 && back.median_ns == 12.5 &&
+                    back.normals == big.normals;
+  std::printf("  round trip of %zu distances and %zu normals: %s\n", big.distances.size(), big.normals.size(),
+              same ? "identical" : "DIFFERENT");
 }
 
 }  // namespace
 
 int main() {
   const int off = check_peers();
+  const int depth_off = check_depth_peers();
   show_isolation();
-  std::printf("\n%d finite answers off by more than %.0e\n", off, tolerance);
+  std::printf("\n%d finite distances off by more than %.0e\n", off, tolerance);
+  std::printf("%d finite depth answers wrong (depth off by > 1e-3 or normal by > 1 degree)\n", depth_off);
   return 0;
 }

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <exception>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "workload.hpp"
@@ -33,14 +35,27 @@ inline void append_note(PeerCell& cell, const std::string& text) {
   cell.note += text;
 }
 
+/// What a penetration query returns: the signed distance (negative = -depth)
+/// and the unit normal from B to A in the PeerCell::normals convention.
+struct Depth {
+  double distance = std::numeric_limits<double>::quiet_NaN();
+  std::array<double, 3> normal{std::numeric_limits<double>::quiet_NaN(),
+                               std::numeric_limits<double>::quiet_NaN(),
+                               std::numeric_limits<double>::quiet_NaN()};
+};
+
 /// For pose i: `prepare(i)` untimed, one untimed `query()` whose value is the
 /// reported distance (NaN = failure), then `repeats` timed queries. Failed
 /// poses contribute no time; the first exception's message goes in the note.
+/// A query returning a Depth also fills cell.normals (a non-finite normal is
+/// kept as given: the distance alone decides failure).
 template <class Prepare, class Query>
 void measure(const Workload& work, int repeats, PeerCell& cell, Prepare&& prepare, Query&& query) {
   using clock = std::chrono::steady_clock;
+  constexpr bool with_normals = std::is_same_v<std::decay_t<decltype(query())>, Depth>;
   const std::size_t poses = std::min(work.pose_a.size(), work.pose_b.size());
   cell.distances.assign(poses, std::numeric_limits<double>::quiet_NaN());
+  if constexpr (with_normals) cell.normals.assign(poses, Depth{}.normal);
   cell.failures = 0;
   repeats = std::max(repeats, 1);
   std::vector<double> times;
@@ -49,7 +64,12 @@ void measure(const Workload& work, int repeats, PeerCell& cell, Prepare&& prepar
   for (std::size_t i = 0; i < poses; ++i) {
     try {
       prepare(i);
-      const double d = query();
+      const auto answer = query();
+      double d = 0.0;
+      if constexpr (with_normals)
+        d = answer.distance;
+      else
+        d = answer;
       if (!std::isfinite(d)) {
         ++cell.failures;
         continue;
@@ -59,6 +79,7 @@ void measure(const Workload& work, int repeats, PeerCell& cell, Prepare&& prepar
       const auto stop = clock::now();
       times.push_back(std::chrono::duration<double, std::nano>(stop - start).count() / repeats);
       cell.distances[i] = d;
+      if constexpr (with_normals) cell.normals[i] = answer.normal;
     } catch (const std::exception& e) {
       ++cell.failures;
       if (!noted_exception) append_note(cell, std::string("threw: ") + e.what());

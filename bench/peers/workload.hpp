@@ -48,6 +48,11 @@ struct PeerCell {
   double median_ns = 0.0;    ///< median time of one distance query
   std::vector<double> distances;  ///< one per pose; NaN where the peer failed
   int failures = 0;          ///< queries that threw, returned an error or NaN
+  /// Either empty (distance peers, peers whose API gives no direction, runs
+  /// that crashed as a whole) or one per pose: the unit normal pointing from B
+  /// to A, i.e. translating A by depth * normal separates overlapping shapes.
+  /// NaN where the peer failed.
+  std::vector<std::array<double, 3>> normals;
 };
 
 }  // namespace proxima::bench

@@ -1,0 +1,216 @@
+// ODE's dCollide as a penetration-depth peer. Built only when pkg-config finds
+// a double-precision ODE (PROXIMA_HAVE_ODE).
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <ode/ode.h>
+#include <ode/version.h>
+
+#include "convert.hpp"
+#include "hull.hpp"
+#include "labels.hpp"
+#include "peers.hpp"
+#include "timing.hpp"
+
+#ifndef dDOUBLE
+#error "the ODE peer expects a double-precision ODE (pkg-config variable precision=dDOUBLE)"
+#endif
+
+namespace proxima::bench {
+namespace {
+
+using Vec = std::array<double, 3>;
+
+// dInitODE2 once per process, dCloseODE at its normal exit. A forked child
+// inherits the initialised library (and _exits without closing it).
+void ensure_ode() {
+  struct Runtime {
+    Runtime() {
+      dInitODE2(0);
+      dAllocateODEDataForThread(dAllocateMaskAll);
+    }
+    ~Runtime() { dCloseODE(); }
+  };
+  static const Runtime runtime;
+}
+
+Vec sub(const Vec& a, const Vec& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+Vec cross(const Vec& a, const Vec& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+double dot(const Vec& a, const Vec& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+// dCreateConvex keeps pointers to its arrays, so they live as long as the geom.
+// Faces are the hull's coplanar triangles merged into one polygon each:
+// ODE's convex colliders treat every polygon edge as a real edge.
+struct ConvexData {
+  std::vector<dReal> planes;   // (nx, ny, nz, d) with n . x = d on the face, n outward
+  std::vector<dReal> points;   // x, y, z
+  std::vector<unsigned> polygons;  // count, then that many indices, counter-clockwise from outside
+};
+
+ConvexData convex_data(const std::vector<Vec>& input) {
+  const detail::TriangleHull hull = detail::triangulate_hull(input);
+  ConvexData out;
+  for (const Vec& v : hull.vertices) out.points.insert(out.points.end(), v.begin(), v.end());
+  struct Face {
+    Vec n;
+    double d;
+    std::vector<int> vertices;
+  };
+  std::vector<Face> faces;
+  for (const auto& t : hull.triangles) {
+    const Vec& p0 = hull.vertices[t[0]];
+    Vec n = cross(sub(hull.vertices[t[1]], p0), sub(hull.vertices[t[2]], p0));
+    const double len = std::sqrt(dot(n, n));
+    for (double& c : n) c /= len;
+    const double d = dot(n, p0);
+    auto same = std::find_if(faces.begin(), faces.end(), [&](const Face& f) {
+      return dot(f.n, n) > 1.0 - 1e-9 && std::fabs(f.d - d) < 1e-9;
+    });
+    if (same == faces.end()) {
+      faces.push_back({n, d, {}});
+      same = faces.end() - 1;
+    }
+    for (int k : t)
+      if (std::find(same->vertices.begin(), same->vertices.end(), k) == same->vertices.end())
+        same->vertices.push_back(k);
+  }
+  for (Face& f : faces) {
+    // A convex face: order its vertices by angle about their mean, counter-
+    // clockwise seen from outside (i.e. about +n).
+    Vec c{};
+    for (int k : f.vertices)
+      for (int j = 0; j < 3; ++j) c[j] += hull.vertices[k][j] / static_cast<double>(f.vertices.size());
+    const Vec e1 = sub(hull.vertices[f.vertices[0]], c);
+    const Vec e2 = cross(f.n, e1);
+    std::map<double, int> by_angle;
+    for (int k : f.vertices) {
+      const Vec r = sub(hull.vertices[k], c);
+      by_angle.emplace(std::atan2(dot(r, e2), dot(r, e1)), k);
+    }
+    out.planes.insert(out.planes.end(), {f.n[0], f.n[1], f.n[2], f.d});
+    out.polygons.push_back(static_cast<unsigned>(by_angle.size()));
+    for (const auto& [angle, k] : by_angle) out.polygons.push_back(static_cast<unsigned>(k));
+  }
+  return out;
+}
+
+struct Geom {
+  dGeomID id = nullptr;
+  std::unique_ptr<ConvexData> convex;  // kept alive for the convex geom
+  Vec centre{};                        // local interior point, for the support probe
+  Geom() = default;
+  Geom(const Geom&) = delete;
+  Geom& operator=(const Geom&) = delete;
+  ~Geom() {
+    if (id != nullptr) dGeomDestroy(id);
+  }
+};
+
+// Returns false for the ellipsoid, which ODE does not have.
+bool make_geom(const ShapeSpec& s, Geom& g) {
+  switch (s.kind) {
+    case Kind::sphere: g.id = dCreateSphere(nullptr, s.radius); return true;
+    case Kind::capsule: g.id = dCreateCapsule(nullptr, s.radius, s.length); return true;
+    case Kind::cylinder: g.id = dCreateCylinder(nullptr, s.radius, s.length); return true;
+    case Kind::box: g.id = dCreateBox(nullptr, s.size[0], s.size[1], s.size[2]); return true;
+    case Kind::ellipsoid: return false;
+    case Kind::convex: {
+      g.convex = std::make_unique<ConvexData>(convex_data(s.points));
+      const ConvexData& c = *g.convex;
+      g.id = dCreateConvex(nullptr, c.planes.data(), static_cast<unsigned>(c.planes.size() / 4),
+                           c.points.data(), static_cast<unsigned>(c.points.size() / 3), c.polygons.data());
+      for (const Vec& p : s.points)
+        for (int k = 0; k < 3; ++k) g.centre[k] += p[k] / static_cast<double>(s.points.size());
+      return true;
+    }
+  }
+  return false;
+}
+
+void place(dGeomID g, const Pose& pose) {
+  const auto q = detail::unit_wxyz(pose);
+  const dQuaternion dq{q[0], q[1], q[2], q[3]};  // ODE's quaternion is (w, x, y, z) too
+  dGeomSetPosition(g, pose.p[0], pose.p[1], pose.p[2]);
+  dGeomSetQuaternion(g, dq);
+}
+
+constexpr int max_contacts = 16;
+
+// The deepest of dCollide(A, B)'s contacts. ODE's normal points into o1:
+// moving A by depth along it removes the contact, which is B-to-A already.
+detail::Depth deepest(dGeomID a, dGeomID b) {
+  std::array<dContactGeom, max_contacts> contacts{};
+  const int n = dCollide(a, b, max_contacts, contacts.data(), sizeof(dContactGeom));
+  detail::Depth out;
+  if (n <= 0) return out;
+  const dContactGeom* best = &contacts[0];
+  for (int k = 1; k < n; ++k)
+    if (contacts[k].depth > best->depth) best = &contacts[k];
+  out.distance = -best->depth;
+  out.normal = {best->normal[0], best->normal[1], best->normal[2]};
+  return out;
+}
+
+}  // namespace
+
+std::string detail::ode_library() { return std::string("ODE ") + dODE_VERSION + " (double)"; }
+
+PeerCell run_ode(const Workload& work, int repeats) {
+  PeerCell cell;
+  cell.library = detail::ode_library();
+  cell.solver = detail::ode_solver;
+  ensure_ode();
+  Geom a;
+  Geom b;
+  try {
+    if (!make_geom(work.a, a) || !make_geom(work.b, b)) {
+      cell.supported = false;
+      cell.note = "ODE has no ellipsoid";
+      return cell;
+    }
+  } catch (const std::exception& e) {
+    cell.supported = false;
+    cell.note = std::string("shape construction failed: ") + e.what();
+    return cell;
+  }
+  // dCollide silently returns no contact for a class pair without a collider
+  // (which pairs have one depends on how ODE was built; Debian's 0.16.2 has
+  // every pair here). Two shapes sharing an interior point overlap, so no
+  // contact there means no collider.
+  {
+    place(a.id, Pose{});
+    place(b.id, Pose{{a.centre[0] - b.centre[0], a.centre[1] - b.centre[1], a.centre[2] - b.centre[2]}, {1, 0, 0, 0}});
+    if (!std::isfinite(deepest(a.id, b.id).distance)) {
+      cell.supported = false;
+      cell.note = std::string("ODE has no ") + detail::kind_name(work.a.kind) + "-" +
+                  detail::kind_name(work.b.kind) + " collider in this build (dCollide gives no contact)";
+      return cell;
+    }
+  }
+  int no_contact = 0;
+  detail::measure(
+      work, repeats, cell,
+      [&](std::size_t i) {
+        place(a.id, work.pose_a[i]);
+        place(b.id, work.pose_b[i]);
+      },
+      [&] {
+        const detail::Depth out = deepest(a.id, b.id);
+        if (!std::isfinite(out.distance)) ++no_contact;
+        return out;
+      });
+  if (no_contact > 0)
+    detail::append_note(cell, std::to_string(no_contact) + " of " + std::to_string(cell.distances.size()) +
+                                  " poses gave no contact (NaN, counted as failures)");
+  return cell;
+}
+
+}  // namespace proxima::bench
