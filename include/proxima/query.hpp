@@ -16,8 +16,14 @@
 
 namespace proxima {
 
-/// Algorithm choice; `automatic` takes the exact closed form where one exists.
-enum class Method { automatic, gjk, analytic };
+/// Algorithm choice. `automatic`: the exact closed form where one exists,
+/// else GJK; overlapping cores then go to SAT for box–box and to EPA for the
+/// rest. The others force one algorithm, for comparison:
+/// `gjk` (GJK, then EPA when the cores overlap), `analytic` (closed forms
+/// only), `sat` (box and polytope pairs), `incremental` (paper 002's SQP over
+/// MPR, warm-started from the cache's direction), `mpr` (depth along the
+/// centre line, as libccd's MPR penetration: an upper bound, not the minimum).
+enum class Method { automatic, gjk, analytic, sat, incremental, mpr };
 
 struct CollideRequest {
   Method method = Method::automatic;

@@ -22,11 +22,11 @@ Method method_from_json(const json& r) {
   const std::string s = m.get<std::string>();
   if (s == "auto") return Method::automatic;
   if (s == "analytic") return Method::analytic;
-  if (s == "gjk" || s == "gjk_epa") return Method::gjk;
-  if (s == "mpr" || s == "incremental" || s == "sat") {
-    throw Error("method: \"" + s + "\" is not implemented yet");
-  }
-  throw Error("method: unknown \"" + s + "\" (expected analytic, gjk, gjk_epa, mpr, incremental or sat)");
+  if (s == "gjk" || s == "gjk_epa" || s == "epa") return Method::gjk;
+  if (s == "sat") return Method::sat;
+  if (s == "incremental") return Method::incremental;
+  if (s == "mpr") return Method::mpr;
+  throw Error("method: unknown \"" + s + "\" (expected auto, analytic, gjk_epa, sat, incremental or mpr)");
 }
 
 void put_distance(json& out, const DistanceResult& r) {

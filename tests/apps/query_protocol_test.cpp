@@ -84,8 +84,19 @@ TEST(QueryProtocol, MethodsAndWarmStart) {
   EXPECT_NEAR(answer(r)["distance"].get<double>(), 1.25, 1e-15);
   r["warm_start"] = {1, 0, 0};
   EXPECT_NEAR(answer(r)["distance"].get<double>(), 1.25, 1e-15);
-  r["method"] = "sat";
-  EXPECT_EQ(answer(r)["status"], "error");
+  // Overlapping boxes by every depth method: the exact ones agree.
+  json o = json::parse(R"({"query": "signed_distance", "a": {"shape": "box", "size": [2, 2, 2]},
+                           "b": {"shape": "box", "size": [2, 2, 2]}, "pose_b": {"p": [1.5, 0.1, 0.2]}})");
+  for (const char* m : {"auto", "sat", "gjk_epa", "incremental", "mpr"}) {
+    o["method"] = m;
+    const json ans = answer(o);
+    if (ans["status"] != "ok") continue;  // incremental may decline to certify a box
+    EXPECT_NEAR(ans["distance"].get<double>(), -0.5, std::string(m) == "mpr" ? 0.5 : 1e-9) << m;
+  }
+  o["method"] = "sat";
+  o["a"] = json::parse(R"({"shape": "sphere", "radius": 1})");
+  o["pose_a"] = json::parse(R"({"p": [1.4, 0, 0]})");  // centre inside the box: SAT does not apply
+  EXPECT_EQ(answer(o)["status"], "not_implemented");
   r["method"] = "bogus";
   EXPECT_NE(answer(r)["message"].get<std::string>().find("bogus"), std::string::npos);
 }
