@@ -53,6 +53,44 @@ pb::PeerCell run_proxima(const pb::TruthWorkload& w, int repeats, proxima::Metho
   return cell;
 }
 
+// Proxima's signed distance on overlapping poses; `warm_deg` ≥ 0 warm-starts
+// the incremental method from the true normal turned by that angle.
+pb::PeerCell run_proxima_depth(const pb::TruthWorkload& w, int repeats, proxima::Method method,
+                               double warm_deg = -1.0) {
+  pb::PeerCell cell;
+  const proxima::Shape a = pb::to_shape(w.work.a), b = pb::to_shape(w.work.b);
+  proxima::Transform ta, tb;
+  proxima::GjkCache cache;
+  proxima::DistanceRequest req;
+  req.method = method;
+  int bad_status = 0;
+  pb::detail::measure(
+      w.work, repeats, cell,
+      [&](std::size_t i) {
+        ta = pb::to_transform(w.work.pose_a[i]);
+        tb = pb::to_transform(w.work.pose_b[i]);
+        req.cache = nullptr;
+        if (warm_deg >= 0.0) {
+          const proxima::Vec3 n = w.truth_normal[i];
+          cache.direction = Eigen::AngleAxisd(warm_deg * M_PI / 180.0, n.unitOrthogonal()) * n;
+          req.cache = &cache;
+        }
+      },
+      [&] {
+        const proxima::DistanceResult r = proxima::signed_distance(a, ta, b, tb, req);
+        pb::detail::Depth d;
+        if (r.status != proxima::Status::ok) {
+          ++bad_status;
+          return d;
+        }
+        d.distance = r.distance;
+        d.normal = {r.normal.x(), r.normal.y(), r.normal.z()};
+        return d;
+      });
+  if (bad_status) cell.note = "status != ok on some poses (counted as failures)";
+  return cell;
+}
+
 std::string machine() {
   std::string cpu = "unknown CPU";
   std::ifstream f("/proc/cpuinfo");
@@ -84,14 +122,16 @@ std::string fmt(const char* f, double v) {
 
 int main(int argc, char** argv) {
   int poses = 1000, repeats = 50;
-  bool markdown = false, peers = true;
+  bool markdown = false, peers = true, distance_table = true, depth = true;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--poses") && i + 1 < argc) poses = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--markdown")) markdown = true;
     else if (!std::strcmp(argv[i], "--no-peers")) peers = false;
+    else if (!std::strcmp(argv[i], "--only-distance")) depth = false;
+    else if (!std::strcmp(argv[i], "--only-depth")) distance_table = false;
     else {
-      std::fprintf(stderr, "usage: proxima-bench [--poses N] [--repeats R] [--markdown] [--no-peers]\n");
+      std::fprintf(stderr, "usage: proxima-bench [--poses N] [--repeats R] [--markdown] [--no-peers] [--only-distance | --only-depth]\n");
       return 2;
     }
   }
@@ -103,9 +143,12 @@ int main(int argc, char** argv) {
 #ifndef PROXIMA_HAVE_PEERS
   std::printf("Peers not built (install libfcl-dev libccd-dev libbullet-dev and reconfigure).\n\n");
 #endif
-  const std::vector<pb::TruthWorkload> works = pb::make_workloads(poses);
-  std::printf("| workload | library | solver | median ns | × Proxima | max error | mean error | failures | note |\n");
-  std::printf("|---|---|---|---:|---:|---:|---:|---:|---|\n");
+  const std::vector<pb::TruthWorkload> works = distance_table ? pb::make_workloads(poses) : std::vector<pb::TruthWorkload>{};
+  if (distance_table) {
+    std::printf("### Distance (separated poses)\n\n");
+    std::printf("| workload | library | solver | median ns | × Proxima | max error | mean error | failures | note |\n");
+    std::printf("|---|---|---|---:|---:|---:|---:|---:|---|\n");
+  }
   for (const pb::TruthWorkload& w : works) {
     std::vector<Row> rows;
     rows.push_back({"Proxima", "distance (auto)", run_proxima(w, repeats, proxima::Method::automatic)});
@@ -144,6 +187,65 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
   }
+  if (depth) {
+    std::printf("\n### Penetration depth (overlapping poses)\n\n");
+    std::printf("Signed distance on overlapping pairs, %d poses per workload (seed 2027); error = |signed distance − "
+                "ground truth| (m), ground truth from the explicit Minkowski difference of the polyhedral cores; "
+                "normal error = angle to the true normal (degrees).\n\n", poses);
+    std::printf("| workload | library | method | median ns | × Proxima | max error | mean error | max normal error ° | failures | note |\n");
+    std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+    for (const pb::TruthWorkload& w : pb::make_depth_workloads(poses)) {
+      std::vector<Row> rows;
+      rows.push_back({"Proxima", "signed_distance (auto)", run_proxima_depth(w, repeats, proxima::Method::automatic)});
+      rows.push_back({"Proxima", "GJK + EPA", run_proxima_depth(w, repeats, proxima::Method::gjk)});
+      if (w.work.a.kind == pb::Kind::box) rows.push_back({"Proxima", "SAT", run_proxima_depth(w, repeats, proxima::Method::sat)});
+      rows.push_back({"Proxima", "incremental, cold", run_proxima_depth(w, repeats, proxima::Method::incremental)});
+      for (double deg : {0.0, 15.0, 45.0, 90.0}) {
+        rows.push_back({"Proxima", "incremental, warm " + std::to_string(int(deg)) + "°",
+                        run_proxima_depth(w, repeats, proxima::Method::incremental, deg)});
+      }
+      rows.push_back({"Proxima", "MPR (centre line)", run_proxima_depth(w, repeats, proxima::Method::mpr)});
+#ifdef PROXIMA_HAVE_PEERS
+      for (const pb::Peer& peer : peers ? pb::all_depth_peers() : std::vector<pb::Peer>{}) {
+        rows.push_back({peer.library, peer.solver, pb::run_peer_isolated(peer, w.work, repeats)});
+      }
+#endif
+      const double ours = rows.front().cell.median_ns;
+      for (const Row& r : rows) {
+        const pb::PeerCell& c = r.cell;
+        std::string ns = "–", ratio = "–", maxe = "–", meane = "–", nerr = "–";
+        if (c.supported && std::isfinite(c.median_ns) && c.median_ns > 0) {
+          ns = fmt("%.0f", c.median_ns);
+          ratio = fmt("%.2f", c.median_ns / ours);
+        }
+        double mx = 0, sum = 0, nmax = 0;
+        int n = 0, missing = 0, nn = 0;
+        for (std::size_t i = 0; i < w.truth.size() && i < c.distances.size(); ++i) {
+          if (!std::isfinite(c.distances[i])) { ++missing; continue; }
+          const double e = std::abs(c.distances[i] - w.truth[i]);
+          mx = std::max(mx, e);
+          sum += e;
+          ++n;
+          if (i < c.normals.size() && std::isfinite(c.normals[i][0])) {
+            const proxima::Vec3 got(c.normals[i][0], c.normals[i][1], c.normals[i][2]);
+            nmax = std::max(nmax, std::acos(std::clamp(got.normalized().dot(w.truth_normal[i]), -1.0, 1.0)) * 180.0 / M_PI);
+            ++nn;
+          }
+        }
+        if (n > 0) {
+          maxe = fmt("%.2g", mx);
+          meane = fmt("%.2g", sum / n);
+        }
+        if (nn > 0) nerr = fmt("%.2g", nmax);
+        const int failures = c.supported ? std::max(c.failures, missing) : 0;
+        std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", w.work.name.c_str(), r.library.c_str(),
+                    r.solver.c_str(), ns.c_str(), ratio.c_str(), maxe.c_str(), meane.c_str(), nerr.c_str(), failures,
+                    c.supported ? c.note.c_str() : ("unsupported: " + c.note).c_str());
+        std::fflush(stdout);
+      }
+    }
+  }
+
   std::printf("\nGround truth: ");
   for (const pb::TruthWorkload& w : works) std::printf("%s: %s (%zu poses); ", w.work.name.c_str(), w.oracle, w.truth.size());
   std::printf("\n");

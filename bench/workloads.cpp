@@ -111,12 +111,13 @@ Pose random_pose(std::mt19937& g, double half) {
   return p;
 }
 
-TruthWorkload build(const std::string& name, const ShapeSpec& a, const ShapeSpec& b, int poses, std::mt19937& g) {
+TruthWorkload build(const std::string& name, const ShapeSpec& a, const ShapeSpec& b, int poses, std::mt19937& g,
+                    bool overlapping = false) {
   TruthWorkload w;
   w.work.name = name;
   w.work.a = a;
   w.work.b = b;
-  const double half = 1.2 * (bounding_radius(a) + bounding_radius(b));
+  const double half = (overlapping ? 0.5 : 1.2) * (bounding_radius(a) + bounding_radius(b));
   double ra = 0, rb = 0;
   const bool exact = !core_vertices(a, {}, ra).empty() && !core_vertices(b, {}, rb).empty();
   w.oracle = exact ? "Minkowski difference" : "certified direction sweep";
@@ -125,15 +126,25 @@ TruthWorkload build(const std::string& name, const ShapeSpec& a, const ShapeSpec
     const Pose pa = random_pose(g, half), pb = random_pose(g, 0.0);
     const Transform ta = to_transform(pa), tb = to_transform(pb);
     double truth;
+    Vec3 closest = Vec3::Zero();
     if (exact) {
-      truth = oracle::minkowski_signed_distance(core_vertices(a, ta, ra), core_vertices(b, tb, rb)) - ra - rb;
+      truth = oracle::minkowski_signed_distance(core_vertices(a, ta, ra), core_vertices(b, tb, rb), &closest) - ra - rb;
     } else {
       const oracle::SweepReport r = oracle::sweep_separation_report(
           [&](const Vec3& d) { return support(a, ta, d); }, [&](const Vec3& d) { return support(b, tb, d); });
       if (!r.separated) continue;
       truth = r.value;
     }
-    if (!(truth > 1e-6)) continue;  // separated pairs only
+    if (overlapping) {
+      if (!exact || !(truth < -1e-6)) continue;
+      // Normal B→A. Cores overlapping: A leaves by −closest (the nearest
+      // boundary point of the core difference); cores apart: along it.
+      const double cn = closest.norm();
+      if (!(cn > 1e-9)) continue;  // crossing segments etc.: the normal is not unique
+      w.truth_normal.push_back(truth + ra + rb < 0.0 ? Vec3(-closest / cn) : Vec3(closest / cn));
+    } else if (!(truth > 1e-6)) {
+      continue;  // separated pairs only
+    }
     w.work.pose_a.push_back(pa);
     w.work.pose_b.push_back(pb);
     w.truth.push_back(truth);
@@ -173,6 +184,19 @@ std::vector<TruthWorkload> make_workloads(int poses, unsigned seed) {
   out.push_back(build("capsule-capsule", capsule(0.25, 0.5), capsule(0.25, 0.5), poses, g));
   out.push_back(build("ellipsoid-ellipsoid", ellipsoid(0.5, 0.3, 0.2), ellipsoid(0.4, 0.4, 0.25), poses, g));
   out.push_back(build("cylinder-box", cylinder(0.3, 0.8), box(0.6, 0.4, 0.8), poses, g));
+  return out;
+}
+
+std::vector<TruthWorkload> make_depth_workloads(int poses, unsigned seed) {
+  std::mt19937 g(seed);
+  std::vector<TruthWorkload> out;
+  out.push_back(build("sphere-sphere (r 0.5)", sphere(0.5), sphere(0.5), poses, g, true));
+  out.push_back(build("capsule-capsule (r 0.25, l 0.5)", capsule(0.25, 0.5), capsule(0.25, 0.5), poses, g, true));
+  out.push_back(build("sphere-capsule", sphere(0.5), capsule(0.25, 0.5), poses, g, true));
+  out.push_back(build("box-box (2x2x2)", box(2, 2, 2), box(2, 2, 2), poses, g, true));
+  for (int n : {50, 200, 1000, 2000}) {
+    out.push_back(build("polytope(" + std::to_string(n) + ")-capsule", polytope(n, 0.5, g), capsule(0.25, 0.5), poses, g, true));
+  }
   return out;
 }
 

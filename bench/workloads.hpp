@@ -13,12 +13,19 @@ namespace proxima::bench {
 
 struct TruthWorkload {
   Workload work;
-  std::vector<double> truth;  ///< ground-truth distance per pose
+  std::vector<double> truth;  ///< ground-truth (signed) distance per pose
+  std::vector<Vec3> truth_normal;  ///< depth workloads: the true normal (B→A)
   const char* oracle = "";    ///< which oracle produced `truth`
 };
 
 /// The six workloads with `poses` separated poses each.
 std::vector<TruthWorkload> make_workloads(int poses, unsigned seed = 2026);
+
+/// Penetration workloads (issue #3) with `poses` overlapping poses each:
+/// sphere–sphere, capsule–capsule, sphere–capsule, box–box, and polytope
+/// spheres of 50…2000 vertices against a capsule; ground truth from the
+/// explicit Minkowski difference of the polyhedral cores.
+std::vector<TruthWorkload> make_depth_workloads(int poses, unsigned seed = 2027);
 
 Shape to_shape(const ShapeSpec& s);
 Transform to_transform(const Pose& p);
