@@ -71,30 +71,39 @@ Sub triangle(int i, int j, int k, const Vec3& a, const Vec3& b, const Vec3& c) {
   // Weights from signed areas in the coordinate plane the triangle is least
   // foreshortened in (the signed-volume idea of Montanari et al. 2017).
   const Vec3 n = ab.cross(ac);
-  const double nn = n.squaredNorm();
-  const Vec3 v = n * (n.dot(a) / nn);
-  int ax = 0;
-  if (std::abs(n.y()) > std::abs(n[ax])) ax = 1;
-  if (std::abs(n.z()) > std::abs(n[ax])) ax = 2;
-  const int u = (ax + 1) % 3, w = (ax + 2) % 3;
-  auto area = [&](const Vec3& p, const Vec3& q, const Vec3& r) {
-    return (q[u] - p[u]) * (r[w] - p[w]) - (q[w] - p[w]) * (r[u] - p[u]);
-  };
-  const double total = area(a, b, c);
+  const Vec3 v = n * (n.dot(a) / n.squaredNorm());
   Sub s;
   s.n = 3;
   s.idx[0] = i;
   s.idx[1] = j;
   s.idx[2] = k;
-  s.w[0] = area(v, b, c) / total;
-  s.w[1] = area(a, v, c) / total;
-  s.w[2] = 1.0 - s.w[0] - s.w[1];
+  barycentric(v, a, b, c, s.w);
   s.v = v;
   s.vv = v.squaredNorm();
   return s;
 }
 
 }  // namespace
+
+void barycentric(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, double w[3]) {
+  const Vec3 n = (b - a).cross(c - a);
+  int ax = 0;
+  if (std::abs(n.y()) > std::abs(n[ax])) ax = 1;
+  if (std::abs(n.z()) > std::abs(n[ax])) ax = 2;
+  const int u = (ax + 1) % 3, v = (ax + 2) % 3;
+  auto area = [&](const Vec3& p0, const Vec3& p1, const Vec3& p2) {
+    return (p1[u] - p0[u]) * (p2[v] - p0[v]) - (p1[v] - p0[v]) * (p2[u] - p0[u]);
+  };
+  const double total = area(a, b, c);
+  if (!(std::abs(total) > 0.0)) {
+    w[0] = 1.0;
+    w[1] = w[2] = 0.0;
+    return;
+  }
+  w[0] = area(p, b, c) / total;
+  w[1] = area(a, p, c) / total;
+  w[2] = 1.0 - w[0] - w[1];
+}
 
 void reduce(Simplex& s, const SimplexSolution& sub) {
   if (sub.inside) {

@@ -54,6 +54,11 @@ struct SimplexSolution {
 SimplexSolution closest(const Simplex& s, bool newest_last);
 /// Shrinks `s` to the supporting points of `sol` and sets their weights.
 void reduce(Simplex& s, const SimplexSolution& sol);
+/// Barycentric coordinates of p (in the plane of triangle abc) from signed
+/// areas in the coordinate plane the triangle is least foreshortened in (the
+/// signed-volume idea of Montanari et al. 2017), stable for thin triangles.
+void barycentric(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, double w[3]);
+
 /// closest() on any simplex, then reduce(); true when the origin is inside.
 bool solve_simplex(Simplex& s);
 
