@@ -85,26 +85,6 @@ Sub triangle(int i, int j, int k, const Vec3& a, const Vec3& b, const Vec3& c) {
 
 }  // namespace
 
-void barycentric(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, double w[3]) {
-  const Vec3 n = (b - a).cross(c - a);
-  int ax = 0;
-  if (std::abs(n.y()) > std::abs(n[ax])) ax = 1;
-  if (std::abs(n.z()) > std::abs(n[ax])) ax = 2;
-  const int u = (ax + 1) % 3, v = (ax + 2) % 3;
-  auto area = [&](const Vec3& p0, const Vec3& p1, const Vec3& p2) {
-    return (p1[u] - p0[u]) * (p2[v] - p0[v]) - (p1[v] - p0[v]) * (p2[u] - p0[u]);
-  };
-  const double total = area(a, b, c);
-  if (!(std::abs(total) > 0.0)) {
-    w[0] = 1.0;
-    w[1] = w[2] = 0.0;
-    return;
-  }
-  w[0] = area(p, b, c) / total;
-  w[1] = area(a, p, c) / total;
-  w[2] = 1.0 - w[0] - w[1];
-}
-
 void reduce(Simplex& s, const SimplexSolution& sub) {
   if (sub.inside) {
     for (int m = 0; m < 4; ++m) s.w[m] = sub.w[m];
