@@ -3,10 +3,8 @@
 // unbounded and only ever closed form.
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/narrow/dispatch.hpp>
-#include <proxima/narrow/epa.hpp>
-#include <proxima/narrow/incremental_depth.hpp>
-#include <proxima/narrow/mpr.hpp>
-#include <proxima/narrow/sat.hpp>
+
+#include "gjk_pair.hpp"
 
 namespace proxima::narrow {
 namespace {
@@ -44,122 +42,6 @@ DistanceResult flipped(const Shape& a, const Transform& ta, const Shape& b, cons
   return finish_exact(r, req, mode);
 }
 
-template <class S>
-inline constexpr bool kPolyhedral = std::is_same_v<S, Box> || std::is_same_v<S, ConvexPolytope>;
-
-// Exact SAT for a pair of boxes and polytopes (paper 001, Alg. 1–2).
-template <class A, class B>
-DistanceResult sat_pair(const A& a, const Transform& ta, const B& b, const Transform& tb) {
-  if constexpr (std::is_same_v<A, Box> && std::is_same_v<B, Box>) return sat_box_box(a, ta, b, tb);
-  else if constexpr (std::is_same_v<A, Box>) return sat_box_polytope(a, ta, b, tb);
-  else if constexpr (std::is_same_v<B, Box>) return sat_polytope_box(a, ta, b, tb);
-  else return sat_polytope_polytope(a, ta, b, tb);
-}
-
-// Penetration of two shapes whose cores overlap (GJK's final simplex given),
-// by the method the request names.
-template <class A, class B>
-DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
-                             const detail::Simplex& simplex, const DistanceRequest& req) {
-  const double ra = a.core_inflation(), rb = b.core_inflation();
-  switch (req.method) {
-    case Method::sat:
-      if constexpr (kPolyhedral<A> && kPolyhedral<B>) return sat_pair(a, ta, b, tb);
-      break;
-    case Method::incremental: {
-      const Vec3 guess = req.cache ? req.cache->direction : Vec3(Vec3::Zero());
-      return incremental_penetration(a, ta, b, tb, guess);
-    }
-    case Method::mpr: {
-      // Ray from the origin of A ⊖ B towards B's centre minus A's: the side
-      // A leaves through when pushed away from B along the centre line.
-      Vec3 dir = tb.p - ta.p;
-      if (!(dir.squaredNorm() > 0.0)) dir = Vec3::UnitZ();
-      const MprRayResult m = mpr_ray(a, ta, b, tb, dir);
-      DistanceResult r;
-      r.status = m.status;
-      r.iterations = m.iterations;
-      r.normal = -m.normal;
-      r.distance = -std::max(0.0, m.support_value);
-      r.point_a = ta.apply(a.core_support(ta.rotate_inverse(-r.normal))) - ra * r.normal;
-      r.point_b = r.point_a - r.distance * r.normal;
-      return r;
-    }
-    case Method::automatic:
-      if constexpr (std::is_same_v<A, Box> && std::is_same_v<B, Box>) return sat_box_box(a, ta, b, tb);
-      [[fallthrough]];
-    case Method::gjk: {
-      // EPA on the cores, plus the radii around them.
-      const EpaResult e = epa(a, ta, b, tb, simplex);
-      DistanceResult r;
-      r.status = e.status;
-      r.iterations = e.iterations;
-      r.normal = e.normal;
-      r.distance = -(e.depth + ra + rb);
-      r.point_a = e.point_a - ra * e.normal;
-      r.point_b = e.point_b + rb * e.normal;
-      return r;
-    }
-    case Method::analytic:
-      break;
-  }
-  DistanceResult r;
-  r.status = Status::not_implemented;
-  return r;
-}
-
-template <class A, class B>
-DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, const Transform& tb,
-                        const DistanceRequest& req, Mode mode) {
-  const A& a = sa.as<A>();
-  const B& b = sb.as<B>();
-  const double ra = a.core_inflation(), rb = b.core_inflation(), radii = ra + rb;
-  // Box–box depth: SAT's 15 axes answer an overlap exactly without GJK.
-  if constexpr (std::is_same_v<A, Box> && std::is_same_v<B, Box>) {
-    if (mode == Mode::signed_distance && req.method == Method::automatic) {
-      const DistanceResult s = sat_box_box(a, ta, b, tb);
-      if (s.status == Status::ok && s.distance < 0.0) return s;
-    }
-  }
-  GjkOptions opt;
-  opt.tol_abs = req.tol_abs;
-  opt.tol_rel = req.tol_rel;
-  opt.max_iterations = req.max_iterations;
-  opt.stop_above = (mode == Mode::collide ? 0.0 : req.bound) + radii;
-  opt.stop_below = mode == Mode::signed_distance ? -1.0 : radii;
-  detail::Simplex simplex;
-  const GjkResult g = gjk(a, ta, b, tb, opt, req.cache, mode == Mode::signed_distance ? &simplex : nullptr);
-
-  DistanceResult r;
-  r.status = g.status;
-  r.iterations = g.iterations;
-  if (g.status == Status::invalid_input) return r;
-  if (g.overlap) {
-    r.point_a = r.point_b = g.point_a;
-    if (mode == Mode::signed_distance) {
-      DistanceResult d = overlap_depth(a, ta, b, tb, simplex, req);
-      d.iterations += r.iterations;
-      return d;
-    }
-    return r;
-  }
-  const Vec3 n = g.direction;
-  r.normal = n;
-  r.point_a = g.point_a - ra * n;
-  r.point_b = g.point_b + rb * n;
-  if (g.stopped_above) {
-    r.distance = g.lower_bound - radii;
-    r.bound_exceeded = true;
-    return r;
-  }
-  r.distance = g.distance - radii;
-  if (mode != Mode::signed_distance && (g.stopped_below || r.distance <= 0.0)) {
-    r.distance = 0.0;
-    r.point_a = r.point_b = 0.5 * (r.point_a + r.point_b);
-  }
-  return r;
-}
-
 using S = Sphere;
 using Ca = Capsule;
 using Cy = Cylinder;
@@ -169,6 +51,7 @@ using El = Ellipsoid;
 using Hs = Halfspace;
 using Cv = ConvexPolytope;
 namespace cf = closed_form;
+using detail::gjk_pair;
 
 // clang-format off
 constexpr PairFn kAnalytic[kShapeTypeCount][kShapeTypeCount] = {

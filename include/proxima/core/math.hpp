@@ -4,6 +4,15 @@
 #include <Eigen/Core>
 #include <Eigen/Geometry>
 
+/// Forces inlining of the few hot support-call paths; left to the compiler
+/// under AddressSanitizer, where forced inlining of instrumented code makes
+/// the template-heavy pair files slow to build.
+#if defined(__SANITIZE_ADDRESS__)
+#define PROXIMA_HOT_INLINE
+#else
+#define PROXIMA_HOT_INLINE __attribute__((always_inline))
+#endif
+
 namespace proxima {
 
 using Vec3 = Eigen::Vector3d;

@@ -79,7 +79,7 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
   const Vec3& t = md.t;
   detail::Simplex& s = simplex_out ? *simplex_out : local_simplex;
   s.n = 0;
-  auto push = [&](const Vec3& d) __attribute__((always_inline)) {
+  auto push = [&](const Vec3& d) PROXIMA_HOT_INLINE {
     Vec3 pa, pb;
     md.support(d, pa, pb);
     s.d[s.n] = d;

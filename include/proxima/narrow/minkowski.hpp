@@ -44,7 +44,7 @@ struct MinkowskiDifference {
   /// Support points of A along d and of B along −d (both in A's frame); their
   /// difference is the support point of A ⊖ B along d. The hot path: the two
   /// rotations are written out and the call is inlined by force.
-  __attribute__((always_inline)) void support(const Vec3& d, Vec3& pa, Vec3& pb) {
+  PROXIMA_HOT_INLINE void support(const Vec3& d, Vec3& pa, Vec3& pb) {
     pa = sa(d);
     const Vec3 db(-(R(0, 0) * d.x() + R(1, 0) * d.y() + R(2, 0) * d.z()),
                   -(R(0, 1) * d.x() + R(1, 1) * d.y() + R(2, 1) * d.z()),

@@ -80,7 +80,7 @@ struct DifferenceSupport {
   double scale() const { return std::sqrt(scale2); }
 
   /// s_C(u) for unit u.
-  __attribute__((always_inline)) Vec3 operator()(const Vec3& u) {
+  PROXIMA_HOT_INLINE Vec3 operator()(const Vec3& u) {
     const Vec3 pa = sa(u);
     const Vec3 db(-(R(0, 0) * u.x() + R(1, 0) * u.y() + R(2, 0) * u.z()),
                   -(R(0, 1) * u.x() + R(1, 1) * u.y() + R(2, 1) * u.z()),
@@ -148,7 +148,7 @@ MprRaw mpr_ray_core(Support& sup, const Vec3& d, double tol_abs, double tol_rel,
   double L = 0.0;
   auto eps = [&] { return tol_abs + tol_rel * sup.scale(); };
   // One support call: updates the upper bound ρ(d) ≤ h/(u·d) and asks the visitor.
-  auto call = [&](const Vec3& u, Vec3& w, double& h) __attribute__((always_inline)) {
+  auto call = [&](const Vec3& u, Vec3& w, double& h) PROXIMA_HOT_INLINE {
     w = sup(u);
     h = u.dot(w);
     ++out.calls;

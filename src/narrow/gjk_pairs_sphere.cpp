@@ -1,0 +1,8 @@
+// GJK cells of the dispatch table whose first shape is a sphere.
+#include "gjk_pair.hpp"
+
+namespace proxima::narrow::detail {
+
+PROXIMA_FOR_EACH_GJK_PAIR(PROXIMA_INSTANTIATE_GJK_PAIR, Sphere)
+
+}  // namespace proxima::narrow::detail
