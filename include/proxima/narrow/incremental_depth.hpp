@@ -166,9 +166,9 @@ DistanceResult incremental_penetration_impl(const A& a, const Transform& pose_a,
     out.status = Status::invalid_input;
     return out;
   }
-  const Mat3 R = pose_a.R.transpose() * pose_b.R;
-  const Vec3 t = pose_a.R.transpose() * (pose_b.p - pose_a.p);
-  DifferenceSupport<A, B> sup(a, b, R, t, hint_a, hint_b);
+  DifferenceSupport<A, B> sup(a, pose_a, b, pose_b, hint_a, hint_b);
+  const Mat3& R = sup.md.R;
+  const Vec3& t = sup.md.t;
   PenetrationVisitor<A, B> vis{sup, opt.tol_abs, opt.tol_rel};
 
   // Initial direction d0 = −(normal guess); cold: the centre difference. C is
@@ -311,8 +311,8 @@ done:
   }
   if (cache) {
     cache->direction = nw;
-    cache->hint_a = sup.sa.hint();
-    cache->hint_b = sup.sb.hint();
+    cache->hint_a = sup.md.sa.hint();
+    cache->hint_b = sup.md.sb.hint();
   }
   return out;
 }

@@ -66,29 +66,23 @@ namespace detail {
 /// |s_C| seen (the problem's length scale).
 template <class A, class B>
 struct DifferenceSupport {
-  Supporter<A> sa;
-  Supporter<B> sb;
-  const Mat3& R;
-  const Vec3& t;
+  MinkowskiDifference<A, B> md;  ///< the cores' difference in A's frame (R, t)
   double ra, rb;
   Vec3 a = Vec3::Zero(), b = Vec3::Zero();
   double scale2 = 0.0;
 
-  DifferenceSupport(const A& sha, const B& shb, const Mat3& rot, const Vec3& trans, int hint_a, int hint_b)
-      : sa(sha, hint_a), sb(shb, hint_b), R(rot), t(trans), ra(sha.core_inflation()), rb(shb.core_inflation()) {}
+  DifferenceSupport(const A& sha, const Transform& pose_a, const B& shb, const Transform& pose_b,
+                    int hint_a, int hint_b)
+      : md(sha, pose_a, shb, pose_b, hint_a, hint_b),
+        ra(sha.core_inflation()),
+        rb(shb.core_inflation()) {}
 
   double scale() const { return std::sqrt(scale2); }
 
-  /// s_C(u) for unit u.
+  /// s_C(u) for unit u: the cores' support points pushed out by the radii.
   PROXIMA_HOT_INLINE Vec3 operator()(const Vec3& u) {
-    const Vec3 pa = sa(u);
-    const Vec3 db(-(R(0, 0) * u.x() + R(1, 0) * u.y() + R(2, 0) * u.z()),
-                  -(R(0, 1) * u.x() + R(1, 1) * u.y() + R(2, 1) * u.z()),
-                  -(R(0, 2) * u.x() + R(1, 2) * u.y() + R(2, 2) * u.z()));
-    const Vec3 q = sb(db);
-    const Vec3 pb(R(0, 0) * q.x() + R(0, 1) * q.y() + R(0, 2) * q.z() + t.x(),
-                  R(1, 0) * q.x() + R(1, 1) * q.y() + R(1, 2) * q.z() + t.y(),
-                  R(2, 0) * q.x() + R(2, 1) * q.y() + R(2, 2) * q.z() + t.z());
+    Vec3 pa, pb;
+    md.support(u, pa, pb);
     a = pa + ra * u;
     b = pb - rb * u;
     const Vec3 w = a - b;
@@ -267,9 +261,7 @@ MprRayResult mpr_ray(const A& a, const Transform& pose_a, const B& b, const Tran
     out.status = Status::invalid_input;
     return out;
   }
-  const Mat3 R = pose_a.R.transpose() * pose_b.R;
-  const Vec3 t = pose_a.R.transpose() * (pose_b.p - pose_a.p);
-  detail::DifferenceSupport<A, B> sup(a, b, R, t, -1, -1);
+  detail::DifferenceSupport<A, B> sup(a, pose_a, b, pose_b, -1, -1);
   const Vec3 d = pose_a.R.transpose() * (direction / dn);
   detail::MprNoVisitor vis;
   const detail::MprRaw raw = detail::mpr_ray_core(sup, d, opt.tol_abs, opt.tol_rel, opt.max_iterations, vis);
