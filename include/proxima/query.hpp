@@ -9,6 +9,7 @@
 
 #include <limits>
 
+#include <proxima/contact/contact.hpp>
 #include <proxima/core/error.hpp>
 #include <proxima/core/transform.hpp>
 #include <proxima/narrow/gjk.hpp>
@@ -77,5 +78,20 @@ DistanceResult distance(const Shape& a, const Transform& pose_a, const Shape& b,
 /// until penetration depth lands (never a wrong number).
 DistanceResult signed_distance(const Shape& a, const Transform& pose_a, const Shape& b,
                                const Transform& pose_b, const DistanceRequest& request = {});
+
+/// Contact manifold (paper 001 §IV-E): the normal and signed distance of
+/// `signed_distance`, and the vertices of the intersection of the two bodies'
+/// support features on the contact plane, each with its own depth. Empty
+/// when the pair is farther apart than options.margin. A box resting on a
+/// box gives the corners of the overlap of the faces; a sphere one point; a
+/// capsule lying on a face its two clipped segment ends; a cylinder standing
+/// on a face the clipped polygon of options.disc_points rim points.
+/// Guarantee (without reduction): if the relative velocity along the normal
+/// is ≥ 0 at every returned point, the signed distance does not decrease.
+ContactSet contacts(const Shape& a, const Transform& pose_a, const Shape& b,
+                    const Transform& pose_b, const ContactOptions& options = {});
+/// As above, refilling `out` (reusing its capacity: no allocation once warm).
+void contacts(const Shape& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
+              const ContactOptions& options, ContactSet& out);
 
 }  // namespace proxima

@@ -1,0 +1,191 @@
+#include "plane_geometry.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace proxima::narrow::detail {
+namespace {
+
+double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
+
+// Signed distance of x from the line through a→b, positive on the left (the
+// inside of a counter-clockwise polygon).
+double side(const Vec2& a, const Vec2& b, const Vec2& x) {
+  const Vec2 e = b - a;
+  const double len = e.norm();
+  return len > 0.0 ? cross(e, x - a) / len : -(x - a).norm();
+}
+
+void push_unique(Clip& out, const Vec2& x, double eps) {
+  for (const Vec2& y : out)
+    if ((x - y).squaredNorm() <= eps * eps) return;
+  out.push_back(x);
+}
+
+// Segment a–b clipped to polygon q (counter-clockwise, ≥ 3 vertices).
+void clip_segment(const Vec2& a, const Vec2& b, const Hull& q, double eps, Clip& out) {
+  // A point within eps outside an edge still counts as inside; crossings are
+  // taken on the edge line itself, so slack never moves a point.
+  double t0 = 0.0, t1 = 1.0;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    const Vec2& e0 = q[i].uv;
+    const Vec2& e1 = q[(i + 1) % q.size()].uv;
+    const double s0 = side(e0, e1, a), s1 = side(e0, e1, b);
+    const bool in0 = s0 >= -eps, in1 = s1 >= -eps;
+    if (!in0 && !in1) return;
+    if (!in0) t0 = std::max(t0, std::clamp(s0 / (s0 - s1), 0.0, 1.0));
+    else if (!in1) t1 = std::min(t1, std::clamp(s0 / (s0 - s1), 0.0, 1.0));
+    if (t0 > t1) return;
+  }
+  push_unique(out, a + t0 * (b - a), eps);
+  push_unique(out, a + t1 * (b - a), eps);
+}
+
+void segment_segment(const Vec2& a0, const Vec2& a1, const Vec2& b0, const Vec2& b1, double eps,
+                     Clip& out) {
+  const Vec2 da = a1 - a0, db = b1 - b0;
+  const double la = da.norm(), lb = db.norm();
+  const double den = cross(da, db);
+  if (std::abs(den) <= eps * std::min(la, lb)) {  // the lines stay within eps over both
+    // Parallel: overlap only when collinear within eps; then the overlap of
+    // the two intervals along a.
+    if (std::abs(side(a0, a1, b0)) > eps || std::abs(side(a0, a1, b1)) > eps) return;
+    const Vec2 u = da / la;
+    const double s0 = u.dot(b0 - a0), s1 = u.dot(b1 - a0);
+    const double lo = std::max(0.0, std::min(s0, s1)), hi = std::min(la, std::max(s0, s1));
+    if (lo > hi + eps) return;
+    push_unique(out, a0 + std::min(lo, la) * u, eps);
+    push_unique(out, a0 + std::max(std::min(hi, la), 0.0) * u, eps);
+    return;
+  }
+  const Vec2 w = b0 - a0;
+  const double t = cross(w, db) / den, s = cross(w, da) / den;
+  if (t * la < -eps || (t - 1.0) * la > eps || s * lb < -eps || (s - 1.0) * lb > eps) return;
+  push_unique(out, a0 + std::clamp(t, 0.0, 1.0) * da, eps);
+}
+
+bool point_in_polygon(const Vec2& x, const Hull& q, double eps) {
+  for (std::size_t i = 0; i < q.size(); ++i)
+    if (side(q[i].uv, q[(i + 1) % q.size()].uv, x) < -eps) return false;
+  return true;
+}
+
+double point_segment_distance(const Vec2& x, const Vec2& a, const Vec2& b) {
+  const Vec2 e = b - a;
+  const double l2 = e.squaredNorm();
+  const double t = l2 > 0.0 ? std::clamp((x - a).dot(e) / l2, 0.0, 1.0) : 0.0;
+  return (a + t * e - x).norm();
+}
+
+// Sutherland–Hodgman: p clipped by each edge line of q, both counter-clockwise.
+void clip_polygons(const Hull& p, const Hull& q, double eps, Clip& out) {
+  Clip a, b;
+  for (const PlanePoint& x : p) a.push_back(x.uv);
+  for (std::size_t i = 0; i < q.size() && !a.empty(); ++i) {
+    const Vec2& e0 = q[i].uv;
+    const Vec2& e1 = q[(i + 1) % q.size()].uv;
+    b.clear();
+    for (std::size_t j = 0; j < a.size(); ++j) {
+      const Vec2& x0 = a[j];
+      const Vec2& x1 = a[(j + 1) % a.size()];
+      const double s0 = side(e0, e1, x0), s1 = side(e0, e1, x1);
+      const bool in0 = s0 >= -eps, in1 = s1 >= -eps;
+      if (in0) b.push_back(x0);
+      if (in0 != in1) b.push_back(x0 + std::clamp(s0 / (s0 - s1), 0.0, 1.0) * (x1 - x0));
+    }
+    std::swap(a, b);
+  }
+  for (const Vec2& x : a) push_unique(out, x, eps);
+}
+
+}  // namespace
+
+void convex_hull(PlanePoint* pts, std::size_t n, double eps, Hull& out) {
+  out.clear();
+  if (n == 0) return;
+  std::sort(pts, pts + n, [](const PlanePoint& a, const PlanePoint& b) {
+    return a.uv.x() < b.uv.x() || (a.uv.x() == b.uv.x() && a.uv.y() < b.uv.y());
+  });
+  // Andrew's monotone chain; a turn counts only when it leaves the line by
+  // more than eps, so near-collinear points collapse to a segment.
+  auto turn = [eps](const PlanePoint& o, const PlanePoint& a, const PlanePoint& b) {
+    const Vec2 e = b.uv - o.uv;
+    const double len = e.norm();
+    return len > eps ? cross(a.uv - o.uv, e) / len : 0.0;
+  };
+  StaticVector<PlanePoint, 2 * kMaxHull + 1> h;
+  for (std::size_t i = 0; i < n; ++i) {
+    while (h.size() >= 2 && turn(h[h.size() - 2], h.back(), pts[i]) <= eps) h.pop_back();
+    h.push_back(pts[i]);
+  }
+  const std::size_t lower = h.size() + 1;
+  for (std::size_t i = n - 1; i-- > 0;) {
+    while (h.size() >= lower && turn(h[h.size() - 2], h.back(), pts[i]) <= eps) h.pop_back();
+    h.push_back(pts[i]);
+  }
+  if (h.size() > 1) h.pop_back();  // the first point closes the loop
+  for (const PlanePoint& x : h) {
+    bool dup = false;
+    for (const PlanePoint& y : out) dup = dup || (x.uv - y.uv).squaredNorm() <= eps * eps;
+    if (!dup && !out.push_back(x)) break;
+  }
+}
+
+void intersect(const Hull& p, const Hull& q, double eps, Clip& out) {
+  out.clear();
+  if (p.empty() || q.empty()) return;
+  const Hull& s = p.size() <= q.size() ? p : q;  // the simpler of the two
+  const Hull& t = p.size() <= q.size() ? q : p;
+  if (s.size() == 1) {
+    const Vec2& x = s[0].uv;
+    const bool hit = t.size() == 1   ? (x - t[0].uv).norm() <= eps
+                     : t.size() == 2 ? point_segment_distance(x, t[0].uv, t[1].uv) <= eps
+                                     : point_in_polygon(x, t, eps);
+    if (hit) out.push_back(x);
+  } else if (s.size() == 2) {
+    if (t.size() == 2) segment_segment(s[0].uv, s[1].uv, t[0].uv, t[1].uv, eps, out);
+    else clip_segment(s[0].uv, s[1].uv, t, eps, out);
+  } else {
+    clip_polygons(s, t, eps, out);
+  }
+}
+
+HeightModel::HeightModel(const Hull& hull) {
+  if (hull.empty()) return;
+  origin_ = hull[0].uv;
+  h0_ = hull[0].h;
+  kind_ = hull.size() == 1 ? 1 : hull.size() == 2 ? 2 : 3;
+  if (kind_ == 2) {
+    const Vec2 e = hull[1].uv - hull[0].uv;
+    slope_ = e / e.squaredNorm();
+    dh_ = hull[1].h - hull[0].h;
+  } else if (kind_ == 3) {
+    // Least squares h = h0 + g·(uv − c) about the centroid c.
+    Vec2 c = Vec2::Zero();
+    double hc = 0.0;
+    for (const PlanePoint& x : hull) { c += x.uv; hc += x.h; }
+    c /= static_cast<double>(hull.size());
+    hc /= static_cast<double>(hull.size());
+    Eigen::Matrix2d m = Eigen::Matrix2d::Zero();
+    Vec2 r = Vec2::Zero();
+    for (const PlanePoint& x : hull) {
+      const Vec2 d = x.uv - c;
+      m += d * d.transpose();
+      r += d * (x.h - hc);
+    }
+    origin_ = c;
+    h0_ = hc;
+    const double det = m.determinant();
+    slope_ = det > 0.0 ? Vec2(m.inverse() * r) : Vec2::Zero();
+  }
+}
+
+double HeightModel::at(const Vec2& uv) const {
+  switch (kind_) {
+    case 2: return h0_ + std::clamp(slope_.dot(uv - origin_), 0.0, 1.0) * dh_;
+    case 3: return h0_ + slope_.dot(uv - origin_);
+    default: return h0_;
+  }
+}
+
+}  // namespace proxima::narrow::detail
