@@ -81,21 +81,23 @@ void contacts(const Shape& a, const Transform& pose_a, const Shape& b, const Tra
     out.status = Status::invalid_input;
     return;
   }
+  const double size = std::max(core_extent(a), core_extent(b));
+  // Kissing within rounding counts as touching, even at zero margin.
+  const double reach = options.margin + 1e-12 * std::max(size, 1.0);
   DistanceRequest req;
-  req.bound = options.margin;
+  req.bound = reach;
   const DistanceResult sd = signed_distance(a, pose_a, b, pose_b, req);
   out.status = sd.status;
   out.distance = sd.distance;
   out.normal = sd.normal;
   if (sd.status == Status::invalid_input || sd.status == Status::not_implemented) return;
-  if (sd.bound_exceeded || sd.distance > options.margin) return;
+  if (sd.bound_exceeded || sd.distance > reach) return;
 
   PlaneFrame f;
   f.n = sd.normal;
   f.o = 0.5 * (sd.point_a + sd.point_b);
   f.e1 = f.n.unitOrthogonal();
   f.e2 = f.n.cross(f.e1);
-  const double size = std::max(core_extent(a), core_extent(b));
   const FeatureParams params{options.feature_tolerance * size, options.disc_points};
   // A little slack on the plane for rounding, even at zero tolerance.
   const double eps = std::max(params.tol, 1e-12 * std::max(size, 1.0));
