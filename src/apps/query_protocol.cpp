@@ -1,3 +1,4 @@
+#include <cmath>
 #include <istream>
 #include <ostream>
 
@@ -29,6 +30,35 @@ Method method_from_json(const json& r) {
   throw Error("method: unknown \"" + s + "\" (expected auto, analytic, gjk_epa, sat, incremental or mpr)");
 }
 
+double number_field(const json& r, const char* key, double fallback) {
+  if (!r.contains(key)) return fallback;
+  if (!r[key].is_number()) throw Error(std::string(key) + ": expected a number");
+  const double v = r[key].get<double>();
+  if (!std::isfinite(v)) throw Error(std::string(key) + ": must be finite");
+  return v;
+}
+
+int count_field(const json& r, const char* key, int fallback, int min) {
+  if (!r.contains(key)) return fallback;
+  if (!r[key].is_number_integer() || r[key].get<long long>() < min || r[key].get<long long>() > 100000) {
+    throw Error(std::string(key) + ": expected an integer from " + std::to_string(min) + " to 100000");
+  }
+  return r[key].get<int>();
+}
+
+// "margin" at the top level of a contacts request is the contact margin (a
+// shape's own margin sits inside its shape object).
+ContactOptions contact_options_from_json(const json& r) {
+  ContactOptions o;
+  o.margin = number_field(r, "margin", o.margin);
+  if (o.margin < 0.0) throw Error("margin: must be >= 0");
+  o.feature_tolerance = number_field(r, "feature_tolerance", o.feature_tolerance);
+  if (o.feature_tolerance < 0.0) throw Error("feature_tolerance: must be >= 0");
+  o.disc_points = count_field(r, "disc_points", o.disc_points, 3);
+  o.max_points = count_field(r, "max_points", o.max_points, 0);
+  return o;
+}
+
 void put_distance(json& out, const DistanceResult& r) {
   out["distance"] = r.distance;
   out["point_a"] = to_json(r.point_a);
@@ -56,11 +86,11 @@ json answer(const json& r) {
     if (!r.is_object()) throw Error("request: expected a JSON object");
     if (!r.contains("query") || !r["query"].is_string()) throw Error("query: missing or not a string");
     const std::string query = r["query"].get<std::string>();
-    if (query == "contacts" || query == "time_of_impact") {
+    if (query == "time_of_impact") {
       return status_answer(id, Status::not_implemented, query);
     }
     if (query != "collide" && query != "distance" && query != "signed_distance" &&
-        query != "tolerance") {
+        query != "tolerance" && query != "contacts") {
       throw Error("query: unknown \"" + query +
                   "\" (expected collide, distance, signed_distance, tolerance, contacts or "
                   "time_of_impact)");
@@ -77,6 +107,18 @@ json answer(const json& r) {
       req.cache = &cache;
     }
 
+    if (query == "contacts") {
+      const ContactSet c = contacts(a, ta, b, tb, contact_options_from_json(r));
+      if (c.status != Status::ok && c.status != Status::not_converged) {
+        return status_answer(id, c.status, query);
+      }
+      json points = json::array();
+      for (const Contact& k : c.points) {
+        points.push_back({{"point", to_json(k.point)}, {"normal", to_json(k.normal)}, {"depth", k.depth}});
+      }
+      return {{"id", id},          {"status", to_string(c.status)}, {"distance", c.distance},
+              {"normal", to_json(c.normal)}, {"contacts", points}};
+    }
     if (query == "collide") {
       CollideRequest creq;
       creq.method = req.method;

@@ -101,6 +101,38 @@ TEST(QueryProtocol, MethodsAndWarmStart) {
   EXPECT_NE(answer(r)["message"].get<std::string>().find("bogus"), std::string::npos);
 }
 
+TEST(QueryProtocol, ContactsGiveTheManifold) {
+  json r = json::parse(R"({"id": 5, "query": "contacts", "a": {"shape": "box", "size": [1, 1, 1]},
+                           "pose_a": {"p": [0, 0, 0.99]}, "b": {"shape": "box", "size": [2, 2, 1]}})");
+  json a = answer(r);
+  EXPECT_EQ(a["status"], "ok");
+  EXPECT_NEAR(a["distance"].get<double>(), -0.01, 1e-12);
+  EXPECT_NEAR(a["normal"][2].get<double>(), 1.0, 1e-12);
+  ASSERT_EQ(a["contacts"].size(), 4u);
+  for (const json& c : a["contacts"]) {
+    EXPECT_NEAR(c["depth"].get<double>(), 0.01, 1e-12);
+    EXPECT_NEAR(c["point"][2].get<double>(), 0.495, 1e-12);
+    EXPECT_NEAR(c["normal"][2].get<double>(), 1.0, 1e-12);
+  }
+  r["max_points"] = 2;
+  EXPECT_EQ(answer(r)["contacts"].size(), 2u);
+  r.erase("max_points");
+  r["pose_a"]["p"][2] = 1.05;
+  EXPECT_EQ(answer(r)["contacts"].size(), 0u);  // beyond the (zero) contact margin
+  r["margin"] = 0.1;
+  a = answer(r);
+  ASSERT_EQ(a["contacts"].size(), 4u);
+  EXPECT_NEAR(a["contacts"][0]["depth"].get<double>(), -0.05, 1e-12);
+  r["margin"] = -1;
+  EXPECT_NE(answer(r)["message"].get<std::string>().find("margin"), std::string::npos);
+  r["margin"] = 0;
+  r["max_points"] = -2;
+  EXPECT_NE(answer(r)["message"].get<std::string>().find("max_points"), std::string::npos);
+  r.erase("max_points");
+  r["disc_points"] = "many";
+  EXPECT_NE(answer(r)["message"].get<std::string>().find("disc_points"), std::string::npos);
+}
+
 TEST(QueryProtocol, BadLinesGiveErrorsNamingTheInput) {
   const std::pair<const char*, const char*> cases[] = {
       {"not json at all", "not valid JSON"},
@@ -142,7 +174,8 @@ TEST(QueryProtocol, StreamAnswersEveryLineInOrderAndGoesOn) {
   ASSERT_EQ(answers.size(), 4u);
   EXPECT_EQ(answers[0]["id"], 1);
   EXPECT_EQ(answers[1]["status"], "error");
-  EXPECT_EQ(answers[2]["status"], "not_implemented");
+  EXPECT_EQ(answers[2]["status"], "ok");
+  EXPECT_EQ(answers[2]["contacts"].size(), 1u);
   EXPECT_EQ(answers[3]["collide"], true);
 }
 
