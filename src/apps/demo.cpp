@@ -50,6 +50,24 @@ const Example kExamples[] = {
      R"({"query":"distance","a":{"shape":"sphere","radius":-1},"b":{"shape":"sphere","radius":1}})"},
 };
 
+// Resting and touching configurations whose manifolds are known by hand.
+const Example kManifolds[] = {
+    {"unit box resting 1 cm deep on a 2x2 slab (expect its 4 bottom corners)",
+     R"({"query":"contacts","a":{"shape":"box","size":[1,1,1]},"pose_a":{"p":[0,0,0.99]},"b":{"shape":"box","size":[2,2,1]}})"},
+    {"unit box turned 45 deg on a unit box (expect the octagon, 8 points)",
+     R"({"query":"contacts","a":{"shape":"box","size":[1,1,1]},"pose_a":{"p":[0,0,0.99],"q":[0.9238795325112867,0,0,0.3826834323650898]},"b":{"shape":"box","size":[1,1,1]}})"},
+    {"box on its edge (expect the 2 edge ends)",
+     R"({"query":"contacts","a":{"shape":"box","size":[1,1,1]},"pose_a":{"p":[0,0,1.197106781186548],"q":[0.9238795325112867,0.3826834323650898,0,0]},"b":{"shape":"box","size":[4,4,1]}})"},
+    {"capsule lying across a unit box (expect 2 points clipped at x = +-0.5)",
+     R"({"query":"contacts","a":{"shape":"capsule","radius":0.1,"length":3},"pose_a":{"p":[0,0,0.59],"q":[0.7071067811865476,0,0.7071067811865476,0]},"b":{"shape":"box","size":[1,1,1]}})"},
+    {"cylinder standing on a box, 8 rim points (expect 8)",
+     R"({"query":"contacts","a":{"shape":"cylinder","radius":0.3,"length":1},"pose_a":{"p":[0,0,0.99]},"b":{"shape":"box","size":[1,1,1]},"disc_points":8})"},
+    {"sphere on a halfspace (expect 1)",
+     R"({"query":"contacts","a":{"shape":"sphere","radius":0.5},"pose_a":{"p":[0,0,0.49]},"b":{"shape":"halfspace","normal":[0,0,1],"offset":0}})"},
+    {"box 2 cm above a halfspace, contact margin 5 cm (expect 4 gaps of 0.02)",
+     R"({"query":"contacts","a":{"shape":"box","size":[1,1,1]},"pose_a":{"p":[0,0,0.52]},"b":{"shape":"halfspace","normal":[0,0,1],"offset":0},"margin":0.05})"},
+};
+
 std::string fmt(const json& v) {
   if (v.is_number_float()) {
     std::ostringstream s;
@@ -73,6 +91,29 @@ void example_table(std::ostream& out) {
   }
 }
 
+std::string fmt_point(const json& p) {
+  std::ostringstream s;
+  s << std::setprecision(6) << "(" << p[0].get<double>() << ", " << p[1].get<double>() << ", "
+    << p[2].get<double>() << ")";
+  return s.str();
+}
+
+void manifold_table(std::ostream& out) {
+  out << "| configuration | normal (B to A) | points (depth) |\n|---|---|---|\n";
+  for (const Example& e : kManifolds) {
+    const json a = answer(json::parse(e.request));
+    std::string pts;
+    if (a["status"] != "ok") pts = a["status"].get<std::string>();
+    for (const json& c : a.value("contacts", json::array())) {
+      std::ostringstream d;
+      d << std::setprecision(6) << c["depth"].get<double>();
+      pts += (pts.empty() ? "" : "<br>") + fmt_point(c["point"]) + " (" + d.str() + ")";
+    }
+    out << "| " << e.label << " | " << (a.contains("normal") ? fmt_point(a["normal"]) : "") << " | "
+        << pts << " |\n";
+  }
+}
+
 }  // namespace
 
 std::string find_bench_program() {
@@ -89,6 +130,8 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   std::ostringstream report;
   report << "# Proxima demo report\n\n## Example queries\n\n";
   example_table(report);
+  report << "\n## Contact manifolds\n\n";
+  manifold_table(report);
 
   int code = 0;
   if (options.bench) {
