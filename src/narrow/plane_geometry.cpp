@@ -79,23 +79,25 @@ double point_segment_distance(const Vec2& x, const Vec2& a, const Vec2& b) {
 
 // Sutherland–Hodgman: p clipped by each edge line of q, both counter-clockwise.
 void clip_polygons(const Hull& p, const Hull& q, double eps, Clip& out) {
-  Clip a, b;
-  for (const PlanePoint& x : p) a.push_back(x.uv);
-  for (std::size_t i = 0; i < q.size() && !a.empty(); ++i) {
+  Clip buf[2];
+  Clip* a = &buf[0];
+  Clip* b = &buf[1];
+  for (const PlanePoint& x : p) a->push_back(x.uv);
+  for (std::size_t i = 0; i < q.size() && !a->empty(); ++i) {
     const Vec2& e0 = q[i].uv;
     const Vec2& e1 = q[(i + 1) % q.size()].uv;
-    b.clear();
-    for (std::size_t j = 0; j < a.size(); ++j) {
-      const Vec2& x0 = a[j];
-      const Vec2& x1 = a[(j + 1) % a.size()];
+    b->clear();
+    for (std::size_t j = 0; j < a->size(); ++j) {
+      const Vec2& x0 = (*a)[j];
+      const Vec2& x1 = (*a)[(j + 1) % a->size()];
       const double s0 = side(e0, e1, x0), s1 = side(e0, e1, x1);
       const bool in0 = s0 >= -eps, in1 = s1 >= -eps;
-      if (in0) b.push_back(x0);
-      if (in0 != in1) b.push_back(x0 + std::clamp(s0 / (s0 - s1), 0.0, 1.0) * (x1 - x0));
+      if (in0) b->push_back(x0);
+      if (in0 != in1) b->push_back(x0 + std::clamp(s0 / (s0 - s1), 0.0, 1.0) * (x1 - x0));
     }
     std::swap(a, b);
   }
-  for (const Vec2& x : a) push_unique(out, x, eps);
+  for (const Vec2& x : *a) push_unique(out, x, eps);
 }
 
 }  // namespace
