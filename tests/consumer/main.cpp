@@ -12,5 +12,9 @@ int main() {
                                     Transform::from_translation(Vec3(0.0, 0.0, 2.0)));
   // Capsule bottom at 2 − 0.25 − 0.25 = 1.5, box top at 1: 0.5 apart.
   std::printf("consumer: distance %.12f (expect 0.5), status %s\n", r.distance, to_string(r.status));
-  return r.status == Status::ok && std::abs(r.distance - 0.5) < 1e-12 ? 0 : 1;
+  // A unit box resting 1 cm deep on the 2 m box: its four bottom corners.
+  const ContactSet m = contacts(Box(1.0, 1.0, 1.0), Transform::from_translation(Vec3(0.0, 0.0, 1.49)),
+                                box, Transform::identity());
+  std::printf("consumer: %zu contact points (expect 4)\n", m.size());
+  return r.status == Status::ok && std::abs(r.distance - 0.5) < 1e-12 && m.size() == 4 ? 0 : 1;
 }
