@@ -10,6 +10,20 @@ double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(
 
 // Signed distance of x from the line through a→b, positive on the left (the
 // inside of a counter-clockwise polygon).
+// The edge a→b as a line n·x = c with n its unit left normal: the signed
+// distance of many points from one edge costs a dot product each.
+struct EdgeLine {
+  Vec2 n;
+  double c;
+  EdgeLine(const Vec2& a, const Vec2& b) {
+    const Vec2 e = b - a;
+    const double len = e.norm();
+    n = len > 0.0 ? Vec2(-e.y() / len, e.x() / len) : Vec2::Zero();
+    c = n.dot(a);
+  }
+  double operator()(const Vec2& x) const { return n.dot(x) - c; }
+};
+
 double side(const Vec2& a, const Vec2& b, const Vec2& x) {
   const Vec2 e = b - a;
   const double len = e.norm();
@@ -84,13 +98,12 @@ void clip_polygons(const Hull& p, const Hull& q, double eps, Clip& out) {
   Clip* b = &buf[1];
   for (const PlanePoint& x : p) a->push_back(x.uv);
   for (std::size_t i = 0; i < q.size() && !a->empty(); ++i) {
-    const Vec2& e0 = q[i].uv;
-    const Vec2& e1 = q[(i + 1) % q.size()].uv;
+    const EdgeLine line(q[i].uv, q[(i + 1) % q.size()].uv);
     b->clear();
     for (std::size_t j = 0; j < a->size(); ++j) {
       const Vec2& x0 = (*a)[j];
       const Vec2& x1 = (*a)[(j + 1) % a->size()];
-      const double s0 = side(e0, e1, x0), s1 = side(e0, e1, x1);
+      const double s0 = line(x0), s1 = line(x1);
       const bool in0 = s0 >= -eps, in1 = s1 >= -eps;
       if (in0) b->push_back(x0);
       if (in0 != in1) b->push_back(x0 + std::clamp(s0 / (s0 - s1), 0.0, 1.0) * (x1 - x0));
@@ -110,19 +123,21 @@ void convex_hull(PlanePoint* pts, std::size_t n, double eps, Hull& out) {
   });
   // Andrew's monotone chain; a turn counts only when it leaves the line by
   // more than eps, so near-collinear points collapse to a segment.
-  auto turn = [eps](const PlanePoint& o, const PlanePoint& a, const PlanePoint& b) {
-    const Vec2 e = b.uv - o.uv;
-    const double len = e.norm();
-    return len > eps ? cross(a.uv - o.uv, e) / len : 0.0;
+  // (o → a → b is a left turn by more than eps, in distance of a from the
+  // line o–b, compared squared to stay free of square roots.)
+  auto convex_turn = [eps](const PlanePoint& o, const PlanePoint& a, const PlanePoint& b) {
+    const double c = cross(a.uv - o.uv, b.uv - o.uv);
+    const double l2 = (b.uv - o.uv).squaredNorm();
+    return l2 > eps * eps && c > 0.0 && c * c > eps * eps * l2;
   };
   StaticVector<PlanePoint, 2 * kMaxHull + 1> h;
   for (std::size_t i = 0; i < n; ++i) {
-    while (h.size() >= 2 && turn(h[h.size() - 2], h.back(), pts[i]) <= eps) h.pop_back();
+    while (h.size() >= 2 && !convex_turn(h[h.size() - 2], h.back(), pts[i])) h.pop_back();
     h.push_back(pts[i]);
   }
   const std::size_t lower = h.size() + 1;
   for (std::size_t i = n - 1; i-- > 0;) {
-    while (h.size() >= lower && turn(h[h.size() - 2], h.back(), pts[i]) <= eps) h.pop_back();
+    while (h.size() >= lower && !convex_turn(h[h.size() - 2], h.back(), pts[i])) h.pop_back();
     h.push_back(pts[i]);
   }
   if (h.size() > 1) h.pop_back();  // the first point closes the loop
