@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -152,6 +153,49 @@ TruthWorkload build(const std::string& name, const ShapeSpec& a, const ShapeSpec
   return w;
 }
 
+// Hull vertices of `n` random points on a sphere of radius r, with every point
+// below z = -cut moved up onto that plane: a flat bottom face.
+ShapeSpec flattened_polytope(int n, double r, double cut, std::mt19937& g) {
+  std::normal_distribution<double> N;
+  std::vector<Vec3> pts;
+  for (int i = 0; i < n; ++i) {
+    Vec3 p = r * Vec3(N(g), N(g), N(g)).normalized();
+    p.z() = std::max(p.z(), -cut);
+    pts.push_back(p);
+  }
+  const ConvexPolytope hull(pts);
+  ShapeSpec s;
+  s.kind = Kind::convex;
+  for (const Vec3& v : hull.vertices()) s.points.push_back({v.x(), v.y(), v.z()});
+  return s;
+}
+
+Pose to_pose(const Quat& q, const Vec3& p) { return Pose{{p.x(), p.y(), p.z()}, {q.w(), q.x(), q.y(), q.z()}}; }
+
+// A resting on B's top face (B's local +z, at height b_top), A's bottom face at
+// A-local height -a_bottom: random yaw about the face normal, in-plane offset
+// in ±offset, overlap in (0, max_overlap], then the whole pair moved by a
+// random rotation and a translation in ±1 so nothing is axis-aligned.
+Workload resting(const std::string& name, const ShapeSpec& a, double a_bottom, const ShapeSpec& b, double b_top,
+                 double offset, double max_overlap, int poses, std::mt19937& g) {
+  Workload w;
+  w.name = name;
+  w.a = a;
+  w.b = b;
+  std::normal_distribution<double> N;
+  std::uniform_real_distribution<double> U(-1.0, 1.0), yaw(0.0, 2.0 * M_PI), depth(0.0, max_overlap);
+  for (int i = 0; i < poses; ++i) {
+    const double overlap = max_overlap - depth(g);  // (0, max_overlap]
+    const Quat local_a(Eigen::AngleAxisd(yaw(g), Vec3::UnitZ()));
+    const Vec3 local_p(offset * U(g), offset * U(g), b_top + a_bottom - overlap);
+    const Quat world = Quat(N(g), N(g), N(g), N(g)).normalized();
+    const Vec3 shift(U(g), U(g), U(g));
+    w.pose_a.push_back(to_pose(world * local_a, shift + world * local_p));
+    w.pose_b.push_back(to_pose(world, shift));
+  }
+  return w;
+}
+
 }  // namespace
 
 Shape to_shape(const ShapeSpec& s) {
@@ -197,6 +241,19 @@ std::vector<TruthWorkload> make_depth_workloads(int poses, unsigned seed) {
   for (int n : {50, 200, 1000, 2000}) {
     out.push_back(build("polytope(" + std::to_string(n) + ")-capsule", polytope(n, 0.5, g), capsule(0.25, 0.5), poses, g, true));
   }
+  return out;
+}
+
+std::vector<Workload> make_contact_workloads(int poses, unsigned seed) {
+  std::mt19937 g(seed);
+  std::vector<Workload> out;
+  const ShapeSpec cube = box(1, 1, 1), slab = box(2, 2, 1);
+  out.push_back(resting("box-box resting (1x1x1 on 2x2x1)", cube, 0.5, slab, 0.5, 0.75, 0.005, poses, g));
+  out.push_back(build("box-box random overlap (1x1x1, 2x2x1)", cube, slab, poses, g, true).work);
+  out.push_back(build("polytope(200)-box random overlap", polytope(200, 0.5, g), slab, poses, g, true).work);
+  const double cut = 0.3;
+  out.push_back(resting("flat polytope(200)-box resting", flattened_polytope(200, 0.5, cut, g), cut, slab, 0.5, 0.75,
+                        0.005, poses, g));
   return out;
 }
 
