@@ -6,7 +6,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
@@ -187,9 +186,6 @@ ManifoldComparison compare_manifolds(const pb::ManifoldCell& ours, const pb::Man
       // atan2 of |cross| and dot: accurate near 0°, where acos is not.
       const double a = std::atan2(pn.normalized().cross(n).norm(), pn.normalized().dot(n)) * 180.0 / M_PI;
       angle = std::max(angle, a);
-      if (std::getenv("MB_DEBUG") && (a > 1.0 || p.points.size() != o.points.size()))
-        std::fprintf(stderr, "%s pose %zu angle %.3g ours n=(%.4f %.4f %.4f) %zu pts deepest %.4g | peer n=(%.4f %.4f %.4f) %zu pts deepest %.4g\n",
-                     peer.solver.c_str(), i, a, n.x(), n.y(), n.z(), o.points.size(), deepest(o), pn.x(), pn.y(), pn.z(), p.points.size(), deepest(p));
     }
   }
   if (depth_diff >= 0) out.max_depth_diff = depth_diff;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include <proxima/core/transform.hpp>
+#include <proxima/query.hpp>
 
 #include "minkowski_oracle.hpp"
 #include "sweep_oracle.hpp"
@@ -196,6 +197,45 @@ Workload resting(const std::string& name, const ShapeSpec& a, double a_bottom, c
   return w;
 }
 
+// Random orientations of both, B at a random position, A approaching it along
+// a random direction u: the touching offset along u is found by bisection on
+// the sign of Proxima's signed distance (overlap along the line through B's
+// centre is an interval; only the sign is used, and the Minkowski oracle
+// would make generation take most of the run), then A is pushed in by a
+// random amount in (0, max_overlap] along -u, so the penetration depth is at
+// most that.
+Workload shallow(const std::string& name, const ShapeSpec& a, const ShapeSpec& b, double max_overlap, int poses,
+                 std::mt19937& g) {
+  Workload w;
+  w.name = name;
+  w.a = a;
+  w.b = b;
+  std::normal_distribution<double> N;
+  std::uniform_real_distribution<double> depth(0.0, max_overlap);
+  const Shape shape_a = to_shape(a), shape_b = to_shape(b);
+  const double reach = 2.0 * (bounding_radius(a) + bounding_radius(b));
+  while (static_cast<int>(w.pose_a.size()) < poses) {
+    Pose pb = random_pose(g, 1.0), pa = random_pose(g, 0.0);
+    const Vec3 u = Vec3(N(g), N(g), N(g)).normalized();
+    const Vec3 cb(pb.p[0], pb.p[1], pb.p[2]);
+    const Transform tb = to_transform(pb);
+    const auto signed_distance_at = [&](double t) {
+      pa.p = {cb.x() + t * u.x(), cb.y() + t * u.y(), cb.z() + t * u.z()};
+      return signed_distance(shape_a, to_transform(pa), shape_b, tb).distance;
+    };
+    double lo = 0.0, hi = reach;  // overlapping at lo, separated at hi
+    for (int k = 0; k < 45; ++k) {
+      const double mid = 0.5 * (lo + hi);
+      (signed_distance_at(mid) < 0.0 ? lo : hi) = mid;
+    }
+    const double overlap = max_overlap - depth(g);  // (0, max_overlap]
+    if (!(signed_distance_at(hi - overlap) < 0.0)) continue;
+    w.pose_a.push_back(pa);
+    w.pose_b.push_back(pb);
+  }
+  return w;
+}
+
 }  // namespace
 
 Shape to_shape(const ShapeSpec& s) {
@@ -249,8 +289,11 @@ std::vector<Workload> make_contact_workloads(int poses, unsigned seed) {
   std::vector<Workload> out;
   const ShapeSpec cube = box(1, 1, 1), slab = box(2, 2, 1);
   out.push_back(resting("box-box resting (1x1x1 on 2x2x1)", cube, 0.5, slab, 0.5, 0.75, 0.005, poses, g));
-  out.push_back(build("box-box random overlap (1x1x1, 2x2x1)", cube, slab, poses, g, true).work);
-  out.push_back(build("polytope(200)-box random overlap", polytope(200, 0.5, g), slab, poses, g, true).work);
+  out.push_back(shallow("box-box random, overlap ≤ 5 mm", cube, slab, 0.005, poses, g));
+  out.push_back(build("box-box random, deep overlap", cube, slab, poses, g, true).work);
+  const ShapeSpec p200 = polytope(200, 0.5, g);
+  out.push_back(shallow("polytope(200)-box random, overlap ≤ 5 mm", p200, slab, 0.005, poses, g));
+  out.push_back(build("polytope(200)-box random, deep overlap", p200, slab, poses, g, true).work);
   const double cut = 0.3;
   out.push_back(resting("flat polytope(200)-box resting", flattened_polytope(200, 0.5, cut, g), cut, slab, 0.5, 0.75,
                         0.005, poses, g));
