@@ -9,6 +9,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 
 #include <proxima/query.hpp>
 
+#include "peers/manifold.hpp"
 #include "peers/timing.hpp"
 #include "workloads.hpp"
 #ifdef PROXIMA_HAVE_PEERS
@@ -91,6 +93,106 @@ pb::PeerCell run_proxima_depth(const pb::TruthWorkload& w, int repeats, proxima:
   return cell;
 }
 
+// Proxima's manifold, one ContactSet reused across queries (no allocation
+// once warm). Proxima's own convention is the common one: normal B to A,
+// depth positive on overlap, points midway between the surfaces.
+pb::ManifoldCell run_proxima_contacts(const pb::Workload& w, int repeats, const proxima::ContactOptions& options) {
+  pb::ManifoldCell cell;
+  const proxima::Shape a = pb::to_shape(w.a), b = pb::to_shape(w.b);
+  proxima::Transform ta, tb;
+  proxima::ContactSet set;
+  int bad_status = 0;
+  pb::detail::measure_manifold(
+      w, repeats, cell,
+      [&](std::size_t i) {
+        ta = pb::to_transform(w.pose_a[i]);
+        tb = pb::to_transform(w.pose_b[i]);
+      },
+      [&] {
+        proxima::contacts(a, ta, b, tb, options, set);
+        return set.points.size();
+      },
+      [&](pb::Manifold& m) {
+        if (set.status != proxima::Status::ok) {
+          ++bad_status;
+          return false;
+        }
+        m.normal = {set.normal.x(), set.normal.y(), set.normal.z()};
+        for (const proxima::Contact& c : set.points)
+          m.points.push_back({{c.point.x(), c.point.y(), c.point.z()}, c.depth});
+        return true;
+      });
+  if (bad_status) pb::detail::append_note(cell, std::to_string(bad_status) + " results with status != ok");
+  return cell;
+}
+
+// A peer's manifolds against Proxima's, pose by pose. Points are compared by
+// their projections onto Proxima's contact plane (normal n: p − (p·n) n),
+// since libraries put the point on A, on B or midway, which differ only
+// along the normal.
+struct ManifoldComparison {
+  double median_points = std::numeric_limits<double>::quiet_NaN();
+  int compared = 0;       // poses where Proxima has a manifold
+  int matched = 0;        // same count, every peer point within tol of one of ours
+  int misses_ours = 0;    // some point of ours has no peer point within tol
+  double max_depth_diff = std::numeric_limits<double>::quiet_NaN();  // |deepest − our deepest|
+  double max_angle_deg = std::numeric_limits<double>::quiet_NaN();   // normal angle to ours
+  int no_manifold = 0;    // poses where Proxima has one and the peer none
+};
+
+constexpr double point_tolerance = 1e-6;
+
+ManifoldComparison compare_manifolds(const pb::ManifoldCell& ours, const pb::ManifoldCell& peer) {
+  ManifoldComparison out;
+  std::vector<double> counts;
+  double depth_diff = -1.0, angle = -1.0;
+  for (std::size_t i = 0; i < peer.manifolds.size(); ++i)
+    if (!peer.manifolds[i].points.empty()) counts.push_back(static_cast<double>(peer.manifolds[i].points.size()));
+  out.median_points = pb::detail::median(counts);
+  for (std::size_t i = 0; i < ours.manifolds.size() && i < peer.manifolds.size(); ++i) {
+    const pb::Manifold& o = ours.manifolds[i];
+    const pb::Manifold& p = peer.manifolds[i];
+    if (o.points.empty()) continue;
+    ++out.compared;
+    if (p.points.empty()) {
+      ++out.no_manifold;
+      ++out.misses_ours;
+      continue;
+    }
+    const proxima::Vec3 n = proxima::Vec3(o.normal[0], o.normal[1], o.normal[2]).normalized();
+    const auto project = [&](const pb::ManifoldPoint& q) {
+      const proxima::Vec3 v(q.position[0], q.position[1], q.position[2]);
+      return proxima::Vec3(v - v.dot(n) * n);
+    };
+    const auto near_any = [&](const pb::ManifoldPoint& q, const std::vector<pb::ManifoldPoint>& set) {
+      const proxima::Vec3 x = project(q);
+      return std::any_of(set.begin(), set.end(),
+                         [&](const pb::ManifoldPoint& r) { return (project(r) - x).norm() <= point_tolerance; });
+    };
+    const bool all_peer_near = std::all_of(p.points.begin(), p.points.end(),
+                                           [&](const pb::ManifoldPoint& q) { return near_any(q, o.points); });
+    const bool all_ours_near = std::all_of(o.points.begin(), o.points.end(),
+                                           [&](const pb::ManifoldPoint& q) { return near_any(q, p.points); });
+    out.matched += p.points.size() == o.points.size() && all_peer_near;
+    out.misses_ours += !all_ours_near;
+    const auto deepest = [](const pb::Manifold& m) {
+      double d = -std::numeric_limits<double>::infinity();
+      for (const pb::ManifoldPoint& q : m.points) d = std::max(d, q.depth);
+      return d;
+    };
+    depth_diff = std::max(depth_diff, std::abs(deepest(p) - deepest(o)));
+    const proxima::Vec3 pn(p.normal[0], p.normal[1], p.normal[2]);
+    if (std::isfinite(pn.norm()) && pn.norm() > 0) {
+      // atan2 of |cross| and dot: accurate near 0°, where acos is not.
+      const double a = std::atan2(pn.normalized().cross(n).norm(), pn.normalized().dot(n)) * 180.0 / M_PI;
+      angle = std::max(angle, a);
+    }
+  }
+  if (depth_diff >= 0) out.max_depth_diff = depth_diff;
+  if (angle >= 0) out.max_angle_deg = angle;
+  return out;
+}
+
 std::string machine() {
   std::string cpu = "unknown CPU";
   std::ifstream f("/proc/cpuinfo");
@@ -122,22 +224,25 @@ std::string fmt(const char* f, double v) {
 
 int main(int argc, char** argv) {
   int poses = 1000, repeats = 50;
-  bool markdown = false, peers = true, distance_table = true, depth = true;
+  bool markdown = false, peers = true, distance_table = true, depth = true, contact_table = true;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--poses") && i + 1 < argc) poses = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--markdown")) markdown = true;
     else if (!std::strcmp(argv[i], "--no-peers")) peers = false;
-    else if (!std::strcmp(argv[i], "--only-distance")) depth = false;
-    else if (!std::strcmp(argv[i], "--only-depth")) distance_table = false;
+    else if (!std::strcmp(argv[i], "--only-distance")) depth = contact_table = false;
+    else if (!std::strcmp(argv[i], "--only-depth")) distance_table = contact_table = false;
+    else if (!std::strcmp(argv[i], "--only-contacts")) distance_table = depth = false;
     else {
-      std::fprintf(stderr, "usage: proxima-bench [--poses N] [--repeats R] [--markdown] [--no-peers] [--only-distance | --only-depth]\n");
+      std::fprintf(stderr, "usage: proxima-bench [--poses N] [--repeats R] [--markdown] [--no-peers] "
+                           "[--only-distance | --only-depth | --only-contacts]\n");
       return 2;
     }
   }
   (void)markdown;
   (void)peers;
-  std::printf("Distance queries on separated pairs, %d random poses per workload (seed 2026), each timed over %d repeats; "
+  if (distance_table)
+    std::printf("Distance queries on separated pairs, %d random poses per workload (seed 2026), each timed over %d repeats; "
               "median ns per query. Error = |distance − ground truth| (m).\n\n", poses, repeats);
   std::printf("Measured %s on %s.\n\n", today().c_str(), machine().c_str());
 #ifndef PROXIMA_HAVE_PEERS
@@ -246,8 +351,69 @@ int main(int argc, char** argv) {
     }
   }
 
-  std::printf("\nGround truth: ");
-  for (const pb::TruthWorkload& w : works) std::printf("%s: %s (%zu poses); ", w.work.name.c_str(), w.oracle, w.truth.size());
-  std::printf("\n");
+  if (contact_table) {
+    std::printf("\n### Contact manifolds (overlapping poses)\n\n");
+    std::printf("proxima::contacts (default options: no reduction) beside the peers' contact generators, %d poses per "
+                "workload (seed 2028), each timed over %d repeats; median ns per manifold. Every library's output is "
+                "converted to Proxima's convention (normal B→A, depth > 0 = overlap). Points are compared by their "
+                "projections onto Proxima's contact plane (libraries put them on A, on B or midway, which differ only "
+                "along the normal): *match* = same number of points and every peer point within %.0e m of one of "
+                "Proxima's; *misses ours* = some vertex of Proxima's contact polygon has no peer point within %.0e m "
+                "(the peer's manifold is not a superset: what makes a resting box rock); Δ deepest = |peer's deepest "
+                "depth − Proxima's|; normal ° = angle to Proxima's normal. Failures: poses where Proxima has a "
+                "manifold and the peer none.\n\n",
+                poses, repeats, point_tolerance, point_tolerance);
+    std::printf("| workload | library | solver | median ns | × Proxima | median points | match %% | misses ours %% | "
+                "max Δ deepest (m) | max normal ° | failures | note |\n");
+    std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    for (const pb::Workload& w : pb::make_contact_workloads(poses)) {
+      struct MRow {
+        std::string library, solver;
+        pb::ManifoldCell cell;
+      };
+      std::vector<MRow> rows;
+      rows.push_back({"Proxima", "contacts()", run_proxima_contacts(w, repeats, {})});
+      proxima::ContactOptions reduced;
+      reduced.max_points = 4;
+      rows.push_back({"Proxima", "contacts(), max_points 4", run_proxima_contacts(w, repeats, reduced)});
+#ifdef PROXIMA_HAVE_PEERS
+      for (const pb::ManifoldPeer& peer : peers ? pb::all_manifold_peers() : std::vector<pb::ManifoldPeer>{}) {
+        rows.push_back({peer.library, peer.solver, pb::run_manifold_peer_isolated(peer, w, repeats)});
+      }
+#endif
+      const pb::ManifoldCell& ours = rows.front().cell;
+      for (const MRow& r : rows) {
+        const pb::ManifoldCell& c = r.cell;
+        std::string ns = "–", ratio = "–", pts = "–", match = "–", miss = "–", dd = "–", ang = "–";
+        int failures = 0;
+        if (c.supported) {
+          if (std::isfinite(c.median_ns) && c.median_ns > 0) {
+            ns = fmt("%.0f", c.median_ns);
+            ratio = fmt("%.2f", c.median_ns / ours.median_ns);
+          }
+          const ManifoldComparison m = compare_manifolds(ours, c);
+          if (std::isfinite(m.median_points)) pts = fmt("%g", m.median_points);
+          if (m.compared > 0) {
+            match = fmt("%.1f", 100.0 * m.matched / m.compared);
+            miss = fmt("%.1f", 100.0 * m.misses_ours / m.compared);
+          }
+          if (std::isfinite(m.max_depth_diff)) dd = fmt("%.2g", m.max_depth_diff);
+          if (std::isfinite(m.max_angle_deg)) ang = fmt("%.2g", m.max_angle_deg);
+          failures = std::max(c.failures, m.no_manifold);
+        }
+        std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", w.name.c_str(),
+                    r.library.c_str(), r.solver.c_str(), ns.c_str(), ratio.c_str(), pts.c_str(), match.c_str(),
+                    miss.c_str(), dd.c_str(), ang.c_str(), failures,
+                    c.supported ? c.note.c_str() : ("unsupported: " + c.note).c_str());
+        std::fflush(stdout);
+      }
+    }
+  }
+
+  if (distance_table) {
+    std::printf("\nGround truth: ");
+    for (const pb::TruthWorkload& w : works) std::printf("%s: %s (%zu poses); ", w.work.name.c_str(), w.oracle, w.truth.size());
+    std::printf("\n");
+  }
   return 0;
 }

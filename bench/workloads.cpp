@@ -1,8 +1,10 @@
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
 
 #include <proxima/core/transform.hpp>
+#include <proxima/query.hpp>
 
 #include "minkowski_oracle.hpp"
 #include "sweep_oracle.hpp"
@@ -152,6 +154,88 @@ TruthWorkload build(const std::string& name, const ShapeSpec& a, const ShapeSpec
   return w;
 }
 
+// Hull vertices of `n` random points on a sphere of radius r, with every point
+// below z = -cut moved up onto that plane: a flat bottom face.
+ShapeSpec flattened_polytope(int n, double r, double cut, std::mt19937& g) {
+  std::normal_distribution<double> N;
+  std::vector<Vec3> pts;
+  for (int i = 0; i < n; ++i) {
+    Vec3 p = r * Vec3(N(g), N(g), N(g)).normalized();
+    p.z() = std::max(p.z(), -cut);
+    pts.push_back(p);
+  }
+  const ConvexPolytope hull(pts);
+  ShapeSpec s;
+  s.kind = Kind::convex;
+  for (const Vec3& v : hull.vertices()) s.points.push_back({v.x(), v.y(), v.z()});
+  return s;
+}
+
+Pose to_pose(const Quat& q, const Vec3& p) { return Pose{{p.x(), p.y(), p.z()}, {q.w(), q.x(), q.y(), q.z()}}; }
+
+// A resting on B's top face (B's local +z, at height b_top), A's bottom face at
+// A-local height -a_bottom: random yaw about the face normal, in-plane offset
+// in ±offset, overlap in (0, max_overlap], then the whole pair moved by a
+// random rotation and a translation in ±1 so nothing is axis-aligned.
+Workload resting(const std::string& name, const ShapeSpec& a, double a_bottom, const ShapeSpec& b, double b_top,
+                 double offset, double max_overlap, int poses, std::mt19937& g) {
+  Workload w;
+  w.name = name;
+  w.a = a;
+  w.b = b;
+  std::normal_distribution<double> N;
+  std::uniform_real_distribution<double> U(-1.0, 1.0), yaw(0.0, 2.0 * M_PI), depth(0.0, max_overlap);
+  for (int i = 0; i < poses; ++i) {
+    const double overlap = max_overlap - depth(g);  // (0, max_overlap]
+    const Quat local_a(Eigen::AngleAxisd(yaw(g), Vec3::UnitZ()));
+    const Vec3 local_p(offset * U(g), offset * U(g), b_top + a_bottom - overlap);
+    const Quat world = Quat(N(g), N(g), N(g), N(g)).normalized();
+    const Vec3 shift(U(g), U(g), U(g));
+    w.pose_a.push_back(to_pose(world * local_a, shift + world * local_p));
+    w.pose_b.push_back(to_pose(world, shift));
+  }
+  return w;
+}
+
+// Random orientations of both, B at a random position, A approaching it along
+// a random direction u: the touching offset along u is found by bisection on
+// the sign of Proxima's signed distance (overlap along the line through B's
+// centre is an interval; only the sign is used, and the Minkowski oracle
+// would make generation take most of the run), then A is pushed in by a
+// random amount in (0, max_overlap] along -u, so the penetration depth is at
+// most that.
+Workload shallow(const std::string& name, const ShapeSpec& a, const ShapeSpec& b, double max_overlap, int poses,
+                 std::mt19937& g) {
+  Workload w;
+  w.name = name;
+  w.a = a;
+  w.b = b;
+  std::normal_distribution<double> N;
+  std::uniform_real_distribution<double> depth(0.0, max_overlap);
+  const Shape shape_a = to_shape(a), shape_b = to_shape(b);
+  const double reach = 2.0 * (bounding_radius(a) + bounding_radius(b));
+  while (static_cast<int>(w.pose_a.size()) < poses) {
+    Pose pb = random_pose(g, 1.0), pa = random_pose(g, 0.0);
+    const Vec3 u = Vec3(N(g), N(g), N(g)).normalized();
+    const Vec3 cb(pb.p[0], pb.p[1], pb.p[2]);
+    const Transform tb = to_transform(pb);
+    const auto signed_distance_at = [&](double t) {
+      pa.p = {cb.x() + t * u.x(), cb.y() + t * u.y(), cb.z() + t * u.z()};
+      return signed_distance(shape_a, to_transform(pa), shape_b, tb).distance;
+    };
+    double lo = 0.0, hi = reach;  // overlapping at lo, separated at hi
+    for (int k = 0; k < 45; ++k) {
+      const double mid = 0.5 * (lo + hi);
+      (signed_distance_at(mid) < 0.0 ? lo : hi) = mid;
+    }
+    const double overlap = max_overlap - depth(g);  // (0, max_overlap]
+    if (!(signed_distance_at(hi - overlap) < 0.0)) continue;
+    w.pose_a.push_back(pa);
+    w.pose_b.push_back(pb);
+  }
+  return w;
+}
+
 }  // namespace
 
 Shape to_shape(const ShapeSpec& s) {
@@ -197,6 +281,22 @@ std::vector<TruthWorkload> make_depth_workloads(int poses, unsigned seed) {
   for (int n : {50, 200, 1000, 2000}) {
     out.push_back(build("polytope(" + std::to_string(n) + ")-capsule", polytope(n, 0.5, g), capsule(0.25, 0.5), poses, g, true));
   }
+  return out;
+}
+
+std::vector<Workload> make_contact_workloads(int poses, unsigned seed) {
+  std::mt19937 g(seed);
+  std::vector<Workload> out;
+  const ShapeSpec cube = box(1, 1, 1), slab = box(2, 2, 1);
+  out.push_back(resting("box-box resting (1x1x1 on 2x2x1)", cube, 0.5, slab, 0.5, 0.75, 0.005, poses, g));
+  out.push_back(shallow("box-box random, overlap ≤ 5 mm", cube, slab, 0.005, poses, g));
+  out.push_back(build("box-box random, deep overlap", cube, slab, poses, g, true).work);
+  const ShapeSpec p200 = polytope(200, 0.5, g);
+  out.push_back(shallow("polytope(200)-box random, overlap ≤ 5 mm", p200, slab, 0.005, poses, g));
+  out.push_back(build("polytope(200)-box random, deep overlap", p200, slab, poses, g, true).work);
+  const double cut = 0.3;
+  out.push_back(resting("flat polytope(200)-box resting", flattened_polytope(200, 0.5, cut, g), cut, slab, 0.5, 0.75,
+                        0.005, poses, g));
   return out;
 }
 

@@ -27,6 +27,16 @@ std::vector<TruthWorkload> make_workloads(int poses, unsigned seed = 2026);
 /// explicit Minkowski difference of the polyhedral cores.
 std::vector<TruthWorkload> make_depth_workloads(int poses, unsigned seed = 2027);
 
+/// Contact-manifold workloads (issue #4), `poses` overlapping poses each:
+/// box 1x1x1 resting face-on-face on a box 2x2x1 (random yaw, in-plane
+/// offset, overlap in (0, 5 mm], and a random rigid motion of the pair);
+/// the same boxes at random poses, shallow (A pushed ≤ 5 mm into B along a
+/// random approach direction) and deep (random overlapping poses); a
+/// polytope (hull of 200 points on a sphere of radius 0.5) on the 2x2x1 box,
+/// shallow and deep alike; and a polytope flattened (a flat bottom face)
+/// resting face-on-face.
+std::vector<Workload> make_contact_workloads(int poses, unsigned seed = 2028);
+
 Shape to_shape(const ShapeSpec& s);
 Transform to_transform(const Pose& p);
 

@@ -1,7 +1,9 @@
+#include <array>
 #include <limits>
 #include <memory>
 #include <string>
 
+#include <BulletCollision/CollisionDispatch/btBoxBoxDetector.h>
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btCapsuleShape.h>
 #include <BulletCollision/CollisionShapes/btConvexHullShape.h>
@@ -17,6 +19,7 @@
 
 #include "convert.hpp"
 #include "labels.hpp"
+#include "manifold.hpp"
 #include "peers.hpp"
 #include "timing.hpp"
 
@@ -77,6 +80,46 @@ bool build(const Workload& work, PeerCell& cell, Shapes& out) {
   cell.supported = false;
   cell.note = "no exact Bullet ellipsoid (scaled btMultiSphereShape has a wrong support map)";
   return false;
+}
+
+// Collects every addContactPoint of one query without allocating.
+// Bullet's convention (btDiscreteCollisionDetectorInterface::Result):
+// normalOnBInWorld points from B to A, pointInWorld lies on B's surface, and
+// depth is a signed distance (negative = overlap), so the point on A is
+// pointInWorld + normalOnBInWorld * depth.
+struct CollectAll final : btDiscreteCollisionDetectorInterface::Result {
+  struct Raw {
+    btVector3 normal;
+    btVector3 point;
+    btScalar depth;
+  };
+  static constexpr int capacity = 16;
+  std::array<Raw, capacity> raw{};
+  int count = 0;
+  int dropped = 0;
+  void setShapeIdentifiersA(int, int) override {}
+  void setShapeIdentifiersB(int, int) override {}
+  void addContactPoint(const btVector3& normal, const btVector3& point, btScalar depth) override {
+    if (count < capacity)
+      raw[static_cast<std::size_t>(count++)] = {normal, point, depth};
+    else
+      ++dropped;
+  }
+};
+
+// Bullet to the common convention: depth = -Bullet's depth; the point moves
+// from B's surface to midway, pointInWorld + normal * depth / 2 (depth being
+// Bullet's negative one); the normal (B to A) is kept. Every point of one
+// query carries the same normal; the first is the manifold's.
+bool to_manifold(const CollectAll& c, Manifold& m) {
+  m.points.clear();
+  for (int k = 0; k < c.count; ++k) {
+    const CollectAll::Raw& r = c.raw[static_cast<std::size_t>(k)];
+    const btVector3 mid = r.point + r.normal * (0.5 * r.depth);
+    m.points.push_back({{mid.x(), mid.y(), mid.z()}, -static_cast<double>(r.depth)});
+  }
+  if (c.count > 0) m.normal = {c.raw[0].normal.x(), c.raw[0].normal.y(), c.raw[0].normal.z()};
+  return c.count > 0;
 }
 
 }  // namespace
@@ -208,6 +251,87 @@ PeerCell run_bullet_pair_depth(const Workload& work, int repeats) {
         out.distance = output.m_distance;
         out.normal = {n.x(), n.y(), n.z()};
         return out;
+      });
+  return cell;
+}
+
+ManifoldCell run_bullet_box_box_manifold(const Workload& work, int repeats) {
+  ManifoldCell cell;
+  cell.library = detail::bullet_library();
+  cell.solver = detail::bullet_box_box_manifold_solver;
+  if (work.a.kind != Kind::box || work.b.kind != Kind::box) {
+    cell.supported = false;
+    cell.note = "btBoxBoxDetector takes two boxes";
+    return cell;
+  }
+  PeerCell unused;
+  Shapes shapes;
+  if (!build(work, unused, shapes)) return cell;
+  const auto* box_a = static_cast<const btBoxShape*>(shapes.a.get());
+  const auto* box_b = static_cast<const btBoxShape*>(shapes.b.get());
+  btDiscreteCollisionDetectorInterface::ClosestPointInput input;
+  CollectAll collect;
+  int overflow = 0;
+  detail::measure_manifold(
+      work, repeats, cell,
+      [&](std::size_t i) {
+        input.m_transformA = to_bullet(work.pose_a[i]);
+        input.m_transformB = to_bullet(work.pose_b[i]);
+      },
+      [&] {
+        collect.count = 0;
+        collect.dropped = 0;
+        btBoxBoxDetector detector(box_a, box_b);
+        detector.getClosestPoints(input, collect, nullptr);
+        return collect.count;
+      },
+      [&](Manifold& m) {
+        overflow += collect.dropped > 0;
+        return to_manifold(collect, m);
+      });
+  if (overflow > 0)
+    detail::append_note(cell, "more than 16 points on " + std::to_string(overflow) + " poses (rest dropped)");
+  return cell;
+}
+
+ManifoldCell run_bullet_gjk_manifold(const Workload& work, int repeats) {
+  ManifoldCell cell;
+  cell.library = detail::bullet_library();
+  cell.solver = detail::bullet_gjk_manifold_solver;
+  PeerCell unsupported;
+  Shapes shapes;
+  if (!build(work, unsupported, shapes)) {
+    cell.supported = false;
+    cell.note = unsupported.note;
+    return cell;
+  }
+  btVoronoiSimplexSolver simplex;
+  btGjkEpaPenetrationDepthSolver depth_solver;
+  btGjkPairDetector::ClosestPointInput input;
+  btPointCollector output;
+  detail::measure_manifold(
+      work, repeats, cell,
+      [&](std::size_t i) {
+        input.m_transformA = to_bullet(work.pose_a[i]);
+        input.m_transformB = to_bullet(work.pose_b[i]);
+      },
+      [&] {
+        // A fresh detector per query, as in the distance adapters (cold queries).
+        btGjkPairDetector detector(shapes.a.get(), shapes.b.get(), &simplex, &depth_solver);
+        output = btPointCollector();
+        detector.getClosestPoints(input, output, nullptr);
+        return output.m_distance;
+      },
+      [&](Manifold& m) {
+        // btPointCollector keeps Bullet's Result convention (see CollectAll):
+        // point on B, normal B to A, m_distance < 0 on overlap. A separated
+        // pair is no contact.
+        if (!output.m_hasResult || output.m_distance > 0.0) return false;
+        const btVector3& n = output.m_normalOnBInWorld;
+        const btVector3 mid = output.m_pointInWorld + n * (0.5 * output.m_distance);
+        m.normal = {n.x(), n.y(), n.z()};
+        m.points = {{{mid.x(), mid.y(), mid.z()}, -static_cast<double>(output.m_distance)}};
+        return true;
       });
   return cell;
 }

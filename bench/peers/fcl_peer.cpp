@@ -9,6 +9,7 @@
 #include "convert.hpp"
 #include "hull.hpp"
 #include "labels.hpp"
+#include "manifold.hpp"
 #include "peers.hpp"
 #include "timing.hpp"
 
@@ -220,6 +221,59 @@ PeerCell run_fcl_libccd_contact(const Workload& work, int repeats) {
 
 PeerCell run_fcl_indep_contact(const Workload& work, int repeats) {
   return run_fcl_contact(work, repeats, fcl::GST_INDEP, detail::fcl_indep_contact_solver);
+}
+
+// FCL's conventions: Contact::normal points from o1 (A) to o2 (B), so the
+// B-to-A normal is its negative; penetration_depth is positive on overlap
+// (kept); Contact::pos is already midway: FCL 0.7's boxBox2 shifts the
+// clipped points by half the depth onto the mid-surface, and the GJK/EPA path
+// reports libccd's pos, the mean of the two witness points. Every point of a
+// box-box manifold carries the same normal; the deepest point's is used.
+ManifoldCell run_fcl_manifold(const Workload& work, int repeats) {
+  ManifoldCell cell;
+  cell.library = detail::fcl_library();
+  cell.solver = detail::fcl_manifold_solver;
+  Objects o;
+  PeerCell unsupported;
+  if (!build(work, unsupported, o)) {
+    cell.supported = false;
+    cell.note = unsupported.note;
+    return cell;
+  }
+  fcl::CollisionRequestd request(/*num_max_contacts=*/16, /*enable_contact=*/true);
+  request.gjk_solver_type = fcl::GST_LIBCCD;
+  fcl::CollisionResultd result;
+  int negative_depth = 0;
+  detail::measure_manifold(
+      work, repeats, cell,
+      [&](std::size_t i) {
+        o.a->setTransform(to_fcl(work.pose_a[i]));
+        o.b->setTransform(to_fcl(work.pose_b[i]));
+      },
+      [&] {
+        result.clear();
+        fcl::collide(o.a.get(), o.b.get(), request, result);
+        return result.numContacts();
+      },
+      [&](Manifold& m) {
+        const std::size_t n = result.numContacts();
+        if (n == 0) return false;
+        std::size_t deepest = 0;
+        bool negative = false;
+        for (std::size_t k = 0; k < n; ++k) {
+          const fcl::Contactd& c = result.getContact(k);
+          m.points.push_back({{c.pos[0], c.pos[1], c.pos[2]}, c.penetration_depth});
+          if (c.penetration_depth > result.getContact(deepest).penetration_depth) deepest = k;
+          negative = negative || c.penetration_depth < 0.0;
+        }
+        negative_depth += negative;
+        const fcl::Vector3d& normal = result.getContact(deepest).normal;
+        m.normal = {-normal[0], -normal[1], -normal[2]};
+        return true;
+      });
+  if (negative_depth > 0)
+    detail::append_note(cell, "penetration_depth < 0 on " + std::to_string(negative_depth) + " poses (kept as given)");
+  return cell;
 }
 
 }  // namespace proxima::bench

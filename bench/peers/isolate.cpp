@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "manifold.hpp"
 #include "peers.hpp"
 
 namespace proxima::bench {
@@ -101,6 +102,47 @@ bool deserialize(const std::vector<char>& bytes, PeerCell& c) {
   return true;
 }
 
+std::vector<char> serialize(const ManifoldCell& c) {
+  Writer w;
+  w.str(c.library);
+  w.str(c.solver);
+  w.raw(static_cast<std::uint8_t>(c.supported));
+  w.str(c.note);
+  w.raw(c.median_ns);
+  w.raw(static_cast<std::int64_t>(c.failures));
+  w.raw(static_cast<std::uint64_t>(c.manifolds.size()));
+  for (const Manifold& m : c.manifolds) {
+    w.raw(m.normal);
+    w.raw(static_cast<std::uint64_t>(m.points.size()));
+    for (const ManifoldPoint& p : m.points) {
+      w.raw(p.position);
+      w.raw(p.depth);
+    }
+  }
+  return w.bytes();
+}
+
+bool deserialize(const std::vector<char>& bytes, ManifoldCell& c) {
+  Reader r(bytes);
+  std::uint8_t supported = 0;
+  std::int64_t failures = 0;
+  std::uint64_t count = 0;
+  if (!r.str(c.library) || !r.str(c.solver) || !r.raw(supported) || !r.str(c.note) || !r.raw(c.median_ns) ||
+      !r.raw(failures) || !r.raw(count) || count > bytes.size())
+    return false;
+  c.supported = supported != 0;
+  c.failures = static_cast<int>(failures);
+  c.manifolds.resize(count);
+  for (Manifold& m : c.manifolds) {
+    std::uint64_t points = 0;
+    if (!r.raw(m.normal) || !r.raw(points) || points > bytes.size()) return false;
+    m.points.resize(points);
+    for (ManifoldPoint& p : m.points)
+      if (!r.raw(p.position) || !r.raw(p.depth)) return false;
+  }
+  return r.done();
+}
+
 bool write_all(int fd, const std::vector<char>& bytes) {
   std::size_t sent = 0;
   while (sent < bytes.size()) {
@@ -112,7 +154,8 @@ bool write_all(int fd, const std::vector<char>& bytes) {
   return true;
 }
 
-[[noreturn]] void child_main(const std::function<PeerCell()>& fn, int fd) {
+template <class Cell>
+[[noreturn]] void child_main(const std::function<Cell()>& fn, int fd) {
   int code = 0;
   try {
     code = write_all(fd, serialize(fn())) ? 0 : 2;
@@ -150,15 +193,18 @@ PeerCell failed_cell(std::size_t poses, std::string note) {
   return cell;
 }
 
-struct ChildOutcome {
+template <class Cell>
+struct ChildOutcomeOf {
   bool ok = false;
   bool signalled = false;
-  PeerCell cell;        // valid when ok
+  Cell cell;            // valid when ok
   std::string failure;  // why not ok
 };
+using ChildOutcome = ChildOutcomeOf<PeerCell>;
 
-ChildOutcome run_child(const std::function<PeerCell()>& fn, std::chrono::seconds timeout) {
-  ChildOutcome out;
+template <class Cell>
+ChildOutcomeOf<Cell> run_child(const std::function<Cell()>& fn, std::chrono::seconds timeout) {
+  ChildOutcomeOf<Cell> out;
   int fds[2];
   if (::pipe(fds) != 0) {
     out.failure = std::string("pipe: ") + std::strerror(errno);
@@ -242,7 +288,7 @@ PeerCell run_pose_by_pose(const Peer& peer, const Workload& work, int repeats,
   std::string first_crash;
   for (std::size_t i = 0; i < poses; ++i) {
     const Workload one = single_pose(work, i);
-    const ChildOutcome out = run_child([&] { return peer.run(one, repeats); }, timeout);
+    const ChildOutcome out = run_child<PeerCell>([&] { return peer.run(one, repeats); }, timeout);
     if (!out.ok) {
       ++cell.failures;
       ++crashed;
@@ -269,18 +315,59 @@ PeerCell run_pose_by_pose(const Peer& peer, const Workload& work, int repeats,
   return cell;
 }
 
+ManifoldCell failed_manifold_cell(std::size_t poses, std::string note) {
+  ManifoldCell cell;
+  cell.manifolds.assign(poses, Manifold{});
+  cell.failures = static_cast<int>(poses);
+  cell.note = std::move(note);
+  return cell;
+}
+
+// As run_pose_by_pose, for manifolds.
+ManifoldCell run_manifold_pose_by_pose(const ManifoldPeer& peer, const Workload& work, int repeats,
+                                       std::chrono::seconds timeout, std::size_t poses) {
+  ManifoldCell cell;
+  cell.manifolds.assign(poses, Manifold{});
+  std::vector<double> times;
+  std::size_t crashed = 0;
+  std::string first_crash;
+  for (std::size_t i = 0; i < poses; ++i) {
+    const Workload one = single_pose(work, i);
+    const ChildOutcomeOf<ManifoldCell> out =
+        run_child<ManifoldCell>([&] { return peer.run(one, repeats); }, timeout);
+    if (!out.ok) {
+      ++cell.failures;
+      ++crashed;
+      if (first_crash.empty()) first_crash = out.failure;
+      continue;
+    }
+    cell.supported = cell.supported && out.cell.supported;
+    cell.failures += out.cell.failures;
+    if (!out.cell.manifolds.empty()) cell.manifolds[i] = out.cell.manifolds.front();
+    if (out.cell.failures == 0 && out.cell.supported) times.push_back(out.cell.median_ns);
+  }
+  std::sort(times.begin(), times.end());
+  if (!times.empty()) {
+    const std::size_t mid = times.size() / 2;
+    cell.median_ns = times.size() % 2 == 1 ? times[mid] : 0.5 * (times[mid - 1] + times[mid]);
+  }
+  cell.note = first_crash + " on " + std::to_string(crashed) + " of " + std::to_string(poses) +
+              " poses (after a crash, each pose ran in its own process)";
+  return cell;
+}
+
 }  // namespace
 
 PeerCell run_isolated(const std::function<PeerCell()>& fn, std::size_t poses,
                       std::chrono::seconds timeout) {
-  ChildOutcome out = run_child(fn, timeout);
+  ChildOutcome out = run_child<PeerCell>(fn, timeout);
   return out.ok ? std::move(out.cell) : failed_cell(poses, out.failure);
 }
 
 PeerCell run_peer_isolated(const Peer& peer, const Workload& work, int repeats,
                            std::chrono::seconds timeout) {
   const std::size_t poses = std::min(work.pose_a.size(), work.pose_b.size());
-  ChildOutcome out = run_child([&] { return peer.run(work, repeats); }, timeout);
+  ChildOutcome out = run_child<PeerCell>([&] { return peer.run(work, repeats); }, timeout);
   PeerCell cell;
   if (out.ok)
     cell = std::move(out.cell);
@@ -288,6 +375,22 @@ PeerCell run_peer_isolated(const Peer& peer, const Workload& work, int repeats,
     cell = run_pose_by_pose(peer, work, repeats, timeout, poses);
   else
     cell = failed_cell(poses, out.failure);
+  cell.library = peer.library;
+  cell.solver = peer.solver;
+  return cell;
+}
+
+ManifoldCell run_manifold_peer_isolated(const ManifoldPeer& peer, const Workload& work, int repeats,
+                                        std::chrono::seconds timeout) {
+  const std::size_t poses = std::min(work.pose_a.size(), work.pose_b.size());
+  ChildOutcomeOf<ManifoldCell> out = run_child<ManifoldCell>([&] { return peer.run(work, repeats); }, timeout);
+  ManifoldCell cell;
+  if (out.ok)
+    cell = std::move(out.cell);
+  else if (out.signalled && poses > 1)
+    cell = run_manifold_pose_by_pose(peer, work, repeats, timeout, poses);
+  else
+    cell = failed_manifold_cell(poses, out.failure);
   cell.library = peer.library;
   cell.solver = peer.solver;
   return cell;

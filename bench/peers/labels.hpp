@@ -28,4 +28,10 @@ inline constexpr const char* bullet_epa_depth_solver = "btGjkEpaSolver2::Penetra
 inline constexpr const char* bullet_pair_depth_solver = "btGjkPairDetector + btGjkEpaPenetrationDepthSolver";
 inline constexpr const char* ode_solver = "dCollide (deepest contact)";
 
+// Contact-manifold peers (all_manifold_peers).
+inline constexpr const char* bullet_box_box_manifold_solver = "btBoxBoxDetector";
+inline constexpr const char* bullet_gjk_manifold_solver = "btGjkPairDetector + btGjkEpaPenetrationDepthSolver (1 point)";
+inline constexpr const char* fcl_manifold_solver = "fcl::collide, 16 contacts, GST_LIBCCD";
+inline constexpr const char* ode_manifold_solver = "dCollide, 16 contacts";
+
 }  // namespace proxima::bench::detail

@@ -15,6 +15,7 @@
 #include "convert.hpp"
 #include "hull.hpp"
 #include "labels.hpp"
+#include "manifold.hpp"
 #include "peers.hpp"
 #include "timing.hpp"
 
@@ -210,6 +211,74 @@ PeerCell run_ode(const Workload& work, int repeats) {
   if (no_contact > 0)
     detail::append_note(cell, std::to_string(no_contact) + " of " + std::to_string(cell.distances.size()) +
                                   " poses gave no contact (NaN, counted as failures)");
+  return cell;
+}
+
+// ODE's conventions (dContactGeom): normal points into o1, i.e. from B to A
+// (kept); depth is positive on overlap (kept). The position is kept as ODE
+// gives it: dBoxBox reports the clipped vertices of the incident face, which
+// lie on the incident box's surface (B's when A's face is the reference, A's
+// otherwise; checked on tilted pairs), so it is not midway and which body it
+// is on varies from pose to pose. The comparison projects it onto the contact
+// plane. Every point of a box-box manifold carries the same normal; the
+// deepest point's is used.
+ManifoldCell run_ode_manifold(const Workload& work, int repeats) {
+  ManifoldCell cell;
+  cell.library = detail::ode_library();
+  cell.solver = detail::ode_manifold_solver;
+  ensure_ode();
+  Geom a;
+  Geom b;
+  try {
+    if (!make_geom(work.a, a) || !make_geom(work.b, b)) {
+      cell.supported = false;
+      cell.note = "ODE has no ellipsoid";
+      return cell;
+    }
+  } catch (const std::exception& e) {
+    cell.supported = false;
+    cell.note = std::string("shape construction failed: ") + e.what();
+    return cell;
+  }
+  std::array<dContactGeom, max_contacts> contacts{};
+  int count = 0;
+  const auto collide = [&] {
+    count = dCollide(a.id, b.id, max_contacts, contacts.data(), sizeof(dContactGeom));
+    return count;
+  };
+  // A class pair without a collider silently gives no contact: probe at a
+  // pose where the shapes share an interior point (see run_ode).
+  place(a.id, Pose{});
+  place(b.id, Pose{{a.centre[0] - b.centre[0], a.centre[1] - b.centre[1], a.centre[2] - b.centre[2]}, {1, 0, 0, 0}});
+  if (collide() <= 0) {
+    cell.supported = false;
+    cell.note = std::string("ODE has no ") + detail::kind_name(work.a.kind) + "-" + detail::kind_name(work.b.kind) +
+                " collider in this build (dCollide gives no contact)";
+    return cell;
+  }
+  int full = 0;
+  detail::measure_manifold(
+      work, repeats, cell,
+      [&](std::size_t i) {
+        place(a.id, work.pose_a[i]);
+        place(b.id, work.pose_b[i]);
+      },
+      collide,
+      [&](Manifold& m) {
+        if (count <= 0) return false;
+        full += count == max_contacts;
+        int deepest = 0;
+        for (int k = 0; k < count; ++k) {
+          const dContactGeom& c = contacts[static_cast<std::size_t>(k)];
+          m.points.push_back({{c.pos[0], c.pos[1], c.pos[2]}, c.depth});
+          if (c.depth > contacts[static_cast<std::size_t>(deepest)].depth) deepest = k;
+        }
+        const dContactGeom& d = contacts[static_cast<std::size_t>(deepest)];
+        m.normal = {d.normal[0], d.normal[1], d.normal[2]};
+        return true;
+      });
+  if (full > 0)
+    detail::append_note(cell, "the 16-contact buffer was full on " + std::to_string(full) + " poses");
   return cell;
 }
 

@@ -1,4 +1,5 @@
 #include "labels.hpp"
+#include "manifold.hpp"
 #include "peers.hpp"
 
 namespace proxima::bench {
@@ -26,6 +27,18 @@ const std::vector<Peer>& all_depth_peers() {
       {detail::bullet_library(), detail::bullet_pair_depth_solver, run_bullet_pair_depth},
 #ifdef PROXIMA_HAVE_ODE
       {detail::ode_library(), detail::ode_solver, run_ode},
+#endif
+  };
+  return peers;
+}
+
+const std::vector<ManifoldPeer>& all_manifold_peers() {
+  static const std::vector<ManifoldPeer> peers{
+      {detail::bullet_library(), detail::bullet_box_box_manifold_solver, run_bullet_box_box_manifold},
+      {detail::bullet_library(), detail::bullet_gjk_manifold_solver, run_bullet_gjk_manifold},
+      {detail::fcl_library(), detail::fcl_manifold_solver, run_fcl_manifold},
+#ifdef PROXIMA_HAVE_ODE
+      {detail::ode_library(), detail::ode_manifold_solver, run_ode_manifold},
 #endif
   };
   return peers;

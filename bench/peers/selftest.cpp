@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "manifold.hpp"
 #include "peers.hpp"
 
 using namespace proxima::bench;
@@ -293,13 +294,44 @@ void show_isolation() {
               same ? "identical" : "DIFFERENT");
 }
 
+// Every manifold peer on a unit cube resting on a 2x2x1 slab, shifted by 0.2
+// in x and sunk 0.01: the converted manifold must have the normal +z and
+// depth 0.01 at each point, with points over the overlap's corners (or, for
+// one-point peers, inside it). Shows each library's convention conversion.
+int check_manifold_peers() {
+  Workload work{"resting cube", box(1, 1, 1), box(2, 2, 1), {at(0.2, 0, 0.99)}, {at(0, 0, 0)}};
+  int wrong = 0;
+  std::printf("\nManifold peers, cube resting on a slab (normal +z, depth 0.01, corners x in {-0.3, 0.7}, y = ±0.5):\n");
+  for (const ManifoldPeer& peer : all_manifold_peers()) {
+    const ManifoldCell cell = run_manifold_peer_isolated(peer, work, 1);
+    std::printf("  %-24s %-60s", cell.library.c_str(), cell.solver.c_str());
+    if (!cell.supported || cell.manifolds.empty() || cell.manifolds[0].points.empty()) {
+      std::printf(" no manifold (%s)\n", cell.note.c_str());
+      ++wrong;
+      continue;
+    }
+    const Manifold& m = cell.manifolds[0];
+    bool ok = std::fabs(m.normal[2] - 1.0) < 1e-9;
+    for (const ManifoldPoint& p : m.points) {
+      ok = ok && std::fabs(p.depth - 0.01) < 1e-9 && p.position[0] > -0.3 - 1e-9 && p.position[0] < 0.7 + 1e-9 &&
+           std::fabs(p.position[1]) < 0.5 + 1e-9;
+      std::printf(" (%.3g %.3g %.4g; %.3g)", p.position[0], p.position[1], p.position[2], p.depth);
+    }
+    std::printf(" %s\n", ok ? "ok" : "WRONG");
+    wrong += !ok;
+  }
+  return wrong;
+}
+
 }  // namespace
 
 int main() {
   const int off = check_peers();
   const int depth_off = check_depth_peers();
+  const int manifold_wrong = check_manifold_peers();
   show_isolation();
   std::printf("\n%d finite distances off by more than %.0e\n", off, tolerance);
   std::printf("%d finite depth answers wrong (depth off by > 1e-3 or normal by > 1 degree)\n", depth_off);
+  std::printf("%d manifold peers with a wrong converted manifold\n", manifold_wrong);
   return 0;
 }
