@@ -24,7 +24,10 @@ void fail(const std::filesystem::path& file, Position where, const std::string& 
 std::string read_file_bytes(const std::filesystem::path& file) {
   std::error_code ec;
   const auto status = std::filesystem::status(file, ec);
-  if (ec || !std::filesystem::exists(status)) fail(file, {}, "cannot open mesh file: no such file");
+  // libstdc++ reports a missing file both ways; say "no such file" for it
+  // and pass any other failure (permissions on a parent, ...) on as it is.
+  if (status.type() == std::filesystem::file_type::not_found) fail(file, {}, "cannot open mesh file: no such file");
+  if (ec) fail(file, {}, "cannot open mesh file: " + ec.message());
   if (!std::filesystem::is_regular_file(status)) fail(file, {}, "cannot open mesh file: not a regular file");
   std::ifstream in(file, std::ios::binary);
   if (!in) fail(file, {}, "cannot open mesh file: not readable");

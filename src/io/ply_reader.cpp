@@ -305,12 +305,15 @@ TriangleMesh parse_ply(const std::string& bytes, const std::filesystem::path& fi
   struct Face { std::size_t first, count; Position where; };
   std::vector<Face> faces;
   Values values(bytes, header, file);
-  // Capacity bounded by the file size so that a lying count cannot exhaust memory.
-  const auto bounded = [&](std::uint64_t n) { return static_cast<std::size_t>(std::min<std::uint64_t>(n, bytes.size())); };
+  // Capacity bounded by what the file can hold (a vertex takes at least 3
+  // bytes, a face 4) so that a lying count cannot exhaust memory.
+  const auto bounded = [&](std::uint64_t n, std::size_t min_bytes) {
+    return static_cast<std::size_t>(std::min<std::uint64_t>(n, bytes.size() / min_bytes));
+  };
   for (std::size_t e = 0; e < header.elements.size(); ++e) {
     const Element& el = header.elements[e];
-    if (e == layout.vertex_element) vertices.reserve(bounded(el.count));
-    if (e == layout.face_element) faces.reserve(bounded(el.count));
+    if (e == layout.vertex_element) vertices.reserve(bounded(el.count, 3));
+    if (e == layout.face_element) faces.reserve(bounded(el.count, 4));
     for (std::uint64_t i = 0; i < el.count; ++i) {
       values.begin(el.name, i, el.count);
       const Position start = values.instance_start();

@@ -120,6 +120,8 @@ TEST(RealMeshes, StlModelsPolytopesHaveTheirClosedFormVolumes) {
   expect_error([&] { read_mesh(stl_models() / "misc/faceless.ascii.stl"); }, {"faceless.ascii.stl", "no triangles"});
 }
 
+// The scanned bunny has holes in its base (223 edges used by one triangle),
+// so it is not closed even with its equal corners welded.
 TEST(RealMeshes, StanfordBunnyBinaryAndAsciiAgree) {
   if (!have_stl_models()) return;
   const TriangleMesh bin = read_mesh(stl_models() / "objects/bunny.bin.stl");
@@ -131,8 +133,8 @@ TEST(RealMeshes, StanfordBunnyBinaryAndAsciiAgree) {
   EXPECT_LT((ascii.local_aabb().max - 0.001 * bin.local_aabb().max).norm(), 1e-6);
 }
 
-// The scanned mug of MuJoCo's samples: an open surface (the scan has a
-// hole), quads-free, with texture and normal indices on every corner.
+// The scanned mug of MuJoCo's samples: an open surface (800 edges used by
+// one triangle), triangles only, texture and normal indices on every corner.
 TEST(RealMeshes, ScannedMugFromMujocoSamples) {
   const std::filesystem::path mug = "/usr/share/mujoco/model/mug/mug.obj";
   ASSERT_TRUE(std::filesystem::exists(mug)) << mug << " missing: install libmujoco-samples (scripts/deps.sh)";

@@ -5,8 +5,8 @@
 // add no dependency to the library, and they know exactly where they are in
 // the file, so every rejection names the file and the line (text) or byte
 // offset (binary) and the reason, which a general importer does not report.
-// assimp remains the route for the other formats (DAE, ...), kept out of the
-// library's core.
+// Formats beyond these three (DAE, ...) are for an assimp-based reader
+// (DESIGN.md), not for this header.
 //
 // What each reader keeps:
 //  * vertices as given (no welding), except for STL, which has no shared
