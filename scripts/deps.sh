@@ -7,11 +7,17 @@ packages=(
   build-essential cmake pkg-config
   libeigen3-dev libqhull-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # Test mesh: the MuJoCo samples ship a scanned, open mug (model/mug/mug.obj).
+  libmujoco-samples
   # Peers for the side-by-side benchmark (never linked into the library).
   libfcl-dev libccd-dev libbullet-dev
   # Optional penetration-depth peer (the peers build without it).
   libode-dev
 )
+# npm fetches the stl-models test meshes (scripts/fetch_test_data.sh). Any
+# npm will do; Node.js from elsewhere brings its own, which Debian's npm
+# package would conflict with.
+command -v npm >/dev/null || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -38,13 +38,16 @@ class TriangleMesh {
   /// Same geometry (shared), other margin.
   TriangleMesh with_margin(double margin) const;
   const std::string& name() const { return data_->name; }
-  /// Bounds of the vertices, inflated by the margin.
+  /// Bounds of the vertices the triangles use, inflated by the margin.
   Aabb local_aabb() const;
   /// True when every edge is shared by exactly two triangles with opposite
   /// orientation (a closed, consistently oriented 2-manifold).
   bool is_closed() const { return data_->closed; }
-  /// Mass properties of the enclosed solid (divergence theorem); nullopt when
-  /// the mesh is not closed, since an open surface encloses no volume.
+  /// Mass properties of the enclosed solid (divergence theorem, unit density);
+  /// nullopt when the mesh is not closed, since an open surface encloses no
+  /// volume. An inward-oriented closed mesh gives the same (positive) result
+  /// as its outward twin; a closed mesh enclosing no volume (flat) gives
+  /// volume 0, zero inertia and the centre of its bounds.
   std::optional<MassProperties> mass_properties() const;
 
  private:
