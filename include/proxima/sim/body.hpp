@@ -1,0 +1,82 @@
+// A rigid body of the simulator: geometry, mass, pose and velocity.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <proxima/contact/contact.hpp>
+#include <proxima/core/transform.hpp>
+#include <proxima/shape/shape.hpp>
+
+namespace proxima::sim {
+
+/// What a body collides with. An interface rather than a Shape so that a
+/// triangle mesh (BLEM contacts + clustering, issue 7 phase 2) plugs in as
+/// another implementation without touching the world or the step.
+class Geometry {
+ public:
+  virtual ~Geometry() = default;
+  /// Bounding box in world frame at `pose`, margin included; may be
+  /// unbounded (a halfspace), which keeps the body out of the AABB tree.
+  virtual Aabb world_aabb(const Transform& pose) const = 0;
+  /// Unit-density mass properties of the core (throws proxima::Error when
+  /// the geometry has no finite volume, e.g. a halfspace).
+  virtual MassProperties mass_properties() const = 0;
+  /// Contact manifold against `other` (normal from other to this, as the
+  /// `contacts` query), refilling `out`.
+  virtual void contacts(const Transform& pose, const Geometry& other, const Transform& other_pose,
+                        const ContactOptions& options, ContactSet& out) const = 0;
+  /// The convex shape, or nullptr when the geometry is not one.
+  virtual const Shape* convex() const { return nullptr; }
+};
+
+/// Any convex Shape (with its margin) through proxima::contacts.
+class ConvexGeometry final : public Geometry {
+ public:
+  explicit ConvexGeometry(Shape shape) : shape_(std::move(shape)) {}
+  Aabb world_aabb(const Transform& pose) const override { return shape_.world_aabb(pose); }
+  MassProperties mass_properties() const override { return shape_.mass_properties(); }
+  void contacts(const Transform& pose, const Geometry& other, const Transform& other_pose,
+                const ContactOptions& options, ContactSet& out) const override;
+  const Shape* convex() const override { return &shape_; }
+
+ private:
+  Shape shape_;
+};
+
+/// Mass and inertia about the centre of mass, in the geometry's local axes.
+struct MassSpec {
+  double mass = 0.0;
+  Vec3 com = Vec3::Zero();        ///< centre of mass in the geometry frame
+  Mat3 inertia = Mat3::Zero();    ///< about com, geometry axes
+};
+
+/// Mass properties of `g` scaled by `density` (kg/m³). Throws proxima::Error
+/// for a non-positive or non-finite density or a geometry without volume.
+MassSpec mass_from_density(const Geometry& g, double density);
+
+struct Body {
+  std::string name;
+  std::shared_ptr<const Geometry> geometry;
+  /// Ignored for static bodies (infinite mass).
+  MassSpec mass;
+  bool is_static = false;
+  /// Pose of the geometry frame (the shape's local origin), not of the COM.
+  Transform pose;
+  /// Velocity of the centre of mass and angular velocity, world frame.
+  Vec3 linear_velocity = Vec3::Zero();
+  Vec3 angular_velocity = Vec3::Zero();
+
+  Vec3 com_position() const { return pose.apply(mass.com); }
+  /// Inverse inertia in world axes (zero for a static body).
+  Mat3 inverse_inertia_world() const;
+  Mat3 inertia_world() const { return pose.R * mass.inertia * pose.R.transpose(); }
+  double inverse_mass() const { return is_static ? 0.0 : 1.0 / mass.mass; }
+  double kinetic_energy() const;
+};
+
+/// A body with convex geometry. Throws proxima::Error naming the body for a
+/// bad density.
+Body make_body(std::string name, Shape shape, double density, const Transform& pose, bool is_static = false);
+
+}  // namespace proxima::sim

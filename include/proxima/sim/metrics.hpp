@@ -1,0 +1,51 @@
+// Scene metrics: what each example scene measures, observed step by step.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <proxima/sim/world.hpp>
+
+namespace proxima::sim {
+
+/// Settings of a metric (scene file "metric" object, docs/scene-format.md).
+struct MetricSpec {
+  std::string kind;          ///< support_force | incline | spin | energy | drift
+  std::string body;          ///< the body measured (not used by energy)
+  std::string on;            ///< incline: the inclined static body
+  double from = 0.0;         ///< start of the measuring window, s
+  double analytic_q = 0.0;   ///< spin: unused reserve
+};
+
+/// One number (plus context) a scene reports, and whether it met its bound.
+struct MetricResult {
+  std::string name;
+  double value = 0.0;
+  std::string text;  ///< one human line, e.g. "support / weight = 1.00000"
+};
+
+class Metric {
+ public:
+  virtual ~Metric() = default;
+  /// Called once before the first step.
+  virtual void start(const World& world) = 0;
+  /// Called after every step.
+  virtual void observe(const World& world, const StepStats& stats) = 0;
+  virtual std::vector<MetricResult> results() const = 0;
+};
+
+/// Throws proxima::Error naming the field for an unknown kind or body.
+std::unique_ptr<Metric> make_metric(const MetricSpec& spec, const World& world);
+
+/// Timing over a run: mean ms per step of each phase.
+struct TimingSummary {
+  int steps = 0;
+  double broadphase = 0, contacts = 0, build = 0, solve = 0;
+  int fallbacks = 0;
+  int max_contacts = 0;
+  void add(const StepStats& s);
+  std::string text() const;
+};
+
+}  // namespace proxima::sim

@@ -1,0 +1,50 @@
+// Scene files for `proxima sim` (format: docs/scene-format.md).
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <proxima/sim/metrics.hpp>
+#include <proxima/sim/world.hpp>
+
+namespace proxima::apps {
+
+struct Scene {
+  std::string name;
+  sim::World world;
+  double time = 1.0;  ///< default duration, s (the command's --time overrides)
+  std::vector<sim::MetricSpec> metrics;
+};
+
+/// Parses a scene. Throws proxima::Error whose message starts with the
+/// path of the offending field (e.g. `bodies[2].mass: must be > 0`).
+Scene scene_from_json(const nlohmann::json& j);
+/// Reads and parses a file; the message names the file too.
+Scene load_scene(const std::string& path);
+
+/// Tessellated sphere: the hull of n Fibonacci-spiral points on a sphere of
+/// `radius`, turned to rest on a face ("face") or balanced on a vertex
+/// ("vertex") and shifted so that the lowest point is the local origin with
+/// the centroid straight above it.
+std::vector<Vec3> tessellated_sphere_points(double radius, int n, const std::string& rest);
+
+struct SimRunResult {
+  std::vector<sim::MetricResult> metrics;
+  sim::TimingSummary timing;
+  int steps = 0;
+};
+
+/// Runs `scene` for `duration` s at its dt, writing one CSV line per step to
+/// `csv` when given (header first; columns in docs/scene-format.md).
+SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv);
+
+/// The `proxima sim` command; returns the exit code (1 with a message on
+/// stderr naming the field for a bad scene file). time/dt ≤ 0: the scene's.
+int run_sim_command(const std::string& scene_path, double time, double dt, const std::string& solver,
+                    const std::string& out_path, std::ostream& out, std::ostream& err);
+
+}  // namespace proxima::apps

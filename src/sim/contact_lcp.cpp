@@ -1,0 +1,82 @@
+// The polyhedral friction-cone LCP of paper 001 eq. (1), with the velocity
+// v(t+Δt) eliminated (Anitescu & Potra 1997; Stewart & Trinkle 1996):
+//
+//   w_n = N v⁺ + ψ-term   ≥ 0 ⊥ c_n ≥ 0        (normal impulses)
+//   w_d = D v⁺ + E λ      ≥ 0 ⊥ β   ≥ 0        (q friction impulses)
+//   w_λ = μ c_n − Eᵀ β    ≥ 0 ⊥ λ   ≥ 0        (λ: the sliding speed)
+//
+// With x = S z_f the contact-space impulses of the force variables
+// z_f = (c_n, β), the velocity rows are u = W x + b, so the force block of
+// the LCP matrix is Sᵀ W S and its vector Sᵀ b.
+#include <cmath>
+#include <numbers>
+
+#include <proxima/sim/lcp.hpp>
+
+namespace proxima::sim {
+
+using Eigen::Index;
+using Eigen::MatrixXd;
+using Eigen::VectorXd;
+
+void polyhedral_lcp(const ContactLcp& p, int friction_directions, MatrixXd& M, VectorXd& q,
+                    MatrixXd& S) {
+  const Index qd = friction_directions;
+  // Number the force variables: per contact c_n, then β₁…β_q when frictional.
+  Index nf = 0, nl = 0;
+  for (const ContactRows& c : p.contacts) {
+    nf += 1;
+    if (c.tangent >= 0 && c.mu > 0.0) {
+      nf += qd;
+      nl += 1;
+    }
+  }
+  S = MatrixXd::Zero(p.b.size(), nf);
+  Index f = 0;
+  for (const ContactRows& c : p.contacts) {
+    S(c.normal, f++) = 1.0;
+    if (c.tangent >= 0 && c.mu > 0.0) {
+      for (Index j = 0; j < qd; ++j) {
+        const double a = 2.0 * std::numbers::pi * static_cast<double>(j) / static_cast<double>(qd);
+        S(c.tangent, f) = std::cos(a);
+        S(c.tangent + 1, f) = std::sin(a);
+        ++f;
+      }
+    }
+  }
+  const Index m = nf + nl;
+  M = MatrixXd::Zero(m, m);
+  q = VectorXd::Zero(m);
+  M.topLeftCorner(nf, nf) = S.transpose() * p.W * S;
+  q.head(nf) = S.transpose() * p.b;
+  // The λ rows and columns: E couples each β to its contact's λ.
+  f = 0;
+  Index l = nf;
+  for (const ContactRows& c : p.contacts) {
+    const Index n = f++;
+    if (c.tangent >= 0 && c.mu > 0.0) {
+      for (Index j = 0; j < qd; ++j, ++f) {
+        M(f, l) = 1.0;
+        M(l, f) = -1.0;
+      }
+      M(l, n) = c.mu;
+      ++l;
+    }
+  }
+}
+
+ContactSolution solve_lemke(const ContactLcp& p, const ContactSolveOptions& options) {
+  ContactSolution out;
+  out.x = VectorXd::Zero(p.b.size());
+  if (p.contacts.empty()) return out;
+  MatrixXd M, S;
+  VectorXd q;
+  polyhedral_lcp(p, options.friction_directions, M, q, S);
+  const LcpSolution s = lemke(M, q, options.lemke);
+  out.status = s.status;
+  out.iterations = s.iterations;
+  if (s.status == LcpStatus::ok) out.x = S * s.z.head(S.cols());
+  return out;
+}
+
+}  // namespace proxima::sim

@@ -1,0 +1,46 @@
+// Step 5: semi-implicit (symplectic) Euler. Velocities first, from the
+// contact impulses; positions then move with the new velocities.
+//
+// Rotation: the solve gives ω⁺ with the inertia of the step's start, i.e.
+// the world angular momentum L⁺ = I(t) ω⁺. After the orientation update the
+// angular velocity is re-derived as ω = I(t+Δt)⁻¹ L⁺, so a free body keeps
+// L exactly (Euler's equations in world frame, dL/dt = τ, with the
+// gyroscopic term implicit) instead of drifting as an explicit ω × Iω term
+// would make it.
+#include <proxima/sim/world.hpp>
+
+namespace proxima::sim {
+
+void World::integrate() {
+  const double h = options.dt;
+  Eigen::VectorXd v = v_star_;
+  if (impulses_.size() > 0) v.noalias() += [&] {
+    Eigen::VectorXd jt = jacobian_.transpose() * impulses_;
+    for (std::size_t i = 0; i < bodies_.size(); ++i) {
+      if (dof_[i] < 0) continue;
+      jt.segment<3>(dof_[i]) *= bodies_[i].inverse_mass();
+      jt.segment<3>(dof_[i] + 3) = inv_inertia_[i] * jt.segment<3>(dof_[i] + 3);
+    }
+    return jt;
+  }();
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    if (dof_[i] < 0) continue;
+    Body& b = bodies_[i];
+    const Vec3 lin = v.segment<3>(dof_[i]);
+    const Vec3 ang = v.segment<3>(dof_[i] + 3);
+    const Vec3 angular_momentum = b.inertia_world() * ang;
+    // COM moves with v⁺; the orientation by q ← q + ½ Δt (0, ω⁺) ⊗ q, renormalized.
+    const Vec3 com = b.com_position() + h * lin;
+    Quat q(b.pose.R);
+    const Quat w(0.0, ang.x(), ang.y(), ang.z());
+    Quat dq = w * q;
+    q.coeffs() += 0.5 * h * dq.coeffs();
+    q.normalize();
+    b.pose.R = q.toRotationMatrix();
+    b.pose.p = com - b.pose.R * b.mass.com;
+    b.linear_velocity = lin;
+    b.angular_velocity = b.inverse_inertia_world() * angular_momentum;
+  }
+}
+
+}  // namespace proxima::sim

@@ -1,0 +1,261 @@
+// The metrics of the example scenes (issue 7): each one is the number the
+// papers judge contacts by.
+#include <cmath>
+#include <cstdio>
+#include <numbers>
+
+#include <Eigen/Dense>
+
+#include <proxima/sim/metrics.hpp>
+
+namespace proxima::sim {
+namespace {
+
+std::string format(const char* f, double a, double b = 0, double c = 0, double d = 0) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, f, a, b, c, d);
+  return buf;
+}
+
+int body_index(const World& w, const std::string& name, const char* field) {
+  const int i = w.find(name);
+  if (i < 0) throw Error(std::string("metric.") + field + ": no body named \"" + name + "\"");
+  return i;
+}
+
+// Sum of normal impulses on `body` divided by Δt and its weight m|g|
+// (resting_box: 1 when the contacts carry exactly the weight).
+class SupportForce final : public Metric {
+ public:
+  SupportForce(int body, double from) : body_(body), from_(from) {}
+  void start(const World&) override {}
+  void observe(const World& w, const StepStats&) override {
+    if (w.time() < from_) return;
+    double sum = 0.0;
+    for (const ContactImpulse& c : w.last_contacts())
+      if (c.body_a == body_ || c.body_b == body_) sum += c.normal_impulse;
+    const Body& b = w.bodies()[static_cast<std::size_t>(body_)];
+    const double ratio = sum / (w.options.dt * b.mass.mass * w.gravity.norm());
+    worst_ = std::max(worst_, std::abs(ratio - 1.0));
+    total_ += ratio;
+    ++n_;
+  }
+  std::vector<MetricResult> results() const override {
+    const double mean = n_ ? total_ / n_ : 0.0;
+    return {{"support_over_weight", mean, format("sum of normal impulses / dt / weight = %.9f (mean), max |error| %.3g", mean, worst_)},
+            {"support_max_error", worst_, ""}};
+  }
+
+ private:
+  int body_;
+  double from_;
+  double total_ = 0.0, worst_ = 0.0;
+  int n_ = 0;
+};
+
+// Acceleration down an incline, fitted by least squares s(t) = s0 + v0 t + ½ a t²
+// over the window, against g(sin θ − μ cos θ); creep when that is ≤ 0.
+class Incline final : public Metric {
+ public:
+  Incline(int body, int on, double from) : body_(body), on_(on), from_(from) {}
+  void start(const World& w) override {
+    const Vec3 n = w.bodies()[static_cast<std::size_t>(on_)].pose.R.col(2);  // incline's up axis
+    const Vec3 g = w.gravity;
+    down_ = (g - g.dot(n) * n).normalized();
+    theta_ = std::acos(std::clamp(-n.dot(g.normalized()), -1.0, 1.0));
+    mu_ = w.friction.mu(body_, on_);
+    expected_ = std::max(0.0, g.norm() * (std::sin(theta_) - mu_ * std::cos(theta_)));
+    x0_ = w.bodies()[static_cast<std::size_t>(body_)].com_position();
+  }
+  void observe(const World& w, const StepStats&) override {
+    const double s = (w.bodies()[static_cast<std::size_t>(body_)].com_position() - x0_).dot(down_);
+    if (w.time() >= from_) {
+      if (!have_start_) {
+        s_start_ = s;
+        have_start_ = true;
+      }
+      t_.push_back(w.time());
+      s_.push_back(s);
+    }
+  }
+  std::vector<MetricResult> results() const override {
+    double a = 0.0;
+    if (t_.size() >= 3) {
+      Eigen::MatrixXd A(static_cast<Eigen::Index>(t_.size()), 3);
+      Eigen::VectorXd y(static_cast<Eigen::Index>(t_.size()));
+      for (std::size_t i = 0; i < t_.size(); ++i) {
+        const double t = t_[i] - t_[0];
+        A.row(static_cast<Eigen::Index>(i)) << 1.0, t, 0.5 * t * t;
+        y[static_cast<Eigen::Index>(i)] = s_[i];
+      }
+      a = A.colPivHouseholderQr().solve(y)[2];
+    }
+    const double creep_mm = s_.empty() ? 0.0 : 1e3 * std::abs(s_.back() - s_start_);
+    std::vector<MetricResult> r;
+    r.push_back({"acceleration", a,
+                 format("theta %.1f deg, mu %.2f: acceleration %.6f m/s^2, g(sin - mu cos) = %.6f", theta_ * 180 / std::numbers::pi, mu_, a, expected_)});
+    r.push_back({"acceleration_error", std::abs(a - expected_), format("|error| %.3g m/s^2", std::abs(a - expected_))});
+    if (expected_ == 0.0) r.push_back({"creep_mm", creep_mm, format("creep %.6f mm while stuck", creep_mm)});
+    return r;
+  }
+
+ private:
+  int body_, on_;
+  double from_;
+  Vec3 down_ = Vec3::Zero(), x0_ = Vec3::Zero();
+  double theta_ = 0, mu_ = 0, expected_ = 0, s_start_ = 0;
+  bool have_start_ = false;
+  std::vector<double> t_, s_;
+};
+
+// A body spinning about the vertical: kinetic energy over time, the stop
+// time (spin below 1 % of the start) against the analytic stop time of
+// Coulomb friction on the first step's contacts, and the tilt (toppling).
+class Spin final : public Metric {
+ public:
+  explicit Spin(int body) : body_(body) {}
+  void start(const World& w) override {
+    const Body& b = w.bodies()[static_cast<std::size_t>(body_)];
+    ke0_ = b.kinetic_energy();
+    w0_ = b.angular_velocity.z();
+    up0_ = b.pose.R.transpose() * Vec3::UnitZ();
+  }
+  void observe(const World& w, const StepStats&) override {
+    const Body& b = w.bodies()[static_cast<std::size_t>(body_)];
+    if (!analytic_done_) {
+      // Friction torque if every contact slides tangentially about the
+      // vertical axis through the COM: Σ μ c_n ρ h_q(û), with h_q the support
+      // of the unit q-gon in the sliding direction (1 for a round cone).
+      analytic_done_ = true;
+      const int q = w.options.solve.friction_directions;
+      double torque = 0.0;
+      const Vec3 com = b.com_position();
+      for (const ContactImpulse& c : w.last_contacts()) {
+        if (c.body_a != body_ && c.body_b != body_) continue;
+        const Vec3 r = c.point - com;
+        const Vec3 rho(r.x(), r.y(), 0.0);
+        if (rho.norm() < 1e-12) continue;
+        const Vec3 u = Vec3::UnitZ().cross(rho).normalized();
+        const double phi = std::atan2(u.y(), u.x());
+        double hq = 0.0;
+        for (int j = 0; j < q; ++j) hq = std::max(hq, std::cos(phi - 2 * std::numbers::pi * j / q));
+        const int other = c.body_a == body_ ? c.body_b : c.body_a;
+        torque += w.friction.mu(body_, other) * c.normal_impulse / w.options.dt * rho.norm() * hq;
+      }
+      const double izz = b.inertia_world()(2, 2);
+      analytic_stop_ = torque > 0 ? izz * std::abs(w0_) / torque : std::numeric_limits<double>::infinity();
+    }
+    const double ke = b.kinetic_energy();
+    const double tilt = std::acos(std::clamp((b.pose.R * up0_).z(), -1.0, 1.0));
+    if (tilt > 5.0 * std::numbers::pi / 180 && topple_ < 0) topple_ = w.time();
+    if (topple_ < 0) max_rel_change_ = std::max(max_rel_change_, std::abs(ke - ke0_) / ke0_);
+    if (stop_ < 0 && std::abs(b.angular_velocity.z()) < 0.01 * std::abs(w0_)) stop_ = w.time();
+    ke_end_ = ke;
+    t_end_ = w.time();
+  }
+  std::vector<MetricResult> results() const override {
+    std::vector<MetricResult> r;
+    r.push_back({"ke_ratio_end", ke_end_ / ke0_, format("kinetic energy at %.3f s / start = %.6f", t_end_, ke_end_ / ke0_)});
+    r.push_back({"ke_max_change_upright", max_rel_change_,
+                 format("max |KE - KE0| / KE0 while upright = %.3g", max_rel_change_)});
+    r.push_back({"stop_time", stop_, stop_ < 0 ? std::string("spin never stopped (< 1 %)")
+                                              : format("stopped at %.4f s, analytic %.4f s", stop_, analytic_stop_)});
+    r.push_back({"analytic_stop_time", analytic_stop_, ""});
+    r.push_back({"topple_time", topple_, topple_ < 0 ? std::string("did not topple") : format("toppled (tilt > 5 deg) at %.4f s", topple_)});
+    return r;
+  }
+
+ private:
+  int body_;
+  double ke0_ = 0, w0_ = 0, ke_end_ = 0, t_end_ = 0, max_rel_change_ = 0;
+  double stop_ = -1, topple_ = -1, analytic_stop_ = 0;
+  bool analytic_done_ = false;
+  Vec3 up0_ = Vec3::UnitZ();
+};
+
+// Total energy (kinetic + potential) over time.
+class Energy final : public Metric {
+ public:
+  void start(const World& w) override {
+    e0_ = w.kinetic_energy() + w.potential_energy();
+    scale_ = 0.0;
+    for (const Body& b : w.bodies())
+      if (!b.is_static) scale_ += b.mass.mass * w.gravity.norm() * b.geometry->world_aabb(b.pose).half_extents().maxCoeff();
+  }
+  void observe(const World& w, const StepStats&) override {
+    const double e = w.kinetic_energy() + w.potential_energy();
+    max_gain_ = std::max(max_gain_, e - e0_);
+    max_loss_ = std::max(max_loss_, e0_ - e);
+    end_ = e - e0_;
+  }
+  std::vector<MetricResult> results() const override {
+    return {{"energy_change_end", end_ / scale_,
+             format("energy change at end %.4g J (%.3g of m g R), max gain %.3g J, max loss %.3g J", end_, end_ / scale_, max_gain_, max_loss_)},
+            {"energy_max_gain", max_gain_ / scale_, ""}};
+  }
+
+ private:
+  double e0_ = 0, scale_ = 1, max_gain_ = 0, max_loss_ = 0, end_ = 0;
+};
+
+// Drift of a body after the settling time: max |x(t) − x(settle)|.
+class Drift final : public Metric {
+ public:
+  Drift(int body, double from) : body_(body), from_(from) {}
+  void start(const World&) override {}
+  void observe(const World& w, const StepStats&) override {
+    if (w.time() < from_) return;
+    const Vec3 x = w.bodies()[static_cast<std::size_t>(body_)].com_position();
+    if (!have_) {
+      x0_ = x;
+      have_ = true;
+    }
+    drift_ = std::max(drift_, (x - x0_).norm());
+    height_ = x.z();
+  }
+  std::vector<MetricResult> results() const override {
+    return {{"drift_mm", 1e3 * drift_, format("max drift of the top body after %.2f s: %.6f mm (height %.5f m)", from_, 1e3 * drift_, height_)},
+            {"height", height_, ""}};
+  }
+
+ private:
+  int body_;
+  double from_;
+  bool have_ = false;
+  Vec3 x0_ = Vec3::Zero();
+  double drift_ = 0, height_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Metric> make_metric(const MetricSpec& s, const World& w) {
+  if (s.kind == "support_force") return std::make_unique<SupportForce>(body_index(w, s.body, "body"), s.from);
+  if (s.kind == "incline")
+    return std::make_unique<Incline>(body_index(w, s.body, "body"), body_index(w, s.on, "on"), s.from);
+  if (s.kind == "spin") return std::make_unique<Spin>(body_index(w, s.body, "body"));
+  if (s.kind == "energy") return std::make_unique<Energy>();
+  if (s.kind == "drift") return std::make_unique<Drift>(body_index(w, s.body, "body"), s.from);
+  throw Error("metric.kind: unknown metric \"" + s.kind + "\" (expected support_force, incline, spin, energy or drift)");
+}
+
+void TimingSummary::add(const StepStats& s) {
+  ++steps;
+  broadphase += s.ms_broadphase;
+  contacts += s.ms_contacts;
+  build += s.ms_build;
+  solve += s.ms_solve;
+  fallbacks += s.fallbacks;
+  max_contacts = std::max(max_contacts, s.contacts);
+}
+
+std::string TimingSummary::text() const {
+  const double n = steps > 0 ? steps : 1;
+  const double total = (broadphase + contacts + build + solve) / n;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "%.4f ms/step (broadphase %.4f, contacts %.4f, LCP build %.4f, solve %.4f); %d steps, max %d contacts, %d fallbacks",
+                total, broadphase / n, contacts / n, build / n, solve / n, steps, max_contacts, fallbacks);
+  return buf;
+}
+
+}  // namespace proxima::sim

@@ -1,0 +1,132 @@
+// World bookkeeping and the step's outer loop (phases timed for StepStats).
+#include <chrono>
+#include <cmath>
+
+#include <Eigen/Eigenvalues>
+
+#include <proxima/sim/world.hpp>
+
+namespace proxima::sim {
+
+const char* to_string(SolverKind s) { return s == SolverKind::lemke ? "lemke" : "pgs"; }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+bool bounded(const Aabb& b) { return b.min.allFinite() && b.max.allFinite(); }
+
+double largest_half_extent(const Aabb& b) { return b.half_extents().maxCoeff(); }
+
+}  // namespace
+
+int World::add(Body body) {
+  if (!body.geometry) throw Error("body \"" + body.name + "\": no geometry");
+  if (!body.pose.is_finite()) throw Error("body \"" + body.name + "\": pose is not finite");
+  if (!body.is_static) {
+    const MassSpec& m = body.mass;
+    if (!std::isfinite(m.mass) || m.mass <= 0.0) throw Error("body \"" + body.name + "\": mass must be > 0");
+    const Eigen::SelfAdjointEigenSolver<Mat3> eig(0.5 * (m.inertia + m.inertia.transpose()));
+    if (!m.inertia.allFinite() || eig.eigenvalues().minCoeff() <= 0.0)
+      throw Error("body \"" + body.name + "\": inertia must be symmetric positive definite");
+  }
+  const int id = static_cast<int>(bodies_.size());
+  const Aabb box = body.geometry->world_aabb(body.pose);
+  leaf_.push_back(bounded(box) ? tree_.insert(box, options.contact_margin + options.fattening * largest_half_extent(box), id)
+                               : -1);
+  bodies_.push_back(std::move(body));
+  return id;
+}
+
+int World::find(const std::string& name) const {
+  for (std::size_t i = 0; i < bodies_.size(); ++i)
+    if (bodies_[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+const StepStats& World::step() {
+  stats_ = StepStats{};
+  auto t0 = Clock::now();
+  broadphase();
+  stats_.ms_broadphase = ms_since(t0);
+  t0 = Clock::now();
+  narrowphase();
+  stats_.ms_contacts = ms_since(t0);
+  t0 = Clock::now();
+  build_lcp();
+  stats_.ms_build = ms_since(t0);
+  t0 = Clock::now();
+  solve();
+  stats_.ms_solve = ms_since(t0);
+  integrate();
+  time_ += options.dt;
+  return stats_;
+}
+
+void World::broadphase() {
+  // Refresh the leaves of moving bodies, then collect overlapping fat boxes.
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    if (leaf_[i] < 0 || bodies_[i].is_static) continue;
+    const Aabb box = bodies_[i].geometry->world_aabb(bodies_[i].pose);
+    tree_.update(leaf_[i], box, options.contact_margin + options.fattening * largest_half_extent(box));
+  }
+  tree_.pairs(pairs_);
+  // Unbounded bodies are outside the tree: pair them with every dynamic body.
+  for (std::size_t u = 0; u < bodies_.size(); ++u) {
+    if (leaf_[u] >= 0) continue;
+    for (std::size_t i = 0; i < bodies_.size(); ++i) {
+      if (i == u || bodies_[i].is_static) continue;
+      pairs_.emplace_back(static_cast<int>(std::min(i, u)), static_cast<int>(std::max(i, u)));
+    }
+  }
+  // Two immobile bodies exert nothing on each other.
+  std::erase_if(pairs_, [&](const std::pair<int, int>& p) {
+    return bodies_[static_cast<std::size_t>(p.first)].is_static &&
+           bodies_[static_cast<std::size_t>(p.second)].is_static;
+  });
+  stats_.pairs = static_cast<int>(pairs_.size());
+}
+
+void World::narrowphase() {
+  solved_.clear();
+  ContactOptions co;
+  co.margin = options.contact_margin;
+  for (const auto& [ia, ib] : pairs_) {
+    const Body& a = bodies_[static_cast<std::size_t>(ia)];
+    const Body& b = bodies_[static_cast<std::size_t>(ib)];
+    a.geometry->contacts(a.pose, *b.geometry, b.pose, co, scratch_);
+    if (scratch_.status != Status::ok) continue;  // a failed query adds no contact, never NaN
+    for (const Contact& c : scratch_.points) {
+      if (!c.point.allFinite() || !c.normal.allFinite() || !std::isfinite(c.depth)) continue;
+      ContactImpulse ci;
+      ci.body_a = ia;
+      ci.body_b = ib;
+      ci.point = c.point;
+      ci.normal = c.normal;
+      ci.depth = c.depth;
+      ci.feature_a = c.feature_a;
+      ci.feature_b = c.feature_b;
+      solved_.push_back(ci);
+    }
+  }
+  stats_.contacts = static_cast<int>(solved_.size());
+}
+
+double World::kinetic_energy() const {
+  double e = 0.0;
+  for (const Body& b : bodies_) e += b.kinetic_energy();
+  return e;
+}
+
+double World::potential_energy() const {
+  double e = 0.0;
+  for (const Body& b : bodies_)
+    if (!b.is_static) e -= b.mass.mass * gravity.dot(b.com_position());
+  return e;
+}
+
+}  // namespace proxima::sim
