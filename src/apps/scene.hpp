@@ -1,4 +1,4 @@
-// Scene files for `proxima sim` (format: docs/scene-format.md).
+// Scene files for `proxima sim`; the format is documented in docs/scene-format.md.
 #pragma once
 
 #include <iosfwd>

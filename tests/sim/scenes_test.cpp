@@ -29,5 +29,42 @@ TEST(Scenes, RestingBoxCarriesItsWeight) {
   EXPECT_LE(metric(r, "support_max_error"), 1e-6);
 }
 
+TEST(Scenes, InclineSlidesAtTheCoulombRate) {
+  const apps::SimRunResult r = run("incline.json", 0.5);
+  EXPECT_LE(metric(r, "acceleration_error"), 1e-4);
+}
+
+TEST(Scenes, InclineStuckDoesNotCreep) {
+  const apps::SimRunResult r = run("incline_stuck.json", 1.0);
+  EXPECT_LE(metric(r, "creep_mm"), 0.01);
+}
+
+TEST(Scenes, SpinningSphereOnAVertexKeepsItsEnergyUntilItTopples) {
+  const apps::SimRunResult r = run("spinning_sphere_vertex_100.json", 0.5);
+  EXPECT_LE(metric(r, "ke_max_change_upright"), 0.05);
+}
+
+TEST(Scenes, SpinningSphereOnAFaceIsStoppedByFriction) {
+  const apps::SimRunResult r = run("spinning_sphere_face_100.json", 1.0);
+  EXPECT_LE(metric(r, "ke_ratio_end"), 0.01);
+  EXPECT_GT(metric(r, "stop_time"), 0.0);
+}
+
+TEST(Scenes, RollingSpheresGainNoEnergy) {
+  const apps::SimRunResult r = run("rolling_spheres.json", 1.0);
+  EXPECT_LE(metric(r, "energy_max_gain"), 0.01);
+}
+
+TEST(Scenes, CubeStackHoldsWithLemke) {
+  // Lemke (exact pivoting) holds the 10-box stack; PGS does not yet (see
+  // the issue note), and Lemke costs ~30 ms/step here, so this is short.
+  apps::Scene s = apps::load_scene(std::string(PROXIMA_EXAMPLES_DIR) + "/cube_stack.json");
+  s.world.options.solver = sim::SolverKind::lemke;
+  s.metrics[0].from = 0.3;
+  const apps::SimRunResult r = apps::run_scene(s, 0.3 + 0.2 * std::max(0.1, std::min(1.0, testing::scaled(10) / 10.0)), nullptr);
+  EXPECT_LE(metric(r, "drift_mm"), 0.01);
+  EXPECT_NEAR(metric(r, "height"), 0.95, 1e-3);
+}
+
 }  // namespace
 }  // namespace proxima
