@@ -95,6 +95,9 @@ void World::narrowphase() {
   solved_.clear();
   ContactOptions co;
   co.margin = options.contact_margin;
+  // A stacked box tilts by solver error; within 1e-3 of its size it keeps
+  // its whole face (with exact per-point gaps) instead of rocking on an edge.
+  co.feature_tolerance = 1e-3;
   for (const auto& [ia, ib] : pairs_) {
     const Body& a = bodies_[static_cast<std::size_t>(ia)];
     const Body& b = bodies_[static_cast<std::size_t>(ib)];
