@@ -53,6 +53,12 @@ double box_extent(const Box& s) {
 // flipped on every axis whose two faces are within tol along d. Corners in
 // cyclic order (c, flip i, flip i and j, flip j). Returns their number, 0
 // when all three axes flip.
+// (Corners are flipped by whole-vector selects: writing one component at a
+// run-time index and reading the vector back stalls store forwarding.)
+Vec3 flipped(const Vec3& c, int axis) {
+  return {axis == 0 ? -c.x() : c.x(), axis == 1 ? -c.y() : c.y(), axis == 2 ? -c.z() : c.z()};
+}
+
 int box_feature(const Box& s, const Vec3& d, double tol, Vec3* out) {
   const Vec3& h = s.half_extents();
   int axes[2];
@@ -65,13 +71,10 @@ int box_feature(const Box& s, const Vec3& d, double tol, Vec3* out) {
   }
   out[0] = s.core_support(d);
   if (k == 0) return 1;
-  out[1] = out[0];
-  out[1][axes[0]] = -out[1][axes[0]];
+  out[1] = flipped(out[0], axes[0]);
   if (k == 1) return 2;
-  out[3] = out[0];
-  out[3][axes[1]] = -out[3][axes[1]];
-  out[2] = out[1];
-  out[2][axes[1]] = -out[2][axes[1]];
+  out[2] = flipped(out[1], axes[1]);
+  out[3] = flipped(out[0], axes[1]);
   return 4;
 }
 

@@ -8,20 +8,25 @@ namespace {
 
 double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
 
-// Signed distance of x from the line through a→b, positive on the left (the
-// inside of a counter-clockwise polygon).
-// The edge a→b as a line n·x = c with n its unit left normal: the signed
-// distance of many points from one edge costs a dot product each.
+// The edge a→b as a line n·x = c with n its left normal scaled by the edge's
+// length: the side of many points from one edge costs a dot product each,
+// and the slack test compares squares, so no square root or division sits
+// on the clipper's critical path.
 struct EdgeLine {
   Vec2 n;
   double c;
-  EdgeLine(const Vec2& a, const Vec2& b) {
+  double slack2;  // (eps·|n|)²
+  EdgeLine(const Vec2& a, const Vec2& b, double eps) {
     const Vec2 e = b - a;
-    const double len = e.norm();
-    n = len > 0.0 ? Vec2(-e.y() / len, e.x() / len) : Vec2::Zero();
+    n = Vec2(-e.y(), e.x());
     c = n.dot(a);
+    slack2 = eps * eps * n.squaredNorm();
   }
+  /// |a→b| times the signed distance of x, positive on the left (the inside
+  /// of a counter-clockwise polygon).
   double operator()(const Vec2& x) const { return n.dot(x) - c; }
+  /// Within eps outside counts as inside.
+  bool inside(double s) const { return s >= 0.0 || s * s <= slack2; }
 };
 
 double side(const Vec2& a, const Vec2& b, const Vec2& x) {
@@ -105,7 +110,7 @@ void clip_polygons(const HullOf<N>& p, const HullOf<N>& q, double eps, ClipOf<N>
   ClipOf<N>* b = &buf[1];
   for (const PlanePoint& x : p) a->push_back(x.uv);
   for (std::size_t i = 0; i < q.size() && !a->empty(); ++i) {
-    const EdgeLine line(q[i].uv, q[i + 1 == q.size() ? 0 : i + 1].uv);
+    const EdgeLine line(q[i].uv, q[i + 1 == q.size() ? 0 : i + 1].uv, eps);
     b->clear();
     const std::size_t m = a->size();
     double s1 = line((*a)[0]);
@@ -114,7 +119,7 @@ void clip_polygons(const HullOf<N>& p, const HullOf<N>& q, double eps, ClipOf<N>
       const Vec2& x1 = (*a)[j + 1 == m ? 0 : j + 1];
       const double s0 = s1;
       s1 = line(x1);
-      const bool in0 = s0 >= -eps, in1 = s1 >= -eps;
+      const bool in0 = line.inside(s0), in1 = line.inside(s1);
       if (in0) b->push_back(x0);
       if (in0 != in1) b->push_back(x0 + std::clamp(s0 / (s0 - s1), 0.0, 1.0) * (x1 - x0));
     }
