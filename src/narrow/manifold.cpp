@@ -8,8 +8,11 @@
 #include <variant>
 
 #include <proxima/contact/reduce.hpp>
+#include <proxima/narrow/manifold.hpp>
 #include <proxima/query.hpp>
 
+#include "box_manifold.hpp"
+#include "contact_frame.hpp"
 #include "plane_geometry.hpp"
 #include "support_feature.hpp"
 
@@ -19,18 +22,9 @@ namespace {
 using narrow::detail::FeatureParams;
 using narrow::detail::FeaturePoints;
 using narrow::detail::Hull;
+using narrow::detail::PlaneFrame;
 using narrow::detail::PlanePoint;
 using narrow::detail::Vec2;
-
-// The contact plane's frame: origin o, in-plane axes e1, e2, normal n (B→A).
-struct PlaneFrame {
-  Vec3 o, e1, e2, n;
-  PlanePoint project(const Vec3& x, double lift) const {
-    const Vec3 r = x - o;
-    return {Vec2(e1.dot(r), e2.dot(r)), n.dot(r) + lift};
-  }
-  Vec3 lift(const Vec2& uv, double h) const { return o + uv.x() * e1 + uv.y() * e2 + h * n; }
-};
 
 // Hull of a shape's feature extreme along `dir` (world), heights of its
 // surface (core ± inflation `lift`) along the frame's normal.
@@ -65,22 +59,25 @@ double halfspace_height(const Halfspace& h, const Transform& pose, const PlaneFr
   return f.project(c * nw, lift).h;
 }
 
-}  // namespace
-
-void contacts(const Shape& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
-              const ContactOptions& options, ContactSet& out) {
+bool invalid(const Transform& pose_a, const Transform& pose_b, const ContactOptions& options,
+             ContactSet& out) {
   out.points.clear();
   out.status = Status::ok;
   out.distance = 0.0;
   out.normal = Vec3::UnitZ();
-  const bool bad_options = !(options.margin >= 0.0) || !std::isfinite(options.margin) ||
-                           !(options.feature_tolerance >= 0.0) ||
-                           !std::isfinite(options.feature_tolerance) || options.disc_points < 3 ||
-                           options.max_points < 0;
-  if (bad_options || !pose_a.is_finite() || !pose_b.is_finite()) {
+  if (narrow::detail::bad_contact_options(options) || !pose_a.is_finite() || !pose_b.is_finite()) {
     out.status = Status::invalid_input;
-    return;
+    return true;
   }
+  return false;
+}
+
+}  // namespace
+
+void narrow::generic_contacts(const Shape& a, const Transform& pose_a, const Shape& b,
+                              const Transform& pose_b, const ContactOptions& options,
+                              ContactSet& out) {
+  if (invalid(pose_a, pose_b, options, out)) return;
   const double size = std::max(core_extent(a), core_extent(b));
   // Kissing within rounding counts as touching, even at zero margin.
   const double reach = options.margin + 1e-12 * std::max(size, 1.0);
@@ -93,11 +90,7 @@ void contacts(const Shape& a, const Transform& pose_a, const Shape& b, const Tra
   if (sd.status == Status::invalid_input || sd.status == Status::not_implemented) return;
   if (sd.bound_exceeded || sd.distance > reach) return;
 
-  PlaneFrame f;
-  f.n = sd.normal;
-  f.o = 0.5 * (sd.point_a + sd.point_b);
-  f.e1 = f.n.unitOrthogonal();
-  f.e2 = f.n.cross(f.e1);
+  const PlaneFrame f(sd.normal, 0.5 * (sd.point_a + sd.point_b));
   const FeatureParams params{options.feature_tolerance * size, options.disc_points};
   // A little slack on the plane for rounding, even at zero tolerance.
   const double eps = std::max(params.tol, 1e-12 * std::max(size, 1.0));
@@ -108,11 +101,7 @@ void contacts(const Shape& a, const Transform& pose_a, const Shape& b, const Tra
   feature_hull(b, pose_b, f.n, params, f, lift_b, hb);
 
   auto emit = [&](const Vec2& uv, double h_a, double h_b) {
-    Contact c;
-    c.point = f.lift(uv, 0.5 * (h_a + h_b));
-    c.normal = f.n;
-    c.depth = h_b - h_a;
-    out.points.push_back(c);
+    narrow::detail::emit_contact(f, uv, h_a, h_b, out);
   };
   const bool half_a = a.type() == ShapeType::halfspace, half_b = b.type() == ShapeType::halfspace;
   if (half_a || half_b) {
@@ -129,16 +118,20 @@ void contacts(const Shape& a, const Transform& pose_a, const Shape& b, const Tra
     const narrow::detail::HeightModel za(ha), zb(hb);
     for (const Vec2& uv : clip) emit(uv, za.at(uv), zb.at(uv));
   }
-  if (out.points.empty()) {
-    // Paper 001 §IV-E, numerical issue 2: no intersection found, so the
-    // midpoint of the closest points stands for it.
-    Contact c;
-    c.point = f.o;
-    c.normal = f.n;
-    c.depth = -sd.distance;
-    out.points.push_back(c);
-  }
+  if (out.points.empty()) narrow::detail::emit_fallback_contact(f, sd.distance, out);
   if (options.max_points > 0) reduce_contacts(out.points, options.max_points, f.n);
+}
+
+void contacts(const Shape& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
+              const ContactOptions& options, ContactSet& out) {
+  // Two boxes take the dedicated path, unless a feature is degenerate (a box
+  // thinner than the tolerance), which only the generic hull handles.
+  if (a.type() == ShapeType::box && b.type() == ShapeType::box) {
+    if (invalid(pose_a, pose_b, options, out)) return;
+    if (narrow::detail::box_box_contacts(a.as<Box>(), pose_a, b.as<Box>(), pose_b, options, out))
+      return;
+  }
+  narrow::generic_contacts(a, pose_a, b, pose_b, options, out);
 }
 
 ContactSet contacts(const Shape& a, const Transform& pose_a, const Shape& b,

@@ -8,20 +8,25 @@ namespace {
 
 double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
 
-// Signed distance of x from the line through a→b, positive on the left (the
-// inside of a counter-clockwise polygon).
-// The edge a→b as a line n·x = c with n its unit left normal: the signed
-// distance of many points from one edge costs a dot product each.
+// The edge a→b as a line n·x = c with n its left normal scaled by the edge's
+// length: the side of many points from one edge costs a dot product each,
+// and the slack test compares squares, so no square root or division sits
+// on the clipper's critical path.
 struct EdgeLine {
   Vec2 n;
   double c;
-  EdgeLine(const Vec2& a, const Vec2& b) {
+  double slack2;  // (eps·|n|)²
+  EdgeLine(const Vec2& a, const Vec2& b, double eps) {
     const Vec2 e = b - a;
-    const double len = e.norm();
-    n = len > 0.0 ? Vec2(-e.y() / len, e.x() / len) : Vec2::Zero();
+    n = Vec2(-e.y(), e.x());
     c = n.dot(a);
+    slack2 = eps * eps * n.squaredNorm();
   }
+  /// |a→b| times the signed distance of x, positive on the left (the inside
+  /// of a counter-clockwise polygon).
   double operator()(const Vec2& x) const { return n.dot(x) - c; }
+  /// Within eps outside counts as inside.
+  bool inside(double s) const { return s >= 0.0 || s * s <= slack2; }
 };
 
 double side(const Vec2& a, const Vec2& b, const Vec2& x) {
@@ -30,20 +35,22 @@ double side(const Vec2& a, const Vec2& b, const Vec2& x) {
   return len > 0.0 ? cross(e, x - a) / len : -(x - a).norm();
 }
 
-void push_unique(Clip& out, const Vec2& x, double eps) {
+template <class C>
+void push_unique(C& out, const Vec2& x, double eps) {
   for (const Vec2& y : out)
     if ((x - y).squaredNorm() <= eps * eps) return;
   out.push_back(x);
 }
 
 // Segment a–b clipped to polygon q (counter-clockwise, ≥ 3 vertices).
-void clip_segment(const Vec2& a, const Vec2& b, const Hull& q, double eps, Clip& out) {
+template <std::size_t N>
+void clip_segment(const Vec2& a, const Vec2& b, const HullOf<N>& q, double eps, ClipOf<N>& out) {
   // A point within eps outside an edge still counts as inside; crossings are
   // taken on the edge line itself, so slack never moves a point.
   double t0 = 0.0, t1 = 1.0;
   for (std::size_t i = 0; i < q.size(); ++i) {
     const Vec2& e0 = q[i].uv;
-    const Vec2& e1 = q[(i + 1) % q.size()].uv;
+    const Vec2& e1 = q[i + 1 == q.size() ? 0 : i + 1].uv;
     const double s0 = side(e0, e1, a), s1 = side(e0, e1, b);
     const bool in0 = s0 >= -eps, in1 = s1 >= -eps;
     if (!in0 && !in1) return;
@@ -55,8 +62,9 @@ void clip_segment(const Vec2& a, const Vec2& b, const Hull& q, double eps, Clip&
   push_unique(out, a + t1 * (b - a), eps);
 }
 
+template <class C>
 void segment_segment(const Vec2& a0, const Vec2& a1, const Vec2& b0, const Vec2& b1, double eps,
-                     Clip& out) {
+                     C& out) {
   const Vec2 da = a1 - a0, db = b1 - b0;
   const double la = da.norm(), lb = db.norm();
   const double den = cross(da, db);
@@ -78,9 +86,10 @@ void segment_segment(const Vec2& a0, const Vec2& a1, const Vec2& b0, const Vec2&
   push_unique(out, a0 + std::clamp(t, 0.0, 1.0) * da, eps);
 }
 
-bool point_in_polygon(const Vec2& x, const Hull& q, double eps) {
+template <std::size_t N>
+bool point_in_polygon(const Vec2& x, const HullOf<N>& q, double eps) {
   for (std::size_t i = 0; i < q.size(); ++i)
-    if (side(q[i].uv, q[(i + 1) % q.size()].uv, x) < -eps) return false;
+    if (side(q[i].uv, q[i + 1 == q.size() ? 0 : i + 1].uv, x) < -eps) return false;
   return true;
 }
 
@@ -92,19 +101,25 @@ double point_segment_distance(const Vec2& x, const Vec2& a, const Vec2& b) {
 }
 
 // Sutherland–Hodgman: p clipped by each edge line of q, both counter-clockwise.
-void clip_polygons(const Hull& p, const Hull& q, double eps, Clip& out) {
-  Clip buf[2];
-  Clip* a = &buf[0];
-  Clip* b = &buf[1];
+// Each vertex's side is computed once (as the end of one edge it is the start
+// of the next), and the successor index wraps without a division.
+template <std::size_t N>
+void clip_polygons(const HullOf<N>& p, const HullOf<N>& q, double eps, ClipOf<N>& out) {
+  ClipOf<N> buf[2];
+  ClipOf<N>* a = &buf[0];
+  ClipOf<N>* b = &buf[1];
   for (const PlanePoint& x : p) a->push_back(x.uv);
   for (std::size_t i = 0; i < q.size() && !a->empty(); ++i) {
-    const EdgeLine line(q[i].uv, q[(i + 1) % q.size()].uv);
+    const EdgeLine line(q[i].uv, q[i + 1 == q.size() ? 0 : i + 1].uv, eps);
     b->clear();
-    for (std::size_t j = 0; j < a->size(); ++j) {
+    const std::size_t m = a->size();
+    double s1 = line((*a)[0]);
+    for (std::size_t j = 0; j < m; ++j) {
       const Vec2& x0 = (*a)[j];
-      const Vec2& x1 = (*a)[(j + 1) % a->size()];
-      const double s0 = line(x0), s1 = line(x1);
-      const bool in0 = s0 >= -eps, in1 = s1 >= -eps;
+      const Vec2& x1 = (*a)[j + 1 == m ? 0 : j + 1];
+      const double s0 = s1;
+      s1 = line(x1);
+      const bool in0 = line.inside(s0), in1 = line.inside(s1);
       if (in0) b->push_back(x0);
       if (in0 != in1) b->push_back(x0 + std::clamp(s0 / (s0 - s1), 0.0, 1.0) * (x1 - x0));
     }
@@ -115,7 +130,8 @@ void clip_polygons(const Hull& p, const Hull& q, double eps, Clip& out) {
 
 }  // namespace
 
-void convex_hull(PlanePoint* pts, std::size_t n, double eps, Hull& out) {
+template <std::size_t N>
+void convex_hull(PlanePoint* pts, std::size_t n, double eps, HullOf<N>& out) {
   out.clear();
   if (n == 0) return;
   std::sort(pts, pts + n, [](const PlanePoint& a, const PlanePoint& b) {
@@ -130,7 +146,7 @@ void convex_hull(PlanePoint* pts, std::size_t n, double eps, Hull& out) {
     const double l2 = (b.uv - o.uv).squaredNorm();
     return l2 > eps * eps && c > 0.0 && c * c > eps * eps * l2;
   };
-  StaticVector<PlanePoint, 2 * kMaxHull + 1> h;
+  StaticVector<PlanePoint, 2 * N + 1> h;
   for (std::size_t i = 0; i < n; ++i) {
     while (h.size() >= 2 && !convex_turn(h[h.size() - 2], h.back(), pts[i])) h.pop_back();
     h.push_back(pts[i]);
@@ -148,11 +164,12 @@ void convex_hull(PlanePoint* pts, std::size_t n, double eps, Hull& out) {
   }
 }
 
-void intersect(const Hull& p, const Hull& q, double eps, Clip& out) {
+template <std::size_t N>
+void intersect(const HullOf<N>& p, const HullOf<N>& q, double eps, ClipOf<N>& out) {
   out.clear();
   if (p.empty() || q.empty()) return;
-  const Hull& s = p.size() <= q.size() ? p : q;  // the simpler of the two
-  const Hull& t = p.size() <= q.size() ? q : p;
+  const HullOf<N>& s = p.size() <= q.size() ? p : q;  // the simpler of the two
+  const HullOf<N>& t = p.size() <= q.size() ? q : p;
   if (s.size() == 1) {
     const Vec2& x = s[0].uv;
     const bool hit = t.size() == 1   ? (x - t[0].uv).norm() <= eps
@@ -167,11 +184,16 @@ void intersect(const Hull& p, const Hull& q, double eps, Clip& out) {
   }
 }
 
-HeightModel::HeightModel(const Hull& hull) {
-  if (hull.empty()) return;
+template void convex_hull(PlanePoint*, std::size_t, double, HullOf<kMaxHull>&);
+template void convex_hull(PlanePoint*, std::size_t, double, HullOf<kBoxHull>&);
+template void intersect(const HullOf<kMaxHull>&, const HullOf<kMaxHull>&, double, ClipOf<kMaxHull>&);
+template void intersect(const HullOf<kBoxHull>&, const HullOf<kBoxHull>&, double, ClipOf<kBoxHull>&);
+
+HeightModel::HeightModel(const PlanePoint* hull, std::size_t n) {
+  if (n == 0) return;
   origin_ = hull[0].uv;
   h0_ = hull[0].h;
-  kind_ = hull.size() == 1 ? 1 : hull.size() == 2 ? 2 : 3;
+  kind_ = n == 1 ? 1 : n == 2 ? 2 : 3;
   if (kind_ == 2) {
     const Vec2 e = hull[1].uv - hull[0].uv;
     slope_ = e / e.squaredNorm();
@@ -180,15 +202,15 @@ HeightModel::HeightModel(const Hull& hull) {
     // Least squares h = h0 + g·(uv − c) about the centroid c.
     Vec2 c = Vec2::Zero();
     double hc = 0.0;
-    for (const PlanePoint& x : hull) { c += x.uv; hc += x.h; }
-    c /= static_cast<double>(hull.size());
-    hc /= static_cast<double>(hull.size());
+    for (std::size_t i = 0; i < n; ++i) { c += hull[i].uv; hc += hull[i].h; }
+    c /= static_cast<double>(n);
+    hc /= static_cast<double>(n);
     Eigen::Matrix2d m = Eigen::Matrix2d::Zero();
     Vec2 r = Vec2::Zero();
-    for (const PlanePoint& x : hull) {
-      const Vec2 d = x.uv - c;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec2 d = hull[i].uv - c;
       m += d * d.transpose();
-      r += d * (x.h - hc);
+      r += d * (hull[i].h - hc);
     }
     origin_ = c;
     h0_ = hc;

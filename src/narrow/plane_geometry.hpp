@@ -17,27 +17,40 @@ struct PlanePoint {
   double h;
 };
 
-inline constexpr std::size_t kMaxHull = 512;
-inline constexpr std::size_t kMaxClip = 2 * kMaxHull;
-using Hull = StaticVector<PlanePoint, kMaxHull>;
-using Clip = StaticVector<Vec2, kMaxClip>;
+/// Hulls of up to N points; the intersection of two has at most 2N vertices.
+/// Two capacities are built: kMaxHull for any feature, kBoxHull for a box's
+/// (a face at most), whose buffers then stay a few cache lines.
+template <std::size_t N>
+using HullOf = StaticVector<PlanePoint, N>;
+template <std::size_t N>
+using ClipOf = StaticVector<Vec2, 2 * N>;
 
-/// Counter-clockwise convex hull of pts (reordered in place). Points closer
-/// than eps merge; a collinear set gives its two ends, a coincident set one
-/// point.
-void convex_hull(PlanePoint* pts, std::size_t n, double eps, Hull& out);
+inline constexpr std::size_t kMaxHull = 512;
+inline constexpr std::size_t kBoxHull = 8;  // a box face has 4; the rest is slack
+using Hull = HullOf<kMaxHull>;
+using Clip = ClipOf<kMaxHull>;
+
+/// Counter-clockwise convex hull of pts (reordered in place; n ≤ 2N).
+/// Points closer than eps merge; a collinear set gives its two ends, a
+/// coincident set one point. The hull starts at the lowest (u, v)
+/// lexicographically.
+template <std::size_t N>
+void convex_hull(PlanePoint* pts, std::size_t n, double eps, HullOf<N>& out);
 
 /// Vertices of the intersection of two hulls (each a point, a segment or a
 /// counter-clockwise polygon), with eps of slack on every boundary. Empty
 /// when they do not meet.
-void intersect(const Hull& p, const Hull& q, double eps, Clip& out);
+template <std::size_t N>
+void intersect(const HullOf<N>& p, const HullOf<N>& q, double eps, ClipOf<N>& out);
 
 /// Height of a hull's surface above (u, v): constant for a point, linear
 /// along a segment, the least-squares plane of a polygon's vertices (exact
 /// for a face; within the feature tolerance for a near-flat vertex set).
 class HeightModel {
  public:
-  explicit HeightModel(const Hull& hull);
+  HeightModel(const PlanePoint* hull, std::size_t n);
+  template <std::size_t N>
+  explicit HeightModel(const HullOf<N>& hull) : HeightModel(hull.begin(), hull.size()) {}
   double at(const Vec2& uv) const;
 
  private:

@@ -326,32 +326,63 @@ DistanceResult sat_box_box(const Box& a, const Transform& ta, const Box& b, cons
   const Mat3 absR = R.cwiseAbs();
   const Vec3& ha = a.half_extents();
   const Vec3& hb = b.half_extents();
-  Best best;
 
   // For a symmetric body the two facets ±u of C have h = r_A + r_B ∓ u·t;
   // the smaller is on the side of B's centre: u = sign(u·t)·axis. B's faces
-  // first, as in sat_views.
+  // first, as in sat_views. Only the winner's axis is built (below).
+  double best_h = std::numeric_limits<double>::infinity();
+  Feature kind = Feature::face_a;
+  int bi = -1, bj = -1;
   for (int j = 0; j < 3; ++j) {
-    const double tj = t.dot(R.col(j));
-    const double h = ha.dot(absR.col(j)) + hb[j] - std::abs(tj);
-    if (h < best.h) best = {h, sign_of(tj) * Vec3(R.col(j)), Feature::face_b, -1, j, -1};
+    const double h = ha.dot(absR.col(j)) + hb[j] - std::abs(t.dot(R.col(j)));
+    if (h < best_h) { best_h = h; kind = Feature::face_b; bj = j; }
   }
   for (int i = 0; i < 3; ++i) {
     const double h = ha[i] + hb.dot(absR.row(i)) - std::abs(t[i]);
-    if (h < best.h) best = {h, sign_of(t[i]) * Vec3::Unit(i), Feature::face_a, i, -1, -1};
+    if (h < best_h) { best_h = h; kind = Feature::face_a; bi = i; }
   }
-  // Edge axes e_i × b_j. Radii are exact support values on whatever unit axis
-  // the cross product gives, so rounding can only raise h (an upper bound);
-  // near-parallel pairs are skipped (see kParallel).
+  // Edge axes L = e_i × b_j, unnormalized: with (i1, i2) the other two axes
+  // of A, L has L[i1] = −R(i2, j), L[i2] = R(i1, j), and B's axis k ≠ j sees
+  // it as R_kᵀL = R(i2, k)·R(i1, j) − R(i1, k)·R(i2, j) (zero for k = j). The
+  // radii are support values along L, so h = (r_A + r_B − |t·L|) / |L| is
+  // h_C on the unit axis up to rounding; near-parallel pairs are skipped
+  // (see kParallel). All nine are formed before the nine square roots and
+  // divisions, which then pipeline.
+  double num[9], len2[9];
   for (int i = 0; i < 3; ++i) {
+    const int i1 = i == 2 ? 0 : i + 1, i2 = i == 0 ? 2 : i - 1;
     for (int j = 0; j < 3; ++j) {
-      Vec3 L = Vec3::Unit(i).cross(Vec3(R.col(j)));
-      const double l2 = L.squaredNorm();
-      if (!(l2 > kParallel * kParallel)) continue;
-      L /= std::sqrt(l2);
-      const double tl = t.dot(L);
-      const double h = ha.dot(L.cwiseAbs()) + hb.dot((R.transpose() * L).cwiseAbs()) - std::abs(tl);
-      if (h < best.h) best = {h, sign_of(tl) * L, Feature::edges, i, j, -1};
+      const int j1 = j == 2 ? 0 : j + 1, j2 = j == 0 ? 2 : j - 1;
+      const double p1 = R(i1, j), p2 = R(i2, j);
+      const double ra = ha[i1] * absR(i2, j) + ha[i2] * absR(i1, j);
+      const double rb = hb[j1] * std::abs(R(i2, j1) * p1 - R(i1, j1) * p2) +
+                        hb[j2] * std::abs(R(i2, j2) * p1 - R(i1, j2) * p2);
+      num[3 * i + j] = ra + rb - std::abs(t[i2] * p1 - t[i1] * p2);
+      len2[3 * i + j] = p1 * p1 + p2 * p2;
+    }
+  }
+  double hs[9];
+  for (int k = 0; k < 9; ++k) hs[k] = num[k] / std::sqrt(len2[k]);
+  for (int k = 0; k < 9; ++k) {
+    if (len2[k] > kParallel * kParallel && hs[k] < best_h) {
+      best_h = hs[k];
+      kind = Feature::edges;
+      bi = k / 3;
+      bj = k % 3;
+    }
+  }
+  Best best;
+  best.h = best_h;
+  best.kind = kind;
+  best.i = bi;
+  best.j = bj;
+  switch (kind) {
+    case Feature::face_b: best.u = sign_of(t.dot(R.col(bj))) * Vec3(R.col(bj)); break;
+    case Feature::face_a: best.u = sign_of(t[bi]) * Vec3::Unit(bi); break;
+    case Feature::edges: {
+      const Vec3 L = Vec3::Unit(bi).cross(Vec3(R.col(bj)));
+      best.u = sign_of(t.dot(L)) * (L / std::sqrt(len2[3 * bi + bj]));
+      break;
     }
   }
 

@@ -1,0 +1,116 @@
+// The dedicated box–box manifold against the generic construction it
+// specializes: the same status, distance and normal, and the same points
+// with the same depths (within 1e-12), over random resting and random poses.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include <proxima/narrow/manifold.hpp>
+#include <proxima/query.hpp>
+
+#include "../support/random.hpp"
+
+namespace proxima {
+namespace {
+
+using testing::Rng;
+
+constexpr double kTol = 1e-12;
+
+// Every point of `s` has a point of `t` within kTol, with the same depth.
+bool covered(const ContactSet& s, const ContactSet& t, std::string& why) {
+  for (const Contact& c : s.points) {
+    bool found = false;
+    for (const Contact& d : t.points)
+      found = found || ((c.point - d.point).norm() <= kTol && std::abs(c.depth - d.depth) <= kTol &&
+                        (c.normal - d.normal).norm() <= kTol);
+    if (!found) {
+      why = "point " + std::to_string(c.point.x()) + " " + std::to_string(c.point.y()) + " " +
+            std::to_string(c.point.z()) + " depth " + std::to_string(c.depth) + " unmatched";
+      return false;
+    }
+  }
+  return true;
+}
+
+// Runs both paths; returns the number of points compared.
+std::size_t expect_same(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb,
+                        const ContactOptions& o, const std::string& what) {
+  ContactSet fast, generic;
+  contacts(a, ta, b, tb, o, fast);
+  narrow::generic_contacts(a, ta, b, tb, o, generic);
+  EXPECT_EQ(fast.status, generic.status) << what;
+  EXPECT_EQ(fast.distance, generic.distance) << what;
+  EXPECT_EQ(fast.normal, generic.normal) << what;
+  EXPECT_EQ(fast.size(), generic.size()) << what;
+  std::string why;
+  EXPECT_TRUE(covered(fast, generic, why)) << what << ": fast " << why;
+  EXPECT_TRUE(covered(generic, fast, why)) << what << ": generic " << why;
+  return fast.size();
+}
+
+Vec3 random_size(Rng& rng) { return {rng.uniform(0.2, 2.0), rng.uniform(0.2, 2.0), rng.uniform(0.2, 2.0)}; }
+
+// A on B's top face: random yaw and offset, overlap up to 5 mm, and a tilt
+// that is sometimes inside the feature tolerance and sometimes just outside.
+void resting_pose(Rng& rng, const Vec3& ha, const Vec3& hb, Transform& ta, Transform& tb) {
+  tb = rng.pose(1.0);
+  const double tilt = std::pow(10.0, rng.uniform(-12.0, -4.0)) * (rng.uniform(0, 1) < 0.3 ? 0.0 : 1.0);
+  const Transform yaw = Transform::from_axis_angle(Vec3::UnitZ(), rng.uniform(0, 6.3),
+                                                   Vec3(rng.uniform(-1, 1) * hb.x(), rng.uniform(-1, 1) * hb.y(),
+                                                        hb.z() + ha.z() - rng.uniform(0.0, 0.005)));
+  const Transform lean = Transform::from_axis_angle(rng.unit_vector(), tilt, Vec3::Zero());
+  ta = tb * yaw * lean;
+}
+
+TEST(BoxManifold, RestingPosesMatchTheGenericPath) {
+  Rng rng(4);
+  std::size_t points = 0;
+  for (int i = 0; i < 5000; ++i) {
+    const Vec3 sa = random_size(rng), sb = random_size(rng);
+    const Shape a = Box(sa), b = Box(sb);
+    Transform ta, tb;
+    resting_pose(rng, 0.5 * sa, 0.5 * sb, ta, tb);
+    points += expect_same(a, ta, b, tb, {}, "resting " + std::to_string(i));
+    if (i % 5 == 0) points += expect_same(b, tb, a, ta, {}, "resting swapped " + std::to_string(i));
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GT(points, 5000u * 3);  // mostly polygons
+}
+
+TEST(BoxManifold, RandomPosesMatchTheGenericPath) {
+  Rng rng(5);
+  for (int i = 0; i < 5000; ++i) {
+    const Shape a = Box(random_size(rng)), b = Box(random_size(rng));
+    const Transform ta = rng.pose(1.0), tb = rng.pose(1.0);
+    expect_same(a, ta, b, tb, {}, "random " + std::to_string(i));
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// Margins (separated pairs go through GJK), rounded boxes, a looser
+// tolerance, reduction, and boxes thin enough for degenerate features.
+TEST(BoxManifold, OptionsAndOddBoxesMatchTheGenericPath) {
+  Rng rng(6);
+  for (int i = 0; i < 3000; ++i) {
+    ContactOptions o;
+    o.margin = rng.uniform(0, 1) < 0.5 ? 0.0 : rng.uniform(0.0, 0.05);
+    o.feature_tolerance = rng.uniform(0, 1) < 0.5 ? 1e-6 : std::pow(10.0, rng.uniform(-9.0, -2.0));
+    o.max_points = rng.uniform(0, 1) < 0.8 ? 0 : 4;
+    Vec3 sa = random_size(rng), sb = random_size(rng);
+    if (i % 7 == 0) sa[i % 3] = std::pow(10.0, rng.uniform(-9.0, -5.0));  // a plate
+    if (i % 11 == 0) sa = Vec3::Constant(std::pow(10.0, rng.uniform(-9.0, -6.0)));  // a speck
+    const double m = i % 3 == 0 ? rng.uniform(0.0, 0.1) : 0.0;
+    const Shape a = Box(sa, m), b = Box(sb, i % 4 == 0 ? 0.05 : 0.0);
+    Transform ta, tb;
+    if (i % 2) resting_pose(rng, 0.5 * sa, 0.5 * sb, ta, tb);
+    else { ta = rng.pose(0.8); tb = rng.pose(0.8); }
+    ta.p += rng.uniform(0.0, 0.03) * rng.unit_vector();
+    expect_same(a, ta, b, tb, o, "option case " + std::to_string(i));
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+}  // namespace
+}  // namespace proxima
