@@ -10,7 +10,7 @@
 //     (5 mm) for Proxima, collide and distance for FCL BVHModel<OBBRSS> and
 //     BVHModel<RSS> (FCL has no tolerance query).
 //
-// Usage: proxima-mesh-bench [poses=1000] [repeats=3]
+// Usage: proxima-mesh-bench [poses=1000] [repeats=3] [blob noise=0.03]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -224,6 +224,7 @@ std::vector<Transform> balanced_poses(std::size_t n, double lo, double hi, unsig
 int main(int argc, char** argv) {
   const std::size_t poses = argc > 1 ? static_cast<std::size_t>(std::atoi(argv[1])) : 1000;
   const int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
+  const double blob_noise = argc > 3 ? std::atof(argv[3]) : 0.03;
   utsname un{};
   uname(&un);
   const std::time_t now = std::time(nullptr);
@@ -240,12 +241,23 @@ int main(int argc, char** argv) {
     const double mesh_s = std::chrono::duration<double>(clock_type::now() - t0).count();
     std::printf("\n1. terrain: %zu triangles, %zu vertices (mesh generation + TriangleMesh %.2f s)\n",
                 mesh.triangle_count(), mesh.vertices().size(), mesh_s);
-    for (proxima::BvhSplit split : {proxima::BvhSplit::median, proxima::BvhSplit::sah}) {
-      const Bvh bvh(mesh, {split, 4});
-      std::printf("  BVH %-6s build %.3f s, %zu nodes, depth %d, %.1f B/triangle BVH, %.1f B/triangle with mesh\n",
-                  split == proxima::BvhSplit::sah ? "sah" : "median", bvh.build_seconds(), bvh.nodes().size(),
-                  bvh.depth(), double(bvh.bvh_bytes()) / mesh.triangle_count(),
-                  double(bvh.total_bytes()) / mesh.triangle_count());
+    struct Config {
+      const char* label;
+      proxima::BvhOptions options;
+      proxima::NodeTest test;
+    };
+    const std::vector<Config> configs = {
+        {"proxima", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::obb}, proxima::NodeTest::obb},
+        {"proxima/aabb-nodes", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb}, proxima::NodeTest::obb},
+        {"proxima/aabb-rebox", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb}, proxima::NodeTest::aabb},
+        {"proxima/median-split", {proxima::BvhSplit::median, 4, proxima::BvhVolume::obb}, proxima::NodeTest::obb},
+    };
+    for (const Config& c : configs) {
+      if (c.test == proxima::NodeTest::aabb) continue;
+      const Bvh bvh(mesh, c.options);
+      std::printf("  BVH %-22s build %.3f s, %zu nodes, depth %d, %.1f B/triangle BVH, %.1f B/triangle with mesh\n",
+                  c.label, bvh.build_seconds(), bvh.nodes().size(), bvh.depth(),
+                  double(bvh.bvh_bytes()) / mesh.triangle_count(), double(bvh.total_bytes()) / mesh.triangle_count());
     }
     const Bvh bvh(mesh);
     const Bvh foot(blob_mesh(21, 25, 0.1, 0.02, 9, Vec3(1.0, 0.5, 0.4)));
@@ -257,35 +269,33 @@ int main(int argc, char** argv) {
       const double px = x(g), py = x(g);
       tp.push_back(Transform::from_quaternion(n(g), n(g), n(g), n(g), Vec3(px, py, terrain.height(px, py) + dz(g))));
     }
-    for (proxima::BvhSplit split : {proxima::BvhSplit::median, proxima::BvhSplit::sah}) {
-      const Bvh b(mesh, {split, 4});
-      const Bvh f(foot.mesh(), {split, 4});
-      std::vector<Row> rows;
-      for (proxima::NodeTest nt : {proxima::NodeTest::obb, proxima::NodeTest::aabb}) {
-        proxima::MeshRequest req;
-        req.node_test = nt;
-        const std::string lib = std::string("proxima") + (nt == proxima::NodeTest::obb ? "" : "/aabb-test");
-        rows.push_back({lib, "collide", time_queries(poses, repeats, [&](std::size_t i) {
-                          keep(proxima::collide(f, tp[i], b, Transform::identity(), req));
-                        })});
-        rows.push_back({lib, "distance", time_queries(poses, repeats, [&](std::size_t i) {
-                          keep(proxima::distance(f, tp[i], b, Transform::identity(), req));
-                        })});
-        rows.push_back({lib, "tolerance", time_queries(poses, repeats, [&](std::size_t i) {
-                          keep(proxima::tolerance(f, tp[i], b, Transform::identity(), 0.005, req));
-                        })});
-      }
-      print_rows(rows, std::string("  foot vs terrain, ") + (split == proxima::BvhSplit::sah ? "SAH" : "median") + " BVHs");
+    std::vector<Row> rows;
+    for (const Config& c : configs) {
+      const Bvh b(mesh, c.options);
+      const Bvh f(foot.mesh(), c.options);
+      proxima::MeshRequest req;
+      req.node_test = c.test;
+      rows.push_back({c.label, "collide", time_queries(poses, repeats, [&](std::size_t i) {
+                        keep(proxima::collide(f, tp[i], b, Transform::identity(), req));
+                      })});
+      rows.push_back({c.label, "distance", time_queries(poses, repeats, [&](std::size_t i) {
+                        keep(proxima::distance(f, tp[i], b, Transform::identity(), req));
+                      })});
+      rows.push_back({c.label, "tolerance", time_queries(poses, repeats, [&](std::size_t i) {
+                        keep(proxima::tolerance(f, tp[i], b, Transform::identity(), 0.005, req));
+                      })});
     }
+    print_rows(rows, "  foot vs terrain (variants: volume, node test, split)");
   }
 
   // ---- 2. blob vs blob, blob vs box
   {
-    const TriangleMesh blob = blob_mesh(186, 187, 0.1, 0.03, 10);
+    const TriangleMesh blob = blob_mesh(186, 187, 0.1, blob_noise, 10);
     const Bvh a(blob);
+    const Bvh a_aabb(blob, {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb});
     const proxima::Box box(0.15, 0.1, 0.05);
-    std::printf("\n2. blob: %zu triangles, radius 0.1 m, 3%% radial noise; BVH build %.3f s\n", blob.triangle_count(),
-                a.build_seconds());
+    std::printf("\n2. blob: %zu triangles, radius 0.1 m, radial noise ±%.1f%%; BVH build %.3f s\n",
+                blob.triangle_count(), 100 * blob_noise, a.build_seconds());
     const std::vector<Transform> pm = balanced_poses(poses, 0.12, 0.26, 11, [&](const Transform& t) {
       return proxima::collide(a, Transform::identity(), a, t).collide;
     });
@@ -299,20 +309,21 @@ int main(int argc, char** argv) {
       std::vector<double> ours(P.size());
       for (std::size_t i = 0; i < P.size(); ++i)
         ours[i] = pair == 0 ? proxima::distance(a, I, a, P[i]).distance : proxima::distance(a, I, box, P[i]).distance;
-      for (proxima::NodeTest nt : {proxima::NodeTest::obb, proxima::NodeTest::aabb}) {
-        if (pair == 1 && nt == proxima::NodeTest::aabb) continue;  // mesh–convex has one node test
+      for (int variant = 0; variant < 3; ++variant) {
+        if (pair == 1 && variant == 2) continue;  // mesh–convex has one node test
         proxima::MeshRequest req;
-        req.node_test = nt;
-        const std::string lib = std::string("proxima") + (nt == proxima::NodeTest::obb ? "" : "/aabb-test");
+        req.node_test = variant == 2 ? proxima::NodeTest::aabb : proxima::NodeTest::obb;
+        const Bvh& m = variant == 0 ? a : a_aabb;
+        const std::string lib = variant == 0 ? "proxima" : variant == 1 ? "proxima/aabb-nodes" : "proxima/aabb-rebox";
         auto run = [&](const char* q, auto&& f) { rows.push_back({lib, q, time_queries(P.size(), repeats, f)}); };
         if (pair == 0) {
-          run("collide", [&](std::size_t i) { keep(proxima::collide(a, I, a, P[i], req)); });
-          run("distance", [&](std::size_t i) { keep(proxima::distance(a, I, a, P[i], req)); });
-          run("tolerance", [&](std::size_t i) { keep(proxima::tolerance(a, I, a, P[i], 0.005, req)); });
+          run("collide", [&](std::size_t i) { keep(proxima::collide(m, I, m, P[i], req)); });
+          run("distance", [&](std::size_t i) { keep(proxima::distance(m, I, m, P[i], req)); });
+          run("tolerance", [&](std::size_t i) { keep(proxima::tolerance(m, I, m, P[i], 0.005, req)); });
         } else {
-          run("collide", [&](std::size_t i) { keep(proxima::collide(a, I, box, P[i], req)); });
-          run("distance", [&](std::size_t i) { keep(proxima::distance(a, I, box, P[i], req)); });
-          run("tolerance", [&](std::size_t i) { keep(proxima::tolerance(a, I, box, P[i], 0.005, req)); });
+          run("collide", [&](std::size_t i) { keep(proxima::collide(m, I, box, P[i], req)); });
+          run("distance", [&](std::size_t i) { keep(proxima::distance(m, I, box, P[i], req)); });
+          run("tolerance", [&](std::size_t i) { keep(proxima::tolerance(m, I, box, P[i], 0.005, req)); });
         }
       }
       {

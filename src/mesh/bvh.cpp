@@ -7,6 +7,8 @@
 #include <cmath>
 #include <string>
 
+#include <Eigen/Eigenvalues>
+
 #include <proxima/core/error.hpp>
 #include <proxima/mesh/bvh.hpp>
 
@@ -44,6 +46,7 @@ struct Builder {
   std::vector<Vec3> centroids;   // of the boxes
   std::vector<std::uint32_t> order;
   std::vector<BvhNode> nodes;
+  std::vector<BvhObb> obbs;
   int depth = 0;
 
   struct Task {
@@ -56,6 +59,51 @@ struct Builder {
       n.lo[k] = round_down(b.min[k]);
       n.hi[k] = round_up(b.max[k]);
     }
+  }
+
+  // Oriented box of the triangles order[begin, end): principal axes of their
+  // corners (covariance eigenvectors, as in Gottschalk et al., "OBBTree",
+  // 1996, but over corners rather than the hull), extents by projection.
+  // Axes are rounded to float first and the extents measured along the
+  // rounded axes, then padded for their ~1e-7 non-orthonormality.
+  BvhObb fit_obb(std::uint32_t begin, std::uint32_t end) const {
+    Vec3 mean = Vec3::Zero();
+    for (std::uint32_t i = begin; i < end; ++i)
+      for (int k = 0; k < 3; ++k) mean += mesh.corner(order[i], k) - origin;
+    const double count = 3.0 * (end - begin);
+    mean /= count;
+    Mat3 cov = Mat3::Zero();
+    for (std::uint32_t i = begin; i < end; ++i)
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 d = mesh.corner(order[i], k) - origin - mean;
+        cov += d * d.transpose();
+      }
+    const Eigen::SelfAdjointEigenSolver<Mat3> eig(cov);
+    Mat3 axes = eig.eigenvectors();
+    if (!axes.allFinite()) axes = Mat3::Identity();
+    BvhObb o;
+    Mat3 af;
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 3; ++j) {
+        o.axis[k][j] = static_cast<float>(axes(j, k));
+        af(j, k) = o.axis[k][j];
+      }
+    Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+    for (std::uint32_t i = begin; i < end; ++i)
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 u = af.transpose() * (mesh.corner(order[i], k) - origin);
+        lo = lo.cwiseMin(u);
+        hi = hi.cwiseMax(u);
+      }
+    // Centre back through the float axes; pad by 1e-6 of the box size and
+    // of the centre's magnitude for the axes' rounding.
+    const Vec3 mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
+    const Vec3 c = af * mid;
+    for (int k = 0; k < 3; ++k) o.center[k] = static_cast<float>(c[k]);
+    const Vec3 cf(o.center[0], o.center[1], o.center[2]);
+    const double pad = 1e-6 * (half.sum() + mid.cwiseAbs().sum()) + 2.0 * (c - cf).norm() + 1e-300;
+    for (int k = 0; k < 3; ++k) o.half[k] = round_up(half[k] + pad);
+    return o;
   }
 
   // The split position in order[begin, end): SAH over the three axes, or the
@@ -141,6 +189,7 @@ struct Builder {
     }
     nodes.reserve(2 * (n / static_cast<std::size_t>(opt.leaf_size) + 1));
     nodes.push_back(BvhNode{});
+    if (opt.volume == BvhVolume::obb) obbs.resize(1);
     std::vector<Task> stack{{0, 0, static_cast<std::uint32_t>(n), 0}};
     while (!stack.empty()) {
       const Task task = stack.back();
@@ -149,6 +198,7 @@ struct Builder {
       Aabb box;
       for (std::uint32_t i = task.begin; i < task.end; ++i) box.extend(boxes[order[i]]);
       set_box(nodes[task.node], box);
+      if (opt.volume == BvhVolume::obb) obbs[task.node] = fit_obb(task.begin, task.end);
       const std::uint32_t count = task.end - task.begin;
       if (count <= static_cast<std::uint32_t>(opt.leaf_size)) {
         nodes[task.node].index = task.begin;
@@ -161,10 +211,12 @@ struct Builder {
       nodes[task.node].count = 0;
       nodes.push_back(BvhNode{});
       nodes.push_back(BvhNode{});
+      if (opt.volume == BvhVolume::obb) obbs.resize(nodes.size());
       stack.push_back({child + 1, mid, task.end, task.depth + 1});
       stack.push_back({child, task.begin, mid, task.depth + 1});
     }
     nodes.shrink_to_fit();
+    obbs.shrink_to_fit();
   }
 };
 
@@ -174,13 +226,14 @@ Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options) {
   if (options.leaf_size < 1 || options.leaf_size > 8)
     throw Error("bvh: leaf_size must be in 1..8 (got " + std::to_string(options.leaf_size) + ")");
   const auto start = std::chrono::steady_clock::now();
-  auto d = std::make_shared<Data>(Data{std::move(mesh), {}, {}, Vec3::Zero(), 0, 0.0});
+  auto d = std::make_shared<Data>(Data{std::move(mesh), {}, {}, {}, Vec3::Zero(), 0, 0.0});
   Aabb bounds;
   for (const Vec3& v : d->mesh.vertices()) bounds.extend(v);
   d->origin = bounds.center();
-  Builder b{d->mesh, options, d->origin, {}, {}, {}, {}, 0};
+  Builder b{d->mesh, options, d->origin, {}, {}, {}, {}, {}, 0};
   b.run();
   d->nodes = std::move(b.nodes);
+  d->obbs = std::move(b.obbs);
   d->order = std::move(b.order);
   d->depth = b.depth;
   d->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -198,7 +251,8 @@ Aabb Bvh::node_box(std::size_t i) const {
 }
 
 std::size_t Bvh::bvh_bytes() const {
-  return data_->nodes.size() * sizeof(BvhNode) + data_->order.size() * sizeof(std::uint32_t);
+  return data_->nodes.size() * sizeof(BvhNode) + data_->obbs.size() * sizeof(BvhObb) +
+         data_->order.size() * sizeof(std::uint32_t);
 }
 
 std::size_t Bvh::total_bytes() const {

@@ -69,6 +69,32 @@ inline double box_bound(const NodeGeom& a, const NodeGeom& b, const Placement& P
   }
 }
 
+// Oriented node boxes: B's box in A's box frame, then the same axis bounds.
+// The float axes are orthonormal only to ~1e-7, so the bound is shrunk by
+// 1e-6 to stay a lower bound (the boxes are padded for the same reason).
+inline double obb_bound(const BvhObb& a, const BvhObb& b, const Placement& P) {
+  Mat3 Ra, Rb;
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 3; ++j) {
+      Ra(j, k) = a.axis[k][j];
+      Rb(j, k) = b.axis[k][j];
+    }
+  const Vec3 ca(a.center[0], a.center[1], a.center[2]), cb(b.center[0], b.center[1], b.center[2]);
+  Placement Q;
+  Q.R = Ra.transpose() * (P.R * Rb);
+  Q.absR = Q.R.cwiseAbs();
+  Q.t = Ra.transpose() * (P.R * cb + P.t - ca);
+  const NodeGeom ga{Vec3::Zero(), Vec3(a.half[0], a.half[1], a.half[2])};
+  const NodeGeom gb{Vec3::Zero(), Vec3(b.half[0], b.half[1], b.half[2])};
+  // Bounding spheres too: for boxes far apart relative to their size, and
+  // seen corner-on, the centre distance beats every face axis.
+  const double spheres = Q.t.norm() - ga.h.norm() - gb.h.norm();
+  return (1.0 - 1e-6) * std::max(spheres, box_bound<true>(ga, gb, Q));
+}
+
+// How node pairs are bounded in one mesh–mesh traversal.
+enum class Bound { aabb_rebox, aabb_sat, obb };
+
 inline double size_of(const BvhNode& n) {
   return double(n.hi[0] - n.lo[0]) + double(n.hi[1] - n.lo[1]) + double(n.hi[2] - n.lo[2]);
 }
@@ -88,6 +114,26 @@ inline double triangle_gap(const Triangle& a, const Triangle& b) {
   const Vec3 amin = a[0].cwiseMin(a[1]).cwiseMin(a[2]), amax = a[0].cwiseMax(a[1]).cwiseMax(a[2]);
   const Vec3 bmin = b[0].cwiseMin(b[1]).cwiseMin(b[2]), bmax = b[0].cwiseMax(b[1]).cwiseMax(b[2]);
   return (amin - bmax).cwiseMax(bmin - amax).cwiseMax(0.0).norm();
+}
+
+// Lower bound from the triangles' planes: when all of one triangle lies
+// strictly on one side of the other's plane, every point of it is at least
+// the nearest corner's height away. 0 when neither plane separates.
+inline double plane_gap(const Triangle& a, const Triangle& b) {
+  auto side = [](const Triangle& p, const Triangle& q) {
+    const Vec3 n = (p[1] - p[0]).cross(p[2] - p[0]);
+    const double nn = n.squaredNorm();
+    if (!(nn > 0.0)) return 0.0;
+    const double h0 = n.dot(q[0] - p[0]), h1 = n.dot(q[1] - p[0]), h2 = n.dot(q[2] - p[0]);
+    const double lo = std::min({h0, h1, h2}), hi = std::max({h0, h1, h2});
+    const double h = lo > 0.0 ? lo : (hi < 0.0 ? -hi : 0.0);
+    // p's own corners lie off the rounded plane by up to `own` (much so for
+    // slivers, whose normal is ill-conditioned): subtract it, and shrink a
+    // little for the rounding of the heights.
+    const double own = std::max(std::abs(n.dot(p[1] - p[0])), std::abs(n.dot(p[2] - p[0])));
+    return (1.0 - 1e-9) * (h - own) / std::sqrt(nn);
+  };
+  return std::max(side(a, b), side(b, a));
 }
 
 // ---------------------------------------------------------------- mesh–mesh
@@ -125,7 +171,8 @@ struct MeshPair {
       }
       return false;
     } else {
-      if (triangle_gap(a, b) > (kAsk == Ask::distance ? best.d : bound)) return false;
+      const double limit = kAsk == Ask::distance ? best.d : bound;
+      if (triangle_gap(a, b) > limit || plane_gap(a, b) > limit) return false;
       const mesh::ClosestPoints c = mesh::triangle_distance(a, b);
       if constexpr (kAsk == Ask::tolerance) {
         if (c.distance <= bound) {
@@ -149,7 +196,13 @@ struct MeshPair {
   }
 
   // `bound`: the fixed pruning distance of collide / tolerance (core units).
-  template <Ask kAsk, bool kObb>
+  template <Bound kBound>
+  double node_bound(std::uint32_t a, std::uint32_t b) const {
+    if constexpr (kBound == Bound::obb) return obb_bound(A.obbs()[a], B.obbs()[b], nodes);
+    else return box_bound<kBound == Bound::aabb_sat>(geom(A.nodes()[a]), geom(B.nodes()[b]), nodes);
+  }
+
+  template <Ask kAsk, Bound kBound>
   Status run(double bound, Best& best) const {
     struct Item {
       std::uint32_t a, b;
@@ -162,7 +215,7 @@ struct MeshPair {
     const std::vector<std::uint32_t>& oa = A.order();
     const std::vector<std::uint32_t>& ob = B.order();
     auto prune = [&](double lb) { return kAsk == Ask::distance ? lb >= best.d : lb > bound; };
-    stack[sp++] = {0, 0, box_bound<kObb>(geom(na[0]), geom(nb[0]), nodes)};
+    stack[sp++] = {0, 0, node_bound<kBound>(0, 0)};
     Triangle tb_cache[8];
     while (sp > 0) {
       const Item it = stack[--sp];
@@ -189,8 +242,8 @@ struct MeshPair {
         c0 = {it.a, y.index, 0.0};
         c1 = {it.a, y.index + 1, 0.0};
       }
-      c0.lb = box_bound<kObb>(geom(na[c0.a]), geom(nb[c0.b]), nodes);
-      c1.lb = box_bound<kObb>(geom(na[c1.a]), geom(nb[c1.b]), nodes);
+      c0.lb = node_bound<kBound>(c0.a, c0.b);
+      c1.lb = node_bound<kBound>(c1.a, c1.b);
       if (c1.lb < c0.lb) std::swap(c0, c1);  // c0 nearer: pushed last, popped first
       if (sp + 2 > kStack) return Status::not_converged;
       if (!prune(c1.lb)) stack[sp++] = c1;
@@ -201,7 +254,9 @@ struct MeshPair {
 
   template <Ask kAsk>
   Status run(double bound, Best& best, NodeTest test) const {
-    return test == NodeTest::obb ? run<kAsk, true>(bound, best) : run<kAsk, false>(bound, best);
+    if (test == NodeTest::aabb) return run<kAsk, Bound::aabb_rebox>(bound, best);
+    if (!A.obbs().empty() && !B.obbs().empty()) return run<kAsk, Bound::obb>(bound, best);
+    return run<kAsk, Bound::aabb_sat>(bound, best);
   }
 
   // The cached pair first: a hit ends collide / tolerance at once, and a

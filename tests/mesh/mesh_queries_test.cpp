@@ -89,7 +89,8 @@ void mesh_mesh_soups(double margin_a, double margin_b, NodeTest test, unsigned s
   Rng rng(seed);
   const TriangleMesh ma = testing::random_soup(rng, 90, 0.5, 0.25, margin_a);
   const TriangleMesh mb = testing::random_soup(rng, 70, 0.4, 0.3, margin_b);
-  const Bvh a(ma), b(mb, {BvhSplit::median, 4});
+  // One BVH with oriented boxes, one without: both bound kinds are exercised.
+  const Bvh a(ma), b(mb, {BvhSplit::median, 4, BvhVolume::aabb}), b_obb(mb);
   MeshCache cache;
   int hits = 0;
   const int n = scaled(1000);
@@ -104,12 +105,15 @@ void mesh_mesh_soups(double margin_a, double margin_b, NodeTest test, unsigned s
     const MeshDistanceResult d = distance(a, ta, b, tb, req);
     ASSERT_NEAR(d.distance, truth.distance, 1e-12) << "pose " << k;
     expect_consistent(d, 1e-12);
+    ASSERT_EQ(collide(a, ta, b_obb, tb, req).collide, truth.collide) << "pose " << k;
+    ASSERT_NEAR(distance(a, ta, b_obb, tb, req).distance, truth.distance, 1e-12) << "pose " << k;
     EXPECT_EQ(d.distance == 0.0, truth.collide || truth.distance == 0.0) << "pose " << k;
     req.cache = &cache;
     EXPECT_NEAR(distance(a, ta, b, tb, req).distance, truth.distance, 1e-12);
     for (double t : {0.0, 0.01, 0.1}) {
       if (std::abs(truth.distance - t) < 1e-12) continue;
       EXPECT_EQ(tolerance(a, ta, b, tb, t, req).within, truth.distance <= t) << "pose " << k << " t " << t;
+      EXPECT_EQ(tolerance(a, ta, b_obb, tb, t, req).within, truth.distance <= t) << "pose " << k << " t " << t;
     }
   }
   EXPECT_GT(hits, n / 10);

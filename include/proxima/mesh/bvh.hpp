@@ -7,10 +7,10 @@
 // mesh's bounds) and rounded outwards, so they stay tight for a mesh far from
 // its frame's origin and always contain their triangles.
 //
-// Choices, measured on bench/mesh_bench.cpp (see docs there): binned SAH
-// split (16 bins on each axis) beats the median split for distance queries;
-// AABB nodes with the node pair tested as box-in-the-other's-frame, see
-// mesh_queries.hpp. Immutable after build; copies share the data; safe to use
+// Choices, measured with bench/mesh_bench.cpp: the binned SAH split (16
+// bins on each axis) beats the median split for queries; per-node oriented
+// boxes (BvhVolume::obb, the default) beat AABB nodes for mesh–mesh distance
+// on curved surfaces; see the numbers in the commit that added them. Immutable after build; copies share the data; safe to use
 // from many threads at once.
 #pragma once
 
@@ -30,10 +30,20 @@ enum class BvhSplit {
   median,  ///< object median on the axis of largest centroid spread
 };
 
+/// Which bounding volumes the queries use (AABB nodes are always built).
+enum class BvhVolume {
+  aabb,  ///< the 32-byte AABB nodes only
+  /// Also an oriented box per node (principal axes of the node's vertices,
+  /// 64 bytes, parallel array): much tighter on curved or tilted surfaces,
+  /// what mesh–mesh distance and collide use when both meshes have them.
+  obb,
+};
+
 struct BvhOptions {
   BvhSplit split = BvhSplit::sah;
   /// Most triangles per leaf (1..8).
   int leaf_size = 4;
+  BvhVolume volume = BvhVolume::obb;
 };
 
 /// One node: box [lo, hi] relative to Bvh::origin(). `count` = 0: internal,
@@ -48,6 +58,18 @@ struct BvhNode {
 };
 static_assert(sizeof(BvhNode) == 32, "nodes are 32 bytes: two per cache line");
 
+/// Oriented box of a node: centre + Σ_k u_k · axis_k with |u_k| ≤ half[k],
+/// relative to Bvh::origin(). The float axes are orthonormal to ~1e-7; the
+/// half extents are padded by more than that error, so the box contains the
+/// node's triangles.
+struct BvhObb {
+  float axis[3][3];  ///< axis[k] is the k-th unit axis
+  float center[3];
+  float half[3];
+  std::uint32_t pad = 0;
+};
+static_assert(sizeof(BvhObb) == 64, "one cache line");
+
 class Bvh {
  public:
   /// Builds the hierarchy (the mesh is shared, not copied). Throws
@@ -57,6 +79,8 @@ class Bvh {
   const TriangleMesh& mesh() const { return data_->mesh; }
   /// Root is nodes()[0].
   const std::vector<BvhNode>& nodes() const { return data_->nodes; }
+  /// One per node when built with BvhVolume::obb, else empty.
+  const std::vector<BvhObb>& obbs() const { return data_->obbs; }
   /// Triangle ids in leaf order.
   const std::vector<std::uint32_t>& order() const { return data_->order; }
   /// Node boxes are relative to this point of the mesh frame.
@@ -65,7 +89,7 @@ class Bvh {
   Aabb node_box(std::size_t i) const;
   /// Deepest leaf (root = depth 0); traversal stacks are sized from it.
   int depth() const { return data_->depth; }
-  /// Bytes of the hierarchy (nodes + order).
+  /// Bytes of the hierarchy (nodes + oriented boxes + order).
   std::size_t bvh_bytes() const;
   /// Bytes of the hierarchy plus the mesh's vertex and triangle arrays.
   std::size_t total_bytes() const;
@@ -76,6 +100,7 @@ class Bvh {
   struct Data {
     TriangleMesh mesh;
     std::vector<BvhNode> nodes;
+    std::vector<BvhObb> obbs;
     std::vector<std::uint32_t> order;
     Vec3 origin = Vec3::Zero();
     int depth = 0;
