@@ -90,7 +90,8 @@ void mesh_mesh_soups(double margin_a, double margin_b, NodeTest test, unsigned s
   const TriangleMesh ma = testing::random_soup(rng, 90, 0.5, 0.25, margin_a);
   const TriangleMesh mb = testing::random_soup(rng, 70, 0.4, 0.3, margin_b);
   // One BVH with oriented boxes, one without: both bound kinds are exercised.
-  const Bvh a(ma), b(mb, {BvhSplit::median, 4, BvhVolume::aabb}), b_obb(mb);
+  const Bvh a(ma, {BvhSplit::sah, 4, BvhVolume::obb}), b(mb, {BvhSplit::median, 4, BvhVolume::aabb});
+  const Bvh b_obb(mb, {BvhSplit::sah, 4, BvhVolume::obb});
   MeshCache cache;
   int hits = 0;
   const int n = scaled(1000);
