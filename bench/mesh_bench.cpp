@@ -1,0 +1,407 @@
+// proxima-mesh-bench: the mesh workloads of issue #5, same meshes and poses
+// for every library, median ns per query.
+//
+//  1. A 1,000,000-triangle noisy fractal terrain with holes: BVH build time
+//     and bytes per triangle (SAH vs median split), then distance and
+//     tolerance from a 1k-triangle foot mesh at random poses near the surface.
+//  2. A sphere-like 70k-triangle mesh (noisy, ~0.2 m across; the bunny of the
+//     issue is not on this machine) against itself and against a box at 10^3
+//     random poses, half of them colliding: collide, distance, tolerance
+//     (5 mm) for Proxima, collide and distance for FCL BVHModel<OBBRSS> and
+//     BVHModel<RSS> (FCL has no tolerance query).
+//
+// Usage: proxima-mesh-bench [poses=1000] [repeats=3] [blob noise=0.03]
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <sys/utsname.h>
+
+#include <proxima/mesh/mesh_queries.hpp>
+
+#ifdef PROXIMA_HAVE_FCL
+#include <fcl/fcl.h>
+#endif
+
+namespace {
+
+using proxima::Bvh;
+using proxima::Transform;
+using proxima::TriangleIndices;
+using proxima::TriangleMesh;
+using proxima::Vec3;
+using clock_type = std::chrono::steady_clock;
+
+template <class T>
+inline void keep(const T& value) {
+  asm volatile("" : : "g"(&value) : "memory");
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+// Median over poses of the mean time of `repeats` calls of query(i), in ns.
+// A query slower than 20 ms (FCL's RSS collide on some poses) is timed on
+// the first 10 poses only, once each; `note` says so.
+double time_queries(std::size_t poses, int repeats, const std::function<void(std::size_t)>& query,
+                    std::string* note = nullptr) {
+  std::vector<double> t;
+  t.reserve(poses);
+  for (std::size_t i = 0; i < poses; ++i) {
+    auto start = clock_type::now();
+    query(i);  // warm
+    const double first = std::chrono::duration<double, std::nano>(clock_type::now() - start).count();
+    if (first > 2e7) {
+      t.push_back(first);
+      if (t.size() >= 10 || i + 1 == poses) {
+        if (note) *note += "slow: timed on the first " + std::to_string(t.size()) + " poses, once each";
+        break;
+      }
+      continue;
+    }
+    start = clock_type::now();
+    for (int r = 0; r < repeats; ++r) query(i);
+    t.push_back(std::chrono::duration<double, std::nano>(clock_type::now() - start).count() / repeats);
+  }
+  return median(std::move(t));
+}
+
+// ---------------------------------------------------------------- meshes
+
+// Fractal value noise: octaves of bilinearly interpolated lattice noise.
+struct Terrain {
+  std::vector<double> lattice;
+  int n = 257;
+  explicit Terrain(unsigned seed) : lattice(static_cast<std::size_t>(257 * 257)) {
+    std::mt19937 g(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (double& x : lattice) x = u(g);
+  }
+  double value(double x, double y) const {
+    x = std::fmod(std::abs(x), n - 1.0);
+    y = std::fmod(std::abs(y), n - 1.0);
+    const int i = static_cast<int>(x), j = static_cast<int>(y);
+    const double fx = x - i, fy = y - j;
+    auto at = [&](int a, int b) { return lattice[static_cast<std::size_t>(b * n + a)]; };
+    return (1 - fy) * ((1 - fx) * at(i, j) + fx * at(i + 1, j)) + fy * ((1 - fx) * at(i, j + 1) + fx * at(i + 1, j + 1));
+  }
+  double height(double x, double y) const {
+    double h = 0, amp = 4.0, freq = 0.02;
+    for (int o = 0; o < 7; ++o, amp *= 0.5, freq *= 2.0) h += amp * value(x * freq + 17 * o, y * freq + 31 * o);
+    return h;
+  }
+};
+
+// side×side squares of `spacing`, two triangles each, per-vertex noise, and
+// circular holes.
+TriangleMesh terrain_mesh(const Terrain& terrain, int side, double spacing, std::mt19937& g) {
+  std::uniform_real_distribution<double> noise(-0.01, 0.01);
+  std::vector<Vec3> v;
+  v.reserve(static_cast<std::size_t>((side + 1) * (side + 1)));
+  for (int j = 0; j <= side; ++j)
+    for (int i = 0; i <= side; ++i) {
+      const double x = i * spacing, y = j * spacing;
+      v.emplace_back(x, y, terrain.height(x, y) + noise(g));
+    }
+  std::uniform_real_distribution<double> pos(0, side * spacing);
+  std::vector<Vec3> holes;
+  for (int k = 0; k < 40; ++k) holes.emplace_back(pos(g), pos(g), 0.5 + 2.0 * std::abs(noise(g)) * 100);
+  std::vector<TriangleIndices> t;
+  t.reserve(static_cast<std::size_t>(2 * side * side));
+  auto id = [side](int i, int j) { return static_cast<std::uint32_t>(j * (side + 1) + i); };
+  for (int j = 0; j < side; ++j)
+    for (int i = 0; i < side; ++i) {
+      const double cx = (i + 0.5) * spacing, cy = (j + 0.5) * spacing;
+      bool hole = false;
+      for (const Vec3& h : holes) hole |= std::hypot(cx - h.x(), cy - h.y()) < h.z();
+      if (hole) continue;
+      t.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+      t.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+    }
+  return TriangleMesh(std::move(v), std::move(t), 0.0, "terrain");
+}
+
+// UV sphere of radius r with relative radial noise: 2·rings·(segments) triangles.
+TriangleMesh blob_mesh(int rings, int segments, double r, double noise_rel, unsigned seed,
+                       const Vec3& scale = Vec3::Ones()) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<double> u(-noise_rel, noise_rel);
+  std::vector<Vec3> v;
+  v.emplace_back(0, 0, r * scale.z());
+  for (int i = 1; i < rings; ++i) {
+    const double th = M_PI * i / rings;
+    for (int j = 0; j < segments; ++j) {
+      const double ph = 2 * M_PI * j / segments;
+      const double rr = r * (1 + u(g));
+      v.emplace_back(rr * std::sin(th) * std::cos(ph) * scale.x(), rr * std::sin(th) * std::sin(ph) * scale.y(),
+                     rr * std::cos(th) * scale.z());
+    }
+  }
+  v.emplace_back(0, 0, -r * scale.z());
+  const auto south = static_cast<std::uint32_t>(v.size() - 1);
+  auto id = [segments](int ring, int j) {
+    return static_cast<std::uint32_t>(1 + (ring - 1) * segments + (j % segments));
+  };
+  std::vector<TriangleIndices> t;
+  for (int j = 0; j < segments; ++j) t.push_back({0, id(1, j), id(1, j + 1)});
+  for (int i = 1; i + 1 < rings; ++i)
+    for (int j = 0; j < segments; ++j) {
+      t.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+      t.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+    }
+  for (int j = 0; j < segments; ++j) t.push_back({id(rings - 1, j), south, id(rings - 1, j + 1)});
+  return TriangleMesh(std::move(v), std::move(t));
+}
+
+Transform random_pose(std::mt19937& g, const Vec3& centre, double radius_lo, double radius_hi) {
+  std::normal_distribution<double> n;
+  std::uniform_real_distribution<double> u(radius_lo, radius_hi);
+  Vec3 dir(n(g), n(g), n(g));
+  dir.normalize();
+  return Transform::from_quaternion(n(g), n(g), n(g), n(g), centre + u(g) * dir);
+}
+
+// ---------------------------------------------------------------- FCL
+
+#ifdef PROXIMA_HAVE_FCL
+template <class BV>
+std::shared_ptr<fcl::BVHModel<BV>> fcl_model(const TriangleMesh& m) {
+  auto model = std::make_shared<fcl::BVHModel<BV>>();
+  std::vector<fcl::Vector3d> pts(m.vertices().begin(), m.vertices().end());
+  std::vector<fcl::Triangle> tris;
+  tris.reserve(m.triangle_count());
+  for (const TriangleIndices& t : m.triangles()) tris.emplace_back(t[0], t[1], t[2]);
+  model->beginModel();
+  model->addSubModel(pts, tris);
+  model->endModel();
+  return model;
+}
+
+fcl::Transform3d to_fcl(const Transform& t) {
+  fcl::Transform3d f = fcl::Transform3d::Identity();
+  f.linear() = t.R;
+  f.translation() = t.p;
+  return f;
+}
+#endif
+
+struct Row {
+  std::string library, query;
+  double ns = std::nan("");
+  std::string note = {};
+  Row(std::string l, std::string q, double t, std::string n = {})
+      : library(std::move(l)), query(std::move(q)), ns(t), note(std::move(n)) {}
+};
+
+void print_rows(const std::vector<Row>& rows, const std::string& title) {
+  std::printf("\n%s\n", title.c_str());
+  std::printf("  %-22s %-12s %12s %10s  %s\n", "library", "query", "median ns", "vs ours", "note");
+  for (const Row& r : rows) {
+    double ours = std::nan("");
+    for (const Row& o : rows)
+      if (o.library == "proxima" && o.query == r.query) ours = o.ns;
+    std::printf("  %-22s %-12s %12.0f %9.2fx  %s\n", r.library.c_str(), r.query.c_str(), r.ns, r.ns / ours,
+                r.note.c_str());
+  }
+}
+
+// Poses of B around A: half colliding, half apart (by our own collide).
+template <class Collides>
+std::vector<Transform> balanced_poses(std::size_t n, double lo, double hi, unsigned seed, Collides&& collides) {
+  std::mt19937 g(seed);
+  std::vector<Transform> in, out;
+  while (in.size() < n / 2 || out.size() < n - n / 2) {
+    const Transform t = random_pose(g, Vec3::Zero(), lo, hi);
+    if (collides(t)) {
+      if (in.size() < n / 2) in.push_back(t);
+    } else if (out.size() < n - n / 2) {
+      out.push_back(t);
+    }
+  }
+  in.insert(in.end(), out.begin(), out.end());
+  return in;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress visible when piped
+  const std::size_t poses = argc > 1 ? static_cast<std::size_t>(std::atoi(argv[1])) : 1000;
+  const int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
+  const double blob_noise = argc > 3 ? std::atof(argv[3]) : 0.03;
+  utsname un{};
+  uname(&un);
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
+  std::printf("proxima-mesh-bench  %s  %s %s  poses=%zu repeats=%d\n", date, un.sysname, un.machine, poses, repeats);
+
+  // ---- 1. terrain
+  {
+    const Terrain terrain(7);
+    std::mt19937 g(8);
+    const auto t0 = clock_type::now();
+    const TriangleMesh mesh = terrain_mesh(terrain, 720, 0.15, g);
+    const double mesh_s = std::chrono::duration<double>(clock_type::now() - t0).count();
+    std::printf("\n1. terrain: %zu triangles, %zu vertices (mesh generation + TriangleMesh %.2f s)\n",
+                mesh.triangle_count(), mesh.vertices().size(), mesh_s);
+    struct Config {
+      const char* label;
+      proxima::BvhOptions options;
+      proxima::NodeTest test;
+    };
+    const std::vector<Config> configs = {
+        {"proxima", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb}, proxima::NodeTest::obb},
+        {"proxima/obb-nodes", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::obb}, proxima::NodeTest::obb},
+        {"proxima/aabb-rebox", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb}, proxima::NodeTest::aabb},
+        {"proxima/median-split", {proxima::BvhSplit::median, 4, proxima::BvhVolume::aabb}, proxima::NodeTest::obb},
+    };
+    for (const Config& c : configs) {
+      if (c.test == proxima::NodeTest::aabb) continue;
+      const Bvh bvh(mesh, c.options);
+      std::printf("  BVH %-22s build %.3f s, %zu nodes, depth %d, %.1f B/triangle BVH, %.1f B/triangle with mesh\n",
+                  c.label, bvh.build_seconds(), bvh.nodes().size(), bvh.depth(),
+                  double(bvh.bvh_bytes()) / mesh.triangle_count(), double(bvh.total_bytes()) / mesh.triangle_count());
+    }
+    const Bvh bvh(mesh);
+    const Bvh foot(blob_mesh(21, 25, 0.1, 0.02, 9, Vec3(1.0, 0.5, 0.4)));
+    std::printf("  foot: %zu triangles; poses within ~0.1 m of the surface\n", foot.mesh().triangle_count());
+    std::vector<Transform> tp;
+    std::uniform_real_distribution<double> x(5, 720 * 0.15 - 5), dz(-0.05, 0.12);
+    std::normal_distribution<double> n;
+    for (std::size_t i = 0; i < poses; ++i) {
+      const double px = x(g), py = x(g);
+      tp.push_back(Transform::from_quaternion(n(g), n(g), n(g), n(g), Vec3(px, py, terrain.height(px, py) + dz(g))));
+    }
+    std::vector<Row> rows;
+    for (const Config& c : configs) {
+      const Bvh b(mesh, c.options);
+      const Bvh f(foot.mesh(), c.options);
+      proxima::MeshRequest req;
+      req.node_test = c.test;
+      rows.push_back({c.label, "collide", time_queries(poses, repeats, [&](std::size_t i) {
+                        keep(proxima::collide(f, tp[i], b, Transform::identity(), req));
+                      })});
+      rows.push_back({c.label, "distance", time_queries(poses, repeats, [&](std::size_t i) {
+                        keep(proxima::distance(f, tp[i], b, Transform::identity(), req));
+                      })});
+      rows.push_back({c.label, "tolerance", time_queries(poses, repeats, [&](std::size_t i) {
+                        keep(proxima::tolerance(f, tp[i], b, Transform::identity(), 0.005, req));
+                      })});
+    }
+    print_rows(rows, "  foot vs terrain (variants: volume, node test, split)");
+  }
+
+  // ---- 2. blob vs blob, blob vs box
+  {
+    const TriangleMesh blob = blob_mesh(186, 187, 0.1, blob_noise, 10);
+    const Bvh a(blob);
+    const Bvh a_obb(blob, {proxima::BvhSplit::sah, 4, proxima::BvhVolume::obb});
+    const proxima::Box box(0.15, 0.1, 0.05);
+    std::printf("\n2. blob: %zu triangles, radius 0.1 m, radial noise ±%.1f%%; BVH build %.3f s\n",
+                blob.triangle_count(), 100 * blob_noise, a.build_seconds());
+    const std::vector<Transform> pm = balanced_poses(poses, 0.12, 0.26, 11, [&](const Transform& t) {
+      return proxima::collide(a, Transform::identity(), a, t).collide;
+    });
+    const std::vector<Transform> pb = balanced_poses(poses, 0.05, 0.2, 12, [&](const Transform& t) {
+      return proxima::collide(a, Transform::identity(), box, t).collide;
+    });
+    const Transform I = Transform::identity();
+    for (int pair = 0; pair < 2; ++pair) {
+      const std::vector<Transform>& P = pair == 0 ? pm : pb;
+      std::vector<Row> rows;
+      std::vector<double> ours(P.size());
+      for (std::size_t i = 0; i < P.size(); ++i)
+        ours[i] = pair == 0 ? proxima::distance(a, I, a, P[i]).distance : proxima::distance(a, I, box, P[i]).distance;
+      for (int variant = 0; variant < 3; ++variant) {
+        if (pair == 1 && variant == 2) continue;  // mesh–convex has one node test
+        proxima::MeshRequest req;
+        req.node_test = variant == 2 ? proxima::NodeTest::aabb : proxima::NodeTest::obb;
+        const Bvh& m = variant == 1 ? a_obb : a;
+        const std::string lib = variant == 0 ? "proxima" : variant == 1 ? "proxima/obb-nodes" : "proxima/aabb-rebox";
+        auto run = [&](const char* q, auto&& f) { rows.push_back({lib, q, time_queries(P.size(), repeats, f)}); };
+        if (pair == 0) {
+          run("collide", [&](std::size_t i) { keep(proxima::collide(m, I, m, P[i], req)); });
+          run("distance", [&](std::size_t i) { keep(proxima::distance(m, I, m, P[i], req)); });
+          run("tolerance", [&](std::size_t i) { keep(proxima::tolerance(m, I, m, P[i], 0.005, req)); });
+        } else {
+          run("collide", [&](std::size_t i) { keep(proxima::collide(m, I, box, P[i], req)); });
+          run("distance", [&](std::size_t i) { keep(proxima::distance(m, I, box, P[i], req)); });
+          run("tolerance", [&](std::size_t i) { keep(proxima::tolerance(m, I, box, P[i], 0.005, req)); });
+        }
+      }
+      {
+        // Warm-started: the cache from the previous pose of a slowly moving pair.
+        proxima::MeshCache cache;
+        proxima::MeshRequest req;
+        req.cache = &cache;
+        rows.push_back({"proxima+cache(same pose)", "distance", time_queries(P.size(), repeats, [&](std::size_t i) {
+                          if (pair == 0) keep(proxima::distance(a, I, a, P[i], req));
+                          else keep(proxima::distance(a, I, box, P[i], req));
+                        })});
+      }
+#ifdef PROXIMA_HAVE_FCL
+      auto fcl_rows = [&](auto model, const char* name) {
+        fcl::CollisionObjectd oa(model, fcl::Transform3d::Identity());
+        std::shared_ptr<fcl::CollisionGeometryd> gb;
+        if (pair == 0) gb = model;
+        else gb = std::make_shared<fcl::Boxd>(0.15, 0.1, 0.05);
+        fcl::CollisionObjectd ob(gb, fcl::Transform3d::Identity());
+        fcl::CollisionRequestd creq;
+        fcl::DistanceRequestd dreq(true);
+        double max_err = 0.0, collide_budget = 2.0;
+        int disagree = 0, checked = 0;
+        for (std::size_t i = 0; i < P.size(); ++i) {
+          ob.setTransform(to_fcl(P[i]));
+          fcl::DistanceResultd dr;
+          fcl::distance(&oa, &ob, dreq, dr);
+          // Collide agreement within a 2 s budget (FCL's RSS collide can be slow).
+          if (collide_budget > 0.0) {
+            const auto start = clock_type::now();
+            fcl::CollisionResultd cr;
+            fcl::collide(&oa, &ob, creq, cr);
+            collide_budget -= std::chrono::duration<double>(clock_type::now() - start).count();
+            ++checked;
+            if (cr.isCollision() != (ours[i] == 0.0)) ++disagree;
+          }
+          if (ours[i] > 0.0) max_err = std::max(max_err, std::abs(dr.min_distance - ours[i]));
+        }
+        char note[128];
+        std::snprintf(note, sizeof note, "max |d - ours| %.1e on separated poses; collide disagrees on %d/%d",
+                      max_err, disagree, checked);
+        std::string slow;
+        const double collide_ns = time_queries(
+            P.size(), repeats,
+            [&](std::size_t i) {
+              ob.setTransform(to_fcl(P[i]));
+              fcl::CollisionResultd cr;
+              fcl::collide(&oa, &ob, creq, cr);
+              keep(cr);
+            },
+            &slow);
+        rows.push_back({name, "collide", collide_ns, slow.empty() ? std::string(note) : slow + "; " + note});
+        rows.push_back({name, "distance", time_queries(P.size(), repeats, [&](std::size_t i) {
+                          ob.setTransform(to_fcl(P[i]));
+                          fcl::DistanceResultd dr;
+                          fcl::distance(&oa, &ob, dreq, dr);
+                          keep(dr);
+                        })});
+      };
+      fcl_rows(fcl_model<fcl::OBBRSSd>(blob), "fcl BVHModel<OBBRSS>");
+      fcl_rows(fcl_model<fcl::RSSd>(blob), "fcl BVHModel<RSS>");
+#endif
+      print_rows(rows, pair == 0 ? "  blob vs blob (half colliding)" : "  blob vs box 0.15x0.1x0.05 (half colliding)");
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,263 @@
+// Top-down BVH build: binned SAH (Wald, "On fast construction of SAH-based
+// bounding volume hierarchies", 2007: centroids binned into K buckets per
+// axis, the split cost N_L·A_L + N_R·A_R swept over bucket boundaries) or
+// the object median. Duplicate triangles (equal centroids) split by count.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include <Eigen/Eigenvalues>
+
+#include <proxima/core/error.hpp>
+#include <proxima/mesh/bvh.hpp>
+
+namespace proxima {
+namespace {
+
+constexpr int kBins = 16;
+// Past this depth every split is a median split, which halves the range: the
+// tree stays shallower than kMaxSahDepth + 32 whatever the input, and the
+// traversal stacks are fixed arrays.
+constexpr int kMaxSahDepth = 40;
+
+// Float bounds that contain the double interval [lo, hi].
+float round_down(double x) {
+  float f = static_cast<float>(x);
+  if (static_cast<double>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
+  return f;
+}
+float round_up(double x) {
+  float f = static_cast<float>(x);
+  if (static_cast<double>(f) < x) f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  return f;
+}
+
+double half_area(const Aabb& b) {
+  const Vec3 d = b.max - b.min;
+  return d.x() * d.y() + d.y() * d.z() + d.z() * d.x();
+}
+
+struct Builder {
+  const TriangleMesh& mesh;
+  BvhOptions opt;
+  Vec3 origin;
+  std::vector<Aabb> boxes;       // per triangle, relative to origin
+  std::vector<Vec3> centroids;   // of the boxes
+  std::vector<std::uint32_t> order;
+  std::vector<BvhNode> nodes;
+  std::vector<BvhObb> obbs;
+  int depth = 0;
+
+  struct Task {
+    std::uint32_t node, begin, end;
+    int depth;
+  };
+
+  void set_box(BvhNode& n, const Aabb& b) const {
+    for (int k = 0; k < 3; ++k) {
+      n.lo[k] = round_down(b.min[k]);
+      n.hi[k] = round_up(b.max[k]);
+    }
+  }
+
+  // Oriented box of the triangles order[begin, end): principal axes of their
+  // corners (covariance eigenvectors, as in Gottschalk et al., "OBBTree",
+  // 1996, but over corners rather than the hull), extents by projection.
+  // Axes are rounded to float first and the extents measured along the
+  // rounded axes, then padded for their ~1e-7 non-orthonormality.
+  BvhObb fit_obb(std::uint32_t begin, std::uint32_t end) const {
+    Vec3 mean = Vec3::Zero();
+    for (std::uint32_t i = begin; i < end; ++i)
+      for (int k = 0; k < 3; ++k) mean += mesh.corner(order[i], k) - origin;
+    const double count = 3.0 * (end - begin);
+    mean /= count;
+    Mat3 cov = Mat3::Zero();
+    for (std::uint32_t i = begin; i < end; ++i)
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 d = mesh.corner(order[i], k) - origin - mean;
+        cov += d * d.transpose();
+      }
+    const Eigen::SelfAdjointEigenSolver<Mat3> eig(cov);
+    Mat3 axes = eig.eigenvectors();
+    if (!axes.allFinite()) axes = Mat3::Identity();
+    BvhObb o;
+    Mat3 af;
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 3; ++j) {
+        o.axis[k][j] = static_cast<float>(axes(j, k));
+        af(j, k) = o.axis[k][j];
+      }
+    Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+    for (std::uint32_t i = begin; i < end; ++i)
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 u = af.transpose() * (mesh.corner(order[i], k) - origin);
+        lo = lo.cwiseMin(u);
+        hi = hi.cwiseMax(u);
+      }
+    // Centre back through the float axes; pad by 1e-6 of the box size and
+    // of the centre's magnitude for the axes' rounding.
+    const Vec3 mid = 0.5 * (lo + hi), half = 0.5 * (hi - lo);
+    const Vec3 c = af * mid;
+    for (int k = 0; k < 3; ++k) o.center[k] = static_cast<float>(c[k]);
+    const Vec3 cf(o.center[0], o.center[1], o.center[2]);
+    const double pad = 1e-6 * (half.sum() + mid.cwiseAbs().sum()) + 2.0 * (c - cf).norm() + 1e-300;
+    for (int k = 0; k < 3; ++k) o.half[k] = round_up(half[k] + pad);
+    return o;
+  }
+
+  // The split position in order[begin, end): SAH over the three axes, or the
+  // median; always leaves both sides non-empty.
+  std::uint32_t split(std::uint32_t begin, std::uint32_t end, int level) {
+    Aabb cb;
+    for (std::uint32_t i = begin; i < end; ++i) cb.extend(centroids[order[i]]);
+    const Vec3 extent = cb.max - cb.min;
+    int axis = 0;
+    if (extent[1] > extent[axis]) axis = 1;
+    if (extent[2] > extent[axis]) axis = 2;
+    const std::uint32_t mid = begin + (end - begin) / 2;
+    // All centroids equal (duplicates): any halving is as good as another.
+    if (!(extent[axis] > 0.0)) return mid;
+    if (opt.split == BvhSplit::sah && level < kMaxSahDepth) {
+      double best_cost = std::numeric_limits<double>::infinity();
+      int best_axis = -1, best_bin = -1;
+      for (int a = 0; a < 3; ++a) {
+        if (!(extent[a] > 0.0)) continue;
+        Aabb bin_box[kBins];
+        std::uint32_t bin_count[kBins] = {};
+        const double scale = kBins / extent[a];
+        for (std::uint32_t i = begin; i < end; ++i) {
+          const std::uint32_t t = order[i];
+          const int b = std::min(kBins - 1, static_cast<int>((centroids[t][a] - cb.min[a]) * scale));
+          bin_box[b].extend(boxes[t]);
+          ++bin_count[b];
+        }
+        // Sweep from the right for the right-hand areas, then from the left.
+        double right_area[kBins];
+        std::uint32_t right_count[kBins];
+        Aabb acc;
+        std::uint32_t n = 0;
+        for (int b = kBins - 1; b > 0; --b) {
+          acc.extend(bin_box[b]);
+          n += bin_count[b];
+          right_area[b] = n ? half_area(acc) : 0.0;
+          right_count[b] = n;
+        }
+        acc = Aabb{};
+        n = 0;
+        for (int b = 0; b + 1 < kBins; ++b) {
+          acc.extend(bin_box[b]);
+          n += bin_count[b];
+          if (n == 0 || right_count[b + 1] == 0) continue;
+          const double cost = n * half_area(acc) + right_count[b + 1] * right_area[b + 1];
+          if (cost < best_cost) {
+            best_cost = cost;
+            best_axis = a;
+            best_bin = b;
+          }
+        }
+      }
+      if (best_axis >= 0) {
+        const double scale = kBins / extent[best_axis];
+        const double lo = cb.min[best_axis];
+        const int a = best_axis, last = best_bin;
+        auto left = [&](std::uint32_t t) {
+          return std::min(kBins - 1, static_cast<int>((centroids[t][a] - lo) * scale)) <= last;
+        };
+        const auto it = std::partition(order.begin() + begin, order.begin() + end, left);
+        const auto pos = static_cast<std::uint32_t>(it - order.begin());
+        if (pos > begin && pos < end) return pos;
+      }
+    }
+    // Object median on the axis of largest centroid spread.
+    std::nth_element(order.begin() + begin, order.begin() + mid, order.begin() + end,
+                     [&](std::uint32_t x, std::uint32_t y) { return centroids[x][axis] < centroids[y][axis]; });
+    return mid;
+  }
+
+  void run() {
+    const std::size_t n = mesh.triangle_count();
+    boxes.resize(n);
+    centroids.resize(n);
+    order.resize(n);
+    for (std::size_t t = 0; t < n; ++t) {
+      Aabb b;
+      for (int k = 0; k < 3; ++k) b.extend(Vec3(mesh.corner(t, k) - origin));
+      boxes[t] = b;
+      centroids[t] = b.center();
+      order[t] = static_cast<std::uint32_t>(t);
+    }
+    nodes.reserve(2 * (n / static_cast<std::size_t>(opt.leaf_size) + 1));
+    nodes.push_back(BvhNode{});
+    if (opt.volume == BvhVolume::obb) obbs.resize(1);
+    std::vector<Task> stack{{0, 0, static_cast<std::uint32_t>(n), 0}};
+    while (!stack.empty()) {
+      const Task task = stack.back();
+      stack.pop_back();
+      depth = std::max(depth, task.depth);
+      Aabb box;
+      for (std::uint32_t i = task.begin; i < task.end; ++i) box.extend(boxes[order[i]]);
+      set_box(nodes[task.node], box);
+      if (opt.volume == BvhVolume::obb) obbs[task.node] = fit_obb(task.begin, task.end);
+      const std::uint32_t count = task.end - task.begin;
+      if (count <= static_cast<std::uint32_t>(opt.leaf_size)) {
+        nodes[task.node].index = task.begin;
+        nodes[task.node].count = count;
+        continue;
+      }
+      const std::uint32_t mid = split(task.begin, task.end, task.depth);
+      const auto child = static_cast<std::uint32_t>(nodes.size());
+      nodes[task.node].index = child;
+      nodes[task.node].count = 0;
+      nodes.push_back(BvhNode{});
+      nodes.push_back(BvhNode{});
+      if (opt.volume == BvhVolume::obb) obbs.resize(nodes.size());
+      stack.push_back({child + 1, mid, task.end, task.depth + 1});
+      stack.push_back({child, task.begin, mid, task.depth + 1});
+    }
+    nodes.shrink_to_fit();
+    obbs.shrink_to_fit();
+  }
+};
+
+}  // namespace
+
+Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options) {
+  if (options.leaf_size < 1 || options.leaf_size > 8)
+    throw Error("bvh: leaf_size must be in 1..8 (got " + std::to_string(options.leaf_size) + ")");
+  const auto start = std::chrono::steady_clock::now();
+  auto d = std::make_shared<Data>(Data{std::move(mesh), {}, {}, {}, Vec3::Zero(), 0, 0.0});
+  Aabb bounds;
+  for (const Vec3& v : d->mesh.vertices()) bounds.extend(v);
+  d->origin = bounds.center();
+  Builder b{d->mesh, options, d->origin, {}, {}, {}, {}, {}, 0};
+  b.run();
+  d->nodes = std::move(b.nodes);
+  d->obbs = std::move(b.obbs);
+  d->order = std::move(b.order);
+  d->depth = b.depth;
+  d->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  data_ = std::move(d);
+}
+
+Aabb Bvh::node_box(std::size_t i) const {
+  const BvhNode& n = data_->nodes[i];
+  Aabb b;
+  for (int k = 0; k < 3; ++k) {
+    b.min[k] = data_->origin[k] + n.lo[k];
+    b.max[k] = data_->origin[k] + n.hi[k];
+  }
+  return b;
+}
+
+std::size_t Bvh::bvh_bytes() const {
+  return data_->nodes.size() * sizeof(BvhNode) + data_->obbs.size() * sizeof(BvhObb) +
+         data_->order.size() * sizeof(std::uint32_t);
+}
+
+std::size_t Bvh::total_bytes() const {
+  return bvh_bytes() + mesh().vertices().size() * sizeof(Vec3) +
+         mesh().triangles().size() * sizeof(TriangleIndices);
+}
+
+}  // namespace proxima

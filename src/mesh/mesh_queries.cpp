@@ -1,0 +1,649 @@
+// Mesh–mesh and mesh–convex traversals. One depth-first traversal per
+// question, with a fixed-size stack (the build caps the depth) and a bound
+// that prunes node pairs:
+//   collide   – prune when a node pair is farther than the margins; stop at
+//               the first touching triangle pair;
+//   tolerance – the same with margins + t;
+//   distance  – branch and bound: prune when the pair's lower bound is not
+//               below the best distance so far, nearer child pair first
+//               (as in PQP, Larsen et al., "Fast proximity queries with
+//               swept sphere volumes", 1999, with AABBs instead of RSSs).
+// Node boxes are stored relative to each BVH's origin; B's boxes are mapped
+// into A's node frame with one rigid transform per query.
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include <proxima/mesh/mesh_queries.hpp>
+#include <proxima/mesh/triangle_distance.hpp>
+#include <proxima/narrow/gjk.hpp>
+
+namespace proxima {
+namespace {
+
+using mesh::Triangle;
+
+enum class Ask { collide, tolerance, distance };
+
+// Enough for two trees of the capped depth (bvh.cpp): a depth-first pair
+// traversal holds at most one pending sibling per level of either tree.
+constexpr int kStack = 512;
+
+Triangle triangle_of(const TriangleMesh& m, std::uint32_t t) {
+  return {m.corner(t, 0), m.corner(t, 1), m.corner(t, 2)};
+}
+
+struct NodeGeom {
+  Vec3 c, h;  // centre and half extents, relative to the BVH origin
+};
+
+inline NodeGeom geom(const BvhNode& n) {
+  const Vec3 lo(n.lo[0], n.lo[1], n.lo[2]), hi(n.hi[0], n.hi[1], n.hi[2]);
+  return {0.5 * (lo + hi), 0.5 * (hi - lo)};
+}
+
+// Euclidean norm of the positive parts: the distance between two boxes that
+// share their axes, from the per-axis gaps.
+inline double gap_norm(const Vec3& gaps) { return gaps.cwiseMax(0.0).norm(); }
+
+// A box of frame B seen from A's node frame: x_A = R x_B + t.
+struct Placement {
+  Mat3 R, absR;
+  Vec3 t;
+};
+
+// Lower bound on the distance between box A (A's frame) and box B (B's
+// frame, placed by P). Along A's axes the gaps are those of B's |R|-box, and
+// they combine as an AABB distance; with `obb` the same is done along B's
+// axes and the larger of the two bounds is kept (both are valid).
+template <bool kObb>
+inline double box_bound(const NodeGeom& a, const NodeGeom& b, const Placement& P) {
+  const Vec3 c = P.R * b.c + P.t;
+  const Vec3 d = a.c - c;
+  const double lb_a = gap_norm(d.cwiseAbs() - a.h - P.absR * b.h);
+  if constexpr (!kObb) {
+    return lb_a;
+  } else {
+    const double lb_b = gap_norm((P.R.transpose() * d).cwiseAbs() - b.h - P.absR.transpose() * a.h);
+    return std::max(lb_a, lb_b);
+  }
+}
+
+// Oriented node boxes: B's box in A's box frame, then the same axis bounds.
+// The float axes are orthonormal only to ~1e-7, so the bound is shrunk by
+// 1e-6 to stay a lower bound (the boxes are padded for the same reason).
+inline double obb_bound(const BvhObb& a, const BvhObb& b, const Placement& P) {
+  Mat3 Ra, Rb;
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 3; ++j) {
+      Ra(j, k) = a.axis[k][j];
+      Rb(j, k) = b.axis[k][j];
+    }
+  const Vec3 ca(a.center[0], a.center[1], a.center[2]), cb(b.center[0], b.center[1], b.center[2]);
+  Placement Q;
+  Q.R = Ra.transpose() * (P.R * Rb);
+  Q.absR = Q.R.cwiseAbs();
+  Q.t = Ra.transpose() * (P.R * cb + P.t - ca);
+  const NodeGeom ga{Vec3::Zero(), Vec3(a.half[0], a.half[1], a.half[2])};
+  const NodeGeom gb{Vec3::Zero(), Vec3(b.half[0], b.half[1], b.half[2])};
+  // Bounding spheres too: for boxes far apart relative to their size, and
+  // seen corner-on, the centre distance beats every face axis.
+  const double spheres = Q.t.norm() - ga.h.norm() - gb.h.norm();
+  return (1.0 - 1e-6) * std::max(spheres, box_bound<true>(ga, gb, Q));
+}
+
+// How node pairs are bounded in one mesh–mesh traversal.
+enum class Bound { aabb_rebox, aabb_sat, obb };
+
+inline double size_of(const BvhNode& n) {
+  return double(n.hi[0] - n.lo[0]) + double(n.hi[1] - n.lo[1]) + double(n.hi[2] - n.lo[2]);
+}
+
+// Triangle pair outcome in A's frame.
+struct Best {
+  double d = std::numeric_limits<double>::infinity();  // core distance
+  Vec3 pa = Vec3::Zero(), pb = Vec3::Zero();           // A's frame
+  std::int64_t ta = -1, tb = -1;
+  bool hit = false;  // collide / tolerance answer
+};
+
+bool bad_pose(const Transform& a, const Transform& b) { return !a.is_finite() || !b.is_finite(); }
+
+// Bounds of a triangle (A's frame) for the quick pair rejection in leaves.
+inline double triangle_gap(const Triangle& a, const Triangle& b) {
+  const Vec3 amin = a[0].cwiseMin(a[1]).cwiseMin(a[2]), amax = a[0].cwiseMax(a[1]).cwiseMax(a[2]);
+  const Vec3 bmin = b[0].cwiseMin(b[1]).cwiseMin(b[2]), bmax = b[0].cwiseMax(b[1]).cwiseMax(b[2]);
+  return (amin - bmax).cwiseMax(bmin - amax).cwiseMax(0.0).norm();
+}
+
+// Lower bound from the triangles' planes: when all of one triangle lies
+// strictly on one side of the other's plane, every point of it is at least
+// the nearest corner's height away. 0 when neither plane separates.
+inline double plane_gap(const Triangle& a, const Triangle& b) {
+  auto side = [](const Triangle& p, const Triangle& q) {
+    const Vec3 n = (p[1] - p[0]).cross(p[2] - p[0]);
+    const double nn = n.squaredNorm();
+    if (!(nn > 0.0)) return 0.0;
+    const double h0 = n.dot(q[0] - p[0]), h1 = n.dot(q[1] - p[0]), h2 = n.dot(q[2] - p[0]);
+    const double lo = std::min({h0, h1, h2}), hi = std::max({h0, h1, h2});
+    const double h = lo > 0.0 ? lo : (hi < 0.0 ? -hi : 0.0);
+    // p's own corners lie off the rounded plane by up to `own` (much so for
+    // slivers, whose normal is ill-conditioned): subtract it, and shrink a
+    // little for the rounding of the heights.
+    const double own = std::max(std::abs(n.dot(p[1] - p[0])), std::abs(n.dot(p[2] - p[0])));
+    return (1.0 - 1e-9) * (h - own) / std::sqrt(nn);
+  };
+  return std::max(side(a, b), side(b, a));
+}
+
+// ---------------------------------------------------------------- mesh–mesh
+
+struct MeshPair {
+  const Bvh& A;
+  const Bvh& B;
+  Transform ab;      // B's mesh frame → A's mesh frame
+  Placement nodes;   // B's node frame → A's node frame
+  double radii;
+
+  MeshPair(const Bvh& a, const Transform& ta, const Bvh& b, const Transform& tb)
+      : A(a), B(b), ab(ta.inverse() * tb), radii(a.mesh().margin() + b.mesh().margin()) {
+    nodes.R = ab.R;
+    nodes.absR = ab.R.cwiseAbs();
+    nodes.t = ab.R * b.origin() + ab.p - a.origin();
+  }
+
+  Triangle b_in_a(std::uint32_t t) const {
+    const TriangleMesh& m = B.mesh();
+    return {ab.apply(m.corner(t, 0)), ab.apply(m.corner(t, 1)), ab.apply(m.corner(t, 2))};
+  }
+
+  // One triangle pair against the current state; true to stop.
+  template <Ask kAsk>
+  bool visit(std::uint32_t ia, std::uint32_t ib, const Triangle& a, const Triangle& b, double bound,
+             Best& best) const {
+    if constexpr (kAsk == Ask::collide) {
+      if (radii == 0.0 ? mesh::triangles_intersect(a, b)
+                       : (triangle_gap(a, b) <= radii && mesh::triangle_distance(a, b).distance <= radii)) {
+        best.hit = true;
+        best.ta = ia;
+        best.tb = ib;
+        return true;
+      }
+      return false;
+    } else {
+      const double limit = kAsk == Ask::distance ? best.d : bound;
+      if (triangle_gap(a, b) > limit || plane_gap(a, b) > limit) return false;
+      const mesh::ClosestPoints c = mesh::triangle_distance(a, b);
+      if constexpr (kAsk == Ask::tolerance) {
+        if (c.distance <= bound) {
+          best.hit = true;
+          best.ta = ia;
+          best.tb = ib;
+          return true;
+        }
+        return false;
+      } else {
+        if (c.distance < best.d) {
+          best.d = c.distance;
+          best.pa = c.a;
+          best.pb = c.b;
+          best.ta = ia;
+          best.tb = ib;
+        }
+        return best.d <= radii;  // touching within the margins: distance 0
+      }
+    }
+  }
+
+  // `bound`: the fixed pruning distance of collide / tolerance (core units).
+  template <Bound kBound>
+  double node_bound(std::uint32_t a, std::uint32_t b) const {
+    if constexpr (kBound == Bound::obb) return obb_bound(A.obbs()[a], B.obbs()[b], nodes);
+    else return box_bound<kBound == Bound::aabb_sat>(geom(A.nodes()[a]), geom(B.nodes()[b]), nodes);
+  }
+
+  template <Ask kAsk, Bound kBound>
+  Status run(double bound, Best& best) const {
+    struct Item {
+      std::uint32_t a, b;
+      double lb;
+    };
+    Item stack[kStack];
+    int sp = 0;
+    const std::vector<BvhNode>& na = A.nodes();
+    const std::vector<BvhNode>& nb = B.nodes();
+    const std::vector<std::uint32_t>& oa = A.order();
+    const std::vector<std::uint32_t>& ob = B.order();
+    auto prune = [&](double lb) { return kAsk == Ask::distance ? lb >= best.d : lb > bound; };
+    stack[sp++] = {0, 0, node_bound<kBound>(0, 0)};
+    Triangle tb_cache[8];
+    while (sp > 0) {
+      const Item it = stack[--sp];
+      if (prune(it.lb)) continue;
+      const BvhNode& x = na[it.a];
+      const BvhNode& y = nb[it.b];
+      if (x.leaf() && y.leaf()) {
+        for (std::uint32_t j = 0; j < y.count; ++j) tb_cache[j] = b_in_a(ob[y.index + j]);
+        for (std::uint32_t i = 0; i < x.count; ++i) {
+          const std::uint32_t ta = oa[x.index + i];
+          const Triangle a = triangle_of(A.mesh(), ta);
+          for (std::uint32_t j = 0; j < y.count; ++j)
+            if (visit<kAsk>(ta, ob[y.index + j], a, tb_cache[j], bound, best)) return Status::ok;
+        }
+        continue;
+      }
+      // Split the larger box (a leaf cannot be split).
+      const bool split_a = !x.leaf() && (y.leaf() || size_of(x) >= size_of(y));
+      Item c0, c1;
+      if (split_a) {
+        c0 = {x.index, it.b, 0.0};
+        c1 = {x.index + 1, it.b, 0.0};
+      } else {
+        c0 = {it.a, y.index, 0.0};
+        c1 = {it.a, y.index + 1, 0.0};
+      }
+      c0.lb = node_bound<kBound>(c0.a, c0.b);
+      c1.lb = node_bound<kBound>(c1.a, c1.b);
+      if (c1.lb < c0.lb) std::swap(c0, c1);  // c0 nearer: pushed last, popped first
+      if (sp + 2 > kStack) return Status::not_converged;
+      if (!prune(c1.lb)) stack[sp++] = c1;
+      if (!prune(c0.lb)) stack[sp++] = c0;
+    }
+    return Status::ok;
+  }
+
+  template <Ask kAsk>
+  Status run(double bound, Best& best, NodeTest test) const {
+    if (test == NodeTest::aabb) return run<kAsk, Bound::aabb_rebox>(bound, best);
+    if (!A.obbs().empty() && !B.obbs().empty()) return run<kAsk, Bound::obb>(bound, best);
+    return run<kAsk, Bound::aabb_sat>(bound, best);
+  }
+
+  // The cached pair first: a hit ends collide / tolerance at once, and a
+  // distance seeds the bound.
+  template <Ask kAsk>
+  bool seed(const MeshCache* cache, double bound, Best& best) const {
+    if (!cache || cache->triangle_a < 0 || cache->triangle_b < 0) return false;
+    const auto ia = static_cast<std::uint64_t>(cache->triangle_a);
+    const auto ib = static_cast<std::uint64_t>(cache->triangle_b);
+    if (ia >= A.mesh().triangle_count() || ib >= B.mesh().triangle_count()) return false;
+    const auto ta = static_cast<std::uint32_t>(ia), tb = static_cast<std::uint32_t>(ib);
+    return visit<kAsk>(ta, tb, triangle_of(A.mesh(), ta), b_in_a(tb), bound, best);
+  }
+};
+
+void store(MeshCache* cache, std::int64_t a, std::int64_t b) {
+  if (cache && a >= 0) {
+    cache->triangle_a = a;
+    cache->triangle_b = b;
+  }
+}
+
+// Core distance and witnesses (A's frame) → the answer with margins, world.
+MeshDistanceResult finish(const Best& best, const Transform& ta, double ra, double rb, Status status) {
+  MeshDistanceResult r;
+  r.status = status;
+  r.triangle_a = best.ta;
+  r.triangle_b = best.tb;
+  if (!(best.d < std::numeric_limits<double>::infinity())) {
+    r.status = status == Status::ok ? Status::not_converged : status;
+    return r;
+  }
+  const Vec3 pa = ta.apply(best.pa), pb = ta.apply(best.pb);
+  if (best.d > 0.0) {
+    r.normal = (pa - pb) / best.d;
+    if (!r.normal.allFinite()) r.normal = Vec3::UnitX();
+  }
+  r.point_a = pa - ra * r.normal;
+  r.point_b = pb + rb * r.normal;
+  r.distance = best.d - ra - rb;
+  if (r.distance <= 0.0 || best.d == 0.0) {
+    r.distance = 0.0;
+    r.point_a = r.point_b = 0.5 * (pa + pb);
+  }
+  return r;
+}
+
+// ------------------------------------------------------------- mesh–convex
+
+// A triangle as GJK's convex core: the vertex farthest along d.
+struct TriangleCore {
+  Vec3 v0, v1, v2;
+  Vec3 core_support(const Vec3& d) const {
+    const double a = d.dot(v0), b = d.dot(v1), c = d.dot(v2);
+    if (a >= b) return a >= c ? v0 : v2;
+    return b >= c ? v1 : v2;
+  }
+};
+
+template <class S>
+struct ConvexPair {
+  const Bvh& A;
+  const S& shape;
+  const Transform& ta;
+  const Transform& tb;
+  double rs, radii;
+  NodeGeom box;     // the shape's whole local box (with inflation), placed by P
+  Placement P;
+  Status status = Status::ok;
+
+  ConvexPair(const Bvh& a, const Transform& pose_a, const S& s, const Transform& pose_b)
+      : A(a), shape(s), ta(pose_a), tb(pose_b), rs(s.core_inflation()),
+        radii(s.core_inflation() + a.mesh().margin()) {
+    const Transform ab = pose_a.inverse() * pose_b;
+    const Aabb lb = s.local_aabb();
+    box = {lb.center(), lb.half_extents()};
+    P.R = ab.R;
+    P.absR = ab.R.cwiseAbs();
+    P.t = ab.p - a.origin();
+  }
+
+  // Lower bound on the core distance from node n to the shape's core.
+  double bound(const BvhNode& n) const {
+    const double lb = box_bound<true>(geom(n), box, P);
+    return lb > 0.0 ? lb + rs : 0.0;
+  }
+
+  template <Ask kAsk>
+  bool visit(std::uint32_t t, double limit, Best& best) {
+    const TriangleMesh& m = A.mesh();
+    const TriangleCore tri{m.corner(t, 0), m.corner(t, 1), m.corner(t, 2)};
+    GjkOptions opt;
+    opt.stop_above = kAsk == Ask::distance ? best.d : limit;
+    opt.stop_below = kAsk == Ask::distance ? radii : limit;
+    const GjkResult g = gjk(tri, ta, shape, tb, opt);
+    if (g.status != Status::ok) status = g.status;
+    if (g.stopped_above) return false;
+    const double d = g.overlap ? 0.0 : g.distance;
+    if constexpr (kAsk != Ask::distance) {
+      if (g.overlap || g.stopped_below || d <= limit) {
+        best.hit = true;
+        best.ta = t;
+        return true;
+      }
+      return false;
+    } else {
+      if (d < best.d || best.ta < 0) {
+        best.d = d;
+        best.pa = ta.apply_inverse(g.point_a);
+        best.pb = ta.apply_inverse(g.point_b);
+        best.ta = t;
+      }
+      return best.d <= radii;
+    }
+  }
+
+  template <Ask kAsk>
+  Status run(double limit, Best& best) {
+    struct Item {
+      std::uint32_t n;
+      double lb;
+    };
+    Item stack[kStack];
+    int sp = 0;
+    const std::vector<BvhNode>& nodes = A.nodes();
+    const std::vector<std::uint32_t>& order = A.order();
+    auto prune = [&](double lb) { return kAsk == Ask::distance ? lb >= best.d : lb > limit; };
+    stack[sp++] = {0, bound(nodes[0])};
+    while (sp > 0) {
+      const Item it = stack[--sp];
+      if (prune(it.lb)) continue;
+      const BvhNode& x = nodes[it.n];
+      if (x.leaf()) {
+        for (std::uint32_t i = 0; i < x.count; ++i)
+          if (visit<kAsk>(order[x.index + i], limit, best)) return status;
+        continue;
+      }
+      Item c0{x.index, bound(nodes[x.index])}, c1{x.index + 1, bound(nodes[x.index + 1])};
+      if (c1.lb < c0.lb) std::swap(c0, c1);
+      if (sp + 2 > kStack) return Status::not_converged;
+      if (!prune(c1.lb)) stack[sp++] = c1;
+      if (!prune(c0.lb)) stack[sp++] = c0;
+    }
+    return status;
+  }
+
+  template <Ask kAsk>
+  bool seed(const MeshCache* cache, double limit, Best& best) {
+    if (!cache || cache->triangle_a < 0) return false;
+    if (static_cast<std::uint64_t>(cache->triangle_a) >= A.mesh().triangle_count()) return false;
+    return visit<kAsk>(static_cast<std::uint32_t>(cache->triangle_a), limit, best);
+  }
+};
+
+// ------------------------------------------------------------ mesh–halfspace
+
+// Closed form per vertex: the core distance of x from {n·x ≤ offset} is
+// n·x − offset (negative inside); a triangle is closest at a vertex.
+struct HalfspacePair {
+  const Bvh& A;
+  Vec3 n_local;     // the halfspace normal in A's frame
+  double off_local; // offset in A's frame
+  double off_node;  // offset relative to A's node origin
+  double rh, radii;
+
+  HalfspacePair(const Bvh& a, const Transform& ta, const Halfspace& h, const Transform& tb)
+      : A(a), rh(h.core_inflation()), radii(h.core_inflation() + a.mesh().margin()) {
+    const Vec3 nw = tb.rotate(h.normal());
+    const double ow = h.offset() + nw.dot(tb.p);
+    n_local = ta.rotate_inverse(nw);
+    off_local = ow - nw.dot(ta.p);
+    off_node = off_local - n_local.dot(a.origin());
+  }
+
+  double bound(const BvhNode& nd) const {
+    const NodeGeom g = geom(nd);
+    return n_local.dot(g.c) - n_local.cwiseAbs().dot(g.h) - off_node;
+  }
+
+  template <Ask kAsk>
+  Status run(double limit, Best& best) const {
+    struct Item {
+      std::uint32_t n;
+      double lb;
+    };
+    Item stack[kStack];
+    int sp = 0;
+    const std::vector<BvhNode>& nodes = A.nodes();
+    const std::vector<std::uint32_t>& order = A.order();
+    const TriangleMesh& m = A.mesh();
+    auto prune = [&](double lb) { return kAsk == Ask::distance ? lb >= best.d : lb > limit; };
+    stack[sp++] = {0, bound(nodes[0])};
+    while (sp > 0) {
+      const Item it = stack[--sp];
+      if (prune(it.lb)) continue;
+      const BvhNode& x = nodes[it.n];
+      if (x.leaf()) {
+        for (std::uint32_t i = 0; i < x.count; ++i) {
+          const std::uint32_t t = order[x.index + i];
+          for (int k = 0; k < 3; ++k) {
+            const Vec3& v = m.corner(t, k);
+            const double s = n_local.dot(v) - off_local;
+            if constexpr (kAsk != Ask::distance) {
+              if (s <= limit) {
+                best.hit = true;
+                best.ta = t;
+                return Status::ok;
+              }
+            } else if (s < best.d) {
+              best.d = s;
+              best.pa = v;
+              best.pb = v - s * n_local;
+              best.ta = t;
+            }
+          }
+        }
+        if (kAsk == Ask::distance && best.d <= radii) return Status::ok;
+        continue;
+      }
+      Item c0{x.index, bound(nodes[x.index])}, c1{x.index + 1, bound(nodes[x.index + 1])};
+      if (c1.lb < c0.lb) std::swap(c0, c1);
+      if (sp + 2 > kStack) return Status::not_converged;
+      if (!prune(c1.lb)) stack[sp++] = c1;
+      if (!prune(c0.lb)) stack[sp++] = c0;
+    }
+    return Status::ok;
+  }
+};
+
+// The halfspace answer: core "distance" s may be negative (vertex inside).
+MeshDistanceResult finish_halfspace(const Best& best, const Transform& ta, const Vec3& n_world,
+                                    double ra, double rh, Status status) {
+  MeshDistanceResult r;
+  r.status = status;
+  r.triangle_a = best.ta;
+  r.normal = n_world;
+  const Vec3 x = ta.apply(best.pa);
+  const double s = best.d;
+  r.point_a = x - ra * n_world;
+  r.point_b = x - (s - rh) * n_world;
+  r.distance = s - ra - rh;
+  if (r.distance <= 0.0) {
+    r.distance = 0.0;
+    r.point_a = r.point_b = 0.5 * (r.point_a + r.point_b);
+  }
+  return r;
+}
+
+// Dispatch on B's shape type: the halfspace closed form, or the convex
+// traversal instantiated for that type.
+template <class F>
+auto with_shape(const Shape& b, F&& f) {
+  return std::visit([&](const auto& s) { return f(s); }, b.variant());
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------ public
+
+MeshCollideResult collide(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
+                          const MeshRequest& request) {
+  MeshCollideResult r;
+  if (bad_pose(pose_a, pose_b)) {
+    r.status = Status::invalid_input;
+    return r;
+  }
+  const MeshPair pair(a, pose_a, b, pose_b);
+  Best best;
+  if (!pair.seed<Ask::collide>(request.cache, pair.radii, best))
+    r.status = pair.run<Ask::collide>(pair.radii, best, request.node_test);
+  r.collide = best.hit;
+  r.triangle_a = best.ta;
+  r.triangle_b = best.tb;
+  store(request.cache, best.ta, best.tb);
+  return r;
+}
+
+MeshToleranceResult tolerance(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
+                              double t, const MeshRequest& request) {
+  MeshToleranceResult r;
+  if (bad_pose(pose_a, pose_b) || !std::isfinite(t) || t < 0.0) {
+    r.status = Status::invalid_input;
+    return r;
+  }
+  const MeshPair pair(a, pose_a, b, pose_b);
+  const double limit = t + pair.radii;
+  Best best;
+  if (!pair.seed<Ask::tolerance>(request.cache, limit, best))
+    r.status = pair.run<Ask::tolerance>(limit, best, request.node_test);
+  r.within = best.hit;
+  r.triangle_a = best.ta;
+  r.triangle_b = best.tb;
+  store(request.cache, best.ta, best.tb);
+  return r;
+}
+
+MeshDistanceResult distance(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
+                            const MeshRequest& request) {
+  if (bad_pose(pose_a, pose_b)) {
+    MeshDistanceResult r;
+    r.status = Status::invalid_input;
+    return r;
+  }
+  const MeshPair pair(a, pose_a, b, pose_b);
+  Best best;
+  Status status = Status::ok;
+  if (!pair.seed<Ask::distance>(request.cache, 0.0, best))
+    status = pair.run<Ask::distance>(0.0, best, request.node_test);
+  store(request.cache, best.ta, best.tb);
+  return finish(best, pose_a, a.mesh().margin(), b.mesh().margin(), status);
+}
+
+MeshCollideResult collide(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
+                          const MeshRequest& request) {
+  MeshCollideResult r;
+  if (bad_pose(pose_a, pose_b)) {
+    r.status = Status::invalid_input;
+    return r;
+  }
+  Best best;
+  r.status = with_shape(b, [&](const auto& s) {
+    using S = std::decay_t<decltype(s)>;
+    if constexpr (std::is_same_v<S, Halfspace>) {
+      const HalfspacePair h(a, pose_a, s, pose_b);
+      return h.run<Ask::collide>(h.radii, best);
+    } else {
+      ConvexPair<S> c(a, pose_a, s, pose_b);
+      if (c.template seed<Ask::collide>(request.cache, c.radii, best)) return c.status;
+      return c.template run<Ask::collide>(c.radii, best);
+    }
+  });
+  r.collide = best.hit;
+  r.triangle_a = best.ta;
+  store(request.cache, best.ta, -1);
+  return r;
+}
+
+MeshToleranceResult tolerance(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
+                              double t, const MeshRequest& request) {
+  MeshToleranceResult r;
+  if (bad_pose(pose_a, pose_b) || !std::isfinite(t) || t < 0.0) {
+    r.status = Status::invalid_input;
+    return r;
+  }
+  Best best;
+  r.status = with_shape(b, [&](const auto& s) {
+    using S = std::decay_t<decltype(s)>;
+    if constexpr (std::is_same_v<S, Halfspace>) {
+      const HalfspacePair h(a, pose_a, s, pose_b);
+      return h.run<Ask::tolerance>(t + h.radii, best);
+    } else {
+      ConvexPair<S> c(a, pose_a, s, pose_b);
+      if (c.template seed<Ask::tolerance>(request.cache, t + c.radii, best)) return c.status;
+      return c.template run<Ask::tolerance>(t + c.radii, best);
+    }
+  });
+  r.within = best.hit;
+  r.triangle_a = best.ta;
+  store(request.cache, best.ta, -1);
+  return r;
+}
+
+MeshDistanceResult distance(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
+                            const MeshRequest& request) {
+  if (bad_pose(pose_a, pose_b)) {
+    MeshDistanceResult r;
+    r.status = Status::invalid_input;
+    return r;
+  }
+  return with_shape(b, [&](const auto& s) {
+    using S = std::decay_t<decltype(s)>;
+    Best best;
+    if constexpr (std::is_same_v<S, Halfspace>) {
+      const HalfspacePair h(a, pose_a, s, pose_b);
+      const Status st = h.run<Ask::distance>(0.0, best);
+      return finish_halfspace(best, pose_a, pose_b.rotate(s.normal()), a.mesh().margin(), h.rh, st);
+    } else {
+      ConvexPair<S> c(a, pose_a, s, pose_b);
+      Status st = Status::ok;
+      if (!c.template seed<Ask::distance>(request.cache, 0.0, best)) st = c.template run<Ask::distance>(0.0, best);
+      else st = c.status;
+      store(request.cache, best.ta, -1);
+      MeshDistanceResult r = finish(best, pose_a, a.mesh().margin(), c.rs, st);
+      r.triangle_b = -1;
+      return r;
+    }
+  });
+}
+
+}  // namespace proxima

@@ -1,0 +1,256 @@
+// Mesh queries against brute force over every triangle pair (no BVH, no
+// pruning: the triangle primitives are tested on their own in
+// triangle_distance_test.cpp) and against closed forms on hand-made scenes.
+#include <cmath>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include <proxima/mesh/mesh_queries.hpp>
+#include <proxima/mesh/triangle_distance.hpp>
+#include <proxima/narrow/gjk.hpp>
+
+#include "mesh_fixtures.hpp"
+#include "../support/test_shapes.hpp"
+
+namespace proxima {
+namespace {
+
+using mesh::Triangle;
+using testing::Rng;
+using testing::scaled;
+
+struct Brute {
+  bool collide = false;
+  double distance = std::numeric_limits<double>::infinity();  // with margins, ≥ 0
+};
+
+// All pairs, in A's frame, B placed by A⁻¹·B.
+Brute brute_mesh_mesh(const TriangleMesh& a, const Transform& ta, const TriangleMesh& b, const Transform& tb) {
+  const Transform ab = ta.inverse() * tb;
+  const double radii = a.margin() + b.margin();
+  Brute out;
+  double core = std::numeric_limits<double>::infinity();
+  for (std::size_t j = 0; j < b.triangle_count(); ++j) {
+    const Triangle tj = {ab.apply(b.corner(j, 0)), ab.apply(b.corner(j, 1)), ab.apply(b.corner(j, 2))};
+    for (std::size_t i = 0; i < a.triangle_count(); ++i) {
+      const Triangle ti = {a.corner(i, 0), a.corner(i, 1), a.corner(i, 2)};
+      const double d = mesh::triangle_distance(ti, tj).distance;
+      core = std::min(core, d);
+      if (radii == 0.0 ? mesh::triangles_intersect(ti, tj) : d <= radii) out.collide = true;
+    }
+  }
+  out.distance = std::max(0.0, core - radii);
+  return out;
+}
+
+struct TriangleSupport {
+  Vec3 v0, v1, v2;
+  Vec3 core_support(const Vec3& d) const {
+    const double a = d.dot(v0), b = d.dot(v1), c = d.dot(v2);
+    if (a >= b) return a >= c ? v0 : v2;
+    return b >= c ? v1 : v2;
+  }
+};
+
+// Every triangle through GJK, no early exits.
+template <class S>
+Brute brute_mesh_convex(const TriangleMesh& a, const Transform& ta, const S& s, const Transform& tb) {
+  const double radii = a.margin() + s.core_inflation();
+  double core = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < a.triangle_count(); ++i) {
+    const TriangleSupport t{a.corner(i, 0), a.corner(i, 1), a.corner(i, 2)};
+    const GjkResult g = gjk(t, ta, s, tb);
+    core = std::min(core, g.overlap ? 0.0 : g.distance);
+  }
+  return {core <= radii, std::max(0.0, core - radii)};
+}
+
+Brute brute_mesh_halfspace(const TriangleMesh& a, const Transform& ta, const Halfspace& h, const Transform& tb) {
+  const Vec3 n = tb.R * h.normal();
+  const double off = h.offset() + n.dot(tb.p);
+  double s = std::numeric_limits<double>::infinity();
+  for (const Vec3& v : a.vertices()) s = std::min(s, n.dot(ta.apply(v)) - off);
+  const double radii = a.margin() + h.margin();
+  return {s <= radii, std::max(0.0, s - radii)};
+}
+
+void expect_consistent(const MeshDistanceResult& r, double tol) {
+  ASSERT_EQ(r.status, Status::ok);
+  EXPECT_TRUE(r.point_a.allFinite() && r.point_b.allFinite() && r.normal.allFinite());
+  EXPECT_NEAR((r.point_a - r.point_b).norm(), r.distance, tol);
+  if (r.distance > tol) { EXPECT_LE((r.point_a - r.point_b - r.distance * r.normal).norm(), tol); }
+}
+
+// Mesh–mesh on random soups (duplicates, segments, points) at random poses,
+// half of them overlapping: identical collide, distance within 1e-12,
+// tolerance consistent with distance, the cache changing nothing.
+void mesh_mesh_soups(double margin_a, double margin_b, NodeTest test, unsigned seed) {
+  Rng rng(seed);
+  const TriangleMesh ma = testing::random_soup(rng, 90, 0.5, 0.25, margin_a);
+  const TriangleMesh mb = testing::random_soup(rng, 70, 0.4, 0.3, margin_b);
+  // One BVH with oriented boxes, one without: both bound kinds are exercised.
+  const Bvh a(ma, {BvhSplit::sah, 4, BvhVolume::obb}), b(mb, {BvhSplit::median, 4, BvhVolume::aabb});
+  const Bvh b_obb(mb, {BvhSplit::sah, 4, BvhVolume::obb});
+  MeshCache cache;
+  int hits = 0;
+  const int n = scaled(1000);
+  for (int k = 0; k < n; ++k) {
+    const Transform ta = rng.pose(0.3), tb = rng.pose(1.2);
+    const Brute truth = brute_mesh_mesh(ma, ta, mb, tb);
+    MeshRequest req;
+    req.node_test = test;
+    const MeshCollideResult c = collide(a, ta, b, tb, req);
+    ASSERT_EQ(c.collide, truth.collide) << "pose " << k;
+    hits += truth.collide;
+    const MeshDistanceResult d = distance(a, ta, b, tb, req);
+    ASSERT_NEAR(d.distance, truth.distance, 1e-12) << "pose " << k;
+    expect_consistent(d, 1e-12);
+    ASSERT_EQ(collide(a, ta, b_obb, tb, req).collide, truth.collide) << "pose " << k;
+    ASSERT_NEAR(distance(a, ta, b_obb, tb, req).distance, truth.distance, 1e-12) << "pose " << k;
+    EXPECT_EQ(d.distance == 0.0, truth.collide || truth.distance == 0.0) << "pose " << k;
+    req.cache = &cache;
+    EXPECT_NEAR(distance(a, ta, b, tb, req).distance, truth.distance, 1e-12);
+    for (double t : {0.0, 0.01, 0.1}) {
+      if (std::abs(truth.distance - t) < 1e-12) continue;
+      EXPECT_EQ(tolerance(a, ta, b, tb, t, req).within, truth.distance <= t) << "pose " << k << " t " << t;
+      EXPECT_EQ(tolerance(a, ta, b_obb, tb, t, req).within, truth.distance <= t) << "pose " << k << " t " << t;
+    }
+  }
+  EXPECT_GT(hits, n / 10);
+  EXPECT_LT(hits, n - n / 10);
+}
+
+TEST(MeshMesh, SoupsMatchBruteForce) { mesh_mesh_soups(0.0, 0.0, NodeTest::obb, 31); }
+TEST(MeshMesh, SoupsMatchBruteForceAabbNodeTest) { mesh_mesh_soups(0.0, 0.0, NodeTest::aabb, 32); }
+TEST(MeshMesh, SoupsWithMarginsMatchBruteForce) { mesh_mesh_soups(0.02, 0.05, NodeTest::obb, 33); }
+
+// Mesh–convex on a soup against every shape type of the core, margins mixed in.
+TEST(MeshConvex, EveryShapeMatchesBruteForce) {
+  Rng rng(41);
+  const TriangleMesh m = testing::random_soup(rng, 80, 0.5, 0.25, 0.01);
+  const Bvh bvh(m);
+  const std::vector<testing::TestShape> shapes = testing::bounded_test_shapes();
+  const int n = scaled(1000);
+  for (const testing::TestShape& ts : shapes) {
+    int hits = 0;
+    MeshCache cache;
+    for (int k = 0; k < n / 4; ++k) {
+      const Transform ta = rng.pose(0.3), tb = rng.pose(1.0);
+      const Brute truth = std::visit(
+          [&](const auto& s) -> Brute {
+            if constexpr (std::is_same_v<std::decay_t<decltype(s)>, Halfspace>) return {};
+            else return brute_mesh_convex(m, ta, s, tb);
+          },
+          ts.shape.variant());
+      const MeshCollideResult c = collide(bvh, ta, ts.shape, tb);
+      ASSERT_EQ(c.collide, truth.collide) << ts.label << " pose " << k;
+      hits += truth.collide;
+      MeshRequest req;
+      req.cache = (k % 2) ? &cache : nullptr;
+      const MeshDistanceResult d = distance(bvh, ta, ts.shape, tb, req);
+      ASSERT_NEAR(d.distance, truth.distance, 1e-12) << ts.label << " pose " << k;
+      expect_consistent(d, 1e-9);
+      for (double t : {0.0, 0.05}) {
+        if (std::abs(truth.distance - t) < 1e-9) continue;
+        EXPECT_EQ(tolerance(bvh, ta, ts.shape, tb, t).within, truth.distance <= t) << ts.label;
+      }
+    }
+    EXPECT_GT(hits, 0) << ts.label;
+  }
+}
+
+TEST(MeshHalfspace, MatchesClosedForm) {
+  Rng rng(42);
+  const TriangleMesh m = testing::random_soup(rng, 200, 0.5, 0.2, 0.01);
+  const Bvh bvh(m);
+  const Halfspace h(Vec3(0.2, -0.3, 1.0), 0.1, 0.02);
+  for (int k = 0; k < scaled(1000); ++k) {
+    const Transform ta = rng.pose(1.0), tb = rng.pose(0.5);
+    const Brute truth = brute_mesh_halfspace(m, ta, h, tb);
+    EXPECT_EQ(collide(bvh, ta, h, tb).collide, truth.collide);
+    const MeshDistanceResult d = distance(bvh, ta, h, tb);
+    ASSERT_NEAR(d.distance, truth.distance, 1e-12);
+    expect_consistent(d, 1e-12);
+    if (d.distance > 0) { EXPECT_NEAR(d.normal.dot(tb.R * h.normal()), 1.0, 1e-12); }
+    if (std::abs(truth.distance - 0.1) > 1e-12) { EXPECT_EQ(tolerance(bvh, ta, h, tb, 0.1).within, truth.distance <= 0.1); }
+  }
+}
+
+TEST(MeshOpen, SingleTriangleAndPatchWithHole) {
+  // A single triangle against a sphere over its face and beyond its edge.
+  const Bvh one(TriangleMesh({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)}, {{0, 1, 2}}));
+  const Sphere s(0.1);
+  EXPECT_NEAR(distance(one, {}, s, Transform::from_translation(Vec3(0.2, 0.2, 0.5))).distance, 0.4, 1e-12);
+  EXPECT_NEAR(distance(one, {}, s, Transform::from_translation(Vec3(0.5, -0.5, 0))).distance, 0.4, 1e-12);
+  EXPECT_TRUE(collide(one, {}, s, Transform::from_translation(Vec3(0.2, 0.2, 0.05))).collide);
+
+  // 10×10 patch of 0.1 squares with the middle 2×2 squares missing: a sphere
+  // centred in the hole reaches the rim, not the (absent) plane.
+  const Bvh patch(testing::grid(10, 0.1, [](int i, int j) { return (i == 4 || i == 5) && (j == 4 || j == 5); }));
+  EXPECT_EQ(patch.mesh().triangle_count(), 2u * (100 - 4));
+  const MeshDistanceResult d = distance(patch, {}, s, Transform::from_translation(Vec3(0, 0, 0.05)));
+  EXPECT_NEAR(d.distance, std::hypot(0.1, 0.05) - 0.1, 1e-12);
+  EXPECT_FALSE(collide(patch, {}, Sphere(0.09), Transform::identity()).collide);
+  EXPECT_TRUE(collide(patch, {}, Sphere(0.11), Transform::identity()).collide);
+  // Mesh–mesh: a small triangle passing through the hole touches nothing.
+  const Bvh small(TriangleMesh({Vec3(-0.05, 0, -0.5), Vec3(0.05, 0, -0.5), Vec3(0, 0, 0.5)}, {{0, 1, 2}}));
+  EXPECT_FALSE(collide(patch, {}, small, {}).collide);
+  // Nearest: the rim point (0.1, 0, 0) to the slanted edge of the small triangle.
+  EXPECT_NEAR(distance(patch, {}, small, {}).distance, 0.075 / std::sqrt(1.0025), 1e-12);
+  const Brute truth = brute_mesh_mesh(patch.mesh(), {}, small.mesh(), {});
+  EXPECT_NEAR(distance(patch, {}, small, {}).distance, truth.distance, 1e-15);
+}
+
+TEST(MeshClosed, InsideIsDistanceToTheSurface) {
+  // A closed box surface inside a larger closed box surface: the meshes are
+  // surfaces, so they do not collide and the distance is the gap between them.
+  const Bvh outer(testing::box_mesh(Vec3(2, 2, 2)));
+  const Bvh inner(testing::box_mesh(Vec3(0.5, 0.5, 0.5)));
+  EXPECT_FALSE(collide(outer, {}, inner, {}).collide);
+  EXPECT_NEAR(distance(outer, {}, inner, {}).distance, 1.5, 1e-12);
+  const Transform shifted = Transform::from_translation(Vec3(1.2, 0, 0));
+  EXPECT_NEAR(distance(outer, {}, inner, shifted).distance, 0.3, 1e-12);
+  // A sphere inside: distance to the nearest face.
+  EXPECT_NEAR(distance(outer, {}, Sphere(0.5), shifted).distance, 0.3, 1e-12);
+}
+
+TEST(MeshHuge, FarFromTheOrigin) {
+  // Vertices and poses around 1e6 m: the BVH keeps its boxes relative to the
+  // mesh centre; answers match brute force to rounding of the coordinates
+  // (1e6 · 1e-16 per operation).
+  Rng rng(51);
+  const Vec3 offset(1e6, -1e6, 1e6);
+  TriangleMesh base = testing::random_soup(rng, 60, 0.5, 0.25);
+  std::vector<Vec3> v = base.vertices();
+  for (Vec3& x : v) x += offset;
+  const TriangleMesh ma(v, base.triangles());
+  const TriangleMesh mb = testing::random_soup(rng, 50, 0.4, 0.3);
+  const Bvh a(ma), b(mb);
+  for (int k = 0; k < scaled(200); ++k) {
+    Transform ta = rng.pose(0.3);
+    Transform tb = rng.pose(1.0);
+    tb.p += ta.apply(offset);  // B's origin near A's far-away triangles
+    const Brute truth = brute_mesh_mesh(ma, ta, mb, tb);
+    EXPECT_EQ(collide(a, ta, b, tb).collide, truth.collide);
+    EXPECT_NEAR(distance(a, ta, b, tb).distance, truth.distance, 1e-9);
+  }
+}
+
+TEST(MeshQueries, BadInputGivesStatusNotNaN) {
+  const Bvh a(testing::box_mesh(Vec3(1, 1, 1)));
+  Transform bad;
+  bad.p.x() = std::numeric_limits<double>::quiet_NaN();
+  const MeshDistanceResult d = distance(a, bad, a, {});
+  EXPECT_EQ(d.status, Status::invalid_input);
+  EXPECT_FALSE(std::isnan(d.distance));
+  EXPECT_EQ(collide(a, {}, a, bad).status, Status::invalid_input);
+  EXPECT_EQ(tolerance(a, {}, a, {}, -1.0).status, Status::invalid_input);
+  EXPECT_EQ(tolerance(a, {}, a, {}, std::nan("")).status, Status::invalid_input);
+  bad.R(0, 0) = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(distance(a, bad, Sphere(1), {}).status, Status::invalid_input);
+  EXPECT_EQ(collide(a, {}, Halfspace(Vec3(0, 0, 1), 0), bad).status, Status::invalid_input);
+}
+
+}  // namespace
+}  // namespace proxima
