@@ -85,7 +85,6 @@ Shape shape_from_json(const json& j, const std::string& field) {
       }
       return ConvexPolytope(v, margin);
     }
-    if (kind == "mesh") fail(field, "shape \"mesh\" is not supported yet");
   } catch (const Error& e) {
     const std::string what = e.what();
     // Shape constructors name the shape; add which operand it was.
@@ -94,7 +93,7 @@ Shape shape_from_json(const json& j, const std::string& field) {
   }
   fail(field + ".shape", "unknown shape \"" + kind +
                              "\" (expected sphere, capsule, cylinder, cone, box, ellipsoid, "
-                             "halfspace or convex)");
+                             "halfspace, convex or mesh)");
 }
 
 }  // namespace proxima::apps

@@ -5,6 +5,7 @@
 #include <proxima/query.hpp>
 
 #include "json_shapes.hpp"
+#include "mesh_protocol.hpp"
 #include "query_protocol.hpp"
 
 namespace proxima::apps {
@@ -81,6 +82,11 @@ json status_answer(const json& id, Status s, const std::string& query) {
 }  // namespace
 
 json answer(const json& r) {
+  MeshFiles files;
+  return answer(r, files);
+}
+
+json answer(const json& r, MeshFiles& files) {
   const json id = r.is_object() && r.contains("id") ? r["id"] : json();
   try {
     if (!r.is_object()) throw Error("request: expected a JSON object");
@@ -94,6 +100,9 @@ json answer(const json& r) {
       throw Error("query: unknown \"" + query +
                   "\" (expected collide, distance, signed_distance, tolerance, contacts or "
                   "time_of_impact)");
+    }
+    if (is_mesh_json(r.value("a", json())) || is_mesh_json(r.value("b", json()))) {
+      return answer_mesh_pair(id, query, r, files);
     }
     const Shape a = shape_from_json(r.contains("a") ? r["a"] : json(), "a");
     const Shape b = shape_from_json(r.contains("b") ? r["b"] : json(), "b");
@@ -155,21 +164,27 @@ json answer(const json& r) {
 }
 
 json answer_line(const std::string& line) {
+  MeshFiles files;
+  return answer_line(line, files);
+}
+
+json answer_line(const std::string& line, MeshFiles& files) {
   json r;
   try {
     r = json::parse(line);
   } catch (const json::exception& e) {
     return error_answer(json(), std::string("not valid JSON: ") + e.what());
   }
-  return answer(r);
+  return answer(r, files);
 }
 
 int run_query_stream(std::istream& in, std::ostream& out) {
   int errors = 0;
+  MeshFiles files;
   std::string line;
   while (std::getline(in, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const json a = answer_line(line);
+    const json a = answer_line(line, files);
     if (a["status"] == "error") ++errors;
     out << a.dump() << '\n' << std::flush;
   }

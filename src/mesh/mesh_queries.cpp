@@ -56,16 +56,21 @@ struct Placement {
 // frame, placed by P). Along A's axes the gaps are those of B's |R|-box, and
 // they combine as an AABB distance; with `obb` the same is done along B's
 // axes and the larger of the two bounds is kept (both are valid).
+// The bound is lowered by a rounding slack relative to the magnitudes
+// involved: boxes that touch exactly (a flat triangle's zero-thickness box
+// on another's face) must not come out 1e-16 apart and be pruned by collide
+// and tolerance, whose bound is 0 at zero margins.
 template <bool kObb>
 inline double box_bound(const NodeGeom& a, const NodeGeom& b, const Placement& P) {
   const Vec3 c = P.R * b.c + P.t;
   const Vec3 d = a.c - c;
+  const double slack = 1e-12 * (d.lpNorm<1>() + a.h.lpNorm<1>() + b.h.lpNorm<1>());
   const double lb_a = gap_norm(d.cwiseAbs() - a.h - P.absR * b.h);
   if constexpr (!kObb) {
-    return lb_a;
+    return lb_a - slack;
   } else {
     const double lb_b = gap_norm((P.R.transpose() * d).cwiseAbs() - b.h - P.absR.transpose() * a.h);
-    return std::max(lb_a, lb_b);
+    return std::max(lb_a, lb_b) - slack;
   }
 }
 

@@ -1,4 +1,5 @@
 // The `proxima query` JSON-lines protocol, as DESIGN.md specifies it.
+#include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -131,6 +132,80 @@ TEST(QueryProtocol, ContactsGiveTheManifold) {
   r.erase("max_points");
   r["disc_points"] = "many";
   EXPECT_NE(answer(r)["message"].get<std::string>().find("disc_points"), std::string::npos);
+}
+
+// One triangle in the plane z = 0 and a sphere above it: every answer is
+// known in closed form.
+TEST(QueryProtocol, MeshOperandsInlineAndFromFiles) {
+  const char* tri = R"({"shape": "mesh", "vertices": [[0,0,0],[1,0,0],[0,1,0]], "triangles": [[0,1,2]]})";
+  json r{{"query", "distance"}, {"a", json::parse(tri)}, {"b", {{"shape", "sphere"}, {"radius", 0.5}}},
+         {"pose_b", {{"p", {0.2, 0.2, 2.0}}}}};
+  json a = answer(r);
+  ASSERT_EQ(a["status"], "ok") << a.dump();
+  EXPECT_NEAR(a["distance"].get<double>(), 1.5, 1e-9);
+  EXPECT_NEAR(a["normal"][2].get<double>(), -1.0, 1e-9);
+  EXPECT_NEAR(a["point_a"][2].get<double>(), 0.0, 1e-9);
+  EXPECT_NEAR(a["point_b"][2].get<double>(), 1.5, 1e-9);
+  EXPECT_EQ(a["triangle_a"], 0);
+  // Swapped operands: the normal turns, the points swap.
+  std::swap(r["a"], r["b"]);
+  std::swap(r["pose_a"], r["pose_b"]);
+  r["pose_a"] = {{"p", {0.2, 0.2, 2.0}}};
+  r.erase("pose_b");
+  a = answer(r);
+  EXPECT_NEAR(a["normal"][2].get<double>(), 1.0, 1e-9);
+  EXPECT_NEAR(a["point_a"][2].get<double>(), 1.5, 1e-9);
+  EXPECT_EQ(a["triangle_b"], 0);
+  // Mesh–mesh: the same triangle 0.25 above, turned; then crossing it.
+  json m{{"query", "distance"}, {"a", json::parse(tri)}, {"b", json::parse(tri)},
+         {"pose_b", {{"p", {0.1, 0.1, 0.25}}, {"q", {0.9238795325112867, 0, 0, 0.3826834323650898}}}}};
+  EXPECT_NEAR(answer(m)["distance"].get<double>(), 0.25, 1e-12);
+  m["query"] = "tolerance";
+  m["tolerance"] = 0.3;
+  EXPECT_EQ(answer(m)["within_tolerance"], true);
+  m["tolerance"] = 0.2;
+  EXPECT_EQ(answer(m)["within_tolerance"], false);
+  m["query"] = "collide";
+  EXPECT_EQ(answer(m)["collide"], false);
+  m["pose_b"] = {{"p", {0.2, 0.2, 0.0}}, {"q", {0.7071067811865476, 0.7071067811865476, 0, 0}}};
+  EXPECT_EQ(answer(m)["collide"], true);
+  m["query"] = "signed_distance";
+  EXPECT_EQ(answer(m)["status"], "not_implemented");
+  m["query"] = "contacts";
+  EXPECT_EQ(answer(m)["status"], "not_implemented");
+
+  // From a file, read once per stream.
+  const std::string path = ::testing::TempDir() + "proxima_protocol_tri.obj";
+  {
+    std::ofstream f(path);
+    f << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+  }
+  json fr{{"query", "distance"}, {"a", {{"shape", "mesh"}, {"file", path}, {"scale", 2.0}}},
+          {"b", {{"shape", "sphere"}, {"radius", 0.5}}}, {"pose_b", {{"p", {0.2, 0.2, 2.0}}}}};
+  a = answer(fr);
+  ASSERT_EQ(a["status"], "ok") << a.dump();
+  EXPECT_NEAR(a["distance"].get<double>(), 1.5, 1e-9);
+  fr["a"]["file"] = path + ".missing";
+  a = answer(fr);
+  EXPECT_EQ(a["status"], "error");
+  EXPECT_NE(a["message"].get<std::string>().find(".missing"), std::string::npos) << a.dump();
+}
+
+TEST(QueryProtocol, BadMeshesGiveErrorsNamingTheInput) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"query": "distance", "a": {"shape": "mesh"}, "b": {"shape": "sphere", "radius": 1}})", "either \"file\" or \"vertices\""},
+      {R"({"query": "distance", "a": {"shape": "mesh", "vertices": [[0,0,0]], "triangles": [[0,1,2]]}, "b": {"shape": "sphere", "radius": 1}})", "a.triangles[0]"},
+      {R"({"query": "distance", "a": {"shape": "sphere", "radius": 1}, "b": {"shape": "mesh", "vertices": [[0,0,0],[1,"x",0],[0,1,0]], "triangles": [[0,1,2]]}})", "b.vertices[1][1]"},
+      {R"({"query": "distance", "a": {"shape": "mesh", "vertices": [[0,0,0],[1,0,0],[0,1,0]], "triangles": []}, "b": {"shape": "sphere", "radius": 1}})", "a"},
+      {R"({"query": "distance", "a": {"shape": "mesh", "vertices": [[0,0,0],[1,0,0],[0,1,0]], "triangles": [[0,1,2]], "margin": -1}, "b": {"shape": "sphere", "radius": 1}})", "margin"},
+      {R"({"query": "distance", "method": "sat", "a": {"shape": "mesh", "vertices": [[0,0,0],[1,0,0],[0,1,0]], "triangles": [[0,1,2]]}, "b": {"shape": "sphere", "radius": 1}})", "method"},
+  };
+  for (const auto& [line, expect] : cases) {
+    const json a = answer_line(line);
+    EXPECT_EQ(a["status"], "error") << line;
+    const std::string m = a.value("message", "");
+    EXPECT_NE(m.find(expect), std::string::npos) << line << " → " << m;
+  }
 }
 
 TEST(QueryProtocol, BadLinesGiveErrorsNamingTheInput) {

@@ -237,6 +237,22 @@ TEST(MeshHuge, FarFromTheOrigin) {
   }
 }
 
+// Exactly touching flat triangles: one's edge lies on the other's face. The
+// node boxes have zero thickness there, so a bound rounded 1e-16 above zero
+// used to prune the pair and collide answered false while distance said 0.
+TEST(MeshMesh, ExactTouchingOfFlatTrianglesCollides) {
+  const TriangleMesh tri({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)}, {TriangleIndices{0, 1, 2}});
+  const Bvh a(tri), b(tri);
+  const Transform tb = Transform::from_quaternion(0.7071067811865476, 0.7071067811865476, 0, 0, Vec3(0.2, 0.2, 0));
+  for (NodeTest test : {NodeTest::obb, NodeTest::aabb}) {
+    MeshRequest rq;
+    rq.node_test = test;
+    EXPECT_TRUE(collide(a, Transform::identity(), b, tb, rq).collide);
+    EXPECT_TRUE(tolerance(a, Transform::identity(), b, tb, 0.0, rq).within);
+    EXPECT_EQ(distance(a, Transform::identity(), b, tb, rq).distance, 0.0);
+  }
+}
+
 TEST(MeshQueries, BadInputGivesStatusNotNaN) {
   const Bvh a(testing::box_mesh(Vec3(1, 1, 1)));
   Transform bad;
