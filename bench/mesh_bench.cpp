@@ -4,13 +4,14 @@
 //  1. A 1,000,000-triangle noisy fractal terrain with holes: BVH build time
 //     and bytes per triangle (SAH vs median split), then distance and
 //     tolerance from a 1k-triangle foot mesh at random poses near the surface.
-//  2. A sphere-like 70k-triangle mesh (noisy, ~0.2 m across; the bunny of the
-//     issue is not on this machine) against itself and against a box at 10^3
+//  2. The Stanford bunny (69,451 triangles, npm stl-models, fetched by
+//     scripts/fetch_test_data.sh) scaled to 0.2 m when its path is given, else
+//     a sphere-like 70k-triangle noisy blob ~0.2 m across, against itself and against a box at 10^3
 //     random poses, half of them colliding: collide, distance, tolerance
 //     (5 mm) for Proxima, collide and distance for FCL BVHModel<OBBRSS> and
 //     BVHModel<RSS> (FCL has no tolerance query).
 //
-// Usage: proxima-mesh-bench [poses=1000] [repeats=3] [blob noise=0.03]
+// Usage: proxima-mesh-bench [poses=1000] [repeats=3] [blob noise=0.03] [mesh file]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,6 +25,7 @@
 
 #include <sys/utsname.h>
 
+#include <proxima/io/mesh_io.hpp>
 #include <proxima/mesh/mesh_queries.hpp>
 
 #ifdef PROXIMA_HAVE_FCL
@@ -234,6 +236,18 @@ std::vector<Transform> balanced_poses(std::size_t n, double lo, double hi, unsig
 
 }  // namespace
 
+// The mesh moved so its bounding box is centred at the origin and scaled so
+// its largest extent is `size`.
+TriangleMesh centred_and_scaled(const TriangleMesh& m, double size) {
+  const proxima::Aabb box = m.local_aabb();
+  const Vec3 c = box.center();
+  const double s = size / (box.max - box.min).maxCoeff();
+  std::vector<Vec3> v;
+  v.reserve(m.vertices().size());
+  for (const Vec3& x : m.vertices()) v.push_back(s * (x - c));
+  return TriangleMesh(std::move(v), m.triangles(), m.margin(), m.name());
+}
+
 int main(int argc, char** argv) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress visible when piped
   const std::size_t poses = argc > 1 ? static_cast<std::size_t>(std::atoi(argv[1])) : 1000;
@@ -304,12 +318,18 @@ int main(int argc, char** argv) {
 
   // ---- 2. blob vs blob, blob vs box
   {
-    const TriangleMesh blob = blob_mesh(186, 187, 0.1, blob_noise, 10);
+    const TriangleMesh blob = argc > 4 ? centred_and_scaled(proxima::read_mesh(argv[4]), 0.2)
+                                       : blob_mesh(186, 187, 0.1, blob_noise, 10);
     const Bvh a(blob);
     const Bvh a_obb(blob, {proxima::BvhSplit::sah, 4, proxima::BvhVolume::obb});
     const proxima::Box box(0.15, 0.1, 0.05);
-    std::printf("\n2. blob: %zu triangles, radius 0.1 m, radial noise ±%.1f%%; BVH build %.3f s\n",
-                blob.triangle_count(), 100 * blob_noise, a.build_seconds());
+    if (argc > 4) {
+      std::printf("\n2. %s: %zu triangles, scaled to 0.2 m; BVH build %.3f s\n", argv[4],
+                  blob.triangle_count(), a.build_seconds());
+    } else {
+      std::printf("\n2. blob: %zu triangles, radius 0.1 m, radial noise ±%.1f%%; BVH build %.3f s\n",
+                  blob.triangle_count(), 100 * blob_noise, a.build_seconds());
+    }
     const std::vector<Transform> pm = balanced_poses(poses, 0.12, 0.26, 11, [&](const Transform& t) {
       return proxima::collide(a, Transform::identity(), a, t).collide;
     });
