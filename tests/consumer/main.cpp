@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include <proxima/mesh/mesh_queries.hpp>
 #include <proxima/query.hpp>
 
 int main() {
@@ -16,5 +17,12 @@ int main() {
   const ContactSet m = contacts(Box(1.0, 1.0, 1.0), Transform::from_translation(Vec3(0.0, 0.0, 1.49)),
                                 box, Transform::identity());
   std::printf("consumer: %zu contact points (expect 4)\n", m.size());
-  return r.status == Status::ok && std::abs(r.distance - 0.5) < 1e-12 && m.size() == 4 ? 0 : 1;
+  // One triangle 0.25 m above the box top.
+  const Bvh tri(TriangleMesh({Vec3(0, 0, 1.25), Vec3(1, 0, 1.25), Vec3(0, 1, 1.25)}, {TriangleIndices{0, 1, 2}}));
+  const MeshDistanceResult t = distance(tri, Transform::identity(), box, Transform::identity());
+  std::printf("consumer: mesh distance %.12f (expect 0.25)\n", t.distance);
+  return r.status == Status::ok && std::abs(r.distance - 0.5) < 1e-12 && m.size() == 4 &&
+                 std::abs(t.distance - 0.25) < 1e-9
+             ? 0
+             : 1;
 }
