@@ -81,17 +81,18 @@ int box_feature(const Box& s, const Vec3& d, double tol, Vec3* out) {
 // True when convex_hull keeps all four corners of q (counter-clockwise):
 // every triangle of three of them has all its altitudes above 2·eps, so each
 // turn test of the monotone chain (a left turn by more than eps) is decided
-// far from its threshold and no two corners merge.
+// far from its threshold and no two corners merge. q is a projected
+// rectangle, a parallelogram with sides E1 = q1 − q0, E2 = q3 − q0 up to
+// rounding (far below the factor 2 of margin): each of its four triangles
+// has twice the area A = E1 × E2, and no side longer than the longer
+// diagonal, |E1 ± E2|² = |E1|² + |E2|² + 2|E1·E2|. One area and one length
+// then stand for the twelve altitudes (a sufficient test, like the one per
+// triangle it replaces; the hull it admits is the same).
 bool clearly_convex(const PlanePoint* q, double eps) {
-  for (int k = 0; k < 4; ++k) {
-    const Vec2& a = q[(k + 1) & 3].uv;
-    const Vec2& b = q[(k + 2) & 3].uv;
-    const Vec2& c = q[(k + 3) & 3].uv;
-    const double area2 = cross(b - a, c - a);
-    const double longest2 = std::max({(b - a).squaredNorm(), (c - b).squaredNorm(), (a - c).squaredNorm()});
-    if (!(area2 > 0.0 && area2 * area2 > 4.0 * eps * eps * longest2)) return false;
-  }
-  return true;
+  const Vec2 e1 = q[1].uv - q[0].uv, e2 = q[3].uv - q[0].uv;
+  const double area2 = cross(e1, e2);
+  const double longest2 = e1.squaredNorm() + e2.squaredNorm() + 2.0 * std::abs(e1.dot(e2));
+  return area2 > 0.0 && area2 * area2 > 4.0 * eps * eps * longest2;
 }
 
 // One box's feature along `dir` (world), projected and hulled as
