@@ -160,7 +160,10 @@ ClosestPoints intersection_point(const Triangle& a, const Triangle& b, const Clo
 /// unless the triangles intersect, which the exact predicate decides (then the
 /// distance is 0 and a == b lies on the intersection). Handles parallel,
 /// coplanar and degenerate (segment or point) triangles.
-inline ClosestPoints triangle_distance(const Triangle& a, const Triangle& b) {
+/// The minimum over the 15 vertex–triangle and edge–edge feature pairs: the
+/// distance of triangles known not to intersect (e.g. one lies strictly on
+/// one side of the other's plane), without the exact intersection test.
+inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
   ClosestPoints best;
   auto take = [&](const ClosestPoints& c) {
     if (c.distance < best.distance) best = c;
@@ -176,6 +179,13 @@ inline ClosestPoints triangle_distance(const Triangle& a, const Triangle& b) {
     std::swap(c.a, c.b);
     take(c);
   }
+  return best;
+}
+
+/// Exact-case triangle–triangle distance with closest points (a on `a`, b on
+/// `b`): the feature minimum, unless the triangles intersect.
+inline ClosestPoints triangle_distance(const Triangle& a, const Triangle& b) {
+  const ClosestPoints best = feature_distance(a, b);
   // A transversal crossing puts no feature pair at distance 0, and a float
   // 0 may be rounding: the exact predicate decides (cheap when one
   // triangle's plane strictly separates the other, the common case).
