@@ -69,7 +69,8 @@ void AabbTree::insert_leaf(int leaf) {
   }
   // Descend to the sibling whose enclosing box costs least (surface area
   // heuristic: the cost of a node is the area it adds to every ancestor).
-  const Aabb& lb = node(leaf).box;
+  // A copy: allocate() below may grow the node pool and move the boxes.
+  const Aabb lb = node(leaf).box;
   int s = root_;
   while (!node(s).leaf()) {
     const Node& n = node(s);
