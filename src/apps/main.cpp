@@ -26,19 +26,20 @@ int main(int argc, char** argv) {
   CLI::App* bench = app.add_subcommand("bench", "Run the side-by-side distance benchmark");
   bench->add_option("--poses", bench_poses, "Poses per workload")->capture_default_str();
 
-  std::string scene_path, out_path;
-  double sim_time = -1.0, sim_dt = -1.0;
-  std::string sim_solver;
+  std::string scene_path;
+  proxima::apps::SimCommandOptions sim_opt;
   CLI::App* simc = app.add_subcommand("sim", "Run a scene file (docs/scene-format.md) and print its metrics");
   simc->add_option("scene", scene_path, "Scene file (JSON)")->required();
-  simc->add_option("--time", sim_time, "Simulated seconds (default: the scene's \"time\")");
-  simc->add_option("--dt", sim_dt, "Time step, s (default: the scene's \"dt\")");
-  simc->add_option("--out", out_path, "Trajectory CSV: per-step poses, energies, contacts, solver stats");
-  simc->add_option("--solver", sim_solver, "Override the solver: lemke or pgs");
+  simc->add_option("--time", sim_opt.time, "Simulated seconds (default: the scene's \"time\")");
+  simc->add_option("--dt", sim_opt.dt, "Time step, s (default: the scene's \"dt\")");
+  simc->add_option("--out", sim_opt.out_path, "Trajectory CSV: per-step poses, energies, contacts, solver stats");
+  simc->add_option("--solver", sim_opt.solver, "Override the solver: lemke or pgs");
+  simc->add_option("--friction-directions", sim_opt.friction_directions, "Override q, the friction cone's edges (>= 3)");
+  simc->add_option("--friction-basis", sim_opt.friction_basis, "Override the cone's orientation: fixed or sliding");
 
   CLI11_PARSE(app, argc, argv);
 
-  if (*simc) return proxima::apps::run_sim_command(scene_path, sim_time, sim_dt, sim_solver, out_path, std::cout, std::cerr);
+  if (*simc) return proxima::apps::run_sim_command(scene_path, sim_opt, std::cout, std::cerr);
 
   if (*query) {
     std::ios::sync_with_stdio(false);

@@ -179,6 +179,12 @@ Scene scene_from_json(const json& j) {
     w.options.solve.pgs_regularization =
         number_or(o, "pgs_regularization", w.options.solve.pgs_regularization, "solver");
     if (!(w.options.solve.pgs_regularization >= 0)) fail("solver.pgs_regularization", "must be ≥ 0");
+    if (o.contains("friction_basis")) {
+      const std::string k = string_member(o, "friction_basis", "solver");
+      if (k == "fixed") w.options.friction_basis = sim::FrictionBasis::fixed;
+      else if (k == "sliding") w.options.friction_basis = sim::FrictionBasis::sliding;
+      else fail("solver.friction_basis", "unknown basis \"" + k + "\" (expected fixed or sliding)");
+    }
     if (o.contains("pgs_order")) {
       const std::string k = string_member(o, "pgs_order", "solver");
       if (k == "bottom_up") w.options.pgs_order = sim::PgsOrder::bottom_up;

@@ -38,14 +38,32 @@ void World::build_lcp() {
     p.v_star.segment<3>(6 * dof_[i] + 3) = bodies_[i].angular_velocity;
   }
 
+  // Velocity at a point of body i moving with v* (zero for static bodies).
+  const auto point_velocity = [&](int i, const Vec3& x) -> Vec3 {
+    const int d = dof_[static_cast<std::size_t>(i)];
+    if (d < 0) return Vec3::Zero();
+    return p.v_star.segment<3>(6 * d) + p.v_star.segment<3>(6 * d + 3).cross(x - com_[static_cast<std::size_t>(i)]);
+  };
+
   // One normal row per contact, two tangent rows when the pair has friction.
   p.contacts.clear();
   p.rows.clear();
-  for (const ContactImpulse& c : solved_) {
+  for (ContactImpulse& c : solved_) {
     ContactRows r;
     r.mu = friction.mu(c.body_a, c.body_b);
     Vec3 dirs[3] = {c.normal, Vec3::Zero(), Vec3::Zero()};
     detail::tangent_basis(c.normal, dirs[1], dirs[2]);
+    if (options.friction_basis == FrictionBasis::sliding && r.mu > 0.0) {
+      // Turn the cone so that t₁ opposes the slip of A on B at v*.
+      const Vec3 slip = point_velocity(c.body_a, c.point) - point_velocity(c.body_b, c.point);
+      const Vec3 tangential = slip - slip.dot(c.normal) * c.normal;
+      const double speed = tangential.norm();
+      if (speed > options.sliding_speed) {
+        dirs[1] = -tangential / speed;
+        dirs[2] = c.normal.cross(dirs[1]);
+      }
+    }
+    c.tangent = dirs[1];
     r.normal = static_cast<int>(p.rows.size());
     const int count = r.mu > 0.0 ? 3 : 1;
     if (count == 3) r.tangent = r.normal + 1;

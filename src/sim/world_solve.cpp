@@ -37,8 +37,7 @@ Eigen::VectorXd warm_start(const WarmStartCache& cache, const std::vector<Contac
     if (!best) continue;
     x[rows[k].normal] = best->normal_impulse;
     if (rows[k].tangent >= 0) {
-      Vec3 t1, t2;
-      detail::tangent_basis(c.normal, t1, t2);
+      const Vec3 t1 = c.tangent, t2 = c.normal.cross(t1);
       x[rows[k].tangent] = best->friction_impulse.dot(t1);
       x[rows[k].tangent + 1] = best->friction_impulse.dot(t2);
     }
@@ -91,8 +90,7 @@ void World::solve() {
     c.normal_impulse = impulses_[r.normal];
     c.friction_impulse.setZero();
     if (r.tangent >= 0) {
-      Vec3 t1, t2;
-      detail::tangent_basis(c.normal, t1, t2);
+      const Vec3 t1 = c.tangent, t2 = c.normal.cross(t1);
       c.friction_impulse = impulses_[r.tangent] * t1 + impulses_[r.tangent + 1] * t2;
     }
     cache_.by_pair[detail::pair_key(c.body_a, c.body_b)].push_back(

@@ -27,6 +27,15 @@ namespace proxima::sim {
 enum class SolverKind { lemke, pgs };
 const char* to_string(SolverKind s);
 
+/// Orientation of the polyhedral friction cone in the tangent plane.
+/// fixed: from the normal alone (tangent.hpp), steady from step to step.
+/// sliding: where the contact slides at v* (faster than
+/// StepOptions::sliding_speed), t₁ points against the slip, so one cone
+/// edge is exactly Coulomb's kinetic friction and the q-gon's corners add
+/// no sideways force (a spinning patch stays balanced).
+enum class FrictionBasis { fixed, sliding };
+const char* to_string(FrictionBasis b);
+
 /// Order of the contacts in a PGS sweep (contact_order.hpp).
 enum class PgsOrder { as_found, bottom_up, top_down };
 const char* to_string(PgsOrder o);
@@ -47,6 +56,9 @@ struct StepOptions {
   /// PGS starts from last step's impulses of matching contacts (see
   /// warm_start.hpp for the matching).
   bool warm_start = true;
+  FrictionBasis friction_basis = FrictionBasis::fixed;
+  /// Slip speed above which FrictionBasis::sliding turns the cone, m/s.
+  double sliding_speed = 1e-4;
   /// PGS visits contacts by their level in the contact graph counted from
   /// the static bodies. Top-down carries the weight of a stack down to the
   /// floor within one sweep (10-box stack: 10 sweeps a step against 13
@@ -78,6 +90,9 @@ struct ContactImpulse {
   int feature_a = -1, feature_b = -1;  ///< as Contact (triangle ids on meshes)
   double normal_impulse = 0.0;  ///< N·s
   Vec3 friction_impulse = Vec3::Zero();  ///< on A, world frame
+  /// First friction direction t₁ of the step (t₂ = normal × t₁): vertex 0
+  /// of the friction polygon.
+  Vec3 tangent = Vec3::UnitX();
 };
 
 /// Friction coefficients: a default and per-pair overrides (by body index).
