@@ -7,8 +7,9 @@
 //   3. LCP build: Delassus matrix W = J M⁻¹ Jᵀ in contact space and
 //      b = J v* + ψ-term, v* = v + Δt M⁻¹ f_ext (gravity);
 //   4. solve: Lemke or PGS; a failed Lemke falls back to PGS (counted);
-//   5. integrate: v⁺ = v* + M⁻¹ Jᵀ x; x_com += Δt v⁺; quaternion
-//      q += ½ Δt ω⁺ ⊗ q, renormalized.
+//   5. integrate: v⁺ = v* + M⁻¹ Jᵀ x; x_com += Δt v⁺; orientation at
+//      constant angular momentum L⁺ = I ω⁺ by the implicit midpoint rule
+//      (rotation_step.hpp: free bodies keep energy and L to rounding).
 #pragma once
 
 #include <cstdint>
