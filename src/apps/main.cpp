@@ -17,10 +17,13 @@ int main(int argc, char** argv) {
       "query", "Answer JSON-lines requests from stdin, one answer line per request (see README)");
 
   proxima::apps::DemoOptions demo_opt;
-  CLI::App* demo = app.add_subcommand("demo", "Run the example queries and the benchmark; write a report");
+  CLI::App* demo = app.add_subcommand("demo", "Run the example queries, scenes and benchmark; write proxima-report/");
   demo->add_option("--report", demo_opt.report_dir, "Report folder")->capture_default_str();
   demo->add_option("--poses", demo_opt.bench_poses, "Poses per benchmark workload")->capture_default_str();
   demo->add_flag("!--no-bench", demo_opt.bench, "Skip the benchmark");
+  demo->add_flag("!--no-sim", demo_opt.sim, "Skip the example scenes");
+  demo->add_option("--sim-scale", demo_opt.sim_time_scale, "Multiply the scenes' demo durations")->capture_default_str();
+  demo->add_option("--examples", demo_opt.examples_dir, "Folder of the example scenes (default: the source tree's)");
 
   int bench_poses = 1000;
   CLI::App* bench = app.add_subcommand("bench", "Run the side-by-side distance benchmark");

@@ -1,6 +1,7 @@
 // Scene files for `proxima sim`; the format is documented in docs/scene-format.md.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -38,9 +39,12 @@ struct SimRunResult {
   int steps = 0;
 };
 
+/// Called after every step (after the metrics have seen it).
+using StepObserver = std::function<void(const sim::World&, const sim::StepStats&)>;
+
 /// Runs `scene` for `duration` s at its dt, writing one CSV line per step to
 /// `csv` when given (header first; columns in docs/scene-format.md).
-SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv);
+SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv, const StepObserver& on_step = {});
 
 /// Command-line overrides of `proxima sim` (≤ 0 or empty: the scene's).
 struct SimCommandOptions {

@@ -34,7 +34,7 @@ void csv_row(const Scene& s, int step, const sim::StepStats& st, std::ostream& o
 
 }  // namespace
 
-SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv) {
+SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv, const StepObserver& on_step) {
   SimRunResult r;
   std::vector<std::unique_ptr<sim::Metric>> metrics;
   for (const sim::MetricSpec& m : scene.metrics) metrics.push_back(sim::make_metric(m, scene.world));
@@ -49,6 +49,7 @@ SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv) {
     r.timing.add(st);
     for (auto& m : metrics) m->observe(scene.world, st);
     if (csv) csv_row(scene, i, st, *csv);
+    if (on_step) on_step(scene.world, st);
   }
   r.steps = steps;
   for (auto& m : metrics)
