@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "demo.hpp"
+#include "demo_sim.hpp"
 #include "query_protocol.hpp"
 
 namespace proxima::apps {
@@ -133,7 +135,32 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   report << "\n## Contact manifolds\n\n";
   manifold_table(report);
 
+  std::error_code ec;
+  fs::create_directories(options.report_dir, ec);
   int code = 0;
+  if (options.sim) {
+    // Short runs of the example scenes: a table here, plots in index.html.
+    const std::string examples = options.examples_dir.empty() ? default_examples_dir() : options.examples_dir;
+    out << "running the example scenes from " << examples << "\n" << std::flush;
+    const std::vector<SceneReport> scenes = run_demo_scenes(examples, options.sim_time_scale, out);
+    char date[64];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+    std::ostringstream command;
+    command << "proxima demo --report " << options.report_dir << " --sim-scale " << options.sim_time_scale;
+    report << "\n## Simulator scenes (" << date << ", plots in index.html)\n\n";
+    sim_markdown(scenes, report);
+    const fs::path html = fs::path(options.report_dir) / "index.html";
+    std::ofstream h(html);
+    if (h) h << sim_html(scenes, command.str(), date);
+    if (!h) {
+      out << "could not write " << html.string() << "\n";
+      code = 1;
+    } else {
+      out << "scene plots written to " << html.string() << "\n";
+    }
+    if (scenes.size() != demo_scenes().size()) code = 1;
+  }
   if (options.bench) {
     report << "\n## Convex distance benchmark\n\n";
     const std::string bench = find_bench_program();
@@ -159,8 +186,6 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   }
 
   out << report.str();
-  std::error_code ec;
-  fs::create_directories(options.report_dir, ec);
   const fs::path file = fs::path(options.report_dir) / "report.md";
   std::ofstream f(file);
   if (!f) {

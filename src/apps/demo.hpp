@@ -1,5 +1,6 @@
-// `proxima demo`: the shipped example queries and the side-by-side benchmark,
-// printed and written to a report folder.
+// `proxima demo`: the shipped example queries, short runs of the example
+// scenes and the side-by-side benchmark, printed and written to a report
+// folder (report.md; index.html with the scenes' plots).
 #pragma once
 
 #include <iosfwd>
@@ -13,6 +14,9 @@ struct DemoOptions {
   /// scripts/run.sh to a few minutes (proxima bench defaults to 1000).
   int bench_poses = 300;
   bool bench = true;       ///< run the benchmark program when it is installed beside us
+  bool sim = true;         ///< run the example scenes and write index.html
+  double sim_time_scale = 1.0;  ///< multiplies each scene's demo duration
+  std::string examples_dir;     ///< "" = the source tree's examples/
 };
 
 /// Runs the demo; returns the process exit code.

@@ -17,28 +17,32 @@ int main(int argc, char** argv) {
       "query", "Answer JSON-lines requests from stdin, one answer line per request (see README)");
 
   proxima::apps::DemoOptions demo_opt;
-  CLI::App* demo = app.add_subcommand("demo", "Run the example queries and the benchmark; write a report");
+  CLI::App* demo = app.add_subcommand("demo", "Run the example queries, scenes and benchmark; write proxima-report/");
   demo->add_option("--report", demo_opt.report_dir, "Report folder")->capture_default_str();
   demo->add_option("--poses", demo_opt.bench_poses, "Poses per benchmark workload")->capture_default_str();
   demo->add_flag("!--no-bench", demo_opt.bench, "Skip the benchmark");
+  demo->add_flag("!--no-sim", demo_opt.sim, "Skip the example scenes");
+  demo->add_option("--sim-scale", demo_opt.sim_time_scale, "Multiply the scenes' demo durations")->capture_default_str();
+  demo->add_option("--examples", demo_opt.examples_dir, "Folder of the example scenes (default: the source tree's)");
 
   int bench_poses = 1000;
   CLI::App* bench = app.add_subcommand("bench", "Run the side-by-side distance benchmark");
   bench->add_option("--poses", bench_poses, "Poses per workload")->capture_default_str();
 
-  std::string scene_path, out_path;
-  double sim_time = -1.0, sim_dt = -1.0;
-  std::string sim_solver;
+  std::string scene_path;
+  proxima::apps::SimCommandOptions sim_opt;
   CLI::App* simc = app.add_subcommand("sim", "Run a scene file (docs/scene-format.md) and print its metrics");
   simc->add_option("scene", scene_path, "Scene file (JSON)")->required();
-  simc->add_option("--time", sim_time, "Simulated seconds (default: the scene's \"time\")");
-  simc->add_option("--dt", sim_dt, "Time step, s (default: the scene's \"dt\")");
-  simc->add_option("--out", out_path, "Trajectory CSV: per-step poses, energies, contacts, solver stats");
-  simc->add_option("--solver", sim_solver, "Override the solver: lemke or pgs");
+  simc->add_option("--time", sim_opt.time, "Simulated seconds (default: the scene's \"time\")");
+  simc->add_option("--dt", sim_opt.dt, "Time step, s (default: the scene's \"dt\")");
+  simc->add_option("--out", sim_opt.out_path, "Trajectory CSV: per-step poses, energies, contacts, solver stats");
+  simc->add_option("--solver", sim_opt.solver, "Override the solver: lemke or pgs");
+  simc->add_option("--friction-directions", sim_opt.friction_directions, "Override q, the friction cone's edges (>= 3)");
+  simc->add_option("--friction-basis", sim_opt.friction_basis, "Override the cone's orientation: fixed or sliding");
 
   CLI11_PARSE(app, argc, argv);
 
-  if (*simc) return proxima::apps::run_sim_command(scene_path, sim_time, sim_dt, sim_solver, out_path, std::cout, std::cerr);
+  if (*simc) return proxima::apps::run_sim_command(scene_path, sim_opt, std::cout, std::cerr);
 
   if (*query) {
     std::ios::sync_with_stdio(false);

@@ -173,6 +173,25 @@ Scene scene_from_json(const json& j) {
     w.options.stabilization = number_or(o, "stabilization", w.options.stabilization, "solver");
     w.options.solve.pgs_max_iterations = static_cast<int>(number_or(o, "pgs_iterations", w.options.solve.pgs_max_iterations, "solver"));
     w.options.warm_start = bool_or(o, "warm_start", true, "solver");
+    w.options.solve.pgs_velocity_tolerance =
+        number_or(o, "pgs_tolerance", w.options.solve.pgs_velocity_tolerance, "solver");
+    if (!(w.options.solve.pgs_velocity_tolerance >= 0)) fail("solver.pgs_tolerance", "must be ≥ 0");
+    w.options.solve.pgs_regularization =
+        number_or(o, "pgs_regularization", w.options.solve.pgs_regularization, "solver");
+    if (!(w.options.solve.pgs_regularization >= 0)) fail("solver.pgs_regularization", "must be ≥ 0");
+    if (o.contains("friction_basis")) {
+      const std::string k = string_member(o, "friction_basis", "solver");
+      if (k == "fixed") w.options.friction_basis = sim::FrictionBasis::fixed;
+      else if (k == "sliding") w.options.friction_basis = sim::FrictionBasis::sliding;
+      else fail("solver.friction_basis", "unknown basis \"" + k + "\" (expected fixed or sliding)");
+    }
+    if (o.contains("pgs_order")) {
+      const std::string k = string_member(o, "pgs_order", "solver");
+      if (k == "bottom_up") w.options.pgs_order = sim::PgsOrder::bottom_up;
+      else if (k == "top_down") w.options.pgs_order = sim::PgsOrder::top_down;
+      else if (k == "as_found") w.options.pgs_order = sim::PgsOrder::as_found;
+      else fail("solver.pgs_order", "unknown order \"" + k + "\" (expected bottom_up, top_down or as_found)");
+    }
   }
   if (!j.contains("bodies")) fail("scene", "missing \"bodies\"");
   const json& bodies = j["bodies"];

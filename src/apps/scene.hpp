@@ -1,6 +1,7 @@
 // Scene files for `proxima sim`; the format is documented in docs/scene-format.md.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -38,13 +39,25 @@ struct SimRunResult {
   int steps = 0;
 };
 
+/// Called after every step (after the metrics have seen it).
+using StepObserver = std::function<void(const sim::World&, const sim::StepStats&)>;
+
 /// Runs `scene` for `duration` s at its dt, writing one CSV line per step to
 /// `csv` when given (header first; columns in docs/scene-format.md).
-SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv);
+SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv, const StepObserver& on_step = {});
+
+/// Command-line overrides of `proxima sim` (≤ 0 or empty: the scene's).
+struct SimCommandOptions {
+  double time = -1.0, dt = -1.0;
+  std::string solver;          ///< lemke | pgs
+  int friction_directions = 0; ///< q ≥ 3
+  std::string friction_basis;  ///< fixed | sliding
+  std::string out_path;        ///< trajectory CSV
+};
 
 /// The `proxima sim` command; returns the exit code (1 with a message on
-/// stderr naming the field for a bad scene file). time/dt ≤ 0: the scene's.
-int run_sim_command(const std::string& scene_path, double time, double dt, const std::string& solver,
-                    const std::string& out_path, std::ostream& out, std::ostream& err);
+/// stderr naming the field for a bad scene file or option).
+int run_sim_command(const std::string& scene_path, const SimCommandOptions& options, std::ostream& out,
+                    std::ostream& err);
 
 }  // namespace proxima::apps

@@ -34,7 +34,7 @@ void csv_row(const Scene& s, int step, const sim::StepStats& st, std::ostream& o
 
 }  // namespace
 
-SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv) {
+SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv, const StepObserver& on_step) {
   SimRunResult r;
   std::vector<std::unique_ptr<sim::Metric>> metrics;
   for (const sim::MetricSpec& m : scene.metrics) metrics.push_back(sim::make_metric(m, scene.world));
@@ -49,6 +49,7 @@ SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv) {
     r.timing.add(st);
     for (auto& m : metrics) m->observe(scene.world, st);
     if (csv) csv_row(scene, i, st, *csv);
+    if (on_step) on_step(scene.world, st);
   }
   r.steps = steps;
   for (auto& m : metrics)
@@ -64,25 +65,33 @@ SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv) {
 
 namespace proxima::apps {
 
-int run_sim_command(const std::string& scene_path, double time, double dt, const std::string& solver,
-                    const std::string& out_path, std::ostream& out, std::ostream& err) {
+int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, std::ostream& out,
+                    std::ostream& err) {
   try {
     Scene scene = load_scene(scene_path);
-    if (dt > 0) {
-      scene.world.options.dt = dt;
+    sim::StepOptions& so = scene.world.options;
+    if (o.dt > 0) so.dt = o.dt;
+    if (o.solver == "lemke") so.solver = sim::SolverKind::lemke;
+    else if (o.solver == "pgs") so.solver = sim::SolverKind::pgs;
+    else if (!o.solver.empty()) throw Error("--solver: expected lemke or pgs");
+    if (o.friction_directions != 0) {
+      if (o.friction_directions < 3) throw Error("--friction-directions: must be ≥ 3");
+      so.solve.friction_directions = o.friction_directions;
     }
-    if (solver == "lemke") scene.world.options.solver = sim::SolverKind::lemke;
-    else if (solver == "pgs") scene.world.options.solver = sim::SolverKind::pgs;
-    else if (!solver.empty()) throw Error("--solver: expected lemke or pgs");
-    const double duration = time > 0 ? time : scene.time;
+    if (o.friction_basis == "fixed") so.friction_basis = sim::FrictionBasis::fixed;
+    else if (o.friction_basis == "sliding") so.friction_basis = sim::FrictionBasis::sliding;
+    else if (!o.friction_basis.empty()) throw Error("--friction-basis: expected fixed or sliding");
+    const double duration = o.time > 0 ? o.time : scene.time;
     std::ofstream csv;
-    if (!out_path.empty()) {
-      csv.open(out_path);
-      if (!csv) throw Error(out_path + ": cannot write the trajectory file");
+    if (!o.out_path.empty()) {
+      csv.open(o.out_path);
+      if (!csv) throw Error(o.out_path + ": cannot write the trajectory file");
     }
+    const std::string& out_path = o.out_path;
     const SimRunResult r = run_scene(scene, duration, out_path.empty() ? nullptr : &csv);
     out << scene.name << ": " << duration << " s at dt " << scene.world.options.dt << " s, solver "
-        << sim::to_string(scene.world.options.solver) << ", q = " << scene.world.options.solve.friction_directions << "\n";
+        << sim::to_string(so.solver) << ", q = " << so.solve.friction_directions << " (" << sim::to_string(so.friction_basis)
+        << " cone)\n";
     for (const sim::MetricResult& m : r.metrics)
       if (!m.text.empty()) out << "  " << m.text << "\n";
     out << "  " << r.timing.text() << "\n";

@@ -9,33 +9,26 @@
 // would make it.
 #include <proxima/sim/world.hpp>
 
+#include "rotation_step.hpp"
+
 namespace proxima::sim {
+
+using detail::rotation_step;
 
 void World::integrate() {
   const double h = options.dt;
-  Eigen::VectorXd v = v_star_;
-  if (impulses_.size() > 0) v.noalias() += [&] {
-    Eigen::VectorXd jt = jacobian_.transpose() * impulses_;
-    for (std::size_t i = 0; i < bodies_.size(); ++i) {
-      if (dof_[i] < 0) continue;
-      jt.segment<3>(dof_[i]) *= bodies_[i].inverse_mass();
-      jt.segment<3>(dof_[i] + 3) = inv_inertia_[i] * jt.segment<3>(dof_[i] + 3);
-    }
-    return jt;
-  }();
+  // v⁺ = v* + M⁻¹ Jᵀ x, from the solve (world_solve.cpp).
+  const Eigen::VectorXd& v = velocities_;
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     if (dof_[i] < 0) continue;
     Body& b = bodies_[i];
-    const Vec3 lin = v.segment<3>(dof_[i]);
-    const Vec3 ang = v.segment<3>(dof_[i] + 3);
+    const Vec3 lin = v.segment<3>(6 * dof_[i]);
+    const Vec3 ang = v.segment<3>(6 * dof_[i] + 3);
     const Vec3 angular_momentum = b.inertia_world() * ang;
-    // COM moves with v⁺; the orientation by q ← q + ½ Δt (0, ω⁺) ⊗ q, renormalized.
+    // COM moves with v⁺; the orientation at constant L⁺ by the implicit
+    // midpoint rule of rotation_step.hpp (energy and L of a free body kept).
     const Vec3 com = b.com_position() + h * lin;
-    Quat q(b.pose.R);
-    const Quat w(0.0, ang.x(), ang.y(), ang.z());
-    Quat dq = w * q;
-    q.coeffs() += 0.5 * h * dq.coeffs();
-    q.normalize();
+    const Quat q = rotation_step(Quat(b.pose.R), angular_momentum, b.mass.inertia.inverse(), h);
     b.pose.R = q.toRotationMatrix();
     b.pose.p = com - b.pose.R * b.mass.com;
     b.linear_velocity = lin;

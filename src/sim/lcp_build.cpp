@@ -1,4 +1,5 @@
-// Step 3: the contact-space problem u = W x + b of lcp.hpp.
+// Step 3: the contact problem in body space (body_space.hpp); the dense
+// u = W x + b of lcp.hpp is formed from it only for Lemke.
 //
 // Generalized velocities are (v, ω) of every dynamic body (6 each). A row
 // along unit direction d at point p of contact (A, B) measures
@@ -9,6 +10,7 @@
 
 #include <proxima/sim/world.hpp>
 
+#include "contact_order.hpp"
 #include "tangent.hpp"
 
 namespace proxima::sim {
@@ -17,75 +19,80 @@ using Eigen::Index;
 
 void World::build_lcp() {
   const double h = options.dt;
-  // Number the dynamic bodies' coordinates and take v* = v + h M⁻¹ f_ext.
+  // Number the dynamic bodies and take v* = v + h M⁻¹ f_ext.
   dof_.assign(bodies_.size(), -1);
   inv_inertia_.assign(bodies_.size(), Mat3::Zero());
-  Index n = 0;
+  com_.assign(bodies_.size(), Vec3::Zero());
+  int n = 0;
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     if (bodies_[i].is_static) continue;
-    dof_[i] = static_cast<int>(n);
+    dof_[i] = n++;
     inv_inertia_[i] = bodies_[i].inverse_inertia_world();
-    n += 6;
+    com_[i] = bodies_[i].com_position();
   }
-  v_star_.resize(n);
+  BodySpaceProblem& p = problem_;
+  p.v_star.resize(6 * n);
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     if (dof_[i] < 0) continue;
-    v_star_.segment<3>(dof_[i]) = bodies_[i].linear_velocity + h * gravity;
-    v_star_.segment<3>(dof_[i] + 3) = bodies_[i].angular_velocity;
+    p.v_star.segment<3>(6 * dof_[i]) = bodies_[i].linear_velocity + h * gravity;
+    p.v_star.segment<3>(6 * dof_[i] + 3) = bodies_[i].angular_velocity;
   }
+
+  // Velocity at a point of body i moving with v* (zero for static bodies).
+  const auto point_velocity = [&](int i, const Vec3& x) -> Vec3 {
+    const int d = dof_[static_cast<std::size_t>(i)];
+    if (d < 0) return Vec3::Zero();
+    return p.v_star.segment<3>(6 * d) + p.v_star.segment<3>(6 * d + 3).cross(x - com_[static_cast<std::size_t>(i)]);
+  };
 
   // One normal row per contact, two tangent rows when the pair has friction.
-  lcp_.contacts.clear();
-  Index rows = 0;
-  for (const ContactImpulse& c : solved_) {
+  p.contacts.clear();
+  p.rows.clear();
+  for (ContactImpulse& c : solved_) {
     ContactRows r;
     r.mu = friction.mu(c.body_a, c.body_b);
-    r.normal = static_cast<int>(rows++);
-    if (r.mu > 0.0) {
-      r.tangent = static_cast<int>(rows);
-      rows += 2;
-    }
-    lcp_.contacts.push_back(r);
-  }
-  jacobian_.setZero(rows, n);
-  for (std::size_t k = 0; k < solved_.size(); ++k) {
-    const ContactImpulse& c = solved_[k];
-    const ContactRows& r = lcp_.contacts[k];
     Vec3 dirs[3] = {c.normal, Vec3::Zero(), Vec3::Zero()};
     detail::tangent_basis(c.normal, dirs[1], dirs[2]);
-    const int count = r.tangent >= 0 ? 3 : 1;
-    for (int j = 0; j < count; ++j) {
-      const Index row = j == 0 ? r.normal : r.tangent + j - 1;
-      const std::size_t ia = static_cast<std::size_t>(c.body_a), ib = static_cast<std::size_t>(c.body_b);
-      if (dof_[ia] >= 0) {
-        jacobian_.block<1, 3>(row, dof_[ia]) = dirs[j].transpose();
-        jacobian_.block<1, 3>(row, dof_[ia] + 3) =
-            (c.point - bodies_[ia].com_position()).cross(dirs[j]).transpose();
-      }
-      if (dof_[ib] >= 0) {
-        jacobian_.block<1, 3>(row, dof_[ib]) = -dirs[j].transpose();
-        jacobian_.block<1, 3>(row, dof_[ib] + 3) =
-            -(c.point - bodies_[ib].com_position()).cross(dirs[j]).transpose();
+    if (options.friction_basis == FrictionBasis::sliding && r.mu > 0.0) {
+      // Turn the cone so that t₁ opposes the slip of A on B at v*.
+      const Vec3 slip = point_velocity(c.body_a, c.point) - point_velocity(c.body_b, c.point);
+      const Vec3 tangential = slip - slip.dot(c.normal) * c.normal;
+      const double speed = tangential.norm();
+      if (speed > options.sliding_speed) {
+        dirs[1] = -tangential / speed;
+        dirs[2] = c.normal.cross(dirs[1]);
       }
     }
+    c.tangent = dirs[1];
+    r.normal = static_cast<int>(p.rows.size());
+    const int count = r.mu > 0.0 ? 3 : 1;
+    if (count == 3) r.tangent = r.normal + 1;
+    p.contacts.push_back(r);
+    const std::size_t ia = static_cast<std::size_t>(c.body_a), ib = static_cast<std::size_t>(c.body_b);
+    for (int j = 0; j < count; ++j) {
+      JacobianRow row;
+      row.a = dof_[ia];
+      row.b = dof_[ib];
+      if (row.a >= 0) {
+        const Vec3 ang = (c.point - com_[ia]).cross(dirs[j]);
+        row.ja << dirs[j], ang;
+        row.ma << bodies_[ia].inverse_mass() * dirs[j], inv_inertia_[ia] * ang;
+      }
+      if (row.b >= 0) {
+        const Vec3 ang = (c.point - com_[ib]).cross(dirs[j]);
+        row.jb << -dirs[j], -ang;
+        row.mb << -bodies_[ib].inverse_mass() * dirs[j], -(inv_inertia_[ib] * ang);
+      }
+      // ψ/Δt stabilization on the normal row (StepOptions::stabilization).
+      if (j == 0) {
+        const double psi = -c.depth;
+        row.bias = (psi >= 0.0 ? 1.0 : options.stabilization) * psi / h;
+      }
+      p.rows.push_back(row);
+    }
   }
-
-  // W = J M⁻¹ Jᵀ with M⁻¹ block-diagonal (1/m I, I_world⁻¹) per body.
-  Eigen::MatrixXd jm = jacobian_;
-  for (std::size_t i = 0; i < bodies_.size(); ++i) {
-    if (dof_[i] < 0) continue;
-    jm.middleCols<3>(dof_[i]) *= bodies_[i].inverse_mass();
-    jm.middleCols<3>(dof_[i] + 3) = jacobian_.middleCols<3>(dof_[i] + 3) * inv_inertia_[i];  // I⁻¹ symmetric
-  }
-  lcp_.W.noalias() = jm * jacobian_.transpose();
-  lcp_.b.noalias() = jacobian_ * v_star_;
-
-  // ψ/Δt stabilization on the normal rows (StepOptions::stabilization).
-  for (std::size_t k = 0; k < solved_.size(); ++k) {
-    const double psi = -solved_[k].depth;
-    const double gamma = psi >= 0.0 ? 1.0 : options.stabilization;
-    lcp_.b[lcp_.contacts[k].normal] += gamma * psi / h;
-  }
+  p.order = detail::contact_graph_order(solved_, bodies_, options.pgs_order);
+  if (options.solver == SolverKind::lemke) to_contact_lcp(p, lcp_);
 }
 
 }  // namespace proxima::sim

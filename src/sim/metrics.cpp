@@ -117,18 +117,23 @@ class Spin final : public Metric {
   void start(const World& w) override {
     const Body& b = w.bodies()[static_cast<std::size_t>(body_)];
     ke0_ = b.kinetic_energy();
+    x0_ = b.com_position();
     w0_ = b.angular_velocity.z();
     up0_ = b.pose.R.transpose() * Vec3::UnitZ();
   }
   void observe(const World& w, const StepStats&) override {
     const Body& b = w.bodies()[static_cast<std::size_t>(body_)];
     if (!analytic_done_) {
-      // Friction torque if every contact slides tangentially about the
-      // vertical axis through the COM: Σ μ c_n ρ h_q(û), with h_q the support
-      // of the unit q-gon in the sliding direction (1 for a round cone).
+      // Coulomb friction on a spinning patch: every contact slides
+      // tangentially about the vertical axis through the COM, so the
+      // friction torque is Σ μ c_n ρ for a round cone, and ω_z falls
+      // linearly to zero at I_zz ω₀ / torque. Loads c_n are the first
+      // step's. A q-gon cone in the fixed basis resists slip along û with
+      // μ c_n h_q(û) only (h_q: support of the unit q-gon; cos(π/q) ≤ h_q ≤
+      // 1), and its corners push sideways: that stop time is reported too.
       analytic_done_ = true;
       const int q = w.options.solve.friction_directions;
-      double torque = 0.0;
+      double torque = 0.0, torque_q = 0.0;
       const Vec3 com = b.com_position();
       for (const ContactImpulse& c : w.last_contacts()) {
         if (c.body_a != body_ && c.body_b != body_) continue;
@@ -136,16 +141,24 @@ class Spin final : public Metric {
         const Vec3 rho(r.x(), r.y(), 0.0);
         if (rho.norm() < 1e-12) continue;
         const Vec3 u = Vec3::UnitZ().cross(rho).normalized();
-        const double phi = std::atan2(u.y(), u.x());
+        // Angle of the slip in the contact's fixed friction basis.
+        const Vec3 t1 = c.tangent, t2 = c.normal.cross(t1);
+        const double phi = std::atan2(u.dot(t2), u.dot(t1));
         double hq = 0.0;
         for (int j = 0; j < q; ++j) hq = std::max(hq, std::cos(phi - 2 * std::numbers::pi * j / q));
         const int other = c.body_a == body_ ? c.body_b : c.body_a;
-        torque += w.friction.mu(body_, other) * c.normal_impulse / w.options.dt * rho.norm() * hq;
+        const double capacity = w.friction.mu(body_, other) * c.normal_impulse / w.options.dt * rho.norm();
+        torque += capacity;
+        torque_q += capacity * hq;
       }
       const double izz = b.inertia_world()(2, 2);
-      analytic_stop_ = torque > 0 ? izz * std::abs(w0_) / torque : std::numeric_limits<double>::infinity();
+      const double inf = std::numeric_limits<double>::infinity();
+      analytic_stop_ = torque > 0 ? izz * std::abs(w0_) / torque : inf;
+      analytic_stop_q_ = torque_q > 0 ? izz * std::abs(w0_) / torque_q : inf;
     }
     const double ke = b.kinetic_energy();
+    const Vec3 dx = b.com_position() - x0_;
+    max_slide_ = std::max(max_slide_, std::hypot(dx.x(), dx.y()));
     const double tilt = std::acos(std::clamp((b.pose.R * up0_).z(), -1.0, 1.0));
     if (tilt > 5.0 * std::numbers::pi / 180 && topple_ < 0) topple_ = w.time();
     if (topple_ < 0) max_rel_change_ = std::max(max_rel_change_, std::abs(ke - ke0_) / ke0_);
@@ -158,9 +171,13 @@ class Spin final : public Metric {
     r.push_back({"ke_ratio_end", ke_end_ / ke0_, format("kinetic energy at %.3f s / start = %.6f", t_end_, ke_end_ / ke0_)});
     r.push_back({"ke_max_change_upright", max_rel_change_,
                  format("max |KE - KE0| / KE0 while upright = %.3g", max_rel_change_)});
-    r.push_back({"stop_time", stop_, stop_ < 0 ? std::string("spin never stopped (< 1 %)")
-                                              : format("stopped at %.4f s, analytic %.4f s", stop_, analytic_stop_)});
+    r.push_back({"stop_time", stop_,
+                 (stop_ < 0 ? std::string("spin never stopped (< 1 %)") : format("stopped at %.4f s", stop_)) +
+                     format(", analytic (Coulomb) %.4f s, q-gon in the step's basis %.4f s", analytic_stop_,
+                            analytic_stop_q_)});
     r.push_back({"analytic_stop_time", analytic_stop_, ""});
+    r.push_back({"analytic_stop_time_qgon", analytic_stop_q_, ""});
+    r.push_back({"max_slide_mm", 1e3 * max_slide_, format("max horizontal COM displacement %.4f mm", 1e3 * max_slide_)});
     r.push_back({"topple_time", topple_, topple_ < 0 ? std::string("did not topple") : format("toppled (tilt > 5 deg) at %.4f s", topple_)});
     return r;
   }
@@ -168,7 +185,8 @@ class Spin final : public Metric {
  private:
   int body_;
   double ke0_ = 0, w0_ = 0, ke_end_ = 0, t_end_ = 0, max_rel_change_ = 0;
-  double stop_ = -1, topple_ = -1, analytic_stop_ = 0;
+  double stop_ = -1, topple_ = -1, analytic_stop_ = 0, analytic_stop_q_ = 0, max_slide_ = 0;
+  Vec3 x0_ = Vec3::Zero();
   bool analytic_done_ = false;
   Vec3 up0_ = Vec3::UnitZ();
 };

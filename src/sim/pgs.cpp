@@ -4,57 +4,19 @@
 // the fixed points are the solutions of the LCP of eq. (1)).
 #include <algorithm>
 #include <cmath>
-#include <numbers>
 
 #include <Eigen/Dense>
 
 #include <proxima/sim/lcp.hpp>
 
+#include "friction_polygon.hpp"
+
 namespace proxima::sim {
-namespace {
 
 using Eigen::Index;
 using Eigen::Matrix2d;
 using Eigen::Vector2d;
 using Eigen::VectorXd;
-
-// Minimizes ½ fᵀ A f + gᵀ f over the regular q-gon with vertices
-// R (cos 2πj/q, sin 2πj/q): the unconstrained minimum when it lies inside,
-// else the best point of the q edges (each a clamped 1-D minimization).
-Vector2d min_over_polygon(const Matrix2d& A, const Vector2d& g, double R, int q) {
-  if (R <= 0.0) return Vector2d::Zero();
-  const double det = A.determinant();
-  const double step = 2.0 * std::numbers::pi / q;
-  if (det > 1e-300) {
-    const Vector2d f = -A.inverse() * g;
-    const double apothem = R * std::cos(0.5 * step);
-    bool inside = true;
-    for (int j = 0; j < q && inside; ++j) {
-      const double a = (j + 0.5) * step;
-      inside = f.x() * std::cos(a) + f.y() * std::sin(a) <= apothem;
-    }
-    if (inside) return f;
-  }
-  Vector2d best = Vector2d::Zero();
-  double best_val = 0.0;  // the origin is inside, value 0
-  for (int j = 0; j < q; ++j) {
-    const Vector2d p0 = R * Vector2d(std::cos(j * step), std::sin(j * step));
-    const Vector2d p1 = R * Vector2d(std::cos((j + 1) * step), std::sin((j + 1) * step));
-    const Vector2d e = p1 - p0;
-    const double curv = e.dot(A * e);
-    const double slope = e.dot(A * p0 + g);
-    const double s = curv > 0.0 ? std::clamp(-slope / curv, 0.0, 1.0) : (slope < 0.0 ? 1.0 : 0.0);
-    const Vector2d f = p0 + s * e;
-    const double val = 0.5 * f.dot(A * f) + g.dot(f);
-    if (val < best_val) {
-      best_val = val;
-      best = f;
-    }
-  }
-  return best;
-}
-
-}  // namespace
 
 ContactSolution solve_pgs(const ContactLcp& p, const ContactSolveOptions& options, const VectorXd& warm) {
   ContactSolution out;
@@ -67,6 +29,7 @@ ContactSolution solve_pgs(const ContactLcp& p, const ContactSolveOptions& option
   }
   // u = W x + b kept up to date incrementally: a change δ on row k adds δ W(:,k).
   VectorXd u = p.W * x + p.b;
+  const detail::FrictionPolygon polygon(options.friction_directions);
   out.status = LcpStatus::max_iterations;
   for (int it = 1; it <= options.pgs_max_iterations; ++it) {
     double change = 0.0;
@@ -89,7 +52,7 @@ ContactSolution solve_pgs(const ContactLcp& p, const ContactSolveOptions& option
       const Matrix2d A = p.W.block<2, 2>(t, t);
       const Vector2d f0(x[t], x[t + 1]);
       const Vector2d g = Vector2d(u[t], u[t + 1]) - A * f0;
-      const Vector2d f = min_over_polygon(A, g, c.mu * x[n], options.friction_directions);
+      const Vector2d f = polygon.minimize(A, g, c.mu * x[n]);
       const Vector2d df = f - f0;
       if (df.x() != 0.0 || df.y() != 0.0) {
         u += df.x() * p.W.col(t) + df.y() * p.W.col(t + 1);

@@ -10,6 +10,12 @@ namespace proxima::sim {
 
 const char* to_string(SolverKind s) { return s == SolverKind::lemke ? "lemke" : "pgs"; }
 
+const char* to_string(FrictionBasis b) { return b == FrictionBasis::fixed ? "fixed" : "sliding"; }
+
+const char* to_string(PgsOrder o) {
+  return o == PgsOrder::as_found ? "as_found" : o == PgsOrder::bottom_up ? "bottom_up" : "top_down";
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;

@@ -37,8 +37,7 @@ Eigen::VectorXd warm_start(const WarmStartCache& cache, const std::vector<Contac
     if (!best) continue;
     x[rows[k].normal] = best->normal_impulse;
     if (rows[k].tangent >= 0) {
-      Vec3 t1, t2;
-      detail::tangent_basis(c.normal, t1, t2);
+      const Vec3 t1 = c.tangent, t2 = c.normal.cross(t1);
       x[rows[k].tangent] = best->friction_impulse.dot(t1);
       x[rows[k].tangent + 1] = best->friction_impulse.dot(t2);
     }
@@ -50,6 +49,12 @@ Eigen::VectorXd warm_start(const WarmStartCache& cache, const std::vector<Contac
 
 void World::solve() {
   ContactSolution s;
+  const auto warm = [&] {
+    return options.warm_start ? warm_start(cache_, solved_, problem_.contacts, bodies_, 2.0 * options.contact_margin,
+                                           static_cast<Index>(problem_.rows.size()))
+                              : Eigen::VectorXd();
+  };
+  bool have_velocities = false;
   if (options.solver == SolverKind::lemke) {
     s = solve_lemke(lcp_, options.solve);
     stats_.lemke_status = s.status;
@@ -57,35 +62,35 @@ void World::solve() {
     if (s.status != LcpStatus::ok) {
       // Fallback: PGS from the warm start; counted in the stats.
       stats_.fallbacks = 1;
+      // It solves Lemke's problem, without compliance: a compliant step
+      // amid exact ones would move the resting depth and jolt a stack.
       const int pivots = s.iterations;
-      const Eigen::VectorXd warm =
-          options.warm_start ? warm_start(cache_, solved_, lcp_.contacts, bodies_, 2.0 * options.contact_margin, lcp_.b.size())
-                             : Eigen::VectorXd();
-      s = solve_pgs(lcp_, options.solve, warm);
+      ContactSolveOptions exact = options.solve;
+      exact.pgs_regularization = 0.0;
+      s = solve_pgs_bodies(problem_, exact, warm(), velocities_);
+      have_velocities = true;
       stats_.iterations = pivots + s.iterations;
     }
   } else {
-    const Eigen::VectorXd warm =
-        options.warm_start ? warm_start(cache_, solved_, lcp_.contacts, bodies_, 2.0 * options.contact_margin, lcp_.b.size())
-                           : Eigen::VectorXd();
-    s = solve_pgs(lcp_, options.solve, warm);
+    s = solve_pgs_bodies(problem_, options.solve, warm(), velocities_);
+    have_velocities = true;
     stats_.iterations = s.iterations;
   }
   stats_.status = s.status;
   // PGS that hit its sweep cap still has usable impulses; an invalid result
   // (only possible with non-finite input) applies none.
-  impulses_ = s.x.allFinite() ? s.x : Eigen::VectorXd::Zero(lcp_.b.size());
+  impulses_ = s.x.allFinite() ? s.x : Eigen::VectorXd::Zero(static_cast<Index>(problem_.rows.size()));
+  if (!have_velocities || !s.x.allFinite()) velocities_ = velocities_after(problem_, impulses_);
 
   // Record the impulses per contact and refill the warm-start cache.
   cache_.by_pair.clear();
   for (std::size_t k = 0; k < solved_.size(); ++k) {
     ContactImpulse& c = solved_[k];
-    const ContactRows& r = lcp_.contacts[k];
+    const ContactRows& r = problem_.contacts[k];
     c.normal_impulse = impulses_[r.normal];
     c.friction_impulse.setZero();
     if (r.tangent >= 0) {
-      Vec3 t1, t2;
-      detail::tangent_basis(c.normal, t1, t2);
+      const Vec3 t1 = c.tangent, t2 = c.normal.cross(t1);
       c.friction_impulse = impulses_[r.tangent] * t1 + impulses_[r.tangent + 1] * t2;
     }
     cache_.by_pair[detail::pair_key(c.body_a, c.body_b)].push_back(

@@ -13,5 +13,10 @@ echo "$out" | sed -n 1p | grep -q '"distance":1.0'
 echo "$out" | sed -n 2p | grep -q '"status":"error"'
 echo "$out" | sed -n 3p | grep -q '"collide":true'
 echo "$out" | sed -n 3p | grep -q '"id":3'
-"$proxima" demo --no-bench --report "$(mktemp -d)" | grep -q "unit spheres 3 m apart (expect 1) | distance | ok | distance 1,"
+# Whole output first: `grep -q` closing the pipe early would SIGPIPE the demo.
+report=$(mktemp -d)
+demo=$("$proxima" demo --no-bench --report "$report")
+echo "$demo" | grep -q "unit spheres 3 m apart (expect 1) | distance | ok | distance 1,"
+[ "$(grep -c '<svg' "$report/index.html")" -ge 1 ]
+rm -rf "$report"
 echo "query_cli_test: ok"

@@ -71,6 +71,13 @@ struct ContactSolveOptions {
   int pgs_max_iterations = 200;
   /// PGS stops when no impulse changed by more than this times the largest.
   double pgs_tolerance = 1e-9;
+  /// Body-space PGS (solve_pgs_bodies) stops when the velocities violate
+  /// no contact condition by more than this, m/s (1e-6 m/s leaves at most
+  /// 1 nm of motion per 1 ms step).
+  double pgs_velocity_tolerance = 1e-6;
+  /// Body-space PGS: compliance of the normal rows relative to W_nn
+  /// (pgs_bodies.cpp says why). 0 is the exact LCP.
+  double pgs_regularization = 1e-2;
 };
 
 struct ContactSolution {

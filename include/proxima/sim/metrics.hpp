@@ -15,7 +15,6 @@ struct MetricSpec {
   std::string body;          ///< the body measured (not used by energy)
   std::string on;            ///< incline: the inclined static body
   double from = 0.0;         ///< start of the measuring window, s
-  double analytic_q = 0.0;   ///< spin: unused reserve
 };
 
 /// One number (plus context) a scene reports, and whether it met its bound.

@@ -7,8 +7,9 @@
 //   3. LCP build: Delassus matrix W = J M⁻¹ Jᵀ in contact space and
 //      b = J v* + ψ-term, v* = v + Δt M⁻¹ f_ext (gravity);
 //   4. solve: Lemke or PGS; a failed Lemke falls back to PGS (counted);
-//   5. integrate: v⁺ = v* + M⁻¹ Jᵀ x; x_com += Δt v⁺; quaternion
-//      q += ½ Δt ω⁺ ⊗ q, renormalized.
+//   5. integrate: v⁺ = v* + M⁻¹ Jᵀ x; x_com += Δt v⁺; orientation at
+//      constant angular momentum L⁺ = I ω⁺ by the implicit midpoint rule
+//      (rotation_step.hpp: free bodies keep energy and L to rounding).
 #pragma once
 
 #include <cstdint>
@@ -19,12 +20,26 @@
 
 #include <proxima/broad/aabb_tree.hpp>
 #include <proxima/sim/body.hpp>
+#include <proxima/sim/body_space.hpp>
 #include <proxima/sim/lcp.hpp>
 
 namespace proxima::sim {
 
 enum class SolverKind { lemke, pgs };
 const char* to_string(SolverKind s);
+
+/// Orientation of the polyhedral friction cone in the tangent plane.
+/// fixed: from the normal alone (tangent.hpp), steady from step to step.
+/// sliding: where the contact slides at v* (faster than
+/// StepOptions::sliding_speed), t₁ points against the slip, so one cone
+/// edge is exactly Coulomb's kinetic friction and the q-gon's corners add
+/// no sideways force (a spinning patch stays balanced).
+enum class FrictionBasis { fixed, sliding };
+const char* to_string(FrictionBasis b);
+
+/// Order of the contacts in a PGS sweep (contact_order.hpp).
+enum class PgsOrder { as_found, bottom_up, top_down };
+const char* to_string(PgsOrder o);
 
 struct StepOptions {
   double dt = 1e-3;
@@ -42,6 +57,14 @@ struct StepOptions {
   /// PGS starts from last step's impulses of matching contacts (see
   /// warm_start.hpp for the matching).
   bool warm_start = true;
+  FrictionBasis friction_basis = FrictionBasis::fixed;
+  /// Slip speed above which FrictionBasis::sliding turns the cone, m/s.
+  double sliding_speed = 1e-4;
+  /// PGS visits contacts by their level in the contact graph counted from
+  /// the static bodies. Top-down carries the weight of a stack down to the
+  /// floor within one sweep (10-box stack: 10 sweeps a step against 13
+  /// bottom-up, same drift).
+  PgsOrder pgs_order = PgsOrder::top_down;
   /// Fat boxes of the AABB tree grow by this fraction of the body's own
   /// largest half extent, plus contact_margin.
   double fattening = 0.1;
@@ -68,6 +91,9 @@ struct ContactImpulse {
   int feature_a = -1, feature_b = -1;  ///< as Contact (triangle ids on meshes)
   double normal_impulse = 0.0;  ///< N·s
   Vec3 friction_impulse = Vec3::Zero();  ///< on A, world frame
+  /// First friction direction t₁ of the step (t₂ = normal × t₁): vertex 0
+  /// of the friction polygon.
+  Vec3 tangent = Vec3::UnitX();
 };
 
 /// Friction coefficients: a default and per-pair overrides (by body index).
@@ -129,12 +155,13 @@ class World {
   std::vector<std::pair<int, int>> pairs_;
   std::vector<ContactImpulse> solved_;  // this step's contacts (impulses after solve)
   ContactSet scratch_;
-  ContactLcp lcp_;
-  Eigen::MatrixXd jacobian_;     // contact rows × 6 per dynamic body
-  Eigen::VectorXd v_star_;       // 6 per dynamic body
-  std::vector<int> dof_;         // body → first generalized coordinate, −1 static
+  BodySpaceProblem problem_;     // J, M⁻¹Jᵀ, ψ-terms and v* of this step
+  ContactLcp lcp_;               // its dense form, built for Lemke only
+  std::vector<int> dof_;         // body → dynamic-body number (6 coordinates each), −1 static
   std::vector<Mat3> inv_inertia_;  // world inverse inertia per body at the step's start
+  std::vector<Vec3> com_;        // centre of mass per body at the step's start
   Eigen::VectorXd impulses_;
+  Eigen::VectorXd velocities_;   // v⁺, 6 per dynamic body
   WarmStartCache cache_;
   StepStats stats_;
   double time_ = 0.0;

@@ -1,0 +1,170 @@
+#include <cmath>
+#include <filesystem>
+#include <ostream>
+#include <sstream>
+
+#include <proxima/core/error.hpp>
+
+#include "demo_sim.hpp"
+#include "scene.hpp"
+
+namespace proxima::apps {
+namespace {
+
+// The body a scene's metrics are about (drift first, then any), with the
+// time its displacement is counted from.
+std::pair<int, double> tracked_body(const Scene& s) {
+  for (const sim::MetricSpec& m : s.metrics)
+    if (m.kind == "drift") return {s.world.find(m.body), m.from};
+  for (const sim::MetricSpec& m : s.metrics)
+    if (!m.body.empty()) return {s.world.find(m.body), 0.0};
+  const auto& bodies = s.world.bodies();
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    if (!bodies[i].is_static) return {static_cast<int>(i), 0.0};
+  return {-1, 0.0};
+}
+
+}  // namespace
+
+const std::vector<DemoScene>& demo_scenes() {
+  static const std::vector<DemoScene> scenes = {
+      {"cube_stack.json", 3.0},           {"resting_box.json", 1.0},
+      {"incline.json", 0.5},              {"incline_stuck.json", 1.0},
+      {"spinning_sphere_face_50.json", 0.5}, {"spinning_sphere_face_100.json", 0.5},
+      {"spinning_sphere_face_200.json", 0.5}, {"spinning_sphere_vertex_50.json", 0.5},
+      {"spinning_sphere_vertex_100.json", 0.5}, {"spinning_sphere_vertex_200.json", 0.5},
+      {"rolling_spheres.json", 1.0},
+  };
+  return scenes;
+}
+
+std::string default_examples_dir() {
+#ifdef PROXIMA_EXAMPLES_DIR
+  return PROXIMA_EXAMPLES_DIR;
+#else
+  return "examples";
+#endif
+}
+
+std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double time_scale, std::ostream& log) {
+  std::vector<SceneReport> out;
+  for (const DemoScene& d : demo_scenes()) {
+    const std::string path = (std::filesystem::path(examples_dir) / d.file).string();
+    Scene scene;
+    try {
+      scene = load_scene(path);
+    } catch (const Error& e) {
+      log << "skipped " << path << ": " << e.what() << "\n";
+      continue;
+    }
+    SceneReport r;
+    r.file = d.file;
+    r.name = scene.name;
+    r.solver = sim::to_string(scene.world.options.solver);
+    r.duration = d.seconds * time_scale;
+    const auto [body, from] = tracked_body(scene);
+    if (body >= 0) r.tracked_body = scene.world.bodies()[static_cast<std::size_t>(body)].name;
+    const double e0 = scene.world.kinetic_energy() + scene.world.potential_energy();
+    Vec3 x_ref = Vec3::Zero();
+    bool have_ref = false;
+    const SimRunResult run = run_scene(scene, r.duration, nullptr, [&](const sim::World& w, const sim::StepStats& st) {
+      const double t = w.time();
+      double drift = 0.0;
+      if (body >= 0 && t >= from) {
+        const Vec3 x = w.bodies()[static_cast<std::size_t>(body)].com_position();
+        if (!have_ref) {
+          x_ref = x;
+          have_ref = true;
+        }
+        drift = 1e3 * (x - x_ref).norm();
+      }
+      r.drift_mm.x.push_back(t);
+      r.drift_mm.y.push_back(drift);
+      r.energy_j.x.push_back(t);
+      r.energy_j.y.push_back(w.kinetic_energy() + w.potential_energy() - e0);
+      r.contacts.x.push_back(t);
+      r.contacts.y.push_back(st.contacts);
+      r.ms_per_step.x.push_back(t);
+      r.ms_per_step.y.push_back(st.ms_total());
+    });
+    r.metrics = run.metrics;
+    r.timing = run.timing;
+    log << "  " << r.name << " (" << r.duration << " s): " << run.timing.text() << "\n" << std::flush;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+namespace {
+
+std::string metrics_text(const SceneReport& r, const char* separator) {
+  std::string s;
+  for (const sim::MetricResult& m : r.metrics)
+    if (!m.text.empty()) s += (s.empty() ? "" : separator) + m.text;
+  return s;
+}
+
+std::string ms(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f", v);
+  return buf;
+}
+
+double mean_ms(const sim::TimingSummary& t) {
+  return t.steps > 0 ? (t.broadphase + t.contacts + t.build + t.solve) / t.steps : 0.0;
+}
+
+}  // namespace
+
+void sim_markdown(const std::vector<SceneReport>& reports, std::ostream& out) {
+  // A '|' inside a cell (|error|) would end it.
+  const auto cell = [](const std::string& s) {
+    std::string o;
+    for (const char c : s) {
+      if (c == '|') o += '\\';
+      o += c;
+    }
+    return o;
+  };
+  out << "| scene | solver | simulated, s | metrics | ms/step | fallbacks |\n|---|---|---|---|---|---|\n";
+  for (const SceneReport& r : reports)
+    out << "| " << r.name << " | " << r.solver << " | " << r.duration << " | " << cell(metrics_text(r, "<br>")) << " | "
+        << ms(mean_ms(r.timing)) << " | " << r.timing.fallbacks << " |\n";
+}
+
+std::string sim_html(const std::vector<SceneReport>& reports, const std::string& command, const std::string& date) {
+  std::ostringstream o;
+  o << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Proxima simulator report</title>\n"
+       "<style>body{font-family:sans-serif;margin:1.5em;max-width:1500px}"
+       "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 6px;font-size:13px;vertical-align:top}"
+       "section{display:flex;flex-wrap:wrap;gap:12px;margin:1em 0;border-top:1px solid #ddd;padding-top:.5em}"
+       ".plots{display:grid;grid-template-columns:repeat(2,auto);gap:4px}.info{min-width:340px;max-width:440px}"
+       "h2{font-size:17px;margin:.2em 0}</style></head><body>\n";
+  o << "<h1>Proxima simulator report</h1>\n<p>" << html_escape(date) << " — <code>" << html_escape(command)
+    << "</code>. Short runs of the scenes in <code>examples/</code>; the metric texts are those of "
+       "<code>proxima sim</code> (docs/scene-format.md). Times are wall clock on this machine.</p>\n";
+  // Summary table first.
+  o << "<table><tr><th>scene</th><th>solver</th><th>simulated, s</th><th>metrics</th><th>ms/step</th>"
+       "<th>fallbacks</th></tr>\n";
+  for (const SceneReport& r : reports)
+    o << "<tr><td><a href=\"#" << html_escape(r.name) << "\">" << html_escape(r.name) << "</a></td><td>"
+      << html_escape(r.solver) << "</td><td>" << r.duration << "</td><td>" << html_escape(metrics_text(r, "\n"))
+      << "</td><td>" << ms(mean_ms(r.timing)) << "</td><td>" << r.timing.fallbacks << "</td></tr>\n";
+  o << "</table>\n";
+  // Per scene: metrics beside the four plots.
+  for (const SceneReport& r : reports) {
+    o << "<section id=\"" << html_escape(r.name) << "\"><div class=\"info\"><h2>" << html_escape(r.name) << "</h2>"
+      << "<table><tr><th>metric</th><th>value</th></tr>";
+    for (const sim::MetricResult& m : r.metrics)
+      if (!m.text.empty()) o << "<tr><td>" << html_escape(m.name) << "</td><td>" << html_escape(m.text) << "</td></tr>";
+    o << "<tr><td>timing</td><td>" << html_escape(r.timing.text()) << "</td></tr></table></div><div class=\"plots\">"
+      << svg_line_plot(r.drift_mm, "drift of " + r.tracked_body, "mm")
+      << svg_line_plot(r.energy_j, "energy change (kinetic + potential)", "J")
+      << svg_line_plot(r.contacts, "contacts per step", "points")
+      << svg_line_plot(r.ms_per_step, "time per step", "ms") << "</div></section>\n";
+  }
+  o << "</body></html>\n";
+  return o.str();
+}
+
+}  // namespace proxima::apps

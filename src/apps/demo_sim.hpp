@@ -1,0 +1,50 @@
+// The simulator part of `proxima demo`: short runs of every shipped scene,
+// a metrics table (Markdown) and an HTML page with inline SVG plots.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <proxima/sim/metrics.hpp>
+
+#include "svg_plot.hpp"
+
+namespace proxima::apps {
+
+struct SceneReport {
+  std::string file, name, solver;
+  double duration = 0.0;
+  std::vector<sim::MetricResult> metrics;
+  sim::TimingSummary timing;
+  std::string tracked_body;  ///< whose displacement `drift` plots
+  PlotSeries drift_mm;       ///< |x(t) − x(t_ref)| of tracked_body, mm (t_ref: the drift metric's start, else 0)
+  PlotSeries energy_j;       ///< kinetic + potential − its start value, J
+  PlotSeries contacts;       ///< contact points per step
+  PlotSeries ms_per_step;    ///< wall-clock time of each step
+};
+
+/// The shipped scenes and their demo durations (a few simulated seconds,
+/// chosen so that the whole set runs in a few wall-clock seconds).
+struct DemoScene {
+  const char* file;
+  double seconds;
+};
+const std::vector<DemoScene>& demo_scenes();
+
+/// Runs every demo scene found in `examples_dir` for its duration times
+/// `time_scale`; progress lines go to `log`. A scene that fails to load
+/// is reported in `log` and skipped.
+std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double time_scale, std::ostream& log);
+
+/// One Markdown table: scene, solver, simulated time, metrics, ms/step.
+void sim_markdown(const std::vector<SceneReport>& reports, std::ostream& out);
+
+/// A self-contained HTML page: per scene, the metrics table next to plots
+/// of drift, energy, contacts per step and time per step.
+std::string sim_html(const std::vector<SceneReport>& reports, const std::string& command, const std::string& date);
+
+/// Examples folder: PROXIMA_EXAMPLES beside the source tree, as built in.
+std::string default_examples_dir();
+
+}  // namespace proxima::apps

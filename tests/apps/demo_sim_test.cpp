@@ -1,0 +1,72 @@
+// The HTML report of `proxima demo`: SVG plots that stay in their frame and
+// keep spikes, and a page with four plots per shipped scene.
+#include <regex>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "demo_sim.hpp"
+#include "svg_plot.hpp"
+
+namespace proxima {
+namespace {
+
+std::vector<std::pair<double, double>> polyline(const std::string& svg) {
+  std::smatch m;
+  std::vector<std::pair<double, double>> out;
+  if (!std::regex_search(svg, m, std::regex("points=\"([^\"]*)\""))) return out;
+  std::istringstream in(m[1].str());
+  std::string p;
+  while (in >> p) {
+    const auto comma = p.find(',');
+    out.emplace_back(std::stod(p.substr(0, comma)), std::stod(p.substr(comma + 1)));
+  }
+  return out;
+}
+
+TEST(SvgPlot, ThinsLongSeriesButKeepsTheSpike) {
+  apps::PlotSeries s;
+  for (int i = 0; i < 100000; ++i) {
+    s.x.push_back(i * 1e-3);
+    s.y.push_back(i == 51234 ? 5.0 : std::sin(i * 1e-3));
+  }
+  const std::string svg = apps::svg_line_plot(s, "t <&> \"q\"", "mm", 360, 180);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("t &lt;&amp;&gt; &quot;q&quot;"), std::string::npos);
+  const auto pts = polyline(svg);
+  ASSERT_FALSE(pts.empty());
+  EXPECT_LE(pts.size(), 2u * 360u);  // at most a min and a max per pixel column
+  double top = 1e9;
+  for (const auto& [x, y] : pts) {
+    EXPECT_GE(x, 58.0 - 1e-9);
+    EXPECT_LE(x, 352.0 + 1e-9);
+    EXPECT_GE(y, 20.0 - 1e-9);
+    EXPECT_LE(y, 150.0 + 1e-9);
+    top = std::min(top, y);
+  }
+  EXPECT_NEAR(top, 20.0, 1e-9);  // the single-sample spike reaches the top
+}
+
+TEST(SvgPlot, EmptyAndFlatSeriesDrawAFrame) {
+  EXPECT_NE(apps::svg_line_plot({}, "none", "").find("<rect"), std::string::npos);
+  apps::PlotSeries flat{{0, 1, 2}, {3, 3, 3}};
+  EXPECT_EQ(polyline(apps::svg_line_plot(flat, "flat", "")).size(), 3u);
+}
+
+TEST(DemoSim, EveryShippedSceneGetsFourPlots) {
+  std::ostringstream log;
+  const auto reports = apps::run_demo_scenes(apps::default_examples_dir(), 0.02, log);
+  ASSERT_EQ(reports.size(), apps::demo_scenes().size()) << log.str();
+  const std::string html = apps::sim_html(reports, "proxima demo", "today");
+  std::size_t svgs = 0;
+  for (std::size_t i = 0; (i = html.find("<svg", i)) != std::string::npos; ++i) ++svgs;
+  EXPECT_EQ(svgs, 4 * reports.size());
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  for (const auto& r : reports) {
+    EXPECT_FALSE(r.metrics.empty()) << r.name;
+    EXPECT_EQ(r.energy_j.y.size(), static_cast<std::size_t>(r.timing.steps)) << r.name;
+  }
+}
+
+}  // namespace
+}  // namespace proxima
