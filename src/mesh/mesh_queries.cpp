@@ -608,41 +608,81 @@ auto with_shape(const Shape& b, F&& f) {
 
 // ------------------------------------------------------------------ public
 
-MeshCollideResult collide(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
-                          const MeshRequest& request) {
+namespace {
+
+// Collide and tolerance share one traversal: a hit within `extra` of the
+// margins (0 for collide) ends it. Returns the status; `best` holds the hit.
+template <Ask kAsk>
+Status within(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b, double extra,
+              const MeshRequest& request, Best& best) {
+  const MeshPair pair(a, pose_a, b, pose_b);
+  const double limit = extra + pair.radii;
+  Status status = Status::ok;
+  if (!pair.seed<kAsk>(request.cache, limit, best)) status = pair.run<kAsk>(limit, best, request.node_test);
+  store(request.cache, best.ta, best.tb);
+  return status;
+}
+
+template <Ask kAsk>
+Status within(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b, double extra,
+              const MeshRequest& request, Best& best) {
+  const Status status = with_shape(b, [&](const auto& s) {
+    using S = std::decay_t<decltype(s)>;
+    if constexpr (std::is_same_v<S, Halfspace>) {
+      const HalfspacePair h(a, pose_a, s, pose_b);
+      return h.run<kAsk>(extra + h.radii, best);
+    } else {
+      ConvexPair<S> c(a, pose_a, s, pose_b);
+      if (c.template seed<kAsk>(request.cache, extra + c.radii, best)) return c.status;
+      return c.template run<kAsk>(extra + c.radii, best);
+    }
+  });
+  store(request.cache, best.ta, -1);
+  return status;
+}
+
+template <class B>
+MeshCollideResult collide_any(const Bvh& a, const Transform& pose_a, const B& b, const Transform& pose_b,
+                              const MeshRequest& request) {
   MeshCollideResult r;
   if (bad_pose(pose_a, pose_b)) {
     r.status = Status::invalid_input;
     return r;
   }
-  const MeshPair pair(a, pose_a, b, pose_b);
   Best best;
-  if (!pair.seed<Ask::collide>(request.cache, pair.radii, best))
-    r.status = pair.run<Ask::collide>(pair.radii, best, request.node_test);
+  r.status = within<Ask::collide>(a, pose_a, b, pose_b, 0.0, request, best);
   r.collide = best.hit;
   r.triangle_a = best.ta;
   r.triangle_b = best.tb;
-  store(request.cache, best.ta, best.tb);
   return r;
 }
 
-MeshToleranceResult tolerance(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
-                              double t, const MeshRequest& request) {
+template <class B>
+MeshToleranceResult tolerance_any(const Bvh& a, const Transform& pose_a, const B& b, const Transform& pose_b,
+                                  double t, const MeshRequest& request) {
   MeshToleranceResult r;
   if (bad_pose(pose_a, pose_b) || !std::isfinite(t) || t < 0.0) {
     r.status = Status::invalid_input;
     return r;
   }
-  const MeshPair pair(a, pose_a, b, pose_b);
-  const double limit = t + pair.radii;
   Best best;
-  if (!pair.seed<Ask::tolerance>(request.cache, limit, best))
-    r.status = pair.run<Ask::tolerance>(limit, best, request.node_test);
+  r.status = within<Ask::tolerance>(a, pose_a, b, pose_b, t, request, best);
   r.within = best.hit;
   r.triangle_a = best.ta;
   r.triangle_b = best.tb;
-  store(request.cache, best.ta, best.tb);
   return r;
+}
+
+}  // namespace
+
+MeshCollideResult collide(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
+                          const MeshRequest& request) {
+  return collide_any(a, pose_a, b, pose_b, request);
+}
+
+MeshToleranceResult tolerance(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
+                              double t, const MeshRequest& request) {
+  return tolerance_any(a, pose_a, b, pose_b, t, request);
 }
 
 MeshDistanceResult distance(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
@@ -682,52 +722,12 @@ MeshDistanceResult distance(const Bvh& a, const Transform& pose_a, const Bvh& b,
 
 MeshCollideResult collide(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
                           const MeshRequest& request) {
-  MeshCollideResult r;
-  if (bad_pose(pose_a, pose_b)) {
-    r.status = Status::invalid_input;
-    return r;
-  }
-  Best best;
-  r.status = with_shape(b, [&](const auto& s) {
-    using S = std::decay_t<decltype(s)>;
-    if constexpr (std::is_same_v<S, Halfspace>) {
-      const HalfspacePair h(a, pose_a, s, pose_b);
-      return h.run<Ask::collide>(h.radii, best);
-    } else {
-      ConvexPair<S> c(a, pose_a, s, pose_b);
-      if (c.template seed<Ask::collide>(request.cache, c.radii, best)) return c.status;
-      return c.template run<Ask::collide>(c.radii, best);
-    }
-  });
-  r.collide = best.hit;
-  r.triangle_a = best.ta;
-  store(request.cache, best.ta, -1);
-  return r;
+  return collide_any(a, pose_a, b, pose_b, request);
 }
 
 MeshToleranceResult tolerance(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
                               double t, const MeshRequest& request) {
-  MeshToleranceResult r;
-  if (bad_pose(pose_a, pose_b) || !std::isfinite(t) || t < 0.0) {
-    r.status = Status::invalid_input;
-    return r;
-  }
-  Best best;
-  r.status = with_shape(b, [&](const auto& s) {
-    using S = std::decay_t<decltype(s)>;
-    if constexpr (std::is_same_v<S, Halfspace>) {
-      const HalfspacePair h(a, pose_a, s, pose_b);
-      return h.run<Ask::tolerance>(t + h.radii, best);
-    } else {
-      ConvexPair<S> c(a, pose_a, s, pose_b);
-      if (c.template seed<Ask::tolerance>(request.cache, t + c.radii, best)) return c.status;
-      return c.template run<Ask::tolerance>(t + c.radii, best);
-    }
-  });
-  r.within = best.hit;
-  r.triangle_a = best.ta;
-  store(request.cache, best.ta, -1);
-  return r;
+  return tolerance_any(a, pose_a, b, pose_b, t, request);
 }
 
 MeshDistanceResult distance(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
