@@ -18,6 +18,11 @@ struct Contact {
   double depth = 0.0;
   int feature_a = -1;  ///< triangle id on a mesh A, else −1
   int feature_b = -1;  ///< triangle id on a mesh B, else −1
+  /// Mesh contacts (BLEM): the meshes themselves intersect here, not only
+  /// their boundary layers, so the normal is the shortest retraction of one
+  /// triangle pair and need not agree with its neighbours' (paper Fig. 6).
+  /// A simulator may treat such contacts with suspicion.
+  bool intersecting = false;
 };
 
 /// The contact manifold of one pair. Reuse one ContactSet across queries:

@@ -1,0 +1,78 @@
+// Contact generation for triangle soups with boundary layers (BLEM, Hauser
+// 2013; ALGORITHMS.md §3): a mesh is its triangles ⊕ ball(margin), and every
+// triangle pair (or triangle–convex pair) whose cores are within the sum of
+// the margins is a contact. In that regime the closest points are unique and
+// change continuously with the pose, which is what keeps a simulator from
+// jittering on open, thin and noisy meshes.
+//
+// Per pair within r_A + r_B (+ options.margin), with closest points x_A, x_B
+// at core distance d > 0:
+//   normal n = (x_A − x_B)/d (B→A), depth = r_A + r_B − d,
+//   point = (x_A + x_B)/2 + n (r_B − r_A)/2, midway through the overlap.
+// When both triangles face each other within options.patch_angle of the
+// contact plane (faces or edges lying on each other), the closest points are
+// not unique; the pair then gives the vertices of the intersection of its
+// two facing features projected on the contact plane (as paper 001 §IV-E does
+// for convex pairs), each with its own depth, so that a face resting on a
+// face is supported over its whole area rather than at one arbitrary corner.
+// When the cores intersect (d = 0), the pair falls back to the triangle
+// pair's shortest retraction (exact separating-axis depth of the two
+// triangles); such contacts carry Contact::intersecting.
+//
+// The raw set has a contact per pair (an edge on an edge gives four copies);
+// with options.cluster it is reduced to at most
+// options.clustering.max_contacts (contact/cluster.hpp).
+#pragma once
+
+#include <cstddef>
+
+#include <proxima/contact/cluster.hpp>
+#include <proxima/contact/contact.hpp>
+#include <proxima/mesh/bvh.hpp>
+#include <proxima/shape/shape.hpp>
+
+namespace proxima {
+
+struct MeshContactOptions {
+  /// Also report pairs whose core distance is within r_A + r_B + margin
+  /// (negative depth): contacts before the layers touch. ≥ 0.
+  double margin = 0.0;
+  /// Radians, in [0, π/2): a triangle counts as lying on the contact plane
+  /// when its facing feature spans a height of at most tan(patch_angle) times
+  /// its longest edge. 0.01 keeps a resting face's patch up to about 0.6°.
+  double patch_angle = 0.01;
+  /// Reduce the raw contacts to at most clustering.max_contacts.
+  bool cluster = true;
+  ClusterOptions clustering;
+  /// Profiling only: traverse the BVHs and count the candidate pairs, but do
+  /// not test triangles (no contacts). Splits the time of a query into
+  /// traversal and triangle tests.
+  bool traverse_only = false;
+};
+
+/// What one query did, for benchmarks and tests.
+struct MeshContactStats {
+  std::size_t node_pairs = 0;       ///< bounding-volume pairs visited
+  std::size_t triangle_tests = 0;   ///< triangle (or triangle–convex) pairs tested
+  std::size_t pairs_within = 0;     ///< pairs within the layers
+  std::size_t raw_contacts = 0;     ///< contacts before clustering
+  std::size_t intersecting = 0;     ///< raw contacts from intersecting cores
+};
+
+/// BLEM contacts between meshes A and B (margins are the meshes' own,
+/// TriangleMesh::margin()). `out.points` holds the (clustered) contacts,
+/// `out.distance` the smallest core distance minus the margins (negative
+/// inside the layers) and `out.normal` the normal of that pair; empty points
+/// when no pair is within reach. Never throws and never returns NaN: a
+/// non-finite pose or bad options give Status::invalid_input and no points.
+void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
+                   const MeshContactOptions& options, ContactSet& out, MeshContactStats* stats = nullptr);
+
+/// Mesh A against a convex shape or a halfspace B; B's margin (its core
+/// inflation, margin included) is its boundary layer. Against a halfspace
+/// every mesh vertex within reach is a contact (the plane's normal is the
+/// normal), the exact support of a polyhedral surface resting on a plane.
+void mesh_contacts(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
+                   const MeshContactOptions& options, ContactSet& out, MeshContactStats* stats = nullptr);
+
+}  // namespace proxima
