@@ -96,6 +96,7 @@ void hierarchical(const std::vector<double>& x, int n, int k, std::vector<int>& 
       d[i * un + j] = d[j * un + i] = std::sqrt(dist2(&x[kDim * i], &x[kDim * j]));
 
   std::vector<int> size(un, 1);
+  std::vector<double> height(un, 0.0);  // of the merge that made each cluster
   std::vector<int> live(un);  // live clusters, ascending, named by smallest member
   std::iota(live.begin(), live.end(), 0);
   std::vector<int> chain;
@@ -123,7 +124,11 @@ void hierarchical(const std::vector<double>& x, int n, int k, std::vector<int>& 
     }
     chain.resize(chain.size() - 2);
     const int lo = std::min(a, prev), hi = std::max(a, prev);
-    merges.push_back({lo, hi, best_d});
+    // Heights never decrease in exact arithmetic; rounding in the updates
+    // below could put a merge a hair under one it contains (equal distances
+    // on a grid), so the cut could apply the outer merge without the inner.
+    height[lo] = std::max({best_d, height[lo], height[hi]});
+    merges.push_back({lo, hi, height[lo]});
     // Lance–Williams for average linkage: the mean pairwise distance to the
     // union is the size-weighted mean of the distances to its parts.
     const double nl = size[lo], nh = size[hi];
@@ -208,8 +213,12 @@ void kmeans(const std::vector<double>& x, const std::vector<Contact>& contacts, 
 
   // Member sums and counts, kept up to date as points change centre.
   std::vector<double> sum(kDim * m, 0.0), moved(m), half_gap(m);
-  std::vector<double> gap(m <= kMaxGapMatrix ? m * m : 0);
-  std::vector<int> count(m, 0), renumber(m), cand(m);
+  // Centre-to-centre distances and, per centre, the others sorted by them.
+  const bool keep_gaps = m <= kMaxGapMatrix;
+  std::vector<double> gap(keep_gaps ? m * m : 0);
+  std::vector<int> order(gap.size());  // row c: centres by distance from c
+  for (std::size_t c = 0; c < m && keep_gaps; ++c) std::iota(&order[c * m], &order[c * m] + m, 0);
+  std::vector<int> count(m, 0), renumber(m);
   for (std::size_t i = 0; i < n; ++i) {
     const auto c = static_cast<std::size_t>(label[i]);
     ++count[c];
@@ -231,6 +240,8 @@ void kmeans(const std::vector<double>& x, const std::vector<Contact>& contacts, 
       }
       for (int& l : label) l = renumber[static_cast<std::size_t>(l)];
       m = live;
+      // Start the neighbour orders afresh (rare: a centre lost its members).
+      for (std::size_t c = 0; c < m && keep_gaps; ++c) std::iota(&order[c * m], &order[c * m] + m, 0);
     }
     // Move every centre to its members' mean.
     double max_moved = 0.0, second_moved = 0.0;
@@ -252,7 +263,6 @@ void kmeans(const std::vector<double>& x, const std::vector<Contact>& contacts, 
     // store them) and half the distance from each centre to its nearest
     // other: a point closer than that to its own centre cannot be nearer
     // another.
-    const bool keep_gaps = !gap.empty();  // sized for the initial m, which only shrinks
     std::fill_n(half_gap.begin(), m, kInf);
     for (std::size_t c = 0; c < m; ++c)
       for (std::size_t e = c + 1; e < m; ++e) {
@@ -262,6 +272,20 @@ void kmeans(const std::vector<double>& x, const std::vector<Contact>& contacts, 
         half_gap[e] = std::min(half_gap[e], g);
       }
     for (std::size_t c = 0; c < m; ++c) half_gap[c] *= 0.5;
+    // Each centre's others by distance. Centres move less and less, so the
+    // previous order is nearly sorted and insertion sort is about linear.
+    if (keep_gaps)
+      for (std::size_t c = 0; c < m; ++c) {
+        int* by_gap = &order[c * m];
+        const double* gap_c = &gap[c * m];
+        gap[c * m + c] = 0.0;
+        for (std::size_t j = 1; j < m; ++j) {
+          const int v = by_gap[j];
+          std::size_t h = j;
+          for (; h > 0 && gap_c[by_gap[h - 1]] > gap_c[v]; --h) by_gap[h] = by_gap[h - 1];
+          by_gap[h] = v;
+        }
+      }
 
     std::size_t changed = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -274,49 +298,38 @@ void kmeans(const std::vector<double>& x, const std::vector<Contact>& contacts, 
       const double e_a = dist2(xi, &centre[kDim * a]);
       upper[i] = std::sqrt(e_a);
       if (upper[i] < bound) continue;
-      // Scan the centres. One at least twice as far from the own centre as
-      // the point is (Elkan's test) is farther from the point than the own
-      // centre: it is skipped, and the triangle inequality bounds its
-      // distance for the lower bound. The candidates are gathered without
-      // branches (near and far centres alternate unpredictably), in index
-      // order so that ties go to the lowest index.
+      // Scan the other centres, nearest to the own centre first. One at
+      // least twice as far from the own centre as the point is cannot be
+      // nearer (Elkan's test), nor can any after it; the first of them bounds
+      // the distance to all of them. Ties go to the lowest index.
       const double d_a = upper[i];
-      std::size_t nc = 0;
-      double skipped0 = kInf, skipped1 = kInf;  // two chains: half the latency
-      if (keep_gaps) {
-        const double* gap_a = &gap[a * m];  // gap_a[a] = 0: a is a candidate
-        std::size_t c = 0;
-        for (; c + 1 < m; c += 2) {
-          const bool n0 = gap_a[c] <= 2.0 * d_a, n1 = gap_a[c + 1] <= 2.0 * d_a;
-          cand[nc] = static_cast<int>(c);
-          nc += n0;
-          cand[nc] = static_cast<int>(c + 1);
-          nc += n1;
-          skipped0 = std::min(skipped0, n0 ? kInf : gap_a[c]);
-          skipped1 = std::min(skipped1, n1 ? kInf : gap_a[c + 1]);
-        }
-        if (c < m) {
-          const bool n0 = gap_a[c] <= 2.0 * d_a;
-          cand[nc] = static_cast<int>(c);
-          nc += n0;
-          skipped0 = std::min(skipped0, n0 ? kInf : gap_a[c]);
-        }
-      } else {
-        for (std::size_t c = 0; c < m; ++c) cand[nc++] = static_cast<int>(c);
-      }
-      const double skipped = std::min(skipped0, skipped1) - d_a;
-      double b1 = kInf, b2 = kInf;
+      double b1 = e_a, b2 = kInf, skipped = kInf;
       std::size_t best = a;
-      for (std::size_t j = 0; j < nc; ++j) {
-        const auto c = static_cast<std::size_t>(cand[j]);
-        const double e = c == a ? e_a : dist2(xi, &centre[kDim * c]);
-        if (e < b1) {
+      auto consider = [&](std::size_t c) {
+        const double e = dist2(xi, &centre[kDim * c]);
+        if (e < b1 || (e == b1 && c < best)) {
           b2 = b1;
           b1 = e;
           best = c;
         } else if (e < b2) {
           b2 = e;
         }
+      };
+      if (keep_gaps) {
+        const int* by_gap = &order[a * m];
+        const double* gap_a = &gap[a * m];
+        for (std::size_t j = 0; j < m; ++j) {
+          const auto c = static_cast<std::size_t>(by_gap[j]);
+          if (c == a) continue;
+          if (gap_a[c] > 2.0 * d_a) {
+            skipped = gap_a[c] - d_a;
+            break;
+          }
+          consider(c);
+        }
+      } else {
+        for (std::size_t c = 0; c < m; ++c)
+          if (c != a) consider(c);
       }
       if (best != a) {
         label[i] = static_cast<int>(best);
