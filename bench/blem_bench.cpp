@@ -84,7 +84,8 @@ struct Table {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
   std::vector<std::string> notes;
-  bool left = false;  ///< left-align every column (plain text)
+  bool left = false;     ///< left-align every column
+  int left_columns = 1;  ///< else only the first ones (the others are numbers)
 };
 
 bool markdown = false;
@@ -94,7 +95,7 @@ void print(const Table& t) {
     std::printf("\n**%s**\n\n|", t.title.c_str());
     for (const auto& h : t.header) std::printf(" %s |", h.c_str());
     std::printf("\n|");
-    for (std::size_t i = 0; i < t.header.size(); ++i) std::printf(i == 0 ? " --- |" : " ---: |");
+    for (std::size_t i = 0; i < t.header.size(); ++i) std::printf(t.left || int(i) < t.left_columns ? " --- |" : " ---: |");
     std::printf("\n");
     for (const auto& r : t.rows) {
       std::printf("|");
@@ -113,7 +114,7 @@ void print(const Table& t) {
   auto line = [&](const std::vector<std::string>& r) {
     std::printf(" ");
     for (std::size_t i = 0; i < r.size(); ++i)
-      std::printf(i == 0 || t.left ? " %-*s" : "  %*s", static_cast<int>(w[i]), r[i].c_str());
+      std::printf(t.left || int(i) < t.left_columns ? " %-*s" : "  %*s", static_cast<int>(w[i]), r[i].c_str());
     std::printf("\n");
   };
   line(t.header);
@@ -211,6 +212,7 @@ std::vector<P2> face_xy(const Transform& pose, double hx, double hy) {
 struct Point {
   Vec3 position;
   double depth;
+  Vec3 normal;  // B to A
 };
 
 std::size_t distinct(const std::vector<Point>& pts) {
@@ -278,7 +280,7 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
   // under the end of the trajectory, so the foot's toe slides over a rim.
   const proxima::bench::Terrain terrain(21, 0.08, 0.15, 5);
   TerrainGrid grid;
-  grid.side = quick ? 160 : 727;
+  grid.side = quick ? 160 : 748;  // 1,000,112 triangles after the holes
   grid.spacing = 0.01;
   grid.noise = 0.0005;
   grid.holes = quick ? 3 : 60;
@@ -525,7 +527,7 @@ void pair_scenes(bool quick, int repeats) {
           proxima::mesh_contacts(ua, p, lb, Transform::identity(), o, set);
           check(finite(set), s.name + ": Proxima output finite");
           std::vector<Point> pts;
-          for (const Contact& c : set.points) pts.push_back({c.point, c.depth});
+          for (const Contact& c : set.points) pts.push_back({c.point, c.depth, c.normal});
           r.sets.push_back(std::move(pts));
           r.ns.push_back(call_ns([&] { proxima::mesh_contacts(ua, p, lb, Transform::identity(), o, set); keep(set); },
                                  repeats));
@@ -547,7 +549,8 @@ void pair_scenes(bool quick, int repeats) {
           Result r{cell.library, cell.solver, {}, {}, cell.median_ns};
           for (const auto& set : cell.contacts) {
             std::vector<Point> pts;
-            for (const auto& c : set) pts.push_back({Vec3(c.position[0], c.position[1], c.position[2]), c.depth});
+            for (const auto& c : set) pts.push_back({Vec3(c.position[0], c.position[1], c.position[2]), c.depth,
+                             Vec3(c.normal[0], c.normal[1], c.normal[2])});
             r.sets.push_back(std::move(pts));
           }
           results.push_back(std::move(r));
@@ -561,12 +564,14 @@ void pair_scenes(bool quick, int repeats) {
 #endif
       const double ours = results.front().median_ns;
       Table t{"2. " + s.name + (kind == 0 ? ", 1 mm core gap (inside the 2.5 mm layer)" : ", cores overlapping 1 mm"),
-              {"library", "solver", "contacts mean [min, max]", "distinct points mean", "supports", "median µs",
+              {"library", "solver", "contacts mean [min, max]", "distinct points mean", "mean n·z", "supports", "median µs",
                "vs Proxima"},
               {},
-              {}};
+              {},
+              false,
+              2};
       for (const Result& r : results) {
-        double cm = 0, dm = 0, cmin = 1e300, cmax = 0;
+        double cm = 0, dm = 0, cmin = 1e300, cmax = 0, nz = 0, nn = 0;
         std::size_t sup = 0;
         for (std::size_t i = 0; i < r.sets.size(); ++i) {
           const auto& pts = r.sets[i];
@@ -575,6 +580,10 @@ void pair_scenes(bool quick, int repeats) {
           cmin = std::min(cmin, c);
           cmax = std::max(cmax, c);
           dm += double(distinct(pts));
+          for (const Point& q : pts) {
+            nz += q.normal.z();
+            ++nn;
+          }
           const Transform& p = poses[i];
           const std::vector<P2> resting =
               clip_convex(face_xy(p, s.upper_hx, s.upper_hy), face_xy(Transform::identity(), s.lower_hx, s.lower_hy));
@@ -583,7 +592,7 @@ void pair_scenes(bool quick, int repeats) {
         const double k = r.sets.empty() ? 1 : double(r.sets.size());
         t.rows.push_back({r.library, r.solver,
                           fmt("%.1f", cm / k) + " [" + fmt("%.0f", cmin) + ", " + fmt("%.0f", cmax) + "]",
-                          fmt("%.1f", dm / k), std::to_string(sup) + "/" + std::to_string(r.sets.size()),
+                          fmt("%.1f", dm / k), nn > 0 ? fmt("%.3f", nz / nn) : std::string("–"), std::to_string(sup) + "/" + std::to_string(r.sets.size()),
                           fmt("%.2f", r.median_ns / 1e3), fmt("%.2fx", r.median_ns / ours)});
         if (r.library == "Proxima" && kind == 0 && &s == &scenes.front())
           check(sup == r.sets.size(), "Proxima (" + r.solver + ") supports the cube on every gap pose (" +
@@ -598,7 +607,8 @@ void pair_scenes(bool quick, int repeats) {
         t.notes.push_back("Same (x, y, yaw) with the upper body 1 mm into the lower one (cores intersect): the pose "
                           "FCL and GImpact need. Bullet bodies carry the same margins as Proxima's.");
       t.notes.push_back("supports = the centre of pressure (depth-weighted mean) lies in the overlap of the two "
-                        "faces and the points' hull contains the upper body's centre of mass (seen from above). "
+                        "faces and the points' hull contains the upper body's centre of mass (seen from above); "
+                        "n·z: the contacts' normals (B to A, lower to upper) against +z, 1 for a flat rest. "
                         "Distinct points rounded to 1e-6 m. Times: per pose the median of " +
                         std::to_string(repeats) + " batches, then the median over poses.");
       print(t);
