@@ -280,7 +280,7 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
   // under the end of the trajectory, so the foot's toe slides over a rim.
   const proxima::bench::Terrain terrain(21, 0.08, 0.15, 5);
   TerrainGrid grid;
-  grid.side = quick ? 160 : 748;  // 1,000,112 triangles after the holes
+  grid.side = quick ? 160 : 748;  // 1,004,204 triangles after the holes
   grid.spacing = 0.01;
   grid.noise = 0.0005;
   grid.holes = quick ? 3 : 60;
@@ -289,6 +289,9 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
   const double mid = 0.5 * grid.side * grid.spacing;
   const Vec3 start(mid - 0.04, mid - 0.01, 0), travel(0.08, 0.02, 0);
   grid.extra_holes.push_back({start.x() + travel.x() + 0.13, start.y() + travel.y(), 0.05});
+  // The random holes keep clear of the trajectory (the foot must rest on
+  // something), the placed one does not.
+  grid.keep_clear.push_back({start.x() + 0.5 * travel.x(), start.y() + 0.5 * travel.y(), 0.18});
   std::mt19937 g(22);
   const auto t0 = clock_type::now();
   std::vector<proxima::bench::Hole> holes;

@@ -60,6 +60,7 @@ struct TerrainGrid {
   double hole_min = 0.5;     ///< their radii are uniform in [hole_min, hole_max]
   double hole_max = 2.5;
   std::vector<Hole> extra_holes = {};  ///< placed holes, besides the random ones
+  std::vector<Hole> keep_clear = {};   ///< random holes overlapping these disks are dropped
 };
 
 /// side×side squares of `spacing` at the terrain's heights plus per-vertex
@@ -86,7 +87,10 @@ inline TriangleMesh terrain_mesh(const Terrain& terrain, const TerrainGrid& grid
     const double u = grid.noise > 0 ? std::abs(noise(g)) / grid.noise : 0.0;
     const double hy = pos(g);
     const double hx = pos(g);
-    holes.push_back({hx, hy, grid.hole_min + (grid.hole_max - grid.hole_min) * u});
+    const Hole h{hx, hy, grid.hole_min + (grid.hole_max - grid.hole_min) * u};
+    bool clear = true;
+    for (const Hole& c : grid.keep_clear) clear = clear && std::hypot(h.x - c.x, h.y - c.y) >= h.radius + c.radius;
+    if (clear) holes.push_back(h);
   }
   holes.insert(holes.end(), grid.extra_holes.begin(), grid.extra_holes.end());
   std::vector<TriangleIndices> t;
