@@ -282,7 +282,11 @@ struct MeshMesh {
         for (std::size_t p = i; p < j; ++p) {
           PairHit& h = hits[p];
           if (h.drop || h.c.intersect || !(h.c.distance > 0.0)) continue;
-          for (std::size_t q = i; q < j && !h.drop; ++q) h.drop = q != p && shadowed(h, hits[q], on_a);
+          // Only a nearer partner can shadow: the witness's distance to the
+          // partner's triangle is at least that pair's distance.
+          const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
+          for (std::size_t q = i; q < j && !h.drop; ++q)
+            h.drop = q != p && hits[q].c.distance < below && shadowed(h, hits[q], on_a);
         }
         i = j;
       }
