@@ -110,15 +110,44 @@ int patch_contacts(const narrow::detail::HullOf<N>& ha, const narrow::detail::Hu
 }
 
 // Shortest translation of A that separates two intersecting triangles: the
-// separating-axis depth over both normals and the nine edge crossings
-// (exact for two convex polygons). Returns the unit direction (B→A) and the
+// separating-axis depth over both normals, the nine edge crossings and the
+// six in-plane edge normals (exact for two convex polygons, coplanar ones
+// included). Returns the unit direction (B→A) and the
 // core depth ≥ 0.
-void triangle_retraction(const Triangle& a, const Triangle& b, Vec3& dir, double& depth) {
-  depth = std::numeric_limits<double>::infinity();
-  dir = Vec3::UnitZ();
+//
+// For closed, oriented meshes the triangles are pieces of solids'
+// boundaries, and only directions that move A out of B through b (no
+// component against b's outward normal) and off a (none along a's outward
+// normal) are candidates: the plain two-triangle depth would otherwise push
+// A sideways past a small triangle, deeper into B. Orientation 0 (open or
+// unoriented mesh) lifts that side's restriction; if no direction is
+// allowed, the unrestricted minimum is used.
+void triangle_retraction(const Triangle& a, const Triangle& b, int orient_a, int orient_b, Vec3& dir,
+                         double& depth) {
   const double scale = std::max({a[0].cwiseAbs().maxCoeff(), a[1].cwiseAbs().maxCoeff(),
                                  a[2].cwiseAbs().maxCoeff(), b[0].cwiseAbs().maxCoeff(),
                                  b[1].cwiseAbs().maxCoeff(), b[2].cwiseAbs().maxCoeff(), 1e-300});
+  const Vec3 ea[3] = {a[1] - a[0], a[2] - a[1], a[0] - a[2]};
+  const Vec3 eb[3] = {b[1] - b[0], b[2] - b[1], b[0] - b[2]};
+  auto outward = [](const Vec3& n, int orient) {
+    const double len = n.norm();
+    return orient != 0 && len > 0.0 ? Vec3(orient * n / len) : Vec3(Vec3::Zero());
+  };
+  const Vec3 out_a = outward(ea[0].cross(ea[1]), orient_a), out_b = outward(eb[0].cross(eb[1]), orient_b);
+  double free_depth = std::numeric_limits<double>::infinity();
+  Vec3 free_dir = Vec3::UnitZ();
+  depth = std::numeric_limits<double>::infinity();
+  dir = Vec3::UnitZ();
+  auto consider = [&](const Vec3& u, double d) {
+    if (d < free_depth) {
+      free_depth = d;
+      free_dir = u;
+    }
+    if (u.dot(out_b) >= -1e-9 && u.dot(out_a) <= 1e-9 && d < depth) {
+      depth = d;
+      dir = u;
+    }
+  };
   auto test = [&](Vec3 u) {
     const double len = u.norm();
     if (!(len > 1e-12 * scale * scale)) return;
@@ -130,22 +159,23 @@ void triangle_retraction(const Triangle& a, const Triangle& b, Vec3& dir, double
       b_lo = std::min(b_lo, u.dot(b[k]));
       b_hi = std::max(b_hi, u.dot(b[k]));
     }
-    const double up = std::max(0.0, b_hi - a_lo), down = std::max(0.0, a_hi - b_lo);
-    if (up < depth) {
-      depth = up;
-      dir = u;
-    }
-    if (down < depth) {
-      depth = down;
-      dir = -u;
-    }
+    consider(u, std::max(0.0, b_hi - a_lo));
+    consider(-u, std::max(0.0, a_hi - b_lo));
   };
-  const Vec3 ea[3] = {a[1] - a[0], a[2] - a[1], a[0] - a[2]};
-  const Vec3 eb[3] = {b[1] - b[0], b[2] - b[1], b[0] - b[2]};
-  test(ea[0].cross(ea[1]));
-  test(eb[0].cross(eb[1]));
+  const Vec3 na = ea[0].cross(ea[1]), nb = eb[0].cross(eb[1]);
+  test(na);
+  test(nb);
   for (const Vec3& x : ea)
     for (const Vec3& y : eb) test(x.cross(y));
+  // In-plane edge normals: the axes that separate coplanar triangles (two
+  // flush faces overlapping along a band), where every other axis is the
+  // common normal.
+  for (const Vec3& x : ea) test(na.cross(x));
+  for (const Vec3& y : eb) test(nb.cross(y));
+  if (!std::isfinite(depth)) {
+    depth = free_depth;
+    dir = free_dir;
+  }
   if (!std::isfinite(depth)) depth = 0.0;  // two coincident points: no axis at all
 }
 
@@ -181,9 +211,11 @@ struct MeshMesh {
   Placement nodes;  // B's node frame → A's node frame
   Layers L;
   double margin;
+  int orient_a, orient_b;  // TriangleMesh::orientation()
 
   MeshMesh(const Bvh& a, const Transform& ta, const Bvh& b, const Transform& tb, const MeshContactOptions& o)
-      : A(a), B(b), ab(ta.inverse() * tb), margin(o.margin) {
+      : A(a), B(b), ab(ta.inverse() * tb), margin(o.margin), orient_a(a.mesh().orientation()),
+        orient_b(b.mesh().orientation()) {
     nodes.R = ab.R;
     nodes.absR = ab.R.cwiseAbs();
     nodes.t = ab.R * b.origin() + ab.p - a.origin();
@@ -221,7 +253,7 @@ struct MeshMesh {
     if (c.intersect || !(c.distance > 0.0)) {
       Vec3 n;
       double core_depth;
-      triangle_retraction(a, b, n, core_depth);
+      triangle_retraction(a, b, orient_a, orient_b, n, core_depth);
       Contact k;
       k.normal = n;
       k.depth = core_depth + L.ra + L.rb;

@@ -81,6 +81,17 @@ TriangleMesh::TriangleMesh(std::vector<Vec3> vertices, std::vector<TriangleIndic
     for (std::uint32_t v : t) data->bounds.extend(vertices[v]);
   }
   data->closed = closed_and_oriented(triangles);
+  if (data->closed) {
+    // Orientation of a closed mesh: the sign of its enclosed volume.
+    const Vec3 ref = data->bounds.center();
+    double volume = 0.0;
+    for (const TriangleIndices& t : triangles) {
+      const Vec3 a = vertices[t[0]] - ref, b = vertices[t[1]] - ref, c = vertices[t[2]] - ref;
+      volume += a.dot(b.cross(c));
+    }
+    const double extent = (data->bounds.max - data->bounds.min).norm();
+    if (std::abs(volume) > 1e-12 * extent * extent * extent) data->orientation = volume > 0.0 ? 1 : -1;
+  }
   data->vertices = std::move(vertices);
   data->triangles = std::move(triangles);
   data->name = std::move(name);

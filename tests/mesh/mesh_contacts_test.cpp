@@ -3,7 +3,9 @@
 // plane, a sphere over a soup) and the scanned mug between two boxes.
 #include <algorithm>
 #include <cmath>
+#include <array>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <utility>
 
@@ -52,26 +54,32 @@ PairSet found_pairs(const ContactSet& set) {
   return s;
 }
 
-// Subdivided closed box: n×n squares per face (2 n² triangles per face).
+// Subdivided closed box: n×n squares per face (2 n² triangles per face),
+// outward, vertices on the cube's edges shared by the faces meeting there.
 TriangleMesh fine_box(const Vec3& h, int n, double margin) {
   std::vector<Vec3> v;
   std::vector<TriangleIndices> t;
+  std::map<std::array<long, 3>, std::uint32_t> index;  // welds by grid coordinates
+  auto vertex = [&](const Vec3& p) {
+    const std::array<long, 3> key = {std::lround(p.x() / h.x() * n), std::lround(p.y() / h.y() * n),
+                                     std::lround(p.z() / h.z() * n)};
+    const auto [it, added] = index.emplace(key, static_cast<std::uint32_t>(v.size()));
+    if (added) v.push_back(p);
+    return it->second;
+  };
   for (int axis = 0; axis < 3; ++axis)
     for (int side = -1; side <= 1; side += 2) {
       const int u = (axis + 1) % 3, w = (axis + 2) % 3;
-      const auto base = static_cast<std::uint32_t>(v.size());
-      for (int j = 0; j <= n; ++j)
-        for (int i = 0; i <= n; ++i) {
-          Vec3 p;
-          p[axis] = side * h[axis];
-          p[u] = h[u] * (-1.0 + 2.0 * i / n);
-          p[w] = h[w] * (-1.0 + 2.0 * j / n);
-          v.push_back(p);
-        }
-      auto id = [&](int i, int j) { return base + static_cast<std::uint32_t>(j * (n + 1) + i); };
+      auto id = [&](int i, int j) {
+        Vec3 p;
+        p[axis] = side * h[axis];
+        p[u] = h[u] * (-1.0 + 2.0 * i / n);
+        p[w] = h[w] * (-1.0 + 2.0 * j / n);
+        return vertex(p);
+      };
       for (int j = 0; j < n; ++j)
         for (int i = 0; i < n; ++i) {
-          // Orientation does not matter to BLEM (a soup); keep it consistent anyway.
+          // (u, w, axis) is right-handed: counter-clockwise in (u, w) faces +axis.
           if (side > 0) {
             t.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
             t.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
@@ -464,6 +472,38 @@ TEST(MeshContacts, ScannedMugBetweenTwoBoxesTouchesBothSides) {
     ++sides;
   }
   EXPECT_EQ(sides, 2);
+}
+
+// A fine closed cube sunk 1 mm into a coarse one (the layers and more
+// overrun): the fallback must still push it out, never sideways past a
+// small triangle or down. Both meshes are closed and outward, so each
+// intersecting pair retracts through B's face or off A's; near B's top
+// edges and corners a triangle may leave over them (n·z = 1/√2 or 1/√3),
+// still up.
+TEST(MeshContacts, SunkFineCubeRetractsOutwardNotDeeper) {
+  const double h = 0.05, r = 0.0025, sink = 0.001;
+  const Bvh a(fine_box(Vec3::Constant(h), 16, r)), b(testing::box_mesh(Vec3::Constant(h)));
+  ASSERT_EQ(a.mesh().orientation(), 1);
+  ASSERT_EQ(b.mesh().orientation(), 1);
+  for (double offset : {0.0, 0.013}) {
+    ContactSet set;
+    MeshContactStats stats;
+    mesh_contacts(a, Transform::from_translation({offset, -offset, 2 * h - sink}), b, Transform::identity(),
+                  raw_options(0.01), set, &stats);
+    ASSERT_EQ(set.status, Status::ok);
+    ASSERT_GT(stats.intersecting, 0u);
+    for (const Contact& c : set.points) {
+      if (!c.intersecting) continue;
+      EXPECT_GT(c.normal.z(), 0.5) << "offset " << offset << ": " << c.normal.transpose() << " at " << c.point.transpose();
+      EXPECT_LE(c.depth, sink + r + 1e-9);
+    }
+  }
+  // Inward-oriented copies (every triangle reversed) say so.
+  TriangleMesh m = testing::box_mesh(Vec3::Constant(h));
+  std::vector<TriangleIndices> flipped = m.triangles();
+  for (TriangleIndices& t : flipped) std::swap(t[1], t[2]);
+  EXPECT_EQ(TriangleMesh(m.vertices(), flipped).orientation(), -1);
+  EXPECT_EQ(testing::grid(3, 0.1, [](int, int) { return false; }).orientation(), 0);
 }
 
 TEST(MeshContacts, BadInputIsReportedNotThrown) {

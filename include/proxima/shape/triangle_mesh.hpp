@@ -43,6 +43,11 @@ class TriangleMesh {
   /// True when every edge is shared by exactly two triangles with opposite
   /// orientation (a closed, consistently oriented 2-manifold).
   bool is_closed() const { return data_->closed; }
+  /// +1: closed, and each triangle's normal (b − a) × (c − a) points out of
+  /// the enclosed solid; −1: closed and inward; 0: open, or closed around no
+  /// volume. Mesh contacts use it to retract intersecting triangles the
+  /// right way out.
+  int orientation() const { return data_->orientation; }
   /// Mass properties of the enclosed solid (divergence theorem, unit density);
   /// nullopt when the mesh is not closed, since an open surface encloses no
   /// volume. An inward-oriented closed mesh gives the same (positive) result
@@ -57,6 +62,7 @@ class TriangleMesh {
     std::string name;
     Aabb bounds;
     bool closed = false;
+    int orientation = 0;
   };
   std::shared_ptr<const Data> data_;
   double margin_ = 0.0;
