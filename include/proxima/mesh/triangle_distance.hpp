@@ -188,8 +188,28 @@ inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
       take(x, y);
     }
   }
-  for (int i = 0; i < 3; ++i) take(a[i], closest_on_triangle(a[i], b[0], b[1], b[2]));
-  for (int j = 0; j < 3; ++j) take(closest_on_triangle(b[j], a[0], a[1], a[2]), b[j]);
+  // Vertex–face pairs: only a vertex that projects inside the other triangle
+  // can beat the edge pairs (outside, its nearest point is on an edge, and
+  // the edge pairs above already include that vertex–edge distance). A
+  // sliver or degenerate triangle is its edges.
+  auto faces = [&](const Triangle& t, const Triangle& other, bool swap) {
+    const Vec3 ab = t[1] - t[0], ac = t[2] - t[0];
+    const Vec3 n = ab.cross(ac);
+    const double nn = n.squaredNorm();
+    if (!(nn > 1e-16 * ab.squaredNorm() * ac.squaredNorm())) return;
+    // Barycentrics times nn: v nn = (x−a)×ac·n = (x−a)·(ac×n), and
+    // w nn = ab×(x−a)·n = (x−a)·(n×ab).
+    const Vec3 cv = ac.cross(n), cw = n.cross(ab);
+    for (int k = 0; k < 3; ++k) {
+      const Vec3 ax = other[k] - t[0];
+      const double v = ax.dot(cv), w = ax.dot(cw);
+      if (v < 0.0 || w < 0.0 || v + w > nn) continue;
+      const Vec3 p = t[0] + (v / nn) * ab + (w / nn) * ac;
+      swap ? take(other[k], p) : take(p, other[k]);
+    }
+  };
+  faces(b, a, true);
+  faces(a, b, false);
   best.distance = std::sqrt(best_sq);
   return best;
 }
