@@ -1,9 +1,12 @@
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <map>
 #include <memory>
+#include <numbers>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -26,27 +29,28 @@ constexpr double kPerturbation = 1e-6;  // metres and radians
 TriangleMesh subdivided_cube(double size, int n, double margin) {
   std::vector<Vec3> vertices;
   std::vector<TriangleIndices> triangles;
+  std::map<std::array<int, 3>, std::uint32_t> index;  // grid coordinates 0..n per axis
   const double h = size / 2;
-  auto vertex = [&](const Vec3& x) {
-    for (std::size_t i = 0; i < vertices.size(); ++i) {
-      if ((vertices[i] - x).squaredNorm() < 1e-24) return static_cast<std::uint32_t>(i);
-    }
-    vertices.push_back(x);
-    return static_cast<std::uint32_t>(vertices.size() - 1);
+  auto vertex = [&](const std::array<int, 3>& g) {
+    const auto [it, added] = index.try_emplace(g, static_cast<std::uint32_t>(vertices.size()));
+    if (added) vertices.emplace_back(-h + size * g[0] / n, -h + size * g[1] / n, -h + size * g[2] / n);
+    return it->second;
   };
   for (int axis = 0; axis < 3; ++axis) {
     for (const double side : {-1.0, 1.0}) {
-      // (u, v, outward) right-handed so that the triangles face outwards.
-      Vec3 normal = Vec3::Zero(), u = Vec3::Zero(), v = Vec3::Zero();
-      normal[axis] = side;
-      u[(axis + 1) % 3] = 1.0;
-      v = normal.cross(u);
+      // (u, v, outward) right-handed so that the triangles face outwards:
+      // u is the next axis, v = normal × u is ± the one after.
+      const int ua = (axis + 1) % 3, va = (axis + 2) % 3;
+      const int v_sign = side > 0 ? 1 : -1;
       std::vector<std::uint32_t> grid;
       grid.reserve(static_cast<std::size_t>((n + 1) * (n + 1)));
       for (int j = 0; j <= n; ++j) {
         for (int i = 0; i <= n; ++i) {
-          const double s = -h + size * i / n, t = -h + size * j / n;
-          grid.push_back(vertex(h * normal + s * u + t * v));
+          std::array<int, 3> g{};
+          g[static_cast<std::size_t>(axis)] = side > 0 ? n : 0;
+          g[static_cast<std::size_t>(ua)] = i;
+          g[static_cast<std::size_t>(va)] = v_sign > 0 ? j : n - j;
+          grid.push_back(vertex(g));
         }
       }
       auto at = [&](int i, int j) { return grid[static_cast<std::size_t>(j * (n + 1) + i)]; };
@@ -252,7 +256,7 @@ std::vector<MeshContactDemoRow> run_mesh_contact_demo(const std::string& mug_pat
   b.name = "cube subdivided " + std::to_string(n) + "x" + std::to_string(n) + " (" + std::to_string(2 * n * n) +
            " triangles per face) on a 12-triangle cube, shifted 2 cm and turned 10 deg";
   // Off-centre and turned so that the patch is not the fine cube's own grid.
-  b.pose_a = Transform::from_axis_angle(Vec3::UnitZ(), 10.0 * 3.14159265358979323846 / 180.0,
+  b.pose_a = Transform::from_axis_angle(Vec3::UnitZ(), 10.0 * std::numbers::pi / 180.0,
                                         Vec3(0.02, 0.01, size + 0.001));
   rows.push_back(run_scene(b));
 
