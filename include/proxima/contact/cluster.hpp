@@ -39,7 +39,18 @@ struct ClusterOptions {
 /// Deterministic: the same input gives the same output, bit for bit.
 /// Returns Status::invalid_input (contacts untouched) when max_contacts < 1,
 /// a weight is negative or not finite, hierarchical_limit < 0, or a contact
-/// has a non-finite field.
+/// has a non-finite field or one whose weighted value exceeds 1e150 (squared
+/// distances would overflow).
+///
+/// Hierarchical: the whole average-linkage dendrogram by the
+/// nearest-neighbour chain (O(N²) time, an N × N distance matrix), cut at k
+/// clusters. k-means: farthest-point seeds from the deepest contact, at most
+/// k Lloyd iterations (Hamerly's bounds skip the distances that cannot change
+/// an assignment, so the result is that of plain Lloyd), stopping when no
+/// assignment changes; centres that lose all members are dropped, so fewer
+/// than k representatives may come back (always so when fewer than k contacts
+/// are distinct). Ties go to the lowest index. Representatives are ordered by
+/// the smallest input index among their members.
 Status cluster_contacts(std::vector<Contact>& contacts, const ClusterOptions& options = {});
 
 /// The net wrench of a contact set under a linear penalty model (force

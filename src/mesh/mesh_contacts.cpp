@@ -1,0 +1,556 @@
+// BLEM contact generation (Hauser 2013, §3.2; ALGORITHMS.md §3): every
+// triangle pair within the boundary layers through a BVH pair traversal that
+// prunes node pairs farther apart than the layers, then per pair the closest
+// points (or, for faces and edges lying on each other, their overlap patch),
+// then optional clustering (contact/cluster.hpp).
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <variant>
+
+#include <proxima/mesh/mesh_contacts.hpp>
+#include <proxima/narrow/epa.hpp>
+#include <proxima/narrow/gjk.hpp>
+
+#include "../narrow/contact_frame.hpp"
+#include "../narrow/plane_geometry.hpp"
+#include "../narrow/support_feature.hpp"
+#include "traversal.hpp"
+
+namespace proxima {
+namespace {
+
+using mesh::Triangle;
+using namespace mesh::detail;
+using narrow::detail::PlaneFrame;
+using narrow::detail::PlanePoint;
+using narrow::detail::Vec2;
+
+bool bad_options(const MeshContactOptions& o) {
+  return !(o.margin >= 0.0) || !std::isfinite(o.margin) || !(o.patch_angle >= 0.0) ||
+         !(o.patch_angle < 0.5 * 3.141592653589793);
+}
+
+// The layers of one pair and what a contact needs from them.
+struct Layers {
+  double ra, rb;   // boundary layer widths of A and B
+  double limit;    // largest core distance that is a contact
+  double tan_patch;
+};
+
+// Paper §3.2: the contact between cores at x_a, x_b (distance d > 0), in
+// the middle of the overlap of the layers.
+Contact point_contact(const Vec3& xa, const Vec3& xb, double d, const Layers& L) {
+  Contact c;
+  c.normal = (xa - xb) / d;
+  c.depth = L.ra + L.rb - d;
+  c.point = 0.5 * (xa + xb) + 0.5 * (L.rb - L.ra) * c.normal;
+  return c;
+}
+
+// A triangle's feature facing along −n (A's, toward B) or +n (B's): its
+// corners within tol of the extreme height.
+template <std::size_t N>
+void triangle_feature(const Triangle& t, const PlaneFrame& f, double sign, double tol, double lift,
+                      narrow::detail::HullOf<N>& out, double eps) {
+  PlanePoint p[3];
+  double extreme = -std::numeric_limits<double>::infinity();
+  for (int k = 0; k < 3; ++k) {
+    p[k] = f.project(t[k], lift);
+    extreme = std::max(extreme, sign * p[k].h);
+  }
+  PlanePoint keep[3];
+  std::size_t n = 0;
+  for (int k = 0; k < 3; ++k)
+    if (sign * p[k].h >= extreme - tol) keep[n++] = p[k];
+  narrow::detail::convex_hull(keep, n, eps, out);
+}
+
+// How many corners of t lie within tol of its extreme height along sign·n:
+// a patch needs an edge or a face (≥ 2) on both sides, which most pairs of
+// a curved or noisy surface do not have, so this cheap count comes first.
+int feature_size(const Triangle& t, const Vec3& n, double sign, double tol) {
+  const double h0 = sign * n.dot(t[0]), h1 = sign * n.dot(t[1]), h2 = sign * n.dot(t[2]);
+  const double top = std::max({h0, h1, h2}) - tol;
+  return int(h0 >= top) + int(h1 >= top) + int(h2 >= top);
+}
+
+double longest_edge(const Triangle& t) {
+  return std::sqrt(std::max({(t[1] - t[0]).squaredNorm(), (t[2] - t[1]).squaredNorm(),
+                             (t[0] - t[2]).squaredNorm()}));
+}
+
+// Features of A (hull ha) and B (hull hb) that both span at least a segment:
+// the vertices of their overlap on the contact plane, each with its own
+// depth (paper 001 §IV-E applied to one pair). Returns how many were added;
+// fewer than 2 means the pair is a point contact after all.
+template <std::size_t N>
+int patch_contacts(const narrow::detail::HullOf<N>& ha, const narrow::detail::HullOf<N>& hb, const PlaneFrame& f,
+                   double eps, double margin, int fa, int fb, std::vector<Contact>& out) {
+  if (ha.size() < 2 || hb.size() < 2) return 0;
+  narrow::detail::ClipOf<N> clip;
+  narrow::detail::intersect(ha, hb, eps, clip);
+  if (clip.size() < 2) return 0;
+  const narrow::detail::HeightModel za(ha), zb(hb);
+  const std::size_t start = out.size();
+  for (const Vec2& uv : clip) {
+    const double h_a = za.at(uv), h_b = zb.at(uv);
+    if (h_b - h_a < -margin) continue;
+    Contact c;
+    c.point = f.lift(uv, 0.5 * (h_a + h_b));
+    c.normal = f.n;
+    c.depth = h_b - h_a;
+    c.feature_a = fa;
+    c.feature_b = fb;
+    out.push_back(c);
+  }
+  const int added = static_cast<int>(out.size() - start);
+  if (added < 2) out.resize(start);
+  return added < 2 ? 0 : added;
+}
+
+// Shortest translation of A that separates two intersecting triangles: the
+// separating-axis depth over both normals and the nine edge crossings
+// (exact for two convex polygons). Returns the unit direction (B→A) and the
+// core depth ≥ 0.
+void triangle_retraction(const Triangle& a, const Triangle& b, Vec3& dir, double& depth) {
+  depth = std::numeric_limits<double>::infinity();
+  dir = Vec3::UnitZ();
+  const double scale = std::max({a[0].cwiseAbs().maxCoeff(), a[1].cwiseAbs().maxCoeff(),
+                                 a[2].cwiseAbs().maxCoeff(), b[0].cwiseAbs().maxCoeff(),
+                                 b[1].cwiseAbs().maxCoeff(), b[2].cwiseAbs().maxCoeff(), 1e-300});
+  auto test = [&](Vec3 u) {
+    const double len = u.norm();
+    if (!(len > 1e-12 * scale * scale)) return;
+    u /= len;
+    double a_lo = u.dot(a[0]), a_hi = a_lo, b_lo = u.dot(b[0]), b_hi = b_lo;
+    for (int k = 1; k < 3; ++k) {
+      a_lo = std::min(a_lo, u.dot(a[k]));
+      a_hi = std::max(a_hi, u.dot(a[k]));
+      b_lo = std::min(b_lo, u.dot(b[k]));
+      b_hi = std::max(b_hi, u.dot(b[k]));
+    }
+    const double up = std::max(0.0, b_hi - a_lo), down = std::max(0.0, a_hi - b_lo);
+    if (up < depth) {
+      depth = up;
+      dir = u;
+    }
+    if (down < depth) {
+      depth = down;
+      dir = -u;
+    }
+  };
+  const Vec3 ea[3] = {a[1] - a[0], a[2] - a[1], a[0] - a[2]};
+  const Vec3 eb[3] = {b[1] - b[0], b[2] - b[1], b[0] - b[2]};
+  test(ea[0].cross(ea[1]));
+  test(eb[0].cross(eb[1]));
+  for (const Vec3& x : ea)
+    for (const Vec3& y : eb) test(x.cross(y));
+  if (!std::isfinite(depth)) depth = 0.0;  // two coincident points: no axis at all
+}
+
+struct Collector {
+  std::vector<Contact>& out;
+  MeshContactStats& stats;
+  double best = std::numeric_limits<double>::infinity();  // smallest core distance − layers
+  Vec3 best_normal = Vec3::UnitZ();
+
+  void note(double signed_core, const Vec3& n, const Layers& L) {
+    const double s = signed_core - L.ra - L.rb;
+    if (s < best) {
+      best = s;
+      best_normal = n;
+    }
+  }
+};
+
+// ---------------------------------------------------------------- mesh–mesh
+
+struct MeshMesh {
+  const Bvh& A;
+  const Bvh& B;
+  Transform ab;     // B's mesh frame → A's
+  Placement nodes;  // B's node frame → A's node frame
+  Layers L;
+  double margin;
+
+  MeshMesh(const Bvh& a, const Transform& ta, const Bvh& b, const Transform& tb, const MeshContactOptions& o)
+      : A(a), B(b), ab(ta.inverse() * tb), margin(o.margin) {
+    nodes.R = ab.R;
+    nodes.absR = ab.R.cwiseAbs();
+    nodes.t = ab.R * b.origin() + ab.p - a.origin();
+    L.ra = a.mesh().margin();
+    L.rb = b.mesh().margin();
+    L.limit = L.ra + L.rb + o.margin;
+    L.tan_patch = std::tan(o.patch_angle);
+  }
+
+  Triangle b_in_a(std::uint32_t t) const {
+    const TriangleMesh& m = B.mesh();
+    return {ab.apply(m.corner(t, 0)), ab.apply(m.corner(t, 1)), ab.apply(m.corner(t, 2))};
+  }
+
+  // One triangle pair (A's frame).
+  void pair(std::uint32_t ia, std::uint32_t ib, const Triangle& a, const Triangle& b, Collector& col) const {
+    ++col.stats.triangle_tests;
+    if (triangle_gap(a, b) > L.limit) return;
+    const double pg = plane_gap(a, b);
+    if (pg > L.limit) return;
+    const mesh::ClosestPoints c = pg > 0.0 ? mesh::feature_distance(a, b) : mesh::triangle_distance(a, b);
+    if (c.distance > L.limit) return;
+    ++col.stats.pairs_within;
+    const int fa = static_cast<int>(ia), fb = static_cast<int>(ib);
+    if (c.intersect || !(c.distance > 0.0)) {
+      Vec3 n;
+      double core_depth;
+      triangle_retraction(a, b, n, core_depth);
+      Contact k;
+      k.normal = n;
+      k.depth = core_depth + L.ra + L.rb;
+      k.point = 0.5 * (c.a + c.b) + 0.5 * (L.rb - L.ra) * n;
+      k.feature_a = fa;
+      k.feature_b = fb;
+      k.intersecting = true;
+      col.out.push_back(k);
+      ++col.stats.intersecting;
+      col.note(-core_depth, n, L);
+      return;
+    }
+    const Contact pc = point_contact(c.a, c.b, c.distance, L);
+    col.note(c.distance, pc.normal, L);
+    const double tol_a = L.tan_patch * longest_edge(a), tol_b = L.tan_patch * longest_edge(b);
+    if (L.tan_patch > 0.0 && feature_size(a, pc.normal, -1.0, tol_a) >= 2 &&
+        feature_size(b, pc.normal, 1.0, tol_b) >= 2) {
+      const PlaneFrame f(pc.normal, 0.5 * (c.a + c.b));
+      const double scale = std::max(longest_edge(a), longest_edge(b));
+      const double eps = 1e-9 * scale;
+      narrow::detail::HullOf<narrow::detail::kBoxHull> ha, hb;
+      triangle_feature(a, f, -1.0, tol_a, -L.ra, ha, eps);
+      triangle_feature(b, f, +1.0, tol_b, +L.rb, hb, eps);
+      if (patch_contacts(ha, hb, f, eps, margin, fa, fb, col.out) > 0) return;
+    }
+    Contact k = pc;
+    k.feature_a = fa;
+    k.feature_b = fb;
+    col.out.push_back(k);
+  }
+
+  double node_bound(std::uint32_t a, std::uint32_t b) const {
+    if (!A.obbs().empty() && !B.obbs().empty()) return obb_bound(A.obbs()[a], B.obbs()[b], nodes);
+    return box_bound<true>(geom(A.nodes()[a]), geom(B.nodes()[b]), nodes);
+  }
+
+  Status run(bool traverse_only, Collector& col) const {
+    struct Item {
+      std::uint32_t a, b;
+    };
+    Item stack[kStack];
+    int sp = 0;
+    const std::vector<BvhNode>& na = A.nodes();
+    const std::vector<BvhNode>& nb = B.nodes();
+    const std::vector<std::uint32_t>& oa = A.order();
+    const std::vector<std::uint32_t>& ob = B.order();
+    ++col.stats.node_pairs;
+    if (node_bound(0, 0) > L.limit) return Status::ok;
+    stack[sp++] = {0, 0};
+    Triangle tb_cache[8];
+    while (sp > 0) {
+      const Item it = stack[--sp];
+      const BvhNode& x = na[it.a];
+      const BvhNode& y = nb[it.b];
+      if (x.leaf() && y.leaf()) {
+        if (traverse_only) {
+          col.stats.triangle_tests += std::size_t(x.count) * y.count;
+          continue;
+        }
+        for (std::uint32_t j = 0; j < y.count; ++j) tb_cache[j] = b_in_a(ob[y.index + j]);
+        for (std::uint32_t i = 0; i < x.count; ++i) {
+          const std::uint32_t ta = oa[x.index + i];
+          const Triangle a = triangle_of(A.mesh(), ta);
+          for (std::uint32_t j = 0; j < y.count; ++j) pair(ta, ob[y.index + j], a, tb_cache[j], col);
+        }
+        continue;
+      }
+      const bool split_a = !x.leaf() && (y.leaf() || size_of(x) >= size_of(y));
+      const Item c0 = split_a ? Item{x.index, it.b} : Item{it.a, y.index};
+      const Item c1 = split_a ? Item{x.index + 1, it.b} : Item{it.a, y.index + 1};
+      if (sp + 2 > kStack) return Status::not_converged;
+      col.stats.node_pairs += 2;
+      if (node_bound(c1.a, c1.b) <= L.limit) stack[sp++] = c1;
+      if (node_bound(c0.a, c0.b) <= L.limit) stack[sp++] = c0;
+    }
+    return Status::ok;
+  }
+};
+
+// ------------------------------------------------------------- mesh–convex
+
+template <class S>
+double shape_extent(const S& s) {
+  const Aabb box = s.local_aabb();
+  return (box.max - box.min).maxCoeff();
+}
+
+// Mesh A against convex S, in world coordinates (GJK works on poses).
+template <class S>
+struct MeshConvex {
+  const Bvh& A;
+  const S& shape;
+  const Transform& ta;
+  const Transform& tb;
+  Layers L;
+  double margin;
+  NodeGeom box;  // the shape's local box, placed by P
+  Placement P;
+  Status status = Status::ok;
+
+  MeshConvex(const Bvh& a, const Transform& pose_a, const S& s, const Transform& pose_b,
+             const MeshContactOptions& o)
+      : A(a), shape(s), ta(pose_a), tb(pose_b), margin(o.margin) {
+    L.ra = a.mesh().margin();
+    L.rb = s.core_inflation();
+    L.limit = L.ra + L.rb + o.margin;
+    L.tan_patch = std::tan(o.patch_angle);
+    const Transform ab = pose_a.inverse() * pose_b;
+    const Aabb lb = s.local_aabb();
+    box = {lb.center(), lb.half_extents()};
+    P.R = ab.R;
+    P.absR = ab.R.cwiseAbs();
+    P.t = ab.p - a.origin();
+  }
+
+  // Lower bound on the core distance from node n to the shape's core (the
+  // shape's box includes its inflation).
+  double bound(const BvhNode& n) const {
+    const double lb = box_bound<true>(geom(n), box, P);
+    return lb > 0.0 ? lb + L.rb : 0.0;
+  }
+
+  void triangle(std::uint32_t t, Collector& col) {
+    ++col.stats.triangle_tests;
+    const TriangleMesh& m = A.mesh();
+    const TriangleCore tri{m.corner(t, 0), m.corner(t, 1), m.corner(t, 2)};
+    GjkOptions opt;
+    opt.stop_above = L.limit;
+    proxima::detail::Simplex simplex;
+    const GjkResult g = gjk(tri, ta, shape, tb, opt, nullptr, &simplex);
+    if (g.status != Status::ok) status = g.status;
+    if (g.stopped_above || (!g.overlap && g.distance > L.limit)) return;
+    ++col.stats.pairs_within;
+    const int fa = static_cast<int>(t);
+    if (g.overlap || !(g.distance > 0.0)) {
+      const EpaResult e = epa(tri, ta, shape, tb, simplex);
+      if (e.status != Status::ok) status = e.status;
+      Contact k;
+      k.normal = e.normal;
+      k.depth = e.depth + L.ra + L.rb;
+      k.point = 0.5 * (e.point_a + e.point_b) + 0.5 * (L.rb - L.ra) * e.normal;
+      k.feature_a = fa;
+      k.intersecting = true;
+      col.out.push_back(k);
+      ++col.stats.intersecting;
+      col.note(-e.depth, e.normal, L);
+      return;
+    }
+    const Contact pc = point_contact(g.point_a, g.point_b, g.distance, L);
+    col.note(g.distance, pc.normal, L);
+    const Triangle w{ta.apply(tri.v0), ta.apply(tri.v1), ta.apply(tri.v2)};
+    if (L.tan_patch > 0.0 && feature_size(w, pc.normal, -1.0, L.tan_patch * longest_edge(w)) >= 2) {
+      const PlaneFrame f(pc.normal, 0.5 * (g.point_a + g.point_b));
+      const double extent = shape_extent(shape);
+      const double eps = 1e-9 * std::max(longest_edge(w), extent);
+      narrow::detail::Hull ha, hb;
+      triangle_feature(w, f, -1.0, L.tan_patch * longest_edge(w), -L.ra, ha, eps);
+      if (ha.size() >= 2) {
+        narrow::detail::FeaturePoints local;
+        narrow::detail::support_feature(shape, tb.rotate_inverse(f.n), {L.tan_patch * extent, 12}, local);
+        PlanePoint pts[narrow::detail::kMaxFeaturePoints];
+        for (std::size_t i = 0; i < local.size(); ++i) pts[i] = f.project(tb.apply(local[i]), L.rb);
+        narrow::detail::convex_hull(pts, local.size(), eps, hb);
+        if (patch_contacts(ha, hb, f, eps, margin, fa, -1, col.out) > 0) return;
+      }
+    }
+    Contact k = pc;
+    k.feature_a = fa;
+    col.out.push_back(k);
+  }
+
+  Status run(bool traverse_only, Collector& col) {
+    std::uint32_t stack[kStack];
+    int sp = 0;
+    const std::vector<BvhNode>& nodes = A.nodes();
+    const std::vector<std::uint32_t>& order = A.order();
+    ++col.stats.node_pairs;
+    if (bound(nodes[0]) > L.limit) return status;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const BvhNode& x = nodes[stack[--sp]];
+      if (x.leaf()) {
+        if (traverse_only) {
+          col.stats.triangle_tests += x.count;
+          continue;
+        }
+        for (std::uint32_t i = 0; i < x.count; ++i) triangle(order[x.index + i], col);
+        continue;
+      }
+      if (sp + 2 > kStack) return Status::not_converged;
+      col.stats.node_pairs += 2;
+      if (bound(nodes[x.index + 1]) <= L.limit) stack[sp++] = x.index + 1;
+      if (bound(nodes[x.index]) <= L.limit) stack[sp++] = x.index;
+    }
+    return status;
+  }
+};
+
+// ---------------------------------------------------------- mesh–halfspace
+
+// Every vertex within reach of the plane is a contact: a polyhedral surface
+// touches a plane at vertices, and their hull is the exact support region.
+Status mesh_halfspace(const Bvh& A, const Transform& ta, const Halfspace& h, const Transform& tb,
+                      const MeshContactOptions& o, Collector& col) {
+  Layers L;
+  L.ra = A.mesh().margin();
+  L.rb = h.core_inflation();
+  L.limit = L.ra + L.rb + o.margin;
+  const Vec3 nw = tb.rotate(h.normal());
+  const double ow = h.offset() + nw.dot(tb.p);
+  const Vec3 n = ta.rotate_inverse(nw);              // A's frame
+  const double off = ow - nw.dot(ta.p);              // A's frame
+  const double off_node = off - n.dot(A.origin());  // A's node frame
+  const Vec3 an = n.cwiseAbs();
+  const std::vector<BvhNode>& nodes = A.nodes();
+  const std::vector<std::uint32_t>& order = A.order();
+  const TriangleMesh& m = A.mesh();
+  auto bound = [&](const BvhNode& nd) {
+    const NodeGeom g = geom(nd);
+    return n.dot(g.c) - an.dot(g.h) - off_node;
+  };
+  const std::size_t start = col.out.size();
+  std::uint32_t stack[kStack];
+  int sp = 0;
+  ++col.stats.node_pairs;
+  if (bound(nodes[0]) <= L.limit) stack[sp++] = 0;
+  while (sp > 0) {
+    const BvhNode& x = nodes[stack[--sp]];
+    if (x.leaf()) {
+      for (std::uint32_t i = 0; i < x.count; ++i) {
+        const std::uint32_t t = order[x.index + i];
+        ++col.stats.triangle_tests;
+        if (o.traverse_only) continue;
+        for (int k = 0; k < 3; ++k) {
+          const Vec3& v = m.corner(t, k);
+          const double s = n.dot(v) - off;
+          if (s > L.limit) continue;
+          Contact c;
+          c.normal = n;
+          c.depth = L.ra + L.rb - s;
+          c.point = v - 0.5 * (s + L.ra - L.rb) * n;
+          c.feature_a = static_cast<int>(t);
+          c.feature_b = static_cast<int>(m.triangles()[t][static_cast<std::size_t>(k)]);  // vertex id, for now
+          c.intersecting = s < 0.0;
+          col.out.push_back(c);
+          col.note(s, n, L);
+        }
+      }
+      continue;
+    }
+    if (sp + 2 > kStack) return Status::not_converged;
+    col.stats.node_pairs += 2;
+    if (bound(nodes[x.index + 1]) <= L.limit) stack[sp++] = x.index + 1;
+    if (bound(nodes[x.index]) <= L.limit) stack[sp++] = x.index;
+  }
+  // A vertex shared by several triangles was seen once per triangle: keep
+  // one, from its lowest triangle id.
+  auto first = col.out.begin() + static_cast<std::ptrdiff_t>(start);
+  std::sort(first, col.out.end(), [](const Contact& x, const Contact& y) {
+    return x.feature_b != y.feature_b ? x.feature_b < y.feature_b : x.feature_a < y.feature_a;
+  });
+  col.out.erase(std::unique(first, col.out.end(),
+                            [](const Contact& x, const Contact& y) { return x.feature_b == y.feature_b; }),
+                col.out.end());
+  for (auto it = first; it != col.out.end(); ++it) {
+    it->feature_b = -1;
+    if (it->intersecting) ++col.stats.intersecting;
+  }
+  col.stats.pairs_within += static_cast<std::size_t>(col.out.end() - first);
+  return Status::ok;
+}
+
+void reset(ContactSet& out) {
+  out.points.clear();
+  out.status = Status::ok;
+  out.distance = 0.0;
+  out.normal = Vec3::UnitZ();
+}
+
+// Common tail: the pair's distance and normal, world frame, clustering.
+void finish(Collector& col, const Transform* to_world, const MeshContactOptions& o, Status status,
+            ContactSet& out) {
+  out.status = status;
+  col.stats.raw_contacts = out.points.size();
+  if (out.points.empty()) {
+    out.distance = std::isfinite(col.best) ? col.best : 0.0;
+    return;
+  }
+  out.distance = col.best;
+  out.normal = col.best_normal;
+  if (to_world) {
+    out.normal = to_world->rotate(out.normal);
+    for (Contact& c : out.points) {
+      c.point = to_world->apply(c.point);
+      c.normal = to_world->rotate(c.normal);
+    }
+  }
+  if (o.cluster) {
+    const Status s = cluster_contacts(out.points, o.clustering);
+    if (s != Status::ok) out.status = s;
+  }
+}
+
+}  // namespace
+
+void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
+                   const MeshContactOptions& options, ContactSet& out, MeshContactStats* stats) {
+  reset(out);
+  MeshContactStats local;
+  MeshContactStats& st = stats ? *stats : local;
+  st = {};
+  if (bad_options(options) || options.clustering.max_contacts < 1 || !pose_a.is_finite() ||
+      !pose_b.is_finite()) {
+    out.status = Status::invalid_input;
+    return;
+  }
+  const MeshMesh pair(a, pose_a, b, pose_b, options);
+  Collector col{out.points, st};
+  const Status status = pair.run(options.traverse_only, col);
+  finish(col, &pose_a, options, status, out);
+}
+
+void mesh_contacts(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
+                   const MeshContactOptions& options, ContactSet& out, MeshContactStats* stats) {
+  reset(out);
+  MeshContactStats local;
+  MeshContactStats& st = stats ? *stats : local;
+  st = {};
+  if (bad_options(options) || options.clustering.max_contacts < 1 || !pose_a.is_finite() ||
+      !pose_b.is_finite()) {
+    out.status = Status::invalid_input;
+    return;
+  }
+  Collector col{out.points, st};
+  std::visit(
+      [&](const auto& s) {
+        using S = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<S, Halfspace>) {
+          const Status status = mesh_halfspace(a, pose_a, s, pose_b, options, col);
+          finish(col, &pose_a, options, status, out);
+        } else {
+          MeshConvex<S> pair(a, pose_a, s, pose_b, options);
+          const Status status = pair.run(options.traverse_only, col);
+          finish(col, nullptr, options, status, out);
+        }
+      },
+      b.variant());
+}
+
+}  // namespace proxima

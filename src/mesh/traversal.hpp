@@ -1,0 +1,142 @@
+// Pieces shared by the mesh traversals (mesh_queries.cpp for collide,
+// distance and tolerance; mesh_contacts.cpp for BLEM contacts): node-pair
+// lower bounds, triangle-pair quick rejections and a triangle as GJK's
+// convex core.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include <proxima/mesh/bvh.hpp>
+#include <proxima/mesh/triangle_distance.hpp>
+
+namespace proxima::mesh::detail {
+
+// Enough for two trees of the capped depth (bvh.cpp): a depth-first pair
+// traversal holds at most one pending sibling per level of either tree.
+constexpr int kStack = 512;
+
+inline Triangle triangle_of(const TriangleMesh& m, std::uint32_t t) {
+  return {m.corner(t, 0), m.corner(t, 1), m.corner(t, 2)};
+}
+
+struct NodeGeom {
+  Vec3 c, h;  // centre and half extents, relative to the BVH origin
+};
+
+inline NodeGeom geom(const BvhNode& n) {
+  const Vec3 lo(n.lo[0], n.lo[1], n.lo[2]), hi(n.hi[0], n.hi[1], n.hi[2]);
+  return {0.5 * (lo + hi), 0.5 * (hi - lo)};
+}
+
+// Euclidean norm of the positive parts: the distance between two boxes that
+// share their axes, from the per-axis gaps.
+inline double gap_norm(const Vec3& gaps) { return gaps.cwiseMax(0.0).norm(); }
+
+// A box of frame B seen from A's node frame: x_A = R x_B + t.
+struct Placement {
+  Mat3 R, absR;
+  Vec3 t;
+};
+
+// Lower bound on the distance between box A (A's frame) and box B (B's
+// frame, placed by P). Along A's axes the gaps are those of B's |R|-box, and
+// they combine as an AABB distance; with `obb` the same is done along B's
+// axes and the larger of the two bounds is kept (both are valid).
+// The bound is lowered by a rounding slack relative to the magnitudes
+// involved: boxes that touch exactly (a flat triangle's zero-thickness box
+// on another's face) must not come out 1e-16 apart and be pruned by collide
+// and tolerance, whose bound is 0 at zero margins.
+// `depth` (optional) receives the largest signed per-axis gap: negative when
+// the boxes overlap on every tested axis, by the least of those overlaps.
+// Collide visits the deeper-overlapping child pair first: it is the likelier
+// to hold touching triangles (on the overlapping bunny poses collide ends
+// ~3× sooner: median 20 µs → 6 µs).
+template <bool kObb>
+inline double box_bound(const NodeGeom& a, const NodeGeom& b, const Placement& P, double* depth = nullptr) {
+  const Vec3 c = P.R * b.c + P.t;
+  const Vec3 d = a.c - c;
+  const double slack = 1e-12 * (d.lpNorm<1>() + a.h.lpNorm<1>() + b.h.lpNorm<1>());
+  const Vec3 ga = d.cwiseAbs() - a.h - P.absR * b.h;
+  const double lb_a = gap_norm(ga);
+  if constexpr (!kObb) {
+    if (depth) *depth = ga.maxCoeff();
+    return lb_a - slack;
+  } else {
+    const Vec3 gb = (P.R.transpose() * d).cwiseAbs() - b.h - P.absR.transpose() * a.h;
+    if (depth) *depth = std::max(ga.maxCoeff(), gb.maxCoeff());
+    const double lb_b = gap_norm(gb);
+    // Bounding spheres as well: for boxes seen corner-on (a rotated B
+    // against A's axes, a common case for curved surfaces) the centre
+    // distance beats every face axis.
+    const double spheres = d.norm() - a.h.norm() - b.h.norm();
+    return std::max({lb_a, lb_b, spheres}) - slack;
+  }
+}
+
+// Oriented node boxes: B's box in A's box frame, then the same axis bounds.
+// The float axes are orthonormal only to ~1e-7, so the bound is shrunk by
+// 1e-6 to stay a lower bound (the boxes are padded for the same reason).
+inline double obb_bound(const BvhObb& a, const BvhObb& b, const Placement& P) {
+  Mat3 Ra, Rb;
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 3; ++j) {
+      Ra(j, k) = a.axis[k][j];
+      Rb(j, k) = b.axis[k][j];
+    }
+  const Vec3 ca(a.center[0], a.center[1], a.center[2]), cb(b.center[0], b.center[1], b.center[2]);
+  Placement Q;
+  Q.R = Ra.transpose() * (P.R * Rb);
+  Q.absR = Q.R.cwiseAbs();
+  Q.t = Ra.transpose() * (P.R * cb + P.t - ca);
+  const NodeGeom ga{Vec3::Zero(), Vec3(a.half[0], a.half[1], a.half[2])};
+  const NodeGeom gb{Vec3::Zero(), Vec3(b.half[0], b.half[1], b.half[2])};
+  // Bounding spheres too: for boxes far apart relative to their size, and
+  // seen corner-on, the centre distance beats every face axis.
+  const double spheres = Q.t.norm() - ga.h.norm() - gb.h.norm();
+  return (1.0 - 1e-6) * std::max(spheres, box_bound<true>(ga, gb, Q));
+}
+
+inline double size_of(const BvhNode& n) {
+  return double(n.hi[0] - n.lo[0]) + double(n.hi[1] - n.lo[1]) + double(n.hi[2] - n.lo[2]);
+}
+
+// Bounds of a triangle (A's frame) for the quick pair rejection in leaves.
+inline double triangle_gap(const Triangle& a, const Triangle& b) {
+  const Vec3 amin = a[0].cwiseMin(a[1]).cwiseMin(a[2]), amax = a[0].cwiseMax(a[1]).cwiseMax(a[2]);
+  const Vec3 bmin = b[0].cwiseMin(b[1]).cwiseMin(b[2]), bmax = b[0].cwiseMax(b[1]).cwiseMax(b[2]);
+  return (amin - bmax).cwiseMax(bmin - amax).cwiseMax(0.0).norm();
+}
+
+// Lower bound from the triangles' planes: when all of one triangle lies
+// strictly on one side of the other's plane, every point of it is at least
+// the nearest corner's height away. 0 when neither plane separates.
+inline double plane_gap(const Triangle& a, const Triangle& b) {
+  auto side = [](const Triangle& p, const Triangle& q) {
+    const Vec3 n = (p[1] - p[0]).cross(p[2] - p[0]);
+    const double nn = n.squaredNorm();
+    if (!(nn > 0.0)) return 0.0;
+    const double h0 = n.dot(q[0] - p[0]), h1 = n.dot(q[1] - p[0]), h2 = n.dot(q[2] - p[0]);
+    const double lo = std::min({h0, h1, h2}), hi = std::max({h0, h1, h2});
+    const double h = lo > 0.0 ? lo : (hi < 0.0 ? -hi : 0.0);
+    // p's own corners lie off the rounded plane by up to `own` (much so for
+    // slivers, whose normal is ill-conditioned): subtract it, and shrink a
+    // little for the rounding of the heights.
+    const double own = std::max(std::abs(n.dot(p[1] - p[0])), std::abs(n.dot(p[2] - p[0])));
+    return (1.0 - 1e-9) * (h - own) / std::sqrt(nn);
+  };
+  return std::max(side(a, b), side(b, a));
+}
+
+// A triangle as GJK's convex core: the vertex farthest along d.
+struct TriangleCore {
+  Vec3 v0, v1, v2;
+  Vec3 core_support(const Vec3& d) const {
+    const double a = d.dot(v0), b = d.dot(v1), c = d.dot(v2);
+    if (a >= b) return a >= c ? v0 : v2;
+    return b >= c ? v1 : v2;
+  }
+};
+
+}  // namespace proxima::mesh::detail

@@ -1,0 +1,454 @@
+// BLEM contacts (mesh_contacts.hpp) against brute force over every triangle
+// pair, closed forms on hand-made scenes (cubes face to face, a grid over a
+// plane, a sphere over a soup) and the scanned mug between two boxes.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <set>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include <proxima/io/mesh_io.hpp>
+#include <proxima/mesh/mesh_contacts.hpp>
+#include <proxima/mesh/triangle_distance.hpp>
+
+#include "mesh_fixtures.hpp"
+
+namespace proxima {
+namespace {
+
+using mesh::Triangle;
+using testing::Rng;
+using PairSet = std::set<std::pair<int, int>>;
+
+MeshContactOptions raw_options(double patch_angle = 0.0) {
+  MeshContactOptions o;
+  o.cluster = false;
+  o.patch_angle = patch_angle;
+  return o;
+}
+
+Triangle world_triangle(const TriangleMesh& m, const Transform& t, std::size_t i) {
+  return {t.apply(m.corner(i, 0)), t.apply(m.corner(i, 1)), t.apply(m.corner(i, 2))};
+}
+
+// Every pair within the layers, by brute force (no BVH), world frame.
+PairSet brute_pairs(const TriangleMesh& a, const Transform& ta, const TriangleMesh& b, const Transform& tb,
+                    double limit) {
+  PairSet s;
+  for (std::size_t i = 0; i < a.triangle_count(); ++i)
+    for (std::size_t j = 0; j < b.triangle_count(); ++j)
+      if (mesh::triangle_distance(world_triangle(a, ta, i), world_triangle(b, tb, j)).distance <= limit)
+        s.insert({static_cast<int>(i), static_cast<int>(j)});
+  return s;
+}
+
+PairSet found_pairs(const ContactSet& set) {
+  PairSet s;
+  for (const Contact& c : set.points) s.insert({c.feature_a, c.feature_b});
+  return s;
+}
+
+// Subdivided closed box: n×n squares per face (2 n² triangles per face).
+TriangleMesh fine_box(const Vec3& h, int n, double margin) {
+  std::vector<Vec3> v;
+  std::vector<TriangleIndices> t;
+  for (int axis = 0; axis < 3; ++axis)
+    for (int side = -1; side <= 1; side += 2) {
+      const int u = (axis + 1) % 3, w = (axis + 2) % 3;
+      const auto base = static_cast<std::uint32_t>(v.size());
+      for (int j = 0; j <= n; ++j)
+        for (int i = 0; i <= n; ++i) {
+          Vec3 p;
+          p[axis] = side * h[axis];
+          p[u] = h[u] * (-1.0 + 2.0 * i / n);
+          p[w] = h[w] * (-1.0 + 2.0 * j / n);
+          v.push_back(p);
+        }
+      auto id = [&](int i, int j) { return base + static_cast<std::uint32_t>(j * (n + 1) + i); };
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+          // Orientation does not matter to BLEM (a soup); keep it consistent anyway.
+          if (side > 0) {
+            t.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+            t.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+          } else {
+            t.push_back({id(i, j), id(i + 1, j + 1), id(i + 1, j)});
+            t.push_back({id(i, j), id(i, j + 1), id(i + 1, j + 1)});
+          }
+        }
+    }
+  return TriangleMesh(std::move(v), std::move(t), margin);
+}
+
+// Paper §3.2 per contact: depth = r_A + r_B − d and the point midway through
+// the overlap, checked against the brute-force closest points of its pair.
+TEST(MeshContacts, RandomSoupsMatchBruteForcePairsAndFormulas) {
+  Rng rng(61);
+  int checked = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const double ra = 0.01 * (trial % 3), rb = 0.015;
+    const TriangleMesh a = testing::random_soup(rng, 250, 0.5, 0.12, ra);
+    const TriangleMesh b = testing::random_soup(rng, 250, 0.5, 0.12, rb);
+    const Bvh ba(a), bb(b);
+    const Transform ta = rng.pose(0.2), tb = rng.pose(0.2);
+    for (double patch : {0.0, 0.01}) {
+      ContactSet set;
+      MeshContactStats stats;
+      mesh_contacts(ba, ta, bb, tb, raw_options(patch), set, &stats);
+      ASSERT_EQ(set.status, Status::ok);
+      const PairSet want = brute_pairs(a, ta, b, tb, ra + rb);
+      EXPECT_EQ(found_pairs(set), want) << "trial " << trial;
+      EXPECT_EQ(stats.pairs_within, want.size());
+      EXPECT_EQ(stats.raw_contacts, set.points.size());
+      if (patch != 0.0) continue;
+      EXPECT_EQ(set.points.size(), want.size());  // one contact per pair without patches
+      for (const Contact& c : set.points) {
+        const Triangle x = world_triangle(a, ta, static_cast<std::size_t>(c.feature_a));
+        const Triangle y = world_triangle(b, tb, static_cast<std::size_t>(c.feature_b));
+        const mesh::ClosestPoints cp = mesh::triangle_distance(x, y);
+        EXPECT_NEAR(c.normal.norm(), 1.0, 1e-12);
+        EXPECT_EQ(c.intersecting, cp.intersect);
+        if (cp.intersect) {
+          EXPECT_GE(c.depth, ra + rb - 1e-12);
+          continue;
+        }
+        EXPECT_NEAR(c.depth, ra + rb - cp.distance, 1e-12);
+        if (cp.distance > 1e-6) {
+          const Vec3 n = (cp.a - cp.b) / cp.distance;
+          EXPECT_LT((c.normal - n).norm(), 1e-6);
+          EXPECT_LT((c.point - (0.5 * (cp.a + cp.b) + 0.5 * (rb - ra) * n)).norm(), 1e-9);
+        }
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 100);
+}
+
+// A sphere's closest point to a triangle is closed form: the pairs within the
+// layers are exactly the triangles whose distance to the centre is ≤ r + r_A.
+TEST(MeshContacts, SphereOverSoupMatchesClosedForm) {
+  Rng rng(62);
+  for (int trial = 0; trial < 10; ++trial) {
+    const double ra = 0.005 * trial, r = 0.2;
+    const TriangleMesh a = testing::random_soup(rng, 400, 0.5, 0.1, ra);
+    const Bvh ba(a);
+    const Transform ta = rng.pose(0.1), tb = rng.pose(0.3);
+    ContactSet set;
+    mesh_contacts(ba, ta, Shape(Sphere(r)), tb, raw_options(), set);
+    ASSERT_EQ(set.status, Status::ok);
+    std::set<int> want, got;
+    for (std::size_t i = 0; i < a.triangle_count(); ++i) {
+      const Triangle x = world_triangle(a, ta, i);
+      const Vec3 q = mesh::closest_on_triangle(tb.p, x[0], x[1], x[2]);
+      const double d = (q - tb.p).norm();
+      if (d <= r + ra - 1e-9) want.insert(static_cast<int>(i));
+      if (d > r + ra + 1e-9) continue;
+      // Pairs on the boundary (within 1e-9) may go either way.
+    }
+    for (const Contact& c : set.points) {
+      got.insert(c.feature_a);
+      EXPECT_EQ(c.feature_b, -1);
+      const Triangle x = world_triangle(a, ta, static_cast<std::size_t>(c.feature_a));
+      const Vec3 q = mesh::closest_on_triangle(tb.p, x[0], x[1], x[2]);
+      const double d = (q - tb.p).norm();
+      EXPECT_LE(d, r + ra + 1e-9);
+      if (d > 1e-3) {
+        EXPECT_NEAR(c.depth, r + ra - d, 1e-7);
+        EXPECT_LT((c.normal - (q - tb.p) / d).norm(), 1e-5);
+      } else {
+        EXPECT_TRUE(c.intersecting);  // the triangle passes through the centre point
+      }
+    }
+    for (int i : want) EXPECT_TRUE(got.count(i)) << "missed triangle " << i;
+  }
+}
+
+// Two 12-triangle cubes, A resting on B with a 1 mm core gap inside 2.5 mm
+// layers: every contact pushes A up by 4 mm, and the contacts reach all four
+// corners of the face (the patch, not one arbitrary corner per pair).
+TEST(MeshContacts, CubeOnCubeRawContactsSpanTheFace) {
+  const double h = 0.05, r = 0.0025, gap = 0.001;
+  const Bvh a(testing::box_mesh(Vec3::Constant(h), r)), b(testing::box_mesh(Vec3::Constant(h), r));
+  const Transform ta = Transform::from_translation({0.3, -0.2, 2 * h + gap + 1.0});
+  const Transform tb = Transform::from_translation({0.3, -0.2, 1.0});
+  ContactSet set;
+  MeshContactStats stats;
+  MeshContactOptions o;
+  o.cluster = false;
+  mesh_contacts(a, ta, b, tb, o, set, &stats);
+  ASSERT_EQ(set.status, Status::ok);
+  ASSERT_FALSE(set.points.empty());
+  EXPECT_EQ(stats.intersecting, 0u);
+  Vec3 lo = Vec3::Constant(1e9), hi = Vec3::Constant(-1e9);
+  for (const Contact& c : set.points) {
+    EXPECT_LT((c.normal - Vec3::UnitZ()).norm(), 1e-12);
+    EXPECT_NEAR(c.depth, 2 * r - gap, 1e-12);
+    EXPECT_NEAR(c.point.z(), 1.0 + h + 0.5 * gap, 1e-12);
+    EXPECT_FALSE(c.intersecting);
+    lo = lo.cwiseMin(c.point);
+    hi = hi.cwiseMax(c.point);
+  }
+  EXPECT_NEAR(lo.x(), 0.3 - h, 1e-12);
+  EXPECT_NEAR(hi.x(), 0.3 + h, 1e-12);
+  EXPECT_NEAR(lo.y(), -0.2 - h, 1e-12);
+  EXPECT_NEAR(hi.y(), -0.2 + h, 1e-12);
+  EXPECT_NEAR(set.distance, gap - 2 * r, 1e-12);
+  EXPECT_LT((set.normal - Vec3::UnitZ()).norm(), 1e-12);
+}
+
+// Without patches (patch_angle = 0) the same pose gives the paper's single
+// point per pair; they still lie on the face, with the same depth.
+TEST(MeshContacts, CubeOnCubePointPerPairWithoutPatches) {
+  const double h = 0.05, r = 0.0025, gap = 0.001;
+  const Bvh a(testing::box_mesh(Vec3::Constant(h), r)), b(testing::box_mesh(Vec3::Constant(h), r));
+  ContactSet set;
+  MeshContactStats stats;
+  mesh_contacts(a, Transform::from_translation({0, 0, 2 * h + gap}), b, Transform::identity(), raw_options(), set,
+                &stats);
+  ASSERT_FALSE(set.points.empty());
+  EXPECT_EQ(set.points.size(), stats.pairs_within);
+  for (const Contact& c : set.points) {
+    EXPECT_NEAR(c.depth, 2 * r - gap, 1e-12);
+    EXPECT_LE(std::abs(c.point.x()), h + 1e-12);
+    EXPECT_LE(std::abs(c.point.y()), h + 1e-12);
+  }
+}
+
+// A box shape (convex path) resting on a grid mesh: the patch covers the
+// box's bottom face, every point with the exact depth.
+TEST(MeshContacts, BoxShapeOnGridCoversItsFace) {
+  const double r = 0.002, gap = 0.0005;
+  const Bvh grid(testing::grid(20, 0.05, [](int, int) { return false; }, r));
+  const Box box(Vec3(0.2, 0.1, 0.05));
+  const Transform tb = Transform::from_axis_angle(Vec3::UnitZ(), 0.3, {0.01, 0.02, 0.025 + gap});
+  ContactSet set;
+  MeshContactOptions o;
+  o.cluster = false;
+  mesh_contacts(grid, Transform::identity(), Shape(box), tb, o, set);
+  ASSERT_EQ(set.status, Status::ok);
+  ASSERT_FALSE(set.points.empty());
+  double u_lo = 1e9, u_hi = -1e9, v_lo = 1e9, v_hi = -1e9;
+  for (const Contact& c : set.points) {
+    // B (the box) is above A (the grid): the normal from B to A is down.
+    EXPECT_LT((c.normal + Vec3::UnitZ()).norm(), 1e-9);
+    EXPECT_NEAR(c.depth, r - gap, 1e-9);
+    const Vec3 local = tb.apply_inverse(c.point);
+    u_lo = std::min(u_lo, local.x());
+    u_hi = std::max(u_hi, local.x());
+    v_lo = std::min(v_lo, local.y());
+    v_hi = std::max(v_hi, local.y());
+  }
+  EXPECT_NEAR(u_lo, -0.1, 1e-9);
+  EXPECT_NEAR(u_hi, 0.1, 1e-9);
+  EXPECT_NEAR(v_lo, -0.05, 1e-9);
+  EXPECT_NEAR(v_hi, 0.05, 1e-9);
+}
+
+// Against a halfspace every vertex within reach is one contact, once.
+TEST(MeshContacts, GridOverHalfspaceGivesEachVertexOnce) {
+  const double r = 0.003, gap = 0.001;
+  const int n = 8;
+  const Bvh grid(testing::grid(n, 0.1, [](int i, int j) { return i == 3 && j == 3; }, r));
+  ContactSet set;
+  MeshContactStats stats;
+  MeshContactOptions o;
+  o.cluster = false;
+  const Transform ta = Transform::from_translation({0, 0, gap});
+  mesh_contacts(grid, ta, Shape(Halfspace(Vec3::UnitZ(), 0.0)), Transform::identity(), o, set, &stats);
+  ASSERT_EQ(set.status, Status::ok);
+  EXPECT_EQ(set.points.size(), std::size_t((n + 1) * (n + 1)));  // the hole keeps its corners
+  std::set<std::pair<long, long>> seen;
+  for (const Contact& c : set.points) {
+    EXPECT_NEAR(c.depth, r - gap, 1e-12);
+    EXPECT_LT((c.normal - Vec3::UnitZ()).norm(), 1e-12);
+    EXPECT_NEAR(c.point.z(), 0.5 * (gap - r), 1e-12);
+    EXPECT_TRUE(seen.insert({std::lround(c.point.x() * 1e6), std::lround(c.point.y() * 1e6)}).second);
+  }
+  // Lowered through the plane: the cores cross it, flagged.
+  mesh_contacts(grid, Transform::from_translation({0, 0, -0.001}), Shape(Halfspace(Vec3::UnitZ(), 0.0)),
+                Transform::identity(), o, set, &stats);
+  EXPECT_EQ(stats.intersecting, set.points.size());
+}
+
+// Zero layers: only intersecting cores make contacts, all flagged, each
+// with its pair's shortest retraction (here straight up by the overlap).
+TEST(MeshContacts, ZeroLayersFallBackToFlaggedRetraction) {
+  const double h = 0.05, overlap = 0.001;
+  const Bvh a(testing::box_mesh(Vec3::Constant(h))), b(testing::box_mesh(Vec3::Constant(h)));
+  ContactSet set;
+  MeshContactStats stats;
+  mesh_contacts(a, Transform::from_translation({0.01, 0.02, 2 * h - overlap}), b, Transform::identity(),
+                raw_options(), set, &stats);
+  ASSERT_EQ(set.status, Status::ok);
+  ASSERT_FALSE(set.points.empty());
+  EXPECT_EQ(stats.intersecting, set.points.size());
+  for (const Contact& c : set.points) {
+    EXPECT_TRUE(c.intersecting);
+    EXPECT_LT((c.normal - Vec3::UnitZ()).norm(), 1e-9);
+    EXPECT_NEAR(c.depth, overlap, 1e-9);
+  }
+  EXPECT_NEAR(set.distance, -overlap, 1e-9);
+  // Apart by 1 mm with zero layers: nothing.
+  mesh_contacts(a, Transform::from_translation({0, 0, 2 * h + 0.001}), b, Transform::identity(), raw_options(),
+                set);
+  EXPECT_TRUE(set.points.empty());
+  EXPECT_EQ(set.status, Status::ok);
+}
+
+// Centre of pressure of a contact set on a horizontal face (penalty model).
+Vec3 centre_of_pressure(const ContactSet& set) {
+  Vec3 sum = Vec3::Zero();
+  double w = 0.0;
+  for (const Contact& c : set.points) {
+    const double f = std::max(c.depth, 0.0);
+    sum += f * c.point;
+    w += f;
+  }
+  return w > 0.0 ? Vec3(sum / w) : Vec3::Constant(std::nan(""));
+}
+
+// The paper's PR2 fingertip: ~1,000 triangles per face (here 968) on a
+// 12-triangle cube, clustered to the paper's k = 20 for an object. The
+// clustered set must support the cube: the centre of pressure at the face's
+// centre, the points spread over the face, no contact pulling A down. Not
+// every normal is vertical: near the edges, a fine side triangle of A and
+// the coarse side triangle of B whose half of the face does not reach under
+// it are closest along the diagonal, so their layers overlap obliquely (the
+// paper's per-pair geometry, by design blind to neighbours); those contacts
+// are shallow, and the set's net force still points straight up.
+TEST(MeshContacts, FineCubeOnCoarseCubeClusteredSetSupportsIt) {
+  const double h = 0.05, r = 0.0025, gap = 0.001;
+  const Bvh a(fine_box(Vec3::Constant(h), 22, r)), b(testing::box_mesh(Vec3::Constant(h), r));
+  const Transform ta = Transform::from_translation({0, 0, 2 * h + gap}), tb = Transform::identity();
+  ContactSet set;
+  MeshContactStats stats;
+  MeshContactOptions o;
+  mesh_contacts(a, ta, b, tb, o, set, &stats);
+  ASSERT_EQ(set.status, Status::ok);
+  EXPECT_GT(stats.raw_contacts, 968u);
+  ASSERT_LE(set.points.size(), 20u);
+  ASSERT_GE(set.points.size(), 10u);
+  Vec3 lo = Vec3::Constant(1e9), hi = Vec3::Constant(-1e9);
+  for (const Contact& c : set.points) {
+    EXPECT_GE(c.normal.z(), 0.0);
+    EXPECT_GT(c.depth, 0.0);
+    EXPECT_LE(c.depth, 2 * r - gap + 1e-12);
+    lo = lo.cwiseMin(c.point);
+    hi = hi.cwiseMax(c.point);
+  }
+  const Wrench w = penalty_wrench(set.points, Vec3(0, 0, h + 0.5 * gap));
+  EXPECT_LT(w.force.head<2>().norm(), 1e-3 * w.force.z());
+  const Vec3 cop = centre_of_pressure(set);
+  EXPECT_LT(std::hypot(cop.x(), cop.y()), 0.05 * h) << cop.transpose();
+  // Cluster means lie inside the patch; they still reach well out to its
+  // sides (a 4×5 partition of the square puts its outer means at ±0.6 h to
+  // ±0.75 h).
+  EXPECT_GT(hi.x() - lo.x(), 1.0 * h);
+  EXPECT_GT(hi.y() - lo.y(), 1.0 * h);
+  EXPECT_LE(hi.head<2>().cwiseAbs().maxCoeff(), h + 1e-12);
+  EXPECT_LE(lo.head<2>().cwiseAbs().maxCoeff(), h + 1e-12);
+}
+
+// Contact stability (issue #6): perturbing the resting pose by 1e-6 m and
+// 1e-6 rad changes the clustered set's penalty wrench by a bounded amount,
+// relative to the wrench itself: the force by < 1e-3, the torque about the
+// face's centre by < 1e-3 · |F| · h (a centre-of-pressure shift below
+// 0.05 mm). A method whose contacts jump between corners (one arbitrary
+// closest point per parallel pair) moves it by a good fraction of h.
+TEST(MeshContacts, ClusteredWrenchIsStableUnderTinyPerturbations) {
+  const double h = 0.05, r = 0.0025, gap = 0.001;
+  const Bvh a(fine_box(Vec3::Constant(h), 16, r)), b(testing::box_mesh(Vec3::Constant(h), r));
+  const Vec3 centre(0, 0, h + 0.5 * gap);
+  auto wrench_at = [&](const Transform& ta) {
+    ContactSet set;
+    mesh_contacts(a, ta, b, Transform::identity(), {}, set);
+    EXPECT_EQ(set.status, Status::ok);
+    return penalty_wrench(set.points, centre);
+  };
+  const Transform rest = Transform::from_translation({0, 0, 2 * h + gap});
+  const Wrench w0 = wrench_at(rest);
+  ASSERT_GT(w0.force.z(), 0.0);
+  Rng rng(63);
+  for (int k = 0; k < 20; ++k) {
+    const Transform moved = Transform::from_axis_angle(rng.unit_vector(), 1e-6, rest.p + 1e-6 * rng.unit_vector());
+    const Wrench w = wrench_at(moved);
+    EXPECT_LT((w.force - w0.force).norm(), 1e-3 * w0.force.norm()) << k;
+    EXPECT_LT((w.torque - w0.torque).norm(), 1e-3 * w0.force.norm() * h) << k;
+  }
+}
+
+// The scanned mug (MuJoCo samples, an open thin shell with no bottom) held
+// between two boxes: contacts on both sides, each pushing the mug away from
+// its box.
+TEST(MeshContacts, ScannedMugBetweenTwoBoxesTouchesBothSides) {
+  const std::filesystem::path path = "/usr/share/mujoco/model/mug/mug.obj";
+  ASSERT_TRUE(std::filesystem::exists(path)) << path << " missing: install libmujoco-samples (scripts/deps.sh)";
+  const double r = 0.0025, gap = 0.001;
+  const Bvh mug(read_mesh(path, {.scale = 1.0, .margin = r}));
+  // Squeeze along y: each box's face 1 mm beyond the mug's extreme vertex
+  // on that side, centred on it.
+  const Vec3 size(0.04, 0.02, 0.04);
+  int sides = 0;
+  for (int s = -1; s <= 1; s += 2) {
+    Vec3 extreme = mug.mesh().vertices().front();
+    for (const Vec3& v : mug.mesh().vertices())
+      if (s * v.y() > s * extreme.y()) extreme = v;
+    const Transform tb =
+        Transform::from_translation({extreme.x(), extreme.y() + s * (gap + 0.5 * size.y()), extreme.z()});
+    ContactSet set;
+    MeshContactStats stats;
+    mesh_contacts(mug, Transform::identity(), Shape(Box(size)), tb, {}, set, &stats);
+    ASSERT_EQ(set.status, Status::ok);
+    ASSERT_FALSE(set.points.empty()) << "side " << s;
+    EXPECT_LE(set.points.size(), 20u);
+    EXPECT_EQ(stats.intersecting, 0u);
+    for (const Contact& c : set.points) {
+      EXPECT_LT(s * c.normal.y(), -0.5) << "side " << s;  // from the box (B) to the mug (A)
+      EXPECT_GT(c.depth, 0.0);
+      EXPECT_LE(c.depth, r + 1e-12);
+    }
+    ++sides;
+  }
+  EXPECT_EQ(sides, 2);
+}
+
+TEST(MeshContacts, BadInputIsReportedNotThrown) {
+  const Bvh a(testing::box_mesh(Vec3::Constant(0.05), 0.01));
+  const Transform far = Transform::from_translation({0, 0, 0.101});
+  ContactSet set;
+  MeshContactOptions o;
+  o.clustering.max_contacts = 0;
+  mesh_contacts(a, far, a, Transform::identity(), o, set);
+  EXPECT_EQ(set.status, Status::invalid_input);
+  EXPECT_TRUE(set.points.empty());
+  o = {};
+  o.margin = -1.0;
+  mesh_contacts(a, far, Shape(Sphere(0.1)), Transform::identity(), o, set);
+  EXPECT_EQ(set.status, Status::invalid_input);
+  o = {};
+  o.patch_angle = 2.0;
+  mesh_contacts(a, far, a, Transform::identity(), o, set);
+  EXPECT_EQ(set.status, Status::invalid_input);
+  Transform bad = far;
+  bad.p.x() = std::nan("");
+  mesh_contacts(a, bad, a, Transform::identity(), {}, set);
+  EXPECT_EQ(set.status, Status::invalid_input);
+  mesh_contacts(a, Transform::identity(), Shape(Box(Vec3::Constant(0.1))), bad, {}, set);
+  EXPECT_EQ(set.status, Status::invalid_input);
+  // A mesh without triangles cannot be built: the error names the mesh.
+  EXPECT_THROW(TriangleMesh({Vec3::Zero()}, {}, 0.0, "empty.obj"), Error);
+  // Huge k: the raw set comes back whole.
+  o = {};
+  o.clustering.max_contacts = 1 << 30;
+  mesh_contacts(a, far, a, Transform::identity(), o, set);
+  ContactSet raw;
+  mesh_contacts(a, far, a, Transform::identity(), raw_options(o.patch_angle), raw);
+  EXPECT_EQ(set.status, Status::ok);
+  EXPECT_EQ(set.points.size(), raw.points.size());
+}
+
+}  // namespace
+}  // namespace proxima
