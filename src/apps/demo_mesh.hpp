@@ -18,6 +18,7 @@ struct MeshContactDemoRow {
   std::size_t triangles = 0;     ///< triangles of the moving body's mesh
   std::size_t raw = 0;           ///< raw contacts (all pairs of the scene)
   std::size_t clustered = 0;     ///< after clustering (k per pair)
+  std::size_t distinct = 0;      ///< distinct points (1e-9 m apart) among the clustered ones
   bool supports = false;         ///< cubes: CoP inside the face and the centre over the support polygon; mug: contacts on both sides
   std::string support_detail;    ///< e.g. "CoP (0.0, 0.0) mm"
   /// Largest change over the perturbations of the net penalty force,
