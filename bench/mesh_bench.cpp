@@ -28,6 +28,8 @@
 #include <proxima/io/mesh_io.hpp>
 #include <proxima/mesh/mesh_queries.hpp>
 
+#include "mesh_gen.hpp"
+
 #ifdef PROXIMA_HAVE_FCL
 #include <fcl/fcl.h>
 #endif
@@ -40,6 +42,9 @@ using proxima::TriangleIndices;
 using proxima::TriangleMesh;
 using proxima::Vec3;
 using clock_type = std::chrono::steady_clock;
+using proxima::bench::blob_mesh;
+using proxima::bench::Terrain;
+using proxima::bench::TerrainGrid;
 
 template <class T>
 inline void keep(const T& value) {
@@ -92,91 +97,6 @@ double time_queries(std::size_t poses, int repeats, const std::function<void(std
 }
 
 // ---------------------------------------------------------------- meshes
-
-// Fractal value noise: octaves of bilinearly interpolated lattice noise.
-struct Terrain {
-  std::vector<double> lattice;
-  int n = 257;
-  explicit Terrain(unsigned seed) : lattice(static_cast<std::size_t>(257 * 257)) {
-    std::mt19937 g(seed);
-    std::uniform_real_distribution<double> u(-1, 1);
-    for (double& x : lattice) x = u(g);
-  }
-  double value(double x, double y) const {
-    x = std::fmod(std::abs(x), n - 1.0);
-    y = std::fmod(std::abs(y), n - 1.0);
-    const int i = static_cast<int>(x), j = static_cast<int>(y);
-    const double fx = x - i, fy = y - j;
-    auto at = [&](int a, int b) { return lattice[static_cast<std::size_t>(b * n + a)]; };
-    return (1 - fy) * ((1 - fx) * at(i, j) + fx * at(i + 1, j)) + fy * ((1 - fx) * at(i, j + 1) + fx * at(i + 1, j + 1));
-  }
-  double height(double x, double y) const {
-    double h = 0, amp = 4.0, freq = 0.02;
-    for (int o = 0; o < 7; ++o, amp *= 0.5, freq *= 2.0) h += amp * value(x * freq + 17 * o, y * freq + 31 * o);
-    return h;
-  }
-};
-
-// side×side squares of `spacing`, two triangles each, per-vertex noise, and
-// circular holes.
-TriangleMesh terrain_mesh(const Terrain& terrain, int side, double spacing, std::mt19937& g) {
-  std::uniform_real_distribution<double> noise(-0.01, 0.01);
-  std::vector<Vec3> v;
-  v.reserve(static_cast<std::size_t>((side + 1) * (side + 1)));
-  for (int j = 0; j <= side; ++j)
-    for (int i = 0; i <= side; ++i) {
-      const double x = i * spacing, y = j * spacing;
-      v.emplace_back(x, y, terrain.height(x, y) + noise(g));
-    }
-  std::uniform_real_distribution<double> pos(0, side * spacing);
-  std::vector<Vec3> holes;
-  for (int k = 0; k < 40; ++k) holes.emplace_back(pos(g), pos(g), 0.5 + 2.0 * std::abs(noise(g)) * 100);
-  std::vector<TriangleIndices> t;
-  t.reserve(static_cast<std::size_t>(2 * side * side));
-  auto id = [side](int i, int j) { return static_cast<std::uint32_t>(j * (side + 1) + i); };
-  for (int j = 0; j < side; ++j)
-    for (int i = 0; i < side; ++i) {
-      const double cx = (i + 0.5) * spacing, cy = (j + 0.5) * spacing;
-      bool hole = false;
-      for (const Vec3& h : holes) hole |= std::hypot(cx - h.x(), cy - h.y()) < h.z();
-      if (hole) continue;
-      t.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
-      t.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
-    }
-  return TriangleMesh(std::move(v), std::move(t), 0.0, "terrain");
-}
-
-// UV sphere of radius r with relative radial noise: 2·rings·(segments) triangles.
-TriangleMesh blob_mesh(int rings, int segments, double r, double noise_rel, unsigned seed,
-                       const Vec3& scale = Vec3::Ones()) {
-  std::mt19937 g(seed);
-  std::uniform_real_distribution<double> u(-noise_rel, noise_rel);
-  std::vector<Vec3> v;
-  v.emplace_back(0, 0, r * scale.z());
-  for (int i = 1; i < rings; ++i) {
-    const double th = M_PI * i / rings;
-    for (int j = 0; j < segments; ++j) {
-      const double ph = 2 * M_PI * j / segments;
-      const double rr = r * (1 + u(g));
-      v.emplace_back(rr * std::sin(th) * std::cos(ph) * scale.x(), rr * std::sin(th) * std::sin(ph) * scale.y(),
-                     rr * std::cos(th) * scale.z());
-    }
-  }
-  v.emplace_back(0, 0, -r * scale.z());
-  const auto south = static_cast<std::uint32_t>(v.size() - 1);
-  auto id = [segments](int ring, int j) {
-    return static_cast<std::uint32_t>(1 + (ring - 1) * segments + (j % segments));
-  };
-  std::vector<TriangleIndices> t;
-  for (int j = 0; j < segments; ++j) t.push_back({0, id(1, j), id(1, j + 1)});
-  for (int i = 1; i + 1 < rings; ++i)
-    for (int j = 0; j < segments; ++j) {
-      t.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
-      t.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
-    }
-  for (int j = 0; j < segments; ++j) t.push_back({id(rings - 1, j), south, id(rings - 1, j + 1)});
-  return TriangleMesh(std::move(v), std::move(t));
-}
 
 Transform random_pose(std::mt19937& g, const Vec3& centre, double radius_lo, double radius_hi) {
   std::normal_distribution<double> n;
@@ -280,7 +200,7 @@ int main(int argc, char** argv) {
     const Terrain terrain(7);
     std::mt19937 g(8);
     const auto t0 = clock_type::now();
-    const TriangleMesh mesh = terrain_mesh(terrain, 720, 0.15, g);
+    const TriangleMesh mesh = proxima::bench::terrain_mesh(terrain, TerrainGrid{}, g);
     const double mesh_s = std::chrono::duration<double>(clock_type::now() - t0).count();
     std::printf("\n1. terrain: %zu triangles, %zu vertices (mesh generation + TriangleMesh %.2f s)\n",
                 mesh.triangle_count(), mesh.vertices().size(), mesh_s);

@@ -30,6 +30,26 @@ inline double median(std::vector<double> values) {
   return 0.5 * (*mid + *std::max_element(values.begin(), mid));
 }
 
+/// Median time of one call of `fn` in ns: calls are timed in batches of
+/// enough calls to last ≥ 20 µs (one calibration call first), `repeats`
+/// batches, the median batch mean returned. Used for Proxima and every peer
+/// alike.
+template <class Fn>
+double median_call_ns(Fn&& fn, int repeats) {
+  using clock = std::chrono::steady_clock;
+  auto start = clock::now();
+  fn();
+  const double one = std::chrono::duration<double, std::nano>(clock::now() - start).count();
+  const int batch = std::clamp(static_cast<int>(20000.0 / std::max(one, 1.0)), 1, 10000);
+  std::vector<double> means;
+  for (int r = 0; r < std::max(repeats, 1); ++r) {
+    start = clock::now();
+    for (int k = 0; k < batch; ++k) fn();
+    means.push_back(std::chrono::duration<double, std::nano>(clock::now() - start).count() / batch);
+  }
+  return median(std::move(means));
+}
+
 inline void append_note(PeerCell& cell, const std::string& text) {
   if (!cell.note.empty()) cell.note += "; ";
   cell.note += text;

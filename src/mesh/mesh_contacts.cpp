@@ -149,9 +149,17 @@ void triangle_retraction(const Triangle& a, const Triangle& b, Vec3& dir, double
   if (!std::isfinite(depth)) depth = 0.0;  // two coincident points: no axis at all
 }
 
+// A triangle pair within the layers, awaiting the shadow test (A's frame).
+struct PairHit {
+  std::uint32_t ia, ib;
+  mesh::ClosestPoints c;
+  bool drop = false;
+};
+
 struct Collector {
   std::vector<Contact>& out;
   MeshContactStats& stats;
+  std::vector<PairHit>* hits = nullptr;  // set: pairs wait for the shadow test
   double best = std::numeric_limits<double>::infinity();  // smallest core distance − layers
   Vec3 best_normal = Vec3::UnitZ();
 
@@ -190,7 +198,8 @@ struct MeshMesh {
     return {ab.apply(m.corner(t, 0)), ab.apply(m.corner(t, 1)), ab.apply(m.corner(t, 2))};
   }
 
-  // One triangle pair (A's frame).
+  // One triangle pair (A's frame): within the layers, it is kept in `hits`
+  // for the shadow test, or made into contacts at once.
   void pair(std::uint32_t ia, std::uint32_t ib, const Triangle& a, const Triangle& b, Collector& col) const {
     ++col.stats.triangle_tests;
     if (triangle_gap(a, b) > L.limit) return;
@@ -199,6 +208,15 @@ struct MeshMesh {
     const mesh::ClosestPoints c = pg > 0.0 ? mesh::feature_distance(a, b) : mesh::triangle_distance(a, b);
     if (c.distance > L.limit) return;
     ++col.stats.pairs_within;
+    if (col.hits) {
+      col.hits->push_back({ia, ib, c});
+      return;
+    }
+    emit(ia, ib, a, b, c, col);
+  }
+
+  void emit(std::uint32_t ia, std::uint32_t ib, const Triangle& a, const Triangle& b, const mesh::ClosestPoints& c,
+            Collector& col) const {
     const int fa = static_cast<int>(ia), fb = static_cast<int>(ib);
     if (c.intersect || !(c.distance > 0.0)) {
       Vec3 n;
@@ -233,6 +251,55 @@ struct MeshMesh {
     k.feature_a = fa;
     k.feature_b = fb;
     col.out.push_back(k);
+  }
+
+  // The shadow test: pair (a, b) is dropped when its witness on A is closer
+  // to another triangle of B within the layers (or its witness on B to
+  // another of A) than to its partner. In the union of the fattened
+  // triangles, which is the body, such a pair's overlap lies inside the
+  // other triangle's layer: two coplanar triangles of B sharing an edge make
+  // a flat slab, but the pair of a triangle of A over the first with the
+  // second meets only its rounded edge and reports an oblique normal in the
+  // middle of a flat face. Ties (a witness on a shared edge) keep both.
+  void shadow_and_emit(std::vector<PairHit>& hits, Collector& col) const {
+    auto shadowed = [&](const PairHit& h, const PairHit& g, bool on_a) {
+      const double eps = 1e-12 + 1e-9 * h.c.distance;
+      if (on_a) {
+        if (g.ib == h.ib) return false;
+        return mesh::point_triangle(h.c.a, b_in_a(g.ib)).distance < h.c.distance - eps;
+      }
+      if (g.ia == h.ia) return false;
+      return mesh::point_triangle(h.c.b, triangle_of(A.mesh(), g.ia)).distance < h.c.distance - eps;
+    };
+    auto mark = [&](bool on_a) {
+      auto key = [on_a](const PairHit& h) { return on_a ? h.ia : h.ib; };
+      std::sort(hits.begin(), hits.end(), [&](const PairHit& x, const PairHit& y) {
+        return key(x) != key(y) ? key(x) < key(y) : (on_a ? x.ib < y.ib : x.ia < y.ia);
+      });
+      for (std::size_t i = 0; i < hits.size();) {
+        std::size_t j = i;
+        while (j < hits.size() && key(hits[j]) == key(hits[i])) ++j;
+        for (std::size_t p = i; p < j; ++p) {
+          PairHit& h = hits[p];
+          if (h.drop || h.c.intersect || !(h.c.distance > 0.0)) continue;
+          // Only a nearer partner can shadow: the witness's distance to the
+          // partner's triangle is at least that pair's distance.
+          const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
+          for (std::size_t q = i; q < j && !h.drop; ++q)
+            h.drop = q != p && hits[q].c.distance < below && shadowed(h, hits[q], on_a);
+        }
+        i = j;
+      }
+    };
+    mark(true);
+    mark(false);
+    for (const PairHit& h : hits) {
+      if (h.drop) {
+        ++col.stats.shadowed;
+        continue;
+      }
+      emit(h.ia, h.ib, triangle_of(A.mesh(), h.ia), b_in_a(h.ib), h.c, col);
+    }
   }
 
   double node_bound(std::uint32_t a, std::uint32_t b) const {
@@ -522,7 +589,10 @@ void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Tr
   }
   const MeshMesh pair(a, pose_a, b, pose_b, options);
   Collector col{out.points, st};
+  std::vector<PairHit> hits;
+  if (options.drop_shadowed) col.hits = &hits;
   const Status status = pair.run(options.traverse_only, col);
+  if (col.hits) pair.shadow_and_emit(hits, col);
   finish(col, &pose_a, options, status, out);
 }
 

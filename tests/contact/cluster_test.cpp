@@ -146,15 +146,15 @@ std::vector<std::vector<int>> plain_kmeans(const std::vector<Contact>& c, int k,
   for (int i = 1; i < n; ++i)
     if (c[i].depth > c[seed].depth) seed = i;
   std::vector<Eigen::Matrix<double, 7, 1>> centres;
+  std::vector<double> near(n, std::numeric_limits<double>::infinity());  // to the nearest centre
   while (static_cast<int>(centres.size()) < k) {
     centres.push_back(f[seed]);
     double far = 0.0;
     int next = -1;
     for (int i = 0; i < n; ++i) {
-      double near = std::numeric_limits<double>::infinity();
-      for (const auto& z : centres) near = std::min(near, (f[i] - z).norm());
-      if (near > far) {
-        far = near;
+      near[i] = std::min(near[i], (f[i] - centres.back()).norm());
+      if (near[i] > far) {
+        far = near[i];
         next = i;
       }
     }
@@ -475,6 +475,18 @@ TEST(ClusterContacts, KMeansMatchesPlainLloyd) {
     ASSERT_EQ(cluster_contacts(c, o), Status::ok);
     EXPECT_TRUE(same_output(c, want, 1e-12)) << "trial " << trial << " n " << n << " k " << k;
   }
+}
+
+TEST(ClusterContacts, KMeansWithManyCentresMatchesPlainLloyd) {
+  // More centres than the k-means keeps a centre-distance table for (512):
+  // the plain scan.
+  testing::Rng rng(29);
+  std::vector<Contact> c = random_contacts(rng, 1500, 0.1);
+  ClusterOptions o;
+  o.max_contacts = 600;
+  const std::vector<Contact> want = expected_output(c, plain_kmeans(c, 600, o));
+  ASSERT_EQ(cluster_contacts(c, o), Status::ok);
+  EXPECT_TRUE(same_output(c, want, 1e-12));
 }
 
 TEST(ClusterContacts, RejectsBadInputAndLeavesItAlone) {

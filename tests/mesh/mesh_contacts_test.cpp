@@ -22,9 +22,11 @@ using mesh::Triangle;
 using testing::Rng;
 using PairSet = std::set<std::pair<int, int>>;
 
+// Every pair within the layers, one contact each: the paper's raw set.
 MeshContactOptions raw_options(double patch_angle = 0.0) {
   MeshContactOptions o;
   o.cluster = false;
+  o.drop_shadowed = false;
   o.patch_angle = patch_angle;
   return o;
 }
@@ -125,6 +127,55 @@ TEST(MeshContacts, RandomSoupsMatchBruteForcePairsAndFormulas) {
     }
   }
   EXPECT_GT(checked, 100);
+}
+
+// The shadow rule by brute force: a pair within the layers is dropped when
+// its witness on A is strictly closer (beyond rounding) to another triangle
+// of B that is within the layers of the same triangle of A, or its witness on
+// B to another triangle of A within the layers of the same triangle of B.
+TEST(MeshContacts, ShadowedPairsMatchBruteForceRule) {
+  Rng rng(64);
+  std::size_t dropped_total = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    const double ra = 0.02, rb = 0.02;
+    const TriangleMesh a = testing::random_soup(rng, 200, 0.4, 0.15, ra);
+    const TriangleMesh b = testing::random_soup(rng, 200, 0.4, 0.15, rb);
+    const Transform ta = rng.pose(0.1), tb = rng.pose(0.1);
+    const PairSet within = brute_pairs(a, ta, b, tb, ra + rb);
+    PairSet keep;
+    for (const auto& [i, j] : within) {
+      const Triangle x = world_triangle(a, ta, std::size_t(i)), y = world_triangle(b, tb, std::size_t(j));
+      const mesh::ClosestPoints c = mesh::triangle_distance(x, y);
+      bool drop = false;
+      if (!c.intersect && c.distance > 0.0) {
+        const double eps = 1e-12 + 1e-9 * c.distance;
+        for (const auto& [i2, j2] : within) {
+          if (i2 == i && j2 != j &&
+              mesh::point_triangle(c.a, world_triangle(b, tb, std::size_t(j2))).distance < c.distance - eps - 1e-10)
+            drop = true;
+          if (j2 == j && i2 != i &&
+              mesh::point_triangle(c.b, world_triangle(a, ta, std::size_t(i2))).distance < c.distance - eps - 1e-10)
+            drop = true;
+        }
+      }
+      if (!drop) keep.insert({i, j});
+    }
+    MeshContactOptions o = raw_options();
+    o.drop_shadowed = true;
+    ContactSet set;
+    MeshContactStats stats;
+    mesh_contacts(Bvh(a), ta, Bvh(b), tb, o, set, &stats);
+    const PairSet got = found_pairs(set);
+    // The brute-force rule above is a little stricter (1e-10) than the
+    // library's, so pairs on the edge of rounding may go either way: every
+    // pair it keeps must be kept, and nothing outside the layers appears.
+    for (const auto& p : keep) EXPECT_TRUE(got.count(p)) << p.first << "," << p.second;
+    for (const auto& p : got) EXPECT_TRUE(within.count(p));
+    EXPECT_EQ(stats.pairs_within, within.size());
+    EXPECT_EQ(stats.shadowed + got.size(), within.size());
+    dropped_total += stats.shadowed;
+  }
+  EXPECT_GT(dropped_total, 0u);
 }
 
 // A sphere's closest point to a triangle is closed form: the pairs within the

@@ -19,6 +19,9 @@
 // pair's shortest retraction (exact separating-axis depth of the two
 // triangles); such contacts carry Contact::intersecting.
 //
+// Pairs whose overlap lies inside a neighbouring triangle's layer are
+// dropped (options.drop_shadowed), an addition to the paper.
+//
 // The raw set has a contact per pair (an edge on an edge gives four copies);
 // with options.cluster it is reduced to at most
 // options.clustering.max_contacts (contact/cluster.hpp).
@@ -41,6 +44,15 @@ struct MeshContactOptions {
   /// when its facing feature spans a height of at most tan(patch_angle) times
   /// its longest edge. 0.01 keeps a resting face's patch up to about 0.6°.
   double patch_angle = 0.01;
+  /// Drop "shadowed" pairs (mesh–mesh): a pair whose witness point on A is
+  /// closer to another triangle of B within the layers than to its partner
+  /// (or the same from B's side). The body is the union of the fattened
+  /// triangles, and such a pair's overlap lies inside a neighbour's layer:
+  /// without the test, two coplanar triangles of B sharing an edge give
+  /// every triangle of A near that edge an oblique contact in the middle of
+  /// a flat face (the paper keeps these; clustering then mixes them in).
+  /// Off: every pair within the layers, as in the paper.
+  bool drop_shadowed = true;
   /// Reduce the raw contacts to at most clustering.max_contacts.
   bool cluster = true;
   ClusterOptions clustering;
@@ -55,6 +67,7 @@ struct MeshContactStats {
   std::size_t node_pairs = 0;       ///< bounding-volume pairs visited
   std::size_t triangle_tests = 0;   ///< triangle (or triangle–convex) pairs tested
   std::size_t pairs_within = 0;     ///< pairs within the layers
+  std::size_t shadowed = 0;         ///< pairs within the layers dropped as shadowed
   std::size_t raw_contacts = 0;     ///< contacts before clustering
   std::size_t intersecting = 0;     ///< raw contacts from intersecting cores
 };

@@ -101,7 +101,7 @@ inline Vec3 closest_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, con
 /// followed by the exact 1-D minimization of the other parameter. Parallel
 /// lines (or rounding noise in the determinant) start from s = 0, which is
 /// as good as any s once t and s are re-minimized.
-inline ClosestPoints segment_segment(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2) {
+inline void segment_closest(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2, Vec3& on1, Vec3& on2) {
   const Vec3 d1 = q1 - p1, d2 = q2 - p2, r = p1 - p2;
   const double a = d1.squaredNorm(), e = d2.squaredNorm(), f = d2.dot(r);
   double s = 0.0, t = 0.0;
@@ -128,9 +128,13 @@ inline ClosestPoints segment_segment(const Vec3& p1, const Vec3& q1, const Vec3&
       }
     }
   }
+  on1 = p1 + s * d1;
+  on2 = p2 + t * d2;
+}
+
+inline ClosestPoints segment_segment(const Vec3& p1, const Vec3& q1, const Vec3& p2, const Vec3& q2) {
   ClosestPoints out;
-  out.a = p1 + s * d1;
-  out.b = p2 + t * d2;
+  segment_closest(p1, q1, p2, q2, out.a, out.b);
   out.distance = (out.a - out.b).norm();
   return out;
 }
@@ -164,21 +168,29 @@ ClosestPoints intersection_point(const Triangle& a, const Triangle& b, const Clo
 /// distance of triangles known not to intersect (e.g. one lies strictly on
 /// one side of the other's plane), without the exact intersection test.
 inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
+  // Candidates compete on squared distances; one square root at the end.
   ClosestPoints best;
-  auto take = [&](const ClosestPoints& c) {
-    if (c.distance < best.distance) best = c;
+  double best_sq = std::numeric_limits<double>::infinity();
+  auto take = [&](const Vec3& x, const Vec3& y) {
+    const double d = (x - y).squaredNorm();
+    if (d < best_sq) {
+      best_sq = d;
+      best.a = x;
+      best.b = y;
+    }
   };
   for (int i = 0; i < 3; ++i) {
     const Vec3& p1 = a[i];
     const Vec3& q1 = a[(i + 1) % 3];
-    for (int j = 0; j < 3; ++j) take(segment_segment(p1, q1, b[j], b[(j + 1) % 3]));
+    for (int j = 0; j < 3; ++j) {
+      Vec3 x, y;
+      segment_closest(p1, q1, b[j], b[(j + 1) % 3], x, y);
+      take(x, y);
+    }
   }
-  for (int i = 0; i < 3; ++i) take(point_triangle(a[i], b));
-  for (int j = 0; j < 3; ++j) {
-    ClosestPoints c = point_triangle(b[j], a);
-    std::swap(c.a, c.b);
-    take(c);
-  }
+  for (int i = 0; i < 3; ++i) take(a[i], closest_on_triangle(a[i], b[0], b[1], b[2]));
+  for (int j = 0; j < 3; ++j) take(closest_on_triangle(b[j], a[0], a[1], a[2]), b[j]);
+  best.distance = std::sqrt(best_sq);
   return best;
 }
 
