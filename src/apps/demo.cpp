@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "demo.hpp"
+#include "demo_mesh.hpp"
 #include "demo_sim.hpp"
 #include "query_protocol.hpp"
 
@@ -134,6 +135,8 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   example_table(report);
   report << "\n## Contact manifolds\n\n";
   manifold_table(report);
+  report << "\n## Mesh contacts (BLEM)\n\n";
+  mesh_contact_markdown(run_mesh_contact_demo(), report);
 
   std::error_code ec;
   fs::create_directories(options.report_dir, ec);

@@ -1,8 +1,11 @@
 #include <cmath>
+#include <limits>
 #include <memory>
+#include <numbers>
 #include <optional>
 
 #include <proxima/core/error.hpp>
+#include <proxima/mesh/mesh_contacts.hpp>
 #include <proxima/mesh/mesh_queries.hpp>
 
 #include "json_shapes.hpp"
@@ -28,13 +31,107 @@ json not_implemented(const json& id, const std::string& what) {
   return {{"id", id}, {"status", "not_implemented"}, {"message", what}};
 }
 
+// r[key] as a finite number >= 0, or fallback when absent; errors name `name`.
+double number_option(const json& r, const char* key, const std::string& name, double fallback) {
+  if (!r.contains(key)) return fallback;
+  const json& v = r[key];
+  if (!v.is_number() || !std::isfinite(v.get<double>())) throw Error(name + ": expected a finite number");
+  const double x = v.get<double>();
+  if (x < 0.0) throw Error(name + ": must be >= 0");
+  return x;
+}
+
+int int_option(const json& r, const char* key, int fallback, int min) {
+  if (!r.contains(key)) return fallback;
+  const json& v = r[key];
+  if (!v.is_number_integer() || v.get<long long>() < min ||
+      v.get<long long>() > std::numeric_limits<int>::max()) {
+    throw Error(std::string(key) + ": expected an integer >= " + std::to_string(min) + " (got " + v.dump() + ")");
+  }
+  return v.get<int>();
+}
+
+// Convex-pair options that do not apply to mesh contacts: say so rather than
+// ignore them silently.
+void reject_convex_contact_options(const json& r) {
+  for (const char* key : {"max_points", "feature_tolerance", "disc_points"}) {
+    if (r.contains(key)) {
+      throw Error(std::string(key) + ": applies to convex pairs only" +
+                  (std::string(key) == "max_points" ? " (with a mesh: max_contacts and cluster)" : ""));
+    }
+  }
+}
+
+// Results of mesh_contacts for the pair as requested (A first): a convex A
+// against a mesh B is answered with the mesh first and turned back (normals
+// negated, triangle ids exchanged; points and depths are symmetric).
+json contacts_answer(const json& id, const ContactSet& c, const MeshContactStats& stats, bool swapped) {
+  json points = json::array();
+  for (const Contact& k : c.points) {
+    const Vec3 n = swapped ? Vec3(-k.normal) : k.normal;
+    points.push_back({{"point", to_json(k.point)},
+                      {"normal", to_json(n)},
+                      {"depth", k.depth},
+                      {"feature_a", swapped ? k.feature_b : k.feature_a},
+                      {"feature_b", swapped ? k.feature_a : k.feature_b},
+                      {"intersecting", k.intersecting}});
+  }
+  json out{{"id", id}, {"status", to_string(c.status)}, {"contacts", points},
+           {"stats", {{"raw_contacts", stats.raw_contacts},
+                      {"pairs_within", stats.pairs_within},
+                      {"intersecting", stats.intersecting},
+                      {"triangle_tests", stats.triangle_tests},
+                      {"node_pairs", stats.node_pairs}}}};
+  if (!c.points.empty() && std::isfinite(c.distance)) {
+    out["distance"] = c.distance;
+    out["normal"] = to_json(swapped ? Vec3(-c.normal) : c.normal);
+  }
+  return out;
+}
+
 }  // namespace
 
+const std::vector<std::string>& mesh_contact_option_names() {
+  static const std::vector<std::string> names = {"max_contacts", "cluster", "patch_angle", "cluster_weights",
+                                                 "hierarchical_limit"};
+  return names;
+}
+
+MeshContactOptions mesh_contact_options_from_json(const json& r) {
+  reject_convex_contact_options(r);
+  MeshContactOptions o;
+  o.margin = number_option(r, "margin", "margin", o.margin);
+  o.patch_angle = number_option(r, "patch_angle", "patch_angle", o.patch_angle);
+  if (o.patch_angle >= std::numbers::pi / 2) throw Error("patch_angle: must be in [0, pi/2) radians");
+  if (r.contains("cluster")) {
+    if (!r["cluster"].is_boolean()) throw Error("cluster: expected true or false");
+    o.cluster = r["cluster"].get<bool>();
+  }
+  o.clustering.max_contacts = int_option(r, "max_contacts", o.clustering.max_contacts, 1);
+  o.clustering.hierarchical_limit = int_option(r, "hierarchical_limit", o.clustering.hierarchical_limit, 0);
+  if (r.contains("cluster_weights")) {
+    const json& w = r["cluster_weights"];
+    if (!w.is_object()) throw Error("cluster_weights: expected an object {\"point\", \"normal\", \"depth\"}");
+    for (const auto& [key, value] : w.items()) {
+      if (key != "point" && key != "normal" && key != "depth") {
+        throw Error("cluster_weights." + key + ": unknown weight (expected point, normal or depth)");
+      }
+    }
+    o.clustering.point_weight = number_option(w, "point", "cluster_weights.point", o.clustering.point_weight);
+    o.clustering.normal_weight = number_option(w, "normal", "cluster_weights.normal", o.clustering.normal_weight);
+    o.clustering.depth_weight = number_option(w, "depth", "cluster_weights.depth", o.clustering.depth_weight);
+  }
+  return o;
+}
+
 json answer_mesh_pair(const json& id, const std::string& query, const json& r, MeshFiles& files) {
-  if (query == "contacts" || query == "time_of_impact") {
+  if (query == "time_of_impact") {
     return not_implemented(id, query + " with a mesh operand is not implemented yet");
   }
   if (r.contains("method") && r["method"] != "auto") throw Error("method: applies to convex pairs only");
+  // Options first: a bad option is an error even when the operands are bad too.
+  std::optional<MeshContactOptions> contact_options;
+  if (query == "contacts") contact_options = mesh_contact_options_from_json(r);
   Operand a = operand(r, "a", files), b = operand(r, "b", files);
   Transform ta = pose_from_json(r.contains("pose_a") ? r["pose_a"] : json(), "pose_a");
   Transform tb = pose_from_json(r.contains("pose_b") ? r["pose_b"] : json(), "pose_b");
@@ -55,6 +152,17 @@ json answer_mesh_pair(const json& id, const std::string& query, const json& r, M
     return json{{"id", id}, {"status", to_string(s)}, {"message", "invalid input (non-finite pose)"}};
   };
 
+  if (query == "contacts") {
+    ContactSet c;
+    MeshContactStats stats;
+    if (b.mesh) {
+      mesh_contacts(mesh, ta, *b.mesh, tb, *contact_options, c, &stats);
+    } else {
+      mesh_contacts(mesh, ta, *b.shape, tb, *contact_options, c, &stats);
+    }
+    if (c.status != Status::ok && c.status != Status::not_converged) return status_only(c.status);
+    return contacts_answer(id, c, stats, swapped);
+  }
   if (query == "collide") {
     const MeshCollideResult c = b.mesh ? collide(mesh, ta, *b.mesh, tb) : collide(mesh, ta, *b.shape, tb);
     if (c.status != Status::ok) return status_only(c.status);

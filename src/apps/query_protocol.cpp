@@ -50,6 +50,12 @@ int count_field(const json& r, const char* key, int fallback, int min) {
 // "margin" at the top level of a contacts request is the contact margin (a
 // shape's own margin sits inside its shape object).
 ContactOptions contact_options_from_json(const json& r) {
+  for (const std::string& key : mesh_contact_option_names()) {
+    if (r.contains(key)) {
+      throw Error(key + ": applies to pairs with a mesh operand only" +
+                  (key == "max_contacts" ? std::string(" (convex pairs: max_points)") : std::string()));
+    }
+  }
   ContactOptions o;
   o.margin = number_field(r, "margin", o.margin);
   if (o.margin < 0.0) throw Error("margin: must be >= 0");

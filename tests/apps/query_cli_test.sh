@@ -13,10 +13,25 @@ echo "$out" | sed -n 1p | grep -q '"distance":1.0'
 echo "$out" | sed -n 2p | grep -q '"status":"error"'
 echo "$out" | sed -n 3p | grep -q '"collide":true'
 echo "$out" | sed -n 3p | grep -q '"id":3'
+# Mesh contacts: a 12-triangle cube 0.5 mm above a halfspace inside its 1 mm
+# layer gives its 4 bottom corners, normals +z; with the halfspace as A, -z.
+cube='{"shape":"mesh","margin":0.001,"vertices":[[-0.05,-0.05,-0.05],[0.05,-0.05,-0.05],[-0.05,0.05,-0.05],[0.05,0.05,-0.05],[-0.05,-0.05,0.05],[0.05,-0.05,0.05],[-0.05,0.05,0.05],[0.05,0.05,0.05]],"triangles":[[0,2,1],[1,2,3],[4,5,6],[5,7,6],[0,1,4],[1,5,4],[2,6,3],[3,6,7],[0,4,2],[2,4,6],[1,3,5],[3,7,5]]}'
+plane='{"shape":"halfspace","normal":[0,0,1],"offset":0}'
+mesh_out=$(printf '%s\n' \
+  "{\"id\":\"m1\",\"query\":\"contacts\",\"a\":$cube,\"pose_a\":{\"p\":[0,0,0.0505]},\"b\":$plane}" \
+  "{\"id\":\"m2\",\"query\":\"contacts\",\"b\":$cube,\"pose_b\":{\"p\":[0,0,0.0505]},\"a\":$plane}" \
+  "{\"id\":\"m3\",\"query\":\"contacts\",\"a\":$cube,\"b\":$plane,\"max_contacts\":0}" | "$proxima" query)
+echo "$mesh_out"
+[ "$(echo "$mesh_out" | sed -n 1p | grep -o '"normal":\[-\?0.0,-\?0.0,1.0\]' | wc -l)" -ge 4 ]
+[ "$(echo "$mesh_out" | sed -n 2p | grep -o '"normal":\[-\?0.0,-\?0.0,-1.0\]' | wc -l)" -ge 4 ]
+echo "$mesh_out" | sed -n 1p | grep -q '"raw_contacts":4'
+echo "$mesh_out" | sed -n 3p | grep -q '"status":"error".*max_contacts\|max_contacts.*"status":"error"'
 # Whole output first: `grep -q` closing the pipe early would SIGPIPE the demo.
 report=$(mktemp -d)
 demo=$("$proxima" demo --no-bench --report "$report")
 echo "$demo" | grep -q "unit spheres 3 m apart (expect 1) | distance | ok | distance 1,"
 [ "$(grep -c '<svg' "$report/index.html")" -ge 1 ]
+grep -q '^## Mesh contacts (BLEM)' "$report/report.md"
+grep -q '^| 12-triangle cube (10 cm) on a 12-triangle cube.* | yes | ' "$report/report.md"
 rm -rf "$report"
 echo "query_cli_test: ok"

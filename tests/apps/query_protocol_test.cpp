@@ -1,5 +1,8 @@
 // The `proxima query` JSON-lines protocol, as DESIGN.md specifies it.
+#include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -171,8 +174,6 @@ TEST(QueryProtocol, MeshOperandsInlineAndFromFiles) {
   EXPECT_EQ(answer(m)["collide"], true);
   m["query"] = "signed_distance";
   EXPECT_EQ(answer(m)["status"], "not_implemented");
-  m["query"] = "contacts";
-  EXPECT_EQ(answer(m)["status"], "not_implemented");
 
   // From a file, read once per stream.
   const std::string path = ::testing::TempDir() + "proxima_protocol_tri.obj";
@@ -189,6 +190,183 @@ TEST(QueryProtocol, MeshOperandsInlineAndFromFiles) {
   a = answer(fr);
   EXPECT_EQ(a["status"], "error");
   EXPECT_NE(a["message"].get<std::string>().find(".missing"), std::string::npos) << a.dump();
+}
+
+// A cube of edge `size` centred at the origin as an inline mesh: 8 vertices,
+// 12 triangles, counter-clockwise seen from outside.
+json cube_mesh(double size, double margin) {
+  const double h = size / 2;
+  json v = json::array();
+  for (int i = 0; i < 8; ++i) v.push_back({i & 1 ? h : -h, i & 2 ? h : -h, i & 4 ? h : -h});
+  const json t = json::parse(R"([[0,2,1],[1,2,3],[4,5,6],[5,7,6],[0,1,4],[1,5,4],
+                                 [2,6,3],[3,6,7],[0,4,2],[2,4,6],[1,3,5],[3,7,5]])");
+  return {{"shape", "mesh"}, {"vertices", v}, {"triangles", t}, {"margin", margin}};
+}
+
+// Two 12-triangle cubes (0.1 m, 1 mm layers) face on face, 1 mm apart:
+// inside the 2 mm layer, so the whole face is in contact.
+json resting_cubes() {
+  return {{"id", "cubes"}, {"query", "contacts"}, {"a", cube_mesh(0.1, 0.001)},
+          {"pose_a", {{"p", {0, 0, 0.101}}}}, {"b", cube_mesh(0.1, 0.001)}};
+}
+
+TEST(QueryProtocol, MeshContactsSpanARestingFace) {
+  json r = resting_cubes();
+  r["cluster"] = false;
+  const json raw = answer(r);
+  ASSERT_EQ(raw["status"], "ok") << raw.dump();
+  EXPECT_EQ(raw["id"], "cubes");
+  const std::size_t n_raw = raw["contacts"].size();
+  EXPECT_EQ(raw["stats"]["raw_contacts"].get<std::size_t>(), n_raw);
+  EXPECT_GE(raw["stats"]["pairs_within"].get<std::size_t>(), 4u);  // 2 × 2 face triangles at least
+  EXPECT_EQ(raw["stats"]["intersecting"], 0);
+  EXPECT_NEAR(raw["distance"].get<double>(), -0.001, 1e-9);  // 1 mm gap in a 2 mm layer
+  EXPECT_NEAR(raw["normal"][2].get<double>(), 1.0, 1e-9);
+
+  r.erase("cluster");  // default: clustered to at most 20
+  const json a = answer(r);
+  ASSERT_EQ(a["status"], "ok") << a.dump();
+  ASSERT_GE(a["contacts"].size(), 4u) << a.dump();
+  EXPECT_LE(a["contacts"].size(), 20u);
+  EXPECT_LE(a["contacts"].size(), n_raw);
+  EXPECT_EQ(a["stats"]["raw_contacts"].get<std::size_t>(), n_raw);
+  double lo[2] = {1, 1}, hi[2] = {-1, -1};
+  for (const json& c : a["contacts"]) {
+    EXPECT_NEAR(c["normal"][0].get<double>(), 0.0, 1e-9) << c.dump();
+    EXPECT_NEAR(c["normal"][1].get<double>(), 0.0, 1e-9) << c.dump();
+    EXPECT_NEAR(c["normal"][2].get<double>(), 1.0, 1e-9) << c.dump();
+    EXPECT_NEAR(c["depth"].get<double>(), 0.001, 1e-9) << c.dump();
+    EXPECT_NEAR(c["point"][2].get<double>(), 0.0505, 1e-9) << c.dump();  // mid-gap
+    EXPECT_EQ(c["intersecting"], false);
+    EXPECT_GE(c["feature_a"].get<int>(), 0);
+    EXPECT_LT(c["feature_a"].get<int>(), 12);
+    EXPECT_GE(c["feature_b"].get<int>(), 0);
+    EXPECT_LT(c["feature_b"].get<int>(), 12);
+    for (int k = 0; k < 2; ++k) {
+      lo[k] = std::min(lo[k], c["point"][k].get<double>());
+      hi[k] = std::max(hi[k], c["point"][k].get<double>());
+    }
+  }
+  // The points span the face (0.1 × 0.1), not one corner or one edge.
+  for (int k = 0; k < 2; ++k) {
+    EXPECT_LT(lo[k], -0.04) << "axis " << k;
+    EXPECT_GT(hi[k], 0.04) << "axis " << k;
+  }
+}
+
+TEST(QueryProtocol, MeshContactsOptions) {
+  json r = resting_cubes();
+  r["max_contacts"] = 3;
+  json a = answer(r);
+  ASSERT_EQ(a["status"], "ok") << a.dump();
+  EXPECT_GE(a["contacts"].size(), 1u);
+  EXPECT_LE(a["contacts"].size(), 3u);
+  r["max_contacts"] = 1000000;  // huge k: the raw set as it is
+  a = answer(r);
+  EXPECT_EQ(a["contacts"].size(), a["stats"]["raw_contacts"].get<std::size_t>());
+  r["max_contacts"] = 1;
+  r["cluster_weights"] = {{"point", 2.0}, {"normal", 0.1}, {"depth", 0.5}};
+  r["hierarchical_limit"] = 0;  // k-means from the first contact
+  EXPECT_EQ(answer(r)["contacts"].size(), 1u);
+  // Separated beyond the layers: nothing; a contact margin brings them back
+  // with negative depths.
+  r = resting_cubes();
+  r["pose_a"]["p"][2] = 0.105;  // 5 mm gap, 2 mm of layers
+  a = answer(r);
+  ASSERT_EQ(a["status"], "ok") << a.dump();
+  EXPECT_EQ(a["contacts"].size(), 0u);
+  EXPECT_FALSE(a.contains("distance"));
+  r["margin"] = 0.004;
+  a = answer(r);
+  ASSERT_GE(a["contacts"].size(), 1u) << a.dump();
+  for (const json& c : a["contacts"]) EXPECT_NEAR(c["depth"].get<double>(), -0.003, 1e-9);
+}
+
+TEST(QueryProtocol, MeshContactsSwappedOrConvexOperands) {
+  // Mesh B above mesh A: the normal (B→A) is −z; triangle ids follow the meshes.
+  json r = resting_cubes();
+  std::swap(r["pose_a"], r["pose_b"]);
+  r["pose_a"] = {{"p", {0, 0, 0}}};
+  r["pose_b"] = {{"p", {0, 0, 0.101}}};
+  json a = answer(r);
+  ASSERT_EQ(a["status"], "ok") << a.dump();
+  ASSERT_GE(a["contacts"].size(), 4u);
+  EXPECT_NEAR(a["normal"][2].get<double>(), -1.0, 1e-9);
+  for (const json& c : a["contacts"]) EXPECT_NEAR(c["normal"][2].get<double>(), -1.0, 1e-9) << c.dump();
+
+  // A convex box (1 mm margin) on the mesh cube, and the same pair swapped.
+  const json box = {{"shape", "box"}, {"size", {0.1, 0.1, 0.1}}, {"margin", 0.001}};
+  json cm{{"query", "contacts"}, {"a", box}, {"pose_a", {{"p", {0, 0, 0.101}}}}, {"b", cube_mesh(0.1, 0.001)}};
+  a = answer(cm);
+  ASSERT_EQ(a["status"], "ok") << a.dump();
+  ASSERT_GE(a["contacts"].size(), 1u) << a.dump();
+  for (const json& c : a["contacts"]) {
+    EXPECT_NEAR(c["normal"][2].get<double>(), 1.0, 1e-9) << c.dump();  // B (mesh, below) → A (box)
+    EXPECT_EQ(c["feature_a"], -1);                                       // a convex A has no triangles
+    EXPECT_GE(c["feature_b"].get<int>(), 0);
+  }
+  json mc{{"query", "contacts"}, {"a", cube_mesh(0.1, 0.001)}, {"pose_a", {{"p", {0, 0, 0.101}}}}, {"b", box}};
+  a = answer(mc);
+  ASSERT_GE(a["contacts"].size(), 1u) << a.dump();
+  for (const json& c : a["contacts"]) {
+    EXPECT_NEAR(c["normal"][2].get<double>(), 1.0, 1e-9) << c.dump();
+    EXPECT_GE(c["feature_a"].get<int>(), 0);
+    EXPECT_EQ(c["feature_b"], -1);
+  }
+  // Mesh cube 0.5 mm above a halfspace: its 4 bottom corners, unclustered.
+  json hs{{"query", "contacts"}, {"a", cube_mesh(0.1, 0.001)}, {"pose_a", {{"p", {0, 0, 0.0505}}}},
+          {"b", {{"shape", "halfspace"}, {"normal", {0, 0, 1}}, {"offset", 0}}}, {"cluster", false}};
+  a = answer(hs);
+  ASSERT_EQ(a["status"], "ok") << a.dump();
+  ASSERT_EQ(a["contacts"].size(), 4u) << a.dump();
+  for (const json& c : a["contacts"]) {
+    EXPECT_NEAR(c["normal"][2].get<double>(), 1.0, 1e-12);
+    EXPECT_NEAR(c["depth"].get<double>(), 0.0005, 1e-12);
+    EXPECT_NEAR(std::abs(c["point"][0].get<double>()), 0.05, 1e-12);
+    EXPECT_NEAR(std::abs(c["point"][1].get<double>()), 0.05, 1e-12);
+  }
+  // The halfspace as A: normals turn to −z.
+  std::swap(hs["a"], hs["b"]);
+  hs["pose_b"] = hs["pose_a"];
+  hs.erase("pose_a");
+  a = answer(hs);
+  ASSERT_EQ(a["contacts"].size(), 4u) << a.dump();
+  for (const json& c : a["contacts"]) EXPECT_NEAR(c["normal"][2].get<double>(), -1.0, 1e-12);
+}
+
+TEST(QueryProtocol, MeshContactsBadInputNamesTheField) {
+  const std::pair<std::function<void(json&)>, const char*> cases[] = {
+      {[](json& r) { r["max_contacts"] = 0; }, "max_contacts"},
+      {[](json& r) { r["max_contacts"] = -3; }, "max_contacts"},
+      {[](json& r) { r["max_contacts"] = 2.5; }, "max_contacts"},
+      {[](json& r) { r["max_contacts"] = "many"; }, "max_contacts"},
+      {[](json& r) { r["margin"] = -0.001; }, "margin"},
+      {[](json& r) { r["patch_angle"] = 2.0; }, "patch_angle"},
+      {[](json& r) { r["patch_angle"] = "flat"; }, "patch_angle"},
+      {[](json& r) { r["cluster"] = 1; }, "cluster"},
+      {[](json& r) { r["cluster_weights"] = {{"normal", -1}}; }, "cluster_weights.normal"},
+      {[](json& r) { r["cluster_weights"] = {{"colour", 1}}; }, "cluster_weights.colour"},
+      {[](json& r) { r["cluster_weights"] = 3; }, "cluster_weights"},
+      {[](json& r) { r["hierarchical_limit"] = -1; }, "hierarchical_limit"},
+      {[](json& r) { r["max_points"] = 4; }, "max_points"},
+      {[](json& r) { r["a"]["triangles"] = json::array(); }, "a"},       // empty mesh
+      {[](json& r) { r["b"]["vertices"] = json::array(); }, "b.triangles[0]"},
+      {[](json& r) { r["a"]["margin"] = -1; }, "margin"},
+  };
+  for (const auto& [edit, expect] : cases) {
+    json r = resting_cubes();
+    edit(r);
+    const json a = answer(r);
+    EXPECT_EQ(a["status"], "error") << r.dump();
+    EXPECT_EQ(a["id"], "cubes");
+    const std::string m = a.value("message", "");
+    EXPECT_NE(m.find(expect), std::string::npos) << expect << " → " << m;
+  }
+  // Mesh-only options on a convex pair are named too.
+  json c = json::parse(R"({"query": "contacts", "a": {"shape": "box", "size": [1, 1, 1]},
+                           "pose_a": {"p": [0, 0, 0.99]}, "b": {"shape": "box", "size": [2, 2, 1]}})");
+  c["max_contacts"] = 4;
+  EXPECT_NE(answer(c)["message"].get<std::string>().find("max_contacts"), std::string::npos);
 }
 
 TEST(QueryProtocol, BadMeshesGiveErrorsNamingTheInput) {
