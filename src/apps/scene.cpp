@@ -1,12 +1,14 @@
 // Scene-file parsing (format: docs/scene-format.md). Every error names the
 // field it comes from, as the query protocol does.
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <numbers>
 #include <sstream>
 
 #include <proxima/core/error.hpp>
 
+#include "json_mesh.hpp"
 #include "json_shapes.hpp"
 #include "scene.hpp"
 
@@ -14,6 +16,11 @@ namespace proxima::apps {
 namespace {
 
 using nlohmann::json;
+
+struct SceneContext {
+  std::string base_dir;  // directory of the scene file ("" : the working directory)
+  MeshFiles files;       // each mesh file read once per scene
+};
 
 [[noreturn]] void fail(const std::string& field, const std::string& reason) { throw Error(field + ": " + reason); }
 
@@ -68,12 +75,32 @@ Mat3 inertia_from_json(const json& j, const std::string& field) {
   return m;
 }
 
-sim::Body body_from_json(const json& j, const std::string& field) {
+// {"shape": "mesh", …} (json_mesh.hpp) plus the scene's own "max_contacts";
+// a relative "file" is resolved against the scene file's directory.
+std::shared_ptr<const sim::Geometry> mesh_geometry(const json& j, const std::string& field, SceneContext& ctx) {
+  int k = 20;
+  if (j.contains("max_contacts")) {
+    const double v = number(j["max_contacts"], field + ".max_contacts");
+    if (v < 1 || v != std::floor(v) || v > 1e6) fail(field + ".max_contacts", "must be an integer in [1, 1e6]");
+    k = static_cast<int>(v);
+  }
+  json m = j;
+  if (m.contains("file") && m["file"].is_string() && !ctx.base_dir.empty()) {
+    const std::filesystem::path f(m["file"].get<std::string>());
+    if (f.is_relative()) m["file"] = (std::filesystem::path(ctx.base_dir) / f).string();
+  }
+  return std::make_shared<sim::MeshGeometry>(mesh_from_json(m, field, ctx.files), k);
+}
+
+sim::Body body_from_json(const json& j, const std::string& field, SceneContext& ctx) {
   if (!j.is_object()) fail(field, "expected a body object");
   sim::Body b;
   b.name = string_member(j, "name", field);
   if (!j.contains("shape")) fail(field, "missing \"shape\"");
-  b.geometry = std::make_shared<sim::ConvexGeometry>(scene_shape(j["shape"], field + ".shape"));
+  if (is_mesh_json(j["shape"]))
+    b.geometry = mesh_geometry(j["shape"], field + ".shape", ctx);
+  else
+    b.geometry = std::make_shared<sim::ConvexGeometry>(scene_shape(j["shape"], field + ".shape"));
   b.is_static = bool_or(j, "static", false, field);
   b.pose = pose_from_json(j.contains("pose") ? j["pose"] : json(), field + ".pose");
   if (j.contains("velocity")) b.linear_velocity = vec3_from_json(j["velocity"], field + ".velocity");
@@ -86,16 +113,18 @@ sim::Body body_from_json(const json& j, const std::string& field) {
     const double m = number(j["mass"], field + ".mass");
     if (m <= 0) fail(field + ".mass", "must be > 0");
     MassProperties p;
+    std::string no_volume = "the shape has no volume";
     try {
       p = b.geometry->mass_properties();
-    } catch (const Error&) {
+    } catch (const Error& e) {
+      no_volume = e.what();
     }
     b.mass.mass = m;
     b.mass.com = p.centroid;
     if (j.contains("inertia")) {
       b.mass.inertia = inertia_from_json(j["inertia"], field + ".inertia");
     } else {
-      if (!(p.volume > 0)) fail(field, "missing \"inertia\" (the shape has no volume)");
+      if (!(p.volume > 0)) fail(field, "missing \"inertia\" (" + no_volume + ")");
       b.mass.inertia = p.inertia * (m / p.volume);
     }
   } else if (j.contains("density")) {
@@ -109,6 +138,9 @@ sim::Body body_from_json(const json& j, const std::string& field) {
   } else {
     fail(field, "missing \"density\" or \"mass\" (or \"static\": true)");
   }
+  // Centre of mass in the geometry frame: overrides the geometry's (the
+  // geometry origin for a body without volume, e.g. an open mesh).
+  if (j.contains("com")) b.mass.com = vec3_from_json(j["com"], field + ".com");
   return b;
 }
 
@@ -148,8 +180,9 @@ std::vector<Vec3> tessellated_sphere_points(double radius, int n, const std::str
   return out;
 }
 
-Scene scene_from_json(const json& j) {
+Scene scene_from_json(const json& j, const std::string& base_dir) {
   if (!j.is_object()) fail("scene", "expected a JSON object");
+  SceneContext ctx{base_dir, {}};
   Scene s;
   s.name = j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>() : "scene";
   sim::World& w = s.world;
@@ -198,7 +231,7 @@ Scene scene_from_json(const json& j) {
   if (!bodies.is_array()) fail("bodies", "expected an array");
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const std::string field = "bodies[" + std::to_string(i) + "]";
-    sim::Body b = body_from_json(bodies[i], field);
+    sim::Body b = body_from_json(bodies[i], field, ctx);
     if (w.find(b.name) >= 0) fail(field + ".name", "duplicate body name \"" + b.name + "\"");
     try {
       w.add(std::move(b));
@@ -256,7 +289,7 @@ Scene load_scene(const std::string& path) {
     throw Error(path + ": not valid JSON (" + e.what() + ")");
   }
   try {
-    return scene_from_json(j);
+    return scene_from_json(j, std::filesystem::path(path).parent_path().string());
   } catch (const Error& e) {
     throw Error(path + ": " + e.what());
   }

@@ -23,7 +23,9 @@ struct Scene {
 
 /// Parses a scene. Throws proxima::Error whose message starts with the
 /// path of the offending field (e.g. `bodies[2].mass: must be > 0`).
-Scene scene_from_json(const nlohmann::json& j);
+/// Relative mesh "file" paths are resolved against `base_dir` (the scene
+/// file's directory for load_scene; empty: the working directory).
+Scene scene_from_json(const nlohmann::json& j, const std::string& base_dir = {});
 /// Reads and parses a file; the message names the file too.
 Scene load_scene(const std::string& path);
 

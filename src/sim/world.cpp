@@ -36,6 +36,7 @@ int World::add(Body body) {
   if (!body.is_static) {
     const MassSpec& m = body.mass;
     if (!std::isfinite(m.mass) || m.mass <= 0.0) throw Error("body \"" + body.name + "\": mass must be > 0");
+    if (!m.com.allFinite()) throw Error("body \"" + body.name + "\": centre of mass is not finite");
     const Eigen::SelfAdjointEigenSolver<Mat3> eig(0.5 * (m.inertia + m.inertia.transpose()));
     if (!m.inertia.allFinite() || eig.eigenvalues().minCoeff() <= 0.0)
       throw Error("body \"" + body.name + "\": inertia must be symmetric positive definite");

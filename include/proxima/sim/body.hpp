@@ -6,13 +6,14 @@
 
 #include <proxima/contact/contact.hpp>
 #include <proxima/core/transform.hpp>
+#include <proxima/mesh/bvh.hpp>
+#include <proxima/mesh/mesh_contacts.hpp>
 #include <proxima/shape/shape.hpp>
 
 namespace proxima::sim {
 
-/// What a body collides with. An interface rather than a Shape so that a
-/// triangle mesh (BLEM contacts + clustering, issue 7 phase 2) plugs in as
-/// another implementation without touching the world or the step.
+/// What a body collides with: a convex Shape (ConvexGeometry) or a triangle
+/// mesh with a boundary layer (MeshGeometry, BLEM contacts + clustering).
 class Geometry {
  public:
   virtual ~Geometry() = default;
@@ -28,6 +29,12 @@ class Geometry {
                         const ContactOptions& options, ContactSet& out) const = 0;
   /// The convex shape, or nullptr when the geometry is not one.
   virtual const Shape* convex() const { return nullptr; }
+  /// The mesh hierarchy, or nullptr when the geometry is not a mesh.
+  virtual const Bvh* mesh() const { return nullptr; }
+  /// Mesh geometries: at most this many contacts per body pair after
+  /// clustering (the pair uses the smaller of its two meshes' limits);
+  /// 0 for convex geometry.
+  virtual int max_contacts() const { return 0; }
 };
 
 /// Any convex Shape (with its margin) through proxima::contacts.
@@ -42,6 +49,32 @@ class ConvexGeometry final : public Geometry {
 
  private:
   Shape shape_;
+};
+
+/// A triangle mesh ⊕ ball(margin) (the BLEM boundary layer,
+/// TriangleMesh::margin()), colliding through proxima::mesh_contacts:
+/// every triangle pair (or triangle–convex / vertex–halfspace pair) whose
+/// cores are within r_A + r_B + contact margin is a contact, normal B→A,
+/// depth = r_A + r_B − core distance (positive once the layers overlap),
+/// clustered to at most max_contacts per pair. A resting mesh therefore
+/// floats with its core about r_A + r_B above its support: the layers are
+/// the contact surface. Mass properties are those of the enclosed solid of
+/// a closed mesh; an open mesh has none (mass_properties() throws), so it is
+/// static or needs an explicit mass and inertia.
+class MeshGeometry final : public Geometry {
+ public:
+  /// Throws proxima::Error when max_contacts < 1.
+  explicit MeshGeometry(std::shared_ptr<const Bvh> bvh, int max_contacts = 20);
+  Aabb world_aabb(const Transform& pose) const override { return bvh_->mesh().local_aabb().transformed(pose); }
+  MassProperties mass_properties() const override;
+  void contacts(const Transform& pose, const Geometry& other, const Transform& other_pose,
+                const ContactOptions& options, ContactSet& out) const override;
+  const Bvh* mesh() const override { return bvh_.get(); }
+  int max_contacts() const override { return max_contacts_; }
+
+ private:
+  std::shared_ptr<const Bvh> bvh_;
+  int max_contacts_;
 };
 
 /// Mass and inertia about the centre of mass, in the geometry's local axes.
