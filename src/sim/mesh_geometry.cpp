@@ -26,6 +26,7 @@
 //    velocity condition at the hull vertices implies it inside (paper 001's
 //    argument; the BLEM paper §5 suggests this very reduction).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <string>
@@ -107,28 +108,49 @@ double cross2(const Eigen::Vector2d& o, const Eigen::Vector2d& a, const Eigen::V
 
 // Keeps, of every group of contacts sharing a normal and a plane, the
 // vertices of the group's convex hull in that plane (monotone chain; points
-// within `tol` of a hull edge count as on it and are dropped).
+// within `tol` of a hull edge count as on it and are dropped). Contacts are
+// first sorted into cells of a grid over the normal (kNormalTolerance
+// wide), so grouping costs O(N log N) even for curved contact sets where
+// every contact is its own group; within a cell a group is the contacts
+// within `tol` along the normal of the cell's first ungrouped contact.
+// Splitting a patch across cells keeps more points, never fewer: each
+// group's hull still contains its dropped points.
 void keep_patch_hulls(std::vector<Contact>& c, double tol) {
   const std::size_t n = c.size();
   if (n < 4) return;
-  std::vector<int> group(n, -1);
-  std::vector<char> keep(n, 1);
+  using Key = std::array<long long, 3>;
+  std::vector<std::pair<Key, std::size_t>> keyed(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec3& nn = c[i].normal;
+    keyed[i] = {Key{std::llround(nn.x() / kNormalTolerance), std::llround(nn.y() / kNormalTolerance),
+                    std::llround(nn.z() / kNormalTolerance)},
+                i};
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<char> keep(n, 1), grouped(n, 0);
   std::vector<std::size_t> members;
   std::vector<std::pair<Eigen::Vector2d, std::size_t>> pts;
-  std::vector<std::size_t> hull;
-  int groups = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (group[i] >= 0) continue;
-    const Vec3 n0 = c[i].normal;
-    const double h0 = n0.dot(c[i].point);
+  std::vector<std::size_t> hull, chain;
+  std::size_t cell_end = 0;
+  for (std::size_t first = 0; first < n; ++first) {
+    if (first >= cell_end) {
+      cell_end = first + 1;
+      while (cell_end < n && keyed[cell_end].first == keyed[first].first) ++cell_end;
+    }
+    const std::size_t i0 = keyed[first].second;
+    if (grouped[i0]) continue;
+    const double h0 = c[i0].normal.dot(c[i0].point);
     members.clear();
-    for (std::size_t j = i; j < n; ++j) {
-      if (group[j] >= 0 || !same_normal(c[j].normal, n0) || std::abs(n0.dot(c[j].point) - h0) > tol) continue;
-      group[j] = groups;
+    for (std::size_t k = first; k < cell_end; ++k) {
+      const std::size_t j = keyed[k].second;
+      if (grouped[j] || !same_normal(c[j].normal, c[i0].normal) ||
+          std::abs(c[i0].normal.dot(c[j].point) - h0) > tol)
+        continue;
+      grouped[j] = 1;
       members.push_back(j);
     }
-    ++groups;
     if (members.size() < 3) continue;
+    const Vec3 n0 = c[members[0]].normal;
     Vec3 t1 = n0.unitOrthogonal(), t2 = n0.cross(t1);
     pts.clear();
     for (std::size_t j : members) pts.push_back({Eigen::Vector2d(t1.dot(c[j].point), t2.dot(c[j].point)), j});
@@ -145,7 +167,6 @@ void keep_patch_hulls(std::vector<Contact>& c, double tol) {
       const Eigen::Vector2d& pa = pts[a].first;
       return cross2(po, pa, b) > tol * (b - po).norm();
     };
-    std::vector<std::size_t> chain;
     for (int pass = 0; pass < 2; ++pass) {
       chain.clear();
       for (std::size_t k = 0; k < pts.size(); ++k) {

@@ -264,6 +264,7 @@ void TimingSummary::add(const StepStats& s) {
   solve += s.ms_solve;
   fallbacks += s.fallbacks;
   max_contacts = std::max(max_contacts, s.contacts);
+  intersecting_steps += s.intersecting > 0 ? 1 : 0;
 }
 
 std::string TimingSummary::text() const {
@@ -273,7 +274,10 @@ std::string TimingSummary::text() const {
   std::snprintf(buf, sizeof buf,
                 "%.4f ms/step (broadphase %.4f, contacts %.4f, LCP build %.4f, solve %.4f); %d steps, max %d contacts, %d fallbacks",
                 total, broadphase / n, contacts / n, build / n, solve / n, steps, max_contacts, fallbacks);
-  return buf;
+  std::string out = buf;
+  if (intersecting_steps > 0)
+    out += ", " + std::to_string(intersecting_steps) + " steps with intersecting mesh cores (layers penetrated)";
+  return out;
 }
 
 }  // namespace proxima::sim

@@ -120,6 +120,8 @@ void World::narrowphase() {
       ci.depth = c.depth;
       ci.feature_a = c.feature_a;
       ci.feature_b = c.feature_b;
+      ci.intersecting = c.intersecting;
+      stats_.intersecting += c.intersecting ? 1 : 0;
       solved_.push_back(ci);
     }
   }

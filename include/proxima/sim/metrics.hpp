@@ -43,6 +43,7 @@ struct TimingSummary {
   double broadphase = 0, contacts = 0, build = 0, solve = 0;
   int fallbacks = 0;
   int max_contacts = 0;
+  int intersecting_steps = 0;  ///< steps with a mesh contact of intersecting cores
   void add(const StepStats& s);
   std::string text() const;
 };

@@ -74,6 +74,9 @@ struct StepOptions {
 struct StepStats {
   int pairs = 0;          ///< candidate pairs from the broadphase
   int contacts = 0;       ///< contact points in the LCP
+  /// Of those, mesh contacts whose cores intersect (Contact::intersecting):
+  /// the boundary layers were penetrated and the normals are less reliable.
+  int intersecting = 0;
   int iterations = 0;     ///< Lemke pivots or PGS sweeps (both when falling back)
   int fallbacks = 0;      ///< 1 when Lemke failed and PGS took over
   LcpStatus status = LcpStatus::ok;  ///< of the solve whose impulses were applied
@@ -89,6 +92,7 @@ struct ContactImpulse {
   Vec3 normal = Vec3::UnitZ();  ///< B→A
   double depth = 0.0;
   int feature_a = -1, feature_b = -1;  ///< as Contact (triangle ids on meshes)
+  bool intersecting = false;           ///< as Contact (mesh cores intersect)
   double normal_impulse = 0.0;  ///< N·s
   Vec3 friction_impulse = Vec3::Zero();  ///< on A, world frame
   /// First friction direction t₁ of the step (t₂ = normal × t₁): vertex 0
