@@ -21,6 +21,12 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kMaxFeature = 1e150;
 // k-means keeps the k × k centre distances up to this many centres (2 MB).
 constexpr std::size_t kMaxGapMatrix = 512;
+// Relative to the set's extent (the diagonal of the weighted features'
+// bounding box): contacts closer than this are one contact, and distances,
+// depths and merge heights closer than this are ties. Far above rounding and
+// the splits a 1e-6 pose change causes in mesh contacts (2e-6 m on a 10 cm
+// patch, 1.4e-5 relative), far below the spacing of distinct contacts.
+constexpr double kCoincident = 1e-4;
 
 double dist2(const double* a, const double* b) {
   // Two interleaved partial sums so the compiler may keep them in one vector
@@ -64,10 +70,20 @@ void build_features(const std::vector<Contact>& contacts, const ClusterOptions& 
   }
 }
 
-struct Merge {
-  int a, b;  // the two clusters, each named by its smallest member index
-  double height;
-};
+// The diagonal of the weighted features' bounding box.
+double extent(const std::vector<double>& x, std::size_t n) {
+  double lo[kDim], hi[kDim];
+  std::fill_n(lo, kDim, kInf);
+  std::fill_n(hi, kDim, -kInf);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < kDim; ++j) {
+      lo[j] = std::min(lo[j], x[kDim * i + j]);
+      hi[j] = std::max(hi[j], x[kDim * i + j]);
+    }
+  double s = 0.0;
+  for (std::size_t j = 0; j < kDim; ++j) s += (hi[j] - lo[j]) * (hi[j] - lo[j]);
+  return std::sqrt(s);
+}
 
 int find_root(std::vector<int>& parent, int i) {
   while (parent[i] != i) {
@@ -76,6 +92,68 @@ int find_root(std::vector<int>& parent, int i) {
   }
   return i;
 }
+
+// Coincident contacts: the connected components of "within tol" (single
+// linkage, so the result does not depend on the input order). Sweeps along
+// the feature axis of largest spread. label[i] = the smallest member index of
+// i's component; returns the number of components.
+std::size_t coincident(const std::vector<double>& x, std::size_t n, double tol, std::vector<int>& label) {
+  std::size_t axis = 0;
+  {
+    double best = -1.0;
+    for (std::size_t j = 0; j < kDim; ++j) {
+      double lo = kInf, hi = -kInf;
+      for (std::size_t i = 0; i < n; ++i) {
+        lo = std::min(lo, x[kDim * i + j]);
+        hi = std::max(hi, x[kDim * i + j]);
+      }
+      if (hi - lo > best) {
+        best = hi - lo;
+        axis = j;
+      }
+    }
+  }
+  std::vector<std::pair<double, int>> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = {x[kDim * i + axis], static_cast<int>(i)};
+  std::sort(order.begin(), order.end());
+  label.resize(n);
+  std::iota(label.begin(), label.end(), 0);
+  const double tol2 = tol * tol;
+  for (std::size_t s = 0; s < n; ++s) {
+    const auto i = static_cast<std::size_t>(order[s].second);
+    for (std::size_t t = s + 1; t < n && order[t].first - order[s].first <= tol; ++t) {
+      const auto j = static_cast<std::size_t>(order[t].second);
+      if (dist2(&x[kDim * i], &x[kDim * j]) > tol2) continue;
+      const int ri = find_root(label, static_cast<int>(i)), rj = find_root(label, static_cast<int>(j));
+      if (ri != rj) label[std::max(ri, rj)] = std::min(ri, rj);
+    }
+  }
+  std::size_t groups = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    label[i] = find_root(label, static_cast<int>(i));
+    groups += label[i] == static_cast<int>(i);
+  }
+  return groups;
+}
+
+// The first candidate in the lexicographic order of the weighted features
+// (point, normal, depth), coordinates within tol counting as equal; the
+// lowest index among candidates equal in every coordinate. A tie-break that
+// depends on where the contacts are, not on rounding noise or input order.
+std::size_t canonical_first(const std::vector<double>& x, std::vector<std::size_t>& cand, double tol) {
+  for (std::size_t j = 0; j < kDim - 1 && cand.size() > 1; ++j) {
+    double m = kInf;
+    for (std::size_t i : cand) m = std::min(m, x[kDim * i + j]);
+    std::erase_if(cand, [&](std::size_t i) { return x[kDim * i + j] > m + tol; });
+  }
+  return *std::min_element(cand.begin(), cand.end());
+}
+
+struct Merge {
+  int a, b;  // the two clusters, each named by its smallest member index
+  double height;
+  int order;  // position in the chain's merge sequence
+};
 
 // Average-linkage (UPGMA) agglomeration by the nearest-neighbour chain:
 // follow nearest neighbours until two clusters are each other's nearest and
@@ -86,8 +164,12 @@ int find_root(std::vector<int>& parent, int i) {
 // merge in height order, so the dendrogram is built completely and cut at k
 // clusters by applying its N − k lowest merges: average-linkage heights never
 // decrease along the greedy order, so those are the greedy algorithm's first
-// N − k merges. label[i] = the smallest member index of i's cluster.
-void hierarchical(const std::vector<double>& x, int n, int k, std::vector<int>& label) {
+// N − k merges. Near-ties (within tol) are decided by index, not by rounding:
+// the nearest neighbour is the chain's previous element if it is within tol
+// of the nearest, else the lowest index within tol; merges whose heights are
+// within tol of each other (chained) are cut in the chain's order.
+// label[i] = the smallest member index of i's cluster.
+void hierarchical(const std::vector<double>& x, int n, int k, double tol, std::vector<int>& label) {
   const auto un = static_cast<std::size_t>(n);
   // Full symmetric matrix: row scans are contiguous; N ≤ hierarchical_limit.
   std::vector<double> d(un * un, 0.0);
@@ -109,16 +191,27 @@ void hierarchical(const std::vector<double>& x, int n, int k, std::vector<int>& 
     const int a = chain.back();
     const int prev = chain.size() >= 2 ? chain[chain.size() - 2] : -1;
     const double* row = &d[static_cast<std::size_t>(a) * un];
-    // Nearest live neighbour of a: on a tie the chain's previous element wins
-    // (so the chain cannot cycle), otherwise the lowest index.
-    int best = prev;
-    double best_d = prev >= 0 ? row[prev] : kInf;
+    // Nearest live neighbour of a, up to tol: the chain's previous element
+    // if it is that near (so the chain cannot cycle: each step is shorter
+    // than the last by more than tol), otherwise the lowest index that is.
+    int best = -1;
+    double best_d = kInf;
     for (int j : live)
       if (j != a && row[j] < best_d) {
         best = j;
         best_d = row[j];
       }
-    if (best != prev) {
+    const double near = best_d + tol;
+    if (prev >= 0 && row[prev] <= near) {
+      best = prev;
+    } else {
+      for (int j : live) {
+        if (j == best) break;
+        if (j != a && row[j] <= near) {
+          best = j;
+          break;
+        }
+      }
       chain.push_back(best);
       continue;
     }
@@ -127,8 +220,8 @@ void hierarchical(const std::vector<double>& x, int n, int k, std::vector<int>& 
     // Heights never decrease in exact arithmetic; rounding in the updates
     // below could put a merge a hair under one it contains (equal distances
     // on a grid), so the cut could apply the outer merge without the inner.
-    height[lo] = std::max({best_d, height[lo], height[hi]});
-    merges.push_back({lo, hi, height[lo]});
+    height[lo] = std::max({row[prev], height[lo], height[hi]});
+    merges.push_back({lo, hi, height[lo], static_cast<int>(merges.size())});
     // Lance–Williams for average linkage: the mean pairwise distance to the
     // union is the size-weighted mean of the distances to its parts.
     const double nl = size[lo], nh = size[hi];
@@ -144,9 +237,21 @@ void hierarchical(const std::vector<double>& x, int n, int k, std::vector<int>& 
     live.erase(std::lower_bound(live.begin(), live.end(), hi));
   }
 
-  // Cut: the N − k lowest merges (stable, so equal heights keep chain order).
-  std::stable_sort(merges.begin(), merges.end(),
-                   [](const Merge& p, const Merge& q) { return p.height < q.height; });
+  // Cut: the N − k lowest merges. Heights within tol of each other (chained)
+  // are one level, ordered as the chain made them, so noise in equal heights
+  // (a grid) does not decide which of them fall below the cut. A merge's
+  // height is at least its parts', and the chain makes parts first, so
+  // every merge still comes after the merges it contains.
+  std::sort(merges.begin(), merges.end(), [](const Merge& p, const Merge& q) {
+    return p.height < q.height || (p.height == q.height && p.order < q.order);
+  });
+  for (std::size_t s = 0; s < merges.size();) {
+    std::size_t e = s + 1;
+    while (e < merges.size() && merges[e].height - merges[e - 1].height <= tol) ++e;
+    std::sort(merges.begin() + static_cast<std::ptrdiff_t>(s), merges.begin() + static_cast<std::ptrdiff_t>(e),
+              [](const Merge& p, const Merge& q) { return p.order < q.order; });
+    s = e;
+  }
   label.resize(un);
   std::iota(label.begin(), label.end(), 0);
   for (int m = 0; m < n - k; ++m) {
@@ -164,12 +269,15 @@ void hierarchical(const std::vector<double>& x, int n, int k, std::vector<int>& 
 // cannot prove that its centre is still the nearest, which after the first
 // iterations is rare. A centre left without members is dropped.
 // label[i] = index of contact i's centre.
-void kmeans(const std::vector<double>& x, const std::vector<Contact>& contacts, int k, std::vector<int>& label) {
-  const std::size_t n = contacts.size();
+void kmeans(const std::vector<double>& x, std::size_t n, int k, double tol, std::vector<int>& label) {
   auto row = [&x](std::size_t i) { return &x[kDim * i]; };
-  std::size_t seed = 0;
-  for (std::size_t i = 1; i < n; ++i)
-    if (contacts[i].depth > contacts[seed].depth) seed = i;
+  // Candidates for a seed: within tol of the best, the canonical first wins.
+  std::vector<std::size_t> cand;
+  double deepest = -kInf;
+  for (std::size_t i = 0; i < n; ++i) deepest = std::max(deepest, x[kDim * i + 6]);
+  for (std::size_t i = 0; i < n; ++i)
+    if (x[kDim * i + 6] >= deepest - tol) cand.push_back(i);
+  std::size_t seed = canonical_first(x, cand, tol);
 
   std::vector<double> centre;
   centre.reserve(kDim * static_cast<std::size_t>(k));
@@ -189,11 +297,14 @@ void kmeans(const std::vector<double>& x, const std::vector<Contact>& contacts, 
       // A new centre at least twice as far from the point's centre as the
       // point is cannot be nearer (triangle inequality): no distance needed.
       const double g = c == 0 ? 0.0 : seed_gap[static_cast<std::size_t>(label[i])];
+      // A contact changes to the new centre only when it is nearer by more
+      // than tol (earlier seeds win near-ties), so upper stays within tol of
+      // the nearest centre's distance.
       if (g >= 2.0 * upper[i]) {
         lower[i] = std::min(lower[i], g - upper[i]);
       } else {
         const double d = std::sqrt(dist2(row(i), cc));
-        if (d < upper[i]) {
+        if (d < upper[i] - tol) {
           lower[i] = upper[i];  // every bound in lower is ≥ upper
           upper[i] = d;
           label[i] = c;
@@ -206,8 +317,12 @@ void kmeans(const std::vector<double>& x, const std::vector<Contact>& contacts, 
         far = i;
       }
     }
-    if (far == n) break;  // every contact sits on a centre: fewer distinct ones than k
-    seed = far;
+    // Every contact within tol of a centre: fewer distinct ones than k.
+    if (far == n || far_d <= tol) break;
+    cand.clear();
+    for (std::size_t i = 0; i < n; ++i)
+      if (upper[i] >= far_d - tol) cand.push_back(i);
+    seed = canonical_first(x, cand, tol);
   }
   std::size_t m = centre.size() / kDim;
 
@@ -219,6 +334,8 @@ void kmeans(const std::vector<double>& x, const std::vector<Contact>& contacts, 
   std::vector<int> order(gap.size());  // row c: centres by distance from c
   for (std::size_t c = 0; c < m && keep_gaps; ++c) std::iota(&order[c * m], &order[c * m] + m, 0);
   std::vector<int> count(m, 0), renumber(m);
+  std::vector<std::pair<std::size_t, double>> considered;  // (centre, squared distance)
+  considered.reserve(m);
   for (std::size_t i = 0; i < n; ++i) {
     const auto c = static_cast<std::size_t>(label[i]);
     ++count[c];
@@ -293,27 +410,27 @@ void kmeans(const std::vector<double>& x, const std::vector<Contact>& contacts, 
       const double* xi = row(i);
       upper[i] += moved[a];
       lower[i] -= a == max_c ? second_moved : max_moved;
-      const double bound = std::max(half_gap[a], lower[i]);
+      // The own centre stays when every other is farther by more than tol
+      // (the rule below then keeps it).
+      const double bound = std::max(half_gap[a], lower[i]) - tol;
       if (upper[i] < bound) continue;
       const double e_a = dist2(xi, &centre[kDim * a]);
       upper[i] = std::sqrt(e_a);
       if (upper[i] < bound) continue;
-      // Scan the other centres, nearest to the own centre first. One at
-      // least twice as far from the own centre as the point is cannot be
-      // nearer (Elkan's test), nor can any after it; the first of them bounds
-      // the distance to all of them. Ties go to the lowest index.
+      // Scan the other centres, nearest to the own centre first. One more
+      // than twice as far from the own centre as the point is (plus tol)
+      // cannot be within tol of the nearest (Elkan's test), nor can any after
+      // it; the first of them bounds the distance to all of them. The point
+      // goes to the lowest-index centre within tol of the nearest: near-ties
+      // are decided by the seeding order, not by rounding.
       const double d_a = upper[i];
-      double b1 = e_a, b2 = kInf, skipped = kInf;
-      std::size_t best = a;
+      double b1 = e_a, skipped = kInf;
+      considered.clear();
+      considered.push_back({a, e_a});
       auto consider = [&](std::size_t c) {
         const double e = dist2(xi, &centre[kDim * c]);
-        if (e < b1 || (e == b1 && c < best)) {
-          b2 = b1;
-          b1 = e;
-          best = c;
-        } else if (e < b2) {
-          b2 = e;
-        }
+        considered.push_back({c, e});
+        b1 = std::min(b1, e);
       };
       if (keep_gaps) {
         const int* by_gap = &order[a * m];
@@ -321,7 +438,7 @@ void kmeans(const std::vector<double>& x, const std::vector<Contact>& contacts, 
         for (std::size_t j = 0; j < m; ++j) {
           const auto c = static_cast<std::size_t>(by_gap[j]);
           if (c == a) continue;
-          if (gap_a[c] > 2.0 * d_a) {
+          if (gap_a[c] > 2.0 * d_a + tol) {
             skipped = gap_a[c] - d_a;
             break;
           }
@@ -331,6 +448,14 @@ void kmeans(const std::vector<double>& x, const std::vector<Contact>& contacts, 
         for (std::size_t c = 0; c < m; ++c)
           if (c != a) consider(c);
       }
+      const double near = (std::sqrt(b1) + tol) * (std::sqrt(b1) + tol);
+      std::size_t best = m;
+      double e_best = kInf, b2 = kInf;
+      for (const auto& [c, e] : considered)
+        if (e <= near && c < best) best = c;
+      for (const auto& [c, e] : considered)
+        if (c == best) e_best = e;
+        else b2 = std::min(b2, e);
       if (best != a) {
         label[i] = static_cast<int>(best);
         --count[a];
@@ -341,7 +466,7 @@ void kmeans(const std::vector<double>& x, const std::vector<Contact>& contacts, 
         }
         ++changed;
       }
-      upper[i] = std::sqrt(b1);
+      upper[i] = std::sqrt(e_best);
       lower[i] = std::min(std::sqrt(b2), skipped);
     }
     if (changed == 0) break;
@@ -400,18 +525,30 @@ void merge_clusters(std::vector<Contact>& contacts, const std::vector<int>& labe
 
 Status cluster_contacts(std::vector<Contact>& contacts, const ClusterOptions& options) {
   if (!valid(contacts, options)) return Status::invalid_input;
-  const std::size_t n = contacts.size();
+  if (contacts.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) return Status::invalid_input;
+  if (contacts.empty()) return Status::ok;
   const int k = options.max_contacts;
-  if (n <= static_cast<std::size_t>(k)) return Status::ok;
-  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) return Status::invalid_input;
 
   std::vector<double> x;
   build_features(contacts, options, x);
+  const double tol = kCoincident * extent(x, contacts.size());
+  // Coincident contacts first (the four copies of an edge–edge contact,
+  // patch vertices shared by neighbouring triangle pairs, and the near
+  // copies a tiny pose change splits them into): each becomes one contact,
+  // so that the clusters below count distinct contacts, not copies.
   std::vector<int> label;
+  const std::size_t n = coincident(x, contacts.size(), tol, label);
+  if (n < contacts.size()) {
+    merge_clusters(contacts, label);
+    if (n <= static_cast<std::size_t>(k)) return Status::ok;
+    build_features(contacts, options, x);
+  } else if (n <= static_cast<std::size_t>(k)) {
+    return Status::ok;
+  }
   if (n <= static_cast<std::size_t>(options.hierarchical_limit))
-    hierarchical(x, static_cast<int>(n), k, label);
+    hierarchical(x, static_cast<int>(n), k, tol, label);
   else
-    kmeans(x, contacts, k, label);
+    kmeans(x, n, k, tol, label);
   merge_clusters(contacts, label);
   return Status::ok;
 }
