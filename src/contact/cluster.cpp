@@ -149,6 +149,34 @@ std::size_t canonical_first(const std::vector<double>& x, std::vector<std::size_
   return *std::min_element(cand.begin(), cand.end());
 }
 
+// A canonical order of the contacts: lexicographic on the weighted features,
+// values of one coordinate within tol of each other (chained) counting as
+// equal; the input index last. Near-ties decided by this order depend on
+// where the contacts are, not on noise or on the input order.
+std::vector<int> canonical_order(const std::vector<double>& x, std::size_t n, double tol) {
+  std::vector<int> group(n * (kDim - 1));
+  std::vector<std::pair<double, int>> by(n);
+  for (std::size_t j = 0; j + 1 < kDim; ++j) {
+    for (std::size_t i = 0; i < n; ++i) by[i] = {x[kDim * i + j], static_cast<int>(i)};
+    std::sort(by.begin(), by.end());
+    int g = 0;
+    for (std::size_t s = 0; s < n; ++s) {
+      if (s > 0 && by[s].first - by[s - 1].first > tol) ++g;
+      group[static_cast<std::size_t>(by[s].second) * (kDim - 1) + j] = g;
+    }
+  }
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) {
+    const int* ga = &group[static_cast<std::size_t>(a) * (kDim - 1)];
+    const int* gb = &group[static_cast<std::size_t>(b) * (kDim - 1)];
+    for (std::size_t j = 0; j + 1 < kDim; ++j)
+      if (ga[j] != gb[j]) return ga[j] < gb[j];
+    return a < b;
+  });
+  return order;
+}
+
 struct Merge {
   int a, b;  // the two clusters, each named by its smallest member index
   double height;
@@ -545,10 +573,21 @@ Status cluster_contacts(std::vector<Contact>& contacts, const ClusterOptions& op
   } else if (n <= static_cast<std::size_t>(k)) {
     return Status::ok;
   }
-  if (n <= static_cast<std::size_t>(options.hierarchical_limit))
-    hierarchical(x, static_cast<int>(n), k, tol, label);
-  else
+  if (n <= static_cast<std::size_t>(options.hierarchical_limit)) {
+    // In the canonical order, so that its index tie-breaks are geometric;
+    // labels are mapped back to input indices (any member names a cluster).
+    const std::vector<int> order = canonical_order(x, n, tol);
+    std::vector<double> y(x.size());
+    for (std::size_t i = 0; i < n; ++i)
+      std::copy_n(&x[kDim * static_cast<std::size_t>(order[i])], kDim, &y[kDim * i]);
+    std::vector<int> sorted_label;
+    hierarchical(y, static_cast<int>(n), k, tol, sorted_label);
+    label.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+      label[static_cast<std::size_t>(order[i])] = order[static_cast<std::size_t>(sorted_label[i])];
+  } else {
     kmeans(x, n, k, tol, label);
+  }
   merge_clusters(contacts, label);
   return Status::ok;
 }

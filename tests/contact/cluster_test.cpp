@@ -99,10 +99,32 @@ double metric(const Contact& a, const Contact& b, const ClusterOptions& o) {
                    o.depth_weight * o.depth_weight * dd * dd);
 }
 
+using Feature = Eigen::Matrix<double, 7, 1>;
+
+Feature feature(const Contact& x, const ClusterOptions& o) {
+  Feature f;
+  f << o.point_weight * x.point, o.normal_weight * x.normal, o.depth_weight * x.depth;
+  return f;
+}
+
+// The header's tie tolerance: 1e-4 of the diagonal of the weighted features'
+// bounding box.
+double tie_tolerance(const std::vector<Contact>& c, const ClusterOptions& o) {
+  Feature lo = Feature::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (const Contact& x : c) {
+    lo = lo.cwiseMin(feature(x, o));
+    hi = hi.cwiseMax(feature(x, o));
+  }
+  return 1e-4 * (hi - lo).norm();
+}
+
 // Greedy average linkage by definition: merge the two clusters with the
-// smallest mean pairwise distance until k remain (O(N³)).
+// smallest mean pairwise distance until k remain (O(N³)). `near_tie` is set
+// when a step's best and second-best candidates are within `tol`: there the
+// implementation decides by index, not by the exact value, and may differ.
 std::vector<std::vector<int>> brute_force_average_linkage(const std::vector<Contact>& c, int k,
-                                                          const ClusterOptions& o) {
+                                                          const ClusterOptions& o, double tol = 0.0,
+                                                          bool* near_tie = nullptr) {
   const int n = static_cast<int>(c.size());
   std::vector<std::vector<double>> d(n, std::vector<double>(n));
   for (int i = 0; i < n; ++i)
@@ -110,7 +132,7 @@ std::vector<std::vector<int>> brute_force_average_linkage(const std::vector<Cont
   std::vector<std::vector<int>> clusters;
   for (int i = 0; i < n; ++i) clusters.push_back({i});
   while (static_cast<int>(clusters.size()) > k) {
-    double best = std::numeric_limits<double>::infinity();
+    double best = std::numeric_limits<double>::infinity(), second = best;
     std::size_t ba = 0, bb = 0;
     for (std::size_t a = 0; a < clusters.size(); ++a)
       for (std::size_t b = a + 1; b < clusters.size(); ++b) {
@@ -119,75 +141,95 @@ std::vector<std::vector<int>> brute_force_average_linkage(const std::vector<Cont
           for (int j : clusters[b]) s += d[i][j];
         s /= static_cast<double>(clusters[a].size() * clusters[b].size());
         if (s < best) {
+          second = best;
           best = s;
           ba = a;
           bb = b;
+        } else if (s < second) {
+          second = s;
         }
       }
+    if (near_tie != nullptr && second - best <= tol) *near_tie = true;
     clusters[ba].insert(clusters[ba].end(), clusters[bb].begin(), clusters[bb].end());
     clusters.erase(clusters.begin() + static_cast<std::ptrdiff_t>(bb));
   }
   return clusters;
 }
 
-// Plain k-means as the header specifies it: farthest-point seeds from the
-// deepest contact, then at most k Lloyd iterations, lowest index on ties,
-// empty clusters dropped. No acceleration.
+// Plain k-means as the header specifies it, with its tie rules (tol = 1e-4
+// of the extent): the first seed is the canonical first (lexicographic
+// features, coordinates within tol equal) of the contacts within tol of the
+// deepest; a contact joins a new seed only when nearer than its centre by
+// more than tol; the next seed is the canonical first of the contacts within
+// tol of the farthest; seeding stops when all are within tol of a centre.
+// Then at most k Lloyd iterations from the seeding's partition, each contact
+// going to the lowest-index centre within tol of its nearest, empty clusters
+// dropped. No acceleration.
 std::vector<std::vector<int>> plain_kmeans(const std::vector<Contact>& c, int k, const ClusterOptions& o) {
   const int n = static_cast<int>(c.size());
-  auto feature = [&](const Contact& x) {
-    Eigen::Matrix<double, 7, 1> f;
-    f << o.point_weight * x.point, o.normal_weight * x.normal, o.depth_weight * x.depth;
-    return f;
+  const double tol = tie_tolerance(c, o);
+  std::vector<Feature> f;
+  for (const Contact& x : c) f.push_back(feature(x, o));
+  auto canonical_first = [&](std::vector<int> cand) {
+    for (int j = 0; j < 7 && cand.size() > 1; ++j) {
+      double m = std::numeric_limits<double>::infinity();
+      for (int i : cand) m = std::min(m, f[i][j]);
+      std::erase_if(cand, [&](int i) { return f[i][j] > m + tol; });
+    }
+    return *std::min_element(cand.begin(), cand.end());
   };
-  std::vector<Eigen::Matrix<double, 7, 1>> f;
-  for (const Contact& x : c) f.push_back(feature(x));
-  int seed = 0;
-  for (int i = 1; i < n; ++i)
-    if (c[i].depth > c[seed].depth) seed = i;
-  std::vector<Eigen::Matrix<double, 7, 1>> centres;
-  std::vector<double> near(n, std::numeric_limits<double>::infinity());  // to the nearest centre
+  double deepest = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i) deepest = std::max(deepest, f[i][6]);
+  std::vector<int> cand;
+  for (int i = 0; i < n; ++i)
+    if (f[i][6] >= deepest - tol) cand.push_back(i);
+  int seed = canonical_first(cand);
+  std::vector<Feature> centres;
+  std::vector<double> near(n, std::numeric_limits<double>::infinity());  // to the own centre
+  std::vector<int> label(n, -1);
   while (static_cast<int>(centres.size()) < k) {
     centres.push_back(f[seed]);
     double far = 0.0;
-    int next = -1;
     for (int i = 0; i < n; ++i) {
-      near[i] = std::min(near[i], (f[i] - centres.back()).norm());
-      if (near[i] > far) {
-        far = near[i];
-        next = i;
+      const double d = (f[i] - centres.back()).norm();
+      if (d < near[i] - tol) {
+        near[i] = d;
+        label[i] = static_cast<int>(centres.size()) - 1;
       }
+      far = std::max(far, near[i]);
     }
-    if (next < 0) break;
-    seed = next;
+    if (far <= tol) break;
+    cand.clear();
+    for (int i = 0; i < n; ++i)
+      if (near[i] >= far - tol) cand.push_back(i);
+    seed = canonical_first(cand);
   }
-  auto assign = [&](std::vector<int>& label) {
+  auto assign = [&](std::vector<int>& lab) {
     bool changed = false;
     for (int i = 0; i < n; ++i) {
-      int best = -1;
       double bd = std::numeric_limits<double>::infinity();
-      for (int z = 0; z < static_cast<int>(centres.size()); ++z)
-        if ((f[i] - centres[z]).squaredNorm() < bd) {
-          bd = (f[i] - centres[z]).squaredNorm();
-          best = z;
-        }
-      changed = changed || best != label[i];
-      label[i] = best;
+      for (const Feature& z : centres) bd = std::min(bd, (f[i] - z).norm());
+      int best = 0;
+      while ((f[i] - centres[best]).norm() > bd + tol) ++best;
+      changed = changed || best != lab[i];
+      lab[i] = best;
     }
     return changed;
   };
-  std::vector<int> label(n, -1);
-  assign(label);
   for (int iter = 0; iter < k; ++iter) {
-    std::vector<Eigen::Matrix<double, 7, 1>> sum(centres.size(), Eigen::Matrix<double, 7, 1>::Zero());
-    std::vector<int> count(centres.size(), 0);
+    std::vector<Feature> sum(centres.size(), Feature::Zero());
+    std::vector<int> count(centres.size(), 0), renumber(centres.size(), -1);
     for (int i = 0; i < n; ++i) {
       sum[label[i]] += f[i];
       ++count[label[i]];
     }
-    std::vector<Eigen::Matrix<double, 7, 1>> kept;
+    std::vector<Feature> kept;
     for (std::size_t z = 0; z < centres.size(); ++z)
-      if (count[z] > 0) kept.push_back(sum[z] / static_cast<double>(count[z]));
+      if (count[z] > 0) {
+        renumber[z] = static_cast<int>(kept.size());
+        kept.push_back(sum[z] / static_cast<double>(count[z]));
+      }
+    for (int& l : label) l = renumber[l];
     centres = kept;
     if (!assign(label)) break;
   }
@@ -249,9 +291,16 @@ TEST_P(BothPaths, RecoversWellSeparatedGroups) {
     const int n = 150 + trial;
     for (int i = 0; i < n; ++i) {
       const int g = static_cast<int>(rng.uniform(0, k)) % k;
+      const Contact x = make_contact(centre[g] + Vec3(rng.uniform(0, 0.01), rng.uniform(0, 0.01), rng.uniform(0, 0.01)),
+                                     Vec3::UnitZ(), rng.uniform(0, 0.002), i);
+      // No two within 1 mm: coincident contacts (1e-4 of the extent) would
+      // be merged first and count once in their cluster's mean.
+      if (std::any_of(c.begin(), c.end(), [&](const Contact& y) { return (y.point - x.point).norm() < 1e-3; })) {
+        --i;
+        continue;
+      }
       groups[g].push_back(i);
-      c.push_back(make_contact(centre[g] + Vec3(rng.uniform(0, 0.01), rng.uniform(0, 0.01), rng.uniform(0, 0.01)),
-                               Vec3::UnitZ(), rng.uniform(0, 0.002), i));
+      c.push_back(x);
     }
     std::erase_if(groups, [](const auto& m) { return m.empty(); });
     const std::vector<Contact> want = expected_output(c, groups);
@@ -439,6 +488,7 @@ INSTANTIATE_TEST_SUITE_P(ClusterContacts, BothPaths, ::testing::Values(256, 0),
 
 TEST(ClusterContacts, HierarchicalMatchesBruteForceAverageLinkage) {
   testing::Rng rng(17);
+  int differ = 0;
   for (int trial = 0; trial < 150; ++trial) {
     const int n = 8 + trial % 53;
     const int k = 1 + static_cast<int>(rng.uniform(0, n - 1));
@@ -448,10 +498,17 @@ TEST(ClusterContacts, HierarchicalMatchesBruteForceAverageLinkage) {
     o.max_contacts = k;
     o.normal_weight = trial % 3 == 0 ? 0.0 : 0.05;
     o.depth_weight = trial % 5 == 0 ? 10.0 : 1.0;
-    const std::vector<Contact> want = expected_output(c, brute_force_average_linkage(c, k, o));
+    bool near_tie = false;
+    const std::vector<Contact> want =
+        expected_output(c, brute_force_average_linkage(c, k, o, tie_tolerance(c, o), &near_tie));
     ASSERT_EQ(cluster_contacts(c, o), Status::ok);
-    EXPECT_TRUE(same_output(c, want, 1e-12)) << "trial " << trial << " n " << n << " k " << k;
+    // Where the greedy order has a near-tie the implementation decides it by
+    // its canonical order (the header's tie rule): only there may they differ.
+    if (same_output(c, want, 1e-12)) continue;
+    EXPECT_TRUE(near_tie) << "trial " << trial << " n " << n << " k " << k;
+    ++differ;
   }
+  EXPECT_LE(differ, 3);
 }
 
 TEST(ClusterContacts, KMeansMatchesPlainLloyd) {
