@@ -5,6 +5,8 @@
 #include <proxima/contact/cluster.hpp>
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -70,8 +72,9 @@ void build_features(const std::vector<Contact>& contacts, const ClusterOptions& 
   }
 }
 
-// The diagonal of the weighted features' bounding box.
-double extent(const std::vector<double>& x, std::size_t n) {
+// The weighted features' bounding box: its diagonal, and the axis of its
+// largest side.
+double extent(const std::vector<double>& x, std::size_t n, std::size_t& axis, double& lo_axis, double& side) {
   double lo[kDim], hi[kDim];
   std::fill_n(lo, kDim, kInf);
   std::fill_n(hi, kDim, -kInf);
@@ -81,7 +84,13 @@ double extent(const std::vector<double>& x, std::size_t n) {
       hi[j] = std::max(hi[j], x[kDim * i + j]);
     }
   double s = 0.0;
-  for (std::size_t j = 0; j < kDim; ++j) s += (hi[j] - lo[j]) * (hi[j] - lo[j]);
+  axis = 0;
+  for (std::size_t j = 0; j < kDim; ++j) {
+    s += (hi[j] - lo[j]) * (hi[j] - lo[j]);
+    if (hi[j] - lo[j] > hi[axis] - lo[axis]) axis = j;
+  }
+  lo_axis = lo[axis];
+  side = hi[axis] - lo[axis];
   return std::sqrt(s);
 }
 
@@ -94,38 +103,38 @@ int find_root(std::vector<int>& parent, int i) {
 }
 
 // Coincident contacts: the connected components of "within tol" (single
-// linkage, so the result does not depend on the input order). Sweeps along
-// the feature axis of largest spread. label[i] = the smallest member index of
-// i's component; returns the number of components.
-std::size_t coincident(const std::vector<double>& x, std::size_t n, double tol, std::vector<int>& label) {
-  std::size_t axis = 0;
-  {
-    double best = -1.0;
-    for (std::size_t j = 0; j < kDim; ++j) {
-      double lo = kInf, hi = -kInf;
-      for (std::size_t i = 0; i < n; ++i) {
-        lo = std::min(lo, x[kDim * i + j]);
-        hi = std::max(hi, x[kDim * i + j]);
-      }
-      if (hi - lo > best) {
-        best = hi - lo;
-        axis = j;
-      }
-    }
-  }
-  std::vector<std::pair<double, int>> order(n);
-  for (std::size_t i = 0; i < n; ++i) order[i] = {x[kDim * i + axis], static_cast<int>(i)};
-  std::sort(order.begin(), order.end());
+// linkage, so the result does not depend on the input order). Contacts are
+// bucketed along the feature axis of largest spread (buckets at least tol
+// wide, about one contact each), and only neighbouring buckets are compared.
+// label[i] = the smallest member index of i's component; returns the number
+// of components.
+std::size_t coincident(const std::vector<double>& x, std::size_t n, double tol, std::size_t axis, double lo,
+                       double side, std::vector<int>& label) {
   label.resize(n);
   std::iota(label.begin(), label.end(), 0);
+  const double width = std::max(tol, side / static_cast<double>(n));
+  const std::size_t buckets = width > 0.0 ? std::min(n, static_cast<std::size_t>(side / width) + 1) : 1;
+  std::vector<int> start(buckets + 2, 0), member(n);
+  std::vector<std::size_t> bucket(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double t = width > 0.0 ? (x[kDim * i + axis] - lo) / width : 0.0;
+    bucket[i] = std::min(buckets - 1, static_cast<std::size_t>(t));
+    ++start[bucket[i] + 2];
+  }
+  for (std::size_t b = 2; b < start.size(); ++b) start[b] += start[b - 1];
+  for (std::size_t i = 0; i < n; ++i) member[static_cast<std::size_t>(start[bucket[i] + 1]++)] = static_cast<int>(i);
+  // Now bucket b holds member[start[b] .. start[b + 1]).
   const double tol2 = tol * tol;
-  for (std::size_t s = 0; s < n; ++s) {
-    const auto i = static_cast<std::size_t>(order[s].second);
-    for (std::size_t t = s + 1; t < n && order[t].first - order[s].first <= tol; ++t) {
-      const auto j = static_cast<std::size_t>(order[t].second);
-      if (dist2(&x[kDim * i], &x[kDim * j]) > tol2) continue;
-      const int ri = find_root(label, static_cast<int>(i)), rj = find_root(label, static_cast<int>(j));
-      if (ri != rj) label[std::max(ri, rj)] = std::min(ri, rj);
+  for (std::size_t b = 0; b < buckets; ++b) {
+    const auto end = static_cast<std::size_t>(start[std::min(b + 2, buckets)]);
+    for (auto s = static_cast<std::size_t>(start[b]); s < static_cast<std::size_t>(start[b + 1]); ++s) {
+      const auto i = static_cast<std::size_t>(member[s]);
+      for (std::size_t t = s + 1; t < end; ++t) {
+        const auto j = static_cast<std::size_t>(member[t]);
+        if (dist2(&x[kDim * i], &x[kDim * j]) > tol2) continue;
+        const int ri = find_root(label, static_cast<int>(i)), rj = find_root(label, static_cast<int>(j));
+        if (ri != rj) label[std::max(ri, rj)] = std::min(ri, rj);
+      }
     }
   }
   std::size_t groups = 0;
@@ -155,14 +164,26 @@ std::size_t canonical_first(const std::vector<double>& x, std::vector<std::size_
 // where the contacts are, not on noise or on the input order.
 std::vector<int> canonical_order(const std::vector<double>& x, std::size_t n, double tol) {
   std::vector<int> group(n * (kDim - 1));
-  std::vector<std::pair<double, int>> by(n);
+  // Sorted by a 64-bit key: the coordinate's offset from its minimum as a
+  // float (ordered bits; 2⁻²⁴ of the range, far finer than tol) above the
+  // index. Gaps are then measured on the doubles.
+  std::vector<std::uint64_t> key(n);
   for (std::size_t j = 0; j + 1 < kDim; ++j) {
-    for (std::size_t i = 0; i < n; ++i) by[i] = {x[kDim * i + j], static_cast<int>(i)};
-    std::sort(by.begin(), by.end());
+    double lo = kInf;
+    for (std::size_t i = 0; i < n; ++i) lo = std::min(lo, x[kDim * i + j]);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto f = static_cast<float>(x[kDim * i + j] - lo);  // ≥ 0: its bits order as it does
+      key[i] = static_cast<std::uint64_t>(std::bit_cast<std::uint32_t>(f)) << 32 | i;
+    }
+    std::sort(key.begin(), key.end());
     int g = 0;
+    double last = 0.0;
     for (std::size_t s = 0; s < n; ++s) {
-      if (s > 0 && by[s].first - by[s - 1].first > tol) ++g;
-      group[static_cast<std::size_t>(by[s].second) * (kDim - 1) + j] = g;
+      const auto i = static_cast<std::size_t>(key[s] & 0xffffffffu);
+      const double v = x[kDim * i + j];
+      if (s > 0 && v - last > tol) ++g;
+      last = s == 0 ? v : std::max(last, v);
+      group[i * (kDim - 1) + j] = g;
     }
   }
   std::vector<int> order(n);
@@ -200,7 +221,8 @@ struct Merge {
 void hierarchical(const std::vector<double>& x, int n, int k, double tol, std::vector<int>& label) {
   const auto un = static_cast<std::size_t>(n);
   // Full symmetric matrix: row scans are contiguous; N ≤ hierarchical_limit.
-  std::vector<double> d(un * un, 0.0);
+  // The diagonal is infinite so that a row's minimum is never its own entry.
+  std::vector<double> d(un * un, kInf);
   for (std::size_t i = 0; i < un; ++i)
     for (std::size_t j = i + 1; j < un; ++j)
       d[i * un + j] = d[j * un + i] = std::sqrt(dist2(&x[kDim * i], &x[kDim * j]));
@@ -223,23 +245,33 @@ void hierarchical(const std::vector<double>& x, int n, int k, double tol, std::v
     // if it is that near (so the chain cannot cycle: each step is shorter
     // than the last by more than tol), otherwise the lowest index that is.
     int best = -1;
-    double best_d = kInf;
-    for (int j : live)
-      if (j != a && row[j] < best_d) {
-        best = j;
-        best_d = row[j];
+    double best_d = kInf, second_d = kInf;
+    for (int j : live) {
+      const double v = row[j];
+      if (v < second_d) {
+        if (v < best_d) {
+          second_d = best_d;
+          best = j;
+          best_d = v;
+        } else {
+          second_d = v;
+        }
       }
+    }
     const double near = best_d + tol;
     if (prev >= 0 && row[prev] <= near) {
       best = prev;
     } else {
-      for (int j : live) {
-        if (j == best) break;
-        if (j != a && row[j] <= near) {
-          best = j;
-          break;
+      // Only a near-tie (the second nearest within tol) needs the lowest
+      // index within tol; live is ascending.
+      if (second_d <= near)
+        for (int j : live) {
+          if (j == best) break;
+          if (row[j] <= near) {
+            best = j;
+            break;
+          }
         }
-      }
       chain.push_back(best);
       continue;
     }
@@ -319,8 +351,8 @@ void kmeans(const std::vector<double>& x, std::size_t n, int k, double tol, std:
     const auto uc = static_cast<std::size_t>(c);
     const double* cc = &centre[kDim * uc];
     for (std::size_t e = 0; e < uc; ++e) seed_gap[e] = std::sqrt(dist2(cc, &centre[kDim * e]));
-    std::size_t far = n;
     double far_d = 0.0;
+    cand.clear();
     for (std::size_t i = 0; i < n; ++i) {
       // A new centre at least twice as far from the point's centre as the
       // point is cannot be nearer (triangle inequality): no distance needed.
@@ -340,16 +372,16 @@ void kmeans(const std::vector<double>& x, std::size_t n, int k, double tol, std:
           lower[i] = std::min(lower[i], d);
         }
       }
-      if (upper[i] > far_d) {
-        far_d = upper[i];
-        far = i;
+      // Candidates for the next seed: within tol of the farthest so far
+      // (filtered once the farthest is known).
+      if (upper[i] >= far_d - tol) {
+        far_d = std::max(far_d, upper[i]);
+        cand.push_back(i);
       }
     }
     // Every contact within tol of a centre: fewer distinct ones than k.
-    if (far == n || far_d <= tol) break;
-    cand.clear();
-    for (std::size_t i = 0; i < n; ++i)
-      if (upper[i] >= far_d - tol) cand.push_back(i);
+    if (far_d <= tol) break;
+    std::erase_if(cand, [&](std::size_t i) { return upper[i] < far_d - tol; });
     seed = canonical_first(x, cand, tol);
   }
   std::size_t m = centre.size() / kDim;
@@ -362,8 +394,9 @@ void kmeans(const std::vector<double>& x, std::size_t n, int k, double tol, std:
   std::vector<int> order(gap.size());  // row c: centres by distance from c
   for (std::size_t c = 0; c < m && keep_gaps; ++c) std::iota(&order[c * m], &order[c * m] + m, 0);
   std::vector<int> count(m, 0), renumber(m);
-  std::vector<std::pair<std::size_t, double>> considered;  // (centre, squared distance)
-  considered.reserve(m);
+  std::vector<std::size_t> seen_c(m);  // a rescan's centres and squared distances
+  std::vector<double> seen_e(m);
+
   for (std::size_t i = 0; i < n; ++i) {
     const auto c = static_cast<std::size_t>(label[i]);
     ++count[c];
@@ -452,38 +485,63 @@ void kmeans(const std::vector<double>& x, std::size_t n, int k, double tol, std:
       // goes to the lowest-index centre within tol of the nearest: near-ties
       // are decided by the seeding order, not by rounding.
       const double d_a = upper[i];
-      double b1 = e_a, skipped = kInf;
-      considered.clear();
-      considered.push_back({a, e_a});
-      auto consider = [&](std::size_t c) {
-        const double e = dist2(xi, &centre[kDim * c]);
-        considered.push_back({c, e});
-        b1 = std::min(b1, e);
-      };
-      if (keep_gaps) {
-        const int* by_gap = &order[a * m];
-        const double* gap_a = &gap[a * m];
-        for (std::size_t j = 0; j < m; ++j) {
-          const auto c = static_cast<std::size_t>(by_gap[j]);
-          if (c == a) continue;
-          if (gap_a[c] > 2.0 * d_a + tol) {
-            skipped = gap_a[c] - d_a;
-            break;
+      double b1 = e_a, b2 = kInf, skipped = kInf;
+      std::size_t best = a;
+      // Visits every centre that could be within tol of the nearest, keeping
+      // the distances; sets `skipped` to a lower bound on those to the rest.
+      auto scan = [&](auto&& visit) {
+        if (keep_gaps) {
+          const int* by_gap = &order[a * m];
+          const double* gap_a = &gap[a * m];
+          for (std::size_t j = 0; j < m; ++j) {
+            const auto c = static_cast<std::size_t>(by_gap[j]);
+            if (c == a) continue;
+            if (gap_a[c] > 2.0 * d_a + tol) {
+              skipped = gap_a[c] - d_a;
+              break;
+            }
+            visit(c);
           }
-          consider(c);
+        } else {
+          for (std::size_t c = 0; c < m; ++c)
+            if (c != a) visit(c);
         }
-      } else {
-        for (std::size_t c = 0; c < m; ++c)
-          if (c != a) consider(c);
-      }
+      };
+      std::size_t seen = 0;
+      scan([&](std::size_t c) {
+        const double e = dist2(xi, &centre[kDim * c]);
+        seen_c[seen] = c;
+        seen_e[seen++] = e;
+        if (e < b1 || (e == b1 && c < best)) {
+          b2 = b1;
+          b1 = e;
+          best = c;
+        } else if (e < b2) {
+          b2 = e;
+        }
+      });
+      double e_best = b1;
       const double near = (std::sqrt(b1) + tol) * (std::sqrt(b1) + tol);
-      std::size_t best = m;
-      double e_best = kInf, b2 = kInf;
-      for (const auto& [c, e] : considered)
-        if (e <= near && c < best) best = c;
-      for (const auto& [c, e] : considered)
-        if (c == best) e_best = e;
-        else b2 = std::min(b2, e);
+      if (b2 <= near) {
+        // A near-tie (rare but for symmetric sets): the lowest index within
+        // tol of the nearest. The others are then no nearer than b1.
+        std::size_t low = best;
+        double e_low = b1;
+        if (a < low && e_a <= near) {
+          low = a;
+          e_low = e_a;
+        }
+        for (std::size_t v = 0; v < seen; ++v)
+          if (seen_c[v] < low && seen_e[v] <= near) {
+            low = seen_c[v];
+            e_low = seen_e[v];
+          }
+        if (low != best) {
+          best = low;
+          e_best = e_low;
+          b2 = b1;
+        }
+      }
       if (best != a) {
         label[i] = static_cast<int>(best);
         --count[a];
@@ -507,42 +565,66 @@ struct Summary {
   Vec3 point_sum = Vec3::Zero();
   Vec3 normal_sum = Vec3::Zero();
   int count = 0;
-  const Contact* deepest = nullptr;
-  Contact deepest_copy;
+  double depth = -kInf;  // the largest
+  const Contact* first_deep = nullptr;  // gives the feature ids
+  Contact first_deep_copy;
   bool intersecting = false;
 };
 
 // Replaces the contacts by one representative per label, ordered by each
-// cluster's smallest member index. Labels lie in [0, contacts.size()).
-void merge_clusters(std::vector<Contact>& contacts, const std::vector<int>& label) {
+// cluster's smallest member index. Labels lie in [0, contacts.size()); x
+// holds the contacts' features. The member that gives the feature ids (and
+// the fallback normal) is the canonical first (canonical_first) of those
+// whose weighted depth is within tol of the deepest's, so that neither
+// depths equal up to rounding nor the input order decide it.
+void merge_clusters(std::vector<Contact>& contacts, const std::vector<int>& label, const std::vector<double>& x,
+                    double tol) {
   const std::size_t n = contacts.size();
   std::vector<int> slot(n, -1);
   std::vector<Summary> out;
+  std::vector<double> deepest;  // weighted
   for (std::size_t i = 0; i < n; ++i) {
     int& s = slot[static_cast<std::size_t>(label[i])];
     if (s < 0) {
       s = static_cast<int>(out.size());
       out.emplace_back();
+      deepest.push_back(-kInf);
     }
     Summary& q = out[static_cast<std::size_t>(s)];
     const Contact& c = contacts[i];
     q.point_sum += c.point;
     q.normal_sum += c.normal;
     ++q.count;
-    // Strict: the lowest index wins among equally deep members.
-    if (q.deepest == nullptr || c.depth > q.deepest->depth) q.deepest = &c;
+    q.depth = std::max(q.depth, c.depth);
+    deepest[static_cast<std::size_t>(s)] = std::max(deepest[static_cast<std::size_t>(s)], x[kDim * i + 6]);
     q.intersecting = q.intersecting || c.intersecting;
   }
-  for (Summary& q : out) q.deepest_copy = *q.deepest;
+  // Candidates (slot, index), by slot; usually one per slot.
+  std::vector<std::pair<int, std::size_t>> cand;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int s = slot[static_cast<std::size_t>(label[i])];
+    if (x[kDim * i + 6] >= deepest[static_cast<std::size_t>(s)] - tol) cand.emplace_back(s, i);
+  }
+  std::stable_sort(cand.begin(), cand.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::size_t> group;
+  for (std::size_t b = 0; b < cand.size();) {
+    std::size_t e = b;
+    group.clear();
+    for (; e < cand.size() && cand[e].first == cand[b].first; ++e) group.push_back(cand[e].second);
+    out[static_cast<std::size_t>(cand[b].first)].first_deep = &contacts[canonical_first(x, group, tol)];
+    b = e;
+  }
+  for (Summary& q : out) q.first_deep_copy = *q.first_deep;
 
   contacts.resize(out.size());
   for (std::size_t s = 0; s < out.size(); ++s) {
     const Summary& q = out[s];
     Contact& c = contacts[s];
-    c = q.deepest_copy;  // depth, feature ids and the fallback normal
+    c = q.first_deep_copy;  // feature ids and the fallback normal
+    c.depth = q.depth;
     c.point = q.point_sum / static_cast<double>(q.count);
     // Opposite normals may cancel (two faces of a thin plate); the mean then
-    // has no direction, and the deepest member's normal is the best guess.
+    // has no direction, and the deep member's normal is the best guess.
     const double len = q.normal_sum.norm();
     if (len > 1e-9 * q.count) c.normal = q.normal_sum / len;
     c.intersecting = q.intersecting;
@@ -559,15 +641,17 @@ Status cluster_contacts(std::vector<Contact>& contacts, const ClusterOptions& op
 
   std::vector<double> x;
   build_features(contacts, options, x);
-  const double tol = kCoincident * extent(x, contacts.size());
+  std::size_t axis = 0;
+  double lo = 0.0, side = 0.0;
+  const double tol = kCoincident * extent(x, contacts.size(), axis, lo, side);
   // Coincident contacts first (the four copies of an edge–edge contact,
   // patch vertices shared by neighbouring triangle pairs, and the near
   // copies a tiny pose change splits them into): each becomes one contact,
   // so that the clusters below count distinct contacts, not copies.
   std::vector<int> label;
-  const std::size_t n = coincident(x, contacts.size(), tol, label);
+  const std::size_t n = coincident(x, contacts.size(), tol, axis, lo, side, label);
   if (n < contacts.size()) {
-    merge_clusters(contacts, label);
+    merge_clusters(contacts, label, x, tol);
     if (n <= static_cast<std::size_t>(k)) return Status::ok;
     build_features(contacts, options, x);
   } else if (n <= static_cast<std::size_t>(k)) {
@@ -588,7 +672,7 @@ Status cluster_contacts(std::vector<Contact>& contacts, const ClusterOptions& op
   } else {
     kmeans(x, n, k, tol, label);
   }
-  merge_clusters(contacts, label);
+  merge_clusters(contacts, label, x, tol);
   return Status::ok;
 }
 

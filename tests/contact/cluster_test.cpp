@@ -16,6 +16,8 @@
 
 #include <proxima/contact/cluster.hpp>
 
+#include <proxima/core/transform.hpp>
+
 #include "../support/random.hpp"
 
 namespace proxima {
@@ -51,19 +53,55 @@ bool close(const Contact& a, const Contact& b, double tol) {
          std::abs(a.depth - b.depth) <= tol;
 }
 
+using Feature = Eigen::Matrix<double, 7, 1>;
+
+Feature feature(const Contact& x, const ClusterOptions& o) {
+  Feature f;
+  f << o.point_weight * x.point, o.normal_weight * x.normal, o.depth_weight * x.depth;
+  return f;
+}
+
+// The header's tie tolerance: 1e-4 of the diagonal of the weighted features'
+// bounding box.
+double tie_tolerance(const std::vector<Contact>& c, const ClusterOptions& o) {
+  Feature lo = Feature::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (const Contact& x : c) {
+    lo = lo.cwiseMin(feature(x, o));
+    hi = hi.cwiseMax(feature(x, o));
+  }
+  return 1e-4 * (hi - lo).norm();
+}
+
+// The header's canonical first of some contacts: lexicographic on the
+// weighted features, coordinates within tol equal, then the lowest index.
+int canonical_first(const std::vector<Contact>& all, std::vector<int> cand, const ClusterOptions& o, double tol) {
+  for (int j = 0; j < 7 && cand.size() > 1; ++j) {
+    double m = std::numeric_limits<double>::infinity();
+    for (int i : cand) m = std::min(m, feature(all[i], o)[j]);
+    std::erase_if(cand, [&](int i) { return feature(all[i], o)[j] > m + tol; });
+  }
+  return *std::min_element(cand.begin(), cand.end());
+}
+
 // The representative the header promises for a set of members, computed
-// here from the definition.
-Contact expected_representative(const std::vector<Contact>& all, const std::vector<int>& members) {
+// here from the definition: the ids (and fallback normal) of the canonical
+// first member whose weighted depth is within tol of the deepest's.
+Contact expected_representative(const std::vector<Contact>& all, const std::vector<int>& members,
+                                const ClusterOptions& o, double tol) {
   Vec3 p = Vec3::Zero(), n = Vec3::Zero();
-  int deepest = members.front();
+  double deepest = -std::numeric_limits<double>::infinity();
   bool any = false;
   for (int i : members) {
     p += all[i].point;
     n += all[i].normal;
-    if (all[i].depth > all[deepest].depth || (all[i].depth == all[deepest].depth && i < deepest)) deepest = i;
+    deepest = std::max(deepest, all[i].depth);
     any = any || all[i].intersecting;
   }
-  Contact c = all[deepest];
+  std::vector<int> deep;
+  for (int i : members)
+    if (o.depth_weight * all[i].depth >= o.depth_weight * deepest - tol) deep.push_back(i);
+  Contact c = all[canonical_first(all, deep, o, tol)];
+  c.depth = deepest;
   c.point = p / static_cast<double>(members.size());
   if (n.norm() > 1e-9 * static_cast<double>(members.size())) c.normal = n.normalized();
   c.intersecting = any;
@@ -71,11 +109,13 @@ Contact expected_representative(const std::vector<Contact>& all, const std::vect
 }
 
 // Representatives of a partition, ordered by each cluster's smallest member.
-std::vector<Contact> expected_output(const std::vector<Contact>& all, std::vector<std::vector<int>> clusters) {
+std::vector<Contact> expected_output(const std::vector<Contact>& all, std::vector<std::vector<int>> clusters,
+                                     const ClusterOptions& o = {}) {
   for (auto& m : clusters) std::sort(m.begin(), m.end());
   std::sort(clusters.begin(), clusters.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
+  const double tol = tie_tolerance(all, o);
   std::vector<Contact> out;
-  for (const auto& m : clusters) out.push_back(expected_representative(all, m));
+  for (const auto& m : clusters) out.push_back(expected_representative(all, m, o, tol));
   return out;
 }
 
@@ -97,25 +137,6 @@ double metric(const Contact& a, const Contact& b, const ClusterOptions& o) {
   const double dp = (a.point - b.point).norm(), dn = (a.normal - b.normal).norm(), dd = a.depth - b.depth;
   return std::sqrt(o.point_weight * o.point_weight * dp * dp + o.normal_weight * o.normal_weight * dn * dn +
                    o.depth_weight * o.depth_weight * dd * dd);
-}
-
-using Feature = Eigen::Matrix<double, 7, 1>;
-
-Feature feature(const Contact& x, const ClusterOptions& o) {
-  Feature f;
-  f << o.point_weight * x.point, o.normal_weight * x.normal, o.depth_weight * x.depth;
-  return f;
-}
-
-// The header's tie tolerance: 1e-4 of the diagonal of the weighted features'
-// bounding box.
-double tie_tolerance(const std::vector<Contact>& c, const ClusterOptions& o) {
-  Feature lo = Feature::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
-  for (const Contact& x : c) {
-    lo = lo.cwiseMin(feature(x, o));
-    hi = hi.cwiseMax(feature(x, o));
-  }
-  return 1e-4 * (hi - lo).norm();
 }
 
 // Greedy average linkage by definition: merge the two clusters with the
@@ -417,14 +438,17 @@ TEST_P(BothPaths, GridOnASquareFaceKeepsItsCentreOfPressure) {
   const Wrench w = penalty_wrench(c, centre);
   ASSERT_NEAR(w.force.z(), 20 * 0.001, 1e-15);
   const Eigen::Vector2d cop(-w.torque.y() / w.force.z(), w.torque.x() / w.force.z());
-  // Bounds: the centre of pressure within 6 % of the side of the true
+  // Bounds: the centre of pressure within 7 % of the side of the true
   // centre, and the representatives' hull at least half the face. The
   // representatives are not weighted by their cluster's size (each pushes
   // with its deepest member's depth), so unequal clusters move the centre of
-  // pressure: 4.1 % hierarchical, 1.9 % k-means here. The means of 20
+  // pressure: 6.5 % hierarchical, 2.8 % k-means here. On this exact grid
+  // every choice is a tie, decided by the canonical order (lexicographic, so
+  // from the −x side); when rounding noise decided them instead it was 4.1 %
+  // and 1.9 %, but a different partition after any tiny perturbation. The means of 20
   // clusters sit about half a cluster inside the edges, which leaves roughly
   // (1 − 2 · 0.11)² ≈ 0.6 of the face (0.61 and 0.64 here).
-  EXPECT_LE(cop.norm(), 0.06 * side) << cop.transpose();
+  EXPECT_LE(cop.norm(), 0.07 * side) << cop.transpose();
   EXPECT_GE(hull_area(hull), 0.5 * side * side);
 }
 
@@ -461,26 +485,101 @@ TEST_P(BothPaths, KJustBelowNMergesOnlyTheClosestPair) {
       want.push_back({i});
   std::vector<Contact> got = c;
   ASSERT_EQ(cluster_contacts(got, o), Status::ok);
-  EXPECT_TRUE(same_output(got, expected_output(c, want), 1e-15));
+  EXPECT_TRUE(same_output(got, expected_output(c, want, o), 1e-15));
 }
 
 TEST_P(BothPaths, RepeatedContactsGiveNoNaN) {
-  // 3 distinct contacts, each repeated: k-means finds fewer distinct
-  // contacts than k and keeps 3; agglomeration still stops at k clusters,
-  // some of them copies of one contact. Either way nothing but the 3.
+  // 3 distinct contacts, each repeated 60 times: the copies are merged
+  // before clustering, so both paths give the 3, exactly.
   std::vector<Contact> distinct = {make_contact(Vec3(0, 0, 0), Vec3::UnitZ(), 0.001, 0),
                                    make_contact(Vec3(0.1, 0, 0), Vec3::UnitX(), 0.002, 1),
                                    make_contact(Vec3(0, 0.1, 0), Vec3::UnitY(), 0.003, 2)};
   std::vector<Contact> c;
   for (int r = 0; r < 60; ++r) c.insert(c.end(), distinct.begin(), distinct.end());
   ASSERT_EQ(cluster_contacts(c, options(20)), Status::ok);
-  if (GetParam() == 0) EXPECT_EQ(c.size(), 3u);
-  else EXPECT_EQ(c.size(), 20u);
-  for (const Contact& x : c) {
-    bool found = false;
-    for (const Contact& d : distinct) found = found || close(x, d, 1e-15);
-    EXPECT_TRUE(found) << x.point.transpose();
+  ASSERT_EQ(c.size(), 3u);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(close(c[i], distinct[i], 1e-15) && c[i].feature_a == i) << i;
+}
+
+TEST_P(BothPaths, EqualDepthGridIsStableUnderRigidPerturbations) {
+  // A 16 × 16 grid over a 0.1 m square, all 1 mm deep up to rounding-sized
+  // noise (1e-12), like a face resting in a mesh's layer: every seed,
+  // nearest neighbour and assignment is a tie. Moved rigidly by 1e-6 m and
+  // 1e-6 rad, the partition must not change: each representative moves with
+  // its members, by about 1e-6. Bound: 1e-5 (a partition change moves one
+  // by a grid step, 6 mm).
+  testing::Rng rng(71);
+  std::vector<Contact> base;
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j)
+      base.push_back(make_contact(Vec3(0.1 * i / 15, 0.1 * j / 15, 0.02), Vec3::UnitZ(),
+                                  0.001 + 1e-12 * rng.uniform(-1, 1), 16 * i + j));
+  std::vector<Contact> ref = base;
+  ASSERT_EQ(cluster_contacts(ref, options(20)), Status::ok);
+  ASSERT_EQ(ref.size(), 20u);
+  double worst = 0.0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Transform t = Transform::from_axis_angle(rng.unit_vector(), 1e-6, 1e-6 * rng.unit_vector());
+    std::vector<Contact> moved = base;
+    for (Contact& c : moved) {
+      c.point = t.apply(c.point);
+      c.normal = t.R * c.normal;
+      c.depth = 0.001 + 1e-12 * rng.uniform(-1, 1);
+    }
+    ASSERT_EQ(cluster_contacts(moved, options(20)), Status::ok);
+    ASSERT_EQ(moved.size(), ref.size()) << trial;
+    for (std::size_t r = 0; r < ref.size(); ++r) {
+      worst = std::max(worst, (moved[r].point - ref[r].point).norm());
+      EXPECT_EQ(moved[r].feature_a, ref[r].feature_a) << trial;
+    }
   }
+  EXPECT_LE(worst, 1e-5);
+}
+
+TEST_P(BothPaths, CoincidentContactsAreMergedFirst) {
+  // 4 contacts, each given 3 to 6 times (exact copies, copies moved by
+  // 1e-9 m and copies 1e-9 deeper with other ids: all well within 1e-4 of
+  // the 0.1 m extent), shuffled: with k = 20 the 4 come back, each merged by
+  // the cluster rule (mean point, largest depth, the canonical first deep
+  // copy's ids, any intersecting) and ordered by first appearance. Two contacts at one point with perpendicular normals (an
+  // edge's two faces) stay apart, and so do two 1e-3 of the extent apart.
+  const std::vector<Contact> distinct = {make_contact(Vec3(0, 0, 0), Vec3::UnitZ(), 0.001, 0),
+                                         make_contact(Vec3(0, 0, 0), Vec3::UnitX(), 0.001, 1),
+                                         make_contact(Vec3(0.1, 0, 0), Vec3::UnitZ(), 0.002, 2),
+                                         make_contact(Vec3(0.1, 1e-4, 0), Vec3::UnitZ(), 0.002, 3)};
+  testing::Rng rng(9);
+  std::vector<Contact> c;
+  for (int d = 0; d < 4; ++d)
+    for (int r = 0; r < 3 + d; ++r) {
+      Contact x = distinct[d];
+      if (r % 2 == 1) x.point += 1e-9 * rng.unit_vector();
+      if (r == 2) {
+        x.depth += 1e-9;
+        x.feature_a = 10 + d;
+      }
+      x.intersecting = d == 3 && r == 1;
+      c.push_back(x);
+    }
+  std::shuffle(c.begin(), c.end(), rng.engine());
+  std::vector<std::vector<int>> groups(4);
+  for (int i = 0; i < static_cast<int>(c.size()); ++i)
+    for (int d = 0; d < 4; ++d)
+      if ((c[i].point - distinct[d].point).norm() < 1e-6 && c[i].normal == distinct[d].normal) groups[d].push_back(i);
+  for (const auto& g : groups) ASSERT_FALSE(g.empty());
+  const std::vector<Contact> want = expected_output(c, groups);
+  std::vector<Contact> got = c;
+  ASSERT_EQ(cluster_contacts(got, options(20)), Status::ok);
+  EXPECT_TRUE(same_output(got, want, 1e-15));
+  // With k below the distinct count the copies count once: k = 3 merges
+  // the two contacts 1e-4 m apart, whatever their copies' numbers.
+  got = c;
+  ASSERT_EQ(cluster_contacts(got, options(3)), Status::ok);
+  ASSERT_EQ(got.size(), 3u);
+  const Contact* merged = nullptr;
+  for (const Contact& x : got)
+    if (x.point.x() > 0.05) merged = &x;
+  ASSERT_NE(merged, nullptr);
+  EXPECT_NEAR(merged->point.y(), 0.5e-4, 2e-9);
 }
 
 INSTANTIATE_TEST_SUITE_P(ClusterContacts, BothPaths, ::testing::Values(256, 0),
@@ -500,7 +599,7 @@ TEST(ClusterContacts, HierarchicalMatchesBruteForceAverageLinkage) {
     o.depth_weight = trial % 5 == 0 ? 10.0 : 1.0;
     bool near_tie = false;
     const std::vector<Contact> want =
-        expected_output(c, brute_force_average_linkage(c, k, o, tie_tolerance(c, o), &near_tie));
+        expected_output(c, brute_force_average_linkage(c, k, o, tie_tolerance(c, o), &near_tie), o);
     ASSERT_EQ(cluster_contacts(c, o), Status::ok);
     // Where the greedy order has a near-tie the implementation decides it by
     // its canonical order (the header's tie rule): only there may they differ.

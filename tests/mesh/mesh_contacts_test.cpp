@@ -491,14 +491,22 @@ TEST(MeshContacts, BadInputIsReportedNotThrown) {
   EXPECT_EQ(set.status, Status::invalid_input);
   // A mesh without triangles cannot be built: the error names the mesh.
   EXPECT_THROW(TriangleMesh({Vec3::Zero()}, {}, 0.0, "empty.obj"), Error);
-  // Huge k: the raw set comes back whole.
+  // Huge k: the raw set comes back without its copies. Two 12-triangle
+  // cubes face to face give 80 raw contacts at the face's 4 corners (each
+  // corner is a vertex of several triangle pairs' patches).
   o = {};
   o.clustering.max_contacts = 1 << 30;
   mesh_contacts(a, far, a, Transform::identity(), o, set);
   ContactSet raw;
   mesh_contacts(a, far, a, Transform::identity(), raw_options(o.patch_angle), raw);
   EXPECT_EQ(set.status, Status::ok);
-  EXPECT_EQ(set.points.size(), raw.points.size());
+  EXPECT_EQ(raw.points.size(), 80u);
+  ASSERT_EQ(set.points.size(), 4u);
+  for (const Contact& r : raw.points) {
+    int near = 0;
+    for (const Contact& c : set.points) near += (c.point - r.point).norm() < 1e-9 && (c.normal - r.normal).norm() < 1e-9;
+    EXPECT_EQ(near, 1) << r.point.transpose();
+  }
 }
 
 }  // namespace
