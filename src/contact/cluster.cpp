@@ -248,14 +248,12 @@ void hierarchical(const std::vector<double>& x, int n, int k, double tol, std::v
     double best_d = kInf, second_d = kInf;
     for (int j : live) {
       const double v = row[j];
-      if (v < second_d) {
-        if (v < best_d) {
-          second_d = best_d;
-          best = j;
-          best_d = v;
-        } else {
-          second_d = v;
-        }
+      if (v < best_d) {
+        second_d = best_d;
+        best = j;
+        best_d = v;
+      } else {
+        second_d = std::min(second_d, v);
       }
     }
     const double near = best_d + tol;
