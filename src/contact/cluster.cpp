@@ -319,9 +319,10 @@ void hierarchical(const std::vector<double>& x, int n, int k, double tol, std::v
   for (int i = 0; i < n; ++i) label[i] = find_root(label, i);
 }
 
-// k-means. Farthest-point start from the deepest contact (lowest index on
-// ties), so the result is deterministic and every well-separated group gets
-// a seed; then at most k Lloyd iterations, accelerated with Hamerly's bounds
+// k-means. Farthest-point start from the deepest contact (near-ties within
+// tol to the canonical first, so that rounding noise on a symmetric set does
+// not pick the seeds), so the result is deterministic and every
+// well-separated group gets a seed; then at most k Lloyd iterations, accelerated with Hamerly's bounds
 // (an upper bound on the distance to the own centre, a lower bound on the
 // distance to every other one): a point is rescanned only when the bounds
 // cannot prove that its centre is still the nearest, which after the first
