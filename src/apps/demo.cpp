@@ -119,15 +119,44 @@ void manifold_table(std::ostream& out) {
 
 }  // namespace
 
-std::string find_bench_program() {
+std::string find_bench_program(const std::string& name) {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (ec) return {};
-  for (const fs::path& p : {self.parent_path() / "proxima-bench", self.parent_path() / "../bench/proxima-bench"}) {
+  for (const fs::path& p : {self.parent_path() / name, self.parent_path() / "../bench" / name}) {
     if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
   }
   return {};
 }
+
+namespace {
+
+// Runs a benchmark program found beside this one and appends its markdown
+// to the report; false when it is missing or fails.
+bool append_bench(const std::string& name, const std::string& args, std::ostream& report, std::ostream& out) {
+  const std::string bench = find_bench_program(name);
+  if (bench.empty()) {
+    report << "The benchmark program `" << name << "` was not found beside this executable.\n";
+    return true;
+  }
+  const std::string cmd = "'" + bench + "' " + args;
+  out << "running: " << cmd << "\n" << std::flush;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) {
+    report << "Could not start `" << cmd << "`.\n";
+    return false;
+  }
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p)) report << buf;
+  const int status = pclose(p);
+  if (status != 0) {
+    report << "\n`" << cmd << "` exited with status " << status << ".\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 int run_demo(const DemoOptions& options, std::ostream& out) {
   std::ostringstream report;
@@ -166,26 +195,11 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   }
   if (options.bench) {
     report << "\n## Convex distance benchmark\n\n";
-    const std::string bench = find_bench_program();
-    if (bench.empty()) {
-      report << "The benchmark program `proxima-bench` was not found beside this executable.\n";
-    } else {
-      const std::string cmd = "'" + bench + "' --poses " + std::to_string(options.bench_poses) + " --markdown";
-      out << "running: " << cmd << "\n" << std::flush;
-      FILE* p = popen(cmd.c_str(), "r");
-      if (!p) {
-        report << "Could not start `" << cmd << "`.\n";
-        code = 1;
-      } else {
-        char buf[4096];
-        while (std::fgets(buf, sizeof buf, p)) report << buf;
-        const int status = pclose(p);
-        if (status != 0) {
-          report << "\n`" << cmd << "` exited with status " << status << ".\n";
-          code = 1;
-        }
-      }
-    }
+    if (!append_bench("proxima-bench", "--poses " + std::to_string(options.bench_poses) + " --markdown", report, out))
+      code = 1;
+    // Mesh contacts beside FCL and Bullet GImpact on the same poses.
+    report << "\n## Mesh contacts benchmark\n\n";
+    if (!append_bench("proxima-blem-bench", "--poses 40 --repeats 3 --markdown", report, out)) code = 1;
   }
 
   out << report.str();

@@ -22,7 +22,8 @@ struct DemoOptions {
 /// Runs the demo; returns the process exit code.
 int run_demo(const DemoOptions& options, std::ostream& out);
 
-/// Path of the `proxima-bench` program beside the running executable, or "".
-std::string find_bench_program();
+/// Path of a benchmark program (by default `proxima-bench`) beside the
+/// running executable or in ../bench, or "".
+std::string find_bench_program(const std::string& name = "proxima-bench");
 
 }  // namespace proxima::apps

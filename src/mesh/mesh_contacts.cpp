@@ -235,6 +235,7 @@ struct MeshMesh {
   void pair(std::uint32_t ia, std::uint32_t ib, const Triangle& a, const Triangle& b, Collector& col) const {
     ++col.stats.triangle_tests;
     if (triangle_gap(a, b) > L.limit) return;
+    if (centroid_gap(a, b) > L.limit) return;
     const double pg = plane_gap(a, b);
     if (pg > L.limit) return;
     const mesh::ClosestPoints c = pg > 0.0 ? mesh::feature_distance(a, b) : mesh::triangle_distance(a, b);

@@ -109,6 +109,20 @@ inline double triangle_gap(const Triangle& a, const Triangle& b) {
   return (amin - bmax).cwiseMax(bmin - amax).cwiseMax(0.0).norm();
 }
 
+// Lower bound along the line through the centroids: for unit u, every pair
+// of points is at least min_a u·x − max_b u·y apart. It rejects triangles
+// side by side on a surface (diagonal neighbours that the coordinate boxes
+// and the planes both miss), the common case among the candidate pairs of
+// two meshes resting on each other.
+inline double centroid_gap(const Triangle& a, const Triangle& b) {
+  const Vec3 u = (a[0] + a[1] + a[2]) - (b[0] + b[1] + b[2]);
+  const double len = u.norm();
+  if (!(len > 0.0)) return 0.0;
+  const double lo_a = std::min({u.dot(a[0]), u.dot(a[1]), u.dot(a[2])});
+  const double hi_b = std::max({u.dot(b[0]), u.dot(b[1]), u.dot(b[2])});
+  return (1.0 - 1e-9) * (lo_a - hi_b) / len;
+}
+
 // Lower bound from the triangles' planes: when all of one triangle lies
 // strictly on one side of the other's plane, every point of it is at least
 // the nearest corner's height away. 0 when neither plane separates.

@@ -16,6 +16,8 @@
 
 #include <proxima/contact/cluster.hpp>
 
+#include <proxima/core/transform.hpp>
+
 #include "../support/random.hpp"
 
 namespace proxima {
@@ -51,19 +53,55 @@ bool close(const Contact& a, const Contact& b, double tol) {
          std::abs(a.depth - b.depth) <= tol;
 }
 
+using Feature = Eigen::Matrix<double, 7, 1>;
+
+Feature feature(const Contact& x, const ClusterOptions& o) {
+  Feature f;
+  f << o.point_weight * x.point, o.normal_weight * x.normal, o.depth_weight * x.depth;
+  return f;
+}
+
+// The header's tie tolerance: 1e-4 of the diagonal of the weighted features'
+// bounding box.
+double tie_tolerance(const std::vector<Contact>& c, const ClusterOptions& o) {
+  Feature lo = Feature::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (const Contact& x : c) {
+    lo = lo.cwiseMin(feature(x, o));
+    hi = hi.cwiseMax(feature(x, o));
+  }
+  return 1e-4 * (hi - lo).norm();
+}
+
+// The header's canonical first of some contacts: lexicographic on the
+// weighted features, coordinates within tol equal, then the lowest index.
+int canonical_first(const std::vector<Contact>& all, std::vector<int> cand, const ClusterOptions& o, double tol) {
+  for (int j = 0; j < 7 && cand.size() > 1; ++j) {
+    double m = std::numeric_limits<double>::infinity();
+    for (int i : cand) m = std::min(m, feature(all[i], o)[j]);
+    std::erase_if(cand, [&](int i) { return feature(all[i], o)[j] > m + tol; });
+  }
+  return *std::min_element(cand.begin(), cand.end());
+}
+
 // The representative the header promises for a set of members, computed
-// here from the definition.
-Contact expected_representative(const std::vector<Contact>& all, const std::vector<int>& members) {
+// here from the definition: the ids (and fallback normal) of the canonical
+// first member whose weighted depth is within tol of the deepest's.
+Contact expected_representative(const std::vector<Contact>& all, const std::vector<int>& members,
+                                const ClusterOptions& o, double tol) {
   Vec3 p = Vec3::Zero(), n = Vec3::Zero();
-  int deepest = members.front();
+  double deepest = -std::numeric_limits<double>::infinity();
   bool any = false;
   for (int i : members) {
     p += all[i].point;
     n += all[i].normal;
-    if (all[i].depth > all[deepest].depth || (all[i].depth == all[deepest].depth && i < deepest)) deepest = i;
+    deepest = std::max(deepest, all[i].depth);
     any = any || all[i].intersecting;
   }
-  Contact c = all[deepest];
+  std::vector<int> deep;
+  for (int i : members)
+    if (o.depth_weight * all[i].depth >= o.depth_weight * deepest - tol) deep.push_back(i);
+  Contact c = all[canonical_first(all, deep, o, tol)];
+  c.depth = deepest;
   c.point = p / static_cast<double>(members.size());
   if (n.norm() > 1e-9 * static_cast<double>(members.size())) c.normal = n.normalized();
   c.intersecting = any;
@@ -71,11 +109,13 @@ Contact expected_representative(const std::vector<Contact>& all, const std::vect
 }
 
 // Representatives of a partition, ordered by each cluster's smallest member.
-std::vector<Contact> expected_output(const std::vector<Contact>& all, std::vector<std::vector<int>> clusters) {
+std::vector<Contact> expected_output(const std::vector<Contact>& all, std::vector<std::vector<int>> clusters,
+                                     const ClusterOptions& o = {}) {
   for (auto& m : clusters) std::sort(m.begin(), m.end());
   std::sort(clusters.begin(), clusters.end(), [](const auto& a, const auto& b) { return a.front() < b.front(); });
+  const double tol = tie_tolerance(all, o);
   std::vector<Contact> out;
-  for (const auto& m : clusters) out.push_back(expected_representative(all, m));
+  for (const auto& m : clusters) out.push_back(expected_representative(all, m, o, tol));
   return out;
 }
 
@@ -100,9 +140,12 @@ double metric(const Contact& a, const Contact& b, const ClusterOptions& o) {
 }
 
 // Greedy average linkage by definition: merge the two clusters with the
-// smallest mean pairwise distance until k remain (O(N³)).
+// smallest mean pairwise distance until k remain (O(N³)). `near_tie` is set
+// when a step's best and second-best candidates are within `tol`: there the
+// implementation decides by index, not by the exact value, and may differ.
 std::vector<std::vector<int>> brute_force_average_linkage(const std::vector<Contact>& c, int k,
-                                                          const ClusterOptions& o) {
+                                                          const ClusterOptions& o, double tol = 0.0,
+                                                          bool* near_tie = nullptr) {
   const int n = static_cast<int>(c.size());
   std::vector<std::vector<double>> d(n, std::vector<double>(n));
   for (int i = 0; i < n; ++i)
@@ -110,7 +153,7 @@ std::vector<std::vector<int>> brute_force_average_linkage(const std::vector<Cont
   std::vector<std::vector<int>> clusters;
   for (int i = 0; i < n; ++i) clusters.push_back({i});
   while (static_cast<int>(clusters.size()) > k) {
-    double best = std::numeric_limits<double>::infinity();
+    double best = std::numeric_limits<double>::infinity(), second = best;
     std::size_t ba = 0, bb = 0;
     for (std::size_t a = 0; a < clusters.size(); ++a)
       for (std::size_t b = a + 1; b < clusters.size(); ++b) {
@@ -119,75 +162,95 @@ std::vector<std::vector<int>> brute_force_average_linkage(const std::vector<Cont
           for (int j : clusters[b]) s += d[i][j];
         s /= static_cast<double>(clusters[a].size() * clusters[b].size());
         if (s < best) {
+          second = best;
           best = s;
           ba = a;
           bb = b;
+        } else if (s < second) {
+          second = s;
         }
       }
+    if (near_tie != nullptr && second - best <= tol) *near_tie = true;
     clusters[ba].insert(clusters[ba].end(), clusters[bb].begin(), clusters[bb].end());
     clusters.erase(clusters.begin() + static_cast<std::ptrdiff_t>(bb));
   }
   return clusters;
 }
 
-// Plain k-means as the header specifies it: farthest-point seeds from the
-// deepest contact, then at most k Lloyd iterations, lowest index on ties,
-// empty clusters dropped. No acceleration.
+// Plain k-means as the header specifies it, with its tie rules (tol = 1e-4
+// of the extent): the first seed is the canonical first (lexicographic
+// features, coordinates within tol equal) of the contacts within tol of the
+// deepest; a contact joins a new seed only when nearer than its centre by
+// more than tol; the next seed is the canonical first of the contacts within
+// tol of the farthest; seeding stops when all are within tol of a centre.
+// Then at most k Lloyd iterations from the seeding's partition, each contact
+// going to the lowest-index centre within tol of its nearest, empty clusters
+// dropped. No acceleration.
 std::vector<std::vector<int>> plain_kmeans(const std::vector<Contact>& c, int k, const ClusterOptions& o) {
   const int n = static_cast<int>(c.size());
-  auto feature = [&](const Contact& x) {
-    Eigen::Matrix<double, 7, 1> f;
-    f << o.point_weight * x.point, o.normal_weight * x.normal, o.depth_weight * x.depth;
-    return f;
+  const double tol = tie_tolerance(c, o);
+  std::vector<Feature> f;
+  for (const Contact& x : c) f.push_back(feature(x, o));
+  auto canonical_first = [&](std::vector<int> cand) {
+    for (int j = 0; j < 7 && cand.size() > 1; ++j) {
+      double m = std::numeric_limits<double>::infinity();
+      for (int i : cand) m = std::min(m, f[i][j]);
+      std::erase_if(cand, [&](int i) { return f[i][j] > m + tol; });
+    }
+    return *std::min_element(cand.begin(), cand.end());
   };
-  std::vector<Eigen::Matrix<double, 7, 1>> f;
-  for (const Contact& x : c) f.push_back(feature(x));
-  int seed = 0;
-  for (int i = 1; i < n; ++i)
-    if (c[i].depth > c[seed].depth) seed = i;
-  std::vector<Eigen::Matrix<double, 7, 1>> centres;
-  std::vector<double> near(n, std::numeric_limits<double>::infinity());  // to the nearest centre
+  double deepest = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i) deepest = std::max(deepest, f[i][6]);
+  std::vector<int> cand;
+  for (int i = 0; i < n; ++i)
+    if (f[i][6] >= deepest - tol) cand.push_back(i);
+  int seed = canonical_first(cand);
+  std::vector<Feature> centres;
+  std::vector<double> near(n, std::numeric_limits<double>::infinity());  // to the own centre
+  std::vector<int> label(n, -1);
   while (static_cast<int>(centres.size()) < k) {
     centres.push_back(f[seed]);
     double far = 0.0;
-    int next = -1;
     for (int i = 0; i < n; ++i) {
-      near[i] = std::min(near[i], (f[i] - centres.back()).norm());
-      if (near[i] > far) {
-        far = near[i];
-        next = i;
+      const double d = (f[i] - centres.back()).norm();
+      if (d < near[i] - tol) {
+        near[i] = d;
+        label[i] = static_cast<int>(centres.size()) - 1;
       }
+      far = std::max(far, near[i]);
     }
-    if (next < 0) break;
-    seed = next;
+    if (far <= tol) break;
+    cand.clear();
+    for (int i = 0; i < n; ++i)
+      if (near[i] >= far - tol) cand.push_back(i);
+    seed = canonical_first(cand);
   }
-  auto assign = [&](std::vector<int>& label) {
+  auto assign = [&](std::vector<int>& lab) {
     bool changed = false;
     for (int i = 0; i < n; ++i) {
-      int best = -1;
       double bd = std::numeric_limits<double>::infinity();
-      for (int z = 0; z < static_cast<int>(centres.size()); ++z)
-        if ((f[i] - centres[z]).squaredNorm() < bd) {
-          bd = (f[i] - centres[z]).squaredNorm();
-          best = z;
-        }
-      changed = changed || best != label[i];
-      label[i] = best;
+      for (const Feature& z : centres) bd = std::min(bd, (f[i] - z).norm());
+      int best = 0;
+      while ((f[i] - centres[best]).norm() > bd + tol) ++best;
+      changed = changed || best != lab[i];
+      lab[i] = best;
     }
     return changed;
   };
-  std::vector<int> label(n, -1);
-  assign(label);
   for (int iter = 0; iter < k; ++iter) {
-    std::vector<Eigen::Matrix<double, 7, 1>> sum(centres.size(), Eigen::Matrix<double, 7, 1>::Zero());
-    std::vector<int> count(centres.size(), 0);
+    std::vector<Feature> sum(centres.size(), Feature::Zero());
+    std::vector<int> count(centres.size(), 0), renumber(centres.size(), -1);
     for (int i = 0; i < n; ++i) {
       sum[label[i]] += f[i];
       ++count[label[i]];
     }
-    std::vector<Eigen::Matrix<double, 7, 1>> kept;
+    std::vector<Feature> kept;
     for (std::size_t z = 0; z < centres.size(); ++z)
-      if (count[z] > 0) kept.push_back(sum[z] / static_cast<double>(count[z]));
+      if (count[z] > 0) {
+        renumber[z] = static_cast<int>(kept.size());
+        kept.push_back(sum[z] / static_cast<double>(count[z]));
+      }
+    for (int& l : label) l = renumber[l];
     centres = kept;
     if (!assign(label)) break;
   }
@@ -249,9 +312,16 @@ TEST_P(BothPaths, RecoversWellSeparatedGroups) {
     const int n = 150 + trial;
     for (int i = 0; i < n; ++i) {
       const int g = static_cast<int>(rng.uniform(0, k)) % k;
+      const Contact x = make_contact(centre[g] + Vec3(rng.uniform(0, 0.01), rng.uniform(0, 0.01), rng.uniform(0, 0.01)),
+                                     Vec3::UnitZ(), rng.uniform(0, 0.002), i);
+      // No two within 1 mm: coincident contacts (1e-4 of the extent) would
+      // be merged first and count once in their cluster's mean.
+      if (std::any_of(c.begin(), c.end(), [&](const Contact& y) { return (y.point - x.point).norm() < 1e-3; })) {
+        --i;
+        continue;
+      }
       groups[g].push_back(i);
-      c.push_back(make_contact(centre[g] + Vec3(rng.uniform(0, 0.01), rng.uniform(0, 0.01), rng.uniform(0, 0.01)),
-                               Vec3::UnitZ(), rng.uniform(0, 0.002), i));
+      c.push_back(x);
     }
     std::erase_if(groups, [](const auto& m) { return m.empty(); });
     const std::vector<Contact> want = expected_output(c, groups);
@@ -368,14 +438,17 @@ TEST_P(BothPaths, GridOnASquareFaceKeepsItsCentreOfPressure) {
   const Wrench w = penalty_wrench(c, centre);
   ASSERT_NEAR(w.force.z(), 20 * 0.001, 1e-15);
   const Eigen::Vector2d cop(-w.torque.y() / w.force.z(), w.torque.x() / w.force.z());
-  // Bounds: the centre of pressure within 6 % of the side of the true
+  // Bounds: the centre of pressure within 7 % of the side of the true
   // centre, and the representatives' hull at least half the face. The
   // representatives are not weighted by their cluster's size (each pushes
   // with its deepest member's depth), so unequal clusters move the centre of
-  // pressure: 4.1 % hierarchical, 1.9 % k-means here. The means of 20
+  // pressure: 6.5 % hierarchical, 2.8 % k-means here. On this exact grid
+  // every choice is a tie, decided by the canonical order (lexicographic, so
+  // from the −x side); when rounding noise decided them instead it was 4.1 %
+  // and 1.9 %, but a different partition after any tiny perturbation. The means of 20
   // clusters sit about half a cluster inside the edges, which leaves roughly
   // (1 − 2 · 0.11)² ≈ 0.6 of the face (0.61 and 0.64 here).
-  EXPECT_LE(cop.norm(), 0.06 * side) << cop.transpose();
+  EXPECT_LE(cop.norm(), 0.07 * side) << cop.transpose();
   EXPECT_GE(hull_area(hull), 0.5 * side * side);
 }
 
@@ -412,26 +485,101 @@ TEST_P(BothPaths, KJustBelowNMergesOnlyTheClosestPair) {
       want.push_back({i});
   std::vector<Contact> got = c;
   ASSERT_EQ(cluster_contacts(got, o), Status::ok);
-  EXPECT_TRUE(same_output(got, expected_output(c, want), 1e-15));
+  EXPECT_TRUE(same_output(got, expected_output(c, want, o), 1e-15));
 }
 
 TEST_P(BothPaths, RepeatedContactsGiveNoNaN) {
-  // 3 distinct contacts, each repeated: k-means finds fewer distinct
-  // contacts than k and keeps 3; agglomeration still stops at k clusters,
-  // some of them copies of one contact. Either way nothing but the 3.
+  // 3 distinct contacts, each repeated 60 times: the copies are merged
+  // before clustering, so both paths give the 3, exactly.
   std::vector<Contact> distinct = {make_contact(Vec3(0, 0, 0), Vec3::UnitZ(), 0.001, 0),
                                    make_contact(Vec3(0.1, 0, 0), Vec3::UnitX(), 0.002, 1),
                                    make_contact(Vec3(0, 0.1, 0), Vec3::UnitY(), 0.003, 2)};
   std::vector<Contact> c;
   for (int r = 0; r < 60; ++r) c.insert(c.end(), distinct.begin(), distinct.end());
   ASSERT_EQ(cluster_contacts(c, options(20)), Status::ok);
-  if (GetParam() == 0) EXPECT_EQ(c.size(), 3u);
-  else EXPECT_EQ(c.size(), 20u);
-  for (const Contact& x : c) {
-    bool found = false;
-    for (const Contact& d : distinct) found = found || close(x, d, 1e-15);
-    EXPECT_TRUE(found) << x.point.transpose();
+  ASSERT_EQ(c.size(), 3u);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(close(c[i], distinct[i], 1e-15) && c[i].feature_a == i) << i;
+}
+
+TEST_P(BothPaths, EqualDepthGridIsStableUnderRigidPerturbations) {
+  // A 16 × 16 grid over a 0.1 m square, all 1 mm deep up to rounding-sized
+  // noise (1e-12), like a face resting in a mesh's layer: every seed,
+  // nearest neighbour and assignment is a tie. Moved rigidly by 1e-6 m and
+  // 1e-6 rad, the partition must not change: each representative moves with
+  // its members, by about 1e-6. Bound: 1e-5 (a partition change moves one
+  // by a grid step, 6 mm).
+  testing::Rng rng(71);
+  std::vector<Contact> base;
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j)
+      base.push_back(make_contact(Vec3(0.1 * i / 15, 0.1 * j / 15, 0.02), Vec3::UnitZ(),
+                                  0.001 + 1e-12 * rng.uniform(-1, 1), 16 * i + j));
+  std::vector<Contact> ref = base;
+  ASSERT_EQ(cluster_contacts(ref, options(20)), Status::ok);
+  ASSERT_EQ(ref.size(), 20u);
+  double worst = 0.0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Transform t = Transform::from_axis_angle(rng.unit_vector(), 1e-6, 1e-6 * rng.unit_vector());
+    std::vector<Contact> moved = base;
+    for (Contact& c : moved) {
+      c.point = t.apply(c.point);
+      c.normal = t.R * c.normal;
+      c.depth = 0.001 + 1e-12 * rng.uniform(-1, 1);
+    }
+    ASSERT_EQ(cluster_contacts(moved, options(20)), Status::ok);
+    ASSERT_EQ(moved.size(), ref.size()) << trial;
+    for (std::size_t r = 0; r < ref.size(); ++r) {
+      worst = std::max(worst, (moved[r].point - ref[r].point).norm());
+      EXPECT_EQ(moved[r].feature_a, ref[r].feature_a) << trial;
+    }
   }
+  EXPECT_LE(worst, 1e-5);
+}
+
+TEST_P(BothPaths, CoincidentContactsAreMergedFirst) {
+  // 4 contacts, each given 3 to 6 times (exact copies, copies moved by
+  // 1e-9 m and copies 1e-9 deeper with other ids: all well within 1e-4 of
+  // the 0.1 m extent), shuffled: with k = 20 the 4 come back, each merged by
+  // the cluster rule (mean point, largest depth, the canonical first deep
+  // copy's ids, any intersecting) and ordered by first appearance. Two contacts at one point with perpendicular normals (an
+  // edge's two faces) stay apart, and so do two 1e-3 of the extent apart.
+  const std::vector<Contact> distinct = {make_contact(Vec3(0, 0, 0), Vec3::UnitZ(), 0.001, 0),
+                                         make_contact(Vec3(0, 0, 0), Vec3::UnitX(), 0.001, 1),
+                                         make_contact(Vec3(0.1, 0, 0), Vec3::UnitZ(), 0.002, 2),
+                                         make_contact(Vec3(0.1, 1e-4, 0), Vec3::UnitZ(), 0.002, 3)};
+  testing::Rng rng(9);
+  std::vector<Contact> c;
+  for (int d = 0; d < 4; ++d)
+    for (int r = 0; r < 3 + d; ++r) {
+      Contact x = distinct[d];
+      if (r % 2 == 1) x.point += 1e-9 * rng.unit_vector();
+      if (r == 2) {
+        x.depth += 1e-9;
+        x.feature_a = 10 + d;
+      }
+      x.intersecting = d == 3 && r == 1;
+      c.push_back(x);
+    }
+  std::shuffle(c.begin(), c.end(), rng.engine());
+  std::vector<std::vector<int>> groups(4);
+  for (int i = 0; i < static_cast<int>(c.size()); ++i)
+    for (int d = 0; d < 4; ++d)
+      if ((c[i].point - distinct[d].point).norm() < 1e-6 && c[i].normal == distinct[d].normal) groups[d].push_back(i);
+  for (const auto& g : groups) ASSERT_FALSE(g.empty());
+  const std::vector<Contact> want = expected_output(c, groups);
+  std::vector<Contact> got = c;
+  ASSERT_EQ(cluster_contacts(got, options(20)), Status::ok);
+  EXPECT_TRUE(same_output(got, want, 1e-15));
+  // With k below the distinct count the copies count once: k = 3 merges
+  // the two contacts 1e-4 m apart, whatever their copies' numbers.
+  got = c;
+  ASSERT_EQ(cluster_contacts(got, options(3)), Status::ok);
+  ASSERT_EQ(got.size(), 3u);
+  const Contact* merged = nullptr;
+  for (const Contact& x : got)
+    if (x.point.x() > 0.05) merged = &x;
+  ASSERT_NE(merged, nullptr);
+  EXPECT_NEAR(merged->point.y(), 0.5e-4, 2e-9);
 }
 
 INSTANTIATE_TEST_SUITE_P(ClusterContacts, BothPaths, ::testing::Values(256, 0),
@@ -439,6 +587,7 @@ INSTANTIATE_TEST_SUITE_P(ClusterContacts, BothPaths, ::testing::Values(256, 0),
 
 TEST(ClusterContacts, HierarchicalMatchesBruteForceAverageLinkage) {
   testing::Rng rng(17);
+  int differ = 0;
   for (int trial = 0; trial < 150; ++trial) {
     const int n = 8 + trial % 53;
     const int k = 1 + static_cast<int>(rng.uniform(0, n - 1));
@@ -448,10 +597,17 @@ TEST(ClusterContacts, HierarchicalMatchesBruteForceAverageLinkage) {
     o.max_contacts = k;
     o.normal_weight = trial % 3 == 0 ? 0.0 : 0.05;
     o.depth_weight = trial % 5 == 0 ? 10.0 : 1.0;
-    const std::vector<Contact> want = expected_output(c, brute_force_average_linkage(c, k, o));
+    bool near_tie = false;
+    const std::vector<Contact> want =
+        expected_output(c, brute_force_average_linkage(c, k, o, tie_tolerance(c, o), &near_tie), o);
     ASSERT_EQ(cluster_contacts(c, o), Status::ok);
-    EXPECT_TRUE(same_output(c, want, 1e-12)) << "trial " << trial << " n " << n << " k " << k;
+    // Where the greedy order has a near-tie the implementation decides it by
+    // its canonical order (the header's tie rule): only there may they differ.
+    if (same_output(c, want, 1e-12)) continue;
+    EXPECT_TRUE(near_tie) << "trial " << trial << " n " << n << " k " << k;
+    ++differ;
   }
+  EXPECT_LE(differ, 3);
 }
 
 TEST(ClusterContacts, KMeansMatchesPlainLloyd) {

@@ -23,8 +23,8 @@
 // dropped (options.drop_shadowed), an addition to the paper.
 //
 // The raw set has a contact per pair (an edge on an edge gives four copies);
-// with options.cluster it is reduced to at most
-// options.clustering.max_contacts (contact/cluster.hpp).
+// with options.cluster its coincident copies are merged and it is reduced to
+// at most options.clustering.max_contacts (contact/cluster.hpp).
 #pragma once
 
 #include <cstddef>
