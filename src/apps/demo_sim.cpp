@@ -34,6 +34,7 @@ const std::vector<DemoScene>& demo_scenes() {
       {"spinning_sphere_face_200.json", 0.5}, {"spinning_sphere_vertex_50.json", 0.5},
       {"spinning_sphere_vertex_100.json", 0.5}, {"spinning_sphere_vertex_200.json", 0.5},
       {"rolling_spheres.json", 1.0},
+      {"mesh_cube_stack.json", 3.0},  // the 10 triangulated cubes of BLEM §4.4
   };
   return scenes;
 }
