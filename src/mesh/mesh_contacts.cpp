@@ -169,9 +169,13 @@ void triangle_retraction(const Triangle& a, const Triangle& b, int orient_a, int
     for (const Vec3& y : eb) test(x.cross(y));
   // In-plane edge normals: the axes that separate coplanar triangles (two
   // flush faces overlapping along a band), where every other axis is the
-  // common normal.
-  for (const Vec3& x : ea) test(na.cross(x));
-  for (const Vec3& y : eb) test(nb.cross(y));
+  // common normal. Only then: for crossing triangles they are not
+  // separating axes of the pair, and one would slide A's triangle off b
+  // across an edge b shares with its neighbour.
+  if (na.cross(nb).squaredNorm() <= 1e-12 * na.squaredNorm() * nb.squaredNorm()) {
+    for (const Vec3& x : ea) test(na.cross(x));
+    for (const Vec3& y : eb) test(nb.cross(y));
+  }
   if (!std::isfinite(depth)) {
     depth = free_depth;
     dir = free_dir;
@@ -183,8 +187,14 @@ void triangle_retraction(const Triangle& a, const Triangle& b, int orient_a, int
 struct PairHit {
   std::uint32_t ia, ib;
   mesh::ClosestPoints c;
+  Vec3 lo_a, hi_a, lo_b, hi_b;  // the triangles' boxes: a cheap first shadow test
   bool drop = false;
 };
+
+// Squared distance from x to the box [lo, hi].
+inline double box_distance_sq(const Vec3& x, const Vec3& lo, const Vec3& hi) {
+  return (lo - x).cwiseMax(x - hi).cwiseMax(0.0).squaredNorm();
+}
 
 struct Collector {
   std::vector<Contact>& out;
@@ -242,10 +252,39 @@ struct MeshMesh {
     if (c.distance > L.limit) return;
     ++col.stats.pairs_within;
     if (col.hits) {
-      col.hits->push_back({ia, ib, c});
+      col.hits->push_back({ia, ib, c, a[0].cwiseMin(a[1]).cwiseMin(a[2]), a[0].cwiseMax(a[1]).cwiseMax(a[2]),
+                           b[0].cwiseMin(b[1]).cwiseMin(b[2]), b[0].cwiseMax(b[1]).cwiseMax(b[2])});
       return;
     }
     emit(ia, ib, a, b, c, col);
+  }
+
+  // Closed oriented meshes: is A's witness straight behind the face b
+  // (inside B), or B's straight behind a? `n` is the pair's normal (B→A).
+  // Then `out` is the direction that takes A back out. Only face-interior
+  // witnesses count (n along the face normal): near an edge or a concave
+  // corner a witness off the face's plane says nothing about inside. Thin
+  // walls are no trap: a pair reaching through a wall to its far face is
+  // shadowed by the near face first.
+  bool behind_face(const Triangle& a, const Triangle& b, const Vec3& n, Vec3& out) const {
+    constexpr double kAligned = 1.0 - 1e-9;
+    auto unit_normal = [](const Triangle& t, Vec3& u) {
+      u = (t[1] - t[0]).cross(t[2] - t[0]);
+      const double len = u.norm();
+      if (!(len > 0.0)) return false;
+      u /= len;
+      return true;
+    };
+    Vec3 u;
+    if (orient_b != 0 && unit_normal(b, u) && orient_b * n.dot(u) < -kAligned) {
+      out = orient_b * u;
+      return true;
+    }
+    if (orient_a != 0 && unit_normal(a, u) && orient_a * n.dot(u) > kAligned) {
+      out = -orient_a * u;
+      return true;
+    }
+    return false;
   }
 
   void emit(std::uint32_t ia, std::uint32_t ib, const Triangle& a, const Triangle& b, const mesh::ClosestPoints& c,
@@ -268,6 +307,23 @@ struct MeshMesh {
       return;
     }
     const Contact pc = point_contact(c.a, c.b, c.distance, L);
+    Vec3 out;
+    if (behind_face(a, b, pc.normal, out)) {
+      // A's core has passed through a face of B (or B's through A's): the
+      // pair's own normal would pull A further in. Push it back out through
+      // the face, by the layers plus how far it is behind.
+      Contact k;
+      k.normal = out;
+      k.depth = L.ra + L.rb + c.distance;
+      k.point = 0.5 * (c.a + c.b) + 0.5 * (L.rb - L.ra) * out;
+      k.feature_a = fa;
+      k.feature_b = fb;
+      k.intersecting = true;
+      col.out.push_back(k);
+      ++col.stats.intersecting;
+      col.note(-c.distance, out, L);
+      return;
+    }
     col.note(c.distance, pc.normal, L);
     const double tol_a = L.tan_patch * longest_edge(a), tol_b = L.tan_patch * longest_edge(b);
     if (L.tan_patch > 0.0 && feature_size(a, pc.normal, -1.0, tol_a) >= 2 &&
@@ -296,18 +352,22 @@ struct MeshMesh {
   // middle of a flat face. Ties (a witness on a shared edge) keep both.
   void shadow_and_emit(std::vector<PairHit>& hits, Collector& col) const {
     auto shadowed = [&](const PairHit& h, const PairHit& g, bool on_a) {
-      const double eps = 1e-12 + 1e-9 * h.c.distance;
+      const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
       if (on_a) {
-        if (g.ib == h.ib) return false;
-        return mesh::point_triangle(h.c.a, b_in_a(g.ib)).distance < h.c.distance - eps;
+        if (g.ib == h.ib || box_distance_sq(h.c.a, g.lo_b, g.hi_b) >= below * below) return false;
+        return mesh::point_triangle(h.c.a, b_in_a(g.ib)).distance < below;
       }
-      if (g.ia == h.ia) return false;
-      return mesh::point_triangle(h.c.b, triangle_of(A.mesh(), g.ia)).distance < h.c.distance - eps;
+      if (g.ia == h.ia || box_distance_sq(h.c.b, g.lo_a, g.hi_a) >= below * below) return false;
+      return mesh::point_triangle(h.c.b, triangle_of(A.mesh(), g.ia)).distance < below;
     };
     auto mark = [&](bool on_a) {
       auto key = [on_a](const PairHit& h) { return on_a ? h.ia : h.ib; };
+      // Groups by triangle, nearest pairs first within a group, so the scan
+      // for a nearer partner stops at the first one that is not.
       std::sort(hits.begin(), hits.end(), [&](const PairHit& x, const PairHit& y) {
-        return key(x) != key(y) ? key(x) < key(y) : (on_a ? x.ib < y.ib : x.ia < y.ia);
+        if (key(x) != key(y)) return key(x) < key(y);
+        if (x.c.distance != y.c.distance) return x.c.distance < y.c.distance;
+        return on_a ? x.ib < y.ib : x.ia < y.ia;
       });
       for (std::size_t i = 0; i < hits.size();) {
         std::size_t j = i;
@@ -318,8 +378,8 @@ struct MeshMesh {
           // Only a nearer partner can shadow: the witness's distance to the
           // partner's triangle is at least that pair's distance.
           const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
-          for (std::size_t q = i; q < j && !h.drop; ++q)
-            h.drop = q != p && hits[q].c.distance < below && shadowed(h, hits[q], on_a);
+          for (std::size_t q = i; q < j && !h.drop && hits[q].c.distance < below; ++q)
+            h.drop = q != p && shadowed(h, hits[q], on_a);
         }
         i = j;
       }
