@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <variant>
 
+#include <proxima/contact/patch_hull.hpp>
 #include <proxima/mesh/mesh_contacts.hpp>
 #include <proxima/narrow/epa.hpp>
 #include <proxima/narrow/gjk.hpp>
@@ -636,6 +637,12 @@ Status mesh_halfspace(const Bvh& A, const Transform& ta, const Halfspace& h, con
   return Status::ok;
 }
 
+// Largest side of a mesh's box (layer included): the scale of tolerances.
+double extent(const Bvh& m) {
+  const Aabb b = m.mesh().local_aabb();
+  return (b.max - b.min).maxCoeff();
+}
+
 void reset(ContactSet& out) {
   out.points.clear();
   out.status = Status::ok;
@@ -644,7 +651,7 @@ void reset(ContactSet& out) {
 }
 
 // Common tail: the pair's distance and normal, world frame, clustering.
-void finish(Collector& col, const Transform* to_world, const MeshContactOptions& o, Status status,
+void finish(Collector& col, const Transform* to_world, const MeshContactOptions& o, double size, Status status,
             ContactSet& out) {
   out.status = status;
   col.stats.raw_contacts = out.points.size();
@@ -662,6 +669,7 @@ void finish(Collector& col, const Transform* to_world, const MeshContactOptions&
     }
   }
   if (o.cluster) {
+    if (o.patch_hulls) keep_patch_hulls(out.points, 1e-5 * size);
     const Status s = cluster_contacts(out.points, o.clustering);
     if (s != Status::ok) out.status = s;
   }
@@ -686,7 +694,7 @@ void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Tr
   if (options.drop_shadowed) col.hits = &hits;
   const Status status = pair.run(options.traverse_only, col);
   if (col.hits) pair.shadow_and_emit(hits, col);
-  finish(col, &pose_a, options, status, out);
+  finish(col, &pose_a, options, std::max(extent(a), extent(b)), status, out);
 }
 
 void mesh_contacts(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
@@ -706,11 +714,11 @@ void mesh_contacts(const Bvh& a, const Transform& pose_a, const Shape& b, const 
         using S = std::decay_t<decltype(s)>;
         if constexpr (std::is_same_v<S, Halfspace>) {
           const Status status = mesh_halfspace(a, pose_a, s, pose_b, options, col);
-          finish(col, &pose_a, options, status, out);
+          finish(col, &pose_a, options, extent(a), status, out);
         } else {
           MeshConvex<S> pair(a, pose_a, s, pose_b, options);
           const Status status = pair.run(options.traverse_only, col);
-          finish(col, nullptr, options, status, out);
+          finish(col, nullptr, options, std::max(extent(a), shape_extent(s)), status, out);
         }
       },
       b.variant());

@@ -377,7 +377,8 @@ Vec3 centre_of_pressure(const ContactSet& set) {
 // the coarse side triangle of B whose half of the face does not reach under
 // it are closest along the diagonal, so their layers overlap obliquely (the
 // paper's per-pair geometry, by design blind to neighbours); those contacts
-// are shallow, and the set's net force still points straight up.
+// are shallow, and the set's net force still points straight up. (The
+// paper's clustering, patch hulls off; with them see the next test.)
 TEST(MeshContacts, FineCubeOnCoarseCubeClusteredSetSupportsIt) {
   const double h = 0.05, r = 0.0025, gap = 0.001;
   const Bvh a(fine_box(Vec3::Constant(h), 22, r)), b(testing::box_mesh(Vec3::Constant(h), r));
@@ -385,6 +386,7 @@ TEST(MeshContacts, FineCubeOnCoarseCubeClusteredSetSupportsIt) {
   ContactSet set;
   MeshContactStats stats;
   MeshContactOptions o;
+  o.patch_hulls = false;
   mesh_contacts(a, ta, b, tb, o, set, &stats);
   ASSERT_EQ(set.status, Status::ok);
   EXPECT_GT(stats.raw_contacts, 968u);
@@ -411,19 +413,49 @@ TEST(MeshContacts, FineCubeOnCoarseCubeClusteredSetSupportsIt) {
   EXPECT_LE(lo.head<2>().cwiseAbs().maxCoeff(), h + 1e-12);
 }
 
+// With patch hulls (the default) the same resting face is exactly its four
+// corners: the hull of thousands of coplanar raw contacts.
+TEST(MeshContacts, FineCubeOnCoarseCubeWithPatchHullsIsTheFaceCorners) {
+  const double h = 0.05, r = 0.0025, gap = 0.001;
+  const Bvh a(fine_box(Vec3::Constant(h), 22, r)), b(testing::box_mesh(Vec3::Constant(h), r));
+  ContactSet set;
+  MeshContactStats stats;
+  mesh_contacts(a, Transform::from_translation({0, 0, 2 * h + gap}), b, Transform::identity(), {}, set, &stats);
+  ASSERT_EQ(set.status, Status::ok);
+  EXPECT_GT(stats.raw_contacts, 968u);
+  ASSERT_EQ(set.points.size(), 4u);
+  for (const Contact& c : set.points) {
+    EXPECT_LT((c.normal - Vec3::UnitZ()).norm(), 1e-9);
+    EXPECT_NEAR(c.depth, 2 * r - gap, 1e-9);
+    EXPECT_NEAR(std::abs(c.point.x()), h, 1e-9);
+    EXPECT_NEAR(std::abs(c.point.y()), h, 1e-9);
+  }
+  const Vec3 cop = centre_of_pressure(set);
+  EXPECT_LT(std::hypot(cop.x(), cop.y()), 1e-9);
+}
+
 // Contact stability (issue #6): perturbing the resting pose by 1e-6 m and
 // 1e-6 rad changes the clustered set's penalty wrench by a bounded amount,
 // relative to the wrench itself: the force by < 1e-3, the torque about the
 // face's centre by < 5e-3 · |F| · h (a centre-of-pressure shift below
 // 0.25 mm; why not 1e-3, below). A method whose contacts jump between corners (one arbitrary
 // closest point per parallel pair) moves it by a good fraction of h.
+//
+// This measures the paper's clustering of the raw set (patch_hulls off).
+// With the default patch hulls a resting face is its few hull vertices, and
+// a penalty sum over points jumps by a whole point when a perturbation adds
+// one (an edge contact, a hull vertex at the tolerance): exact for a
+// complementarity solver, which is what the hull step is for, but not a
+// smooth penalty force. The coarse cubes below keep both bounds with hulls.
 TEST(MeshContacts, ClusteredWrenchIsStableUnderTinyPerturbations) {
   const double h = 0.05, r = 0.0025, gap = 0.001;
   const Bvh a(fine_box(Vec3::Constant(h), 16, r)), b(testing::box_mesh(Vec3::Constant(h), r));
   const Vec3 centre(0, 0, h + 0.5 * gap);
+  MeshContactOptions options;
+  options.patch_hulls = false;
   auto wrench_at = [&](const Transform& ta) {
     ContactSet set;
-    mesh_contacts(a, ta, b, Transform::identity(), {}, set);
+    mesh_contacts(a, ta, b, Transform::identity(), options, set);
     EXPECT_EQ(set.status, Status::ok);
     return penalty_wrench(set.points, centre);
   };
@@ -447,6 +479,31 @@ TEST(MeshContacts, ClusteredWrenchIsStableUnderTinyPerturbations) {
     // iterations, by 0.05 to 0.12 mm. Reaching 1e-3 needs mesh_contacts to
     // stop producing them.
     EXPECT_LT((w.torque - w0.torque).norm(), 5e-3 * w0.force.norm() * h) << k;
+  }
+}
+
+// With the default patch hulls, two 12-triangle cubes resting face on face
+// give the face's 4 corners, and 1e-6 m / 1e-6 rad perturbations change the
+// penalty force by the depth change only (< 2e-3) and the torque by < 1e-3 ·
+// |F| · h.
+TEST(MeshContacts, RestingCoarseCubesKeepTheirCornersUnderTinyPerturbations) {
+  const double h = 0.05, r = 0.0025, gap = 0.001;
+  const Bvh a(testing::box_mesh(Vec3::Constant(h), r)), b(testing::box_mesh(Vec3::Constant(h), r));
+  const Vec3 centre(0, 0, h + 0.5 * gap);
+  const Transform rest = Transform::from_translation({0, 0, 2 * h + gap});
+  ContactSet set;
+  mesh_contacts(a, rest, b, Transform::identity(), {}, set);
+  ASSERT_EQ(set.points.size(), 4u);
+  for (const Contact& c : set.points) EXPECT_NEAR(c.point.head<2>().cwiseAbs().minCoeff(), h, 1e-12);
+  const Wrench w0 = penalty_wrench(set.points, centre);
+  Rng rng(65);
+  for (int k = 0; k < 20; ++k) {
+    mesh_contacts(a, Transform::from_axis_angle(rng.unit_vector(), 1e-6, rest.p + 1e-6 * rng.unit_vector()), b,
+                  Transform::identity(), {}, set);
+    EXPECT_EQ(set.points.size(), 4u) << k;
+    const Wrench w = penalty_wrench(set.points, centre);
+    EXPECT_LT((w.force - w0.force).norm(), 2e-3 * w0.force.norm()) << k;
+    EXPECT_LT((w.torque - w0.torque).norm(), 1e-3 * w0.force.norm() * h) << k;
   }
 }
 

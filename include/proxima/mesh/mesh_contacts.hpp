@@ -53,6 +53,12 @@ struct MeshContactOptions {
   /// a flat face (the paper keeps these; clustering then mixes them in).
   /// Off: every pair within the layers, as in the paper.
   bool drop_shadowed = true;
+  /// Before clustering, reduce each flat patch (contacts sharing a normal and
+  /// a plane) to its hull vertices (contact/patch_hull.hpp, tolerance 1e-5
+  /// of the meshes' size): exact for a rigid pair, and it drops the interior
+  /// points (diagonal crossings) that jump under tiny rotations. Applies
+  /// only with `cluster`; the raw set stays the paper's.
+  bool patch_hulls = true;
   /// Reduce the raw contacts to at most clustering.max_contacts.
   bool cluster = true;
   ClusterOptions clustering;
