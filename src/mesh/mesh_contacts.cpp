@@ -675,19 +675,26 @@ void finish(Collector& col, const Transform* to_world, const MeshContactOptions&
   }
 }
 
+// Shared start of both queries: clears `out` and the stats; false (status
+// invalid_input) for bad options or poses.
+bool start(const Transform& pose_a, const Transform& pose_b, const MeshContactOptions& options, ContactSet& out,
+           MeshContactStats& st) {
+  reset(out);
+  st = {};
+  if (bad_options(options) || options.clustering.max_contacts < 1 || !pose_a.is_finite() || !pose_b.is_finite()) {
+    out.status = Status::invalid_input;
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
                    const MeshContactOptions& options, ContactSet& out, MeshContactStats* stats) {
-  reset(out);
   MeshContactStats local;
   MeshContactStats& st = stats ? *stats : local;
-  st = {};
-  if (bad_options(options) || options.clustering.max_contacts < 1 || !pose_a.is_finite() ||
-      !pose_b.is_finite()) {
-    out.status = Status::invalid_input;
-    return;
-  }
+  if (!start(pose_a, pose_b, options, out, st)) return;
   const MeshMesh pair(a, pose_a, b, pose_b, options);
   Collector col{out.points, st};
   std::vector<PairHit> hits;
@@ -699,15 +706,9 @@ void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Tr
 
 void mesh_contacts(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
                    const MeshContactOptions& options, ContactSet& out, MeshContactStats* stats) {
-  reset(out);
   MeshContactStats local;
   MeshContactStats& st = stats ? *stats : local;
-  st = {};
-  if (bad_options(options) || options.clustering.max_contacts < 1 || !pose_a.is_finite() ||
-      !pose_b.is_finite()) {
-    out.status = Status::invalid_input;
-    return;
-  }
+  if (!start(pose_a, pose_b, options, out, st)) return;
   Collector col{out.points, st};
   std::visit(
       [&](const auto& s) {
