@@ -92,8 +92,8 @@ json contacts_answer(const json& id, const ContactSet& c, const MeshContactStats
 }  // namespace
 
 const std::vector<std::string>& mesh_contact_option_names() {
-  static const std::vector<std::string> names = {"max_contacts", "cluster", "patch_angle", "cluster_weights",
-                                                 "hierarchical_limit"};
+  static const std::vector<std::string> names = {"max_contacts", "cluster",      "patch_angle",  "cluster_weights",
+                                                 "hierarchical_limit", "drop_shadowed", "patch_hulls"};
   return names;
 }
 
@@ -103,10 +103,14 @@ MeshContactOptions mesh_contact_options_from_json(const json& r) {
   o.margin = number_option(r, "margin", "margin", o.margin);
   o.patch_angle = number_option(r, "patch_angle", "patch_angle", o.patch_angle);
   if (o.patch_angle >= std::numbers::pi / 2) throw Error("patch_angle: must be in [0, pi/2) radians");
-  if (r.contains("cluster")) {
-    if (!r["cluster"].is_boolean()) throw Error("cluster: expected true or false");
-    o.cluster = r["cluster"].get<bool>();
-  }
+  auto flag = [&](const char* key, bool& value) {
+    if (!r.contains(key)) return;
+    if (!r[key].is_boolean()) throw Error(std::string(key) + ": expected true or false");
+    value = r[key].get<bool>();
+  };
+  flag("cluster", o.cluster);
+  flag("drop_shadowed", o.drop_shadowed);
+  flag("patch_hulls", o.patch_hulls);
   o.clustering.max_contacts = int_option(r, "max_contacts", o.clustering.max_contacts, 1);
   o.clustering.hierarchical_limit = int_option(r, "hierarchical_limit", o.clustering.hierarchical_limit, 0);
   if (r.contains("cluster_weights")) {

@@ -265,6 +265,35 @@ TEST(QueryProtocol, MeshContactsOptions) {
   a = answer(r);
   EXPECT_EQ(a["contacts"].size(), 4u);
   EXPECT_GT(a["stats"]["raw_contacts"].get<std::size_t>(), 4u);
+  // Without the shadow test every pair within the layers is there: a small
+  // triangle 1 mm above one half of a square (two triangles sharing the
+  // diagonal x = y), 2 mm from the diagonal, also meets the other half's
+  // rounded edge obliquely; the shadow test drops that pair.
+  json square = {{"shape", "mesh"},
+                 {"margin", 0.002},
+                 {"vertices", {{0, 0, 0}, {0.1, 0, 0}, {0.1, 0.1, 0}, {0, 0.1, 0}}},
+                 {"triangles", {{0, 1, 2}, {0, 2, 3}}}};
+  const double d = 0.002 * std::sqrt(2.0);  // 2 mm off the diagonal, toward +x
+  json chip = {{"shape", "mesh"},
+               {"margin", 0.002},
+               {"vertices", {{0.05 + d, 0.05, 0.001}, {0.06 + d, 0.05, 0.001}, {0.06 + d, 0.045, 0.001}}},
+               {"triangles", {{0, 1, 2}}}};
+  json pair = {{"id", 9}, {"query", "contacts"}, {"a", chip}, {"b", square}, {"cluster", false}};
+  const json shadowed = answer(pair);
+  pair["drop_shadowed"] = false;
+  const json paper = answer(pair);
+  ASSERT_EQ(shadowed["status"], "ok") << shadowed.dump();
+  // The chip's face patch (its 3 corners) either way, plus the oblique pair.
+  EXPECT_EQ(shadowed["contacts"].size(), 3u) << shadowed.dump();
+  EXPECT_EQ(paper["contacts"].size(), 4u) << paper.dump();
+  for (const json& c : shadowed["contacts"]) EXPECT_NEAR(c["normal"][2].get<double>(), 1.0, 1e-12);
+  int oblique = 0;
+  for (const json& c : paper["contacts"]) oblique += c["normal"][2].get<double>() < 0.99;
+  EXPECT_EQ(oblique, 1);
+  json no_hulls = resting_cubes();
+  no_hulls["patch_hulls"] = false;
+  no_hulls["max_contacts"] = 1000;
+  EXPECT_EQ(answer(no_hulls)["contacts"].size(), 4u);
   r["max_contacts"] = 1;
   r["cluster_weights"] = {{"point", 2.0}, {"normal", 0.1}, {"depth", 0.5}};
   r["hierarchical_limit"] = 0;  // k-means from the first contact
@@ -349,6 +378,8 @@ TEST(QueryProtocol, MeshContactsBadInputNamesTheField) {
       {[](json& r) { r["cluster_weights"] = {{"colour", 1}}; }, "cluster_weights.colour"},
       {[](json& r) { r["cluster_weights"] = 3; }, "cluster_weights"},
       {[](json& r) { r["hierarchical_limit"] = -1; }, "hierarchical_limit"},
+      {[](json& r) { r["drop_shadowed"] = 1; }, "drop_shadowed"},
+      {[](json& r) { r["patch_hulls"] = "yes"; }, "patch_hulls"},
       {[](json& r) { r["max_points"] = 4; }, "max_points"},
       {[](json& r) { r["a"]["triangles"] = json::array(); }, "a"},       // empty mesh
       {[](json& r) { r["b"]["vertices"] = json::array(); }, "b.triangles[0]"},
