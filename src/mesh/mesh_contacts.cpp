@@ -204,6 +204,22 @@ struct Collector {
   double best = std::numeric_limits<double>::infinity();  // smallest core distance − layers
   Vec3 best_normal = Vec3::UnitZ();
 
+  // A contact whose cores intersect (or one passed behind the other's
+  // face): A leaves along `dir` after `core_depth` plus the layers; the
+  // point is moved off `mid` as the paper's mid-overlap point is.
+  void flagged(const Vec3& mid, const Vec3& dir, double core_depth, int fa, int fb, const Layers& L) {
+    Contact k;
+    k.normal = dir;
+    k.depth = core_depth + L.ra + L.rb;
+    k.point = mid + 0.5 * (L.rb - L.ra) * dir;
+    k.feature_a = fa;
+    k.feature_b = fb;
+    k.intersecting = true;
+    out.push_back(k);
+    ++stats.intersecting;
+    note(-core_depth, dir, L);
+  }
+
   void note(double signed_core, const Vec3& n, const Layers& L) {
     const double s = signed_core - L.ra - L.rb;
     if (s < best) {
@@ -225,21 +241,15 @@ struct MeshMesh {
   int orient_a, orient_b;  // TriangleMesh::orientation()
 
   MeshMesh(const Bvh& a, const Transform& ta, const Bvh& b, const Transform& tb, const MeshContactOptions& o)
-      : A(a), B(b), ab(ta.inverse() * tb), margin(o.margin), orient_a(a.mesh().orientation()),
-        orient_b(b.mesh().orientation()) {
-    nodes.R = ab.R;
-    nodes.absR = ab.R.cwiseAbs();
-    nodes.t = ab.R * b.origin() + ab.p - a.origin();
+      : A(a), B(b), ab(ta.inverse() * tb), nodes(node_placement(ab, a, b)), margin(o.margin),
+        orient_a(a.mesh().orientation()), orient_b(b.mesh().orientation()) {
     L.ra = a.mesh().margin();
     L.rb = b.mesh().margin();
     L.limit = L.ra + L.rb + o.margin;
     L.tan_patch = std::tan(o.patch_angle);
   }
 
-  Triangle b_in_a(std::uint32_t t) const {
-    const TriangleMesh& m = B.mesh();
-    return {ab.apply(m.corner(t, 0)), ab.apply(m.corner(t, 1)), ab.apply(m.corner(t, 2))};
-  }
+  Triangle b_in_a(std::uint32_t t) const { return triangle_of(B.mesh(), t, ab); }
 
   // One triangle pair (A's frame): within the layers, it is kept in `hits`
   // for the shadow test, or made into contacts at once.
@@ -295,16 +305,7 @@ struct MeshMesh {
       Vec3 n;
       double core_depth;
       triangle_retraction(a, b, orient_a, orient_b, n, core_depth);
-      Contact k;
-      k.normal = n;
-      k.depth = core_depth + L.ra + L.rb;
-      k.point = 0.5 * (c.a + c.b) + 0.5 * (L.rb - L.ra) * n;
-      k.feature_a = fa;
-      k.feature_b = fb;
-      k.intersecting = true;
-      col.out.push_back(k);
-      ++col.stats.intersecting;
-      col.note(-core_depth, n, L);
+      col.flagged(0.5 * (c.a + c.b), n, core_depth, fa, fb, L);
       return;
     }
     const Contact pc = point_contact(c.a, c.b, c.distance, L);
@@ -313,16 +314,7 @@ struct MeshMesh {
       // A's core has passed through a face of B (or B's through A's): the
       // pair's own normal would pull A further in. Push it back out through
       // the face, by the layers plus how far it is behind.
-      Contact k;
-      k.normal = out;
-      k.depth = L.ra + L.rb + c.distance;
-      k.point = 0.5 * (c.a + c.b) + 0.5 * (L.rb - L.ra) * out;
-      k.feature_a = fa;
-      k.feature_b = fb;
-      k.intersecting = true;
-      col.out.push_back(k);
-      ++col.stats.intersecting;
-      col.note(-c.distance, out, L);
+      col.flagged(0.5 * (c.a + c.b), out, c.distance, fa, fb, L);
       return;
     }
     col.note(c.distance, pc.normal, L);
@@ -461,31 +453,19 @@ struct MeshConvex {
   const Transform& tb;
   Layers L;
   double margin;
-  NodeGeom box;  // the shape's local box, placed by P
-  Placement P;
+  ShapeInNodes placed;
   Status status = Status::ok;
 
   MeshConvex(const Bvh& a, const Transform& pose_a, const S& s, const Transform& pose_b,
              const MeshContactOptions& o)
-      : A(a), shape(s), ta(pose_a), tb(pose_b), margin(o.margin) {
+      : A(a), shape(s), ta(pose_a), tb(pose_b), margin(o.margin), placed(a, pose_a, s, pose_b) {
     L.ra = a.mesh().margin();
     L.rb = s.core_inflation();
     L.limit = L.ra + L.rb + o.margin;
     L.tan_patch = std::tan(o.patch_angle);
-    const Transform ab = pose_a.inverse() * pose_b;
-    const Aabb lb = s.local_aabb();
-    box = {lb.center(), lb.half_extents()};
-    P.R = ab.R;
-    P.absR = ab.R.cwiseAbs();
-    P.t = ab.p - a.origin();
   }
 
-  // Lower bound on the core distance from node n to the shape's core (the
-  // shape's box includes its inflation).
-  double bound(const BvhNode& n) const {
-    const double lb = box_bound<true>(geom(n), box, P);
-    return lb > 0.0 ? lb + L.rb : 0.0;
-  }
+  double bound(const BvhNode& n) const { return placed.bound(n); }
 
   void triangle(std::uint32_t t, Collector& col) {
     ++col.stats.triangle_tests;
@@ -502,20 +482,12 @@ struct MeshConvex {
     if (g.overlap || !(g.distance > 0.0)) {
       const EpaResult e = epa(tri, ta, shape, tb, simplex);
       if (e.status != Status::ok) status = e.status;
-      Contact k;
-      k.normal = e.normal;
-      k.depth = e.depth + L.ra + L.rb;
-      k.point = 0.5 * (e.point_a + e.point_b) + 0.5 * (L.rb - L.ra) * e.normal;
-      k.feature_a = fa;
-      k.intersecting = true;
-      col.out.push_back(k);
-      ++col.stats.intersecting;
-      col.note(-e.depth, e.normal, L);
+      col.flagged(0.5 * (e.point_a + e.point_b), e.normal, e.depth, fa, -1, L);
       return;
     }
     const Contact pc = point_contact(g.point_a, g.point_b, g.distance, L);
     col.note(g.distance, pc.normal, L);
-    const Triangle w{ta.apply(tri.v0), ta.apply(tri.v1), ta.apply(tri.v2)};
+    const Triangle w = triangle_of(m, t, ta);
     if (L.tan_patch > 0.0 && feature_size(w, pc.normal, -1.0, L.tan_patch * longest_edge(w)) >= 2) {
       const PlaneFrame f(pc.normal, 0.5 * (g.point_a + g.point_b));
       const double extent = shape_extent(shape);
@@ -573,19 +545,12 @@ Status mesh_halfspace(const Bvh& A, const Transform& ta, const Halfspace& h, con
   L.ra = A.mesh().margin();
   L.rb = h.core_inflation();
   L.limit = L.ra + L.rb + o.margin;
-  const Vec3 nw = tb.rotate(h.normal());
-  const double ow = h.offset() + nw.dot(tb.p);
-  const Vec3 n = ta.rotate_inverse(nw);              // A's frame
-  const double off = ow - nw.dot(ta.p);              // A's frame
-  const double off_node = off - n.dot(A.origin());  // A's node frame
-  const Vec3 an = n.cwiseAbs();
+  const PlaneInNodes plane(A, ta, h, tb);
+  const Vec3& n = plane.n;  // A's frame
   const std::vector<BvhNode>& nodes = A.nodes();
   const std::vector<std::uint32_t>& order = A.order();
   const TriangleMesh& m = A.mesh();
-  auto bound = [&](const BvhNode& nd) {
-    const NodeGeom g = geom(nd);
-    return n.dot(g.c) - an.dot(g.h) - off_node;
-  };
+  auto bound = [&](const BvhNode& nd) { return plane.bound(nd); };
   const std::size_t start = col.out.size();
   std::uint32_t stack[kStack];
   int sp = 0;
@@ -600,7 +565,7 @@ Status mesh_halfspace(const Bvh& A, const Transform& ta, const Halfspace& h, con
         if (o.traverse_only) continue;
         for (int k = 0; k < 3; ++k) {
           const Vec3& v = m.corner(t, k);
-          const double s = n.dot(v) - off;
+          const double s = plane.height(v);
           if (s > L.limit) continue;
           Contact c;
           c.normal = n;

@@ -89,16 +89,10 @@ struct MeshPair {
   double radii;
 
   MeshPair(const Bvh& a, const Transform& ta, const Bvh& b, const Transform& tb)
-      : A(a), B(b), ab(ta.inverse() * tb), radii(a.mesh().margin() + b.mesh().margin()) {
-    nodes.R = ab.R;
-    nodes.absR = ab.R.cwiseAbs();
-    nodes.t = ab.R * b.origin() + ab.p - a.origin();
-  }
+      : A(a), B(b), ab(ta.inverse() * tb), nodes(node_placement(ab, a, b)),
+        radii(a.mesh().margin() + b.mesh().margin()) {}
 
-  Triangle b_in_a(std::uint32_t t) const {
-    const TriangleMesh& m = B.mesh();
-    return {ab.apply(m.corner(t, 0)), ab.apply(m.corner(t, 1)), ab.apply(m.corner(t, 2))};
-  }
+  Triangle b_in_a(std::uint32_t t) const { return triangle_of(B.mesh(), t, ab); }
 
   // One triangle pair against the current state; true to stop.
   template <Ask kAsk>
@@ -295,26 +289,15 @@ struct ConvexPair {
   const Transform& ta;
   const Transform& tb;
   double rs, radii;
-  NodeGeom box;     // the shape's whole local box (with inflation), placed by P
-  Placement P;
+  ShapeInNodes placed;
   Status status = Status::ok;
 
   ConvexPair(const Bvh& a, const Transform& pose_a, const S& s, const Transform& pose_b)
       : A(a), shape(s), ta(pose_a), tb(pose_b), rs(s.core_inflation()),
-        radii(s.core_inflation() + a.mesh().margin()) {
-    const Transform ab = pose_a.inverse() * pose_b;
-    const Aabb lb = s.local_aabb();
-    box = {lb.center(), lb.half_extents()};
-    P.R = ab.R;
-    P.absR = ab.R.cwiseAbs();
-    P.t = ab.p - a.origin();
-  }
+        radii(s.core_inflation() + a.mesh().margin()), placed(a, pose_a, s, pose_b) {}
 
   // Lower bound on the core distance from node n to the shape's core.
-  double bound(const BvhNode& n) const {
-    const double lb = box_bound<true>(geom(n), box, P);
-    return lb > 0.0 ? lb + rs : 0.0;
-  }
+  double bound(const BvhNode& n) const { return placed.bound(n); }
 
   template <Ask kAsk>
   bool visit(std::uint32_t t, double limit, Best& best) {
@@ -389,24 +372,13 @@ struct ConvexPair {
 // n·x − offset (negative inside); a triangle is closest at a vertex.
 struct HalfspacePair {
   const Bvh& A;
-  Vec3 n_local;     // the halfspace normal in A's frame
-  double off_local; // offset in A's frame
-  double off_node;  // offset relative to A's node origin
+  PlaneInNodes plane;  // A's frame
   double rh, radii;
 
   HalfspacePair(const Bvh& a, const Transform& ta, const Halfspace& h, const Transform& tb)
-      : A(a), rh(h.core_inflation()), radii(h.core_inflation() + a.mesh().margin()) {
-    const Vec3 nw = tb.rotate(h.normal());
-    const double ow = h.offset() + nw.dot(tb.p);
-    n_local = ta.rotate_inverse(nw);
-    off_local = ow - nw.dot(ta.p);
-    off_node = off_local - n_local.dot(a.origin());
-  }
+      : A(a), plane(a, ta, h, tb), rh(h.core_inflation()), radii(h.core_inflation() + a.mesh().margin()) {}
 
-  double bound(const BvhNode& nd) const {
-    const NodeGeom g = geom(nd);
-    return n_local.dot(g.c) - n_local.cwiseAbs().dot(g.h) - off_node;
-  }
+  double bound(const BvhNode& nd) const { return plane.bound(nd); }
 
   template <Ask kAsk>
   Status run(double limit, Best& best) const {
@@ -430,7 +402,7 @@ struct HalfspacePair {
           const std::uint32_t t = order[x.index + i];
           for (int k = 0; k < 3; ++k) {
             const Vec3& v = m.corner(t, k);
-            const double s = n_local.dot(v) - off_local;
+            const double s = plane.height(v);
             if constexpr (kAsk != Ask::distance) {
               if (s <= limit) {
                 best.hit = true;
@@ -440,7 +412,7 @@ struct HalfspacePair {
             } else if (s < best.d) {
               best.d = s;
               best.pa = v;
-              best.pb = v - s * n_local;
+              best.pb = v - s * plane.n;
               best.ta = t;
             }
           }

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include <proxima/mesh/bvh.hpp>
+#include <proxima/shape/halfspace.hpp>
 #include <proxima/mesh/triangle_distance.hpp>
 
 namespace proxima::mesh::detail {
@@ -19,6 +20,11 @@ constexpr int kStack = 512;
 
 inline Triangle triangle_of(const TriangleMesh& m, std::uint32_t t) {
   return {m.corner(t, 0), m.corner(t, 1), m.corner(t, 2)};
+}
+
+// Triangle t of m, mapped by `to` (e.g. B's triangle into A's frame).
+inline Triangle triangle_of(const TriangleMesh& m, std::uint32_t t, const Transform& to) {
+  return {to.apply(m.corner(t, 0)), to.apply(m.corner(t, 1)), to.apply(m.corner(t, 2))};
 }
 
 struct NodeGeom {
@@ -97,6 +103,58 @@ inline double obb_bound(const BvhObb& a, const BvhObb& b, const Placement& P) {
   const double spheres = Q.t.norm() - ga.h.norm() - gb.h.norm();
   return (1.0 - 1e-6) * std::max(spheres, box_bound<true>(ga, gb, Q));
 }
+
+// B's node frame seen from A's node frame, for meshes A and B whose mesh
+// frames are related by ab (B's mesh frame → A's).
+inline Placement node_placement(const Transform& ab, const Bvh& a, const Bvh& b) {
+  return {ab.R, ab.R.cwiseAbs(), Vec3(ab.R * b.origin() + ab.p - a.origin())};
+}
+
+// A convex shape seen from a mesh's node frame: its whole local box
+// (inflation included) placed once per query, and a lower bound on the core
+// distance from a node to the shape's core.
+struct ShapeInNodes {
+  NodeGeom box;
+  Placement P;
+  double inflation;
+
+  template <class S>
+  ShapeInNodes(const Bvh& a, const Transform& pose_a, const S& s, const Transform& pose_b)
+      : inflation(s.core_inflation()) {
+    const Transform ab = pose_a.inverse() * pose_b;
+    const Aabb lb = s.local_aabb();
+    box = {lb.center(), lb.half_extents()};
+    P = {ab.R, ab.R.cwiseAbs(), Vec3(ab.p - a.origin())};
+  }
+
+  double bound(const BvhNode& n) const {
+    const double lb = box_bound<true>(geom(n), box, P);
+    return lb > 0.0 ? lb + inflation : 0.0;
+  }
+};
+
+// A halfspace {n·x ≤ offset} (posed by pose_b) in a mesh's frame: the
+// signed core distance of a mesh point x is n·x − offset, and of a node at
+// least bound(node).
+struct PlaneInNodes {
+  Vec3 n;           // the halfspace normal in A's mesh frame
+  double offset;    // in A's mesh frame
+  double off_node;  // relative to A's node origin
+
+  PlaneInNodes(const Bvh& a, const Transform& pose_a, const Halfspace& h, const Transform& pose_b) {
+    const Vec3 nw = pose_b.rotate(h.normal());
+    const double ow = h.offset() + nw.dot(pose_b.p);
+    n = pose_a.rotate_inverse(nw);
+    offset = ow - nw.dot(pose_a.p);
+    off_node = offset - n.dot(a.origin());
+  }
+
+  double height(const Vec3& x) const { return n.dot(x) - offset; }
+  double bound(const BvhNode& nd) const {
+    const NodeGeom g = geom(nd);
+    return n.dot(g.c) - n.cwiseAbs().dot(g.h) - off_node;
+  }
+};
 
 inline double size_of(const BvhNode& n) {
   return double(n.hi[0] - n.lo[0]) + double(n.hi[1] - n.lo[1]) + double(n.hi[2] - n.lo[2]);

@@ -25,6 +25,7 @@
 #include <proxima/sim/world.hpp>
 
 #include "scene.hpp"
+#include "../support/scene_error.hpp"
 
 namespace proxima {
 namespace {
@@ -270,14 +271,7 @@ TEST(MeshBodies, InterfaceContactsAreThePatchVertices) {
   }
 }
 
-std::string error_of(const json& j) {
-  try {
-    apps::scene_from_json(j);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const json& j) { return testing::scene_error(j); }
 
 // An open mesh (one square, 2 triangles) has no enclosed volume.
 json open_square() {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "scene.hpp"
+#include "../support/scene_error.hpp"
 
 namespace proxima {
 namespace {
@@ -16,14 +17,7 @@ json good() {
     {"name": "box", "shape": {"shape": "box", "size": [1, 1, 1]}, "density": 1000, "pose": {"p": [0, 0, 0.5]}}]})");
 }
 
-std::string error_of(const json& j) {
-  try {
-    apps::scene_from_json(j);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const json& j) { return testing::scene_error(j); }
 
 TEST(SceneFile, GoodSceneLoads) {
   const apps::Scene s = apps::scene_from_json(good());
