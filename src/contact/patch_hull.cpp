@@ -124,23 +124,42 @@ void keep_patch_hulls(std::vector<Contact>& c, double tol) {
              : a.first.y() != b.first.y() ? a.first.y() < b.first.y()
                                           : a.second < b.second;
     });
-    // Lower and upper chains; an edge o→a is kept turning left by more than
-    // tol times its length.
+    // The plain hull first (lower and upper chains, strict left turns):
+    // with the tolerance already in the chains, a point 1e-17 left of a
+    // side's column would start the chain and the true corner beside it
+    // would be dropped as collinear. Then a vertex goes while it turns left
+    // by no more than tol times the length of the edge that replaces it.
     hull.clear();
-    const auto turn_ok = [&](std::size_t o, std::size_t a, const Eigen::Vector2d& b) {
-      const Eigen::Vector2d& po = pts[o].first;
-      const Eigen::Vector2d& pa = pts[a].first;
-      return cross2(po, pa, b) > tol * (b - po).norm();
+    const auto left_turn = [&](std::size_t o, std::size_t a, const Eigen::Vector2d& b) {
+      return cross2(pts[o].first, pts[a].first, b) > 0.0;
     };
     for (int pass = 0; pass < 2; ++pass) {
       chain.clear();
       for (std::size_t k = 0; k < pts.size(); ++k) {
         const std::size_t idx = pass == 0 ? k : pts.size() - 1 - k;
-        while (chain.size() >= 2 && !turn_ok(chain[chain.size() - 2], chain.back(), pts[idx].first)) chain.pop_back();
+        while (chain.size() >= 2 && !left_turn(chain[chain.size() - 2], chain.back(), pts[idx].first)) chain.pop_back();
         chain.push_back(idx);
       }
       chain.pop_back();  // the last point starts the other chain
       hull.insert(hull.end(), chain.begin(), chain.end());
+    }
+    // Flattest vertex first, so the result does not depend on where the
+    // walk round the hull starts.
+    while (hull.size() > 2) {
+      std::size_t flattest = hull.size();
+      double least = tol;
+      for (std::size_t k = 0; k < hull.size(); ++k) {
+        const Eigen::Vector2d& pp = pts[hull[(k + hull.size() - 1) % hull.size()]].first;
+        const Eigen::Vector2d& pn = pts[hull[(k + 1) % hull.size()]].first;
+        const double len = (pn - pp).norm();
+        const double turn = cross2(pp, pts[hull[k]].first, pn);
+        if (turn <= least * len) {
+          least = len > 0.0 ? turn / len : 0.0;
+          flattest = k;
+        }
+      }
+      if (flattest == hull.size()) break;
+      hull.erase(hull.begin() + static_cast<std::ptrdiff_t>(flattest));
     }
     for (std::size_t j : members) keep[j] = 0;
     for (std::size_t k : hull) keep[pts[k].second] = 1;

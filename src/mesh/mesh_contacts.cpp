@@ -353,33 +353,44 @@ struct MeshMesh {
       if (g.ia == h.ia || box_distance_sq(h.c.b, g.lo_a, g.hi_a) >= below * below) return false;
       return mesh::point_triangle(h.c.b, triangle_of(A.mesh(), g.ia)).distance < below;
     };
+    // Groups by triangle, nearest pairs first within a group, so the scan
+    // for a nearer partner stops at the first one that is not. Sorting
+    // small keys, not the hits, keeps it cheap.
+    struct Key {
+      std::uint32_t tri, other;
+      double distance;
+      std::uint32_t hit;
+    };
+    std::vector<Key> keys(hits.size());
     auto mark = [&](bool on_a) {
-      auto key = [on_a](const PairHit& h) { return on_a ? h.ia : h.ib; };
-      // Groups by triangle, nearest pairs first within a group, so the scan
-      // for a nearer partner stops at the first one that is not.
-      std::sort(hits.begin(), hits.end(), [&](const PairHit& x, const PairHit& y) {
-        if (key(x) != key(y)) return key(x) < key(y);
-        if (x.c.distance != y.c.distance) return x.c.distance < y.c.distance;
-        return on_a ? x.ib < y.ib : x.ia < y.ia;
+      for (std::size_t i = 0; i < hits.size(); ++i) {
+        const PairHit& h = hits[i];
+        keys[i] = {on_a ? h.ia : h.ib, on_a ? h.ib : h.ia, h.c.distance, static_cast<std::uint32_t>(i)};
+      }
+      std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
+        if (x.tri != y.tri) return x.tri < y.tri;
+        if (x.distance != y.distance) return x.distance < y.distance;
+        return x.other < y.other;
       });
-      for (std::size_t i = 0; i < hits.size();) {
+      for (std::size_t i = 0; i < keys.size();) {
         std::size_t j = i;
-        while (j < hits.size() && key(hits[j]) == key(hits[i])) ++j;
+        while (j < keys.size() && keys[j].tri == keys[i].tri) ++j;
         for (std::size_t p = i; p < j; ++p) {
-          PairHit& h = hits[p];
+          PairHit& h = hits[keys[p].hit];
           if (h.drop || h.c.intersect || !(h.c.distance > 0.0)) continue;
           // Only a nearer partner can shadow: the witness's distance to the
           // partner's triangle is at least that pair's distance.
           const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
-          for (std::size_t q = i; q < j && !h.drop && hits[q].c.distance < below; ++q)
-            h.drop = q != p && shadowed(h, hits[q], on_a);
+          for (std::size_t q = i; q < j && !h.drop && keys[q].distance < below; ++q)
+            h.drop = q != p && shadowed(h, hits[keys[q].hit], on_a);
         }
         i = j;
       }
     };
     mark(true);
     mark(false);
-    for (const PairHit& h : hits) {
+    for (const Key& k : keys) {
+      const PairHit& h = hits[k.hit];
       if (h.drop) {
         ++col.stats.shadowed;
         continue;

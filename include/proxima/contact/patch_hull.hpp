@@ -20,8 +20,9 @@ namespace proxima {
 /// (paper 001's argument). It also removes the interior points that jump:
 /// two faces split along nearly collinear diagonals give sliver patches
 /// whose vertex is the diagonals' crossing point, which moves by centimetres
-/// under micro-radian rotations. Order of the kept contacts: as in the input.
-/// O(N log N).
+/// under micro-radian rotations. The result does not depend on the input
+/// order except for which of two copies keeps its place; kept contacts stay
+/// in input order. O(N log N + h²) for hulls of h vertices.
 void keep_patch_hulls(std::vector<Contact>& contacts, double tol);
 
 }  // namespace proxima

@@ -167,9 +167,44 @@ ClosestPoints intersection_point(const Triangle& a, const Triangle& b, const Clo
 /// The minimum over the 15 vertex–triangle and edge–edge feature pairs: the
 /// distance of triangles known not to intersect (e.g. one lies strictly on
 /// one side of the other's plane), without the exact intersection test.
+namespace detail {
+
+// The distance settled by one vertex–face pair: when the plane of t leaves
+// all of `other` strictly on one side, every point of `other` is at least
+// its nearest corner's height away, and if that corner projects inside t it
+// attains it. The usual case for two surfaces lying on each other, and 3
+// dot products instead of the 9 edge pairs.
+inline bool face_settles(const Triangle& t, const Triangle& other, bool swap, ClosestPoints& out) {
+  const Vec3 ab = t[1] - t[0], ac = t[2] - t[0];
+  const Vec3 n = ab.cross(ac);
+  const double nn = n.squaredNorm();
+  if (!(nn > 1e-16 * ab.squaredNorm() * ac.squaredNorm())) return false;
+  const Vec3 r0 = other[0] - t[0], r1 = other[1] - t[0], r2 = other[2] - t[0];
+  double h0 = n.dot(r0), h1 = n.dot(r1), h2 = n.dot(r2);
+  if (!(h0 > 0.0 && h1 > 0.0 && h2 > 0.0)) {
+    if (!(h0 < 0.0 && h1 < 0.0 && h2 < 0.0)) return false;
+    h0 = -h0;
+    h1 = -h1;
+    h2 = -h2;
+  }
+  const int k = h0 <= h1 ? (h0 <= h2 ? 0 : 2) : (h1 <= h2 ? 1 : 2);
+  const Vec3& ax = k == 0 ? r0 : (k == 1 ? r1 : r2);
+  const double v = ax.dot(ac.cross(n)), w = ax.dot(n.cross(ab));
+  if (v < 0.0 || w < 0.0 || v + w > nn) return false;
+  const Vec3 p = t[0] + (v / nn) * ab + (w / nn) * ac;
+  out.a = swap ? other[k] : p;
+  out.b = swap ? p : other[k];
+  out.distance = (out.a - out.b).norm();
+  out.intersect = false;
+  return true;
+}
+
+}  // namespace detail
+
 inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
-  // Candidates compete on squared distances; one square root at the end.
   ClosestPoints best;
+  if (detail::face_settles(a, b, false, best) || detail::face_settles(b, a, true, best)) return best;
+  // Candidates compete on squared distances; one square root at the end.
   double best_sq = std::numeric_limits<double>::infinity();
   auto take = [&](const Vec3& x, const Vec3& y) {
     const double d = (x - y).squaredNorm();
@@ -179,14 +214,46 @@ inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
       best.b = y;
     }
   };
-  for (int i = 0; i < 3; ++i) {
-    const Vec3& p1 = a[i];
-    const Vec3& q1 = a[(i + 1) % 3];
-    for (int j = 0; j < 3; ++j) {
-      Vec3 x, y;
-      segment_closest(p1, q1, b[j], b[(j + 1) % 3], x, y);
-      take(x, y);
+  const Vec3 da[3] = {a[1] - a[0], a[2] - a[1], a[0] - a[2]};
+  const Vec3 db[3] = {b[1] - b[0], b[2] - b[1], b[0] - b[2]};
+  const double la[3] = {da[0].squaredNorm(), da[1].squaredNorm(), da[2].squaredNorm()};
+  const double lb[3] = {db[0].squaredNorm(), db[1].squaredNorm(), db[2].squaredNorm()};
+  if (la[0] > 0.0 && la[1] > 0.0 && la[2] > 0.0 && lb[0] > 0.0 && lb[1] > 0.0 && lb[2] > 0.0) {
+    // segment_closest's clamps without its branches: s from the normal
+    // equations, t best for s, s best for that t, each clamped to [0, 1];
+    // the third step leaves an unclamped s as it is (it is then already
+    // the minimizer for t), so this is the same minimum.
+    int wi = 0, wj = 0;
+    double ws = 0.0, wt = 0.0;
+    for (int i = 0; i < 3; ++i) {
+      const double inv_a = 1.0 / la[i];
+      for (int j = 0; j < 3; ++j) {
+        const Vec3 r = a[i] - b[j];
+        const double bb = da[i].dot(db[j]), c = da[i].dot(r), f = db[j].dot(r);
+        const double det = la[i] * lb[j] - bb * bb;
+        double s = det > 0.0 ? std::clamp((bb * f - c * lb[j]) / det, 0.0, 1.0) : 0.0;
+        const double t = std::clamp((bb * s + f) / lb[j], 0.0, 1.0);
+        s = std::clamp((bb * t - c) * inv_a, 0.0, 1.0);
+        const double d = (r + s * da[i] - t * db[j]).squaredNorm();
+        if (d < best_sq) {
+          best_sq = d;
+          wi = i;
+          wj = j;
+          ws = s;
+          wt = t;
+        }
+      }
     }
+    best.a = a[wi] + ws * da[wi];
+    best.b = b[wj] + wt * db[wj];
+    best_sq = (best.a - best.b).squaredNorm();
+  } else {
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        Vec3 x, y;
+        segment_closest(a[i], a[(i + 1) % 3], b[j], b[(j + 1) % 3], x, y);
+        take(x, y);
+      }
   }
   // Vertex–face pairs: only a vertex that projects inside the other triangle
   // can beat the edge pairs (outside, its nearest point is on an edge, and
