@@ -156,31 +156,36 @@ namespace detail {
 // touching cases). Returns the pair of the candidates that is closest.
 ClosestPoints intersection_point(const Triangle& a, const Triangle& b, const ClosestPoints& features);
 
-}  // namespace detail
-
-/// Exact-case triangle–triangle distance with closest points (a on `a`, b on
-/// `b`). Disjoint closed convex polygons are closest at a vertex–triangle or an
-/// edge–edge pair, so the minimum over those 15 feature pairs is the distance
-/// unless the triangles intersect, which the exact predicate decides (then the
-/// distance is 0 and a == b lies on the intersection). Handles parallel,
-/// coplanar and degenerate (segment or point) triangles.
-/// The minimum over the 15 vertex–triangle and edge–edge feature pairs: the
-/// distance of triangles known not to intersect (e.g. one lies strictly on
-/// one side of the other's plane), without the exact intersection test.
-namespace detail {
+// A triangle's plane and the barycentric helpers, computed once per
+// distance query: v nn = (x−a)×ac·n = (x−a)·(ac×n) and
+// w nn = ab×(x−a)·n = (x−a)·(n×ab). `face` is false for a sliver or a
+// degenerate triangle, which is its edges.
+struct FaceFrame {
+  Vec3 ab, ac, n, cv, cw;
+  double nn;
+  bool face;
+  explicit FaceFrame(const Triangle& t)
+      : ab(t[1] - t[0]), ac(t[2] - t[0]), n(ab.cross(ac)), cv(ac.cross(n)), cw(n.cross(ab)), nn(n.squaredNorm()),
+        face(nn > 1e-16 * ab.squaredNorm() * ac.squaredNorm()) {}
+  // x − t[0] projects inside (or on) the triangle; then p is the point.
+  bool inside(const Triangle& t, const Vec3& ax, Vec3& p) const {
+    const double v = ax.dot(cv), w = ax.dot(cw);
+    if (v < 0.0 || w < 0.0 || v + w > nn) return false;
+    p = t[0] + (v / nn) * ab + (w / nn) * ac;
+    return true;
+  }
+};
 
 // The distance settled by one vertex–face pair: when the plane of t leaves
 // all of `other` strictly on one side, every point of `other` is at least
 // its nearest corner's height away, and if that corner projects inside t it
 // attains it. The usual case for two surfaces lying on each other, and 3
 // dot products instead of the 9 edge pairs.
-inline bool face_settles(const Triangle& t, const Triangle& other, bool swap, ClosestPoints& out) {
-  const Vec3 ab = t[1] - t[0], ac = t[2] - t[0];
-  const Vec3 n = ab.cross(ac);
-  const double nn = n.squaredNorm();
-  if (!(nn > 1e-16 * ab.squaredNorm() * ac.squaredNorm())) return false;
+inline bool face_settles(const Triangle& t, const FaceFrame& f, const Triangle& other, bool swap,
+                         ClosestPoints& out) {
+  if (!f.face) return false;
   const Vec3 r0 = other[0] - t[0], r1 = other[1] - t[0], r2 = other[2] - t[0];
-  double h0 = n.dot(r0), h1 = n.dot(r1), h2 = n.dot(r2);
+  double h0 = f.n.dot(r0), h1 = f.n.dot(r1), h2 = f.n.dot(r2);
   if (!(h0 > 0.0 && h1 > 0.0 && h2 > 0.0)) {
     if (!(h0 < 0.0 && h1 < 0.0 && h2 < 0.0)) return false;
     h0 = -h0;
@@ -188,10 +193,8 @@ inline bool face_settles(const Triangle& t, const Triangle& other, bool swap, Cl
     h2 = -h2;
   }
   const int k = h0 <= h1 ? (h0 <= h2 ? 0 : 2) : (h1 <= h2 ? 1 : 2);
-  const Vec3& ax = k == 0 ? r0 : (k == 1 ? r1 : r2);
-  const double v = ax.dot(ac.cross(n)), w = ax.dot(n.cross(ab));
-  if (v < 0.0 || w < 0.0 || v + w > nn) return false;
-  const Vec3 p = t[0] + (v / nn) * ab + (w / nn) * ac;
+  Vec3 p;
+  if (!f.inside(t, k == 0 ? r0 : (k == 1 ? r1 : r2), p)) return false;
   out.a = swap ? other[k] : p;
   out.b = swap ? p : other[k];
   out.distance = (out.a - out.b).norm();
@@ -201,9 +204,13 @@ inline bool face_settles(const Triangle& t, const Triangle& other, bool swap, Cl
 
 }  // namespace detail
 
+/// The minimum over the 15 vertex–triangle and edge–edge feature pairs: the
+/// distance of triangles known not to intersect (e.g. one lies strictly on
+/// one side of the other's plane), without the exact intersection test.
 inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
   ClosestPoints best;
-  if (detail::face_settles(a, b, false, best) || detail::face_settles(b, a, true, best)) return best;
+  const detail::FaceFrame fa(a), fb(b);
+  if (detail::face_settles(a, fa, b, false, best) || detail::face_settles(b, fb, a, true, best)) return best;
   // Candidates compete on squared distances; one square root at the end.
   double best_sq = std::numeric_limits<double>::infinity();
   auto take = [&](const Vec3& x, const Vec3& y) {
@@ -259,24 +266,15 @@ inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
   // can beat the edge pairs (outside, its nearest point is on an edge, and
   // the edge pairs above already include that vertex–edge distance). A
   // sliver or degenerate triangle is its edges.
-  auto faces = [&](const Triangle& t, const Triangle& other, bool swap) {
-    const Vec3 ab = t[1] - t[0], ac = t[2] - t[0];
-    const Vec3 n = ab.cross(ac);
-    const double nn = n.squaredNorm();
-    if (!(nn > 1e-16 * ab.squaredNorm() * ac.squaredNorm())) return;
-    // Barycentrics times nn: v nn = (x−a)×ac·n = (x−a)·(ac×n), and
-    // w nn = ab×(x−a)·n = (x−a)·(n×ab).
-    const Vec3 cv = ac.cross(n), cw = n.cross(ab);
+  auto faces = [&](const Triangle& t, const detail::FaceFrame& f, const Triangle& other, bool swap) {
+    if (!f.face) return;
     for (int k = 0; k < 3; ++k) {
-      const Vec3 ax = other[k] - t[0];
-      const double v = ax.dot(cv), w = ax.dot(cw);
-      if (v < 0.0 || w < 0.0 || v + w > nn) continue;
-      const Vec3 p = t[0] + (v / nn) * ab + (w / nn) * ac;
-      swap ? take(other[k], p) : take(p, other[k]);
+      Vec3 p;
+      if (f.inside(t, other[k] - t[0], p)) swap ? take(other[k], p) : take(p, other[k]);
     }
   };
-  faces(b, a, true);
-  faces(a, b, false);
+  faces(b, fb, a, true);
+  faces(a, fa, b, false);
   best.distance = std::sqrt(best_sq);
   return best;
 }
