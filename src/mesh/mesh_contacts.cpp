@@ -346,11 +346,15 @@ struct MeshMesh {
   void shadow_and_emit(std::vector<PairHit>& hits, Collector& col) const {
     auto shadowed = [&](const PairHit& h, const PairHit& g, bool on_a) {
       const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
+      // g's own witness on the other triangle is a point of it: nearer
+      // than `below` settles it without the closest point.
       if (on_a) {
         if (g.ib == h.ib || box_distance_sq(h.c.a, g.lo_b, g.hi_b) >= below * below) return false;
+        if ((h.c.a - g.c.b).squaredNorm() < below * below) return true;
         return mesh::point_triangle(h.c.a, b_in_a(g.ib)).distance < below;
       }
       if (g.ia == h.ia || box_distance_sq(h.c.b, g.lo_a, g.hi_a) >= below * below) return false;
+      if ((h.c.b - g.c.a).squaredNorm() < below * below) return true;
       return mesh::point_triangle(h.c.b, triangle_of(A.mesh(), g.ia)).distance < below;
     };
     // Groups by triangle, nearest pairs first within a group, so the scan

@@ -232,6 +232,7 @@ inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
     // the minimizer for t), so this is the same minimum.
     int wi = 0, wj = 0;
     double ws = 0.0, wt = 0.0;
+    const double inv_b[3] = {1.0 / lb[0], 1.0 / lb[1], 1.0 / lb[2]};
     for (int i = 0; i < 3; ++i) {
       const double inv_a = 1.0 / la[i];
       for (int j = 0; j < 3; ++j) {
@@ -239,7 +240,7 @@ inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
         const double bb = da[i].dot(db[j]), c = da[i].dot(r), f = db[j].dot(r);
         const double det = la[i] * lb[j] - bb * bb;
         double s = det > 0.0 ? std::clamp((bb * f - c * lb[j]) / det, 0.0, 1.0) : 0.0;
-        const double t = std::clamp((bb * s + f) / lb[j], 0.0, 1.0);
+        const double t = std::clamp((bb * s + f) * inv_b[j], 0.0, 1.0);
         s = std::clamp((bb * t - c) * inv_a, 0.0, 1.0);
         const double d = (r + s * da[i] - t * db[j]).squaredNorm();
         if (d < best_sq) {
