@@ -184,6 +184,16 @@ void triangle_retraction(const Triangle& a, const Triangle& b, int orient_a, int
   if (!std::isfinite(depth)) depth = 0.0;  // two coincident points: no axis at all
 }
 
+// A triangle with its box: the first test of every pair, computed once per
+// triangle of a leaf pair.
+struct BoxedTriangle {
+  Triangle t;
+  Vec3 lo, hi;
+  BoxedTriangle() = default;
+  explicit BoxedTriangle(const Triangle& x)
+      : t(x), lo(x[0].cwiseMin(x[1]).cwiseMin(x[2])), hi(x[0].cwiseMax(x[1]).cwiseMax(x[2])) {}
+};
+
 // A triangle pair within the layers, awaiting the shadow test (A's frame).
 struct PairHit {
   std::uint32_t ia, ib;
@@ -253,9 +263,11 @@ struct MeshMesh {
 
   // One triangle pair (A's frame): within the layers, it is kept in `hits`
   // for the shadow test, or made into contacts at once.
-  void pair(std::uint32_t ia, std::uint32_t ib, const Triangle& a, const Triangle& b, Collector& col) const {
+  void pair(std::uint32_t ia, std::uint32_t ib, const BoxedTriangle& ba, const BoxedTriangle& bb, Collector& col) const {
     ++col.stats.triangle_tests;
-    if (triangle_gap(a, b) > L.limit) return;
+    if ((ba.lo - bb.hi).cwiseMax(bb.lo - ba.hi).cwiseMax(0.0).squaredNorm() > L.limit * L.limit) return;
+    const Triangle& a = ba.t;
+    const Triangle& b = bb.t;
     if (centroid_gap(a, b) > L.limit) return;
     const double pg = plane_gap(a, b);
     if (pg > L.limit) return;
@@ -263,8 +275,7 @@ struct MeshMesh {
     if (c.distance > L.limit) return;
     ++col.stats.pairs_within;
     if (col.hits) {
-      col.hits->push_back({ia, ib, c, a[0].cwiseMin(a[1]).cwiseMin(a[2]), a[0].cwiseMax(a[1]).cwiseMax(a[2]),
-                           b[0].cwiseMin(b[1]).cwiseMin(b[2]), b[0].cwiseMax(b[1]).cwiseMax(b[2])});
+      col.hits->push_back({ia, ib, c, ba.lo, ba.hi, bb.lo, bb.hi});
       return;
     }
     emit(ia, ib, a, b, c, col);
@@ -421,7 +432,7 @@ struct MeshMesh {
     ++col.stats.node_pairs;
     if (node_bound(0, 0) > L.limit) return Status::ok;
     stack[sp++] = {0, 0};
-    Triangle tb_cache[8];
+    BoxedTriangle tb_cache[8];
     while (sp > 0) {
       const Item it = stack[--sp];
       const BvhNode& x = na[it.a];
@@ -431,10 +442,10 @@ struct MeshMesh {
           col.stats.triangle_tests += std::size_t(x.count) * y.count;
           continue;
         }
-        for (std::uint32_t j = 0; j < y.count; ++j) tb_cache[j] = b_in_a(ob[y.index + j]);
+        for (std::uint32_t j = 0; j < y.count; ++j) tb_cache[j] = BoxedTriangle(b_in_a(ob[y.index + j]));
         for (std::uint32_t i = 0; i < x.count; ++i) {
           const std::uint32_t ta = oa[x.index + i];
-          const Triangle a = triangle_of(A.mesh(), ta);
+          const BoxedTriangle a(triangle_of(A.mesh(), ta));
           for (std::uint32_t j = 0; j < y.count; ++j) pair(ta, ob[y.index + j], a, tb_cache[j], col);
         }
         continue;
