@@ -1,0 +1,304 @@
+// proxima-stack-bench: issue #7's mesh cube stack (BLEM paper §4.4) in
+// Proxima's simulator and in ODE with its trimesh collider, same geometry,
+// same Δt, same failure test, same run.
+//
+//   10 cubes of 12 triangles (0.1 m, 1 kg), dropped with 1 cm gaps onto a
+//   static 12-triangle box; Δt 1 ms; μ 0.5.
+//   Proxima: examples/mesh_cube_stack.json (r = 2.5 mm layers, PGS).
+//   ODE: dWorldStep (its exact LCP) and dWorldQuickStep (SOR, 20
+//   iterations), contacts from dCollide between the trimeshes (up to 32 per
+//   pair, dContactApprox1 friction), world ERP 0.2 and CFM 1e-5 (ODE's
+//   defaults): the set-up an ODE user would start from.
+//
+// Failure: a non-finite pose, a cube's centre leaving its column by more
+// than half a cube (5 cm) or the top cube 5 cm below its resting height
+// (a cube fell or the stack sank), or any cube faster than 10 m/s after the
+// first second (a blow-up). Drift: how far the top cube moves from t = 2 s
+// to the end.
+//
+// Usage: proxima-stack-bench [--time T] [--scene examples/mesh_cube_stack.json] [--markdown]
+#include <ode/ode.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <proxima/core/error.hpp>
+
+#include "../src/apps/scene.hpp"
+
+namespace {
+
+using proxima::Vec3;
+
+constexpr double kSize = 0.1, kGap = 0.01, kDt = 0.001, kMu = 0.5;
+constexpr int kCubes = 10;
+
+// The stack's state as each engine sees it, one entry per cube (bottom up).
+struct StackState {
+  std::vector<Vec3> position, velocity;
+};
+
+struct Outcome {
+  std::string engine;
+  double simulated = 0.0;             // s actually run (stops at failure)
+  std::optional<double> failed_at;    // s
+  std::string failure;
+  double drift = std::numeric_limits<double>::quiet_NaN();  // top cube, 2 s → end, m
+  double ms_per_step = 0.0;           // wall
+};
+
+// Watches a run: the first failure, the top cube at 2 s.
+class Monitor {
+ public:
+  Monitor(const StackState& start, double top_rest_z) : start_(start), top_rest_z_(top_rest_z) {}
+
+  // False once the stack has failed.
+  bool observe(double t, const StackState& s) {
+    const Vec3& top = s.position.back();
+    for (std::size_t i = 0; i < s.position.size(); ++i) {
+      const Vec3& p = s.position[i];
+      const Vec3& v = s.velocity[i];
+      if (!p.allFinite() || !v.allFinite()) return fail(t, "non-finite pose or velocity (cube " + std::to_string(i) + ")");
+      if ((p - start_.position[i]).head<2>().norm() > 0.5 * kSize)
+        return fail(t, "cube " + std::to_string(i) + " left its column (fell)");
+      if (t > 1.0 && v.norm() > 10.0) return fail(t, "cube " + std::to_string(i) + " at " + fmt(v.norm()) + " m/s (blew up)");
+    }
+    if (top.z() < top_rest_z_ - 0.5 * kSize) return fail(t, "top cube 5 cm below its resting height (sank or fell)");
+    if (!at_two_ && t >= 2.0) {
+      at_two_ = true;
+      top_at_two_ = top;
+    }
+    last_top_ = top;
+    return true;
+  }
+
+  void finish(Outcome& o) const {
+    o.failed_at = failed_at_;
+    o.failure = failure_;
+    if (!failed_at_ && at_two_) o.drift = (last_top_ - top_at_two_).norm();
+  }
+
+  static std::string fmt(double x) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3g", x);
+    return b;
+  }
+
+ private:
+  bool fail(double t, const std::string& why) {
+    failed_at_ = t;
+    failure_ = why;
+    return false;
+  }
+  StackState start_;
+  double top_rest_z_;
+  std::optional<double> failed_at_;
+  std::string failure_;
+  bool at_two_ = false;
+  Vec3 top_at_two_ = Vec3::Zero(), last_top_ = Vec3::Zero();
+};
+
+// ------------------------------------------------------------------ Proxima
+
+Outcome run_proxima(const std::string& scene_path, double duration) {
+  Outcome o;
+  o.engine = "Proxima (BLEM r = 2.5 mm, PGS)";
+  proxima::apps::Scene scene = proxima::apps::load_scene(scene_path);
+  std::vector<std::size_t> cubes;
+  for (std::size_t i = 0; i < scene.world.bodies().size(); ++i)
+    if (!scene.world.bodies()[i].is_static) cubes.push_back(i);
+  auto state = [&] {
+    StackState s;
+    for (std::size_t i : cubes) {
+      s.position.push_back(scene.world.bodies()[i].com_position());
+      s.velocity.push_back(scene.world.bodies()[i].linear_velocity);
+    }
+    return s;
+  };
+  // At rest every cube floats on its layers: 2.5 mm over the ground, 5 mm
+  // between cubes.
+  const double margin = 0.0025;
+  const double top_rest = 0.5 * kSize + margin + static_cast<double>(cubes.size() - 1) * (kSize + 2 * margin);
+  Monitor m(state(), top_rest);
+  const int steps = static_cast<int>(std::llround(duration / scene.world.options.dt));
+  const auto t0 = std::chrono::steady_clock::now();
+  int done = 0;
+  for (int k = 1; k <= steps; ++k) {
+    scene.world.step();
+    done = k;
+    if (!m.observe(k * scene.world.options.dt, state())) break;
+  }
+  o.ms_per_step = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / std::max(done, 1);
+  o.simulated = done * scene.world.options.dt;
+  m.finish(o);
+  return o;
+}
+
+// ---------------------------------------------------------------------- ODE
+
+// A 12-triangle box mesh centred at the origin, outward faces.
+struct BoxMesh {
+  std::vector<double> vertices;
+  std::vector<dTriIndex> indices;
+  explicit BoxMesh(const Vec3& size) {
+    for (int i = 0; i < 8; ++i) {
+      vertices.push_back((i & 1 ? 0.5 : -0.5) * size.x());
+      vertices.push_back((i & 2 ? 0.5 : -0.5) * size.y());
+      vertices.push_back((i & 4 ? 0.5 : -0.5) * size.z());
+    }
+    const int t[12][3] = {{0, 2, 1}, {1, 2, 3}, {4, 5, 6}, {5, 7, 6}, {0, 1, 4}, {1, 5, 4},
+                          {2, 6, 3}, {3, 6, 7}, {0, 4, 2}, {2, 4, 6}, {1, 3, 5}, {3, 7, 5}};
+    for (const auto& tri : t)
+      for (int k = 0; k < 3; ++k) indices.push_back(static_cast<dTriIndex>(tri[k]));
+  }
+};
+
+struct OdeContext {
+  dWorldID world;
+  dJointGroupID contacts;
+};
+
+void near_callback(void* data, dGeomID a, dGeomID b) {
+  auto* ctx = static_cast<OdeContext*>(data);
+  dBodyID ba = dGeomGetBody(a), bb = dGeomGetBody(b);
+  if (!ba && !bb) return;
+  constexpr int kMax = 32;
+  dContact c[kMax];
+  std::memset(c, 0, sizeof c);
+  const int n = dCollide(a, b, kMax, &c[0].geom, sizeof(dContact));
+  for (int i = 0; i < n; ++i) {
+    c[i].surface.mode = dContactApprox1;
+    c[i].surface.mu = kMu;
+    dJointID j = dJointCreateContact(ctx->world, ctx->contacts, &c[i]);
+    dJointAttach(j, ba, bb);
+  }
+}
+
+Outcome run_ode(bool quick, double duration) {
+  Outcome o;
+  o.engine = std::string("ODE ") + (quick ? "dWorldQuickStep (20 iterations)" : "dWorldStep") + ", trimesh";
+  OdeContext ctx{dWorldCreate(), dJointGroupCreate(0)};
+  dWorldSetGravity(ctx.world, 0, 0, -9.81);
+  dWorldSetQuickStepNumIterations(ctx.world, 20);
+  dSpaceID space = dSimpleSpaceCreate(nullptr);
+  const BoxMesh cube(Vec3::Constant(kSize)), ground(Vec3(1.0, 1.0, 0.1));
+  auto mesh_data = [](const BoxMesh& m) {
+    dTriMeshDataID d = dGeomTriMeshDataCreate();
+    dGeomTriMeshDataBuildDouble(d, m.vertices.data(), 3 * sizeof(double), static_cast<int>(m.vertices.size() / 3),
+                                m.indices.data(), static_cast<int>(m.indices.size()), 3 * sizeof(dTriIndex));
+    return d;
+  };
+  dTriMeshDataID cube_data = mesh_data(cube), ground_data = mesh_data(ground);
+  dGeomID ground_geom = dCreateTriMesh(space, ground_data, nullptr, nullptr, nullptr);
+  dGeomSetPosition(ground_geom, 0, 0, -0.05);  // top face at z = 0
+  std::vector<dBodyID> bodies;
+  for (int i = 0; i < kCubes; ++i) {
+    dBodyID b = dBodyCreate(ctx.world);
+    dMass m;
+    dMassSetBoxTotal(&m, 1.0, kSize, kSize, kSize);
+    dBodySetMass(b, &m);
+    dGeomID g = dCreateTriMesh(space, cube_data, nullptr, nullptr, nullptr);
+    dGeomSetBody(g, b);
+    dBodySetPosition(b, 0, 0, kGap + 0.5 * kSize + i * (kSize + kGap));
+    bodies.push_back(b);
+  }
+  auto state = [&] {
+    StackState s;
+    for (dBodyID b : bodies) {
+      const dReal* p = dBodyGetPosition(b);
+      const dReal* v = dBodyGetLinearVel(b);
+      s.position.emplace_back(p[0], p[1], p[2]);
+      s.velocity.emplace_back(v[0], v[1], v[2]);
+    }
+    return s;
+  };
+  Monitor m(state(), 0.5 * kSize + (kCubes - 1) * kSize);
+  const int steps = static_cast<int>(std::llround(duration / kDt));
+  const auto t0 = std::chrono::steady_clock::now();
+  int done = 0;
+  for (int k = 1; k <= steps; ++k) {
+    dSpaceCollide(space, &ctx, &near_callback);
+    if (quick) {
+      dWorldQuickStep(ctx.world, kDt);
+    } else {
+      dWorldStep(ctx.world, kDt);
+    }
+    dJointGroupEmpty(ctx.contacts);
+    done = k;
+    if (!m.observe(k * kDt, state())) break;
+  }
+  o.ms_per_step = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / std::max(done, 1);
+  o.simulated = done * kDt;
+  m.finish(o);
+  dJointGroupDestroy(ctx.contacts);
+  dSpaceDestroy(space);
+  dGeomTriMeshDataDestroy(cube_data);
+  dGeomTriMeshDataDestroy(ground_data);
+  dWorldDestroy(ctx.world);
+  return o;
+}
+
+void print(const std::vector<Outcome>& rows, double duration, bool markdown) {
+  const char* head[] = {"engine", "simulated s", "outcome", "top-cube drift 2 s → end", "ms/step (wall)"};
+  auto outcome = [](const Outcome& o) {
+    return o.failed_at ? "fails at " + Monitor::fmt(*o.failed_at) + " s: " + o.failure : std::string("holds");
+  };
+  auto drift = [](const Outcome& o) {
+    return std::isnan(o.drift) ? std::string("–") : Monitor::fmt(o.drift * 1e3) + " mm";
+  };
+  if (markdown) {
+    std::printf("| %s | %s | %s | %s | %s |\n|---|---:|---|---:|---:|\n", head[0], head[1], head[2], head[3], head[4]);
+    for (const Outcome& o : rows)
+      std::printf("| %s | %.3f | %s | %s | %.3f |\n", o.engine.c_str(), o.simulated, outcome(o).c_str(),
+                  drift(o).c_str(), o.ms_per_step);
+  } else {
+    for (const Outcome& o : rows)
+      std::printf("  %-42s %8.3f s  %-60s drift %-12s %.3f ms/step\n", o.engine.c_str(), o.simulated,
+                  outcome(o).c_str(), drift(o).c_str(), o.ms_per_step);
+  }
+  std::printf("\n10 cubes of 12 triangles (0.1 m, 1 kg) dropped with 1 cm gaps, dt 1 ms, mu 0.5, %.0f s asked. "
+              "ODE %s.\n",
+              duration, dGetConfiguration());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  double duration = 10.0;
+  bool markdown = false;
+  std::string scene = PROXIMA_EXAMPLES_DIR "/mesh_cube_stack.json";
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--time") && i + 1 < argc) {
+      duration = std::atof(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--scene") && i + 1 < argc) {
+      scene = argv[++i];
+    } else if (!std::strcmp(argv[i], "--markdown")) {
+      markdown = true;
+    } else {
+      std::fprintf(stderr, "usage: proxima-stack-bench [--time T] [--scene FILE] [--markdown]\n");
+      return 2;
+    }
+  }
+  if (!(duration > 0.0) || !std::isfinite(duration)) {
+    std::fprintf(stderr, "proxima-stack-bench: --time must be a positive number of seconds\n");
+    return 2;
+  }
+  dInitODE2(0);
+  std::vector<Outcome> rows;
+  try {
+    rows.push_back(run_proxima(scene, duration));
+  } catch (const proxima::Error& e) {
+    std::fprintf(stderr, "proxima-stack-bench: %s\n", e.what());
+    return 1;
+  }
+  rows.push_back(run_ode(false, duration));
+  rows.push_back(run_ode(true, duration));
+  print(rows, duration, markdown);
+  dCloseODE();
+  return rows.front().failed_at ? 1 : 0;
+}
