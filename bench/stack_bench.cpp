@@ -261,8 +261,8 @@ void print(const std::vector<Outcome>& rows, double duration, bool markdown) {
       std::printf("  %-42s %8.3f s  %-60s drift %-12s %.3f ms/step\n", o.engine.c_str(), o.simulated,
                   outcome(o).c_str(), drift(o).c_str(), o.ms_per_step);
   }
-  std::printf("\n10 cubes of 12 triangles (0.1 m, 1 kg) dropped with 1 cm gaps, dt 1 ms, mu 0.5, %.0f s asked. "
-              "ODE %s.\n",
+  std::printf("\n10 cubes of 12 triangles (0.1 m, 1 kg) dropped with 1 cm gaps, dt 1 ms, mu 0.5, %g s asked. "
+              "ODE build configuration: %s.\n",
               duration, dGetConfiguration());
 }
 
