@@ -4,7 +4,9 @@
 //
 //   10 cubes of 12 triangles (0.1 m, 1 kg), dropped with 1 cm gaps onto a
 //   static 12-triangle box; Δt 1 ms; μ 0.5.
-//   Proxima: examples/mesh_cube_stack.json (r = 2.5 mm layers, PGS).
+//   Proxima: examples/mesh_cube_stack.json (r = 2.5 mm layers, PGS), and
+//   for contrast examples/mesh_cube_stack_r0.json (r = 0: BLEM §4.4's
+//   intersection-only contacts).
 //   ODE: dWorldStep (its exact LCP) and dWorldQuickStep (SOR, 20
 //   iterations), contacts from dCollide between the trimeshes (up to 32 per
 //   pair, dContactApprox1 friction), world ERP 0.2 and CFM 1e-5 (ODE's
@@ -17,6 +19,7 @@
 // to the end.
 //
 // Usage: proxima-stack-bench [--time T] [--scene examples/mesh_cube_stack.json] [--markdown]
+// Exit status 1 when the layered Proxima stack (the first row) fails.
 #include <ode/ode.h>
 
 #include <chrono>
@@ -105,9 +108,10 @@ class Monitor {
 
 // ------------------------------------------------------------------ Proxima
 
-Outcome run_proxima(const std::string& scene_path, double duration) {
+// `margin`: the cubes' layer r (the ground has none), for the resting height.
+Outcome run_proxima(const std::string& scene_path, double margin, const std::string& label, double duration) {
   Outcome o;
-  o.engine = "Proxima (BLEM r = 2.5 mm, PGS)";
+  o.engine = label;
   proxima::apps::Scene scene = proxima::apps::load_scene(scene_path);
   std::vector<std::size_t> cubes;
   for (std::size_t i = 0; i < scene.world.bodies().size(); ++i)
@@ -120,9 +124,8 @@ Outcome run_proxima(const std::string& scene_path, double duration) {
     }
     return s;
   };
-  // At rest every cube floats on its layers: 2.5 mm over the ground, 5 mm
-  // between cubes.
-  const double margin = 0.0025;
+  // At rest every cube floats on its layers: r over the ground, 2 r between
+  // cubes.
   const double top_rest = 0.5 * kSize + margin + static_cast<double>(cubes.size() - 1) * (kSize + 2 * margin);
   Monitor m(state(), top_rest);
   const int steps = static_cast<int>(std::llround(duration / scene.world.options.dt));
@@ -271,7 +274,8 @@ void print(const std::vector<Outcome>& rows, double duration, bool markdown) {
 int main(int argc, char** argv) {
   double duration = 10.0;
   bool markdown = false;
-  std::string scene = PROXIMA_EXAMPLES_DIR "/mesh_cube_stack.json";
+  const std::string examples = PROXIMA_EXAMPLES_DIR;
+  std::string scene = examples + "/mesh_cube_stack.json";
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--time") && i + 1 < argc) {
       duration = std::atof(argv[++i]);
@@ -291,7 +295,10 @@ int main(int argc, char** argv) {
   dInitODE2(0);
   std::vector<Outcome> rows;
   try {
-    rows.push_back(run_proxima(scene, duration));
+    rows.push_back(run_proxima(scene, 0.0025, "Proxima (BLEM r = 2.5 mm, PGS)", duration));
+    // The paper's contrast: no layers, contacts only where triangles cross.
+    rows.push_back(run_proxima(examples + "/mesh_cube_stack_r0.json", 0.0, "Proxima, r = 0 (intersection contacts)",
+                               duration));
   } catch (const proxima::Error& e) {
     std::fprintf(stderr, "proxima-stack-bench: %s\n", e.what());
     return 1;

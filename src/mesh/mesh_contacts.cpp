@@ -36,7 +36,7 @@ bool bad_options(const MeshContactOptions& o) {
 struct Layers {
   double ra, rb;   // boundary layer widths of A and B
   double limit;    // largest core distance that is a contact
-  double tan_patch;
+  double tan_patch = 0.0, cos_patch = 1.0;  // of MeshContactOptions::patch_angle
 };
 
 // Paper §3.2: the contact between cores at x_a, x_b (distance d > 0), in
@@ -122,9 +122,13 @@ int patch_contacts(const narrow::detail::HullOf<N>& ha, const narrow::detail::Hu
 // normal) are candidates: the plain two-triangle depth would otherwise push
 // A sideways past a small triangle, deeper into B. Orientation 0 (open or
 // unoriented mesh) lifts that side's restriction; if no direction is
-// allowed, the unrestricted minimum is used.
+// allowed, the unrestricted minimum is used. Directions within 0.01 rad of
+// a face's plane count as along it: a side face tilted by a nano-radian
+// must not forbid lifting A straight off the face it has sunk into (the
+// next allowed axis can be half a metre long).
 void triangle_retraction(const Triangle& a, const Triangle& b, int orient_a, int orient_b, Vec3& dir,
                          double& depth) {
+  constexpr double kSlack = 1e-2;  // sin of the angle a direction may point into a face
   const double scale = std::max({a[0].cwiseAbs().maxCoeff(), a[1].cwiseAbs().maxCoeff(),
                                  a[2].cwiseAbs().maxCoeff(), b[0].cwiseAbs().maxCoeff(),
                                  b[1].cwiseAbs().maxCoeff(), b[2].cwiseAbs().maxCoeff(), 1e-300});
@@ -144,7 +148,7 @@ void triangle_retraction(const Triangle& a, const Triangle& b, int orient_a, int
       free_depth = d;
       free_dir = u;
     }
-    if (u.dot(out_b) >= -1e-9 && u.dot(out_a) <= 1e-9 && d < depth) {
+    if (u.dot(out_b) >= -kSlack && u.dot(out_a) <= kSlack && d < depth) {
       depth = d;
       dir = u;
     }
@@ -199,8 +203,20 @@ struct PairHit {
   std::uint32_t ia, ib;
   mesh::ClosestPoints c;
   Vec3 lo_a, hi_a, lo_b, hi_b;  // the triangles' boxes: a cheap first shadow test
+  bool face_on_face = false;    // see face_on_face()
   bool drop = false;
 };
+
+// A face lying on a face: the triangles parallel within the patch angle and
+// the pair's unit normal n exactly along one of them (a corner or the
+// overlap over the other's interior), not an edge pair's slant.
+inline bool face_on_face(const Triangle& a, const Triangle& b, const Vec3& n, double cos_patch) {
+  const Vec3 ua = (a[1] - a[0]).cross(a[2] - a[0]), ub = (b[1] - b[0]).cross(b[2] - b[0]);
+  const double la = ua.norm(), lb = ub.norm();
+  if (!(la > 0.0) || !(lb > 0.0) || std::abs(ua.dot(ub)) < cos_patch * la * lb) return false;
+  constexpr double kExact = 1.0 - 1e-9;
+  return std::abs(ua.dot(n)) >= kExact * la || std::abs(ub.dot(n)) >= kExact * lb;
+}
 
 // Squared distance from x to the box [lo, hi].
 inline double box_distance_sq(const Vec3& x, const Vec3& lo, const Vec3& hi) {
@@ -257,6 +273,7 @@ struct MeshMesh {
     L.rb = b.mesh().margin();
     L.limit = L.ra + L.rb + o.margin;
     L.tan_patch = std::tan(o.patch_angle);
+    L.cos_patch = std::cos(o.patch_angle);
   }
 
   Triangle b_in_a(std::uint32_t t) const { return triangle_of(B.mesh(), t, ab); }
@@ -275,7 +292,8 @@ struct MeshMesh {
     if (c.distance > L.limit) return;
     ++col.stats.pairs_within;
     if (col.hits) {
-      col.hits->push_back({ia, ib, c, ba.lo, ba.hi, bb.lo, bb.hi});
+      const bool flat = c.distance > 0.0 && !c.intersect && face_on_face(a, b, (c.a - c.b) / c.distance, L.cos_patch);
+      col.hits->push_back({ia, ib, c, ba.lo, ba.hi, bb.lo, bb.hi, flat});
       return;
     }
     emit(ia, ib, a, b, c, col);
@@ -354,6 +372,9 @@ struct MeshMesh {
   // a flat slab, but the pair of a triangle of A over the first with the
   // second meets only its rounded edge and reports an oblique normal in the
   // middle of a flat face. Ties (a witness on a shared edge) keep both.
+  // A face lying on a face (face_on_face()) is never such an artefact and
+  // always stays: its witness is any point of the overlap, often a corner,
+  // where the side faces of a sunk body pass too.
   void shadow_and_emit(std::vector<PairHit>& hits, Collector& col) const {
     auto shadowed = [&](const PairHit& h, const PairHit& g, bool on_a) {
       const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
@@ -392,12 +413,17 @@ struct MeshMesh {
         while (j < keys.size() && keys[j].tri == keys[i].tri) ++j;
         for (std::size_t p = i; p < j; ++p) {
           PairHit& h = hits[keys[p].hit];
-          if (h.drop || h.c.intersect || !(h.c.distance > 0.0)) continue;
+          if (h.drop || h.c.intersect || !(h.c.distance > 0.0) || h.face_on_face) continue;
           // Only a nearer partner can shadow: the witness's distance to the
-          // partner's triangle is at least that pair's distance.
+          // partner's triangle is at least that pair's distance. Not one
+          // whose triangles cross: it has no layer to hide h's overlap in,
+          // and where cores pass through each other (thin or zero layers)
+          // the pairs held behind a face are the ones pushing the right way.
           const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
-          for (std::size_t q = i; q < j && !h.drop && keys[q].distance < below; ++q)
-            h.drop = q != p && shadowed(h, hits[keys[q].hit], on_a);
+          for (std::size_t q = i; q < j && !h.drop && keys[q].distance < below; ++q) {
+            const PairHit& g = hits[keys[q].hit];
+            h.drop = q != p && !g.c.intersect && g.c.distance > 0.0 && shadowed(h, g, on_a);
+          }
         }
         i = j;
       }
@@ -489,6 +515,7 @@ struct MeshConvex {
     L.rb = s.core_inflation();
     L.limit = L.ra + L.rb + o.margin;
     L.tan_patch = std::tan(o.patch_angle);
+    L.cos_patch = std::cos(o.patch_angle);
   }
 
   double bound(const BvhNode& n) const { return placed.bound(n); }

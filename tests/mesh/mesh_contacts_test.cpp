@@ -140,7 +140,10 @@ TEST(MeshContacts, RandomSoupsMatchBruteForcePairsAndFormulas) {
 // The shadow rule by brute force: a pair within the layers is dropped when
 // its witness on A is strictly closer (beyond rounding) to another triangle
 // of B that is within the layers of the same triangle of A, or its witness on
-// B to another triangle of A within the layers of the same triangle of B.
+// B to another triangle of A within the layers of the same triangle of B;
+// a partner pair whose triangles cross shadows nothing, and a face lying on
+// a face (parallel within the patch angle, the witness segment along one
+// face's normal) is never dropped.
 TEST(MeshContacts, ShadowedPairsMatchBruteForceRule) {
   Rng rng(64);
   std::size_t dropped_total = 0;
@@ -155,13 +158,22 @@ TEST(MeshContacts, ShadowedPairsMatchBruteForceRule) {
       const Triangle x = world_triangle(a, ta, std::size_t(i)), y = world_triangle(b, tb, std::size_t(j));
       const mesh::ClosestPoints c = mesh::triangle_distance(x, y);
       bool drop = false;
-      if (!c.intersect && c.distance > 0.0) {
+      const Vec3 na = (x[1] - x[0]).cross(x[2] - x[0]), nb = (y[1] - y[0]).cross(y[2] - y[0]);
+      const Vec3 w = (c.a - c.b).normalized();
+      const bool flat = na.norm() > 0.0 && nb.norm() > 0.0 &&
+                        std::abs(na.dot(nb)) >= std::cos(0.01) * na.norm() * nb.norm() &&
+                        std::max(std::abs(na.normalized().dot(w)), std::abs(nb.normalized().dot(w))) >= 1.0 - 1e-9;
+      auto crossing = [&](std::size_t i2, std::size_t j2) {
+        const mesh::ClosestPoints p = mesh::triangle_distance(world_triangle(a, ta, i2), world_triangle(b, tb, j2));
+        return p.intersect || !(p.distance > 0.0);
+      };
+      if (!c.intersect && c.distance > 0.0 && !flat) {
         const double eps = 1e-12 + 1e-9 * c.distance;
         for (const auto& [i2, j2] : within) {
-          if (i2 == i && j2 != j &&
+          if (i2 == i && j2 != j && !crossing(std::size_t(i2), std::size_t(j2)) &&
               mesh::point_triangle(c.a, world_triangle(b, tb, std::size_t(j2))).distance < c.distance - eps - 1e-10)
             drop = true;
-          if (j2 == j && i2 != i &&
+          if (j2 == j && i2 != i && !crossing(std::size_t(i2), std::size_t(j2)) &&
               mesh::point_triangle(c.b, world_triangle(a, ta, std::size_t(i2))).distance < c.distance - eps - 1e-10)
             drop = true;
         }
@@ -355,6 +367,58 @@ TEST(MeshContacts, ZeroLayersFallBackToFlaggedRetraction) {
                 set);
   EXPECT_TRUE(set.points.empty());
   EXPECT_EQ(set.status, Status::ok);
+}
+
+// The r = 0 mesh stack's first landing (examples/mesh_cube_stack_r0.json):
+// a 12-triangle cube sunk 1.5 µm into a 12-triangle ground box, its pose off
+// by nano-radians as a simulator leaves it. Every flagged contact must lift
+// the cube by about the sink. Before: a side triangle tilted by 2e-9 rad
+// forbade the straight lift (its orientation test had no slack) and the
+// pair retracted sideways by 0.55 m, the length of the ground's triangle,
+// which flung the cube; and the cube's bottom-face pairs were shadowed by
+// the side faces crossing the ground at the corner their witness sat on.
+TEST(MeshContacts, CubeSunkIntoGroundWithNanoTiltLiftsStraightUp) {
+  auto box = [](const Vec3& half) {
+    std::vector<Vec3> v;
+    for (int i = 0; i < 8; ++i)
+      v.emplace_back(i == 1 || i == 2 || i == 5 || i == 6 ? half.x() : -half.x(),
+                     i == 2 || i == 3 || i == 6 || i == 7 ? half.y() : -half.y(), i >= 4 ? half.z() : -half.z());
+    const std::vector<TriangleIndices> t = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}, {0, 1, 5}, {0, 5, 4},
+                                            {3, 7, 6}, {3, 6, 2}, {0, 4, 7}, {0, 7, 3}, {1, 2, 6}, {1, 6, 5}};
+    return TriangleMesh(std::move(v), t, 0.0);
+  };
+  const Bvh cube(box(Vec3::Constant(0.05))), ground(box(Vec3(0.5, 0.5, 0.05)));
+  const double sink = 1.517586214934e-6;
+  const Transform pg = Transform::from_translation({0, 0, -0.05});
+  MeshContactOptions o = raw_options();
+  o.margin = 0.005;  // the simulator's contact margin
+  o.drop_shadowed = true;
+  for (const bool tilted : {false, true})
+  for (const bool cube_is_a : {true, false}) {
+    SCOPED_TRACE(std::string(cube_is_a ? "cube is A" : "ground is A") + (tilted ? ", tilted" : ", level"));
+    Transform pc = Transform::from_translation({0, 0, 0.05 - sink});
+    if (tilted) {
+      pc.p += Vec3(2.09e-10, -1.52e-10, 0);
+      pc.R = Eigen::Quaterniond(1, 1.5185e-9, 2.0881e-9, 0).normalized().toRotationMatrix();
+    }
+    ContactSet set;
+    MeshContactStats stats;
+    if (cube_is_a) {
+      mesh_contacts(cube, pc, ground, pg, o, set, &stats);
+    } else {
+      mesh_contacts(ground, pg, cube, pc, o, set, &stats);
+    }
+    ASSERT_EQ(set.status, Status::ok);
+    const Vec3 up(0, 0, cube_is_a ? 1.0 : -1.0);  // the normal points B→A
+    int bottom = 0;
+    for (const Contact& c : set.points) {
+      if (!c.intersecting) continue;
+      EXPECT_LE(c.depth, 2 * sink) << c.feature_a << " " << c.feature_b;
+      EXPECT_GT(c.normal.dot(up), 0.5) << c.feature_a << " " << c.feature_b;
+      bottom += (cube_is_a ? c.feature_a : c.feature_b) <= 1;  // triangles 0, 1: the cube's bottom
+    }
+    EXPECT_GE(bottom, 2);
+  }
 }
 
 // Centre of pressure of a contact set on a horizontal face (penalty model).
