@@ -372,22 +372,33 @@ struct MeshMesh {
   // a flat slab, but the pair of a triangle of A over the first with the
   // second meets only its rounded edge and reports an oblique normal in the
   // middle of a flat face. Ties (a witness on a shared edge) keep both.
-  // A face lying on a face (face_on_face()) is never such an artefact and
-  // always stays: its witness is any point of the overlap, often a corner,
-  // where the side faces of a sunk body pass too.
+  // A face lying on a face (face_on_face()) is never such an artefact: only
+  // a triangle of the same surface (a higher bump of a noisy one) hides it.
+  // Its witness is any point of the overlap, often a corner, where the side
+  // faces of a sunk body pass too, nearer than the face below.
   void shadow_and_emit(std::vector<PairHit>& hits, Collector& col) const {
+    // A face lying on a face hides only behind a triangle of the same
+    // surface (within 45° of its normal): not behind the side face of a
+    // sunk body, which passes through the corner its witness sits on.
+    auto may_hide = [](const PairHit& h, const Triangle& t) {
+      if (!h.face_on_face) return true;
+      const Vec3 u = (t[1] - t[0]).cross(t[2] - t[0]);
+      return std::abs(u.dot(h.c.a - h.c.b)) >= 0.7071 * u.norm() * h.c.distance;
+    };
     auto shadowed = [&](const PairHit& h, const PairHit& g, bool on_a) {
       const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
       // g's own witness on the other triangle is a point of it: nearer
-      // than `below` settles it without the closest point.
+      // than `below` settles the distance without the closest point.
       if (on_a) {
         if (g.ib == h.ib || box_distance_sq(h.c.a, g.lo_b, g.hi_b) >= below * below) return false;
-        if ((h.c.a - g.c.b).squaredNorm() < below * below) return true;
-        return mesh::point_triangle(h.c.a, b_in_a(g.ib)).distance < below;
+        const Triangle t = b_in_a(g.ib);
+        return ((h.c.a - g.c.b).squaredNorm() < below * below || mesh::point_triangle(h.c.a, t).distance < below) &&
+               may_hide(h, t);
       }
       if (g.ia == h.ia || box_distance_sq(h.c.b, g.lo_a, g.hi_a) >= below * below) return false;
-      if ((h.c.b - g.c.a).squaredNorm() < below * below) return true;
-      return mesh::point_triangle(h.c.b, triangle_of(A.mesh(), g.ia)).distance < below;
+      const Triangle t = triangle_of(A.mesh(), g.ia);
+      return ((h.c.b - g.c.a).squaredNorm() < below * below || mesh::point_triangle(h.c.b, t).distance < below) &&
+             may_hide(h, t);
     };
     // Groups by triangle, nearest pairs first within a group, so the scan
     // for a nearer partner stops at the first one that is not. Sorting
@@ -413,7 +424,7 @@ struct MeshMesh {
         while (j < keys.size() && keys[j].tri == keys[i].tri) ++j;
         for (std::size_t p = i; p < j; ++p) {
           PairHit& h = hits[keys[p].hit];
-          if (h.drop || h.c.intersect || !(h.c.distance > 0.0) || h.face_on_face) continue;
+          if (h.drop || h.c.intersect || !(h.c.distance > 0.0)) continue;
           // Only a nearer partner can shadow: the witness's distance to the
           // partner's triangle is at least that pair's distance. Not one
           // whose triangles cross: it has no layer to hide h's overlap in,
