@@ -189,41 +189,55 @@ template void convex_hull(PlanePoint*, std::size_t, double, HullOf<kBoxHull>&);
 template void intersect(const HullOf<kMaxHull>&, const HullOf<kMaxHull>&, double, ClipOf<kMaxHull>&);
 template void intersect(const HullOf<kBoxHull>&, const HullOf<kBoxHull>&, double, ClipOf<kBoxHull>&);
 
-HeightModel::HeightModel(const PlanePoint* hull, std::size_t n) {
-  if (n == 0) return;
-  origin_ = hull[0].uv;
-  h0_ = hull[0].h;
-  kind_ = n == 1 ? 1 : n == 2 ? 2 : 3;
-  if (kind_ == 2) {
-    const Vec2 e = hull[1].uv - hull[0].uv;
-    slope_ = e / e.squaredNorm();
-    dh_ = hull[1].h - hull[0].h;
-  } else if (kind_ == 3) {
-    // Least squares h = h0 + g·(uv − c) about the centroid c.
-    Vec2 c = Vec2::Zero();
-    double hc = 0.0;
-    for (std::size_t i = 0; i < n; ++i) { c += hull[i].uv; hc += hull[i].h; }
-    c /= static_cast<double>(n);
-    hc /= static_cast<double>(n);
-    Eigen::Matrix2d m = Eigen::Matrix2d::Zero();
-    Vec2 r = Vec2::Zero();
-    for (std::size_t i = 0; i < n; ++i) {
-      const Vec2 d = hull[i].uv - c;
-      m += d * d.transpose();
-      r += d * (hull[i].h - hc);
-    }
-    origin_ = c;
-    h0_ = hc;
-    const double det = m.determinant();
-    slope_ = det > 0.0 ? Vec2(m.inverse() * r) : Vec2::Zero();
+void HeightModel::fit_polygon(const PlanePoint* hull, std::size_t n) {
+  // Least squares h = h0 + g·(uv − c) about the centroid c.
+  Vec2 c = Vec2::Zero();
+  double hc = 0.0;
+  for (std::size_t i = 0; i < n; ++i) { c += hull[i].uv; hc += hull[i].h; }
+  c /= static_cast<double>(n);
+  hc /= static_cast<double>(n);
+  Eigen::Matrix2d m = Eigen::Matrix2d::Zero();
+  Vec2 r = Vec2::Zero();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 d = hull[i].uv - c;
+    m += d * d.transpose();
+    r += d * (hull[i].h - hc);
   }
+  origin_ = c;
+  h0_ = hc;
+  const double det = m.determinant();
+  slope_ = det > 0.0 ? Vec2(m.inverse() * r) : Vec2::Zero();
 }
 
-double HeightModel::at(const Vec2& uv) const {
-  switch (kind_) {
-    case 2: return h0_ + std::clamp(slope_.dot(uv - origin_), 0.0, 1.0) * dh_;
-    case 3: return h0_ + slope_.dot(uv - origin_);
-    default: return h0_;
+void HeightModel::fit_quad(const PlanePoint* q) {
+  // fit_polygon for n = 4, operation for operation (the sums in the same
+  // order from the same zero, the inverse as Eigen forms a 2×2 one), so the
+  // fit is bit for bit the same; only the divisions by 4 become exact
+  // multiplications by 1/4 and the loops unroll.
+  double cu = 0.0, cv = 0.0, hc = 0.0;
+  for (int i = 0; i < 4; ++i) { cu += q[i].uv.x(); cv += q[i].uv.y(); hc += q[i].h; }
+  cu *= 0.25;
+  cv *= 0.25;
+  hc *= 0.25;
+  double m00 = 0.0, m01 = 0.0, m10 = 0.0, m11 = 0.0, r0 = 0.0, r1 = 0.0;
+  for (int i = 0; i < 4; ++i) {
+    const double du = q[i].uv.x() - cu, dv = q[i].uv.y() - cv, dh = q[i].h - hc;
+    m00 += du * du;
+    m10 += dv * du;
+    m01 += du * dv;
+    m11 += dv * dv;
+    r0 += du * dh;
+    r1 += dv * dh;
+  }
+  origin_ = Vec2(cu, cv);
+  h0_ = hc;
+  const double det = m00 * m11 - m10 * m01;
+  if (det > 0.0) {
+    const double inv = 1.0 / det;
+    const double i00 = m11 * inv, i10 = -m10 * inv, i01 = -m01 * inv, i11 = m00 * inv;
+    slope_ = Vec2(i00 * r0 + i01 * r1, i10 * r0 + i11 * r1);
+  } else {
+    slope_ = Vec2::Zero();
   }
 }
 
