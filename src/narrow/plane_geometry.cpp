@@ -49,10 +49,9 @@ void clip_segment(const Vec2& a, const Vec2& b, const HullOf<N>& q, double eps, 
   // taken on the edge line itself, so slack never moves a point.
   double t0 = 0.0, t1 = 1.0;
   for (std::size_t i = 0; i < q.size(); ++i) {
-    const Vec2& e0 = q[i].uv;
-    const Vec2& e1 = q[i + 1 == q.size() ? 0 : i + 1].uv;
-    const double s0 = side(e0, e1, a), s1 = side(e0, e1, b);
-    const bool in0 = s0 >= -eps, in1 = s1 >= -eps;
+    const EdgeLine line(q[i].uv, q[i + 1 == q.size() ? 0 : i + 1].uv, eps);
+    const double s0 = line(a), s1 = line(b);
+    const bool in0 = line.inside(s0), in1 = line.inside(s1);
     if (!in0 && !in1) return;
     if (!in0) t0 = std::max(t0, std::clamp(s0 / (s0 - s1), 0.0, 1.0));
     else if (!in1) t1 = std::min(t1, std::clamp(s0 / (s0 - s1), 0.0, 1.0));
@@ -86,10 +85,14 @@ void segment_segment(const Vec2& a0, const Vec2& a1, const Vec2& b0, const Vec2&
   push_unique(out, a0 + std::clamp(t, 0.0, 1.0) * da, eps);
 }
 
+// Within eps of every edge line's inside; each test is the EdgeLine one, free
+// of the square root and division of side().
 template <std::size_t N>
 bool point_in_polygon(const Vec2& x, const HullOf<N>& q, double eps) {
-  for (std::size_t i = 0; i < q.size(); ++i)
-    if (side(q[i].uv, q[i + 1 == q.size() ? 0 : i + 1].uv, x) < -eps) return false;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    const EdgeLine line(q[i].uv, q[i + 1 == q.size() ? 0 : i + 1].uv, eps);
+    if (!line.inside(line(x))) return false;
+  }
   return true;
 }
 
