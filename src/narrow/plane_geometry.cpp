@@ -114,14 +114,22 @@ void clip_polygons(const HullOf<N>& p, const HullOf<N>& q, double eps, ClipOf<N>
   for (const PlanePoint& x : p) a->push_back(x.uv);
   for (std::size_t i = 0; i < q.size() && !a->empty(); ++i) {
     const EdgeLine line(q[i].uv, q[i + 1 == q.size() ? 0 : i + 1].uv, eps);
-    b->clear();
+    // An edge with every vertex inside keeps the polygon as it is (most of
+    // a face's edges, for a face resting inside another): no copy then.
     const std::size_t m = a->size();
-    double s1 = line((*a)[0]);
+    double sides[2 * N];
+    bool all_in = true;
     for (std::size_t j = 0; j < m; ++j) {
+      sides[j] = line((*a)[j]);
+      all_in = all_in && line.inside(sides[j]);
+    }
+    if (all_in) continue;
+    b->clear();
+    for (std::size_t j = 0; j < m; ++j) {
+      const std::size_t k = j + 1 == m ? 0 : j + 1;
       const Vec2& x0 = (*a)[j];
-      const Vec2& x1 = (*a)[j + 1 == m ? 0 : j + 1];
-      const double s0 = s1;
-      s1 = line(x1);
+      const Vec2& x1 = (*a)[k];
+      const double s0 = sides[j], s1 = sides[k];
       const bool in0 = line.inside(s0), in1 = line.inside(s1);
       if (in0) b->push_back(x0);
       if (in0 != in1) b->push_back(x0 + std::clamp(s0 / (s0 - s1), 0.0, 1.0) * (x1 - x0));
