@@ -162,9 +162,10 @@ bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
       !box_hull(b, pose_b, f.n, tol, eps, f, b.core_inflation(), hb))
     return false;
 
+  // The height fits first: their divisions then overlap the clipping.
+  const HeightModel za(ha), zb(hb);
   BoxClip clip;
   intersect(ha, hb, eps, clip);
-  const HeightModel za(ha), zb(hb);
   for (const Vec2& uv : clip) emit_contact(f, uv, za.at(uv), zb.at(uv), out);
   if (out.points.empty()) emit_fallback_contact(f, sd.distance, out);
   if (options.max_points > 0) reduce_contacts(out.points, options.max_points, f.n);
