@@ -15,7 +15,8 @@
 //    a micrometre the two differ by more than 1e-12 (both ill-conditioned),
 //    and equal depths must tie alike for max_points' reduction;
 //  * hull and clip buffers sized for a face, not for a 512-vertex polytope;
-//  * SAT is called directly, without the type dispatch.
+//  * SAT is called directly, without the type dispatch or a second pose
+//    check.
 #include "box_manifold.hpp"
 
 #include <algorithm>
@@ -28,6 +29,7 @@
 
 #include "contact_frame.hpp"
 #include "plane_geometry.hpp"
+#include "sat_box.hpp"
 
 namespace proxima::narrow::detail {
 namespace {
@@ -140,7 +142,7 @@ bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
   const double reach = options.margin + 1e-12 * std::max(size, 1.0);
   // signed_distance's own route for two boxes: SAT answers an overlap, GJK
   // the rest.
-  DistanceResult sd = sat_box_box(a, pose_a, b, pose_b);
+  DistanceResult sd = sat_box_box_finite(a, pose_a, b, pose_b);
   if (!(sd.status == Status::ok && sd.distance < 0.0)) {
     DistanceRequest req;
     req.bound = reach;
@@ -160,9 +162,10 @@ bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
       !box_hull(b, pose_b, f.n, tol, eps, f, b.core_inflation(), hb))
     return false;
 
+  // The height fits first: their divisions then overlap the clipping.
+  const HeightModel za(ha), zb(hb);
   BoxClip clip;
   intersect(ha, hb, eps, clip);
-  const HeightModel za(ha), zb(hb);
   for (const Vec2& uv : clip) emit_contact(f, uv, za.at(uv), zb.at(uv), out);
   if (out.points.empty()) emit_fallback_contact(f, sd.distance, out);
   if (options.max_points > 0) reduce_contacts(out.points, options.max_points, f.n);

@@ -128,7 +128,7 @@ void contacts(const Shape& a, const Transform& pose_a, const Shape& b, const Tra
   // thinner than the tolerance), which only the generic hull handles.
   if (a.type() == ShapeType::box && b.type() == ShapeType::box) {
     if (invalid(pose_a, pose_b, options, out)) return;
-    if (narrow::detail::box_box_contacts(a.as<Box>(), pose_a, b.as<Box>(), pose_b, options, out))
+    if (narrow::detail::box_box_contacts(a, pose_a, b, pose_b, options, out))
       return;
   }
   narrow::generic_contacts(a, pose_a, b, pose_b, options, out);

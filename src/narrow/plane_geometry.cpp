@@ -49,10 +49,9 @@ void clip_segment(const Vec2& a, const Vec2& b, const HullOf<N>& q, double eps, 
   // taken on the edge line itself, so slack never moves a point.
   double t0 = 0.0, t1 = 1.0;
   for (std::size_t i = 0; i < q.size(); ++i) {
-    const Vec2& e0 = q[i].uv;
-    const Vec2& e1 = q[i + 1 == q.size() ? 0 : i + 1].uv;
-    const double s0 = side(e0, e1, a), s1 = side(e0, e1, b);
-    const bool in0 = s0 >= -eps, in1 = s1 >= -eps;
+    const EdgeLine line(q[i].uv, q[i + 1 == q.size() ? 0 : i + 1].uv, eps);
+    const double s0 = line(a), s1 = line(b);
+    const bool in0 = line.inside(s0), in1 = line.inside(s1);
     if (!in0 && !in1) return;
     if (!in0) t0 = std::max(t0, std::clamp(s0 / (s0 - s1), 0.0, 1.0));
     else if (!in1) t1 = std::min(t1, std::clamp(s0 / (s0 - s1), 0.0, 1.0));
@@ -86,10 +85,14 @@ void segment_segment(const Vec2& a0, const Vec2& a1, const Vec2& b0, const Vec2&
   push_unique(out, a0 + std::clamp(t, 0.0, 1.0) * da, eps);
 }
 
+// Within eps of every edge line's inside; each test is the EdgeLine one, free
+// of the square root and division of side().
 template <std::size_t N>
 bool point_in_polygon(const Vec2& x, const HullOf<N>& q, double eps) {
-  for (std::size_t i = 0; i < q.size(); ++i)
-    if (side(q[i].uv, q[i + 1 == q.size() ? 0 : i + 1].uv, x) < -eps) return false;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    const EdgeLine line(q[i].uv, q[i + 1 == q.size() ? 0 : i + 1].uv, eps);
+    if (!line.inside(line(x))) return false;
+  }
   return true;
 }
 
@@ -111,14 +114,22 @@ void clip_polygons(const HullOf<N>& p, const HullOf<N>& q, double eps, ClipOf<N>
   for (const PlanePoint& x : p) a->push_back(x.uv);
   for (std::size_t i = 0; i < q.size() && !a->empty(); ++i) {
     const EdgeLine line(q[i].uv, q[i + 1 == q.size() ? 0 : i + 1].uv, eps);
-    b->clear();
+    // An edge with every vertex inside keeps the polygon as it is (most of
+    // a face's edges, for a face resting inside another): no copy then.
     const std::size_t m = a->size();
-    double s1 = line((*a)[0]);
+    double sides[2 * N];
+    bool all_in = true;
     for (std::size_t j = 0; j < m; ++j) {
+      sides[j] = line((*a)[j]);
+      all_in = all_in && line.inside(sides[j]);
+    }
+    if (all_in) continue;
+    b->clear();
+    for (std::size_t j = 0; j < m; ++j) {
+      const std::size_t k = j + 1 == m ? 0 : j + 1;
       const Vec2& x0 = (*a)[j];
-      const Vec2& x1 = (*a)[j + 1 == m ? 0 : j + 1];
-      const double s0 = s1;
-      s1 = line(x1);
+      const Vec2& x1 = (*a)[k];
+      const double s0 = sides[j], s1 = sides[k];
       const bool in0 = line.inside(s0), in1 = line.inside(s1);
       if (in0) b->push_back(x0);
       if (in0 != in1) b->push_back(x0 + std::clamp(s0 / (s0 - s1), 0.0, 1.0) * (x1 - x0));
@@ -189,41 +200,55 @@ template void convex_hull(PlanePoint*, std::size_t, double, HullOf<kBoxHull>&);
 template void intersect(const HullOf<kMaxHull>&, const HullOf<kMaxHull>&, double, ClipOf<kMaxHull>&);
 template void intersect(const HullOf<kBoxHull>&, const HullOf<kBoxHull>&, double, ClipOf<kBoxHull>&);
 
-HeightModel::HeightModel(const PlanePoint* hull, std::size_t n) {
-  if (n == 0) return;
-  origin_ = hull[0].uv;
-  h0_ = hull[0].h;
-  kind_ = n == 1 ? 1 : n == 2 ? 2 : 3;
-  if (kind_ == 2) {
-    const Vec2 e = hull[1].uv - hull[0].uv;
-    slope_ = e / e.squaredNorm();
-    dh_ = hull[1].h - hull[0].h;
-  } else if (kind_ == 3) {
-    // Least squares h = h0 + g·(uv − c) about the centroid c.
-    Vec2 c = Vec2::Zero();
-    double hc = 0.0;
-    for (std::size_t i = 0; i < n; ++i) { c += hull[i].uv; hc += hull[i].h; }
-    c /= static_cast<double>(n);
-    hc /= static_cast<double>(n);
-    Eigen::Matrix2d m = Eigen::Matrix2d::Zero();
-    Vec2 r = Vec2::Zero();
-    for (std::size_t i = 0; i < n; ++i) {
-      const Vec2 d = hull[i].uv - c;
-      m += d * d.transpose();
-      r += d * (hull[i].h - hc);
-    }
-    origin_ = c;
-    h0_ = hc;
-    const double det = m.determinant();
-    slope_ = det > 0.0 ? Vec2(m.inverse() * r) : Vec2::Zero();
+void HeightModel::fit_polygon(const PlanePoint* hull, std::size_t n) {
+  // Least squares h = h0 + g·(uv − c) about the centroid c.
+  Vec2 c = Vec2::Zero();
+  double hc = 0.0;
+  for (std::size_t i = 0; i < n; ++i) { c += hull[i].uv; hc += hull[i].h; }
+  c /= static_cast<double>(n);
+  hc /= static_cast<double>(n);
+  Eigen::Matrix2d m = Eigen::Matrix2d::Zero();
+  Vec2 r = Vec2::Zero();
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 d = hull[i].uv - c;
+    m += d * d.transpose();
+    r += d * (hull[i].h - hc);
   }
+  origin_ = c;
+  h0_ = hc;
+  const double det = m.determinant();
+  slope_ = det > 0.0 ? Vec2(m.inverse() * r) : Vec2::Zero();
 }
 
-double HeightModel::at(const Vec2& uv) const {
-  switch (kind_) {
-    case 2: return h0_ + std::clamp(slope_.dot(uv - origin_), 0.0, 1.0) * dh_;
-    case 3: return h0_ + slope_.dot(uv - origin_);
-    default: return h0_;
+void HeightModel::fit_quad(const PlanePoint* q) {
+  // fit_polygon for n = 4, operation for operation (the sums in the same
+  // order from the same zero, the inverse as Eigen forms a 2×2 one), so the
+  // fit is bit for bit the same; only the divisions by 4 become exact
+  // multiplications by 1/4 and the loops unroll.
+  double cu = 0.0, cv = 0.0, hc = 0.0;
+  for (int i = 0; i < 4; ++i) { cu += q[i].uv.x(); cv += q[i].uv.y(); hc += q[i].h; }
+  cu *= 0.25;
+  cv *= 0.25;
+  hc *= 0.25;
+  double m00 = 0.0, m01 = 0.0, m10 = 0.0, m11 = 0.0, r0 = 0.0, r1 = 0.0;
+  for (int i = 0; i < 4; ++i) {
+    const double du = q[i].uv.x() - cu, dv = q[i].uv.y() - cv, dh = q[i].h - hc;
+    m00 += du * du;
+    m10 += dv * du;
+    m01 += du * dv;
+    m11 += dv * dv;
+    r0 += du * dh;
+    r1 += dv * dh;
+  }
+  origin_ = Vec2(cu, cv);
+  h0_ = hc;
+  const double det = m00 * m11 - m10 * m01;
+  if (det > 0.0) {
+    const double inv = 1.0 / det;
+    const double i00 = m11 * inv, i10 = -m10 * inv, i01 = -m01 * inv, i11 = m00 * inv;
+    slope_ = Vec2(i00 * r0 + i01 * r1, i10 * r0 + i11 * r1);
+  } else {
+    slope_ = Vec2::Zero();
   }
 }
 

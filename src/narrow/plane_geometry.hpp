@@ -3,6 +3,8 @@
 // the intersection of the two hulls (point, segment or polygon each).
 #pragma once
 
+#include <algorithm>
+
 #include <proxima/core/static_vector.hpp>
 #include <proxima/core/math.hpp>
 
@@ -48,12 +50,35 @@ void intersect(const HullOf<N>& p, const HullOf<N>& q, double eps, ClipOf<N>& ou
 /// for a face; within the feature tolerance for a near-flat vertex set).
 class HeightModel {
  public:
-  HeightModel(const PlanePoint* hull, std::size_t n);
+  HeightModel(const PlanePoint* hull, std::size_t n) {
+    if (n == 0) return;
+    origin_ = hull[0].uv;
+    h0_ = hull[0].h;
+    kind_ = n == 1 ? 1 : n == 2 ? 2 : 3;
+    if (kind_ == 2) {
+      const Vec2 e = hull[1].uv - hull[0].uv;
+      slope_ = e / e.squaredNorm();
+      dh_ = hull[1].h - hull[0].h;
+    } else if (n == 4) {
+      fit_quad(hull);  // a box face
+    } else if (kind_ == 3) {
+      fit_polygon(hull, n);
+    }
+  }
   template <std::size_t N>
   explicit HeightModel(const HullOf<N>& hull) : HeightModel(hull.begin(), hull.size()) {}
-  double at(const Vec2& uv) const;
+  double at(const Vec2& uv) const {
+    switch (kind_) {
+      case 2: return h0_ + std::clamp(slope_.dot(uv - origin_), 0.0, 1.0) * dh_;
+      case 3: return h0_ + slope_.dot(uv - origin_);
+      default: return h0_;
+    }
+  }
 
  private:
+  void fit_polygon(const PlanePoint* hull, std::size_t n);
+  void fit_quad(const PlanePoint* q);
+
   Vec2 origin_ = Vec2::Zero();
   Vec2 slope_ = Vec2::Zero();  // polygon: gradient; segment: direction / length²
   double h0_ = 0.0;
