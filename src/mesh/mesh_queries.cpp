@@ -29,7 +29,7 @@ using namespace mesh::detail;
 enum class Ask { collide, tolerance, distance };
 
 // How node pairs are bounded in one mesh–mesh traversal.
-enum class Bound { aabb_rebox, aabb_sat, obb };
+enum class Bound { aabb_rebox, aabb_sat, obb, rss };
 
 
 // The direction u of the best witness pair so far (unit, B→A, A's frame)
@@ -143,7 +143,11 @@ struct MeshPair {
   // `bound`: the fixed pruning distance of collide / tolerance (core units).
   template <Bound kBound>
   double node_bound(std::uint32_t a, std::uint32_t b, double* depth = nullptr) const {
-    if constexpr (kBound == Bound::obb) {
+    if constexpr (kBound == Bound::rss) {
+      const double lb = rss_bound(A.rss()[a], B.rss()[b], nodes);
+      if (depth) *depth = lb;
+      return lb;
+    } else if constexpr (kBound == Bound::obb) {
       const double lb = obb_bound(A.obbs()[a], B.obbs()[b], nodes);
       if (depth) *depth = lb;
       return lb;
@@ -230,6 +234,11 @@ struct MeshPair {
   template <Ask kAsk>
   Status run(double bound, Best& best, NodeTest test) const {
     if (test == NodeTest::aabb) return run<kAsk, Bound::aabb_rebox>(bound, best);
+    // RSS bounds serve distance only: collide and tolerance prune at a fixed
+    // bound, where the boxes' cheaper test and overlap depth do as well.
+    if constexpr (kAsk == Ask::distance) {
+      if (!A.rss().empty() && !B.rss().empty()) return run<kAsk, Bound::rss>(bound, best);
+    }
     if (!A.obbs().empty() && !B.obbs().empty()) return run<kAsk, Bound::obb>(bound, best);
     return run<kAsk, Bound::aabb_sat>(bound, best);
   }
