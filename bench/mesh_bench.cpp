@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
       proxima::NodeTest test;
     };
     const std::vector<Config> configs = {
-        {"proxima", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb}, proxima::NodeTest::obb},
+        {"proxima", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::rss}, proxima::NodeTest::obb},
         {"proxima/obb-nodes", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::obb}, proxima::NodeTest::obb},
         {"proxima/aabb-nodes", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb}, proxima::NodeTest::obb},
         {"proxima/aabb-rebox", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb}, proxima::NodeTest::aabb},

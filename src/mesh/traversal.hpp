@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include <proxima/mesh/bvh.hpp>
 #include <proxima/shape/halfspace.hpp>
@@ -125,7 +126,10 @@ inline double obb_bound(const BvhObb& a, const BvhObb& b, const Placement& P) {
 //    rectangles are near parallel, which the normals cover).
 // The result is lowered by a slack relative to the magnitudes (1e-6: the
 // normals are cross products of float axes, unit only to ~1e-7).
-inline double rss_bound(const BvhRss& a, const BvhRss& b, const Placement& P) {
+// `enough`: a bound at or above it will prune the pair, so once the normals
+// reach it the projections are skipped.
+inline double rss_bound(const BvhRss& a, const BvhRss& b, const Placement& P,
+                        double enough = std::numeric_limits<double>::infinity()) {
   const Vec3 ca(a.center[0], a.center[1], a.center[2]);
   const Vec3 ua(a.axis[0][0], a.axis[0][1], a.axis[0][2]), va(a.axis[1][0], a.axis[1][1], a.axis[1][2]);
   const Vec3 cb = P.R * Vec3(b.center[0], b.center[1], b.center[2]) + P.t;
@@ -142,6 +146,9 @@ inline double rss_bound(const BvhRss& a, const BvhRss& b, const Placement& P) {
   // sign matters (the projections') the signed form is used below.
   const Vec3 na = ua.cross(va), nb = ub.cross(vb);
   double best = std::max(gap(na), gap(nb));  // |na|, |nb| are 1 to ~1e-7
+  const double slack = 1e-6 * (cd.lpNorm<1>() + a0 + a1 + b0 + b1);
+  const double radii = double(a.radius) + double(b.radius) + slack;
+  if (best - radii >= enough) return best - radii;
   auto on_a = [&](const Vec3& p) {
     const Vec3 d = p - ca;
     return Vec3(ca + std::clamp(ua.dot(d), -a0, a0) * ua + std::clamp(va.dot(d), -a1, a1) * va);
@@ -161,8 +168,7 @@ inline double rss_bound(const BvhRss& a, const BvhRss& b, const Placement& P) {
                      std::abs(w.dot(ub)) * b0 - std::abs(w.dot(vb)) * b1;
     best = std::max(best, g / std::sqrt(ww));
   }
-  const double slack = 1e-6 * (cd.lpNorm<1>() + a0 + a1 + b0 + b1);
-  return best - double(a.radius) - double(b.radius) - slack;
+  return best - radii;
 }
 
 // B's node frame seen from A's node frame, for meshes A and B whose mesh
