@@ -9,7 +9,8 @@
 //     a sphere-like 70k-triangle noisy blob ~0.2 m across, against itself and against a box at 10^3
 //     random poses, half of them colliding: collide, distance, tolerance
 //     (5 mm) for Proxima, collide and distance for FCL BVHModel<OBBRSS> and
-//     BVHModel<RSS> (FCL has no tolerance query).
+//     BVHModel<RSS> (FCL has no tolerance query). "distance-sep" rows time
+//     the separated half alone.
 //
 // Usage: proxima-mesh-bench [poses=1000] [repeats=3] [blob noise=0.03] [mesh file]
 #include <algorithm>
@@ -210,8 +211,9 @@ int main(int argc, char** argv) {
       proxima::NodeTest test;
     };
     const std::vector<Config> configs = {
-        {"proxima", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb}, proxima::NodeTest::obb},
+        {"proxima", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::rss}, proxima::NodeTest::obb},
         {"proxima/obb-nodes", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::obb}, proxima::NodeTest::obb},
+        {"proxima/aabb-nodes", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb}, proxima::NodeTest::obb},
         {"proxima/aabb-rebox", {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb}, proxima::NodeTest::aabb},
         {"proxima/median-split", {proxima::BvhSplit::median, 4, proxima::BvhVolume::aabb}, proxima::NodeTest::obb},
     };
@@ -257,6 +259,9 @@ int main(int argc, char** argv) {
                                        : blob_mesh(186, 187, 0.1, blob_noise, 10);
     const Bvh a(blob);
     const Bvh a_obb = quick ? a : Bvh(blob, {proxima::BvhSplit::sah, 4, proxima::BvhVolume::obb});
+    // The AABB-only hierarchy (the default before RSS nodes), timed in every
+    // run so the RSS rows have their "before" beside them.
+    const Bvh a_aabb(blob, {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb});
     const proxima::Box box(0.15, 0.1, 0.05);
     if (argc > 4) {
       std::printf("\n2. %s: %zu triangles, scaled to 0.2 m; BVH build %.3f s\n", argv[4],
@@ -278,21 +283,39 @@ int main(int argc, char** argv) {
       std::vector<double> ours(P.size());
       for (std::size_t i = 0; i < P.size(); ++i)
         ours[i] = pair == 0 ? proxima::distance(a, I, a, P[i]).distance : proxima::distance(a, I, box, P[i]).distance;
-      for (int variant = 0; variant < 3; ++variant) {
+      if (pair == 0) {
+        // The RSS bound must not change an answer: against the AABB nodes.
+        double diff = 0.0;
+        for (std::size_t i = 0; i < P.size(); ++i)
+          diff = std::max(diff, std::abs(proxima::distance(a_aabb, I, a_aabb, P[i]).distance - ours[i]));
+        std::printf("  distance, default nodes vs AABB nodes: max difference %.1e over %zu poses\n", diff, P.size());
+      }
+      // The poses' second half is the separated one (balanced_poses).
+      const std::size_t sep = P.size() / 2, n_sep = P.size() - sep;
+      for (int variant = 0; variant < 4; ++variant) {
         if (pair == 1 && variant == 2) continue;  // mesh–convex has one node test
-        if (quick && variant > 0) continue;
+        if (pair == 1 && variant == 3) continue;  // and no RSS: same as the default
+        if (quick && (variant == 1 || variant == 2)) continue;
         proxima::MeshRequest req;
         req.node_test = variant == 2 ? proxima::NodeTest::aabb : proxima::NodeTest::obb;
-        const Bvh& m = variant == 1 ? a_obb : a;
-        const std::string lib = variant == 0 ? "proxima" : variant == 1 ? "proxima/obb-nodes" : "proxima/aabb-rebox";
+        const Bvh& m = variant == 1 ? a_obb : variant == 3 ? a_aabb : a;
+        const std::string lib = variant == 0   ? "proxima"
+                                : variant == 1 ? "proxima/obb-nodes"
+                                : variant == 2 ? "proxima/aabb-rebox"
+                                               : "proxima/aabb-nodes";
         auto run = [&](const char* q, auto&& f) { rows.push_back({lib, q, time_queries(P.size(), repeats, f)}); };
+        auto run_sep = [&](const char* q, auto&& f) {
+          rows.push_back({lib, q, time_queries(n_sep, repeats, [&](std::size_t i) { f(sep + i); })});
+        };
         if (pair == 0) {
           run("collide", [&](std::size_t i) { keep(proxima::collide(m, I, m, P[i], req)); });
           run("distance", [&](std::size_t i) { keep(proxima::distance(m, I, m, P[i], req)); });
+          run_sep("distance-sep", [&](std::size_t i) { keep(proxima::distance(m, I, m, P[i], req)); });
           run("tolerance", [&](std::size_t i) { keep(proxima::tolerance(m, I, m, P[i], 0.005, req)); });
         } else {
           run("collide", [&](std::size_t i) { keep(proxima::collide(m, I, box, P[i], req)); });
           run("distance", [&](std::size_t i) { keep(proxima::distance(m, I, box, P[i], req)); });
+          run_sep("distance-sep", [&](std::size_t i) { keep(proxima::distance(m, I, box, P[i], req)); });
           run("tolerance", [&](std::size_t i) { keep(proxima::tolerance(m, I, box, P[i], 0.005, req)); });
         }
       }
@@ -348,6 +371,12 @@ int main(int argc, char** argv) {
         rows.push_back({name, "collide", collide_ns, slow.empty() ? std::string(note) : slow + "; " + note});
         rows.push_back({name, "distance", time_queries(P.size(), repeats, [&](std::size_t i) {
                           ob.setTransform(to_fcl(P[i]));
+                          fcl::DistanceResultd dr;
+                          fcl::distance(&oa, &ob, dreq, dr);
+                          keep(dr);
+                        })});
+        rows.push_back({name, "distance-sep", time_queries(n_sep, repeats, [&](std::size_t i) {
+                          ob.setTransform(to_fcl(P[sep + i]));
                           fcl::DistanceResultd dr;
                           fcl::distance(&oa, &ob, dreq, dr);
                           keep(dr);

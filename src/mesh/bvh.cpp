@@ -27,6 +27,13 @@ float round_down(double x) {
   if (static_cast<double>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
   return f;
 }
+// Nearest float, through memory: GCC 12 at -O2 forwarded the double into a
+// later read of the stored float (measured: the radius was then measured
+// from a centre 6e-9 off the stored one and missed a corner by that much).
+float to_float(double x) {
+  volatile float f = static_cast<float>(x);
+  return f;
+}
 float round_up(double x) {
   float f = static_cast<float>(x);
   if (static_cast<double>(f) < x) f = std::nextafter(f, std::numeric_limits<float>::infinity());
@@ -47,6 +54,7 @@ struct Builder {
   std::vector<std::uint32_t> order;
   std::vector<BvhNode> nodes;
   std::vector<BvhObb> obbs;
+  std::vector<BvhRss> rss;
   int depth = 0;
 
   struct Task {
@@ -104,6 +112,86 @@ struct Builder {
     const double pad = 1e-6 * (half.sum() + mid.cwiseAbs().sum()) + 2.0 * (c - cf).norm() + 1e-300;
     for (int k = 0; k < 3; ++k) o.half[k] = round_up(half[k] + pad);
     return o;
+  }
+
+  // Rectangle swept sphere of the triangles order[begin, end), after the
+  // idea of Larsen et al. 1999 (PQP): the rectangle spans the two principal
+  // axes of the corners (covariance eigenvectors, moments taken about the
+  // node's box centre `ref` in one pass), the radius covers the spread along
+  // the third. The rectangle's extents are then pulled in where the corners
+  // near its edges lie close to its plane (they are covered by the swept
+  // sphere's rounded rim), and the radius is finally measured from every
+  // corner to the stored float parallelogram, so containment does not rest
+  // on the axes being orthonormal or on the shrink being right.
+  BvhRss fit_rss(std::uint32_t begin, std::uint32_t end, const Vec3& ref) const {
+    Vec3 sum = Vec3::Zero();
+    Mat3 second = Mat3::Zero();
+    for (std::uint32_t i = begin; i < end; ++i)
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 d = mesh.corner(order[i], k) - origin - ref;
+        sum += d;
+        second += d * d.transpose();
+      }
+    const double count = 3.0 * (end - begin);
+    const Vec3 mean = sum / count;
+    const Mat3 cov = second / count - mean * mean.transpose();
+    // The closed-form 3×3 solver: the axes need not be accurate (the radius
+    // is measured along whatever axes come out), and it is several times
+    // cheaper than the iterative one on the ~n/2 nodes of a large mesh.
+    Eigen::SelfAdjointEigenSolver<Mat3> eig;
+    eig.computeDirect(cov);
+    Mat3 axes = eig.eigenvectors();  // eigenvalues ascending: col 0 is the normal
+    if (!axes.allFinite()) axes = Mat3::Identity();
+    BvhRss r;
+    for (int j = 0; j < 3; ++j) {
+      r.axis[0][j] = static_cast<float>(axes(j, 2));
+      r.axis[1][j] = static_cast<float>(axes(j, 1));
+    }
+    const Vec3 u(r.axis[0][0], r.axis[0][1], r.axis[0][2]), v(r.axis[1][0], r.axis[1][1], r.axis[1][2]);
+    const Vec3 n = u.cross(v);
+    // Coordinates along the rounded axes (relative to ref: small numbers).
+    double h_lo = std::numeric_limits<double>::infinity(), h_hi = -h_lo;
+    for (std::uint32_t i = begin; i < end; ++i)
+      for (int k = 0; k < 3; ++k) {
+        const double h = n.dot(mesh.corner(order[i], k) - origin - ref);
+        h_lo = std::min(h_lo, h);
+        h_hi = std::max(h_hi, h);
+      }
+    const double h_mid = 0.5 * (h_lo + h_hi), r0 = 0.5 * (h_hi - h_lo);
+    // A corner at height h off the mid-plane may stick out past the edge by
+    // sqrt(r0² − h²) and still be within r0 of it.
+    double s_lo = std::numeric_limits<double>::infinity(), s_hi = -s_lo, t_lo = s_lo, t_hi = -s_lo;
+    for (std::uint32_t i = begin; i < end; ++i)
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 d = mesh.corner(order[i], k) - origin - ref;
+        const double dh = n.dot(d) - h_mid;
+        const double give = std::sqrt(std::max(0.0, r0 * r0 - dh * dh));
+        const double s = u.dot(d), t = v.dot(d);
+        s_lo = std::min(s_lo, s + give);
+        s_hi = std::max(s_hi, s - give);
+        t_lo = std::min(t_lo, t + give);
+        t_hi = std::max(t_hi, t - give);
+      }
+    if (s_lo > s_hi) s_lo = s_hi = 0.5 * (s_lo + s_hi);
+    if (t_lo > t_hi) t_lo = t_hi = 0.5 * (t_lo + t_hi);
+    const Vec3 c = ref + 0.5 * (s_lo + s_hi) * u + 0.5 * (t_lo + t_hi) * v + h_mid * n;
+    for (int j = 0; j < 3; ++j) r.center[j] = to_float(c[j]);
+    r.half[0] = round_up(0.5 * (s_hi - s_lo));
+    r.half[1] = round_up(0.5 * (t_hi - t_lo));
+    // The radius: farthest corner from its clamped projection, a point of
+    // the float parallelogram, so an upper bound on its distance to it.
+    const Vec3 cf(r.center[0], r.center[1], r.center[2]);
+    const double h0 = r.half[0], h1 = r.half[1];
+    double far = 0.0;
+    for (std::uint32_t i = begin; i < end; ++i)
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 d = mesh.corner(order[i], k) - origin - cf;
+        const double s = std::clamp(u.dot(d), -h0, h0), t = std::clamp(v.dot(d), -h1, h1);
+        far = std::max(far, (d - s * u - t * v).norm());
+      }
+    // Rounding of the projection, relative to the magnitudes involved.
+    r.radius = round_up(far + 1e-14 * (far + h0 + h1 + cf.lpNorm<1>()));
+    return r;
   }
 
   // The split position in order[begin, end): SAH over the three axes, or the
@@ -190,6 +278,7 @@ struct Builder {
     nodes.reserve(2 * (n / static_cast<std::size_t>(opt.leaf_size) + 1));
     nodes.push_back(BvhNode{});
     if (opt.volume == BvhVolume::obb) obbs.resize(1);
+    if (opt.volume == BvhVolume::rss) rss.resize(1);
     std::vector<Task> stack{{0, 0, static_cast<std::uint32_t>(n), 0}};
     while (!stack.empty()) {
       const Task task = stack.back();
@@ -199,6 +288,7 @@ struct Builder {
       for (std::uint32_t i = task.begin; i < task.end; ++i) box.extend(boxes[order[i]]);
       set_box(nodes[task.node], box);
       if (opt.volume == BvhVolume::obb) obbs[task.node] = fit_obb(task.begin, task.end);
+      if (opt.volume == BvhVolume::rss) rss[task.node] = fit_rss(task.begin, task.end, box.center());
       const std::uint32_t count = task.end - task.begin;
       if (count <= static_cast<std::uint32_t>(opt.leaf_size)) {
         nodes[task.node].index = task.begin;
@@ -212,11 +302,13 @@ struct Builder {
       nodes.push_back(BvhNode{});
       nodes.push_back(BvhNode{});
       if (opt.volume == BvhVolume::obb) obbs.resize(nodes.size());
+      if (opt.volume == BvhVolume::rss) rss.resize(nodes.size());
       stack.push_back({child + 1, mid, task.end, task.depth + 1});
       stack.push_back({child, task.begin, mid, task.depth + 1});
     }
     nodes.shrink_to_fit();
     obbs.shrink_to_fit();
+    rss.shrink_to_fit();
   }
 };
 
@@ -226,14 +318,15 @@ Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options) {
   if (options.leaf_size < 1 || options.leaf_size > 8)
     throw Error("bvh: leaf_size must be in 1..8 (got " + std::to_string(options.leaf_size) + ")");
   const auto start = std::chrono::steady_clock::now();
-  auto d = std::make_shared<Data>(Data{std::move(mesh), {}, {}, {}, Vec3::Zero(), 0, 0.0});
+  auto d = std::make_shared<Data>(Data{std::move(mesh), {}, {}, {}, {}, Vec3::Zero(), 0, 0.0});
   Aabb bounds;
   for (const Vec3& v : d->mesh.vertices()) bounds.extend(v);
   d->origin = bounds.center();
-  Builder b{d->mesh, options, d->origin, {}, {}, {}, {}, {}, 0};
+  Builder b{d->mesh, options, d->origin, {}, {}, {}, {}, {}, {}, 0};
   b.run();
   d->nodes = std::move(b.nodes);
   d->obbs = std::move(b.obbs);
+  d->rss = std::move(b.rss);
   d->order = std::move(b.order);
   d->depth = b.depth;
   d->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -252,6 +345,7 @@ Aabb Bvh::node_box(std::size_t i) const {
 
 std::size_t Bvh::bvh_bytes() const {
   return data_->nodes.size() * sizeof(BvhNode) + data_->obbs.size() * sizeof(BvhObb) +
+         data_->rss.size() * sizeof(BvhRss) +
          data_->order.size() * sizeof(std::uint32_t);
 }
 

@@ -7,8 +7,11 @@
 //   distance  – branch and bound: prune when the pair's lower bound is not
 //               below the best distance so far, nearer child pair first
 //               (as in PQP, Larsen et al., "Fast proximity queries with
-//               swept sphere volumes", 1999, with AABBs instead of RSSs).
-// Node boxes are stored relative to each BVH's origin; B's boxes are mapped
+//               swept sphere volumes", 1999): node pairs bounded by their
+//               RSSs when both BVHs have them (the default build), else by
+//               boxes; the best pair's direction bounds node pairs and, in
+//               leaves, triangle pairs before any exact triangle distance.
+// Node volumes are stored relative to each BVH's origin; B's are mapped
 // into A's node frame with one rigid transform per query.
 #include <algorithm>
 #include <cmath>
@@ -29,7 +32,7 @@ using namespace mesh::detail;
 enum class Ask { collide, tolerance, distance };
 
 // How node pairs are bounded in one mesh–mesh traversal.
-enum class Bound { aabb_rebox, aabb_sat, obb };
+enum class Bound { aabb_rebox, aabb_sat, obb, rss };
 
 
 // The direction u of the best witness pair so far (unit, B→A, A's frame)
@@ -66,6 +69,33 @@ struct Direction {
         1e-12 * (a.c.lpNorm<1>() + a.h.lpNorm<1>() + b.c.lpNorm<1>() + b.h.lpNorm<1>() + std::abs(ut));
     return lo_a - hi_b - slack;
   }
+
+  // The same for two triangles in A's mesh frame (u is a direction, the
+  // same in A's node and mesh frames).
+  double gap(const Triangle& a, const Triangle& b) const {
+    const double da0 = u.dot(a[0]), da1 = u.dot(a[1]), da2 = u.dot(a[2]);
+    const double db0 = u.dot(b[0]), db1 = u.dot(b[1]), db2 = u.dot(b[2]);
+    // Rounding of the dot products: relative to the coordinates (large for
+    // a mesh far from its frame's origin), not to the projections.
+    const double slack = 1e-12 * (a[0].lpNorm<1>() + b[0].lpNorm<1>() + (a[0] - a[1]).lpNorm<1>() +
+                                  (a[0] - a[2]).lpNorm<1>() + (b[0] - b[1]).lpNorm<1>() + (b[0] - b[2]).lpNorm<1>());
+    return std::min({da0, da1, da2}) - std::max({db0, db1, db2}) - slack;
+  }
+
+  // The same along u for two rectangle swept spheres: a rectangle's extreme
+  // along u is its centre's ± Σ half_k |u·axis_k|, plus the radius; tighter
+  // than the boxes' for tilted patches. B's axes are dotted with u in B's
+  // own node frame, so nothing is rotated per pair.
+  double bound(const BvhRss& a, const BvhRss& b) const {
+    const Vec3 ca(a.center[0], a.center[1], a.center[2]), cb(b.center[0], b.center[1], b.center[2]);
+    const double lo_a = u.dot(ca) - std::abs(u.dot(Vec3(a.axis[0][0], a.axis[0][1], a.axis[0][2]))) * a.half[0] -
+                        std::abs(u.dot(Vec3(a.axis[1][0], a.axis[1][1], a.axis[1][2]))) * a.half[1] - a.radius;
+    const double hi_b = ub.dot(cb) + std::abs(ub.dot(Vec3(b.axis[0][0], b.axis[0][1], b.axis[0][2]))) * b.half[0] +
+                        std::abs(ub.dot(Vec3(b.axis[1][0], b.axis[1][1], b.axis[1][2]))) * b.half[1] + b.radius + ut;
+    const double slack = 1e-12 * (ca.lpNorm<1>() + cb.lpNorm<1>() + a.half[0] + a.half[1] + b.half[0] + b.half[1] +
+                                  a.radius + b.radius + std::abs(ut));
+    return lo_a - hi_b - slack;
+  }
 };
 
 // Triangle pair outcome in A's frame.
@@ -97,7 +127,7 @@ struct MeshPair {
   // One triangle pair against the current state; true to stop.
   template <Ask kAsk>
   bool visit(std::uint32_t ia, std::uint32_t ib, const Triangle& a, const Triangle& b, double bound,
-             Best& best) const {
+             Best& best, const Direction* dir = nullptr) const {
     if constexpr (kAsk == Ask::collide) {
       // The boxes first: strictly disjoint boxes (an exact comparison of
       // coordinates) cannot share a point, and most pairs in overlapping
@@ -113,6 +143,11 @@ struct MeshPair {
     } else {
       const double limit = kAsk == Ask::distance ? best.d : bound;
       if (triangle_gap(a, b) > limit) return false;
+      // Along the best pair's direction (distance): near the answer the
+      // triangles facing each other across the gap are separated along it
+      // by about their distance, where boxes and planes of tilted triangles
+      // are loose; six dot products.
+      if (dir && dir->valid && dir->gap(a, b) > limit) return false;
       const double pg = plane_gap(a, b);
       if (pg > limit) return false;
       // A positive plane gap is a true lower bound on the distance, so the
@@ -141,9 +176,15 @@ struct MeshPair {
   }
 
   // `bound`: the fixed pruning distance of collide / tolerance (core units).
+  // `enough` (distance): a bound that reaches it prunes, however much more.
   template <Bound kBound>
-  double node_bound(std::uint32_t a, std::uint32_t b, double* depth = nullptr) const {
-    if constexpr (kBound == Bound::obb) {
+  double node_bound(std::uint32_t a, std::uint32_t b, double* depth = nullptr,
+                    double enough = std::numeric_limits<double>::infinity()) const {
+    if constexpr (kBound == Bound::rss) {
+      const double lb = rss_bound(A.rss()[a], B.rss()[b], nodes, enough);
+      if (depth) *depth = lb;
+      return lb;
+    } else if constexpr (kBound == Bound::obb) {
       const double lb = obb_bound(A.obbs()[a], B.obbs()[b], nodes);
       if (depth) *depth = lb;
       return lb;
@@ -168,9 +209,13 @@ struct MeshPair {
     Direction dir;
     std::int64_t dir_ta = -1, dir_tb = -1;  // the pair dir was set from
     auto bound_of = [&](std::uint32_t a, std::uint32_t b) {
-      const double lb = node_bound<kBound>(a, b);
+      const double lb = node_bound<kBound>(a, b, nullptr, kAsk == Ask::distance ? best.d : bound);
       if constexpr (kAsk == Ask::distance) {
-        if (dir.valid) return std::max(lb, dir.bound(geom(na[a]), geom(nb[b])));
+        if constexpr (kBound == Bound::rss) {
+          if (dir.valid) return std::max(lb, dir.bound(A.rss()[a], B.rss()[b]));
+        } else {
+          if (dir.valid) return std::max(lb, dir.bound(geom(na[a]), geom(nb[b])));
+        }
       }
       return lb;
     };
@@ -187,7 +232,7 @@ struct MeshPair {
           const std::uint32_t ta = oa[x.index + i];
           const Triangle a = triangle_of(A.mesh(), ta);
           for (std::uint32_t j = 0; j < y.count; ++j)
-            if (visit<kAsk>(ta, ob[y.index + j], a, tb_cache[j], bound, best)) return Status::ok;
+            if (visit<kAsk>(ta, ob[y.index + j], a, tb_cache[j], bound, best, &dir)) return Status::ok;
         }
         if constexpr (kAsk == Ask::distance) {
           if (best.ta != dir_ta || best.tb != dir_tb) {
@@ -230,6 +275,11 @@ struct MeshPair {
   template <Ask kAsk>
   Status run(double bound, Best& best, NodeTest test) const {
     if (test == NodeTest::aabb) return run<kAsk, Bound::aabb_rebox>(bound, best);
+    // RSS bounds serve distance only: collide and tolerance prune at a fixed
+    // bound, where the boxes' cheaper test and overlap depth do as well.
+    if constexpr (kAsk == Ask::distance) {
+      if (!A.rss().empty() && !B.rss().empty()) return run<kAsk, Bound::rss>(bound, best);
+    }
     if (!A.obbs().empty() && !B.obbs().empty()) return run<kAsk, Bound::obb>(bound, best);
     return run<kAsk, Bound::aabb_sat>(bound, best);
   }

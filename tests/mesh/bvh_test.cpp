@@ -26,6 +26,39 @@ bool inside_obb(const Bvh& bvh, std::size_t i, const Vec3& rel) {
   return true;
 }
 
+// Point–segment and point–triangle distances written out here (the plane
+// when the projection falls inside, else the nearest edge), independent of
+// the build and of the library's triangle code.
+double point_segment(const Vec3& p, const Vec3& a, const Vec3& b) {
+  const Vec3 d = b - a;
+  const double dd = d.squaredNorm();
+  const double s = dd > 0.0 ? std::clamp((p - a).dot(d) / dd, 0.0, 1.0) : 0.0;
+  return (p - (a + s * d)).norm();
+}
+double point_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 n = (b - a).cross(c - a);
+  const double nn = n.squaredNorm();
+  if (nn > 0.0) {
+    const double h = (p - a).dot(n) / nn;
+    const Vec3 q = p - h * n;
+    const bool in = (b - a).cross(q - a).dot(n) >= 0.0 && (c - b).cross(q - b).dot(n) >= 0.0 &&
+                    (a - c).cross(q - c).dot(n) >= 0.0;
+    if (in) return std::abs(h) * std::sqrt(nn);
+  }
+  return std::min({point_segment(p, a, b), point_segment(p, b, c), point_segment(p, c, a)});
+}
+
+// Distance from x (relative to the BVH origin) to node i's RSS rectangle:
+// the parallelogram its float axes span, as two triangles.
+double rss_rect_distance(const Bvh& bvh, std::size_t i, const Vec3& rel) {
+  const BvhRss& r = bvh.rss()[i];
+  const Vec3 c(r.center[0], r.center[1], r.center[2]);
+  const Vec3 u = double(r.half[0]) * Vec3(r.axis[0][0], r.axis[0][1], r.axis[0][2]);
+  const Vec3 v = double(r.half[1]) * Vec3(r.axis[1][0], r.axis[1][1], r.axis[1][2]);
+  return std::min(point_triangle(rel, c - u - v, c + u - v, c + u + v),
+                  point_triangle(rel, c - u - v, c + u + v, c - u + v));
+}
+
 // Recursively checks node i; returns the number of triangles below it.
 // `path` holds i's ancestors (and i): every leaf triangle must be in their OBBs.
 std::size_t check_node(const Bvh& bvh, std::size_t i, std::vector<int>& seen, int leaf_size,
@@ -46,8 +79,15 @@ std::size_t check_node(const Bvh& bvh, std::size_t i, std::vector<int>& seen, in
       for (int k = 0; k < 3; ++k) {
         const Vec3 rel = bvh.mesh().corner(t, k) - bvh.origin();
         EXPECT_TRUE(inside(n, rel));
-        for (std::size_t p : path)
+        for (std::size_t p : path) {
           if (!bvh.obbs().empty()) { EXPECT_TRUE(inside_obb(bvh, p, rel)) << "node " << p; }
+          // Every corner within the radius of every ancestor's rectangle
+          // (a rounding's worth of slack for the independent distance).
+          if (!bvh.rss().empty()) {
+            const double d = rss_rect_distance(bvh, p, rel);
+            EXPECT_LE(d, double(bvh.rss()[p].radius) * (1 + 1e-12) + 1e-15 * (1 + rel.norm())) << "node " << p;
+          }
+        }
       }
     }
     return n.count;
@@ -68,7 +108,9 @@ void check_bvh(const Bvh& bvh, int leaf_size) {
   EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int s) { return s == 1; }));
   EXPECT_LE(bvh.depth(), 80);
   EXPECT_TRUE(bvh.obbs().empty() || bvh.obbs().size() == bvh.nodes().size());
-  EXPECT_EQ(bvh.bvh_bytes(), bvh.nodes().size() * 32 + bvh.obbs().size() * 64 + bvh.order().size() * 4);
+  EXPECT_TRUE(bvh.rss().empty() || bvh.rss().size() == bvh.nodes().size());
+  EXPECT_EQ(bvh.bvh_bytes(), bvh.nodes().size() * 32 + bvh.obbs().size() * 64 + bvh.rss().size() * 48 +
+                                 bvh.order().size() * 4);
 }
 
 TEST(Bvh, SoupsEverySplitAndLeafSize) {
@@ -76,7 +118,7 @@ TEST(Bvh, SoupsEverySplitAndLeafSize) {
   for (int n : {1, 2, 5, 37, 1000}) {
     const TriangleMesh m = testing::random_soup(rng, n, 1.0, 0.1);
     for (BvhSplit split : {BvhSplit::sah, BvhSplit::median})
-      for (BvhVolume vol : {BvhVolume::aabb, BvhVolume::obb})
+      for (BvhVolume vol : {BvhVolume::aabb, BvhVolume::obb, BvhVolume::rss})
         for (int leaf : {1, 4, 8}) check_bvh(Bvh(m, {split, leaf, vol}), leaf);
   }
 }
@@ -89,6 +131,31 @@ TEST(Bvh, AllDuplicatesAndFarFromOrigin) {
   check_bvh(bvh, 4);
   // Boxes are relative to the mesh centre, so they stay tight there.
   EXPECT_LT(bvh.nodes()[0].hi[0] - bvh.nodes()[0].lo[0], 1.0 + 1e-6);
+}
+
+TEST(Bvh, RssOfCurvedAndFlatPatches) {
+  // A curved patch (the RSS's case) and a flat grid with holes: every corner
+  // within its nodes' radii (check_bvh), and on the flat grid the radii are
+  // rounding-sized (the rectangles lie in the plane).
+  std::vector<Vec3> v;
+  std::vector<TriangleIndices> t;
+  const int n = 30;
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i <= n; ++i) {
+      const double a = 0.05 * i, b = 0.05 * j;
+      v.emplace_back(std::sin(a) * std::cos(b), std::sin(a) * std::sin(b), std::cos(a));
+    }
+  for (std::uint32_t j = 0; j < n; ++j)
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::uint32_t k = j * (n + 1) + i;
+      t.push_back({k, k + 1, k + n + 2});
+      t.push_back({k, k + n + 2, k + n + 1});
+    }
+  check_bvh(Bvh(TriangleMesh(v, t), {BvhSplit::sah, 4, BvhVolume::rss}), 4);
+  const Bvh flat(testing::grid(20, 0.1, [](int i, int j) { return (i * 7 + j) % 5 == 0; }),
+                 {BvhSplit::sah, 2, BvhVolume::rss});
+  check_bvh(flat, 2);
+  for (const BvhRss& r : flat.rss()) EXPECT_LT(r.radius, 1e-6);
 }
 
 TEST(Bvh, RejectsBadLeafSize) {

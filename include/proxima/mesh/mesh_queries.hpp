@@ -38,7 +38,9 @@ struct MeshCache {
 enum class NodeTest {
   /// Oriented boxes: the nodes' own OBBs when both BVHs were built with
   /// them (BvhVolume::obb), else the AABB nodes as oriented boxes in the
-  /// other's frame; bounded along the face axes of both boxes. The default.
+  /// other's frame; bounded along the face axes of both boxes. Distance
+  /// uses the nodes' rectangle swept spheres instead when both BVHs have
+  /// them (BvhVolume::rss, the default build). The default.
   obb,
   /// AABB nodes, B's re-boxed in A's frame (|R| h rule), then AABB–AABB.
   /// Kept for measurement: it prunes far less for rotated meshes.
