@@ -56,6 +56,10 @@ struct Builder {
   std::vector<BvhObb> obbs;
   std::vector<BvhRss> rss;
   int depth = 0;
+  std::vector<Vec3> corners{};  // fit_rss's scratch: one node's corners, relative to its reference
+  std::vector<Vec3> sorted_corners{};  // every triangle's corners (minus origin) in the final order
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> range{};  // each node's run of order
+  std::vector<char> merged{};  // RSS from the children's (merge_rss), not from the corners
 
   struct Task {
     std::uint32_t node, begin, end;
@@ -123,15 +127,18 @@ struct Builder {
   // sphere's rounded rim), and the radius is finally measured from every
   // corner to the stored float parallelogram, so containment does not rest
   // on the axes being orthonormal or on the shrink being right.
-  BvhRss fit_rss(std::uint32_t begin, std::uint32_t end, const Vec3& ref) const {
+  BvhRss fit_rss(std::uint32_t begin, std::uint32_t end, const Vec3& ref) {
+    // The node's corners relative to ref, from the corners laid out in the
+    // final triangle order (contiguous for every node).
+    corners.clear();
     Vec3 sum = Vec3::Zero();
     Mat3 second = Mat3::Zero();
-    for (std::uint32_t i = begin; i < end; ++i)
-      for (int k = 0; k < 3; ++k) {
-        const Vec3 d = mesh.corner(order[i], k) - origin - ref;
-        sum += d;
-        second += d * d.transpose();
-      }
+    for (std::size_t i = 3 * std::size_t(begin); i < 3 * std::size_t(end); ++i) {
+      const Vec3 d = sorted_corners[i] - ref;
+      corners.push_back(d);
+      sum += d;
+      second += d * d.transpose();
+    }
     const double count = 3.0 * (end - begin);
     const Vec3 mean = sum / count;
     const Mat3 cov = second / count - mean * mean.transpose();
@@ -151,27 +158,25 @@ struct Builder {
     const Vec3 n = u.cross(v);
     // Coordinates along the rounded axes (relative to ref: small numbers).
     double h_lo = std::numeric_limits<double>::infinity(), h_hi = -h_lo;
-    for (std::uint32_t i = begin; i < end; ++i)
-      for (int k = 0; k < 3; ++k) {
-        const double h = n.dot(mesh.corner(order[i], k) - origin - ref);
-        h_lo = std::min(h_lo, h);
-        h_hi = std::max(h_hi, h);
-      }
+    for (const Vec3& d : corners) {
+      const double h = n.dot(d);
+      h_lo = std::min(h_lo, h);
+      h_hi = std::max(h_hi, h);
+    }
     const double h_mid = 0.5 * (h_lo + h_hi), r0 = 0.5 * (h_hi - h_lo);
     // A corner at height h off the mid-plane may stick out past the edge by
     // sqrt(r0² − h²) and still be within r0 of it.
     double s_lo = std::numeric_limits<double>::infinity(), s_hi = -s_lo, t_lo = s_lo, t_hi = -s_lo;
-    for (std::uint32_t i = begin; i < end; ++i)
-      for (int k = 0; k < 3; ++k) {
-        const Vec3 d = mesh.corner(order[i], k) - origin - ref;
-        const double dh = n.dot(d) - h_mid;
-        const double give = std::sqrt(std::max(0.0, r0 * r0 - dh * dh));
-        const double s = u.dot(d), t = v.dot(d);
-        s_lo = std::min(s_lo, s + give);
-        s_hi = std::max(s_hi, s - give);
-        t_lo = std::min(t_lo, t + give);
-        t_hi = std::max(t_hi, t - give);
-      }
+    for (const Vec3& d : corners) {
+      const double dh = n.dot(d) - h_mid;
+      const double slack = r0 * r0 - dh * dh;
+      const double give = slack > 0.0 ? std::sqrt(slack) : 0.0;
+      const double s = u.dot(d), t = v.dot(d);
+      s_lo = std::min(s_lo, s + give);
+      s_hi = std::max(s_hi, s - give);
+      t_lo = std::min(t_lo, t + give);
+      t_hi = std::max(t_hi, t - give);
+    }
     if (s_lo > s_hi) s_lo = s_hi = 0.5 * (s_lo + s_hi);
     if (t_lo > t_hi) t_lo = t_hi = 0.5 * (t_lo + t_hi);
     const Vec3 c = ref + 0.5 * (s_lo + s_hi) * u + 0.5 * (t_lo + t_hi) * v + h_mid * n;
@@ -180,17 +185,92 @@ struct Builder {
     r.half[1] = round_up(0.5 * (t_hi - t_lo));
     // The radius: farthest corner from its clamped projection, a point of
     // the float parallelogram, so an upper bound on its distance to it.
+    // Corner − origin − cf is taken as (corner − origin − ref) − (cf − ref):
+    // the same difference up to one more rounding, covered below.
+    const Vec3 cf(r.center[0], r.center[1], r.center[2]);
+    const Vec3 shift = cf - ref;
+    const double h0 = r.half[0], h1 = r.half[1];
+    double far_sq = 0.0;
+    for (const Vec3& dr : corners) {
+      const Vec3 d = dr - shift;
+      const double s = std::clamp(u.dot(d), -h0, h0), t = std::clamp(v.dot(d), -h1, h1);
+      far_sq = std::max(far_sq, (d - s * u - t * v).squaredNorm());
+    }
+    const double far = std::sqrt(far_sq);
+    // Rounding of the projection, relative to the magnitudes involved.
+    r.radius = round_up(far + 1e-14 * (far + h0 + h1 + cf.lpNorm<1>() + ref.lpNorm<1>()));
+    return r;
+  }
+
+  // A node at an odd depth with more than kExactRss triangles gets the RSS
+  // of its children's RSS: each child is its parallelogram's four corners
+  // swept by its radius, so the parent's rectangle is fitted to the eight
+  // corners and its radius covers every corner plus that child's radius.
+  // Distance to a parallelogram is convex, so covering its corners covers
+  // it. Looser than a fit to the triangles (by about a child's radius; its
+  // children, at even depths, are fitted exactly), but O(1) a node instead
+  // of four passes over its corners, which halves the RSS share of a
+  // million-triangle build (measured: 2.2 s with every node fitted, the
+  // AABB build alone 0.55 s). Merging every large node instead made
+  // separated bunny distances 4× slower.
+  static constexpr std::uint32_t kExactRss = 8;
+
+  static BvhRss merge_rss(const BvhRss& a, const BvhRss& b) {
+    Vec3 pts[8];
+    double child_radius[8];
+    int m = 0;
+    for (const BvhRss* c : {&a, &b}) {
+      const Vec3 cc(c->center[0], c->center[1], c->center[2]);
+      const Vec3 cu(c->axis[0][0], c->axis[0][1], c->axis[0][2]), cv(c->axis[1][0], c->axis[1][1], c->axis[1][2]);
+      for (const double su : {-1.0, 1.0})
+        for (const double sv : {-1.0, 1.0}) {
+          pts[m] = cc + su * double(c->half[0]) * cu + sv * double(c->half[1]) * cv;
+          child_radius[m++] = c->radius;
+        }
+    }
+    Vec3 ref = Vec3::Zero();
+    for (const Vec3& q : pts) ref += q;
+    ref /= 8.0;
+    Mat3 cov = Mat3::Zero();
+    for (const Vec3& q : pts) cov += (q - ref) * (q - ref).transpose();
+    Eigen::SelfAdjointEigenSolver<Mat3> eig;
+    eig.computeDirect(cov / 8.0);
+    Mat3 axes = eig.eigenvectors();
+    if (!axes.allFinite()) axes = Mat3::Identity();
+    BvhRss r;
+    for (int j = 0; j < 3; ++j) {
+      r.axis[0][j] = static_cast<float>(axes(j, 2));
+      r.axis[1][j] = static_cast<float>(axes(j, 1));
+    }
+    const Vec3 u(r.axis[0][0], r.axis[0][1], r.axis[0][2]), v(r.axis[1][0], r.axis[1][1], r.axis[1][2]);
+    const Vec3 n = u.cross(v);
+    double s_lo = std::numeric_limits<double>::infinity(), s_hi = -s_lo, t_lo = s_lo, t_hi = -s_lo, h_lo = s_lo,
+           h_hi = -s_lo;
+    for (const Vec3& q : pts) {
+      const Vec3 d = q - ref;
+      s_lo = std::min(s_lo, u.dot(d));
+      s_hi = std::max(s_hi, u.dot(d));
+      t_lo = std::min(t_lo, v.dot(d));
+      t_hi = std::max(t_hi, v.dot(d));
+      h_lo = std::min(h_lo, n.dot(d));
+      h_hi = std::max(h_hi, n.dot(d));
+    }
+    const Vec3 c = ref + 0.5 * (s_lo + s_hi) * u + 0.5 * (t_lo + t_hi) * v + 0.5 * (h_lo + h_hi) * n;
+    for (int j = 0; j < 3; ++j) r.center[j] = to_float(c[j]);
+    r.half[0] = round_up(0.5 * (s_hi - s_lo));
+    r.half[1] = round_up(0.5 * (t_hi - t_lo));
     const Vec3 cf(r.center[0], r.center[1], r.center[2]);
     const double h0 = r.half[0], h1 = r.half[1];
-    double far = 0.0;
-    for (std::uint32_t i = begin; i < end; ++i)
-      for (int k = 0; k < 3; ++k) {
-        const Vec3 d = mesh.corner(order[i], k) - origin - cf;
-        const double s = std::clamp(u.dot(d), -h0, h0), t = std::clamp(v.dot(d), -h1, h1);
-        far = std::max(far, (d - s * u - t * v).norm());
-      }
-    // Rounding of the projection, relative to the magnitudes involved.
-    r.radius = round_up(far + 1e-14 * (far + h0 + h1 + cf.lpNorm<1>()));
+    double far = 0.0, scale = 0.0;
+    for (int k = 0; k < 8; ++k) {
+      const Vec3 d = pts[k] - cf;
+      const double s = std::clamp(u.dot(d), -h0, h0), t = std::clamp(v.dot(d), -h1, h1);
+      far = std::max(far, (d - s * u - t * v).norm() + child_radius[k]);
+      scale = std::max(scale, pts[k].lpNorm<1>() + child_radius[k]);
+    }
+    // Rounding of the corners and of the projection, relative to the
+    // magnitudes involved.
+    r.radius = round_up(far + 1e-14 * (far + h0 + h1 + cf.lpNorm<1>() + scale));
     return r;
   }
 
@@ -278,7 +358,11 @@ struct Builder {
     nodes.reserve(2 * (n / static_cast<std::size_t>(opt.leaf_size) + 1));
     nodes.push_back(BvhNode{});
     if (opt.volume == BvhVolume::obb) obbs.resize(1);
-    if (opt.volume == BvhVolume::rss) rss.resize(1);
+    if (opt.volume == BvhVolume::rss) {
+      rss.resize(1);
+      range.resize(1);
+      merged.resize(1);
+    }
     std::vector<Task> stack{{0, 0, static_cast<std::uint32_t>(n), 0}};
     while (!stack.empty()) {
       const Task task = stack.back();
@@ -288,7 +372,10 @@ struct Builder {
       for (std::uint32_t i = task.begin; i < task.end; ++i) box.extend(boxes[order[i]]);
       set_box(nodes[task.node], box);
       if (opt.volume == BvhVolume::obb) obbs[task.node] = fit_obb(task.begin, task.end);
-      if (opt.volume == BvhVolume::rss) rss[task.node] = fit_rss(task.begin, task.end, box.center());
+      if (opt.volume == BvhVolume::rss) {
+        range[task.node] = {task.begin, task.end};
+        merged[task.node] = task.depth % 2 == 1 && task.end - task.begin > kExactRss;
+      }
       const std::uint32_t count = task.end - task.begin;
       if (count <= static_cast<std::uint32_t>(opt.leaf_size)) {
         nodes[task.node].index = task.begin;
@@ -302,9 +389,34 @@ struct Builder {
       nodes.push_back(BvhNode{});
       nodes.push_back(BvhNode{});
       if (opt.volume == BvhVolume::obb) obbs.resize(nodes.size());
-      if (opt.volume == BvhVolume::rss) rss.resize(nodes.size());
+      if (opt.volume == BvhVolume::rss) {
+        rss.resize(nodes.size());
+        range.resize(nodes.size());
+        merged.resize(nodes.size());
+      }
       stack.push_back({child + 1, mid, task.end, task.depth + 1});
       stack.push_back({child, task.begin, mid, task.depth + 1});
+    }
+    // RSS fits once the order is final: every node's triangles are then a
+    // contiguous run of it, so the corners are gathered from the mesh once
+    // (not once per level: on a million triangles the scattered reads were
+    // most of the build) and each fit reads its run.
+    if (opt.volume == BvhVolume::rss) {
+      sorted_corners.resize(3 * order.size());
+      for (std::size_t i = 0; i < order.size(); ++i)
+        for (int k = 0; k < 3; ++k) sorted_corners[3 * i + std::size_t(k)] = mesh.corner(order[i], k) - origin;
+      for (std::size_t i = 0; i < nodes.size(); ++i) {
+        if (merged[i]) continue;
+        const BvhNode& nd = nodes[i];
+        const Vec3 ref(0.5 * (double(nd.lo[0]) + nd.hi[0]), 0.5 * (double(nd.lo[1]) + nd.hi[1]),
+                       0.5 * (double(nd.lo[2]) + nd.hi[2]));
+        rss[i] = fit_rss(range[i].first, range[i].second, ref);
+      }
+      // A merged node's children sit at an even depth, fitted above.
+      for (std::size_t i = 0; i < nodes.size(); ++i)
+        if (merged[i]) rss[i] = merge_rss(rss[nodes[i].index], rss[nodes[i].index + 1]);
+      std::vector<Vec3>().swap(sorted_corners);
+      std::vector<Vec3>().swap(corners);
     }
     nodes.shrink_to_fit();
     obbs.shrink_to_fit();
