@@ -326,8 +326,8 @@ DistanceResult sat_box_box(const Box& a, const Transform& ta, const Box& b, cons
   return detail::sat_box_box_finite(a, ta, b, tb);
 }
 
-DistanceResult detail::sat_box_box_finite(const Box& a, const Transform& ta, const Box& b,
-                                          const Transform& tb) {
+detail::BoxBoxAxis detail::sat_box_box_axis(const Box& a, const Transform& ta, const Box& b,
+                                            const Transform& tb) {
   // A's frame: columns of R are B's axes, t is B's centre.
   const Mat3 R = ta.R.transpose() * tb.R;
   const Vec3 t = ta.R.transpose() * (tb.p - ta.p);
@@ -393,20 +393,37 @@ DistanceResult detail::sat_box_box_finite(const Box& a, const Transform& ta, con
       bj = k % 3;
     }
   }
-  Best best;
-  best.h = best_h;
-  best.kind = kind;
-  best.i = bi;
-  best.j = bj;
+  BoxBoxAxis ax;
+  ax.h = best_h;
+  ax.kind = static_cast<int>(kind);
+  ax.i = bi;
+  ax.j = bj;
+  ax.R = R;
+  ax.t = t;
   switch (kind) {
-    case Feature::face_b: best.u = sign_of(t.dot(R.col(bj))) * Vec3(R.col(bj)); break;
-    case Feature::face_a: best.u = sign_of(t[bi]) * Vec3::Unit(bi); break;
+    case Feature::face_b: ax.u = sign_of(t.dot(R.col(bj))) * Vec3(R.col(bj)); break;
+    case Feature::face_a: ax.u = sign_of(t[bi]) * Vec3::Unit(bi); break;
     case Feature::edges: {
       const Vec3 L = Vec3::Unit(bi).cross(Vec3(R.col(bj)));
-      best.u = sign_of(t.dot(L)) * (L / std::sqrt(len2[3 * bi + bj]));
+      ax.u = sign_of(t.dot(L)) * (L / std::sqrt(len2[3 * bi + bj]));
       break;
     }
   }
+  return ax;
+}
+
+DistanceResult detail::sat_box_box_finish(const BoxBoxAxis& ax, const Box& a, const Transform& ta,
+                                          const Box& b) {
+  const Mat3& R = ax.R;
+  const Vec3& t = ax.t;
+  const Vec3& ha = a.half_extents();
+  const Vec3& hb = b.half_extents();
+  Best best;
+  best.h = ax.h;
+  best.kind = static_cast<Feature>(ax.kind);
+  best.i = ax.i;
+  best.j = ax.j;
+  best.u = ax.u;
 
   // Deepest points in A's frame. B's vertex deepest along −u:
   const Vec3& u = best.u;
