@@ -164,14 +164,6 @@ int face_axis(const Vec3& h, const Vec3& d, double tol) {
   return flips == 2 ? k : -1;
 }
 
-// A loose face_axis: at least two axes flip under `tol` (a superset of the
-// faces when tol is above the one face_axis is given, by more than rounding).
-bool may_show_face(const Vec3& h, const Vec3& d, double tol) {
-  int flips = 0;
-  for (int i = 0; i < 3; ++i) flips += 2.0 * h[i] * std::abs(d[i]) <= tol ? 1 : 0;
-  return flips >= 2;
-}
-
 bool along_axis(const Vec3& d, int k) {
   const int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;
   return std::abs(d[k1]) <= kAxisAligned && std::abs(d[k2]) <= kAxisAligned;
@@ -310,34 +302,33 @@ bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
   const Box& b = sb.as<Box>();
   const double size = std::max(box_extent(a), box_extent(b));
   const double reach = options.margin + 1e-12 * std::max(size, 1.0);
-  // signed_distance's own route for two boxes: SAT answers an overlap, GJK
-  // the rest.
-  const BoxBoxAxis ax = sat_box_box_axis(a, pose_a, b, pose_b);
   // Without reduction, two faces lying on each other take the clip in the
   // reference face's frame. It needs the SAT's normal and distance only
-  // (make_result's expressions, so the same bits), not its deepest points
-  // nor the contact plane's frame. A's local direction −n is the SAT's u up
-  // to rounding, so a loose test on u filters out first, with no rotation,
-  // the poses where A shows no face (measured: building n and testing it
-  // exactly for every overlapping pose cost random poses ~15 ns); the exact
-  // test follows in try_face_on_face.
-  if (options.max_points == 0 && options.feature_tolerance <= 1e-6 && std::isfinite(ax.h) &&
-      may_show_face(a.half_extents(), ax.u, 2.0 * options.feature_tolerance * size)) {
-    const Vec3 n = pose_a.rotate(-ax.u);
-    const double distance = -ax.h - a.core_inflation() - b.core_inflation();
-    if (distance < 0.0 && n.allFinite()) {
+  // (make_result's, so the same bits as below), not its deepest points nor
+  // the contact plane's frame; the SAT leaves the points out when a loose
+  // test on its axis finds a face on each box (measured: building n and
+  // testing it exactly for every overlapping pose cost random poses ~15 ns),
+  // and the exact test follows in try_face_on_face.
+  const bool face_path = options.max_points == 0 && options.feature_tolerance <= 1e-6;
+  bool skipped = false;
+  DistanceResult sd = sat_box_box_finite(a, pose_a, b, pose_b, 2.0 * options.feature_tolerance * size,
+                                         face_path ? &skipped : nullptr);
+  if (skipped) {
+    if (sd.status == Status::ok && sd.distance < 0.0) {
       const double tol = options.feature_tolerance * size;
       const double eps = std::max(tol, 1e-12 * std::max(size, 1.0));
-      if (try_face_on_face(a, pose_a, b, pose_b, n, tol, eps, size, out) && !out.points.empty()) {
-        out.status = Status::ok;
-        out.distance = distance;
-        out.normal = n;
+      if (try_face_on_face(a, pose_a, b, pose_b, sd.normal, tol, eps, size, out) && !out.points.empty()) {
+        out.status = sd.status;
+        out.distance = sd.distance;
+        out.normal = sd.normal;
         return true;
       }
       out.points.clear();
     }
+    sd = sat_box_box_finite(a, pose_a, b, pose_b);  // the points after all (rare)
   }
-  DistanceResult sd = sat_box_box_finish(ax, a, pose_a, b);
+  // signed_distance's own route for two boxes: SAT answers an overlap, GJK
+  // the rest.
   if (!(sd.status == Status::ok && sd.distance < 0.0)) {
     DistanceRequest req;
     req.bound = reach;

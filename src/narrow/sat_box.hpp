@@ -6,27 +6,13 @@
 
 namespace proxima::narrow::detail {
 
-/// The box–box SAT's winning axis, before its deepest points: enough for
-/// the normal and the distance, which is all a face-on-face manifold needs
-/// (the points cost a segment–segment closest pair when an edge axis wins).
-struct BoxBoxAxis {
-  double h;  // h_C along u (minus the overlap of the cores)
-  Vec3 u;    // outward facet normal of A ⊖ B, in A's frame
-  int kind;  // 0 a face of A, 1 a face of B, 2 an edge pair
-  int i, j;  // face_a: A's axis; face_b: B's axis; edges: A's and B's axes
-  Mat3 R;    // B's axes in A's frame
-  Vec3 t;    // B's centre in A's frame
-};
-
-BoxBoxAxis sat_box_box_axis(const Box& a, const Transform& ta, const Box& b, const Transform& tb);
-
-/// The full result from the axis (make_result's normal and distance, and the
-/// deepest points).
-DistanceResult sat_box_box_finish(const BoxBoxAxis& ax, const Box& a, const Transform& ta, const Box& b);
-
-/// sat_box_box for finite poses.
-inline DistanceResult sat_box_box_finite(const Box& a, const Transform& ta, const Box& b, const Transform& tb) {
-  return sat_box_box_finish(sat_box_box_axis(a, ta, b, tb), a, ta, b);
-}
+/// sat_box_box for finite poses. With `skipped` given, an overlap whose
+/// axis may show a face of each box (each box's feature along it a face
+/// under a loosened `face_tol`) returns the normal and distance only, the
+/// points left zero, and sets *skipped: a face-on-face manifold needs no
+/// more, and the points cost a segment closest pair when an edge axis wins
+/// (the four edge axes tying with a resting face often win by rounding).
+DistanceResult sat_box_box_finite(const Box& a, const Transform& ta, const Box& b, const Transform& tb,
+                                  double face_tol = 0.0, bool* skipped = nullptr);
 
 }  // namespace proxima::narrow::detail
