@@ -39,6 +39,8 @@ using BoxClip = ClipOf<kBoxHull>;
 
 double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
 
+double sign_of(double x) { return x >= 0.0 ? 1.0 : -1.0; }
+
 // convex_hull's sort order.
 bool before(const PlanePoint& a, const PlanePoint& b) {
   return a.uv.x() < b.uv.x() || (a.uv.x() == b.uv.x() && a.uv.y() < b.uv.y());
@@ -132,6 +134,166 @@ bool box_hull(const Box& s, const Transform& pose, const Vec3& dir, double tol, 
   return true;
 }
 
+// ---- Face on face, without reduction -------------------------------------
+//
+// A box resting on a box: both features are faces and the normal is one of
+// the two faces' axes (the SAT winner's). The intersection is then the
+// incident face's quad clipped by the reference face's rectangle, and in the
+// reference box's own frame that rectangle is axis-aligned: four clip lines
+// of the form ±x ≤ h, each side test a subtraction. Heights come from the
+// incident face's plane rather than a least-squares fit. The points agree
+// with the generic construction to rounding, not bit for bit, which is why
+// this path only runs without max_points' reduction (there equal depths
+// must tie alike) and with the default tolerance or finer (the slack of the
+// clip is eps = tol; within a few eps of each other distinct vertices merge
+// in visiting order, which differs here).
+
+// Off-axis components of the normal, in the reference box's frame, above
+// which the normal is not that box's face axis: projecting along the axis
+// instead of along n would then move points by this times their height.
+constexpr double kAxisAligned = 1e-14;
+
+// A box's face axis along local direction d when its feature is a face (the
+// other two axes flip, as in box_feature), else −1.
+int face_axis(const Vec3& h, const Vec3& d, double tol) {
+  int k = -1, flips = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (2.0 * h[i] * std::abs(d[i]) <= tol) ++flips;
+    else k = i;
+  }
+  return flips == 2 ? k : -1;
+}
+
+bool along_axis(const Vec3& d, int k) {
+  const int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;
+  return std::abs(d[k1]) <= kAxisAligned && std::abs(d[k2]) <= kAxisAligned;
+}
+
+// A clip polygon of at most 4 + 4 vertices (each of four lines adds at most
+// one to a convex polygon), in the reference face's coordinates.
+struct Quad2 {
+  double x[8], y[8];
+  int n = 0;
+};
+
+// Keeps the part of p with coord ≤ bound, within eps outside counting as
+// inside; crossings on the line itself (plane_geometry's clip_polygons rule:
+// slack never moves a point). `c` selects x (0) or y (1), `sign` flips the
+// inequality (−coord ≤ bound).
+void clip_line(const Quad2& p, int c, double sign, double bound, double eps, Quad2& q) {
+  const double* a = c == 0 ? p.x : p.y;
+  double s[8];
+  bool all_in = true;
+  for (int j = 0; j < p.n; ++j) {
+    s[j] = bound - sign * a[j];
+    all_in = all_in && s[j] >= -eps;
+  }
+  if (all_in) { q = p; return; }
+  q.n = 0;
+  for (int j = 0; j < p.n; ++j) {
+    const int k = j + 1 == p.n ? 0 : j + 1;
+    const bool in0 = s[j] >= -eps, in1 = s[k] >= -eps;
+    if (in0) { q.x[q.n] = p.x[j]; q.y[q.n] = p.y[j]; ++q.n; }
+    if (in0 != in1) {
+      const double t = std::clamp(s[j] / (s[j] - s[k]), 0.0, 1.0);
+      q.x[q.n] = p.x[j] + t * (p.x[k] - p.x[j]);
+      q.y[q.n] = p.y[j] + t * (p.y[k] - p.y[j]);
+      ++q.n;
+    }
+  }
+}
+
+// The manifold of box `inc` lying with a face on box `ref`'s face k, whose
+// outward normal (towards inc) is sref·e_k in ref's frame. Heights are taken
+// along that normal; depth is the overlap, as in emit_contact. Returns false
+// (nothing emitted) for a face too thin or too steep for the plane formula.
+bool face_on_face(const Box& ref, const Transform& pose_ref, int k, double sref, const Box& inc,
+                  const Transform& pose_inc, int ki, double sinc, const Vec3& n, double eps,
+                  double min_half, ContactSet& out) {
+  const int k1 = k == 2 ? 0 : k + 1, k2 = k == 0 ? 2 : k - 1;
+  const int ki1 = ki == 2 ? 0 : ki + 1, ki2 = ki == 0 ? 2 : ki - 1;
+  const Vec3& hr = ref.half_extents();
+  const Vec3& hi = inc.half_extents();
+  // Faces narrower than this leave the generic hull to merge or drop corners.
+  if (hr[k1] < min_half || hr[k2] < min_half || hi[ki1] < min_half || hi[ki2] < min_half) return false;
+  // inc's face in ref's frame: centre c, half-edge vectors a1, a2, normal m
+  // (outward of inc, towards ref).
+  const Mat3 M = pose_ref.R.transpose() * pose_inc.R;
+  const Vec3 m = sinc * M.col(ki);
+  // A face this steep is no face feature at the tolerances admitted here;
+  // the plane's slope would divide by nearly zero.
+  if (!(std::abs(m[k]) >= 0.5)) return false;
+  const Vec3 c = pose_ref.R.transpose() * (pose_inc.p - pose_ref.p) + hi[ki] * m;
+  const Vec3 a1 = hi[ki1] * M.col(ki1), a2 = hi[ki2] * M.col(ki2);
+  Quad2 buf[2];
+  Quad2* p = &buf[0];
+  Quad2* q = &buf[1];
+  // Corners in cyclic order: the clip needs a closed polygon, not a
+  // particular orientation (each line is a half-plane).
+  p->n = 4;
+  p->x[0] = c[k1] + a1[k1] + a2[k1]; p->y[0] = c[k2] + a1[k2] + a2[k2];
+  p->x[1] = c[k1] - a1[k1] + a2[k1]; p->y[1] = c[k2] - a1[k2] + a2[k2];
+  p->x[2] = c[k1] - a1[k1] - a2[k1]; p->y[2] = c[k2] - a1[k2] - a2[k2];
+  p->x[3] = c[k1] + a1[k1] - a2[k1]; p->y[3] = c[k2] + a1[k2] - a2[k2];
+  // Height of inc's face plane along axis k above (x, y) of ref's frame.
+  const double gx = -m[k1] / m[k], gy = -m[k2] / m[k];
+  clip_line(*p, 0, 1.0, hr[k1], eps, *q);
+  if (q->n > 0) clip_line(*q, 0, -1.0, hr[k1], eps, *p);
+  else p->n = 0;
+  if (p->n > 0) clip_line(*p, 1, 1.0, hr[k2], eps, *q);
+  else q->n = 0;
+  if (q->n > 0) clip_line(*q, 1, -1.0, hr[k2], eps, *p);
+  else p->n = 0;
+  // plane_geometry's push_unique: vertices within eps merge, first kept.
+  int keep[8];
+  int kept = 0;
+  for (int j = 0; j < p->n; ++j) {
+    bool dup = false;
+    for (int i = 0; i < kept; ++i) {
+      const double dx = p->x[j] - p->x[keep[i]], dy = p->y[j] - p->y[keep[i]];
+      dup = dup || dx * dx + dy * dy <= eps * eps;
+    }
+    if (!dup) keep[kept++] = j;
+  }
+  const double h_ref = hr[k] + ref.core_inflation();
+  for (int i = 0; i < kept; ++i) {
+    const double x = p->x[keep[i]], y = p->y[keep[i]];
+    // inc's surface along the reference normal: its plane, lifted by its
+    // inflation towards ref (as the generic lift does along n).
+    const double zk = c[k] + gx * (x - c[k1]) + gy * (y - c[k2]);
+    const double h_inc = sref * zk - inc.core_inflation();
+    Vec3 local;
+    local[k1] = x;
+    local[k2] = y;
+    local[k] = sref * 0.5 * (h_ref + h_inc);
+    Contact ct;
+    ct.point = pose_ref.apply(local);
+    ct.normal = n;
+    ct.depth = h_ref - h_inc;
+    out.points.push_back(ct);
+  }
+  return true;
+}
+
+// The face-on-face path when it applies: both features faces, the normal
+// one of their axes. Returns false, emitting nothing, otherwise.
+bool try_face_on_face(const Box& a, const Transform& pose_a, const Box& b, const Transform& pose_b,
+                      const Vec3& n, double tol, double eps, double size, ContactSet& out) {
+  const Vec3 da = pose_a.rotate_inverse(-n), db = pose_b.rotate_inverse(n);
+  const int ka = face_axis(a.half_extents(), da, tol);
+  if (ka < 0) return false;
+  const int kb = face_axis(b.half_extents(), db, tol);
+  if (kb < 0) return false;
+  const double min_half = 1e-3 * std::max(size, 1.0);
+  if (along_axis(db, kb))
+    return face_on_face(b, pose_b, kb, sign_of(db[kb]), a, pose_a, ka, sign_of(da[ka]), n, eps,
+                        min_half, out);
+  if (along_axis(da, ka))
+    return face_on_face(a, pose_a, ka, sign_of(da[ka]), b, pose_b, kb, sign_of(db[kb]), n, eps,
+                        min_half, out);
+  return false;
+}
+
 }  // namespace
 
 bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
@@ -140,9 +302,33 @@ bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
   const Box& b = sb.as<Box>();
   const double size = std::max(box_extent(a), box_extent(b));
   const double reach = options.margin + 1e-12 * std::max(size, 1.0);
+  // Without reduction, two faces lying on each other take the clip in the
+  // reference face's frame. It needs the SAT's normal and distance only
+  // (make_result's, so the same bits as below), not its deepest points nor
+  // the contact plane's frame; the SAT leaves the points out when a loose
+  // test on its axis finds a face on each box (measured: building n and
+  // testing it exactly for every overlapping pose cost random poses ~15 ns),
+  // and the exact test follows in try_face_on_face.
+  const bool face_path = options.max_points == 0 && options.feature_tolerance <= 1e-6;
+  bool skipped = false;
+  DistanceResult sd = sat_box_box_finite(a, pose_a, b, pose_b, 2.0 * options.feature_tolerance * size,
+                                         face_path ? &skipped : nullptr);
+  if (skipped) {
+    if (sd.status == Status::ok && sd.distance < 0.0) {
+      const double tol = options.feature_tolerance * size;
+      const double eps = std::max(tol, 1e-12 * std::max(size, 1.0));
+      if (try_face_on_face(a, pose_a, b, pose_b, sd.normal, tol, eps, size, out) && !out.points.empty()) {
+        out.status = sd.status;
+        out.distance = sd.distance;
+        out.normal = sd.normal;
+        return true;
+      }
+      out.points.clear();
+    }
+    sd = sat_box_box_finite(a, pose_a, b, pose_b);  // the points after all (rare)
+  }
   // signed_distance's own route for two boxes: SAT answers an overlap, GJK
   // the rest.
-  DistanceResult sd = sat_box_box_finite(a, pose_a, b, pose_b);
   if (!(sd.status == Status::ok && sd.distance < 0.0)) {
     DistanceRequest req;
     req.bound = reach;

@@ -159,6 +159,25 @@ DistanceResult make_result(const Best& best, const Vec3& pa, const Transform& fr
   return r;
 }
 
+// At least two axes of a box of half extents h flip along local direction
+// d under tol (support_feature's face test, loosened: at most one axis
+// keeps its sign).
+bool may_show_face(const Vec3& h, const Vec3& d, double tol) {
+  int flips = 0;
+  for (int i = 0; i < 3; ++i) flips += 2.0 * h[i] * std::abs(d[i]) <= tol ? 1 : 0;
+  return flips >= 2;
+}
+
+// An overlap whose axis may have a face of each box lying on the other.
+bool overlapping_faces(const Best& best, const Mat3& R, const Vec3& ha, const Vec3& hb, double tol) {
+  if (!(best.h > 0.0) || !std::isfinite(best.h)) return false;
+  switch (best.kind) {
+    case Feature::face_a: return may_show_face(hb, R.row(best.i).transpose(), tol);
+    case Feature::face_b: return may_show_face(ha, best.u, tol);
+    default: return may_show_face(ha, best.u, tol) && may_show_face(hb, R.transpose() * best.u, tol);
+  }
+}
+
 // Generic SAT on two views, in B's local frame (x_B = R x_A + p).
 template <class VA, class VB>
 DistanceResult sat_views(const VA& a, const Transform& ta, const VB& b, const Transform& tb,
@@ -327,7 +346,7 @@ DistanceResult sat_box_box(const Box& a, const Transform& ta, const Box& b, cons
 }
 
 DistanceResult detail::sat_box_box_finite(const Box& a, const Transform& ta, const Box& b,
-                                          const Transform& tb) {
+                                          const Transform& tb, double face_tol, bool* skipped) {
   // A's frame: columns of R are B's axes, t is B's centre.
   const Mat3 R = ta.R.transpose() * tb.R;
   const Vec3 t = ta.R.transpose() * (tb.p - ta.p);
@@ -406,6 +425,15 @@ DistanceResult detail::sat_box_box_finite(const Box& a, const Transform& ta, con
       best.u = sign_of(t.dot(L)) * (L / std::sqrt(len2[3 * bi + bj]));
       break;
     }
+  }
+
+  // A face lying on a face (see sat_box.hpp): the normal and distance only.
+  // A's local direction −n is u and B's is −Rᵀu, up to rounding; the
+  // winner's own box shows its face by construction, and for a face of A,
+  // Rᵀu is ± a row of R.
+  if (skipped != nullptr && overlapping_faces(best, R, ha, hb, face_tol)) {
+    *skipped = true;
+    return make_result(best, Vec3::Zero(), ta, a.core_inflation(), b.core_inflation());
   }
 
   // Deepest points in A's frame. B's vertex deepest along −u:

@@ -112,5 +112,68 @@ TEST(BoxManifold, OptionsAndOddBoxesMatchTheGenericPath) {
   }
 }
 
+// Without reduction, two faces lying on each other take the face-on-face
+// clip in the reference box's frame: the same normal and the same point set,
+// to 1e-12, as the generic path. Small tilts (inside and just outside the
+// tolerance), offsets that hang A over B's edges, exact 45° turns (the
+// octagon), and both operand orders (either box can hold the reference face).
+TEST(BoxManifold, FaceOnFaceMatchesTheGenericPath) {
+  Rng rng(7);
+  std::size_t polygons = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const Vec3 sa = random_size(rng), sb = random_size(rng);
+    const Shape a = Box(sa, i % 5 == 0 ? 0.02 : 0.0), b = Box(sb, i % 7 == 0 ? 0.03 : 0.0);
+    const Vec3 ha = 0.5 * sa, hb = 0.5 * sb;
+    const Transform tb = rng.pose(1.0);
+    const double turn = i % 4 == 0 ? 0.25 * M_PI * static_cast<double>(rng.uniform(0, 8) > 4 ? 1 : 3)
+                                   : rng.uniform(0, 6.3);
+    const double tilt = i % 3 == 0 ? 0.0 : std::pow(10.0, rng.uniform(-12.0, -5.0));
+    const Transform yaw = Transform::from_axis_angle(
+        Vec3::UnitZ(), turn,
+        Vec3(rng.uniform(-1.2, 1.2) * hb.x(), rng.uniform(-1.2, 1.2) * hb.y(),
+             hb.z() + ha.z() - rng.uniform(0.0, 0.01)));
+    const Transform lean = Transform::from_axis_angle(rng.unit_vector(), tilt, Vec3::Zero());
+    const Transform ta = tb * yaw * lean;
+    const std::size_t n = expect_same(a, ta, b, tb, {}, "face on face " + std::to_string(i));
+    expect_same(b, tb, a, ta, {}, "face on face swapped " + std::to_string(i));
+    polygons += n >= 3 ? 1 : 0;
+    if (::testing::Test::HasFailure()) return;
+  }
+  EXPECT_GT(polygons, 4000u * 3 / 4);
+}
+
+// Cases the face-on-face clip leaves to the box path (whose points equal the
+// generic path's bit for bit, so exact equality shows the fallback): faces
+// narrower than 1e-3 of the size (where the generic hull merges corners and
+// the least-squares heights drift), a coarser tolerance (wider slack, where
+// the order vertices are visited in decides merges), and reduction.
+TEST(BoxManifold, DegenerateFaceOnFaceFallsBack) {
+  Rng rng(8);
+  for (int i = 0; i < 600; ++i) {
+    ContactOptions o;
+    Vec3 sa = random_size(rng);
+    const Vec3 sb = random_size(rng);
+    if (i % 3 == 0) sa.x() = std::pow(10.0, rng.uniform(-9.0, -4.0));  // a strip lying flat
+    else if (i % 3 == 1) o.feature_tolerance = std::pow(10.0, rng.uniform(-5.0, -3.0));
+    else o.max_points = 4;
+    const Shape a = Box(sa), b = Box(sb);
+    Transform ta, tb;
+    resting_pose(rng, 0.5 * sa, 0.5 * sb, ta, tb);
+    ContactSet fast, generic;
+    contacts(a, ta, b, tb, o, fast);
+    narrow::generic_contacts(a, ta, b, tb, o, generic);
+    ASSERT_EQ(fast.size(), generic.size()) << i;
+    EXPECT_EQ(fast.normal, generic.normal) << i;
+    for (std::size_t k = 0; k < fast.size(); ++k) {
+      bool same = false;
+      for (std::size_t m = 0; m < generic.size(); ++m)
+        same = same || (fast.points[k].point == generic.points[m].point &&
+                        fast.points[k].depth == generic.points[m].depth);
+      EXPECT_TRUE(same) << "case " << i << " point " << k << " not bit for bit";
+    }
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 }  // namespace
 }  // namespace proxima
