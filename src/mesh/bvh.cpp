@@ -118,6 +118,26 @@ struct Builder {
     return o;
   }
 
+  // The rectangle's axes: the two principal directions of largest spread of
+  // a covariance, stored as floats; u, v are those floats read back and n
+  // their cross product (what every later measurement uses). The closed-form
+  // 3×3 solver: the axes need not be accurate (the radius is measured along
+  // whatever axes come out), and it is several times cheaper than the
+  // iterative one on the ~n/2 nodes of a large mesh.
+  static void set_rss_axes(const Mat3& cov, BvhRss& r, Vec3& u, Vec3& v, Vec3& n) {
+    Eigen::SelfAdjointEigenSolver<Mat3> eig;
+    eig.computeDirect(cov);
+    Mat3 axes = eig.eigenvectors();  // eigenvalues ascending: col 0 is the normal
+    if (!axes.allFinite()) axes = Mat3::Identity();
+    for (int j = 0; j < 3; ++j) {
+      r.axis[0][j] = static_cast<float>(axes(j, 2));
+      r.axis[1][j] = static_cast<float>(axes(j, 1));
+    }
+    u = Vec3(r.axis[0][0], r.axis[0][1], r.axis[0][2]);
+    v = Vec3(r.axis[1][0], r.axis[1][1], r.axis[1][2]);
+    n = u.cross(v);
+  }
+
   // Rectangle swept sphere of the triangles order[begin, end), after the
   // idea of Larsen et al. 1999 (PQP): the rectangle spans the two principal
   // axes of the corners (covariance eigenvectors, moments taken about the
@@ -142,20 +162,9 @@ struct Builder {
     const double count = 3.0 * (end - begin);
     const Vec3 mean = sum / count;
     const Mat3 cov = second / count - mean * mean.transpose();
-    // The closed-form 3×3 solver: the axes need not be accurate (the radius
-    // is measured along whatever axes come out), and it is several times
-    // cheaper than the iterative one on the ~n/2 nodes of a large mesh.
-    Eigen::SelfAdjointEigenSolver<Mat3> eig;
-    eig.computeDirect(cov);
-    Mat3 axes = eig.eigenvectors();  // eigenvalues ascending: col 0 is the normal
-    if (!axes.allFinite()) axes = Mat3::Identity();
     BvhRss r;
-    for (int j = 0; j < 3; ++j) {
-      r.axis[0][j] = static_cast<float>(axes(j, 2));
-      r.axis[1][j] = static_cast<float>(axes(j, 1));
-    }
-    const Vec3 u(r.axis[0][0], r.axis[0][1], r.axis[0][2]), v(r.axis[1][0], r.axis[1][1], r.axis[1][2]);
-    const Vec3 n = u.cross(v);
+    Vec3 u, v, n;
+    set_rss_axes(cov, r, u, v, n);
     // Coordinates along the rounded axes (relative to ref: small numbers).
     double h_lo = std::numeric_limits<double>::infinity(), h_hi = -h_lo;
     for (const Vec3& d : corners) {
@@ -233,17 +242,9 @@ struct Builder {
     ref /= 8.0;
     Mat3 cov = Mat3::Zero();
     for (const Vec3& q : pts) cov += (q - ref) * (q - ref).transpose();
-    Eigen::SelfAdjointEigenSolver<Mat3> eig;
-    eig.computeDirect(cov / 8.0);
-    Mat3 axes = eig.eigenvectors();
-    if (!axes.allFinite()) axes = Mat3::Identity();
     BvhRss r;
-    for (int j = 0; j < 3; ++j) {
-      r.axis[0][j] = static_cast<float>(axes(j, 2));
-      r.axis[1][j] = static_cast<float>(axes(j, 1));
-    }
-    const Vec3 u(r.axis[0][0], r.axis[0][1], r.axis[0][2]), v(r.axis[1][0], r.axis[1][1], r.axis[1][2]);
-    const Vec3 n = u.cross(v);
+    Vec3 u, v, n;
+    set_rss_axes(cov / 8.0, r, u, v, n);
     double s_lo = std::numeric_limits<double>::infinity(), s_hi = -s_lo, t_lo = s_lo, t_hi = -s_lo, h_lo = s_lo,
            h_hi = -s_lo;
     for (const Vec3& q : pts) {
