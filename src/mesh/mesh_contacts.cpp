@@ -377,28 +377,22 @@ struct MeshMesh {
   // Its witness is any point of the overlap, often a corner, where the side
   // faces of a sunk body pass too, nearer than the face below.
   void shadow_and_emit(std::vector<PairHit>& hits, Collector& col) const {
-    // A face lying on a face hides only behind a triangle of the same
-    // surface (within 45° of its normal): not behind the side face of a
-    // sunk body, which passes through the corner its witness sits on.
-    auto may_hide = [](const PairHit& h, const Triangle& t) {
-      if (!h.face_on_face) return true;
+    // Is triangle t within 45° of a face-on-face pair's normal?
+    auto same_surface = [](const PairHit& h, const Triangle& t) {
       const Vec3 u = (t[1] - t[0]).cross(t[2] - t[0]);
       return std::abs(u.dot(h.c.a - h.c.b)) >= 0.7071 * u.norm() * h.c.distance;
     };
     auto shadowed = [&](const PairHit& h, const PairHit& g, bool on_a) {
       const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
+      const Vec3& w = on_a ? h.c.a : h.c.b;
+      if (on_a ? g.ib == h.ib : g.ia == h.ia) return false;
+      if (box_distance_sq(w, on_a ? g.lo_b : g.lo_a, on_a ? g.hi_b : g.hi_a) >= below * below) return false;
       // g's own witness on the other triangle is a point of it: nearer
       // than `below` settles the distance without the closest point.
-      if (on_a) {
-        if (g.ib == h.ib || box_distance_sq(h.c.a, g.lo_b, g.hi_b) >= below * below) return false;
-        const Triangle t = b_in_a(g.ib);
-        return ((h.c.a - g.c.b).squaredNorm() < below * below || mesh::point_triangle(h.c.a, t).distance < below) &&
-               may_hide(h, t);
-      }
-      if (g.ia == h.ia || box_distance_sq(h.c.b, g.lo_a, g.hi_a) >= below * below) return false;
-      const Triangle t = triangle_of(A.mesh(), g.ia);
-      return ((h.c.b - g.c.a).squaredNorm() < below * below || mesh::point_triangle(h.c.b, t).distance < below) &&
-             may_hide(h, t);
+      const bool near = (w - (on_a ? g.c.b : g.c.a)).squaredNorm() < below * below;
+      if (near && !h.face_on_face) return true;
+      const Triangle t = on_a ? b_in_a(g.ib) : triangle_of(A.mesh(), g.ia);
+      return (near || mesh::point_triangle(w, t).distance < below) && (!h.face_on_face || same_surface(h, t));
     };
     // Groups by triangle, nearest pairs first within a group, so the scan
     // for a nearer partner stops at the first one that is not. Sorting
