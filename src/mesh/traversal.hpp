@@ -137,11 +137,13 @@ inline double rss_bound(const BvhRss& a, const BvhRss& b, const Placement& P,
   const Vec3 vb = P.R * Vec3(b.axis[1][0], b.axis[1][1], b.axis[1][2]);
   const double a0 = a.half[0], a1 = a.half[1], b0 = b.half[0], b1 = b.half[1];
   const Vec3 cd = ca - cb;
-  // Unnormalised gap along w: (min over A − max over B) of w·x.
-  auto gap = [&](const Vec3& w) {
-    return std::abs(w.dot(cd)) - std::abs(w.dot(ua)) * a0 - std::abs(w.dot(va)) * a1 -
-           std::abs(w.dot(ub)) * b0 - std::abs(w.dot(vb)) * b1;
+  // Half the rectangles' combined width along w; the unnormalised gap along
+  // w is (min over A − max over B) of w·x = w·cd − spread(w).
+  auto spread = [&](const Vec3& w) {
+    return std::abs(w.dot(ua)) * a0 + std::abs(w.dot(va)) * a1 + std::abs(w.dot(ub)) * b0 +
+           std::abs(w.dot(vb)) * b1;
   };
+  auto gap = [&](const Vec3& w) { return std::abs(w.dot(cd)) - spread(w); };
   // |w·cd| picks the sign of w that points from B to A; for a direction whose
   // sign matters (the projections') the signed form is used below.
   const Vec3 na = ua.cross(va), nb = ub.cross(vb);
@@ -164,9 +166,7 @@ inline double rss_bound(const BvhRss& a, const BvhRss& b, const Placement& P,
   const Vec3 w = pa - pb;
   const double ww = w.squaredNorm();
   if (ww > 0.0) {
-    const double g = w.dot(cd) - std::abs(w.dot(ua)) * a0 - std::abs(w.dot(va)) * a1 -
-                     std::abs(w.dot(ub)) * b0 - std::abs(w.dot(vb)) * b1;
-    best = std::max(best, g / std::sqrt(ww));
+    best = std::max(best, (w.dot(cd) - spread(w)) / std::sqrt(ww));
   }
   return best - radii;
 }
