@@ -1,9 +1,10 @@
 // Box–box contact manifold (paper 001 §IV-E), the generic construction of
 // manifold.cpp specialized to two boxes. Every number that decides which
 // points come out (frame, projected corners, eps, the planar intersection)
-// is computed by the same expressions or the same functions, so the points
-// equal the generic path's, bit for bit (tests/narrow/box_manifold_test.cpp). What two
-// boxes save:
+// is computed by the same expressions or the same functions, so segments and
+// polygons equal the generic path's, bit for bit
+// (tests/narrow/box_manifold_test.cpp); a single point and a face on a face
+// agree to rounding (see their sections). What two boxes save:
 //  * the feature is a corner, an edge or a face, read off the axes whose two
 //    faces lie within the tolerance along the normal, its corners generated
 //    in cyclic order;
@@ -294,6 +295,58 @@ bool try_face_on_face(const Box& a, const Transform& pose_a, const Box& b, const
   return false;
 }
 
+// ---- One point -----------------------------------------------------------
+//
+// When one box shows a corner along the normal, or both show edges that
+// cross at an angle, the planar intersection is at most one point, and that
+// point is the midpoint of the signed distance's closest points: a corner
+// inside (or within eps of) the other feature lies where the closest points
+// project, two crossing edges meet where the closest points of their lines
+// project, and an empty intersection falls back to that midpoint anyway
+// (emit_fallback_contact). So the frame, the hulls, the height fits and the
+// clip can be skipped; the point agrees with theirs to rounding when the
+// SAT gave the closest points (an overlap; GJK's points of a separated pair
+// are good to its tolerance only, where the hulls project exact corners).
+// Most random overlapping poses (corner on face, edge across edge) end here.
+
+// Axes of a box whose two faces lie within tol along local direction d
+// (box_feature's flips): their number, and the last one in *axis.
+int flip_axes(const Vec3& h, const Vec3& d, double tol, int* axis) {
+  int k = 0;
+  for (int i = 0; i < 3; ++i) {
+    if (2.0 * h[i] * std::abs(d[i]) <= tol) {
+      ++k;
+      *axis = i;
+    }
+  }
+  return k;
+}
+
+bool single_point(const Box& a, const Transform& pose_a, const Box& b, const Transform& pose_b,
+                  const Vec3& n, double tol, double eps) {
+  int ia = -1, ib = -1;
+  const int fa = flip_axes(a.half_extents(), pose_a.rotate_inverse(-n), tol, &ia);
+  const int fb = flip_axes(b.half_extents(), pose_b.rotate_inverse(n), tol, &ib);
+  if (fa == 3 || fb == 3) return false;  // a degenerate feature: the generic hull's case
+  if (fa == 0 || fb == 0) return true;
+  if (fa != 1 || fb != 1) return false;
+  // Two edges: segment_segment yields one point unless their projections
+  // are parallel within eps over the shorter one, |la × lb| ≤ eps·min(la, lb).
+  // The projected cross product is n·(la × lb); a factor 4 keeps the
+  // decision clear of the projections' rounding.
+  const double la = 2.0 * a.half_extents()[ia], lb = 2.0 * b.half_extents()[ib];
+  const double den = std::abs(n.dot(pose_a.R.col(ia).cross(pose_b.R.col(ib)))) * la * lb;
+  return den > 4.0 * eps * std::min(la, lb);
+}
+
+void emit_midpoint_contact(const DistanceResult& sd, ContactSet& out) {
+  Contact c;
+  c.point = 0.5 * (sd.point_a + sd.point_b);
+  c.normal = sd.normal;
+  c.depth = -sd.distance;
+  out.points.push_back(c);
+}
+
 }  // namespace
 
 bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
@@ -329,7 +382,8 @@ bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
   }
   // signed_distance's own route for two boxes: SAT answers an overlap, GJK
   // the rest.
-  if (!(sd.status == Status::ok && sd.distance < 0.0)) {
+  const bool from_sat = sd.status == Status::ok && sd.distance < 0.0;
+  if (!from_sat) {
     DistanceRequest req;
     req.bound = reach;
     sd = signed_distance(sa, pose_a, sb, pose_b, req);
@@ -340,9 +394,13 @@ bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
   if (sd.status == Status::invalid_input || sd.status == Status::not_implemented) return true;
   if (sd.bound_exceeded || sd.distance > reach) return true;
 
-  const PlaneFrame f(sd.normal, 0.5 * (sd.point_a + sd.point_b));
   const double tol = options.feature_tolerance * size;
   const double eps = std::max(tol, 1e-12 * std::max(size, 1.0));
+  if (from_sat && single_point(a, pose_a, b, pose_b, sd.normal, tol, eps)) {
+    emit_midpoint_contact(sd, out);
+    return true;
+  }
+  const PlaneFrame f(sd.normal, 0.5 * (sd.point_a + sd.point_b));
   BoxHull ha, hb;
   if (!box_hull(a, pose_a, -f.n, tol, eps, f, -a.core_inflation(), ha) ||
       !box_hull(b, pose_b, f.n, tol, eps, f, b.core_inflation(), hb))

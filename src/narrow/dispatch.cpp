@@ -9,12 +9,13 @@
 namespace proxima::narrow {
 namespace {
 
-// Turns an exact signed-distance result into the answer for `mode`.
-DistanceResult finish_exact(DistanceResult r, const DistanceRequest& req, Mode mode) {
+// Turns an exact signed-distance result into the answer for `mode`, in
+// place (the result is the caller's return value: no copy of it).
+void finish_exact(DistanceResult& r, const DistanceRequest& req, Mode mode) {
   if (r.status == Status::not_implemented) {
     // Unbounded overlap (two non-opposed halfspaces): it collides, depth infinite.
     if (mode != Mode::signed_distance) r.status = Status::ok;
-    return r;
+    return;
   }
   if (mode != Mode::signed_distance && r.distance <= 0.0) {
     // Overlap: distance 0 at a common point. The midpoint of the deepest
@@ -23,13 +24,14 @@ DistanceResult finish_exact(DistanceResult r, const DistanceRequest& req, Mode m
     r.point_a = r.point_b = 0.5 * (r.point_a + r.point_b);
   }
   r.bound_exceeded = r.distance > req.bound;
-  return r;
 }
 
 template <class A, class B, DistanceResult (*F)(const A&, const Transform&, const B&, const Transform&)>
 DistanceResult analytic(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb,
                         const DistanceRequest& req, Mode mode) {
-  return finish_exact(F(a.as<A>(), ta, b.as<B>(), tb), req, mode);
+  DistanceResult r = F(a.as<A>(), ta, b.as<B>(), tb);
+  finish_exact(r, req, mode);
+  return r;
 }
 
 // The reversed pair through the same closed form: swap the roles, flip the normal.
@@ -39,7 +41,8 @@ DistanceResult flipped(const Shape& a, const Transform& ta, const Shape& b, cons
   DistanceResult r = F(b.as<B>(), tb, a.as<A>(), ta);
   r.normal = -r.normal;
   std::swap(r.point_a, r.point_b);
-  return finish_exact(r, req, mode);
+  finish_exact(r, req, mode);
+  return r;
 }
 
 using S = Sphere;

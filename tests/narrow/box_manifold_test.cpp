@@ -79,14 +79,18 @@ TEST(BoxManifold, RestingPosesMatchTheGenericPath) {
   EXPECT_GT(points, 5000u * 3);  // mostly polygons
 }
 
+// Mostly a corner on a face or an edge across an edge: the single-point
+// shortcut, which skips the hulls, against the generic clip.
 TEST(BoxManifold, RandomPosesMatchTheGenericPath) {
   Rng rng(5);
+  int single = 0;
   for (int i = 0; i < 5000; ++i) {
     const Shape a = Box(random_size(rng)), b = Box(random_size(rng));
     const Transform ta = rng.pose(1.0), tb = rng.pose(1.0);
-    expect_same(a, ta, b, tb, {}, "random " + std::to_string(i));
+    single += expect_same(a, ta, b, tb, {}, "random " + std::to_string(i)) == 1 ? 1 : 0;
     if (::testing::Test::HasFailure()) return;
   }
+  EXPECT_GT(single, 2000);
 }
 
 // Margins (separated pairs go through GJK), rounded boxes, a looser
@@ -142,8 +146,9 @@ TEST(BoxManifold, FaceOnFaceMatchesTheGenericPath) {
   EXPECT_GT(polygons, 4000u * 3 / 4);
 }
 
-// Cases the face-on-face clip leaves to the box path (whose points equal the
-// generic path's bit for bit, so exact equality shows the fallback): faces
+// Cases the face-on-face clip leaves to the box path (whose segments and
+// polygons equal the generic path's bit for bit, so exact equality shows the
+// fallback; a single point, a corner on a face, agrees to rounding): faces
 // narrower than 1e-3 of the size (where the generic hull merges corners and
 // the least-squares heights drift), a coarser tolerance (wider slack, where
 // the order vertices are visited in decides merges), and reduction.
@@ -164,11 +169,12 @@ TEST(BoxManifold, DegenerateFaceOnFaceFallsBack) {
     narrow::generic_contacts(a, ta, b, tb, o, generic);
     ASSERT_EQ(fast.size(), generic.size()) << i;
     EXPECT_EQ(fast.normal, generic.normal) << i;
+    const double slack = fast.size() == 1 ? kTol : 0.0;
     for (std::size_t k = 0; k < fast.size(); ++k) {
       bool same = false;
       for (std::size_t m = 0; m < generic.size(); ++m)
-        same = same || (fast.points[k].point == generic.points[m].point &&
-                        fast.points[k].depth == generic.points[m].depth);
+        same = same || ((fast.points[k].point - generic.points[m].point).norm() <= slack &&
+                        std::abs(fast.points[k].depth - generic.points[m].depth) <= slack);
       EXPECT_TRUE(same) << "case " << i << " point " << k << " not bit for bit";
     }
     if (::testing::Test::HasFailure()) return;
