@@ -180,8 +180,9 @@ struct Quad2 {
 // Keeps the part of p with coord ≤ bound, within eps outside counting as
 // inside; crossings on the line itself (plane_geometry's clip_polygons rule:
 // slack never moves a point). `c` selects x (0) or y (1), `sign` flips the
-// inequality (−coord ≤ bound).
-void clip_line(const Quad2& p, int c, double sign, double bound, double eps, Quad2& q) {
+// inequality (−coord ≤ bound). Returns false, leaving q alone, when all of p
+// is inside: p is then the answer, and is not copied.
+bool clip_line(const Quad2& p, int c, double sign, double bound, double eps, Quad2& q) {
   const double* a = c == 0 ? p.x : p.y;
   double s[8];
   bool all_in = true;
@@ -189,7 +190,7 @@ void clip_line(const Quad2& p, int c, double sign, double bound, double eps, Qua
     s[j] = bound - sign * a[j];
     all_in = all_in && s[j] >= -eps;
   }
-  if (all_in) { q = p; return; }
+  if (all_in) return false;
   q.n = 0;
   for (int j = 0; j < p.n; ++j) {
     const int k = j + 1 == p.n ? 0 : j + 1;
@@ -202,6 +203,7 @@ void clip_line(const Quad2& p, int c, double sign, double bound, double eps, Qua
       ++q.n;
     }
   }
+  return true;
 }
 
 // The manifold of box `inc` lying with a face on box `ref`'s face k, whose
@@ -227,8 +229,8 @@ bool face_on_face(const Box& ref, const Transform& pose_ref, int k, double sref,
   const Vec3 c = pose_ref.R.transpose() * (pose_inc.p - pose_ref.p) + hi[ki] * m;
   const Vec3 a1 = hi[ki1] * M.col(ki1), a2 = hi[ki2] * M.col(ki2);
   Quad2 buf[2];
+  int cur = 0;  // buf[cur] holds the polygon so far
   Quad2* p = &buf[0];
-  Quad2* q = &buf[1];
   // Corners in cyclic order: the clip needs a closed polygon, not a
   // particular orientation (each line is a half-plane).
   p->n = 4;
@@ -238,19 +240,26 @@ bool face_on_face(const Box& ref, const Transform& pose_ref, int k, double sref,
   p->x[3] = c[k1] + a1[k1] - a2[k1]; p->y[3] = c[k2] + a1[k2] - a2[k2];
   // Height of inc's face plane along axis k above (x, y) of ref's frame.
   const double gx = -m[k1] / m[k], gy = -m[k2] / m[k];
-  clip_line(*p, 0, 1.0, hr[k1], eps, *q);
-  if (q->n > 0) clip_line(*q, 0, -1.0, hr[k1], eps, *p);
-  else p->n = 0;
-  if (p->n > 0) clip_line(*p, 1, 1.0, hr[k2], eps, *q);
-  else q->n = 0;
-  if (q->n > 0) clip_line(*q, 1, -1.0, hr[k2], eps, *p);
-  else p->n = 0;
+  bool clipped = false;
+  auto clip = [&](int coord, double sign, double bound) {
+    if (buf[cur].n > 0 && clip_line(buf[cur], coord, sign, bound, eps, buf[1 - cur])) {
+      cur = 1 - cur;
+      clipped = true;
+    }
+  };
+  clip(0, 1.0, hr[k1]);
+  clip(0, -1.0, hr[k1]);
+  clip(1, 1.0, hr[k2]);
+  clip(1, -1.0, hr[k2]);
+  p = &buf[cur];
   // plane_geometry's push_unique: vertices within eps merge, first kept.
+  // Unclipped, the four corners are at least min_half ≫ eps apart: with
+  // |m[k]| ≥ 1/2 each side keeps at least half its length in projection.
   int keep[8];
   int kept = 0;
   for (int j = 0; j < p->n; ++j) {
     bool dup = false;
-    for (int i = 0; i < kept; ++i) {
+    for (int i = 0; clipped && i < kept; ++i) {
       const double dx = p->x[j] - p->x[keep[i]], dy = p->y[j] - p->y[keep[i]];
       dup = dup || dx * dx + dy * dy <= eps * eps;
     }
