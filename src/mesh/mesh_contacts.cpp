@@ -16,6 +16,7 @@
 #include "../narrow/contact_frame.hpp"
 #include "../narrow/plane_geometry.hpp"
 #include "../narrow/support_feature.hpp"
+#include "prepared_triangle.hpp"
 #include "traversal.hpp"
 
 namespace proxima {
@@ -188,16 +189,6 @@ void triangle_retraction(const Triangle& a, const Triangle& b, int orient_a, int
   if (!std::isfinite(depth)) depth = 0.0;  // two coincident points: no axis at all
 }
 
-// A triangle with its box: the first test of every pair, computed once per
-// triangle of a leaf pair.
-struct BoxedTriangle {
-  Triangle t;
-  Vec3 lo, hi;
-  BoxedTriangle() = default;
-  explicit BoxedTriangle(const Triangle& x)
-      : t(x), lo(x[0].cwiseMin(x[1]).cwiseMin(x[2])), hi(x[0].cwiseMax(x[1]).cwiseMax(x[2])) {}
-};
-
 // A triangle pair within the layers, awaiting the shadow test (A's frame).
 struct PairHit {
   std::uint32_t ia, ib;
@@ -210,9 +201,10 @@ struct PairHit {
 // A face lying on a face: the triangles parallel within the patch angle and
 // the pair's unit normal n exactly along one of them (a corner or the
 // overlap over the other's interior), not an edge pair's slant.
-inline bool face_on_face(const Triangle& a, const Triangle& b, const Vec3& n, double cos_patch) {
-  const Vec3 ua = (a[1] - a[0]).cross(a[2] - a[0]), ub = (b[1] - b[0]).cross(b[2] - b[0]);
-  const double la = ua.norm(), lb = ub.norm();
+inline bool face_on_face(PreparedTriangle& a, PreparedTriangle& b, const Vec3& n, double cos_patch) {
+  const Vec3& ua = a.face().n;
+  const Vec3& ub = b.face().n;
+  const double la = a.normal_length(), lb = b.normal_length();
   if (!(la > 0.0) || !(lb > 0.0) || std::abs(ua.dot(ub)) < cos_patch * la * lb) return false;
   constexpr double kExact = 1.0 - 1e-9;
   return std::abs(ua.dot(n)) >= kExact * la || std::abs(ub.dot(n)) >= kExact * lb;
@@ -280,23 +272,21 @@ struct MeshMesh {
 
   // One triangle pair (A's frame): within the layers, it is kept in `hits`
   // for the shadow test, or made into contacts at once.
-  void pair(std::uint32_t ia, std::uint32_t ib, const BoxedTriangle& ba, const BoxedTriangle& bb, Collector& col) const {
+  void pair(std::uint32_t ia, std::uint32_t ib, PreparedTriangle& pa, PreparedTriangle& pb, Collector& col) const {
     ++col.stats.triangle_tests;
-    if ((ba.lo - bb.hi).cwiseMax(bb.lo - ba.hi).cwiseMax(0.0).squaredNorm() > L.limit * L.limit) return;
-    const Triangle& a = ba.t;
-    const Triangle& b = bb.t;
-    if (centroid_gap(a, b) > L.limit) return;
-    const double pg = plane_gap(a, b);
+    if ((pa.lo - pb.hi).cwiseMax(pb.lo - pa.hi).cwiseMax(0.0).squaredNorm() > L.limit * L.limit) return;
+    if (centroid_gap(pa, pb) > L.limit) return;
+    const double pg = plane_gap(pa, pb);
     if (pg > L.limit) return;
-    const mesh::ClosestPoints c = pg > 0.0 ? mesh::feature_distance(a, b) : mesh::triangle_distance(a, b);
+    const mesh::ClosestPoints c = prepared_distance(pa, pb, !(pg > 0.0));
     if (c.distance > L.limit) return;
     ++col.stats.pairs_within;
     if (col.hits) {
-      const bool flat = c.distance > 0.0 && !c.intersect && face_on_face(a, b, (c.a - c.b) / c.distance, L.cos_patch);
-      col.hits->push_back({ia, ib, c, ba.lo, ba.hi, bb.lo, bb.hi, flat});
+      const bool flat = c.distance > 0.0 && !c.intersect && face_on_face(pa, pb, (c.a - c.b) / c.distance, L.cos_patch);
+      col.hits->push_back({ia, ib, c, pa.lo, pa.hi, pb.lo, pb.hi, flat});
       return;
     }
-    emit(ia, ib, a, b, c, col);
+    emit(ia, ib, pa.t, pb.t, c, col);
   }
 
   // Closed oriented meshes: is A's witness straight behind the face b
@@ -463,7 +453,8 @@ struct MeshMesh {
     ++col.stats.node_pairs;
     if (node_bound(0, 0) > L.limit) return Status::ok;
     stack[sp++] = {0, 0};
-    BoxedTriangle tb_cache[8];
+    PreparedTriangle pa[kMaxLeaf], pb[kMaxLeaf];
+    std::uint32_t leaf_a = kNoLeaf, leaf_b = kNoLeaf;
     while (sp > 0) {
       const Item it = stack[--sp];
       const BvhNode& x = na[it.a];
@@ -473,12 +464,18 @@ struct MeshMesh {
           col.stats.triangle_tests += std::size_t(x.count) * y.count;
           continue;
         }
-        for (std::uint32_t j = 0; j < y.count; ++j) tb_cache[j] = BoxedTriangle(b_in_a(ob[y.index + j]));
-        for (std::uint32_t i = 0; i < x.count; ++i) {
-          const std::uint32_t ta = oa[x.index + i];
-          const BoxedTriangle a(triangle_of(A.mesh(), ta));
-          for (std::uint32_t j = 0; j < y.count; ++j) pair(ta, ob[y.index + j], a, tb_cache[j], col);
+        // Depth first, consecutive leaf pairs often share a leaf: keep its
+        // prepared triangles (B's transformed into A's frame once).
+        if (it.b != leaf_b) {
+          for (std::uint32_t j = 0; j < y.count; ++j) pb[j].reset(b_in_a(ob[y.index + j]));
+          leaf_b = it.b;
         }
+        if (it.a != leaf_a) {
+          for (std::uint32_t i = 0; i < x.count; ++i) pa[i].reset(triangle_of(A.mesh(), oa[x.index + i]));
+          leaf_a = it.a;
+        }
+        for (std::uint32_t i = 0; i < x.count; ++i)
+          for (std::uint32_t j = 0; j < y.count; ++j) pair(oa[x.index + i], ob[y.index + j], pa[i], pb[j], col);
         continue;
       }
       const bool split_a = !x.leaf() && (y.leaf() || size_of(x) >= size_of(y));

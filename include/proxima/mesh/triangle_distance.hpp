@@ -164,6 +164,7 @@ struct FaceFrame {
   Vec3 ab, ac, n, cv, cw;
   double nn;
   bool face;
+  FaceFrame() = default;  // for storage filled later (a caller's per-triangle cache)
   explicit FaceFrame(const Triangle& t)
       : ab(t[1] - t[0]), ac(t[2] - t[0]), n(ab.cross(ac)), cv(ac.cross(n)), cw(n.cross(ab)), nn(n.squaredNorm()),
         face(nn > 1e-16 * ab.squaredNorm() * ac.squaredNorm()) {}
@@ -204,13 +205,27 @@ inline bool face_settles(const Triangle& t, const FaceFrame& f, const Triangle& 
 
 }  // namespace detail
 
-/// The minimum over the 15 vertex–triangle and edge–edge feature pairs: the
-/// distance of triangles known not to intersect (e.g. one lies strictly on
-/// one side of the other's plane), without the exact intersection test.
-inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
+namespace detail {
+
+// A triangle's edges as the edge pairs of feature_distance use them:
+// t1 − t0, t2 − t1, t0 − t2, their squared lengths and the reciprocals.
+// Computed once per triangle by callers that test it against many others.
+struct EdgeFrame {
+  Vec3 d[3];
+  double l[3];
+  double inv[3];  // 1 / l (inf for a zero-length edge, then unused)
+  EdgeFrame() = default;  // for storage filled later (a caller's per-triangle cache)
+  explicit EdgeFrame(const Triangle& t)
+      : d{t[1] - t[0], t[2] - t[1], t[0] - t[2]}, l{d[0].squaredNorm(), d[1].squaredNorm(), d[2].squaredNorm()},
+        inv{1.0 / l[0], 1.0 / l[1], 1.0 / l[2]} {}
+  bool proper() const { return l[0] > 0.0 && l[1] > 0.0 && l[2] > 0.0; }
+};
+
+// feature_distance once neither vertex–face shortcut settled it: the nine
+// edge pairs, then the vertices that project inside the other triangle.
+inline ClosestPoints feature_pairs(const Triangle& a, const FaceFrame& fa, const EdgeFrame& ea, const Triangle& b,
+                                   const FaceFrame& fb, const EdgeFrame& eb) {
   ClosestPoints best;
-  const detail::FaceFrame fa(a), fb(b);
-  if (detail::face_settles(a, fa, b, false, best) || detail::face_settles(b, fb, a, true, best)) return best;
   // Candidates compete on squared distances; one square root at the end.
   double best_sq = std::numeric_limits<double>::infinity();
   auto take = [&](const Vec3& x, const Vec3& y) {
@@ -221,20 +236,20 @@ inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
       best.b = y;
     }
   };
-  const Vec3 da[3] = {a[1] - a[0], a[2] - a[1], a[0] - a[2]};
-  const Vec3 db[3] = {b[1] - b[0], b[2] - b[1], b[0] - b[2]};
-  const double la[3] = {da[0].squaredNorm(), da[1].squaredNorm(), da[2].squaredNorm()};
-  const double lb[3] = {db[0].squaredNorm(), db[1].squaredNorm(), db[2].squaredNorm()};
-  if (la[0] > 0.0 && la[1] > 0.0 && la[2] > 0.0 && lb[0] > 0.0 && lb[1] > 0.0 && lb[2] > 0.0) {
+  const Vec3* da = ea.d;
+  const Vec3* db = eb.d;
+  const double* la = ea.l;
+  const double* lb = eb.l;
+  if (ea.proper() && eb.proper()) {
     // segment_closest's clamps without its branches: s from the normal
     // equations, t best for s, s best for that t, each clamped to [0, 1];
     // the third step leaves an unclamped s as it is (it is then already
     // the minimizer for t), so this is the same minimum.
     int wi = 0, wj = 0;
     double ws = 0.0, wt = 0.0;
-    const double inv_b[3] = {1.0 / lb[0], 1.0 / lb[1], 1.0 / lb[2]};
+    const double* inv_b = eb.inv;
     for (int i = 0; i < 3; ++i) {
-      const double inv_a = 1.0 / la[i];
+      const double inv_a = ea.inv[i];
       for (int j = 0; j < 3; ++j) {
         const Vec3 r = a[i] - b[j];
         const double bb = da[i].dot(db[j]), c = da[i].dot(r), f = db[j].dot(r);
@@ -267,7 +282,7 @@ inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
   // can beat the edge pairs (outside, its nearest point is on an edge, and
   // the edge pairs above already include that vertex–edge distance). A
   // sliver or degenerate triangle is its edges.
-  auto faces = [&](const Triangle& t, const detail::FaceFrame& f, const Triangle& other, bool swap) {
+  auto faces = [&](const Triangle& t, const FaceFrame& f, const Triangle& other, bool swap) {
     if (!f.face) return;
     for (int k = 0; k < 3; ++k) {
       Vec3 p;
@@ -278,6 +293,18 @@ inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
   faces(a, fa, b, false);
   best.distance = std::sqrt(best_sq);
   return best;
+}
+
+}  // namespace detail
+
+/// The minimum over the 15 vertex–triangle and edge–edge feature pairs: the
+/// distance of triangles known not to intersect (e.g. one lies strictly on
+/// one side of the other's plane), without the exact intersection test.
+inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
+  ClosestPoints best;
+  const detail::FaceFrame fa(a), fb(b);
+  if (detail::face_settles(a, fa, b, false, best) || detail::face_settles(b, fb, a, true, best)) return best;
+  return detail::feature_pairs(a, fa, detail::EdgeFrame(a), b, fb, detail::EdgeFrame(b));
 }
 
 /// Exact-case triangle–triangle distance with closest points (a on `a`, b on
