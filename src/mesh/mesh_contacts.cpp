@@ -17,6 +17,7 @@
 #include "../narrow/plane_geometry.hpp"
 #include "../narrow/support_feature.hpp"
 #include "prepared_triangle.hpp"
+#include "triangle_cache.hpp"
 #include "traversal.hpp"
 
 namespace proxima {
@@ -192,10 +193,17 @@ void triangle_retraction(const Triangle& a, const Triangle& b, int orient_a, int
 // A triangle pair within the layers, awaiting the shadow test (A's frame).
 struct PairHit {
   std::uint32_t ia, ib;
+  std::uint32_t sa, sb;  // the triangles' slots in the query's TriangleCaches
   mesh::ClosestPoints c;
-  Vec3 lo_a, hi_a, lo_b, hi_b;  // the triangles' boxes: a cheap first shadow test
-  bool face_on_face = false;    // see face_on_face()
+  bool face_on_face = false;  // see face_on_face()
   bool drop = false;
+};
+
+// The shadow test's order of the hits (see shadow_and_emit).
+struct ShadowKey {
+  std::uint32_t tri, other;
+  double distance;
+  std::uint32_t hit;
 };
 
 // A face lying on a face: the triangles parallel within the patch angle and
@@ -257,10 +265,13 @@ struct MeshMesh {
   Layers L;
   double margin;
   int orient_a, orient_b;  // TriangleMesh::orientation()
+  TriangleCache& ca;       // A's triangles this query touched
+  TriangleCache& cb;       // B's, in A's frame
 
-  MeshMesh(const Bvh& a, const Transform& ta, const Bvh& b, const Transform& tb, const MeshContactOptions& o)
+  MeshMesh(const Bvh& a, const Transform& ta, const Bvh& b, const Transform& tb, const MeshContactOptions& o,
+           TriangleCache& cache_a, TriangleCache& cache_b)
       : A(a), B(b), ab(ta.inverse() * tb), nodes(node_placement(ab, a, b)), margin(o.margin),
-        orient_a(a.mesh().orientation()), orient_b(b.mesh().orientation()) {
+        orient_a(a.mesh().orientation()), orient_b(b.mesh().orientation()), ca(cache_a), cb(cache_b) {
     L.ra = a.mesh().margin();
     L.rb = b.mesh().margin();
     L.limit = L.ra + L.rb + o.margin;
@@ -272,8 +283,10 @@ struct MeshMesh {
 
   // One triangle pair (A's frame): within the layers, it is kept in `hits`
   // for the shadow test, or made into contacts at once.
-  void pair(std::uint32_t ia, std::uint32_t ib, PreparedTriangle& pa, PreparedTriangle& pb, Collector& col) const {
+  void pair(std::uint32_t ia, std::uint32_t ib, std::uint32_t sa, std::uint32_t sb, Collector& col) const {
     ++col.stats.triangle_tests;
+    PreparedTriangle& pa = ca[sa];
+    PreparedTriangle& pb = cb[sb];
     if ((pa.lo - pb.hi).cwiseMax(pb.lo - pa.hi).cwiseMax(0.0).squaredNorm() > L.limit * L.limit) return;
     if (centroid_gap(pa, pb) > L.limit) return;
     const double pg = plane_gap(pa, pb);
@@ -283,7 +296,7 @@ struct MeshMesh {
     ++col.stats.pairs_within;
     if (col.hits) {
       const bool flat = c.distance > 0.0 && !c.intersect && face_on_face(pa, pb, (c.a - c.b) / c.distance, L.cos_patch);
-      col.hits->push_back({ia, ib, c, pa.lo, pa.hi, pb.lo, pb.hi, flat});
+      col.hits->push_back({ia, ib, sa, sb, c, flat});
       return;
     }
     emit(ia, ib, pa.t, pb.t, c, col);
@@ -366,7 +379,7 @@ struct MeshMesh {
   // a triangle of the same surface (a higher bump of a noisy one) hides it.
   // Its witness is any point of the overlap, often a corner, where the side
   // faces of a sunk body pass too, nearer than the face below.
-  void shadow_and_emit(std::vector<PairHit>& hits, Collector& col) const {
+  void shadow_and_emit(std::vector<PairHit>& hits, std::vector<ShadowKey>& keys, Collector& col) const {
     // Is triangle t within 45° of a face-on-face pair's normal?
     auto same_surface = [](const PairHit& h, const Triangle& t) {
       const Vec3 u = (t[1] - t[0]).cross(t[2] - t[0]);
@@ -376,23 +389,20 @@ struct MeshMesh {
       const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
       const Vec3& w = on_a ? h.c.a : h.c.b;
       if (on_a ? g.ib == h.ib : g.ia == h.ia) return false;
-      if (box_distance_sq(w, on_a ? g.lo_b : g.lo_a, on_a ? g.hi_b : g.hi_a) >= below * below) return false;
+      const PreparedTriangle& other = on_a ? cb[g.sb] : ca[g.sa];
+      if (box_distance_sq(w, other.lo, other.hi) >= below * below) return false;
       // g's own witness on the other triangle is a point of it: nearer
       // than `below` settles the distance without the closest point.
       const bool near = (w - (on_a ? g.c.b : g.c.a)).squaredNorm() < below * below;
       if (near && !h.face_on_face) return true;
-      const Triangle t = on_a ? b_in_a(g.ib) : triangle_of(A.mesh(), g.ia);
+      const Triangle& t = other.t;
       return (near || mesh::point_triangle(w, t).distance < below) && (!h.face_on_face || same_surface(h, t));
     };
     // Groups by triangle, nearest pairs first within a group, so the scan
     // for a nearer partner stops at the first one that is not. Sorting
     // small keys, not the hits, keeps it cheap.
-    struct Key {
-      std::uint32_t tri, other;
-      double distance;
-      std::uint32_t hit;
-    };
-    std::vector<Key> keys(hits.size());
+    using Key = ShadowKey;
+    keys.resize(hits.size());
     auto mark = [&](bool on_a) {
       for (std::size_t i = 0; i < hits.size(); ++i) {
         const PairHit& h = hits[i];
@@ -431,7 +441,7 @@ struct MeshMesh {
         ++col.stats.shadowed;
         continue;
       }
-      emit(h.ia, h.ib, triangle_of(A.mesh(), h.ia), b_in_a(h.ib), h.c, col);
+      emit(h.ia, h.ib, ca[h.sa].t, cb[h.sb].t, h.c, col);
     }
   }
 
@@ -453,7 +463,7 @@ struct MeshMesh {
     ++col.stats.node_pairs;
     if (node_bound(0, 0) > L.limit) return Status::ok;
     stack[sp++] = {0, 0};
-    PreparedTriangle pa[kMaxLeaf], pb[kMaxLeaf];
+    std::uint32_t sa[kMaxLeaf], sb[kMaxLeaf];
     std::uint32_t leaf_a = kNoLeaf, leaf_b = kNoLeaf;
     while (sp > 0) {
       const Item it = stack[--sp];
@@ -464,18 +474,24 @@ struct MeshMesh {
           col.stats.triangle_tests += std::size_t(x.count) * y.count;
           continue;
         }
-        // Depth first, consecutive leaf pairs often share a leaf: keep its
-        // prepared triangles (B's transformed into A's frame once).
+        // Depth first, consecutive leaf pairs often share a leaf: its slots
+        // are still those looked up last.
         if (it.b != leaf_b) {
-          for (std::uint32_t j = 0; j < y.count; ++j) pb[j].reset(b_in_a(ob[y.index + j]));
+          for (std::uint32_t j = 0; j < y.count; ++j) {
+            const std::uint32_t t = ob[y.index + j];
+            sb[j] = cb.slot(t, [&] { return b_in_a(t); });
+          }
           leaf_b = it.b;
         }
         if (it.a != leaf_a) {
-          for (std::uint32_t i = 0; i < x.count; ++i) pa[i].reset(triangle_of(A.mesh(), oa[x.index + i]));
+          for (std::uint32_t i = 0; i < x.count; ++i) {
+            const std::uint32_t t = oa[x.index + i];
+            sa[i] = ca.slot(t, [&] { return triangle_of(A.mesh(), t); });
+          }
           leaf_a = it.a;
         }
         for (std::uint32_t i = 0; i < x.count; ++i)
-          for (std::uint32_t j = 0; j < y.count; ++j) pair(oa[x.index + i], ob[y.index + j], pa[i], pb[j], col);
+          for (std::uint32_t j = 0; j < y.count; ++j) pair(oa[x.index + i], ob[y.index + j], sa[i], sb[j], col);
         continue;
       }
       const bool split_a = !x.leaf() && (y.leaf() || size_of(x) >= size_of(y));
@@ -710,18 +726,40 @@ bool start(const Transform& pose_a, const Transform& pose_b, const MeshContactOp
 
 }  // namespace
 
+struct MeshContactScratch::Buffers {
+  std::vector<PairHit> hits;
+  std::vector<ShadowKey> keys;
+  mesh::detail::TriangleCache a, b;
+};
+
+MeshContactScratch::MeshContactScratch() : buffers_(std::make_unique<Buffers>()) {}
+MeshContactScratch::~MeshContactScratch() = default;
+MeshContactScratch::MeshContactScratch(MeshContactScratch&&) noexcept = default;
+MeshContactScratch& MeshContactScratch::operator=(MeshContactScratch&&) noexcept = default;
+
 void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
-                   const MeshContactOptions& options, ContactSet& out, MeshContactStats* stats) {
+                   const MeshContactOptions& options, ContactSet& out, MeshContactScratch& scratch,
+                   MeshContactStats* stats) {
   MeshContactStats local;
   MeshContactStats& st = stats ? *stats : local;
   if (!start(pose_a, pose_b, options, out, st)) return;
-  const MeshMesh pair(a, pose_a, b, pose_b, options);
+  if (!scratch.buffers_) scratch.buffers_ = std::make_unique<MeshContactScratch::Buffers>();  // moved from
+  MeshContactScratch::Buffers& buf = *scratch.buffers_;
+  buf.hits.clear();
+  buf.a.clear();
+  buf.b.clear();
+  const MeshMesh pair(a, pose_a, b, pose_b, options, buf.a, buf.b);
   Collector col{out.points, st};
-  std::vector<PairHit> hits;
-  if (options.drop_shadowed) col.hits = &hits;
+  if (options.drop_shadowed) col.hits = &buf.hits;
   const Status status = pair.run(options.traverse_only, col);
-  if (col.hits) pair.shadow_and_emit(hits, col);
+  if (col.hits) pair.shadow_and_emit(buf.hits, buf.keys, col);
   finish(col, &pose_a, options, std::max(extent(a), extent(b)), status, out);
+}
+
+void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
+                   const MeshContactOptions& options, ContactSet& out, MeshContactStats* stats) {
+  MeshContactScratch scratch;
+  mesh_contacts(a, pose_a, b, pose_b, options, out, scratch, stats);
 }
 
 void mesh_contacts(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
