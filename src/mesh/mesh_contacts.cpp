@@ -199,11 +199,25 @@ struct PairHit {
   bool drop = false;
 };
 
-// The shadow test's order of the hits (see shadow_and_emit).
+// The emission order of the hits kept by the shadow test: by B's triangle,
+// then nearest first, then by A's triangle.
 struct ShadowKey {
   std::uint32_t tri, other;
   double distance;
   std::uint32_t hit;
+};
+
+// A hit in its triangle's group, for the shadow test's scan.
+struct ShadowMember {
+  double distance;
+  std::uint32_t hit;
+};
+
+// The shadow test's working memory, reused across queries.
+struct ShadowBuffers {
+  std::vector<ShadowKey> keys;
+  std::vector<ShadowMember> members;
+  std::vector<std::uint32_t> group_end;
 };
 
 // A face lying on a face: the triangles parallel within the patch angle and
@@ -379,7 +393,7 @@ struct MeshMesh {
   // a triangle of the same surface (a higher bump of a noisy one) hides it.
   // Its witness is any point of the overlap, often a corner, where the side
   // faces of a sunk body pass too, nearer than the face below.
-  void shadow_and_emit(std::vector<PairHit>& hits, std::vector<ShadowKey>& keys, Collector& col) const {
+  void shadow_and_emit(std::vector<PairHit>& hits, ShadowBuffers& buf, Collector& col) const {
     // Is triangle t within 45° of a face-on-face pair's normal?
     auto same_surface = [](const PairHit& h, const Triangle& t) {
       const Vec3 u = (t[1] - t[0]).cross(t[2] - t[0]);
@@ -399,25 +413,42 @@ struct MeshMesh {
       return (near || mesh::point_triangle(w, t).distance < below) && (!h.face_on_face || same_surface(h, t));
     };
     // Groups by triangle, nearest pairs first within a group, so the scan
-    // for a nearer partner stops at the first one that is not. Sorting
-    // small keys, not the hits, keeps it cheap.
-    using Key = ShadowKey;
-    keys.resize(hits.size());
+    // for a nearer partner stops at the first one that is not. A group is
+    // a triangle's cache slot: slots are dense, so a counting sort groups
+    // the hits, and the few pairs of a group are put in order of distance
+    // by insertion. Which pairs are dropped depends neither on the order of
+    // the groups nor on that of equally distant partners (a pair is dropped
+    // when any nearer partner shadows it), so only the emission below needs
+    // a full order, and it sorts only the pairs that stay.
+    std::vector<ShadowMember>& members = buf.members;
+    std::vector<std::uint32_t>& end = buf.group_end;
+    members.resize(hits.size());
     auto mark = [&](bool on_a) {
+      const std::size_t groups = on_a ? ca.size() : cb.size();
+      end.assign(groups + 1, 0);
+      for (const PairHit& h : hits) ++end[(on_a ? h.sa : h.sb) + 1];
+      for (std::size_t k = 1; k <= groups; ++k) end[k] += end[k - 1];
       for (std::size_t i = 0; i < hits.size(); ++i) {
         const PairHit& h = hits[i];
-        keys[i] = {on_a ? h.ia : h.ib, on_a ? h.ib : h.ia, h.c.distance, static_cast<std::uint32_t>(i)};
+        members[end[on_a ? h.sa : h.sb]++] = {h.c.distance, static_cast<std::uint32_t>(i)};
       }
-      std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
-        if (x.tri != y.tri) return x.tri < y.tri;
-        if (x.distance != y.distance) return x.distance < y.distance;
-        return x.other < y.other;
-      });
-      for (std::size_t i = 0; i < keys.size();) {
-        std::size_t j = i;
-        while (j < keys.size() && keys[j].tri == keys[i].tri) ++j;
+      // Now end[k] is where group k ends (and k + 1 starts).
+      std::size_t i = 0;
+      for (std::size_t group = 0; group < groups; ++group) {
+        const std::size_t j = end[group];
+        if (j - i > 32) {
+          std::sort(members.begin() + static_cast<std::ptrdiff_t>(i), members.begin() + static_cast<std::ptrdiff_t>(j),
+                    [](const ShadowMember& x, const ShadowMember& y) { return x.distance < y.distance; });
+        } else {
+          for (std::size_t k = i + 1; k < j; ++k) {
+            const ShadowMember m = members[k];
+            std::size_t q = k;
+            for (; q > i && members[q - 1].distance > m.distance; --q) members[q] = members[q - 1];
+            members[q] = m;
+          }
+        }
         for (std::size_t p = i; p < j; ++p) {
-          PairHit& h = hits[keys[p].hit];
+          PairHit& h = hits[members[p].hit];
           if (h.drop || h.c.intersect || !(h.c.distance > 0.0)) continue;
           // Only a nearer partner can shadow: the witness's distance to the
           // partner's triangle is at least that pair's distance. Not one
@@ -425,8 +456,8 @@ struct MeshMesh {
           // and where cores pass through each other (thin or zero layers)
           // the pairs held behind a face are the ones pushing the right way.
           const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
-          for (std::size_t q = i; q < j && !h.drop && keys[q].distance < below; ++q) {
-            const PairHit& g = hits[keys[q].hit];
+          for (std::size_t q = i; q < j && !h.drop && members[q].distance < below; ++q) {
+            const PairHit& g = hits[members[q].hit];
             h.drop = q != p && !g.c.intersect && g.c.distance > 0.0 && shadowed(h, g, on_a);
           }
         }
@@ -435,12 +466,22 @@ struct MeshMesh {
     };
     mark(true);
     mark(false);
-    for (const Key& k : keys) {
-      const PairHit& h = hits[k.hit];
-      if (h.drop) {
+    std::vector<ShadowKey>& keys = buf.keys;
+    keys.clear();
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      const PairHit& h = hits[i];
+      if (h.drop)
         ++col.stats.shadowed;
-        continue;
-      }
+      else
+        keys.push_back({h.ib, h.ia, h.c.distance, static_cast<std::uint32_t>(i)});
+    }
+    std::sort(keys.begin(), keys.end(), [](const ShadowKey& x, const ShadowKey& y) {
+      if (x.tri != y.tri) return x.tri < y.tri;
+      if (x.distance != y.distance) return x.distance < y.distance;
+      return x.other < y.other;
+    });
+    for (const ShadowKey& k : keys) {
+      const PairHit& h = hits[k.hit];
       emit(h.ia, h.ib, ca[h.sa].t, cb[h.sb].t, h.c, col);
     }
   }
@@ -728,7 +769,7 @@ bool start(const Transform& pose_a, const Transform& pose_b, const MeshContactOp
 
 struct MeshContactScratch::Buffers {
   std::vector<PairHit> hits;
-  std::vector<ShadowKey> keys;
+  ShadowBuffers shadow;
   mesh::detail::TriangleCache a, b;
 };
 
@@ -752,7 +793,7 @@ void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Tr
   Collector col{out.points, st};
   if (options.drop_shadowed) col.hits = &buf.hits;
   const Status status = pair.run(options.traverse_only, col);
-  if (col.hits) pair.shadow_and_emit(buf.hits, buf.keys, col);
+  if (col.hits) pair.shadow_and_emit(buf.hits, buf.shadow, col);
   finish(col, &pose_a, options, std::max(extent(a), extent(b)), status, out);
 }
 

@@ -41,6 +41,7 @@ class TriangleCache {
     }
   }
 
+  std::size_t size() const { return slots_.size(); }
   PreparedTriangle& operator[](std::uint32_t s) { return slots_[s]; }
   const PreparedTriangle& operator[](std::uint32_t s) const { return slots_[s]; }
 
