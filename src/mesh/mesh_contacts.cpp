@@ -364,11 +364,12 @@ struct MeshMesh {
       return;
     }
     col.note(c.distance, pc.normal, L);
-    const double tol_a = L.tan_patch * longest_edge(a), tol_b = L.tan_patch * longest_edge(b);
+    const double edge_a = longest_edge(a), edge_b = longest_edge(b);
+    const double tol_a = L.tan_patch * edge_a, tol_b = L.tan_patch * edge_b;
     if (L.tan_patch > 0.0 && feature_size(a, pc.normal, -1.0, tol_a) >= 2 &&
         feature_size(b, pc.normal, 1.0, tol_b) >= 2) {
       const PlaneFrame f(pc.normal, 0.5 * (c.a + c.b));
-      const double scale = std::max(longest_edge(a), longest_edge(b));
+      const double scale = std::max(edge_a, edge_b);
       const double eps = 1e-9 * scale;
       narrow::detail::HullOf<narrow::detail::kBoxHull> ha, hb;
       triangle_feature(a, f, -1.0, tol_a, -L.ra, ha, eps);

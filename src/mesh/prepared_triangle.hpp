@@ -101,7 +101,12 @@ inline ClosestPoints prepared_distance(PreparedTriangle& pa, PreparedTriangle& p
   ClosestPoints best;
   if (!face_settles(pa.t, pa.face(), pb.t, false, best) && !face_settles(pb.t, pb.face(), pa.t, true, best))
     best = feature_pairs(pa.t, pa.face(), pa.edges(), pb.t, pb.face(), pb.edges());
-  if (exact && triangles_intersect(pa.t, pb.t)) return intersection_point(pa.t, pb.t, best);
+  // Boxes strictly apart on an axis (exact comparisons of the corners'
+  // own coordinates) leave the closed triangles no common point: the exact
+  // predicate would say so too, at the price of its orientation tests
+  // (exact expansions for the coplanar side faces of stacked boxes).
+  const bool apart = (pa.lo.array() > pb.hi.array()).any() || (pb.lo.array() > pa.hi.array()).any();
+  if (exact && !apart && triangles_intersect(pa.t, pb.t)) return intersection_point(pa.t, pb.t, best);
   return best;
 }
 
