@@ -790,6 +790,12 @@ void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Tr
   buf.hits.clear();
   buf.a.clear();
   buf.b.clear();
+  // A first guess that spares small meshes' queries the growth of every
+  // buffer (a reused scratch has its room already).
+  constexpr std::size_t kGuess = 64;
+  buf.a.reserve(std::min<std::size_t>(a.mesh().triangle_count(), kGuess));
+  buf.b.reserve(std::min<std::size_t>(b.mesh().triangle_count(), kGuess));
+  buf.hits.reserve(kGuess);
   const MeshMesh pair(a, pose_a, b, pose_b, options, buf.a, buf.b);
   Collector col{out.points, st};
   if (options.drop_shadowed) col.hits = &buf.hits;

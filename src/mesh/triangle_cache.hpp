@@ -23,6 +23,13 @@ class TriangleCache {
     if (!table_.empty()) std::memset(table_.data(), 0, table_.size() * sizeof(table_[0]));
   }
 
+  // Room for n triangles without growing (a query's first guess; a reused
+  // cache already has it).
+  void reserve(std::size_t n) {
+    slots_.reserve(n);
+    while (table_.size() < 2 * n) grow();
+  }
+
   // The slot of triangle `tri`, prepared from make() on first use.
   template <class Make>
   std::uint32_t slot(std::uint32_t tri, Make&& make) {
