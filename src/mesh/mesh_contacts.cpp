@@ -16,6 +16,8 @@
 #include "../narrow/contact_frame.hpp"
 #include "../narrow/plane_geometry.hpp"
 #include "../narrow/support_feature.hpp"
+#include "prepared_triangle.hpp"
+#include "triangle_cache.hpp"
 #include "traversal.hpp"
 
 namespace proxima {
@@ -188,31 +190,43 @@ void triangle_retraction(const Triangle& a, const Triangle& b, int orient_a, int
   if (!std::isfinite(depth)) depth = 0.0;  // two coincident points: no axis at all
 }
 
-// A triangle with its box: the first test of every pair, computed once per
-// triangle of a leaf pair.
-struct BoxedTriangle {
-  Triangle t;
-  Vec3 lo, hi;
-  BoxedTriangle() = default;
-  explicit BoxedTriangle(const Triangle& x)
-      : t(x), lo(x[0].cwiseMin(x[1]).cwiseMin(x[2])), hi(x[0].cwiseMax(x[1]).cwiseMax(x[2])) {}
-};
-
 // A triangle pair within the layers, awaiting the shadow test (A's frame).
 struct PairHit {
   std::uint32_t ia, ib;
+  std::uint32_t sa, sb;  // the triangles' slots in the query's TriangleCaches
   mesh::ClosestPoints c;
-  Vec3 lo_a, hi_a, lo_b, hi_b;  // the triangles' boxes: a cheap first shadow test
-  bool face_on_face = false;    // see face_on_face()
+  bool face_on_face = false;  // see face_on_face()
   bool drop = false;
+};
+
+// The emission order of the hits kept by the shadow test: by B's triangle,
+// then nearest first, then by A's triangle.
+struct ShadowKey {
+  std::uint32_t tri, other;
+  double distance;
+  std::uint32_t hit;
+};
+
+// A hit in its triangle's group, for the shadow test's scan.
+struct ShadowMember {
+  double distance;
+  std::uint32_t hit;
+};
+
+// The shadow test's working memory, reused across queries.
+struct ShadowBuffers {
+  std::vector<ShadowKey> keys;
+  std::vector<ShadowMember> members;
+  std::vector<std::uint32_t> group_end;
 };
 
 // A face lying on a face: the triangles parallel within the patch angle and
 // the pair's unit normal n exactly along one of them (a corner or the
 // overlap over the other's interior), not an edge pair's slant.
-inline bool face_on_face(const Triangle& a, const Triangle& b, const Vec3& n, double cos_patch) {
-  const Vec3 ua = (a[1] - a[0]).cross(a[2] - a[0]), ub = (b[1] - b[0]).cross(b[2] - b[0]);
-  const double la = ua.norm(), lb = ub.norm();
+inline bool face_on_face(PreparedTriangle& a, PreparedTriangle& b, const Vec3& n, double cos_patch) {
+  const Vec3& ua = a.face().n;
+  const Vec3& ub = b.face().n;
+  const double la = a.normal_length(), lb = b.normal_length();
   if (!(la > 0.0) || !(lb > 0.0) || std::abs(ua.dot(ub)) < cos_patch * la * lb) return false;
   constexpr double kExact = 1.0 - 1e-9;
   return std::abs(ua.dot(n)) >= kExact * la || std::abs(ub.dot(n)) >= kExact * lb;
@@ -265,10 +279,13 @@ struct MeshMesh {
   Layers L;
   double margin;
   int orient_a, orient_b;  // TriangleMesh::orientation()
+  TriangleCache& ca;       // A's triangles this query touched
+  TriangleCache& cb;       // B's, in A's frame
 
-  MeshMesh(const Bvh& a, const Transform& ta, const Bvh& b, const Transform& tb, const MeshContactOptions& o)
+  MeshMesh(const Bvh& a, const Transform& ta, const Bvh& b, const Transform& tb, const MeshContactOptions& o,
+           TriangleCache& cache_a, TriangleCache& cache_b)
       : A(a), B(b), ab(ta.inverse() * tb), nodes(node_placement(ab, a, b)), margin(o.margin),
-        orient_a(a.mesh().orientation()), orient_b(b.mesh().orientation()) {
+        orient_a(a.mesh().orientation()), orient_b(b.mesh().orientation()), ca(cache_a), cb(cache_b) {
     L.ra = a.mesh().margin();
     L.rb = b.mesh().margin();
     L.limit = L.ra + L.rb + o.margin;
@@ -280,23 +297,23 @@ struct MeshMesh {
 
   // One triangle pair (A's frame): within the layers, it is kept in `hits`
   // for the shadow test, or made into contacts at once.
-  void pair(std::uint32_t ia, std::uint32_t ib, const BoxedTriangle& ba, const BoxedTriangle& bb, Collector& col) const {
+  void pair(std::uint32_t ia, std::uint32_t ib, std::uint32_t sa, std::uint32_t sb, Collector& col) const {
     ++col.stats.triangle_tests;
-    if ((ba.lo - bb.hi).cwiseMax(bb.lo - ba.hi).cwiseMax(0.0).squaredNorm() > L.limit * L.limit) return;
-    const Triangle& a = ba.t;
-    const Triangle& b = bb.t;
-    if (centroid_gap(a, b) > L.limit) return;
-    const double pg = plane_gap(a, b);
+    PreparedTriangle& pa = ca[sa];
+    PreparedTriangle& pb = cb[sb];
+    if ((pa.lo - pb.hi).cwiseMax(pb.lo - pa.hi).cwiseMax(0.0).squaredNorm() > L.limit * L.limit) return;
+    if (centroid_gap(pa, pb) > L.limit) return;
+    const double pg = plane_gap(pa, pb);
     if (pg > L.limit) return;
-    const mesh::ClosestPoints c = pg > 0.0 ? mesh::feature_distance(a, b) : mesh::triangle_distance(a, b);
+    const mesh::ClosestPoints c = prepared_distance(pa, pb, !(pg > 0.0));
     if (c.distance > L.limit) return;
     ++col.stats.pairs_within;
     if (col.hits) {
-      const bool flat = c.distance > 0.0 && !c.intersect && face_on_face(a, b, (c.a - c.b) / c.distance, L.cos_patch);
-      col.hits->push_back({ia, ib, c, ba.lo, ba.hi, bb.lo, bb.hi, flat});
+      const bool flat = c.distance > 0.0 && !c.intersect && face_on_face(pa, pb, (c.a - c.b) / c.distance, L.cos_patch);
+      col.hits->push_back({ia, ib, sa, sb, c, flat});
       return;
     }
-    emit(ia, ib, a, b, c, col);
+    emit(ia, ib, pa.t, pb.t, c, col);
   }
 
   // Closed oriented meshes: is A's witness straight behind the face b
@@ -347,11 +364,12 @@ struct MeshMesh {
       return;
     }
     col.note(c.distance, pc.normal, L);
-    const double tol_a = L.tan_patch * longest_edge(a), tol_b = L.tan_patch * longest_edge(b);
+    const double edge_a = longest_edge(a), edge_b = longest_edge(b);
+    const double tol_a = L.tan_patch * edge_a, tol_b = L.tan_patch * edge_b;
     if (L.tan_patch > 0.0 && feature_size(a, pc.normal, -1.0, tol_a) >= 2 &&
         feature_size(b, pc.normal, 1.0, tol_b) >= 2) {
       const PlaneFrame f(pc.normal, 0.5 * (c.a + c.b));
-      const double scale = std::max(longest_edge(a), longest_edge(b));
+      const double scale = std::max(edge_a, edge_b);
       const double eps = 1e-9 * scale;
       narrow::detail::HullOf<narrow::detail::kBoxHull> ha, hb;
       triangle_feature(a, f, -1.0, tol_a, -L.ra, ha, eps);
@@ -376,7 +394,7 @@ struct MeshMesh {
   // a triangle of the same surface (a higher bump of a noisy one) hides it.
   // Its witness is any point of the overlap, often a corner, where the side
   // faces of a sunk body pass too, nearer than the face below.
-  void shadow_and_emit(std::vector<PairHit>& hits, Collector& col) const {
+  void shadow_and_emit(std::vector<PairHit>& hits, ShadowBuffers& buf, Collector& col) const {
     // Is triangle t within 45° of a face-on-face pair's normal?
     auto same_surface = [](const PairHit& h, const Triangle& t) {
       const Vec3 u = (t[1] - t[0]).cross(t[2] - t[0]);
@@ -386,38 +404,52 @@ struct MeshMesh {
       const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
       const Vec3& w = on_a ? h.c.a : h.c.b;
       if (on_a ? g.ib == h.ib : g.ia == h.ia) return false;
-      if (box_distance_sq(w, on_a ? g.lo_b : g.lo_a, on_a ? g.hi_b : g.hi_a) >= below * below) return false;
+      const PreparedTriangle& other = on_a ? cb[g.sb] : ca[g.sa];
+      if (box_distance_sq(w, other.lo, other.hi) >= below * below) return false;
       // g's own witness on the other triangle is a point of it: nearer
       // than `below` settles the distance without the closest point.
       const bool near = (w - (on_a ? g.c.b : g.c.a)).squaredNorm() < below * below;
       if (near && !h.face_on_face) return true;
-      const Triangle t = on_a ? b_in_a(g.ib) : triangle_of(A.mesh(), g.ia);
+      const Triangle& t = other.t;
       return (near || mesh::point_triangle(w, t).distance < below) && (!h.face_on_face || same_surface(h, t));
     };
     // Groups by triangle, nearest pairs first within a group, so the scan
-    // for a nearer partner stops at the first one that is not. Sorting
-    // small keys, not the hits, keeps it cheap.
-    struct Key {
-      std::uint32_t tri, other;
-      double distance;
-      std::uint32_t hit;
-    };
-    std::vector<Key> keys(hits.size());
+    // for a nearer partner stops at the first one that is not. A group is
+    // a triangle's cache slot: slots are dense, so a counting sort groups
+    // the hits, and the few pairs of a group are put in order of distance
+    // by insertion. Which pairs are dropped depends neither on the order of
+    // the groups nor on that of equally distant partners (a pair is dropped
+    // when any nearer partner shadows it), so only the emission below needs
+    // a full order, and it sorts only the pairs that stay.
+    std::vector<ShadowMember>& members = buf.members;
+    std::vector<std::uint32_t>& end = buf.group_end;
+    members.resize(hits.size());
     auto mark = [&](bool on_a) {
+      const std::size_t groups = on_a ? ca.size() : cb.size();
+      end.assign(groups + 1, 0);
+      for (const PairHit& h : hits) ++end[(on_a ? h.sa : h.sb) + 1];
+      for (std::size_t k = 1; k <= groups; ++k) end[k] += end[k - 1];
       for (std::size_t i = 0; i < hits.size(); ++i) {
         const PairHit& h = hits[i];
-        keys[i] = {on_a ? h.ia : h.ib, on_a ? h.ib : h.ia, h.c.distance, static_cast<std::uint32_t>(i)};
+        members[end[on_a ? h.sa : h.sb]++] = {h.c.distance, static_cast<std::uint32_t>(i)};
       }
-      std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
-        if (x.tri != y.tri) return x.tri < y.tri;
-        if (x.distance != y.distance) return x.distance < y.distance;
-        return x.other < y.other;
-      });
-      for (std::size_t i = 0; i < keys.size();) {
-        std::size_t j = i;
-        while (j < keys.size() && keys[j].tri == keys[i].tri) ++j;
+      // Now end[k] is where group k ends (and k + 1 starts).
+      std::size_t i = 0;
+      for (std::size_t group = 0; group < groups; ++group) {
+        const std::size_t j = end[group];
+        if (j - i > 32) {
+          std::sort(members.begin() + static_cast<std::ptrdiff_t>(i), members.begin() + static_cast<std::ptrdiff_t>(j),
+                    [](const ShadowMember& x, const ShadowMember& y) { return x.distance < y.distance; });
+        } else {
+          for (std::size_t k = i + 1; k < j; ++k) {
+            const ShadowMember m = members[k];
+            std::size_t q = k;
+            for (; q > i && members[q - 1].distance > m.distance; --q) members[q] = members[q - 1];
+            members[q] = m;
+          }
+        }
         for (std::size_t p = i; p < j; ++p) {
-          PairHit& h = hits[keys[p].hit];
+          PairHit& h = hits[members[p].hit];
           if (h.drop || h.c.intersect || !(h.c.distance > 0.0)) continue;
           // Only a nearer partner can shadow: the witness's distance to the
           // partner's triangle is at least that pair's distance. Not one
@@ -425,8 +457,8 @@ struct MeshMesh {
           // and where cores pass through each other (thin or zero layers)
           // the pairs held behind a face are the ones pushing the right way.
           const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
-          for (std::size_t q = i; q < j && !h.drop && keys[q].distance < below; ++q) {
-            const PairHit& g = hits[keys[q].hit];
+          for (std::size_t q = i; q < j && !h.drop && members[q].distance < below; ++q) {
+            const PairHit& g = hits[members[q].hit];
             h.drop = q != p && !g.c.intersect && g.c.distance > 0.0 && shadowed(h, g, on_a);
           }
         }
@@ -435,13 +467,23 @@ struct MeshMesh {
     };
     mark(true);
     mark(false);
-    for (const Key& k : keys) {
-      const PairHit& h = hits[k.hit];
-      if (h.drop) {
+    std::vector<ShadowKey>& keys = buf.keys;
+    keys.clear();
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      const PairHit& h = hits[i];
+      if (h.drop)
         ++col.stats.shadowed;
-        continue;
-      }
-      emit(h.ia, h.ib, triangle_of(A.mesh(), h.ia), b_in_a(h.ib), h.c, col);
+      else
+        keys.push_back({h.ib, h.ia, h.c.distance, static_cast<std::uint32_t>(i)});
+    }
+    std::sort(keys.begin(), keys.end(), [](const ShadowKey& x, const ShadowKey& y) {
+      if (x.tri != y.tri) return x.tri < y.tri;
+      if (x.distance != y.distance) return x.distance < y.distance;
+      return x.other < y.other;
+    });
+    for (const ShadowKey& k : keys) {
+      const PairHit& h = hits[k.hit];
+      emit(h.ia, h.ib, ca[h.sa].t, cb[h.sb].t, h.c, col);
     }
   }
 
@@ -463,7 +505,8 @@ struct MeshMesh {
     ++col.stats.node_pairs;
     if (node_bound(0, 0) > L.limit) return Status::ok;
     stack[sp++] = {0, 0};
-    BoxedTriangle tb_cache[8];
+    std::uint32_t sa[kMaxLeaf], sb[kMaxLeaf];
+    std::uint32_t leaf_a = kNoLeaf, leaf_b = kNoLeaf;
     while (sp > 0) {
       const Item it = stack[--sp];
       const BvhNode& x = na[it.a];
@@ -473,12 +516,24 @@ struct MeshMesh {
           col.stats.triangle_tests += std::size_t(x.count) * y.count;
           continue;
         }
-        for (std::uint32_t j = 0; j < y.count; ++j) tb_cache[j] = BoxedTriangle(b_in_a(ob[y.index + j]));
-        for (std::uint32_t i = 0; i < x.count; ++i) {
-          const std::uint32_t ta = oa[x.index + i];
-          const BoxedTriangle a(triangle_of(A.mesh(), ta));
-          for (std::uint32_t j = 0; j < y.count; ++j) pair(ta, ob[y.index + j], a, tb_cache[j], col);
+        // Depth first, consecutive leaf pairs often share a leaf: its slots
+        // are still those looked up last.
+        if (it.b != leaf_b) {
+          for (std::uint32_t j = 0; j < y.count; ++j) {
+            const std::uint32_t t = ob[y.index + j];
+            sb[j] = cb.slot(t, [&] { return b_in_a(t); });
+          }
+          leaf_b = it.b;
         }
+        if (it.a != leaf_a) {
+          for (std::uint32_t i = 0; i < x.count; ++i) {
+            const std::uint32_t t = oa[x.index + i];
+            sa[i] = ca.slot(t, [&] { return triangle_of(A.mesh(), t); });
+          }
+          leaf_a = it.a;
+        }
+        for (std::uint32_t i = 0; i < x.count; ++i)
+          for (std::uint32_t j = 0; j < y.count; ++j) pair(oa[x.index + i], ob[y.index + j], sa[i], sb[j], col);
         continue;
       }
       const bool split_a = !x.leaf() && (y.leaf() || size_of(x) >= size_of(y));
@@ -713,18 +768,46 @@ bool start(const Transform& pose_a, const Transform& pose_b, const MeshContactOp
 
 }  // namespace
 
+struct MeshContactScratch::Buffers {
+  std::vector<PairHit> hits;
+  ShadowBuffers shadow;
+  mesh::detail::TriangleCache a, b;
+};
+
+MeshContactScratch::MeshContactScratch() : buffers_(std::make_unique<Buffers>()) {}
+MeshContactScratch::~MeshContactScratch() = default;
+MeshContactScratch::MeshContactScratch(MeshContactScratch&&) noexcept = default;
+MeshContactScratch& MeshContactScratch::operator=(MeshContactScratch&&) noexcept = default;
+
 void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
-                   const MeshContactOptions& options, ContactSet& out, MeshContactStats* stats) {
+                   const MeshContactOptions& options, ContactSet& out, MeshContactScratch& scratch,
+                   MeshContactStats* stats) {
   MeshContactStats local;
   MeshContactStats& st = stats ? *stats : local;
   if (!start(pose_a, pose_b, options, out, st)) return;
-  const MeshMesh pair(a, pose_a, b, pose_b, options);
+  if (!scratch.buffers_) scratch.buffers_ = std::make_unique<MeshContactScratch::Buffers>();  // moved from
+  MeshContactScratch::Buffers& buf = *scratch.buffers_;
+  buf.hits.clear();
+  buf.a.clear();
+  buf.b.clear();
+  // A first guess that spares small meshes' queries the growth of every
+  // buffer (a reused scratch has its room already).
+  constexpr std::size_t kGuess = 64;
+  buf.a.reserve(std::min<std::size_t>(a.mesh().triangle_count(), kGuess));
+  buf.b.reserve(std::min<std::size_t>(b.mesh().triangle_count(), kGuess));
+  buf.hits.reserve(kGuess);
+  const MeshMesh pair(a, pose_a, b, pose_b, options, buf.a, buf.b);
   Collector col{out.points, st};
-  std::vector<PairHit> hits;
-  if (options.drop_shadowed) col.hits = &hits;
+  if (options.drop_shadowed) col.hits = &buf.hits;
   const Status status = pair.run(options.traverse_only, col);
-  if (col.hits) pair.shadow_and_emit(hits, col);
+  if (col.hits) pair.shadow_and_emit(buf.hits, buf.shadow, col);
   finish(col, &pose_a, options, std::max(extent(a), extent(b)), status, out);
+}
+
+void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
+                   const MeshContactOptions& options, ContactSet& out, MeshContactStats* stats) {
+  MeshContactScratch scratch;
+  mesh_contacts(a, pose_a, b, pose_b, options, out, scratch, stats);
 }
 
 void mesh_contacts(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,

@@ -19,6 +19,11 @@ namespace proxima::mesh::detail {
 // traversal holds at most one pending sibling per level of either tree.
 constexpr int kStack = 512;
 
+// Most triangles in one leaf (BvhOptions::leaf_size is at most 8), and a
+// node index no leaf has.
+constexpr std::uint32_t kMaxLeaf = 8;
+constexpr std::uint32_t kNoLeaf = 0xffffffffu;
+
 inline Triangle triangle_of(const TriangleMesh& m, std::uint32_t t) {
   return {m.corner(t, 0), m.corner(t, 1), m.corner(t, 2)};
 }

@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
 #include <proxima/contact/cluster.hpp>
 #include <proxima/contact/contact.hpp>
@@ -78,6 +79,25 @@ struct MeshContactStats {
   std::size_t intersecting = 0;     ///< raw contacts from intersecting cores
 };
 
+/// Working memory of mesh–mesh queries: the triangle pairs within the
+/// layers and the triangles they touch. Reuse one across queries (as a
+/// ContactSet is reused for the output) and steady-state queries do not
+/// allocate; the overload without one makes its own per call. One thread at
+/// a time.
+class MeshContactScratch {
+ public:
+  MeshContactScratch();
+  ~MeshContactScratch();
+  MeshContactScratch(MeshContactScratch&&) noexcept;
+  MeshContactScratch& operator=(MeshContactScratch&&) noexcept;
+
+ private:
+  struct Buffers;
+  std::unique_ptr<Buffers> buffers_;
+  friend void mesh_contacts(const Bvh&, const Transform&, const Bvh&, const Transform&, const MeshContactOptions&,
+                            ContactSet&, MeshContactScratch&, MeshContactStats*);
+};
+
 /// BLEM contacts between meshes A and B (margins are the meshes' own,
 /// TriangleMesh::margin()). `out.points` holds the (clustered) contacts,
 /// `out.distance` the smallest core distance minus the margins (negative
@@ -86,6 +106,10 @@ struct MeshContactStats {
 /// non-finite pose or bad options give Status::invalid_input and no points.
 void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
                    const MeshContactOptions& options, ContactSet& out, MeshContactStats* stats = nullptr);
+/// The same, with `scratch`'s memory instead of the call's own.
+void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Transform& pose_b,
+                   const MeshContactOptions& options, ContactSet& out, MeshContactScratch& scratch,
+                   MeshContactStats* stats = nullptr);
 
 /// Mesh A against a convex shape or a halfspace B; B's margin (its core
 /// inflation, margin included) is its boundary layer. Against a halfspace

@@ -18,6 +18,10 @@
 #include <cmath>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <proxima/core/math.hpp>
 
 namespace proxima::mesh {
@@ -164,6 +168,7 @@ struct FaceFrame {
   Vec3 ab, ac, n, cv, cw;
   double nn;
   bool face;
+  FaceFrame() = default;  // for storage filled later (a caller's per-triangle cache)
   explicit FaceFrame(const Triangle& t)
       : ab(t[1] - t[0]), ac(t[2] - t[0]), n(ab.cross(ac)), cv(ac.cross(n)), cw(n.cross(ab)), nn(n.squaredNorm()),
         face(nn > 1e-16 * ab.squaredNorm() * ac.squaredNorm()) {}
@@ -204,13 +209,95 @@ inline bool face_settles(const Triangle& t, const FaceFrame& f, const Triangle& 
 
 }  // namespace detail
 
-/// The minimum over the 15 vertex–triangle and edge–edge feature pairs: the
-/// distance of triangles known not to intersect (e.g. one lies strictly on
-/// one side of the other's plane), without the exact intersection test.
-inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
+namespace detail {
+
+// A triangle's edges as the edge pairs of feature_distance use them:
+// t1 − t0, t2 − t1, t0 − t2, their squared lengths and the reciprocals,
+// also as structure-of-arrays lanes (corner, edge, length; lane 3 repeats
+// lane 0) so that one edge of the other triangle meets all three in
+// straight-line code the compiler can vectorize. Computed once per triangle
+// by callers that test it against many others.
+struct EdgeFrame {
+  Vec3 d[3];
+  double l[3];
+  double inv[3];  // 1 / l (inf for a zero-length edge, then unused)
+  double px[4], py[4], pz[4], dx[4], dy[4], dz[4], ll[4], linv[4];
+  EdgeFrame() = default;  // for storage filled later (a caller's per-triangle cache)
+  explicit EdgeFrame(const Triangle& t)
+      : d{t[1] - t[0], t[2] - t[1], t[0] - t[2]}, l{d[0].squaredNorm(), d[1].squaredNorm(), d[2].squaredNorm()},
+        inv{1.0 / l[0], 1.0 / l[1], 1.0 / l[2]},
+        px{t[0].x(), t[1].x(), t[2].x(), t[0].x()}, py{t[0].y(), t[1].y(), t[2].y(), t[0].y()},
+        pz{t[0].z(), t[1].z(), t[2].z(), t[0].z()}, dx{d[0].x(), d[1].x(), d[2].x(), d[0].x()},
+        dy{d[0].y(), d[1].y(), d[2].y(), d[0].y()}, dz{d[0].z(), d[1].z(), d[2].z(), d[0].z()},
+        ll{l[0], l[1], l[2], l[0]}, linv{inv[0], inv[1], inv[2], inv[0]} {}
+  bool proper() const { return l[0] > 0.0 && l[1] > 0.0 && l[2] > 0.0; }
+};
+
+// Edge i of one triangle (corner p, edge u, |u|² = lu, inv_u = 1/lu)
+// against the three edges of another (lanes 0–2 of e; lane 3 is spare):
+// per pair the clamped parameters s (on u), t (on e's edge) and the squared
+// distance of those points, exactly as the Vec3 form
+//   det = lu lv − b²,  s = det > 0 ? clamp((b f − c lv) / det) : 0,
+//   t = clamp((b s + f) / lv),  s = clamp((b t − c) / lu),
+//   d = |r + s u − t v|²,  r = p − q, b = u·v, c = u·r, f = v·r
+// would compute them: the same operations in the same order (a 3-vector
+// dot product is (x0 y0 + x1 y1) + x2 y2, as Eigen evaluates it), two
+// lanes at a time where SSE2 is there. Identical results, not just close.
+inline void edge_rows(const Vec3& p, const Vec3& u, double lu, double inv_u, const EdgeFrame& e, double* dd,
+                      double* ss, double* tt) {
+#if defined(__SSE2__)
+  const __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
+  const __m128d ax = _mm_set1_pd(p.x()), ay = _mm_set1_pd(p.y()), az = _mm_set1_pd(p.z());
+  const __m128d ux = _mm_set1_pd(u.x()), uy = _mm_set1_pd(u.y()), uz = _mm_set1_pd(u.z());
+  const __m128d la = _mm_set1_pd(lu), ia = _mm_set1_pd(inv_u);
+  // std::clamp(v, 0, 1) is min(max(v, 0), 1) with std::max(v, 0) = v < 0 ? 0 : v
+  // and std::min(m, 1) = 1 < m ? 1 : m: maxpd/minpd return their second
+  // operand unless the first is strictly greater/less, NaN and ±0 included.
+  auto clamp01 = [&](__m128d v) { return _mm_min_pd(one, _mm_max_pd(zero, v)); };
+  for (int k = 0; k < 4; k += 2) {
+    const __m128d dx = _mm_loadu_pd(e.dx + k), dy = _mm_loadu_pd(e.dy + k), dz = _mm_loadu_pd(e.dz + k);
+    const __m128d lv = _mm_loadu_pd(e.ll + k), iv = _mm_loadu_pd(e.linv + k);
+    const __m128d rx = _mm_sub_pd(ax, _mm_loadu_pd(e.px + k)), ry = _mm_sub_pd(ay, _mm_loadu_pd(e.py + k)),
+                  rz = _mm_sub_pd(az, _mm_loadu_pd(e.pz + k));
+    auto dot = [](__m128d x0, __m128d y0, __m128d x1, __m128d y1, __m128d x2, __m128d y2) {
+      return _mm_add_pd(_mm_add_pd(_mm_mul_pd(x0, y0), _mm_mul_pd(x1, y1)), _mm_mul_pd(x2, y2));
+    };
+    const __m128d b = dot(ux, dx, uy, dy, uz, dz);
+    const __m128d c = dot(ux, rx, uy, ry, uz, rz);
+    const __m128d f = dot(dx, rx, dy, ry, dz, rz);
+    const __m128d det = _mm_sub_pd(_mm_mul_pd(la, lv), _mm_mul_pd(b, b));
+    const __m128d s0 = clamp01(_mm_div_pd(_mm_sub_pd(_mm_mul_pd(b, f), _mm_mul_pd(c, lv)), det));
+    const __m128d s1 = _mm_and_pd(_mm_cmpgt_pd(det, zero), s0);
+    const __m128d t = clamp01(_mm_mul_pd(_mm_add_pd(_mm_mul_pd(b, s1), f), iv));
+    const __m128d s = clamp01(_mm_mul_pd(_mm_sub_pd(_mm_mul_pd(b, t), c), ia));
+    const __m128d ex = _mm_sub_pd(_mm_add_pd(rx, _mm_mul_pd(s, ux)), _mm_mul_pd(t, dx));
+    const __m128d ey = _mm_sub_pd(_mm_add_pd(ry, _mm_mul_pd(s, uy)), _mm_mul_pd(t, dy));
+    const __m128d ez = _mm_sub_pd(_mm_add_pd(rz, _mm_mul_pd(s, uz)), _mm_mul_pd(t, dz));
+    _mm_storeu_pd(dd + k, dot(ex, ex, ey, ey, ez, ez));
+    _mm_storeu_pd(ss + k, s);
+    _mm_storeu_pd(tt + k, t);
+  }
+#else
+  for (int j = 0; j < 3; ++j) {
+    const Vec3 v(e.dx[j], e.dy[j], e.dz[j]);
+    const Vec3 r = p - Vec3(e.px[j], e.py[j], e.pz[j]);
+    const double b = u.dot(v), c = u.dot(r), f = v.dot(r);
+    const double det = lu * e.ll[j] - b * b;
+    double s = det > 0.0 ? std::clamp((b * f - c * e.ll[j]) / det, 0.0, 1.0) : 0.0;
+    const double t = std::clamp((b * s + f) * e.linv[j], 0.0, 1.0);
+    s = std::clamp((b * t - c) * inv_u, 0.0, 1.0);
+    dd[j] = (r + s * u - t * v).squaredNorm();
+    ss[j] = s;
+    tt[j] = t;
+  }
+#endif
+}
+
+// feature_distance once neither vertex–face shortcut settled it: the nine
+// edge pairs, then the vertices that project inside the other triangle.
+inline ClosestPoints feature_pairs(const Triangle& a, const FaceFrame& fa, const EdgeFrame& ea, const Triangle& b,
+                                   const FaceFrame& fb, const EdgeFrame& eb) {
   ClosestPoints best;
-  const detail::FaceFrame fa(a), fb(b);
-  if (detail::face_settles(a, fa, b, false, best) || detail::face_settles(b, fb, a, true, best)) return best;
   // Candidates compete on squared distances; one square root at the end.
   double best_sq = std::numeric_limits<double>::infinity();
   auto take = [&](const Vec3& x, const Vec3& y) {
@@ -221,36 +308,27 @@ inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
       best.b = y;
     }
   };
-  const Vec3 da[3] = {a[1] - a[0], a[2] - a[1], a[0] - a[2]};
-  const Vec3 db[3] = {b[1] - b[0], b[2] - b[1], b[0] - b[2]};
-  const double la[3] = {da[0].squaredNorm(), da[1].squaredNorm(), da[2].squaredNorm()};
-  const double lb[3] = {db[0].squaredNorm(), db[1].squaredNorm(), db[2].squaredNorm()};
-  if (la[0] > 0.0 && la[1] > 0.0 && la[2] > 0.0 && lb[0] > 0.0 && lb[1] > 0.0 && lb[2] > 0.0) {
+  const Vec3* da = ea.d;
+  const Vec3* db = eb.d;
+  const double* la = ea.l;
+  if (ea.proper() && eb.proper()) {
     // segment_closest's clamps without its branches: s from the normal
     // equations, t best for s, s best for that t, each clamped to [0, 1];
     // the third step leaves an unclamped s as it is (it is then already
     // the minimizer for t), so this is the same minimum.
     int wi = 0, wj = 0;
     double ws = 0.0, wt = 0.0;
-    const double inv_b[3] = {1.0 / lb[0], 1.0 / lb[1], 1.0 / lb[2]};
     for (int i = 0; i < 3; ++i) {
-      const double inv_a = 1.0 / la[i];
-      for (int j = 0; j < 3; ++j) {
-        const Vec3 r = a[i] - b[j];
-        const double bb = da[i].dot(db[j]), c = da[i].dot(r), f = db[j].dot(r);
-        const double det = la[i] * lb[j] - bb * bb;
-        double s = det > 0.0 ? std::clamp((bb * f - c * lb[j]) / det, 0.0, 1.0) : 0.0;
-        const double t = std::clamp((bb * s + f) * inv_b[j], 0.0, 1.0);
-        s = std::clamp((bb * t - c) * inv_a, 0.0, 1.0);
-        const double d = (r + s * da[i] - t * db[j]).squaredNorm();
-        if (d < best_sq) {
-          best_sq = d;
+      double dd[4], ss[4], tt[4];
+      edge_rows(a[i], da[i], la[i], ea.inv[i], eb, dd, ss, tt);
+      for (int j = 0; j < 3; ++j)
+        if (dd[j] < best_sq) {
+          best_sq = dd[j];
           wi = i;
           wj = j;
-          ws = s;
-          wt = t;
+          ws = ss[j];
+          wt = tt[j];
         }
-      }
     }
     best.a = a[wi] + ws * da[wi];
     best.b = b[wj] + wt * db[wj];
@@ -267,7 +345,7 @@ inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
   // can beat the edge pairs (outside, its nearest point is on an edge, and
   // the edge pairs above already include that vertex–edge distance). A
   // sliver or degenerate triangle is its edges.
-  auto faces = [&](const Triangle& t, const detail::FaceFrame& f, const Triangle& other, bool swap) {
+  auto faces = [&](const Triangle& t, const FaceFrame& f, const Triangle& other, bool swap) {
     if (!f.face) return;
     for (int k = 0; k < 3; ++k) {
       Vec3 p;
@@ -278,6 +356,18 @@ inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
   faces(a, fa, b, false);
   best.distance = std::sqrt(best_sq);
   return best;
+}
+
+}  // namespace detail
+
+/// The minimum over the 15 vertex–triangle and edge–edge feature pairs: the
+/// distance of triangles known not to intersect (e.g. one lies strictly on
+/// one side of the other's plane), without the exact intersection test.
+inline ClosestPoints feature_distance(const Triangle& a, const Triangle& b) {
+  ClosestPoints best;
+  const detail::FaceFrame fa(a), fb(b);
+  if (detail::face_settles(a, fa, b, false, best) || detail::face_settles(b, fb, a, true, best)) return best;
+  return detail::feature_pairs(a, fa, detail::EdgeFrame(a), b, fb, detail::EdgeFrame(b));
 }
 
 /// Exact-case triangle–triangle distance with closest points (a on `a`, b on
