@@ -213,6 +213,10 @@ Scene scene_from_json(const json& j, const std::string& base_dir) {
     w.options.solve.pgs_regularization =
         number_or(o, "pgs_regularization", w.options.solve.pgs_regularization, "solver");
     if (!(w.options.solve.pgs_regularization >= 0)) fail("solver.pgs_regularization", "must be ≥ 0");
+    w.options.solve.pgs_over_relaxation =
+        number_or(o, "pgs_over_relaxation", w.options.solve.pgs_over_relaxation, "solver");
+    if (!(w.options.solve.pgs_over_relaxation > 0 && w.options.solve.pgs_over_relaxation < 2))
+      fail("solver.pgs_over_relaxation", "must be in (0, 2)");
     if (o.contains("friction_basis")) {
       const std::string k = string_member(o, "friction_basis", "solver");
       if (k == "fixed") w.options.friction_basis = sim::FrictionBasis::fixed;
