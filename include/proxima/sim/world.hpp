@@ -117,6 +117,14 @@ struct FrictionTable {
   }
 };
 
+namespace detail {
+/// Working arrays of the PGS contact order (src/sim/contact_order.hpp),
+/// kept by the World so that steps do not allocate.
+struct ContactOrderScratch {
+  std::vector<int> first, link, level, queue, count;
+};
+}  // namespace detail
+
 class World {
  public:
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);
@@ -167,6 +175,7 @@ class World {
   Eigen::VectorXd impulses_;
   Eigen::VectorXd velocities_;   // v⁺, 6 per dynamic body
   ContactCache cache_;
+  detail::ContactOrderScratch order_scratch_;
   std::vector<CachedPair*> step_pairs_;  // the cache entries of pairs_, this step
   std::uint64_t steps_ = 0;
   StepStats stats_;
