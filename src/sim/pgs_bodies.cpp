@@ -179,7 +179,10 @@ ContactSolution solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOp
     Group g{i, i + 1, -1};
     while (g.end < nc && blocks[g.end].n.a == blocks[i].n.a && blocks[g.end].n.b == blocks[i].n.b) ++g.end;
     const std::size_t k = g.end - g.begin;
-    bool solvable = k >= 2 && k <= kMaxPairBlock;
+    // Pair blocks come with over-relaxation only: plain sweeps stay the
+    // contact-by-contact Gauss–Seidel (with blocks at ω = 1 the r = 0 mesh
+    // stack, whose contacts come from crossing triangles, fell apart).
+    bool solvable = options.pgs_over_relaxation != 1.0 && k >= 2 && k <= kMaxPairBlock;
     for (std::size_t r = g.begin; r < g.end && solvable; ++r) solvable = blocks[r].wnn > 0.0;
     if (solvable) {
       const std::size_t at = factors.size();
@@ -218,34 +221,64 @@ ContactSolution solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOp
     // (c_n > 0); a contact strictly inside its friction polygon sliding.
     // Sliding contacts are judged by their normal row only.
     double residual = 0.0;
+    // Exact 1-D minimization of a normal row, projected on [0, ∞), from
+    // its current u_n + ε c_n; returns that violation of eq. (1).
     const auto normal_row = [&](const Block& blk) {
-      // Exact 1-D minimization, projected on [0, ∞).
       double& xn = x[blk.normal];
       const double un = blk.n.velocity(vel) + blk.eps * xn;
+      const double violation = xn > 0.0 ? std::abs(un) : -un;
       const double next = std::max(0.0, xn - un / (blk.wnn + blk.eps));
       if (next != xn) {
         blk.n.apply(next - xn, vel);
         xn = next;
       }
+      return violation;
+    };
+    // Tangential impulses: the 2-D block of a contact over its friction
+    // polygon.
+    const auto tangent_rows = [&](const Block& blk) {
+      if (blk.tangent < 0) return;
+      const Index t = blk.tangent;
+      const double xn = x[blk.normal];
+      const Vector2d f0(x[t], x[t + 1]);
+      const Vector2d ut(blk.t1.velocity(vel), blk.t2.velocity(vel));
+      const double radius = blk.mu * xn;
+      if (f0.norm() < 0.999 * apothem * radius) residual = std::max(residual, ut.cwiseAbs().maxCoeff());
+      const Vector2d f = polygon.minimize(blk.wtt, ut - blk.wtt * f0, radius);
+      if (f != f0) {
+        blk.t1.apply(f.x() - f0.x(), vel);
+        blk.t2.apply(f.y() - f0.y(), vel);
+        x[t] = f.x();
+        x[t + 1] = f.y();
+      }
     };
     for (const Group& g : groups) {
+      if (g.factor < 0) {
+        // Contact by contact: normal row, then its friction.
+        for (std::size_t r = g.begin; r < g.end; ++r) {
+          const Block& blk = blocks[r];
+          if (blk.wnn > 0.0) residual = std::max(residual, normal_row(blk));
+          tangent_rows(blk);
+        }
+        continue;
+      }
+      // The pair's normal rows together (violations measured before the
+      // update), or one by one when the block step leaves [0, ∞); then the
+      // friction of each contact.
       const std::size_t k = g.end - g.begin;
-      // Normal impulses: the violations before the update, then the pair's
-      // block solve or the rows one by one.
       std::array<double, kMaxPairBlock> delta{};
-      bool block = g.factor >= 0;
       for (std::size_t r = 0; r < k; ++r) {
         const Block& blk = blocks[g.begin + r];
-        if (blk.wnn <= 0.0) continue;
         const double xn = x[blk.normal];
         const double un = blk.n.velocity(vel) + blk.eps * xn;
         residual = std::max(residual, xn > 0.0 ? std::abs(un) : -un);
-        if (block) delta[r] = -un;
+        delta[r] = -un;
       }
-      if (block) {
-        cholesky_solve(factors.data() + g.factor, k, delta.data());
-        for (std::size_t r = 0; r < k; ++r) delta[r] *= omega;
-        for (std::size_t r = 0; r < k && block; ++r) block = x[blocks[g.begin + r].normal] + delta[r] >= 0.0;
+      cholesky_solve(factors.data() + g.factor, k, delta.data());
+      bool block = true;
+      for (std::size_t r = 0; r < k; ++r) {
+        delta[r] *= omega;
+        block = block && x[blocks[g.begin + r].normal] + delta[r] >= 0.0;
       }
       if (block) {
         for (std::size_t r = 0; r < k; ++r) {
@@ -254,28 +287,9 @@ ContactSolution solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOp
           x[blk.normal] += delta[r];
         }
       } else {
-        for (std::size_t r = g.begin; r < g.end; ++r)
-          if (blocks[r].wnn > 0.0) normal_row(blocks[r]);
+        for (std::size_t r = g.begin; r < g.end; ++r) normal_row(blocks[r]);
       }
-      // Tangential impulses: the 2-D block of each contact over its
-      // friction polygon.
-      for (std::size_t r = g.begin; r < g.end; ++r) {
-        const Block& blk = blocks[r];
-        if (blk.tangent < 0) continue;
-        const Index t = blk.tangent;
-        const double xn = x[blk.normal];
-        const Vector2d f0(x[t], x[t + 1]);
-        const Vector2d ut(blk.t1.velocity(vel), blk.t2.velocity(vel));
-        const double radius = blk.mu * xn;
-        if (f0.norm() < 0.999 * apothem * radius) residual = std::max(residual, ut.cwiseAbs().maxCoeff());
-        const Vector2d f = polygon.minimize(blk.wtt, ut - blk.wtt * f0, radius);
-        if (f != f0) {
-          blk.t1.apply(f.x() - f0.x(), vel);
-          blk.t2.apply(f.y() - f0.y(), vel);
-          x[t] = f.x();
-          x[t + 1] = f.y();
-        }
-      }
+      for (std::size_t r = g.begin; r < g.end; ++r) tangent_rows(blocks[r]);
     }
     out.iterations = it;
     if (residual <= options.pgs_velocity_tolerance) {
