@@ -15,24 +15,21 @@
 // drifting. Its cost is a steady extra depth of ε c_n Δt / (γ) per contact,
 // well under a micrometre for the stack.
 //
-// The same ε makes plain Gauss–Seidel slow on that face: the load shifts
-// between diagonal corners (J's null space) are restored by ε alone, at
-// about α per sweep (10-cube mesh stack: the residual fell 2 % a sweep and
-// every settled step took ~10 sweeps). So the normal rows of one body pair
-// are solved together: (W_pair + ε) δ = −(u_n + ε c_n) by a small Cholesky
-// factorization, taken when every c_n + δ stays ≥ 0, else the pair falls
-// back to row-by-row projections for that sweep. Same fixed point, the
-// indeterminate face settled in one visit.
-//
-// What remains slow on a column of n bodies is the load's walk down the
-// column (Gauss–Seidel on a chain: the error shrinks by about
-// cos²(π/(2n+1)) a sweep, 2 % for 10 cubes). Over-relaxing the pair blocks
-// (ContactSolveOptions::pgs_over_relaxation, ω = 1.5) takes the 10-cube
-// mesh stack from ~10 to ~2.5 sweeps a settled step. It is off by default:
-// on a body whose block step is already exact (a box resting alone) ω
-// overshoots, and the impulses then alternate around the weight by ~1e-4
-// of it from step to step, within the velocity tolerance but no longer
-// exact.
+// Settled stacks: with warm starts a step starts about where the last one
+// stopped, and what the sweeps still have to remove is the load's slow walk
+// down the column (Gauss–Seidel on a chain of n bodies shrinks that error
+// by about cos²(π/(2n+1)) a sweep: 2 % for 10 cubes, ~10 sweeps a settled
+// step of the 10-cube mesh stack). With ContactSolveOptions::
+// pgs_over_relaxation ω ≠ 1 the normal rows of each body pair are solved
+// together, (W_pair + ε) δ = −(u_n + ε c_n) by a small Cholesky factor,
+// and moved by ω δ (successive over-relaxation of the pair blocks), or row
+// by row when that would make an impulse negative. ω = 1.5 takes the
+// 10-cube stack to ~2.5 sweeps a settled step. Not the default: on a body
+// whose block step is already exact (a box resting alone) ω overshoots and
+// its impulses then alternate around the weight by ~1e-4 of it, within the
+// velocity tolerance but no longer exact; and the blocks at ω = 1 made the
+// r = 0 mesh stack (contacts from crossing triangles) fall apart. Plain
+// sweeps (ω = 1) are contact by contact, as they always were.
 #include <algorithm>
 #include <array>
 #include <cmath>
