@@ -206,12 +206,17 @@ Scene scene_from_json(const json& j, const std::string& base_dir) {
     w.options.stabilization = number_or(o, "stabilization", w.options.stabilization, "solver");
     w.options.solve.pgs_max_iterations = static_cast<int>(number_or(o, "pgs_iterations", w.options.solve.pgs_max_iterations, "solver"));
     w.options.warm_start = bool_or(o, "warm_start", true, "solver");
+    w.options.reuse.enabled = bool_or(o, "contact_reuse", w.options.reuse.enabled, "solver");
     w.options.solve.pgs_velocity_tolerance =
         number_or(o, "pgs_tolerance", w.options.solve.pgs_velocity_tolerance, "solver");
     if (!(w.options.solve.pgs_velocity_tolerance >= 0)) fail("solver.pgs_tolerance", "must be ≥ 0");
     w.options.solve.pgs_regularization =
         number_or(o, "pgs_regularization", w.options.solve.pgs_regularization, "solver");
     if (!(w.options.solve.pgs_regularization >= 0)) fail("solver.pgs_regularization", "must be ≥ 0");
+    w.options.solve.pgs_over_relaxation =
+        number_or(o, "pgs_over_relaxation", w.options.solve.pgs_over_relaxation, "solver");
+    if (!(w.options.solve.pgs_over_relaxation > 0 && w.options.solve.pgs_over_relaxation < 2))
+      fail("solver.pgs_over_relaxation", "must be in (0, 2)");
     if (o.contains("friction_basis")) {
       const std::string k = string_member(o, "friction_basis", "solver");
       if (k == "fixed") w.options.friction_basis = sim::FrictionBasis::fixed;

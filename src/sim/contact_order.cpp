@@ -1,3 +1,6 @@
+// Breadth-first levels over the contacts themselves (each body's contacts
+// chained through `link`) and a counting sort by level: linear, stable and
+// allocation-free once the scratch has grown.
 #include <algorithm>
 #include <limits>
 #include <numeric>
@@ -6,48 +9,59 @@
 
 namespace proxima::sim::detail {
 
-std::vector<int> contact_graph_order(const std::vector<ContactImpulse>& contacts, const std::vector<Body>& bodies,
-                                     PgsOrder order) {
-  std::vector<int> out(contacts.size());
+void contact_graph_order(const std::vector<ContactImpulse>& contacts, const std::vector<Body>& bodies,
+                         PgsOrder order, ContactOrderScratch& s, std::vector<int>& out) {
+  const std::size_t nc = contacts.size(), nb = bodies.size();
+  out.resize(nc);
   std::iota(out.begin(), out.end(), 0);
-  if (order == PgsOrder::as_found || contacts.empty()) return out;
+  if (order == PgsOrder::as_found || nc == 0) return;
 
+  // Contact k is entry 2k on body_a's chain and 2k + 1 on body_b's.
+  s.first.assign(nb, -1);
+  s.link.resize(2 * nc);
+  for (std::size_t k = 0; k < nc; ++k) {
+    const std::size_t a = static_cast<std::size_t>(contacts[k].body_a), b = static_cast<std::size_t>(contacts[k].body_b);
+    s.link[2 * k] = s.first[a];
+    s.first[a] = static_cast<int>(2 * k);
+    s.link[2 * k + 1] = s.first[b];
+    s.first[b] = static_cast<int>(2 * k + 1);
+  }
   // Breadth-first levels of the bodies: 0 for static ones.
   constexpr int far = std::numeric_limits<int>::max();
-  std::vector<int> level(bodies.size(), far);
-  std::vector<std::vector<int>> neighbours(bodies.size());
-  for (const ContactImpulse& c : contacts) {
-    neighbours[static_cast<std::size_t>(c.body_a)].push_back(c.body_b);
-    neighbours[static_cast<std::size_t>(c.body_b)].push_back(c.body_a);
-  }
-  std::vector<int> queue;
-  for (std::size_t i = 0; i < bodies.size(); ++i)
+  s.level.assign(nb, far);
+  s.queue.clear();
+  for (std::size_t i = 0; i < nb; ++i)
     if (bodies[i].is_static) {
-      level[i] = 0;
-      queue.push_back(static_cast<int>(i));
+      s.level[i] = 0;
+      s.queue.push_back(static_cast<int>(i));
     }
-  for (std::size_t head = 0; head < queue.size(); ++head) {
-    const int b = queue[head];
-    for (const int o : neighbours[static_cast<std::size_t>(b)])
-      if (level[static_cast<std::size_t>(o)] == far) {
-        level[static_cast<std::size_t>(o)] = level[static_cast<std::size_t>(b)] + 1;
-        queue.push_back(o);
+  for (std::size_t head = 0; head < s.queue.size(); ++head) {
+    const std::size_t b = static_cast<std::size_t>(s.queue[head]);
+    for (int e = s.first[b]; e >= 0; e = s.link[static_cast<std::size_t>(e)]) {
+      const ContactImpulse& c = contacts[static_cast<std::size_t>(e / 2)];
+      const std::size_t o = static_cast<std::size_t>(e % 2 == 0 ? c.body_b : c.body_a);
+      if (s.level[o] == far) {
+        s.level[o] = s.level[b] + 1;
+        s.queue.push_back(static_cast<int>(o));
       }
+    }
   }
 
-  // A contact sits at the lower level of its two bodies.
-  std::vector<int> key(contacts.size());
-  for (std::size_t k = 0; k < contacts.size(); ++k)
-    key[k] = std::min(level[static_cast<std::size_t>(contacts[k].body_a)], level[static_cast<std::size_t>(contacts[k].body_b)]);
-  if (order == PgsOrder::bottom_up)
-    std::stable_sort(out.begin(), out.end(), [&](int i, int j) { return key[static_cast<std::size_t>(i)] < key[static_cast<std::size_t>(j)]; });
-  else
-    std::stable_sort(out.begin(), out.end(), [&](int i, int j) {
-      const int ki = key[static_cast<std::size_t>(i)] == far ? -1 : key[static_cast<std::size_t>(i)];
-      const int kj = key[static_cast<std::size_t>(j)] == far ? -1 : key[static_cast<std::size_t>(j)];
-      return ki > kj;
-    });
-  return out;
+  // A contact sits at the lower level of its two bodies; unreached groups
+  // (level "far") go last either way. Bucket b holds the contacts sorted
+  // b-th: ascending levels, or descending for top_down.
+  int top = 0;
+  for (std::size_t i = 0; i < nb; ++i)
+    if (s.level[i] != far) top = std::max(top, s.level[i]);
+  const auto bucket = [&](const ContactImpulse& c) {
+    const int key = std::min(s.level[static_cast<std::size_t>(c.body_a)], s.level[static_cast<std::size_t>(c.body_b)]);
+    if (key == far) return top + 1;
+    return order == PgsOrder::bottom_up ? key : top - key;
+  };
+  s.count.assign(static_cast<std::size_t>(top) + 3, 0);
+  for (const ContactImpulse& c : contacts) ++s.count[static_cast<std::size_t>(bucket(c)) + 1];
+  std::partial_sum(s.count.begin(), s.count.end(), s.count.begin());
+  for (std::size_t k = 0; k < nc; ++k) out[static_cast<std::size_t>(s.count[static_cast<std::size_t>(bucket(contacts[k]))]++)] = static_cast<int>(k);
 }
 
 }  // namespace proxima::sim::detail

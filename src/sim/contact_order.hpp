@@ -13,8 +13,8 @@ namespace proxima::sim::detail {
 /// (breadth-first from every static body). `order` selects ascending
 /// (bottom_up), descending (top_down) or the given order (as_found). Ties
 /// keep the given order. Contacts of groups never touching a static body
-/// come last.
-std::vector<int> contact_graph_order(const std::vector<ContactImpulse>& contacts, const std::vector<Body>& bodies,
-                                     PgsOrder order);
+/// come last. Refills `out`; `scratch` keeps its capacity between steps.
+void contact_graph_order(const std::vector<ContactImpulse>& contacts, const std::vector<Body>& bodies,
+                         PgsOrder order, ContactOrderScratch& scratch, std::vector<int>& out);
 
 }  // namespace proxima::sim::detail

@@ -91,7 +91,7 @@ void World::build_lcp() {
       p.rows.push_back(row);
     }
   }
-  p.order = detail::contact_graph_order(solved_, bodies_, options.pgs_order);
+  detail::contact_graph_order(solved_, bodies_, options.pgs_order, order_scratch_, p.order);
   if (options.solver == SolverKind::lemke) to_contact_lcp(p, lcp_);
 }
 

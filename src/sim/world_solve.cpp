@@ -1,13 +1,11 @@
 // Step 4: solve the contact problem, with warm starts and the fallback.
 //
-// Warm-start matching (PGS only): a new contact takes the impulses of the
-// previous step's contact of the same body pair with the same feature ids
-// (−1 for convex bodies) whose point, in body A's geometry frame, is
-// nearest, if it is within 2 × contact_margin. Friction impulses are kept in
-// world frame and projected on the new tangent basis. Lemke needs no start.
+// Warm starts (PGS only): narrowphase left in every contact the impulses of
+// its predecessor (contact_cache.hpp: the same cached contact when the set
+// was reused, else the nearest one of the pair with the same features).
+// Friction impulses are kept in world frame and projected on the new
+// tangent basis. Lemke needs no start.
 #include <proxima/sim/world.hpp>
-
-#include "tangent.hpp"
 
 namespace proxima::sim {
 
@@ -15,31 +13,16 @@ using Eigen::Index;
 
 namespace {
 
-Eigen::VectorXd warm_start(const WarmStartCache& cache, const std::vector<ContactImpulse>& contacts,
-                           const std::vector<ContactRows>& rows, const std::vector<Body>& bodies, double radius,
+Eigen::VectorXd warm_start(const std::vector<ContactImpulse>& contacts, const std::vector<ContactRows>& rows,
                            Index size) {
   Eigen::VectorXd x = Eigen::VectorXd::Zero(size);
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const ContactImpulse& c = contacts[k];
-    const auto it = cache.by_pair.find(detail::pair_key(c.body_a, c.body_b));
-    if (it == cache.by_pair.end()) continue;
-    const Vec3 local = bodies[static_cast<std::size_t>(c.body_a)].pose.apply_inverse(c.point);
-    const WarmStartCache::Entry* best = nullptr;
-    double best_d2 = radius * radius;
-    for (const WarmStartCache::Entry& e : it->second) {
-      if (e.feature_a != c.feature_a || e.feature_b != c.feature_b) continue;
-      const double d2 = (e.local_point - local).squaredNorm();
-      if (d2 <= best_d2) {
-        best_d2 = d2;
-        best = &e;
-      }
-    }
-    if (!best) continue;
-    x[rows[k].normal] = best->normal_impulse;
+    x[rows[k].normal] = c.normal_impulse;
     if (rows[k].tangent >= 0) {
       const Vec3 t1 = c.tangent, t2 = c.normal.cross(t1);
-      x[rows[k].tangent] = best->friction_impulse.dot(t1);
-      x[rows[k].tangent + 1] = best->friction_impulse.dot(t2);
+      x[rows[k].tangent] = c.friction_impulse.dot(t1);
+      x[rows[k].tangent + 1] = c.friction_impulse.dot(t2);
     }
   }
   return x;
@@ -50,8 +33,7 @@ Eigen::VectorXd warm_start(const WarmStartCache& cache, const std::vector<Contac
 void World::solve() {
   ContactSolution s;
   const auto warm = [&] {
-    return options.warm_start ? warm_start(cache_, solved_, problem_.contacts, bodies_, 2.0 * options.contact_margin,
-                                           static_cast<Index>(problem_.rows.size()))
+    return options.warm_start ? warm_start(solved_, problem_.contacts, static_cast<Index>(problem_.rows.size()))
                               : Eigen::VectorXd();
   };
   bool have_velocities = false;
@@ -82,8 +64,8 @@ void World::solve() {
   impulses_ = s.x.allFinite() ? s.x : Eigen::VectorXd::Zero(static_cast<Index>(problem_.rows.size()));
   if (!have_velocities || !s.x.allFinite()) velocities_ = velocities_after(problem_, impulses_);
 
-  // Record the impulses per contact and refill the warm-start cache.
-  cache_.by_pair.clear();
+  // Record the impulses per contact, in the contacts and in their cache
+  // entries (next step's warm start).
   for (std::size_t k = 0; k < solved_.size(); ++k) {
     ContactImpulse& c = solved_[k];
     const ContactRows& r = problem_.contacts[k];
@@ -93,10 +75,13 @@ void World::solve() {
       const Vec3 t1 = c.tangent, t2 = c.normal.cross(t1);
       c.friction_impulse = impulses_[r.tangent] * t1 + impulses_[r.tangent + 1] * t2;
     }
-    cache_.by_pair[detail::pair_key(c.body_a, c.body_b)].push_back(
-        {bodies_[static_cast<std::size_t>(c.body_a)].pose.apply_inverse(c.point), c.feature_a, c.feature_b,
-         c.normal_impulse, c.friction_impulse});
   }
+  for (CachedPair* pair : step_pairs_)
+    for (std::size_t k = 0; k < pair->points.size(); ++k) {
+      const ContactImpulse& c = solved_[static_cast<std::size_t>(pair->first) + k];
+      pair->points[k].normal_impulse = c.normal_impulse;
+      pair->points[k].friction_impulse = c.friction_impulse;
+    }
 }
 
 }  // namespace proxima::sim

@@ -120,7 +120,7 @@ TEST(BodySpace, PgsVelocitiesMatchLemkeWithoutFriction) {
 
 // With compliance ε = α W_nn and friction: every normal row meets
 // u + ε c ≥ 0 ⊥ c ≥ 0 and every contact strictly inside its polygon sticks,
-// within the stopping tolerance.
+// within the stopping tolerance, with plain and over-relaxed sweeps.
 TEST(BodySpace, RegularizedPgsMeetsItsConditions) {
   testing::Rng rng(23);
   for (int k = 0; k < testing::scaled(100); ++k) {
@@ -130,6 +130,8 @@ TEST(BodySpace, RegularizedPgsMeetsItsConditions) {
     o.pgs_velocity_tolerance = 1e-9;
     o.pgs_max_iterations = 100000;
     o.friction_directions = 4 + k % 5;
+    // Over-relaxed pair blocks on every other case: the same conditions.
+    o.pgs_over_relaxation = k % 2 ? 1.5 : 1.0;
     VectorXd v;
     const sim::ContactSolution pg = sim::solve_pgs_bodies(r.p, o, VectorXd(), v);
     ASSERT_EQ(pg.status, sim::LcpStatus::ok) << "case " << k;

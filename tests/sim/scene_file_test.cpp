@@ -25,6 +25,15 @@ TEST(SceneFile, GoodSceneLoads) {
   EXPECT_NEAR(s.world.bodies()[1].mass.mass, 1000.0, 1e-9);
 }
 
+TEST(SceneFile, ContactReuseIsOnUnlessTurnedOff) {
+  EXPECT_TRUE(apps::scene_from_json(good()).world.options.reuse.enabled);
+  json j = good();
+  j["solver"] = {{"contact_reuse", false}};
+  EXPECT_FALSE(apps::scene_from_json(j).world.options.reuse.enabled);
+  j["solver"] = {{"contact_reuse", 1}};
+  EXPECT_NE(error_of(j).find("solver.contact_reuse"), std::string::npos) << error_of(j);
+}
+
 TEST(SceneFile, UnknownShape) {
   json j = good();
   j["bodies"][1]["shape"]["shape"] = "dodecahedron";

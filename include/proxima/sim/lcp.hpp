@@ -78,6 +78,12 @@ struct ContactSolveOptions {
   /// Body-space PGS: compliance of the normal rows relative to W_nn
   /// (pgs_bodies.cpp says why). 0 is the exact LCP.
   double pgs_regularization = 1e-2;
+  /// Body-space PGS: the normal impulses of a body pair solved together
+  /// move by this multiple of their block step (successive over-relaxation,
+  /// pgs_bodies.cpp says when it pays), then are kept ≥ 0. 1 is plain
+  /// Gauss–Seidel; plain sweeps also take over after 50 relaxed ones or
+  /// once a sweep's residual exceeds twice the best so far.
+  double pgs_over_relaxation = 1.0;
 };
 
 struct ContactSolution {

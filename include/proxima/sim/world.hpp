@@ -14,13 +14,13 @@
 
 #include <cstdint>
 #include <map>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include <proxima/broad/aabb_tree.hpp>
 #include <proxima/sim/body.hpp>
 #include <proxima/sim/body_space.hpp>
+#include <proxima/sim/contact_cache.hpp>
 #include <proxima/sim/lcp.hpp>
 
 namespace proxima::sim {
@@ -54,9 +54,14 @@ struct StepOptions {
   /// penetration in one step and pump energy into stacks; γ = 0.2 removes
   /// 20 % per step, a critically damped-looking recovery at Δt = 1 ms.
   double stabilization = 0.2;
-  /// PGS starts from last step's impulses of matching contacts (see
-  /// warm_start.hpp for the matching).
+  /// PGS starts from last step's impulses of matching contacts (the same
+  /// cached contact, else the nearest, world_solve.cpp).
   bool warm_start = true;
+  /// Temporal coherence: a pair's contact set is re-expressed at the new
+  /// poses instead of queried again while the pair has barely moved
+  /// (contact_cache.hpp states the bounds and the error). PGS only
+  /// (world.cpp says why).
+  ContactReuse reuse;
   FrictionBasis friction_basis = FrictionBasis::fixed;
   /// Slip speed above which FrictionBasis::sliding turns the cone, m/s.
   double sliding_speed = 1e-4;
@@ -77,6 +82,7 @@ struct StepStats {
   /// Of those, mesh contacts whose cores intersect (Contact::intersecting):
   /// the boundary layers were penetrated and the normals are less reliable.
   int intersecting = 0;
+  int reused = 0;         ///< pairs whose cached contact set was reused
   int iterations = 0;     ///< Lemke pivots or PGS sweeps (both when falling back)
   int fallbacks = 0;      ///< 1 when Lemke failed and PGS took over
   LcpStatus status = LcpStatus::ok;  ///< of the solve whose impulses were applied
@@ -111,16 +117,13 @@ struct FrictionTable {
   }
 };
 
-/// Impulses of the previous step, for warm starts (owned by the World).
-struct WarmStartCache {
-  struct Entry {
-    Vec3 local_point;  ///< in body A's geometry frame
-    int feature_a, feature_b;
-    double normal_impulse;
-    Vec3 friction_impulse;  ///< world frame
-  };
-  std::unordered_map<std::uint64_t, std::vector<Entry>> by_pair;
+namespace detail {
+/// Working arrays of the PGS contact order (src/sim/contact_order.hpp),
+/// kept by the World so that steps do not allocate.
+struct ContactOrderScratch {
+  std::vector<int> first, link, level, queue, count;
 };
+}  // namespace detail
 
 class World {
  public:
@@ -141,6 +144,11 @@ class World {
   double time() const { return time_; }
   const StepStats& last_stats() const { return stats_; }
   const std::vector<ContactImpulse>& last_contacts() const { return solved_; }
+
+  /// Forgets every cached contact set and impulse: the next step queries
+  /// all pairs afresh and starts PGS cold. Not needed after moving bodies
+  /// (the cache sees poses); for benchmarks and experiments.
+  void clear_contact_cache() { cache_.clear(); }
 
   double kinetic_energy() const;
   /// −m g·x_com summed over dynamic bodies (zero at the origin).
@@ -166,7 +174,10 @@ class World {
   std::vector<Vec3> com_;        // centre of mass per body at the step's start
   Eigen::VectorXd impulses_;
   Eigen::VectorXd velocities_;   // v⁺, 6 per dynamic body
-  WarmStartCache cache_;
+  ContactCache cache_;
+  detail::ContactOrderScratch order_scratch_;
+  std::vector<CachedPair*> step_pairs_;  // the cache entries of pairs_, this step
+  std::uint64_t steps_ = 0;
   StepStats stats_;
   double time_ = 0.0;
 };
