@@ -31,6 +31,11 @@ bool reuse_contacts(const CachedPair& pair, const Transform& pose_a, const Trans
   const double chord = 2.0 * std::sin(0.5 * reuse.max_turn);
   const double max_chord2 = chord * chord;
   const double max_motion2 = reuse.max_motion * reuse.max_motion;
+  // The relative rotation's turn θ, as ‖ΔR‖²_F = 8 sin²(θ/2) = 2 chord²:
+  // with it, a feature at distance L from a cached point has moved at most
+  // max_motion + θ·L, whichever axis the pair turned about.
+  const Mat3 relative = pose_a.R.transpose() * pose_b.R;
+  if (!((relative - pair.relative).squaredNorm() <= 2.0 * max_chord2)) return false;
   for (const CachedContact& c : pair.points) {
     const Vec3 pa = pose_a.apply(c.on_a), pb = pose_b.apply(c.on_b);
     const Vec3 na = pose_a.rotate(c.normal_a), nb = pose_b.rotate(c.normal_b);
@@ -56,6 +61,7 @@ void store_contacts(CachedPair& pair, const std::vector<Contact>& fresh, const T
   pair.previous.swap(pair.points);
   pair.points.clear();
   pair.reusable = true;
+  pair.relative = pose_a.R.transpose() * pose_b.R;
   for (const Contact& c : fresh) {
     CachedContact& o = pair.points.emplace_back();
     o.on_a = pose_a.apply_inverse(c.point);

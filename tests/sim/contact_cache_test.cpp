@@ -73,6 +73,22 @@ TEST(ContactCache, TooMuchMotionOrTurnAsksForANewQuery) {
                          Transform::from_translation(Vec3(-0.05, -0.05, 0.0));
   EXPECT_FALSE(sim::reuse_contacts(p, a, tilt * b, {}, out));
   EXPECT_TRUE(out.empty());  // a refused reuse appends nothing
+  // A turn of 2 µrad about the normal through a cached point: that point
+  // stays put and no normal turns, yet features 5 cm away move by 0.1 µm
+  // (and by any amount as the turn grows): refused, for a one-point set too.
+  const Transform spin = Transform::from_translation(Vec3(0.05, 0.05, 0.0)) *
+                         Transform::from_axis_angle(Vec3::UnitZ(), 2e-6) *
+                         Transform::from_translation(Vec3(-0.05, -0.05, 0.0));
+  EXPECT_FALSE(sim::reuse_contacts(p, a, spin * b, {}, out));
+  sim::CachedPair one = p;
+  one.points.resize(1);
+  EXPECT_TRUE(sim::reuse_contacts(one, a, b, {}, out));
+  out.clear();
+  const Transform big_spin = Transform::from_translation(Vec3(0.05, 0.05, 0.0)) *
+                             Transform::from_axis_angle(Vec3::UnitZ(), 0.3) *
+                             Transform::from_translation(Vec3(-0.05, -0.05, 0.0));
+  EXPECT_FALSE(sim::reuse_contacts(one, a, big_spin * b, {}, out));
+  EXPECT_TRUE(out.empty());
   // A zero bound allows no motion at all.
   sim::ContactReuse zero;
   zero.max_motion = 0.0;

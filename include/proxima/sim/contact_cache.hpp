@@ -15,13 +15,17 @@
 // on the motion (≤ |d|), and for a contact on a rounded feature of radius ρ
 // (a BLEM layer, ρ ≥ r_A + r_B − depth) the normal's own turn under tangential
 // motion: depth error ≤ θ |d| + |d|² / (2ρ). The set is reused while every
-// point has |d| ≤ ContactReuse::max_motion and θ ≤ max_turn, else it is
+// point has |d| ≤ ContactReuse::max_motion and the pair's relative rotation
+// since the set was made (which bounds θ) is ≤ max_turn, else it is
 // generated afresh. With the defaults (1 µm, 1 µrad) and BLEM layers of
 // millimetres the error is below 10⁻⁹ m, a millionth of the layer; the point
 // itself is off by ≤ 0.5 µm (a torque error of 0.5 µm × the impulse); and a
-// feature pair that was outside the contact margin stays at least
-// margin − max_motion away, so no contact is missed that the margin would
-// have caught. Sets with intersecting cores (normals unreliable, ρ → 0) and
+// feature at distance L from a cached point has moved at most
+// max_motion + max_turn·L relative to the other body (the rotation test sees
+// turns about the normal, which neither the normals nor a lone point show),
+// so a feature pair that was outside the contact margin is still at least
+// the margin less that much apart: the margin less 1.1 µm for a 0.1 m cube,
+// less 11 µm for a 10 m body. Sets with intersecting cores (normals unreliable, ρ → 0) and
 // failed queries are never reused. The decision depends on the poses only:
 // deterministic, and independent of the steps taken in between.
 //
@@ -49,7 +53,9 @@ struct ContactReuse {
   /// Largest relative motion of the two bodies at any contact point since
   /// the set was generated, m.
   double max_motion = 1e-6;
-  /// Largest turn between the normal as carried by A and as carried by B, rad.
+  /// Largest relative rotation of the pair since the set was generated
+  /// (which also bounds the turn between the normal as carried by A and as
+  /// carried by B), rad.
   double max_turn = 1e-6;
 };
 
@@ -69,6 +75,10 @@ struct CachedPair {
   /// the same address still counts as a different geometry.
   std::shared_ptr<const Geometry> geometry_a, geometry_b;
   double margin = 0.0;  ///< contact margin of the query
+  /// B's orientation in A's frame when the set was generated: the turn test
+  /// bounds the pair's whole relative rotation, including the turn about
+  /// the normal that neither the normals nor a single point would show.
+  Mat3 relative = Mat3::Identity();
   bool reusable = false;
   std::vector<CachedContact> points;
   std::vector<CachedContact> previous;  ///< last set, while a new one is matched to it
