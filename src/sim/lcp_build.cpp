@@ -22,12 +22,14 @@ void World::build_lcp() {
   // Number the dynamic bodies and take v* = v + h M⁻¹ f_ext.
   dof_.assign(bodies_.size(), -1);
   inv_inertia_.assign(bodies_.size(), Mat3::Zero());
+  inv_mass_.assign(bodies_.size(), 0.0);
   com_.assign(bodies_.size(), Vec3::Zero());
   int n = 0;
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     if (bodies_[i].is_static) continue;
     dof_[i] = n++;
     inv_inertia_[i] = bodies_[i].inverse_inertia_world();
+    inv_mass_[i] = bodies_[i].inverse_mass();
     com_[i] = bodies_[i].com_position();
   }
   BodySpaceProblem& p = problem_;
@@ -47,7 +49,9 @@ void World::build_lcp() {
 
   // One normal row per contact, two tangent rows when the pair has friction.
   p.contacts.clear();
-  p.rows.clear();
+  // Rows are overwritten in place; the vector only grows (default-built
+  // rows would be zeroed only to be written again) and is cut to size last.
+  std::size_t rows = 0;
   for (ContactImpulse& c : solved_) {
     ContactRows r;
     r.mu = friction.mu(c.body_a, c.body_b);
@@ -64,33 +68,51 @@ void World::build_lcp() {
       }
     }
     c.tangent = dirs[1];
-    r.normal = static_cast<int>(p.rows.size());
+    r.normal = static_cast<int>(rows);
     const int count = r.mu > 0.0 ? 3 : 1;
     if (count == 3) r.tangent = r.normal + 1;
     p.contacts.push_back(r);
     const std::size_t ia = static_cast<std::size_t>(c.body_a), ib = static_cast<std::size_t>(c.body_b);
+    // Rows are written in place (a static side keeps zero entries: PGS
+    // reads both sides without a test).
+    const int da = dof_[ia], db = dof_[ib];
+    const Vec3 ra = c.point - com_[ia], rb = c.point - com_[ib];
+    rows += static_cast<std::size_t>(count);
+    if (p.rows.size() < rows) p.rows.resize(rows);
     for (int j = 0; j < count; ++j) {
-      JacobianRow row;
-      row.a = dof_[ia];
-      row.b = dof_[ib];
-      if (row.a >= 0) {
-        const Vec3 ang = (c.point - com_[ia]).cross(dirs[j]);
-        row.ja << dirs[j], ang;
-        row.ma << bodies_[ia].inverse_mass() * dirs[j], inv_inertia_[ia] * ang;
+      JacobianRow& row = p.rows[static_cast<std::size_t>(r.normal + j)];
+      row.a = da;
+      row.b = db;
+      if (da >= 0) {
+        const Vec3 ang = ra.cross(dirs[j]);
+        row.ja.head<3>() = dirs[j];
+        row.ja.tail<3>() = ang;
+        row.ma.head<3>() = inv_mass_[ia] * dirs[j];
+        row.ma.tail<3>() = inv_inertia_[ia] * ang;
+      } else {
+        row.ja.setZero();
+        row.ma.setZero();
       }
-      if (row.b >= 0) {
-        const Vec3 ang = (c.point - com_[ib]).cross(dirs[j]);
-        row.jb << -dirs[j], -ang;
-        row.mb << -bodies_[ib].inverse_mass() * dirs[j], -(inv_inertia_[ib] * ang);
+      if (db >= 0) {
+        const Vec3 ang = rb.cross(dirs[j]);
+        row.jb.head<3>() = -dirs[j];
+        row.jb.tail<3>() = -ang;
+        row.mb.head<3>() = -inv_mass_[ib] * dirs[j];
+        row.mb.tail<3>() = -(inv_inertia_[ib] * ang);
+      } else {
+        row.jb.setZero();
+        row.mb.setZero();
       }
       // ψ/Δt stabilization on the normal row (StepOptions::stabilization).
+      double bias = 0.0;
       if (j == 0) {
         const double psi = -c.depth;
-        row.bias = (psi >= 0.0 ? 1.0 : options.stabilization) * psi / h;
+        bias = (psi >= 0.0 ? 1.0 : options.stabilization) * psi / h;
       }
-      p.rows.push_back(row);
+      row.bias = bias;
     }
   }
+  p.rows.resize(rows);
   detail::contact_graph_order(solved_, bodies_, options.pgs_order, order_scratch_, p.order);
   if (options.solver == SolverKind::lemke) to_contact_lcp(p, lcp_);
 }

@@ -34,6 +34,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numbers>
 
 #include <proxima/sim/body_space.hpp>
@@ -47,22 +48,24 @@ using Eigen::Matrix2d;
 using Eigen::Vector2d;
 using Eigen::VectorXd;
 
-namespace {
+namespace pgs_detail {
 
-// A row with static sides pointed at a zero "ground" slot of the velocity
-// array (index = number of dynamic bodies, zero entries), so that the hot
-// loop reads and writes both sides without branches.
+// A view of a Jacobian row with its static sides pointed at a zero
+// "ground" slot of the velocity array (index = number of dynamic bodies),
+// so that the hot loop reads and writes both sides without branches; a
+// static side's entries are zero (JacobianRow), so the slot stays zero.
+// A view rather than a copy: the rows are read where build_lcp wrote them.
 struct Row {
-  int a, b;
-  Vec6 ja, jb, ma, mb;
-  double bias;
-  double velocity(const std::vector<Vec6>& v) const {
-    return bias + ja.dot(v[static_cast<std::size_t>(a)]) + jb.dot(v[static_cast<std::size_t>(b)]);
-  }
+  const JacobianRow* r = nullptr;
+  std::size_t a = 0, b = 0;
+  double velocity(const std::vector<Vec6>& v) const { return r->bias + r->ja.dot(v[a]) + r->jb.dot(v[b]); }
   void apply(double delta, std::vector<Vec6>& v) const {
-    v[static_cast<std::size_t>(a)] += delta * ma;
-    v[static_cast<std::size_t>(b)] += delta * mb;
+    v[a] += delta * r->ma;
+    v[b] += delta * r->mb;
   }
+  // (J M⁻¹ Jᵀ) entry of this row and `o` when both act on the same two
+  // slots (a static side's entries are zero, so no test is needed).
+  double coupling(const Row& o) const { return r->ja.dot(o.r->ma) + r->jb.dot(o.r->mb); }
 };
 
 // One contact's rows and its blocks of W: the compliance-augmented W_nn
@@ -75,8 +78,8 @@ struct Block {
   Matrix2d wtt = Matrix2d::Zero();
 };
 
-Row compact(const JacobianRow& r, int ground) {
-  return {r.a >= 0 ? r.a : ground, r.b >= 0 ? r.b : ground, r.ja, r.jb, r.ma, r.mb, r.bias};
+Row view(const JacobianRow& r, int ground) {
+  return {&r, static_cast<std::size_t>(r.a >= 0 ? r.a : ground), static_cast<std::size_t>(r.b >= 0 ? r.b : ground)};
 }
 
 // Consecutive blocks (in visiting order) between the same two bodies, and
@@ -123,55 +126,115 @@ void cholesky_solve(const double* l, std::size_t k, double* b) {
   }
 }
 
-}  // namespace
+}  // namespace pgs_detail
+
+using namespace pgs_detail;
+
+struct PgsWorkspace::Buffers {
+  std::vector<Block> blocks;
+  std::vector<Group> groups;
+  std::vector<double> factors;
+  std::vector<Vec6> vel;
+  std::vector<int> identity;
+  int polygon_sides = 0;
+  std::unique_ptr<detail::FrictionPolygon> polygon;
+
+  const detail::FrictionPolygon& friction_polygon(int q) {
+    if (!polygon || polygon_sides != q) {
+      polygon = std::make_unique<detail::FrictionPolygon>(q);
+      polygon_sides = q;
+    }
+    return *polygon;
+  }
+};
+
+PgsWorkspace::PgsWorkspace() : buffers_(std::make_unique<Buffers>()) {}
+PgsWorkspace::~PgsWorkspace() = default;
+PgsWorkspace::PgsWorkspace(const PgsWorkspace&) : buffers_(std::make_unique<Buffers>()) {}
+PgsWorkspace& PgsWorkspace::operator=(const PgsWorkspace&) { return *this; }
+PgsWorkspace::PgsWorkspace(PgsWorkspace&& o) noexcept : buffers_(std::move(o.buffers_)) {}
+PgsWorkspace& PgsWorkspace::operator=(PgsWorkspace&& o) noexcept {
+  std::swap(buffers_, o.buffers_);
+  return *this;
+}
 
 ContactSolution solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions& options,
                                  const VectorXd& warm, VectorXd& v) {
+  PgsWorkspace workspace;
   ContactSolution out;
+  out.x = warm;
+  const PgsResult r = solve_pgs_bodies(p, options, out.x, v, workspace);
+  out.status = r.status;
+  out.iterations = r.iterations;
+  return out;
+}
+
+PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions& options, VectorXd& x, VectorXd& v,
+                           PgsWorkspace& workspace) {
+  PgsResult out;
   const Index m = static_cast<Index>(p.rows.size());
-  VectorXd x = warm.size() == m && warm.allFinite() ? warm : VectorXd::Zero(m);
+  if (x.size() != m || !x.allFinite()) x.setZero(m);
   if (!p.v_star.allFinite()) {
-    out.x = VectorXd::Zero(m);
+    x.setZero(m);
     v = p.v_star;
     out.status = LcpStatus::invalid_input;
     return out;
   }
-  v = velocities_after(p, x);
+  PgsWorkspace::Buffers& ws = workspace.buffers();
+
+  // v = v* + M⁻¹ Jᵀ x, row by row as velocities_after adds them, into the
+  // per-body array with its zero ground slot.
+  const int ground = static_cast<int>(p.v_star.size() / 6);
+  std::vector<Vec6>& vel = ws.vel;
+  vel.resize(static_cast<std::size_t>(ground) + 1);
+  for (int i = 0; i < ground; ++i) vel[static_cast<std::size_t>(i)] = p.v_star.segment<6>(6 * i);
+  vel[static_cast<std::size_t>(ground)].setZero();
+  for (Index i = 0; i < m; ++i) {
+    const JacobianRow& r = p.rows[static_cast<std::size_t>(i)];
+    const double xi = x[i];
+    if (xi == 0.0) continue;
+    if (r.a >= 0) vel[static_cast<std::size_t>(r.a)] += xi * r.ma;
+    if (r.b >= 0) vel[static_cast<std::size_t>(r.b)] += xi * r.mb;
+  }
+  const auto write_velocities = [&] {
+    v.resize(6 * ground);
+    for (int i = 0; i < ground; ++i) v.segment<6>(6 * i) = vel[static_cast<std::size_t>(i)];
+  };
   if (p.contacts.empty()) {
-    out.x = x;
+    write_velocities();
     return out;
   }
 
   // Compact per-contact blocks, in visiting order.
   const std::size_t nc = p.contacts.size();
-  const int ground = static_cast<int>(p.v_star.size() / 6);
-  std::vector<int> order = p.order;
-  if (order.size() != nc) {
-    order.resize(nc);
-    for (std::size_t k = 0; k < nc; ++k) order[k] = static_cast<int>(k);
+  const std::vector<int>* order = &p.order;
+  if (order->size() != nc) {
+    ws.identity.resize(nc);
+    for (std::size_t k = 0; k < nc; ++k) ws.identity[k] = static_cast<int>(k);
+    order = &ws.identity;
   }
-  std::vector<Block> blocks(nc);
+  std::vector<Block>& blocks = ws.blocks;
+  blocks.resize(nc);
   for (std::size_t i = 0; i < nc; ++i) {
-    const ContactRows& c = p.contacts[static_cast<std::size_t>(order[i])];
+    const ContactRows& c = p.contacts[static_cast<std::size_t>((*order)[i])];
     Block& blk = blocks[i];
     blk.normal = c.normal;
     blk.tangent = c.tangent;
     blk.mu = c.mu;
-    const JacobianRow& rn = p.rows[static_cast<std::size_t>(c.normal)];
-    blk.n = compact(rn, ground);
-    blk.wnn = delassus(rn, rn);
+    blk.n = view(p.rows[static_cast<std::size_t>(c.normal)], ground);
+    blk.wnn = blk.n.coupling(blk.n);
     blk.eps = options.pgs_regularization * blk.wnn;
     if (c.tangent >= 0) {
-      const JacobianRow& t1 = p.rows[static_cast<std::size_t>(c.tangent)];
-      const JacobianRow& t2 = p.rows[static_cast<std::size_t>(c.tangent + 1)];
-      blk.t1 = compact(t1, ground);
-      blk.t2 = compact(t2, ground);
-      const double off = delassus(t1, t2);
-      blk.wtt << delassus(t1, t1), off, off, delassus(t2, t2);
+      blk.t1 = view(p.rows[static_cast<std::size_t>(c.tangent)], ground);
+      blk.t2 = view(p.rows[static_cast<std::size_t>(c.tangent + 1)], ground);
+      const double off = blk.t1.coupling(blk.t2);
+      blk.wtt << blk.t1.coupling(blk.t1), off, off, blk.t2.coupling(blk.t2);
     }
   }
-  std::vector<Group> groups;
-  std::vector<double> factors;
+  std::vector<Group>& groups = ws.groups;
+  std::vector<double>& factors = ws.factors;
+  groups.clear();
+  factors.clear();
   for (std::size_t i = 0; i < nc;) {
     Group g{i, i + 1, -1};
     while (g.end < nc && blocks[g.end].n.a == blocks[i].n.a && blocks[g.end].n.b == blocks[i].n.b) ++g.end;
@@ -186,21 +249,15 @@ ContactSolution solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOp
       factors.resize(at + k * k);
       double* a = factors.data() + at;
       for (std::size_t r = 0; r < k; ++r)
-        for (std::size_t c = 0; c <= r; ++c) {
-          const ContactRows& cr = p.contacts[static_cast<std::size_t>(order[g.begin + r])];
-          const ContactRows& cc = p.contacts[static_cast<std::size_t>(order[g.begin + c])];
-          a[r * k + c] = delassus(p.rows[static_cast<std::size_t>(cr.normal)], p.rows[static_cast<std::size_t>(cc.normal)]) +
-                         (r == c ? blocks[g.begin + r].eps : 0.0);
-        }
+        for (std::size_t c = 0; c <= r; ++c)
+          a[r * k + c] = blocks[g.begin + r].n.coupling(blocks[g.begin + c].n) + (r == c ? blocks[g.begin + r].eps : 0.0);
       if (cholesky(a, k)) g.factor = static_cast<std::ptrdiff_t>(at);
       else factors.resize(at);
     }
     groups.push_back(g);
     i = g.end;
   }
-  std::vector<Vec6> vel(static_cast<std::size_t>(ground) + 1, Vec6::Zero());
-  for (int i = 0; i < ground; ++i) vel[static_cast<std::size_t>(i)] = v.segment<6>(6 * i);
-  const detail::FrictionPolygon polygon(options.friction_directions);
+  const detail::FrictionPolygon& polygon = ws.friction_polygon(options.friction_directions);
   const double apothem = std::cos(std::numbers::pi / options.friction_directions);
 
   out.status = LcpStatus::max_iterations;
@@ -297,14 +354,14 @@ ContactSolution solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOp
     if (residual > 2.0 * best_residual || it >= kRelaxedSweeps) relax = false;
     omega = relax ? options.pgs_over_relaxation : 1.0;
   }
-  for (int i = 0; i < ground; ++i) v.segment<6>(6 * i) = vel[static_cast<std::size_t>(i)];
+  write_velocities();
   if (!x.allFinite() || !v.allFinite()) {
     x.setZero();
     v = p.v_star;
     out.status = LcpStatus::invalid_input;
   }
-  out.x = std::move(x);
   return out;
 }
+
 
 }  // namespace proxima::sim

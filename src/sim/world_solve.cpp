@@ -13,9 +13,9 @@ using Eigen::Index;
 
 namespace {
 
-Eigen::VectorXd warm_start(const std::vector<ContactImpulse>& contacts, const std::vector<ContactRows>& rows,
-                           Index size) {
-  Eigen::VectorXd x = Eigen::VectorXd::Zero(size);
+void warm_start(const std::vector<ContactImpulse>& contacts, const std::vector<ContactRows>& rows, Index size,
+                Eigen::VectorXd& x) {
+  x.setZero(size);
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const ContactImpulse& c = contacts[k];
     x[rows[k].normal] = c.normal_impulse;
@@ -25,44 +25,51 @@ Eigen::VectorXd warm_start(const std::vector<ContactImpulse>& contacts, const st
       x[rows[k].tangent + 1] = c.friction_impulse.dot(t2);
     }
   }
-  return x;
 }
 
 }  // namespace
 
 void World::solve() {
-  ContactSolution s;
-  const auto warm = [&] {
-    return options.warm_start ? warm_start(solved_, problem_.contacts, static_cast<Index>(problem_.rows.size()))
-                              : Eigen::VectorXd();
+  const Index m = static_cast<Index>(problem_.rows.size());
+  // PGS solves in place on impulses_, from the warm start or from zero.
+  const auto start = [&] {
+    if (options.warm_start) warm_start(solved_, problem_.contacts, m, impulses_);
+    else impulses_.setZero(m);
   };
   bool have_velocities = false;
   if (options.solver == SolverKind::lemke) {
-    s = solve_lemke(lcp_, options.solve);
+    const ContactSolution s = solve_lemke(lcp_, options.solve);
     stats_.lemke_status = s.status;
     stats_.iterations = s.iterations;
+    stats_.status = s.status;
+    impulses_ = s.x;
     if (s.status != LcpStatus::ok) {
       // Fallback: PGS from the warm start; counted in the stats.
       stats_.fallbacks = 1;
       // It solves Lemke's problem, without compliance: a compliant step
       // amid exact ones would move the resting depth and jolt a stack.
-      const int pivots = s.iterations;
       ContactSolveOptions exact = options.solve;
       exact.pgs_regularization = 0.0;
-      s = solve_pgs_bodies(problem_, exact, warm(), velocities_);
+      start();
+      const PgsResult r = solve_pgs_bodies(problem_, exact, impulses_, velocities_, pgs_workspace_);
       have_velocities = true;
-      stats_.iterations = pivots + s.iterations;
+      stats_.iterations += r.iterations;
+      stats_.status = r.status;
     }
   } else {
-    s = solve_pgs_bodies(problem_, options.solve, warm(), velocities_);
+    start();
+    const PgsResult r = solve_pgs_bodies(problem_, options.solve, impulses_, velocities_, pgs_workspace_);
     have_velocities = true;
-    stats_.iterations = s.iterations;
+    stats_.iterations = r.iterations;
+    stats_.status = r.status;
   }
-  stats_.status = s.status;
   // PGS that hit its sweep cap still has usable impulses; an invalid result
   // (only possible with non-finite input) applies none.
-  impulses_ = s.x.allFinite() ? s.x : Eigen::VectorXd::Zero(static_cast<Index>(problem_.rows.size()));
-  if (!have_velocities || !s.x.allFinite()) velocities_ = velocities_after(problem_, impulses_);
+  if (impulses_.size() != m || !impulses_.allFinite()) {
+    impulses_.setZero(m);
+    have_velocities = false;
+  }
+  if (!have_velocities) velocities_ = velocities_after(problem_, impulses_);
 
   // Record the impulses per contact, in the contacts and in their cache
   // entries (next step's warm start).

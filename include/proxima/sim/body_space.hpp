@@ -3,6 +3,7 @@
 // projected Gauss–Seidel sweep costs O(rows) instead of O(rows²).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include <Eigen/Core>
@@ -68,5 +69,36 @@ Eigen::VectorXd velocities_after(const BodySpaceProblem& p, const Eigen::VectorX
 /// sweeps (status max_iterations, impulses usable).
 ContactSolution solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions& options,
                                  const Eigen::VectorXd& warm, Eigen::VectorXd& v);
+
+/// Working memory of solve_pgs_bodies, owned by the caller (a World keeps
+/// one) so that a time-stepping loop allocates nothing per solve once the
+/// buffers have grown to its largest problem. It carries no state from one
+/// solve to the next; a copy starts empty.
+class PgsWorkspace {
+ public:
+  PgsWorkspace();
+  ~PgsWorkspace();
+  PgsWorkspace(const PgsWorkspace&);
+  PgsWorkspace& operator=(const PgsWorkspace&);
+  PgsWorkspace(PgsWorkspace&&) noexcept;
+  PgsWorkspace& operator=(PgsWorkspace&&) noexcept;
+
+  struct Buffers;
+  Buffers& buffers() { return *buffers_; }
+
+ private:
+  std::unique_ptr<Buffers> buffers_;
+};
+
+struct PgsResult {
+  LcpStatus status = LcpStatus::ok;
+  int iterations = 0;  ///< sweeps
+};
+
+/// The same solve in place: `x` holds the warm start on entry (used when it
+/// has one finite entry per row, else the solve starts from zero) and the
+/// impulses on return, always finite. Results equal the allocating form's.
+PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions& options, Eigen::VectorXd& x,
+                           Eigen::VectorXd& v, PgsWorkspace& workspace);
 
 }  // namespace proxima::sim

@@ -171,9 +171,11 @@ class World {
   ContactLcp lcp_;               // its dense form, built for Lemke only
   std::vector<int> dof_;         // body → dynamic-body number (6 coordinates each), −1 static
   std::vector<Mat3> inv_inertia_;  // world inverse inertia per body at the step's start
+  std::vector<double> inv_mass_;  // inverse mass per body (0 for static ones)
   std::vector<Vec3> com_;        // centre of mass per body at the step's start
   Eigen::VectorXd impulses_;
   Eigen::VectorXd velocities_;   // v⁺, 6 per dynamic body
+  PgsWorkspace pgs_workspace_;
   ContactCache cache_;
   detail::ContactOrderScratch order_scratch_;
   std::vector<CachedPair*> step_pairs_;  // the cache entries of pairs_, this step
