@@ -148,14 +148,18 @@ struct PgsWorkspace::Buffers {
   }
 };
 
-PgsWorkspace::PgsWorkspace() : buffers_(std::make_unique<Buffers>()) {}
+PgsWorkspace::PgsWorkspace() = default;
 PgsWorkspace::~PgsWorkspace() = default;
-PgsWorkspace::PgsWorkspace(const PgsWorkspace&) : buffers_(std::make_unique<Buffers>()) {}
+PgsWorkspace::PgsWorkspace(const PgsWorkspace&) {}
 PgsWorkspace& PgsWorkspace::operator=(const PgsWorkspace&) { return *this; }
 PgsWorkspace::PgsWorkspace(PgsWorkspace&& o) noexcept : buffers_(std::move(o.buffers_)) {}
 PgsWorkspace& PgsWorkspace::operator=(PgsWorkspace&& o) noexcept {
   std::swap(buffers_, o.buffers_);
   return *this;
+}
+PgsWorkspace::Buffers& PgsWorkspace::buffers() {
+  if (!buffers_) buffers_ = std::make_unique<Buffers>();
+  return *buffers_;
 }
 
 ContactSolution solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions& options,

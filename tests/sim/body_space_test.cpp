@@ -1,6 +1,8 @@
 // The body-space contact problem (body_space.hpp) against dense oracles:
 // W from an explicitly assembled J M⁻¹ Jᵀ, PGS velocities against Lemke's,
 // and the regularized complementarity conditions checked row by row.
+#include <limits>
+
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -154,6 +156,54 @@ TEST(BodySpace, RegularizedPgsMeetsItsConditions) {
         EXPECT_LE(std::abs(u[c.tangent]) + std::abs(u[c.tangent + 1]), 1e-7) << "case " << k;
       }
     }
+  }
+}
+
+// The in-place solve with a reused workspace gives the allocating form's
+// impulses and velocities bit for bit, whatever the previous problem was
+// (sizes growing and shrinking, with and without friction and blocks), and
+// a copied or moved-from workspace is just as good.
+TEST(BodySpace, ReusedWorkspaceMatchesFreshSolves) {
+  testing::Rng rng(24);
+  sim::PgsWorkspace workspace;
+  for (int k = 0; k < testing::scaled(60); ++k) {
+    const RandomProblem r = random_problem(rng, 1 + k % 4, 1 + (k * 7) % 9, k % 3 != 0);
+    sim::ContactSolveOptions o;
+    o.pgs_over_relaxation = k % 2 ? 1.5 : 1.0;
+    o.friction_directions = 4 + k % 3;
+    // Every third case starts warm from a vector of the right size.
+    const VectorXd warm = k % 3 == 1 ? VectorXd::Constant(static_cast<Eigen::Index>(r.p.rows.size()), 0.01) : VectorXd();
+    VectorXd v_fresh;
+    const sim::ContactSolution fresh = sim::solve_pgs_bodies(r.p, o, warm, v_fresh);
+    sim::PgsWorkspace copy = workspace;
+    sim::PgsWorkspace& used = k % 5 == 4 ? copy : workspace;
+    VectorXd x = warm, v = VectorXd::Constant(3, 7.0);
+    const sim::PgsResult res = sim::solve_pgs_bodies(r.p, o, x, v, used);
+    EXPECT_EQ(res.status, fresh.status) << "case " << k;
+    EXPECT_EQ(res.iterations, fresh.iterations) << "case " << k;
+    ASSERT_EQ(x.size(), fresh.x.size());
+    ASSERT_EQ(v.size(), v_fresh.size());
+    EXPECT_TRUE((x.array() == fresh.x.array()).all()) << "case " << k;
+    EXPECT_TRUE((v.array() == v_fresh.array()).all()) << "case " << k;
+  }
+  // A warm start of the wrong size or with a NaN is ignored, not read.
+  const RandomProblem r = random_problem(rng, 2, 4, true);
+  sim::ContactSolveOptions o;
+  VectorXd v_cold;
+  const sim::ContactSolution cold = sim::solve_pgs_bodies(r.p, o, VectorXd(), v_cold);
+  for (VectorXd x : {VectorXd(VectorXd::Ones(3)), VectorXd(VectorXd::Constant(static_cast<Eigen::Index>(r.p.rows.size()),
+                                                                               std::numeric_limits<double>::quiet_NaN()))}) {
+    VectorXd v;
+    sim::PgsWorkspace moved_from;
+    const VectorXd bad_warm = x;
+    sim::solve_pgs_bodies(r.p, o, x, v, moved_from);
+    EXPECT_TRUE((x.array() == cold.x.array()).all());
+    EXPECT_TRUE((v.array() == v_cold.array()).all());
+    // A moved-from workspace makes new buffers on its next use.
+    sim::PgsWorkspace target = std::move(moved_from);
+    x = bad_warm;
+    sim::solve_pgs_bodies(r.p, o, x, v, moved_from);  // NOLINT(bugprone-use-after-move)
+    EXPECT_TRUE((x.array() == cold.x.array()).all());
   }
 }
 

@@ -15,7 +15,7 @@ namespace proxima::sim {
 using Vec6 = Eigen::Matrix<double, 6, 1>;
 
 /// One row of the contact Jacobian J. A contact row touches at most two
-/// dynamic bodies; a static side has index −1 and zero entries.
+/// dynamic bodies (a ≠ b); a static side has index −1 and zero entries.
 struct JacobianRow {
   int a = -1, b = -1;              ///< dynamic-body numbers (6 velocity coordinates each)
   Vec6 ja = Vec6::Zero();          ///< the row's entries on A: (d, r_A × d)
@@ -84,7 +84,7 @@ class PgsWorkspace {
   PgsWorkspace& operator=(PgsWorkspace&&) noexcept;
 
   struct Buffers;
-  Buffers& buffers() { return *buffers_; }
+  Buffers& buffers();  ///< made on first use (also after a move)
 
  private:
   std::unique_ptr<Buffers> buffers_;
