@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "contact_order.hpp"
+#include "tangent.hpp"
 
 namespace proxima::sim::detail {
 
@@ -15,6 +16,21 @@ void contact_graph_order(const std::vector<ContactImpulse>& contacts, const std:
   out.resize(nc);
   std::iota(out.begin(), out.end(), 0);
   if (order == PgsOrder::as_found || nc == 0) return;
+
+  // The order depends only on the contacts' body pairs, the static flags
+  // and the mode: when those repeat, so does the order.
+  bool same = s.mode == static_cast<int>(order) && s.pairs.size() == nc && s.is_static.size() == nb;
+  for (std::size_t k = 0; k < nc && same; ++k) same = s.pairs[k] == pair_key(contacts[k].body_a, contacts[k].body_b);
+  for (std::size_t i = 0; i < nb && same; ++i) same = s.is_static[i] == static_cast<char>(bodies[i].is_static);
+  if (same) {
+    out = s.order;
+    return;
+  }
+  s.mode = static_cast<int>(order);
+  s.pairs.resize(nc);
+  for (std::size_t k = 0; k < nc; ++k) s.pairs[k] = pair_key(contacts[k].body_a, contacts[k].body_b);
+  s.is_static.resize(nb);
+  for (std::size_t i = 0; i < nb; ++i) s.is_static[i] = static_cast<char>(bodies[i].is_static);
 
   // Contact k is entry 2k on body_a's chain and 2k + 1 on body_b's.
   s.first.assign(nb, -1);
@@ -62,6 +78,7 @@ void contact_graph_order(const std::vector<ContactImpulse>& contacts, const std:
   for (const ContactImpulse& c : contacts) ++s.count[static_cast<std::size_t>(bucket(c)) + 1];
   std::partial_sum(s.count.begin(), s.count.end(), s.count.begin());
   for (std::size_t k = 0; k < nc; ++k) out[static_cast<std::size_t>(s.count[static_cast<std::size_t>(bucket(contacts[k]))]++)] = static_cast<int>(k);
+  s.order = out;
 }
 
 }  // namespace proxima::sim::detail

@@ -122,6 +122,12 @@ namespace detail {
 /// kept by the World so that steps do not allocate.
 struct ContactOrderScratch {
   std::vector<int> first, link, level, queue, count;
+  // The last order and what it was computed from (body pairs of the
+  // contacts in order, static flags, mode): a settled scene repeats it.
+  std::vector<std::uint64_t> pairs;
+  std::vector<char> is_static;
+  std::vector<int> order;
+  int mode = -1;
 };
 }  // namespace detail
 
