@@ -177,8 +177,8 @@ PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions&
                            PgsWorkspace& workspace) {
   PgsResult out;
   const Index m = static_cast<Index>(p.rows.size());
-  if (x.size() != m || !x.allFinite()) x.setZero(m);
-  if (!p.v_star.allFinite()) {
+  if (x.size() != m || !all_finite(x)) x.setZero(m);
+  if (!all_finite(p.v_star)) {
     x.setZero(m);
     v = p.v_star;
     out.status = LcpStatus::invalid_input;
@@ -359,7 +359,7 @@ PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions&
     omega = relax ? options.pgs_over_relaxation : 1.0;
   }
   write_velocities();
-  if (!x.allFinite() || !v.allFinite()) {
+  if (!all_finite(x) || !all_finite(v)) {
     x.setZero();
     v = p.v_star;
     out.status = LcpStatus::invalid_input;

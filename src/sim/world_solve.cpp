@@ -65,7 +65,7 @@ void World::solve() {
   }
   // PGS that hit its sweep cap still has usable impulses; an invalid result
   // (only possible with non-finite input) applies none.
-  if (impulses_.size() != m || !impulses_.allFinite()) {
+  if (impulses_.size() != m || !all_finite(impulses_)) {
     impulses_.setZero(m);
     have_velocities = false;
   }

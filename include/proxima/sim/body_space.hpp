@@ -36,6 +36,15 @@ struct BodySpaceProblem {
   std::vector<int> order;
 };
 
+/// True when every entry of v is finite. Eigen's allFinite compares v − v
+/// with itself entry by entry; a sum of v·0 (NaN as soon as one entry is
+/// not finite) vectorizes, and solvers check their vectors every step.
+inline bool all_finite(const Eigen::VectorXd& v) {
+  double acc = 0.0;
+  for (Eigen::Index i = 0; i < v.size(); ++i) acc += v[i] * 0.0;
+  return acc == 0.0;
+}
+
 /// u = J v + bias for row r.
 inline double row_velocity(const JacobianRow& r, const Eigen::VectorXd& v) {
   double u = r.bias;
