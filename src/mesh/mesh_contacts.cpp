@@ -213,11 +213,19 @@ struct ShadowMember {
   std::uint32_t hit;
 };
 
+// A member of a large group by where its partner's triangle starts along
+// x, for the shadow test's window (ShadowBuffers::window).
+struct ShadowSpan {
+  double lo_x;
+  std::uint32_t member;  // index into ShadowBuffers::members
+};
+
 // The shadow test's working memory, reused across queries.
 struct ShadowBuffers {
   std::vector<ShadowKey> keys;
   std::vector<ShadowMember> members;
   std::vector<std::uint32_t> group_end;
+  std::vector<ShadowSpan> window;
 };
 
 // A face lying on a face: the triangles parallel within the patch angle and
@@ -424,6 +432,17 @@ struct MeshMesh {
     std::vector<ShadowMember>& members = buf.members;
     std::vector<std::uint32_t>& end = buf.group_end;
     members.resize(hits.size());
+    // A large group (a face of a coarse mesh under a finely meshed body has
+    // hundreds of partners) would make the nearest-first scan quadratic,
+    // though a partner can shadow h only if its triangle's box comes within
+    // `below` of h's witness (shadowed()'s first test). So its members are
+    // sorted by where their partners' boxes start along x instead, and h
+    // looks only at those starting within `below` plus the group's widest
+    // box of its witness: the others fail that first test, so which pairs
+    // are dropped does not change (the test is a pure function of the two
+    // pairs, and any one shadowing partner drops h, whatever the order).
+    constexpr std::size_t kWindowed = 48;
+    std::vector<ShadowSpan>& win = buf.window;
     auto mark = [&](bool on_a) {
       const std::size_t groups = on_a ? ca.size() : cb.size();
       end.assign(groups + 1, 0);
@@ -437,7 +456,18 @@ struct MeshMesh {
       std::size_t i = 0;
       for (std::size_t group = 0; group < groups; ++group) {
         const std::size_t j = end[group];
-        if (j - i > 32) {
+        const bool windowed = j - i > kWindowed;
+        double widest = 0.0;
+        if (windowed) {
+          win.clear();
+          for (std::size_t q = i; q < j; ++q) {
+            const PairHit& g = hits[members[q].hit];
+            const PreparedTriangle& other = on_a ? cb[g.sb] : ca[g.sa];
+            widest = std::max(widest, other.hi.x() - other.lo.x());
+            win.push_back({other.lo.x(), static_cast<std::uint32_t>(q)});
+          }
+          std::sort(win.begin(), win.end(), [](const ShadowSpan& x, const ShadowSpan& y) { return x.lo_x < y.lo_x; });
+        } else if (j - i > 32) {
           std::sort(members.begin() + static_cast<std::ptrdiff_t>(i), members.begin() + static_cast<std::ptrdiff_t>(j),
                     [](const ShadowMember& x, const ShadowMember& y) { return x.distance < y.distance; });
         } else {
@@ -457,7 +487,32 @@ struct MeshMesh {
           // and where cores pass through each other (thin or zero layers)
           // the pairs held behind a face are the ones pushing the right way.
           const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
-          for (std::size_t q = i; q < j && !h.drop && members[q].distance < below; ++q) {
+          // The candidates: members[k] for k in [first, last) nearest first
+          // (up to the first that is not nearer), or the window's.
+          std::size_t first = i, last = j;
+          double to = 0.0;
+          if (windowed) {
+            const double x = (on_a ? h.c.a : h.c.b).x();
+            // Outside [from, to) a box is at least `below` away along x
+            // alone; the slack covers the rounding of these two bounds.
+            const double slack = 1e-9 * (std::abs(x) + widest + below) + 1e-300;
+            const double from = x - below - widest - slack;
+            to = x + below + slack;
+            first = static_cast<std::size_t>(
+                std::lower_bound(win.begin(), win.end(), from,
+                                 [](const ShadowSpan& s, double v) { return s.lo_x < v; }) -
+                win.begin());
+            last = win.size();
+          }
+          for (std::size_t k = first; k < last && !h.drop; ++k) {
+            std::size_t q = k;
+            if (windowed) {
+              if (!(win[k].lo_x < to)) break;
+              q = win[k].member;
+              if (!(members[q].distance < below)) continue;
+            } else if (!(members[q].distance < below)) {
+              break;
+            }
             const PairHit& g = hits[members[q].hit];
             h.drop = q != p && !g.c.intersect && g.c.distance > 0.0 && shadowed(h, g, on_a);
           }
