@@ -249,6 +249,100 @@ TEST(MeshContacts, LargeShadowGroupsMatchBruteForceRule) {
   EXPECT_GT(dropped_total, 100u);
 }
 
+// The shadow rule against a convex shape (layer r_b), by brute force over
+// the raw set: one point contact per triangle within the layers, whose
+// closest points follow from point, normal and depth (paper §3.2). A
+// triangle is dropped when the shape's witness is closer to another
+// triangle within the layers, not crossing the shape, than to it (beyond
+// rounding), and one whose normal is along its own is hidden only by a
+// triangle within 45° of that normal. The brute force's margins go both
+// ways: the query keeps every triangle the harder-to-drop rule keeps, and
+// only those the easier-to-drop one keeps. Returns how many were dropped.
+std::size_t expect_convex_shadow_rule(const TriangleMesh& mesh, const Transform& ta, const Shape& shape,
+                                      const Transform& tb, double r_b) {
+  const Bvh bvh(mesh);
+  ContactSet raw, got;
+  MeshContactStats raw_stats, stats;
+  mesh_contacts(bvh, ta, shape, tb, raw_options(), raw, &raw_stats);
+  MeshContactOptions o = raw_options();
+  o.drop_shadowed = true;
+  mesh_contacts(bvh, ta, shape, tb, o, got, &stats);
+  EXPECT_EQ(got.status, Status::ok);
+  EXPECT_EQ(raw.points.size(), raw_stats.pairs_within);  // one contact per triangle
+  const double r_a = mesh.margin();
+  struct Witness {
+    int tri;
+    bool overlap;
+    Vec3 a, b, u;  // closest points, the triangle's normal
+    double d;
+  };
+  std::vector<Witness> w;
+  for (const Contact& c : raw.points) {
+    const Triangle t = world_triangle(mesh, ta, std::size_t(c.feature_a));
+    Witness x{c.feature_a, c.intersecting, {}, {}, (t[1] - t[0]).cross(t[2] - t[0]), 0.0};
+    if (!c.intersecting) {
+      x.d = r_a + r_b - c.depth;
+      x.b = c.point - 0.5 * (r_b - r_a) * c.normal - 0.5 * x.d * c.normal;
+      x.a = x.b + x.d * c.normal;
+    }
+    w.push_back(x);
+  }
+  auto drops = [&](const Witness& h, double slack) {
+    if (h.overlap || !(h.d > 0.0)) return false;
+    const double below = h.d - (1e-12 + 1e-9 * h.d) + slack;
+    const bool face = std::abs(h.u.dot(h.a - h.b)) >= (1.0 - 1e-9 - slack) * h.u.norm() * h.d;
+    for (const Witness& g : w) {
+      if (g.tri == h.tri || g.overlap || !(g.d > 0.0) || !(g.d < below)) continue;
+      const Triangle t = world_triangle(mesh, ta, std::size_t(g.tri));
+      if (!(mesh::point_triangle(h.b, t).distance < below)) continue;
+      if (!face || std::abs(g.u.dot(h.a - h.b)) >= (0.7071 - 1e3 * slack) * g.u.norm() * h.d) return true;
+    }
+    return false;
+  };
+  std::set<int> kept, may_keep;
+  for (const Witness& h : w) {
+    if (!drops(h, -1e-10)) may_keep.insert(h.tri);
+    if (!drops(h, 1e-10)) kept.insert(h.tri);
+  }
+  std::set<int> found;
+  for (const Contact& c : got.points) found.insert(c.feature_a);
+  for (int t : kept) EXPECT_TRUE(found.count(t)) << "triangle " << t << " dropped";
+  for (int t : found) EXPECT_TRUE(may_keep.count(t)) << "triangle " << t << " kept";
+  EXPECT_EQ(stats.pairs_within, raw_stats.pairs_within);
+  EXPECT_EQ(stats.shadowed + found.size(), stats.pairs_within);
+  return stats.shadowed;
+}
+
+// Boxes and spheres on a finely meshed box (hundreds of triangles under a
+// box: the shadow test's window) and over random soups.
+TEST(MeshContacts, ConvexShadowedTrianglesMatchBruteForceRule) {
+  Rng rng(66);
+  const double r = 0.002;
+  const TriangleMesh fine = fine_box(Vec3(0.05, 0.05, 0.02), 24, r);
+  std::size_t dropped = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    const double yaw = rng.uniform(0.1, 1.4), tx = rng.uniform(0.01, 0.05), ty = rng.uniform(0.01, 0.05);
+    const Mat3 R = (Eigen::AngleAxisd(yaw, Vec3::UnitZ()) * Eigen::AngleAxisd(tx, Vec3::UnitX()) *
+                    Eigen::AngleAxisd(ty, Vec3::UnitY()))
+                       .toRotationMatrix();
+    const Vec3 c(rng.uniform(-0.04, 0.04), rng.uniform(-0.04, 0.04), 0.02 + 0.01 + rng.uniform(-0.001, 0.0015));
+    dropped += expect_convex_shadow_rule(fine, Transform::identity(), Shape(Box(Vec3(0.04, 0.03, 0.02))),
+                                         Transform{R, c}, 0.0);
+    const double radius = rng.uniform(0.005, 0.03);
+    dropped += expect_convex_shadow_rule(fine, Transform::identity(), Shape(Sphere(radius)),
+                                         Transform::from_translation(Vec3(c.x(), c.y(), 0.02 + radius +
+                                                                                    rng.uniform(-0.001, 0.0015))),
+                                         radius);
+  }
+  for (int trial = 0; trial < 4; ++trial) {
+    const TriangleMesh soup = testing::random_soup(rng, 200, 0.4, 0.15, 0.02);
+    dropped += expect_convex_shadow_rule(soup, rng.pose(0.1), Shape(Sphere(0.1)), rng.pose(0.1), 0.1);
+    dropped += expect_convex_shadow_rule(soup, rng.pose(0.1), Shape(Box(Vec3(0.2, 0.1, 0.15), 0.01)),
+                                         rng.pose(0.1), 0.01);
+  }
+  EXPECT_GT(dropped, 100u);
+}
+
 // A sphere's closest point to a triangle is closed form: the pairs within the
 // layers are exactly the triangles whose distance to the centre is ≤ r + r_A.
 TEST(MeshContacts, SphereOverSoupMatchesClosedForm) {
