@@ -144,6 +144,70 @@ TEST(MeshContacts, RandomSoupsMatchBruteForcePairsAndFormulas) {
 // a partner pair whose triangles cross shadows nothing, and a face lying on
 // a face (parallel within the patch angle, the witness segment along one
 // face's normal) is hidden only by a triangle within 45° of its normal.
+// Returns the pairs it keeps.
+PairSet brute_unshadowed(const TriangleMesh& a, const Transform& ta, const TriangleMesh& b, const Transform& tb,
+                         const PairSet& within) {
+  PairSet keep;
+  for (const auto& [i, j] : within) {
+    const Triangle x = world_triangle(a, ta, std::size_t(i)), y = world_triangle(b, tb, std::size_t(j));
+    const mesh::ClosestPoints c = mesh::triangle_distance(x, y);
+    bool drop = false;
+    auto flat = [](const Triangle& t, const Triangle& u, const mesh::ClosestPoints& p) {
+      const Vec3 na = (t[1] - t[0]).cross(t[2] - t[0]), nb = (u[1] - u[0]).cross(u[2] - u[0]);
+      const Vec3 w = (p.a - p.b).normalized();
+      return na.norm() > 0.0 && nb.norm() > 0.0 && std::abs(na.dot(nb)) >= std::cos(0.01) * na.norm() * nb.norm() &&
+             std::max(std::abs(na.normalized().dot(w)), std::abs(nb.normalized().dot(w))) >= 1.0 - 1e-9;
+    };
+    const bool h_flat = flat(x, y, c);
+    // Can pair (i2, j2), through its triangle `t`, hide this one? Not if
+    // its triangles cross, nor `t` steeper than 45° to a face lying on a
+    // face.
+    auto can_hide = [&](std::size_t i2, std::size_t j2, const Triangle& t) {
+      const mesh::ClosestPoints p = mesh::triangle_distance(world_triangle(a, ta, i2), world_triangle(b, tb, j2));
+      const Vec3 u = (t[1] - t[0]).cross(t[2] - t[0]);
+      return !p.intersect && p.distance > 0.0 &&
+             (!h_flat || std::abs(u.dot(c.a - c.b)) >= 0.7071 * u.norm() * c.distance);
+    };
+    if (!c.intersect && c.distance > 0.0) {
+      const double eps = 1e-12 + 1e-9 * c.distance;
+      for (const auto& [i2, j2] : within) {
+        if (i2 != i && j2 != j) continue;
+        const Triangle y2 = world_triangle(b, tb, std::size_t(j2)), x2 = world_triangle(a, ta, std::size_t(i2));
+        if (i2 == i && j2 != j && mesh::point_triangle(c.a, y2).distance < c.distance - eps - 1e-10 &&
+            can_hide(std::size_t(i2), std::size_t(j2), y2))
+          drop = true;
+        if (j2 == j && i2 != i && mesh::point_triangle(c.b, x2).distance < c.distance - eps - 1e-10 &&
+            can_hide(std::size_t(i2), std::size_t(j2), x2))
+          drop = true;
+        if (drop) break;
+      }
+    }
+    if (!drop) keep.insert({i, j});
+  }
+  return keep;
+}
+
+// The library's shadow test against brute_unshadowed(): the brute-force rule
+// is a little stricter (1e-10) than the library's, so pairs on the edge of
+// rounding may go either way: every pair it keeps must be kept, and nothing
+// outside the layers appears. Returns how many pairs the library dropped.
+std::size_t expect_shadow_rule(const TriangleMesh& a, const Transform& ta, const TriangleMesh& b,
+                               const Transform& tb) {
+  const PairSet within = brute_pairs(a, ta, b, tb, a.margin() + b.margin());
+  const PairSet keep = brute_unshadowed(a, ta, b, tb, within);
+  MeshContactOptions o = raw_options();
+  o.drop_shadowed = true;
+  ContactSet set;
+  MeshContactStats stats;
+  mesh_contacts(Bvh(a), ta, Bvh(b), tb, o, set, &stats);
+  const PairSet got = found_pairs(set);
+  for (const auto& p : keep) EXPECT_TRUE(got.count(p)) << p.first << "," << p.second;
+  for (const auto& p : got) EXPECT_TRUE(within.count(p));
+  EXPECT_EQ(stats.pairs_within, within.size());
+  EXPECT_EQ(stats.shadowed + got.size(), within.size());
+  return stats.shadowed;
+}
+
 TEST(MeshContacts, ShadowedPairsMatchBruteForceRule) {
   Rng rng(64);
   std::size_t dropped_total = 0;
@@ -152,59 +216,131 @@ TEST(MeshContacts, ShadowedPairsMatchBruteForceRule) {
     const TriangleMesh a = testing::random_soup(rng, 200, 0.4, 0.15, ra);
     const TriangleMesh b = testing::random_soup(rng, 200, 0.4, 0.15, rb);
     const Transform ta = rng.pose(0.1), tb = rng.pose(0.1);
-    const PairSet within = brute_pairs(a, ta, b, tb, ra + rb);
-    PairSet keep;
-    for (const auto& [i, j] : within) {
-      const Triangle x = world_triangle(a, ta, std::size_t(i)), y = world_triangle(b, tb, std::size_t(j));
-      const mesh::ClosestPoints c = mesh::triangle_distance(x, y);
-      bool drop = false;
-      auto flat = [](const Triangle& t, const Triangle& u, const mesh::ClosestPoints& p) {
-        const Vec3 na = (t[1] - t[0]).cross(t[2] - t[0]), nb = (u[1] - u[0]).cross(u[2] - u[0]);
-        const Vec3 w = (p.a - p.b).normalized();
-        return na.norm() > 0.0 && nb.norm() > 0.0 && std::abs(na.dot(nb)) >= std::cos(0.01) * na.norm() * nb.norm() &&
-               std::max(std::abs(na.normalized().dot(w)), std::abs(nb.normalized().dot(w))) >= 1.0 - 1e-9;
-      };
-      const bool h_flat = flat(x, y, c);
-      // Can pair (i2, j2), through its triangle `t`, hide this one? Not if
-      // its triangles cross, nor `t` steeper than 45° to a face lying on a
-      // face.
-      auto can_hide = [&](std::size_t i2, std::size_t j2, const Triangle& t) {
-        const mesh::ClosestPoints p =
-            mesh::triangle_distance(world_triangle(a, ta, i2), world_triangle(b, tb, j2));
-        const Vec3 u = (t[1] - t[0]).cross(t[2] - t[0]);
-        return !p.intersect && p.distance > 0.0 &&
-               (!h_flat || std::abs(u.dot(c.a - c.b)) >= 0.7071 * u.norm() * c.distance);
-      };
-      if (!c.intersect && c.distance > 0.0) {
-        const double eps = 1e-12 + 1e-9 * c.distance;
-        for (const auto& [i2, j2] : within) {
-          const Triangle y2 = world_triangle(b, tb, std::size_t(j2)), x2 = world_triangle(a, ta, std::size_t(i2));
-          if (i2 == i && j2 != j && mesh::point_triangle(c.a, y2).distance < c.distance - eps - 1e-10 &&
-              can_hide(std::size_t(i2), std::size_t(j2), y2))
-            drop = true;
-          if (j2 == j && i2 != i && mesh::point_triangle(c.b, x2).distance < c.distance - eps - 1e-10 &&
-              can_hide(std::size_t(i2), std::size_t(j2), x2))
-            drop = true;
-        }
-      }
-      if (!drop) keep.insert({i, j});
-    }
-    MeshContactOptions o = raw_options();
-    o.drop_shadowed = true;
-    ContactSet set;
-    MeshContactStats stats;
-    mesh_contacts(Bvh(a), ta, Bvh(b), tb, o, set, &stats);
-    const PairSet got = found_pairs(set);
-    // The brute-force rule above is a little stricter (1e-10) than the
-    // library's, so pairs on the edge of rounding may go either way: every
-    // pair it keeps must be kept, and nothing outside the layers appears.
-    for (const auto& p : keep) EXPECT_TRUE(got.count(p)) << p.first << "," << p.second;
-    for (const auto& p : got) EXPECT_TRUE(within.count(p));
-    EXPECT_EQ(stats.pairs_within, within.size());
-    EXPECT_EQ(stats.shadowed + got.size(), within.size());
-    dropped_total += stats.shadowed;
+    dropped_total += expect_shadow_rule(a, ta, b, tb);
   }
   EXPECT_GT(dropped_total, 0u);
+}
+
+// A finely meshed box on a coarse one: each coarse face triangle has
+// hundreds of partners, the groups whose shadow scan looks only at the
+// partners whose boxes reach the witness along x (shadow_and_emit's
+// window). Both ways round, tilted and turned so that the windows cut
+// through the groups.
+TEST(MeshContacts, LargeShadowGroupsMatchBruteForceRule) {
+  Rng rng(65);
+  const double h = 0.01, r = 0.0025;
+  const TriangleMesh fine = fine_box(Vec3(0.01, 0.007, 0.0035), 12, r);
+  const TriangleMesh coarse = testing::box_mesh(Vec3::Constant(h), 0.0);
+  std::size_t dropped_total = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    // No face parallel to another: flush faces have no unique witnesses,
+    // and the brute force's may differ from the query's.
+    const double yaw = rng.uniform(0.1, 1.4), tx = rng.uniform(0.02, 0.06), ty = rng.uniform(0.02, 0.06);
+    const Mat3 R = (Eigen::AngleAxisd(yaw, Vec3::UnitZ()) * Eigen::AngleAxisd(tx, Vec3::UnitX()) *
+                    Eigen::AngleAxisd(ty, Vec3::UnitY()))
+                       .toRotationMatrix();
+    const Transform pose{R, Vec3(rng.uniform(-0.005, 0.005), rng.uniform(-0.005, 0.005),
+                                 h + 0.0035 + rng.uniform(0.0008, 0.002))};
+    if (trial % 2 == 0)
+      dropped_total += expect_shadow_rule(fine, pose, coarse, Transform::identity());
+    else
+      dropped_total += expect_shadow_rule(coarse, Transform::identity(), fine, pose);
+  }
+  EXPECT_GT(dropped_total, 100u);
+}
+
+// The shadow rule against a convex shape (layer r_b), by brute force over
+// the raw set: one point contact per triangle within the layers, whose
+// closest points follow from point, normal and depth (paper §3.2). A
+// triangle is dropped when the shape's witness is closer to another
+// triangle within the layers, not crossing the shape, than to it (beyond
+// rounding), and one whose normal is along its own is hidden only by a
+// triangle within 45° of that normal. The brute force's margins go both
+// ways: the query keeps every triangle the harder-to-drop rule keeps, and
+// only those the easier-to-drop one keeps. Returns how many were dropped.
+std::size_t expect_convex_shadow_rule(const TriangleMesh& mesh, const Transform& ta, const Shape& shape,
+                                      const Transform& tb, double r_b) {
+  const Bvh bvh(mesh);
+  ContactSet raw, got;
+  MeshContactStats raw_stats, stats;
+  mesh_contacts(bvh, ta, shape, tb, raw_options(), raw, &raw_stats);
+  MeshContactOptions o = raw_options();
+  o.drop_shadowed = true;
+  mesh_contacts(bvh, ta, shape, tb, o, got, &stats);
+  EXPECT_EQ(got.status, Status::ok);
+  EXPECT_EQ(raw.points.size(), raw_stats.pairs_within);  // one contact per triangle
+  const double r_a = mesh.margin();
+  struct Witness {
+    int tri;
+    bool overlap;
+    Vec3 a, b, u;  // closest points, the triangle's normal
+    double d;
+  };
+  std::vector<Witness> w;
+  for (const Contact& c : raw.points) {
+    const Triangle t = world_triangle(mesh, ta, std::size_t(c.feature_a));
+    Witness x{c.feature_a, c.intersecting, {}, {}, (t[1] - t[0]).cross(t[2] - t[0]), 0.0};
+    if (!c.intersecting) {
+      x.d = r_a + r_b - c.depth;
+      x.b = c.point - 0.5 * (r_b - r_a) * c.normal - 0.5 * x.d * c.normal;
+      x.a = x.b + x.d * c.normal;
+    }
+    w.push_back(x);
+  }
+  auto drops = [&](const Witness& h, double slack) {
+    if (h.overlap || !(h.d > 0.0)) return false;
+    const double below = h.d - (1e-12 + 1e-9 * h.d) + slack;
+    const bool face = std::abs(h.u.dot(h.a - h.b)) >= (1.0 - 1e-9 - slack) * h.u.norm() * h.d;
+    for (const Witness& g : w) {
+      if (g.tri == h.tri || g.overlap || !(g.d > 0.0) || !(g.d < below)) continue;
+      const Triangle t = world_triangle(mesh, ta, std::size_t(g.tri));
+      if (!(mesh::point_triangle(h.b, t).distance < below)) continue;
+      if (!face || std::abs(g.u.dot(h.a - h.b)) >= (0.7071 - 1e3 * slack) * g.u.norm() * h.d) return true;
+    }
+    return false;
+  };
+  std::set<int> kept, may_keep;
+  for (const Witness& h : w) {
+    if (!drops(h, -1e-10)) may_keep.insert(h.tri);
+    if (!drops(h, 1e-10)) kept.insert(h.tri);
+  }
+  std::set<int> found;
+  for (const Contact& c : got.points) found.insert(c.feature_a);
+  for (int t : kept) EXPECT_TRUE(found.count(t)) << "triangle " << t << " dropped";
+  for (int t : found) EXPECT_TRUE(may_keep.count(t)) << "triangle " << t << " kept";
+  EXPECT_EQ(stats.pairs_within, raw_stats.pairs_within);
+  EXPECT_EQ(stats.shadowed + found.size(), stats.pairs_within);
+  return stats.shadowed;
+}
+
+// Boxes and spheres on a finely meshed box (hundreds of triangles under a
+// box: the shadow test's window) and over random soups.
+TEST(MeshContacts, ConvexShadowedTrianglesMatchBruteForceRule) {
+  Rng rng(66);
+  const double r = 0.002;
+  const TriangleMesh fine = fine_box(Vec3(0.05, 0.05, 0.02), 24, r);
+  std::size_t dropped = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    const double yaw = rng.uniform(0.1, 1.4), tx = rng.uniform(0.01, 0.05), ty = rng.uniform(0.01, 0.05);
+    const Mat3 R = (Eigen::AngleAxisd(yaw, Vec3::UnitZ()) * Eigen::AngleAxisd(tx, Vec3::UnitX()) *
+                    Eigen::AngleAxisd(ty, Vec3::UnitY()))
+                       .toRotationMatrix();
+    const Vec3 c(rng.uniform(-0.04, 0.04), rng.uniform(-0.04, 0.04), 0.02 + 0.01 + rng.uniform(-0.001, 0.0015));
+    dropped += expect_convex_shadow_rule(fine, Transform::identity(), Shape(Box(Vec3(0.04, 0.03, 0.02))),
+                                         Transform{R, c}, 0.0);
+    const double radius = rng.uniform(0.005, 0.03);
+    dropped += expect_convex_shadow_rule(fine, Transform::identity(), Shape(Sphere(radius)),
+                                         Transform::from_translation(Vec3(c.x(), c.y(), 0.02 + radius +
+                                                                                    rng.uniform(-0.001, 0.0015))),
+                                         radius);
+  }
+  for (int trial = 0; trial < 4; ++trial) {
+    const TriangleMesh soup = testing::random_soup(rng, 200, 0.4, 0.15, 0.02);
+    dropped += expect_convex_shadow_rule(soup, rng.pose(0.1), Shape(Sphere(0.1)), rng.pose(0.1), 0.1);
+    dropped += expect_convex_shadow_rule(soup, rng.pose(0.1), Shape(Box(Vec3(0.2, 0.1, 0.15), 0.01)),
+                                         rng.pose(0.1), 0.01);
+  }
+  EXPECT_GT(dropped, 100u);
 }
 
 // A sphere's closest point to a triangle is closed form: the pairs within the

@@ -45,9 +45,10 @@ struct MeshContactOptions {
   /// when its facing feature spans a height of at most tan(patch_angle) times
   /// its longest edge. 0.01 keeps a resting face's patch up to about 0.6°.
   double patch_angle = 0.01;
-  /// Drop "shadowed" pairs (mesh–mesh): a pair whose witness point on A is
-  /// closer to another triangle of B within the layers than to its partner
-  /// (or the same from B's side). The body is the union of the fattened
+  /// Drop "shadowed" pairs: a pair whose witness point on A is closer to
+  /// another triangle of B within the layers than to its partner (or the
+  /// same from B's side; against a convex shape, the shape's witness closer
+  /// to another triangle of A). The body is the union of the fattened
   /// triangles, and such a pair's overlap lies inside a neighbour's layer:
   /// without the test, two coplanar triangles of B sharing an edge give
   /// every triangle of A near that edge an oblique contact in the middle of
@@ -79,9 +80,9 @@ struct MeshContactStats {
   std::size_t intersecting = 0;     ///< raw contacts from intersecting cores
 };
 
-/// Working memory of mesh–mesh queries: the triangle pairs within the
-/// layers and the triangles they touch. Reuse one across queries (as a
-/// ContactSet is reused for the output) and steady-state queries do not
+/// Working memory of mesh–mesh and mesh–convex queries: the triangle pairs
+/// within the layers and the triangles they touch. Reuse one across queries
+/// (as a ContactSet is reused for the output) and steady-state queries do not
 /// allocate; the overload without one makes its own per call. One thread at
 /// a time.
 class MeshContactScratch {
@@ -95,6 +96,8 @@ class MeshContactScratch {
   struct Buffers;
   std::unique_ptr<Buffers> buffers_;
   friend void mesh_contacts(const Bvh&, const Transform&, const Bvh&, const Transform&, const MeshContactOptions&,
+                            ContactSet&, MeshContactScratch&, MeshContactStats*);
+  friend void mesh_contacts(const Bvh&, const Transform&, const Shape&, const Transform&, const MeshContactOptions&,
                             ContactSet&, MeshContactScratch&, MeshContactStats*);
 };
 
@@ -117,5 +120,10 @@ void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Tr
 /// normal), the exact support of a polyhedral surface resting on a plane.
 void mesh_contacts(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
                    const MeshContactOptions& options, ContactSet& out, MeshContactStats* stats = nullptr);
+/// The same, with `scratch`'s memory (the pairs awaiting the shadow test)
+/// instead of the call's own.
+void mesh_contacts(const Bvh& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
+                   const MeshContactOptions& options, ContactSet& out, MeshContactScratch& scratch,
+                   MeshContactStats* stats = nullptr);
 
 }  // namespace proxima
