@@ -263,6 +263,8 @@ void TimingSummary::add(const StepStats& s) {
   build += s.ms_build;
   solve += s.ms_solve;
   fallbacks += s.fallbacks;
+  unconverged_queries += s.unconverged;
+  failed_queries += s.failed;
   max_contacts = std::max(max_contacts, s.contacts);
   intersecting_steps += s.intersecting > 0 ? 1 : 0;
 }
@@ -275,6 +277,9 @@ std::string TimingSummary::text() const {
                 "%.4f ms/step (broadphase %.4f, contacts %.4f, LCP build %.4f, solve %.4f); %d steps, max %d contacts, %d fallbacks",
                 total, broadphase / n, contacts / n, build / n, solve / n, steps, max_contacts, fallbacks);
   std::string out = buf;
+  if (unconverged_queries > 0)
+    out += ", " + std::to_string(unconverged_queries) + " pair queries not converged (best bounds kept)";
+  if (failed_queries > 0) out += ", " + std::to_string(failed_queries) + " pair queries failed (no contacts)";
   if (intersecting_steps > 0)
     out += ", " + std::to_string(intersecting_steps) + " steps with intersecting mesh cores (layers penetrated)";
   return out;

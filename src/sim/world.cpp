@@ -125,8 +125,14 @@ void World::narrowphase() {
       ++stats_.reused;
     } else {
       a.geometry->contacts(a.pose, *b.geometry, b.pose, co, scratch_);
-      // A failed query adds no contact, never NaN.
-      if (scratch_.status != Status::ok) scratch_.points.clear();
+      // A failed query adds no contact, never NaN; an unconverged one keeps
+      // its finite contacts.
+      if (scratch_.status == Status::not_converged) {
+        ++stats_.unconverged;
+      } else if (scratch_.status != Status::ok) {
+        ++stats_.failed;
+        scratch_.points.clear();
+      }
       std::erase_if(scratch_.points, [](const Contact& c) {
         return !c.point.allFinite() || !c.normal.allFinite() || !std::isfinite(c.depth);
       });

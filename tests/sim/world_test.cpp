@@ -1,4 +1,6 @@
 // Free-body conservation laws and a body resting on the floor.
+#include <memory>
+
 #include <gtest/gtest.h>
 
 #include <proxima/sim/world.hpp>
@@ -112,6 +114,55 @@ TEST(World, BadBodiesAreRejectedByName) {
     EXPECT_NE(std::string(e.what()).find("box"), std::string::npos);
   }
   EXPECT_THROW(sim::make_body("h", Halfspace(Vec3::UnitZ(), 0.0), 1000.0, Transform::identity()), Error);
+}
+
+// A geometry whose queries report a given status beside the real contacts
+// of its box (as a mesh does when one triangle's GJK hits its cap).
+class StatusGeometry final : public sim::Geometry {
+ public:
+  StatusGeometry(const Box& box, Status status) : inner_(box), status_(status) {}
+  Aabb world_aabb(const Transform& pose) const override { return inner_.world_aabb(pose); }
+  MassProperties mass_properties() const override { return inner_.mass_properties(); }
+  void contacts(const Transform& pose, const sim::Geometry& other, const Transform& other_pose,
+                const ContactOptions& options, ContactSet& out) const override {
+    inner_.contacts(pose, other, other_pose, options, out);
+    out.status = status_;
+  }
+
+ private:
+  sim::ConvexGeometry inner_;
+  Status status_;
+};
+
+// A not-converged query keeps its (finite) contacts and the box rests; a
+// failed one gives none and the box falls through. Both are counted.
+TEST(World, UnconvergedQueriesKeepTheirContactsFailedOnesDropThem) {
+  for (const Status status : {Status::not_converged, Status::invalid_input}) {
+    for (const sim::SolverKind solver : {sim::SolverKind::pgs, sim::SolverKind::lemke}) {
+      sim::World w;
+      w.options.solver = solver;
+      w.add(sim::make_body("floor", Box(1.0, 1.0, 0.1), 1000.0, Transform::identity(), true));
+      sim::Body box = sim::make_body("box", Box(0.1, 0.1, 0.1), 1000.0, Transform::from_translation(Vec3(0, 0, 0.1)));
+      box.geometry = std::make_shared<StatusGeometry>(Box(0.1, 0.1, 0.1), status);
+      w.add(box);
+      int unconverged = 0, failed = 0;
+      for (int i = 0; i < 200; ++i) {
+        const sim::StepStats& st = w.step();
+        unconverged += st.unconverged;
+        failed += st.failed;
+      }
+      const double z = w.bodies()[1].pose.p.z();
+      if (status == Status::not_converged) {
+        EXPECT_NEAR(z, 0.1, 1e-4);
+        EXPECT_EQ(unconverged, 200);
+        EXPECT_EQ(failed, 0);
+      } else {
+        EXPECT_LT(z, 0.0);
+        EXPECT_EQ(failed, 200);
+        EXPECT_EQ(unconverged, 0);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -42,6 +42,7 @@ struct TimingSummary {
   int steps = 0;
   double broadphase = 0, contacts = 0, build = 0, solve = 0;
   int fallbacks = 0;
+  int unconverged_queries = 0, failed_queries = 0;  ///< pair queries, StepStats
   int max_contacts = 0;
   int intersecting_steps = 0;  ///< steps with a mesh contact of intersecting cores
   void add(const StepStats& s);

@@ -83,6 +83,13 @@ struct StepStats {
   /// the boundary layers were penetrated and the normals are less reliable.
   int intersecting = 0;
   int reused = 0;         ///< pairs whose cached contact set was reused
+  /// Pairs whose contact query hit an iteration cap (Status::not_converged,
+  /// e.g. one triangle's GJK on a mesh): their contacts, the best bounds
+  /// found, are kept (dropping them would let the bodies sink) and the set
+  /// is not reused.
+  int unconverged = 0;
+  /// Pairs whose query failed (invalid input, no algorithm): no contacts.
+  int failed = 0;
   int iterations = 0;     ///< Lemke pivots or PGS sweeps (both when falling back)
   int fallbacks = 0;      ///< 1 when Lemke failed and PGS took over
   LcpStatus status = LcpStatus::ok;  ///< of the solve whose impulses were applied
