@@ -5,6 +5,7 @@
 #pragma once
 
 #include <type_traits>
+#include <utility>
 
 #include <proxima/narrow/dispatch.hpp>
 #include <proxima/narrow/epa.hpp>
@@ -26,6 +27,23 @@ DistanceResult sat_pair(const A& a, const Transform& ta, const B& b, const Trans
   else return sat_polytope_polytope(a, ta, b, tb);
 }
 
+template <class A, class B>
+inline constexpr bool kPolytopeCapsule = (std::is_same_v<A, ConvexPolytope> && std::is_same_v<B, Capsule>) ||
+                                         (std::is_same_v<A, Capsule> && std::is_same_v<B, ConvexPolytope>);
+
+// Exact SAT for a polytope and a capsule, in either order.
+template <class A, class B>
+DistanceResult sat_segment_pair(const A& a, const Transform& ta, const B& b, const Transform& tb) {
+  if constexpr (std::is_same_v<A, ConvexPolytope>) {
+    return sat_polytope_capsule(a, ta, b, tb);
+  } else {
+    DistanceResult r = sat_polytope_capsule(b, tb, a, ta);
+    r.normal = -r.normal;
+    std::swap(r.point_a, r.point_b);
+    return r;
+  }
+}
+
 // Penetration of two shapes whose cores overlap (GJK's final simplex given),
 // by the method the request names.
 template <class A, class B>
@@ -35,6 +53,10 @@ DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const 
   switch (req.method) {
     case Method::sat:
       if constexpr (kPolyhedral<A> && kPolyhedral<B>) return sat_pair(a, ta, b, tb);
+      if constexpr (kPolytopeCapsule<A, B>) {
+        const DistanceResult r = sat_segment_pair(a, ta, b, tb);
+        if (r.status != Status::not_implemented) return r;
+      }
       break;
     case Method::incremental: {
       const Vec3 guess = req.cache ? req.cache->direction : Vec3(Vec3::Zero());
@@ -89,6 +111,15 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
     if (mode == Mode::signed_distance && req.method == Method::automatic) {
       const DistanceResult s = sat_box_box(a, ta, b, tb);
       if (s.status == Status::ok && s.distance < 0.0) return s;
+    }
+  }
+  // Polytope–capsule depth: the SAT on P ⊖ S (sat_segment.cpp) answers
+  // overlapping cores exactly without GJK or EPA. Its h ≤ 0 means the cores
+  // are apart (or touch), and GJK then measures their distance.
+  if constexpr (kPolytopeCapsule<A, B>) {
+    if (mode == Mode::signed_distance && req.method == Method::automatic) {
+      const DistanceResult s = sat_segment_pair(a, ta, b, tb);
+      if (s.status == Status::ok && s.distance + radii < 0.0) return s;
     }
   }
   GjkOptions opt;

@@ -46,6 +46,15 @@ DistanceResult sat_polytope_polytope(const ConvexPolytope& a, const Transform& t
 DistanceResult sat_polytope_polytope(const ConvexPolytope& a, const Transform& ta,
                                      const ConvexPolytope& b, const Transform& tb, SatStats& stats);
 
+/// Penetration depth of a polytope and a capsule by SAT on the facets of
+/// P ⊖ S (S the capsule's core segment), pruned on the polytope's cone
+/// hierarchy (src/narrow/sat_segment.cpp). Same result conventions as
+/// sat_polytope_polytope, A being the polytope: exact for overlapping cores,
+/// a lower bound on the cores' separation when distance + margins ≥ 0.
+/// Flat polytope cores report Status::not_implemented.
+DistanceResult sat_polytope_capsule(const ConvexPolytope& a, const Transform& ta, const Capsule& b,
+                                    const Transform& tb, SatStats* stats = nullptr);
+
 /// Box–box on the 15 classic axes (3 + 3 face normals, 9 edge cross products;
 /// every one of them is a facet normal of A ⊖ B for two boxes).
 DistanceResult sat_box_box(const Box& a, const Transform& ta, const Box& b, const Transform& tb);
