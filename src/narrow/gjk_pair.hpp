@@ -31,13 +31,14 @@ template <class A, class B>
 inline constexpr bool kPolytopeCapsule = (std::is_same_v<A, ConvexPolytope> && std::is_same_v<B, Capsule>) ||
                                          (std::is_same_v<A, Capsule> && std::is_same_v<B, ConvexPolytope>);
 
-// Exact SAT for a polytope and a capsule, in either order.
-template <class A, class B>
+// Exact SAT for a polytope and a capsule, in either order; `Sat` is
+// sat_polytope_capsule or its dispatcher form.
+template <auto Sat, class A, class B>
 DistanceResult sat_segment_pair(const A& a, const Transform& ta, const B& b, const Transform& tb) {
   if constexpr (std::is_same_v<A, ConvexPolytope>) {
-    return sat_polytope_capsule(a, ta, b, tb);
+    return Sat(a, ta, b, tb);
   } else {
-    DistanceResult r = sat_polytope_capsule(b, tb, a, ta);
+    DistanceResult r = Sat(b, tb, a, ta);
     r.normal = -r.normal;
     std::swap(r.point_a, r.point_b);
     return r;
@@ -54,7 +55,7 @@ DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const 
     case Method::sat:
       if constexpr (kPolyhedral<A> && kPolyhedral<B>) return sat_pair(a, ta, b, tb);
       if constexpr (kPolytopeCapsule<A, B>) {
-        const DistanceResult r = sat_segment_pair(a, ta, b, tb);
+        const DistanceResult r = sat_segment_pair<sat_polytope_capsule_depth>(a, ta, b, tb);
         if (r.status != Status::not_implemented) return r;
       }
       break;
@@ -115,11 +116,20 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   }
   // Polytope–capsule depth: the SAT on P ⊖ S (sat_segment.cpp) answers
   // overlapping cores exactly without GJK or EPA. Its h ≤ 0 means the cores
-  // are apart (or touch), and GJK then measures their distance.
+  // are apart (or touch), and GJK then measures their distance, starting
+  // from the SAT's axis (a facet plane of P ⊖ S that the origin is outside
+  // of, so close to the direction GJK converges to) unless the caller warm
+  // starts it.
+  GjkCache* cache = req.cache;
+  [[maybe_unused]] GjkCache sat_start;
   if constexpr (kPolytopeCapsule<A, B>) {
     if (mode == Mode::signed_distance && req.method == Method::automatic) {
-      const DistanceResult s = sat_segment_pair(a, ta, b, tb);
+      const DistanceResult s = sat_segment_pair<sat_polytope_capsule_depth>(a, ta, b, tb);
       if (s.status == Status::ok && s.distance + radii < 0.0) return s;
+      if (s.status == Status::ok && cache == nullptr) {
+        sat_start.direction = s.normal;
+        cache = &sat_start;
+      }
     }
   }
   GjkOptions opt;
@@ -129,7 +139,7 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   opt.stop_above = (mode == Mode::collide ? 0.0 : req.bound) + radii;
   opt.stop_below = mode == Mode::signed_distance ? -1.0 : radii;
   proxima::detail::Simplex simplex;
-  const GjkResult g = gjk(a, ta, b, tb, opt, req.cache, mode == Mode::signed_distance ? &simplex : nullptr);
+  const GjkResult g = gjk(a, ta, b, tb, opt, cache, mode == Mode::signed_distance ? &simplex : nullptr);
 
   DistanceResult r;
   r.status = g.status;

@@ -232,6 +232,21 @@ class ConeBuilder {
     std::iota(order.begin(), order.end(), 0);
     d_.cones.reserve(2 * order.size() / kLeafFaces + 2);
     node(order, 0, static_cast<int>(order.size()));
+    d_.cone_pairs.assign(d_.cones.size(), ConePair{});
+    for (std::size_t k = 0; k < d_.cones.size(); ++k) {
+      if (d_.cones[k].right < 0) continue;
+      ConePair& p = d_.cone_pairs[k];
+      const NormalCone* kids[2] = {&d_.cones[k + 1], &d_.cones[static_cast<std::size_t>(d_.cones[k].right)]};
+      for (int l = 0; l < 2; ++l) {
+        p.axis_x[l] = kids[l]->axis.x();
+        p.axis_y[l] = kids[l]->axis.y();
+        p.axis_z[l] = kids[l]->axis.z();
+        p.cos_angle[l] = kids[l]->cos_angle;
+        p.sin_angle[l] = kids[l]->sin_angle;
+        p.side[l] = kids[l]->side;
+        p.min_offset[l] = kids[l]->min_offset;
+      }
+    }
   }
 
  private:

@@ -37,6 +37,14 @@ struct NormalCone {
   int face_begin = 0, face_end = 0, edge_begin = 0, edge_end = 0;
 };
 
+/// The cones of an inner node's two children side by side (lane 0: the node
+/// + 1, lane 1: its `right`), as arrays per field, so that a query bounds
+/// both children in one pass that the compiler can vectorize.
+struct ConePair {
+  double axis_x[2], axis_y[2], axis_z[2];
+  double cos_angle[2], sin_angle[2], side[2], min_offset[2];
+};
+
 /// A face as a leaf of the cone hierarchy stores it.
 struct ConeFace {
   Vec3 normal;
@@ -82,6 +90,8 @@ struct PolytopeData {
   /// the silhouette without looking at every face: narrow/sat.hpp's
   /// polytope–capsule depth.
   std::vector<NormalCone> cones;
+  /// Parallel to `cones`: each inner node's children (unused for leaves).
+  std::vector<ConePair> cone_pairs;
   std::vector<ConeFace> cone_faces;
   std::vector<ConeEdge> cone_edges;
   /// 3 for a solid hull; 2, 1 or 0 for a flat polygon, a segment or a point.
