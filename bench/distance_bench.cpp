@@ -303,7 +303,8 @@ int main(int argc, char** argv) {
       std::vector<Row> rows;
       rows.push_back({"Proxima", "signed_distance (auto)", run_proxima_depth(w, repeats, proxima::Method::automatic)});
       rows.push_back({"Proxima", "GJK + EPA", run_proxima_depth(w, repeats, proxima::Method::gjk)});
-      if (w.work.a.kind == pb::Kind::box) rows.push_back({"Proxima", "SAT", run_proxima_depth(w, repeats, proxima::Method::sat)});
+      if (w.work.a.kind == pb::Kind::box || w.work.a.kind == pb::Kind::convex)
+        rows.push_back({"Proxima", "SAT", run_proxima_depth(w, repeats, proxima::Method::sat)});
       rows.push_back({"Proxima", "incremental, cold", run_proxima_depth(w, repeats, proxima::Method::incremental)});
       for (double deg : {0.0, 15.0, 45.0, 90.0}) {
         rows.push_back({"Proxima", "incremental, warm " + std::to_string(int(deg)) + "°",

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <type_traits>
+#include <utility>
 
 #include <proxima/narrow/dispatch.hpp>
 #include <proxima/narrow/epa.hpp>
@@ -26,6 +27,24 @@ DistanceResult sat_pair(const A& a, const Transform& ta, const B& b, const Trans
   else return sat_polytope_polytope(a, ta, b, tb);
 }
 
+template <class A, class B>
+inline constexpr bool kPolytopeCapsule = (std::is_same_v<A, ConvexPolytope> && std::is_same_v<B, Capsule>) ||
+                                         (std::is_same_v<A, Capsule> && std::is_same_v<B, ConvexPolytope>);
+
+// Exact SAT for a polytope and a capsule, in either order; `Sat` is
+// sat_polytope_capsule or its dispatcher form.
+template <auto Sat, class A, class B>
+DistanceResult sat_segment_pair(const A& a, const Transform& ta, const B& b, const Transform& tb) {
+  if constexpr (std::is_same_v<A, ConvexPolytope>) {
+    return Sat(a, ta, b, tb);
+  } else {
+    DistanceResult r = Sat(b, tb, a, ta);
+    r.normal = -r.normal;
+    std::swap(r.point_a, r.point_b);
+    return r;
+  }
+}
+
 // Penetration of two shapes whose cores overlap (GJK's final simplex given),
 // by the method the request names.
 template <class A, class B>
@@ -35,6 +54,10 @@ DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const 
   switch (req.method) {
     case Method::sat:
       if constexpr (kPolyhedral<A> && kPolyhedral<B>) return sat_pair(a, ta, b, tb);
+      if constexpr (kPolytopeCapsule<A, B>) {
+        const DistanceResult r = sat_segment_pair<sat_polytope_capsule_depth>(a, ta, b, tb);
+        if (r.status != Status::not_implemented) return r;
+      }
       break;
     case Method::incremental: {
       const Vec3 guess = req.cache ? req.cache->direction : Vec3(Vec3::Zero());
@@ -91,6 +114,24 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
       if (s.status == Status::ok && s.distance < 0.0) return s;
     }
   }
+  // Polytope–capsule depth: the SAT on P ⊖ S (sat_segment.cpp) answers
+  // overlapping cores exactly without GJK or EPA. Its h ≤ 0 means the cores
+  // are apart (or touch), and GJK then measures their distance, starting
+  // from the SAT's axis (a facet plane of P ⊖ S that the origin is outside
+  // of, so close to the direction GJK converges to) unless the caller warm
+  // starts it.
+  GjkCache* cache = req.cache;
+  [[maybe_unused]] GjkCache sat_start;
+  if constexpr (kPolytopeCapsule<A, B>) {
+    if (mode == Mode::signed_distance && req.method == Method::automatic) {
+      const DistanceResult s = sat_segment_pair<sat_polytope_capsule_depth>(a, ta, b, tb);
+      if (s.status == Status::ok && s.distance + radii < 0.0) return s;
+      if (s.status == Status::ok && cache == nullptr) {
+        sat_start.direction = s.normal;
+        cache = &sat_start;
+      }
+    }
+  }
   GjkOptions opt;
   opt.tol_abs = req.tol_abs;
   opt.tol_rel = req.tol_rel;
@@ -98,7 +139,7 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   opt.stop_above = (mode == Mode::collide ? 0.0 : req.bound) + radii;
   opt.stop_below = mode == Mode::signed_distance ? -1.0 : radii;
   proxima::detail::Simplex simplex;
-  const GjkResult g = gjk(a, ta, b, tb, opt, req.cache, mode == Mode::signed_distance ? &simplex : nullptr);
+  const GjkResult g = gjk(a, ta, b, tb, opt, cache, mode == Mode::signed_distance ? &simplex : nullptr);
 
   DistanceResult r;
   r.status = g.status;

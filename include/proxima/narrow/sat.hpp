@@ -46,6 +46,24 @@ DistanceResult sat_polytope_polytope(const ConvexPolytope& a, const Transform& t
 DistanceResult sat_polytope_polytope(const ConvexPolytope& a, const Transform& ta,
                                      const ConvexPolytope& b, const Transform& tb, SatStats& stats);
 
+/// Penetration depth of a polytope and a capsule by SAT on the facets of
+/// P ⊖ S (S the capsule's core segment), pruned on the polytope's cone
+/// hierarchy (src/narrow/sat_segment.cpp). Same result conventions as
+/// sat_polytope_polytope, A being the polytope: exact for overlapping cores,
+/// a lower bound on the cores' separation when distance + margins ≥ 0.
+/// Flat polytope cores report Status::not_implemented.
+DistanceResult sat_polytope_capsule(const ConvexPolytope& a, const Transform& ta, const Capsule& b,
+                                    const Transform& tb, SatStats* stats = nullptr);
+
+namespace detail {
+/// sat_polytope_capsule for the dispatcher, on poses it has checked finite:
+/// it stops as soon as some facet plane of P ⊖ S has the origin outside
+/// (h ≤ 0), since GJK then measures the distance; distance + margins ≥ 0
+/// only says that the cores are apart, and the normal is that facet's.
+DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta, const Capsule& b,
+                                          const Transform& tb);
+}  // namespace detail
+
 /// Box–box on the 15 classic axes (3 + 3 face normals, 9 edge cross products;
 /// every one of them is a facet normal of A ⊖ B for two boxes).
 DistanceResult sat_box_box(const Box& a, const Transform& ta, const Box& b, const Transform& tb);

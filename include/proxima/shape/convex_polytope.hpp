@@ -11,6 +11,56 @@
 
 namespace proxima {
 
+/// A node of the bounding-cone hierarchy over a solid hull's Gauss map
+/// (PolytopeData::cones). It bounds a set of faces and the arcs of the edges
+/// they own (edge e is owned by edge_faces[e][0]): every face normal and
+/// every point of every owned arc lies within `angle` of `axis`, and every
+/// face offset involved (the faces and both faces of each owned edge) is at
+/// least `min_offset`. An arc's support value is at least the smaller of its
+/// two faces' offsets, so min_offset bounds h_P from below on the whole cone.
+struct NormalCone {
+  /// Leaves hold at most this many faces.
+  static constexpr int kMaxLeafFaces = 8;
+  Vec3 axis = Vec3::UnitZ();
+  /// cos and sin of the cone's half angle; a cone wider than a hemisphere
+  /// has cos = −1 and sin = 0 (it bounds nothing) and side = 2.
+  double cos_angle = -1.0;
+  double sin_angle = 0.0;
+  /// The whole cone lies strictly on the positive side of a plane through
+  /// the origin with unit normal m when axis·m > side (side = sin(angle)).
+  double side = 2.0;
+  double min_offset = 0.0;
+  /// Inner node: its children are this node + 1 and `right`. Leaf: right =
+  /// −1 and the faces [face_begin, face_end) of cone_faces with the edges
+  /// [edge_begin, edge_end) of cone_edges.
+  int right = -1;
+  int face_begin = 0, face_end = 0, edge_begin = 0, edge_end = 0;
+};
+
+/// The cones of an inner node's two children side by side (lane 0: the node
+/// + 1, lane 1: its `right`), as arrays per field, so that a query bounds
+/// both children in one pass that the compiler can vectorize.
+struct ConePair {
+  double axis_x[2], axis_y[2], axis_z[2];
+  double cos_angle[2], sin_angle[2], side[2], min_offset[2];
+};
+
+/// A face as a leaf of the cone hierarchy stores it.
+struct ConeFace {
+  Vec3 normal;
+  double offset;
+};
+
+/// An edge as a leaf stores it: endpoint q, direction e (to the other
+/// endpoint), the normal of its second face, and its owner face as an index
+/// into the leaf's faces.
+struct ConeEdge {
+  Vec3 q;
+  Vec3 e;
+  Vec3 other_normal;
+  int owner;
+};
+
 /// Hull data, immutable after construction and shared between copies.
 struct PolytopeData {
   /// Hull vertices only: duplicate and interior input points are dropped.
@@ -35,6 +85,15 @@ struct PolytopeData {
   std::vector<int> neighbors;
   /// Start vertices for hill climbing: the extreme vertex along ±x, ±y, ±z.
   std::array<int, 6> seeds{};
+  /// Bounding-cone hierarchy over the Gauss map (solid hulls only, empty
+  /// otherwise; root at 0), for queries that need the nearest face planes or
+  /// the silhouette without looking at every face: narrow/sat.hpp's
+  /// polytope–capsule depth.
+  std::vector<NormalCone> cones;
+  /// Parallel to `cones`: each inner node's children (unused for leaves).
+  std::vector<ConePair> cone_pairs;
+  std::vector<ConeFace> cone_faces;
+  std::vector<ConeEdge> cone_edges;
   /// 3 for a solid hull; 2, 1 or 0 for a flat polygon, a segment or a point.
   int dimension = 3;
   Aabb bounds;

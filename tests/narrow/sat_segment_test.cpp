@@ -1,0 +1,220 @@
+// Polytope–capsule depth by SAT on P ⊖ S (narrow/sat.hpp,
+// sat_polytope_capsule) and through signed_distance's automatic method,
+// against two truths that share nothing with the pruned search: the
+// Minkowski-difference oracle (tests/oracle: qhull on all vertex−endpoint
+// differences, exact support values on its facets) and a brute force over
+// every face normal and every ±(edge × axis) of the hull with support values
+// from a scan of all vertices.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <gtest/gtest.h>
+#include <limits>
+
+#include <proxima/narrow/sat.hpp>
+#include <proxima/query.hpp>
+
+#include "../oracle/minkowski_oracle.hpp"
+#include "../support/test_shapes.hpp"
+
+namespace proxima {
+namespace {
+
+using testing::Rng;
+
+std::vector<Vec3> world(const Transform& t, const std::vector<Vec3>& local) {
+  std::vector<Vec3> out;
+  for (const Vec3& p : local) out.push_back(t.apply(p));
+  return out;
+}
+
+std::vector<Vec3> segment(const Capsule& c, const Transform& t) {
+  return {t.apply(Vec3(0, 0, -c.half_length())), t.apply(Vec3(0, 0, c.half_length()))};
+}
+
+// Core depth by brute force in world frame: min of h_C(u) = max_v u·v −
+// min(u·s0, u·s1) over all face normals and both signs of every edge × axis.
+// Every term is an honest support value, so each is ≥ the depth, and the
+// facet normals of P ⊖ S are among the directions: the minimum is the depth.
+double brute_core_depth(const ConvexPolytope& p, const Transform& tp, const std::vector<Vec3>& seg) {
+  const std::vector<Vec3> v = world(tp, p.vertices());
+  const Vec3 d = seg[1] - seg[0];
+  const auto h = [&](const Vec3& u) {
+    double m = -std::numeric_limits<double>::infinity();
+    for (const Vec3& x : v) m = std::max(m, u.dot(x));
+    return m - std::min(u.dot(seg[0]), u.dot(seg[1]));
+  };
+  double best = std::numeric_limits<double>::infinity();
+  for (const Vec3& n : p.data().face_normals) best = std::min(best, h(tp.rotate(n)));
+  for (const auto& e : p.data().edges) {
+    const Vec3 u = (v[static_cast<std::size_t>(e[1])] - v[static_cast<std::size_t>(e[0])]).cross(d);
+    if (!(u.norm() > 1e-9 * d.norm())) continue;
+    best = std::min({best, h(u.normalized()), h(-u.normalized())});
+  }
+  return best;
+}
+
+struct Stats {
+  int overlapping = 0, separated_cores = 0;
+  double max_err = 0.0, max_brute = 0.0;
+  long faces = 0, total_faces = 0;
+};
+
+// Random poses of the polytope (centre within `half` of the capsule's); the
+// SAT and signed_distance must match the oracle to 1e-9 wherever the whole
+// shapes overlap, and the SAT must match the brute force wherever the cores do.
+Stats check(const char* label, const ConvexPolytope& poly, const Capsule& cap, double half, int poses, int brute_every,
+            unsigned seed) {
+  Rng rng(seed);
+  Stats st;
+  const double r = cap.radius();
+  const Shape sa(poly), sb(cap);
+  int tried = 0;
+  while (st.overlapping < poses && tried < 20 * poses) {
+    ++tried;
+    const Transform ta = rng.pose(half), tb = rng.pose(0.0);
+    const std::vector<Vec3> seg = segment(cap, tb);
+    const double core = oracle::minkowski_signed_distance(world(ta, poly.vertices()), seg);
+    const double truth = core - r;
+    if (!(truth < -1e-9)) continue;
+    ++st.overlapping;
+
+    const DistanceResult ab = signed_distance(sa, ta, sb, tb);
+    EXPECT_EQ(ab.status, Status::ok) << label << " pose " << st.overlapping;
+    EXPECT_NEAR(ab.distance, truth, 1e-9) << label << " pose " << st.overlapping;
+    EXPECT_NEAR((ab.point_b - ab.point_a - (-ab.distance) * ab.normal).norm(), 0.0, 1e-12);
+    st.max_err = std::max(st.max_err, std::abs(ab.distance - truth));
+    // Reversed pair: same depth, opposite normal, points swapped.
+    const DistanceResult ba = signed_distance(sb, tb, sa, ta);
+    EXPECT_NEAR(ba.distance, truth, 1e-9) << label << " reversed pose " << st.overlapping;
+    EXPECT_NEAR((ba.normal + ab.normal).norm(), 0.0, 1e-12) << label << " reversed pose " << st.overlapping;
+    EXPECT_NEAR((ba.point_a - ab.point_b).norm(), 0.0, 1e-12);
+
+    if (!(core < -1e-9)) {
+      ++st.separated_cores;
+      continue;
+    }
+    narrow::SatStats work;
+    const DistanceResult s = narrow::sat_polytope_capsule(poly, ta, cap, tb, &work);
+    EXPECT_EQ(s.status, Status::ok) << label;
+    EXPECT_NEAR(s.distance, truth, 1e-9) << label << " pose " << st.overlapping;
+    EXPECT_NEAR((s.normal.norm()), 1.0, 1e-12);
+    st.faces += work.face_axes;
+    st.total_faces += static_cast<long>(poly.data().face_normals.size());
+    if (st.overlapping % brute_every == 0) {
+      const double brute = -brute_core_depth(poly, ta, seg) - r;
+      EXPECT_NEAR(s.distance, brute, 1e-12) << label << " pose " << st.overlapping;
+      st.max_brute = std::max(st.max_brute, std::abs(s.distance - brute));
+      // The depth is the shortest separating translation: along the normal,
+      // a little more separates and a little less does not.
+      const Transform more{ta.R, ta.p + (-s.distance + 1e-7) * s.normal};
+      const Transform less{ta.R, ta.p + (-s.distance - 1e-7) * s.normal};
+      EXPECT_GT(oracle::minkowski_signed_distance(world(more, poly.vertices()), seg) - r, 0.0) << label;
+      EXPECT_LT(oracle::minkowski_signed_distance(world(less, poly.vertices()), seg) - r, 0.0) << label;
+    }
+  }
+  EXPECT_EQ(st.overlapping, poses) << label << ": too few overlapping poses";
+  std::printf("%-28s poses %5d (cores apart %4d) max |err| vs oracle %.2g, vs brute force %.2g; faces evaluated %.1f%%\n",
+              label, st.overlapping, st.separated_cores, st.max_err, st.max_brute,
+              100.0 * static_cast<double>(st.faces) / static_cast<double>(std::max(1L, st.total_faces)));
+  return st;
+}
+
+class SatSegmentSphere : public ::testing::TestWithParam<int> {};
+
+TEST_P(SatSegmentSphere, MatchesOracleAndBruteForce) {
+  const int n = GetParam();
+  Rng g(500u + static_cast<unsigned>(n));
+  const ConvexPolytope poly(g.sphere_points(n, 0.5));
+  char label[48];
+  std::snprintf(label, sizeof label, "polytope(%d)-capsule", n);
+  const int poses = testing::scaled(n >= 2000 ? 600 : n >= 1000 ? 1000 : 2000);
+  const Stats st = check(label, poly, Capsule(0.25, 0.5), 0.45, poses, n >= 1000 ? 50 : 10, 900u + static_cast<unsigned>(n));
+  // The cone hierarchy must prune: a scan evaluates every face.
+  if (n >= 1000) {
+    EXPECT_LT(st.faces, st.total_faces / 10);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, SatSegmentSphere, ::testing::Values(8, 50, 200, 1000, 2000));
+
+// Hulls whose cones are wide or whose offsets are negative: an off-centre
+// hull (the local origin outside it), a flattened one, and a box whose
+// edges run parallel to the capsule at axis-aligned poses.
+TEST(SatSegment, OffCentreAndThinHulls) {
+  Rng g(71);
+  std::vector<Vec3> off = g.sphere_points(300, 0.4);
+  for (Vec3& p : off) p += Vec3(1.5, -0.7, 0.4);
+  const ConvexPolytope poly_off(off);
+  Rng g2(72);
+  std::vector<Vec3> flat = g2.sphere_points(300, 0.6);
+  for (Vec3& p : flat) p = p.cwiseProduct(Vec3(1.0, 0.4, 0.08));
+  const ConvexPolytope poly_flat(flat);
+  // Centre offset only moves where the overlapping poses are: pose the hull
+  // about its own centre by shifting the capsule's frame instead.
+  Rng rng(73);
+  int n = 0;
+  const Capsule cap(0.1, 0.8);
+  const Shape so(poly_off), sc(cap);
+  while (n < testing::scaled(1000)) {
+    const Transform ta = rng.pose(0.0);
+    Transform tb = rng.pose(0.5);
+    tb.p += ta.apply(Vec3(1.5, -0.7, 0.4)) - ta.p;
+    const std::vector<Vec3> seg = segment(cap, tb);
+    const double core = oracle::minkowski_signed_distance(world(ta, poly_off.vertices()), seg);
+    if (!(core - cap.radius() < -1e-9)) continue;
+    ++n;
+    EXPECT_NEAR(signed_distance(so, ta, sc, tb).distance, core - cap.radius(), 1e-9) << "off-centre pose " << n;
+  }
+  check("flattened polytope(300)", poly_flat, Capsule(0.05, 0.6), 0.3, testing::scaled(1000), 10, 74);
+}
+
+TEST(SatSegment, BoxHullWithParallelEdges) {
+  std::vector<Vec3> c;
+  for (int i = 0; i < 8; ++i) c.emplace_back((i & 1) ? 0.5 : -0.5, (i & 2) ? 0.3 : -0.3, (i & 4) ? 0.2 : -0.2);
+  const ConvexPolytope box(c);
+  const Capsule cap(0.1, 0.4);
+  const Shape sa(box), sb(cap);
+  Rng rng(75);
+  const Mat3 turns[3] = {Mat3::Identity(), Eigen::AngleAxisd(M_PI / 2, Vec3::UnitX()).toRotationMatrix(),
+                         Eigen::AngleAxisd(M_PI / 2, Vec3::UnitY()).toRotationMatrix()};
+  int n = 0;
+  while (n < testing::scaled(600)) {
+    // Capsule axis along each box axis, then slightly tilted.
+    const Transform ta{Mat3::Identity(), Vec3::Zero()};
+    const double tilt = (n % 2) ? 0.0 : rng.uniform(-1e-6, 1e-6);
+    const Mat3 R = turns[n % 3] * Eigen::AngleAxisd(tilt, rng.unit_vector()).toRotationMatrix();
+    const Transform tb{R, Vec3(rng.uniform(-0.6, 0.6), rng.uniform(-0.4, 0.4), rng.uniform(-0.3, 0.3))};
+    const std::vector<Vec3> seg = segment(cap, tb);
+    const double core = oracle::minkowski_signed_distance(c, seg);
+    if (!(core < -1e-9)) continue;
+    ++n;
+    const DistanceResult s = narrow::sat_polytope_capsule(box, ta, cap, tb);
+    EXPECT_NEAR(s.distance, core - cap.radius(), 1e-9) << "box pose " << n;
+    EXPECT_NEAR(s.distance, -brute_core_depth(box, ta, seg) - cap.radius(), 1e-12) << "box pose " << n;
+    EXPECT_NEAR(signed_distance(sa, ta, sb, tb).distance, core - cap.radius(), 1e-9) << "box pose " << n;
+  }
+}
+
+TEST(SatSegment, MarginsAndInvalidInput) {
+  Rng g(76);
+  const ConvexPolytope poly(g.sphere_points(100, 0.4), 0.03);
+  const Capsule cap(0.1, 0.5, 0.02);
+  Rng rng(77);
+  int n = 0;
+  while (n < testing::scaled(300)) {
+    const Transform ta = rng.pose(0.4), tb = rng.pose(0.0);
+    const double core = oracle::minkowski_signed_distance(world(ta, poly.vertices()), segment(cap, tb));
+    if (!(core < -1e-9)) continue;
+    ++n;
+    EXPECT_NEAR(narrow::sat_polytope_capsule(poly, ta, cap, tb).distance, core - 0.03 - 0.12, 1e-9);
+  }
+  Transform bad = rng.pose(0.1);
+  bad.p.x() = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(narrow::sat_polytope_capsule(poly, bad, cap, rng.pose(0.0)).status, Status::invalid_input);
+  const ConvexPolytope flat({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, 0.05);
+  EXPECT_EQ(narrow::sat_polytope_capsule(flat, rng.pose(0.0), cap, rng.pose(0.0)).status, Status::not_implemented);
+}
+
+}  // namespace
+}  // namespace proxima
