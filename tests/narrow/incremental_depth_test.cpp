@@ -115,12 +115,6 @@ TEST(IncrementalDepth, PaperMethodAloneOnClosedFormPairs) {
   EXPECT_GE(ok, n * 95 / 100);
 }
 
-std::vector<Vec3> world(const Transform& t, const std::vector<Vec3>& local) {
-  std::vector<Vec3> out;
-  for (const Vec3& p : local) out.push_back(t.apply(p));
-  return out;
-}
-
 struct OracleStats {
   int n = 0, ok = 0, not_converged = 0, local_wrong = 0, local_ok = 0;
   double local_max_wrong = 0.0;
@@ -139,7 +133,7 @@ OracleStats oracle_pair(const char* label, const A& a, const std::vector<Vec3>& 
   local.accept_local = true;
   while (st.n < poses) {
     const Transform ta = rng.pose(half), tb = rng.pose(0.0);
-    const double truth = oracle::minkowski_signed_distance(world(ta, va), world(tb, vb)) - ra - rb;
+    const double truth = oracle::minkowski_signed_distance(testing::transformed(ta, va), testing::transformed(tb, vb)) - ra - rb;
     if (!(truth < -1e-6)) continue;
     ++st.n;
     const DistanceResult r = incremental_penetration(a, ta, b, tb);

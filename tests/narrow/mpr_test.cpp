@@ -21,12 +21,6 @@ namespace {
 
 using testing::Rng;
 
-std::vector<Vec3> world(const Transform& t, const std::vector<Vec3>& local) {
-  std::vector<Vec3> out;
-  for (const Vec3& p : local) out.push_back(t.apply(p));
-  return out;
-}
-
 std::vector<Vec3> box_corners(const Vec3& half) {
   std::vector<Vec3> c;
   for (int i = 0; i < 8; ++i)
@@ -62,7 +56,7 @@ void polytope_pair(const char* label, const A& a, const std::vector<Vec3>& va, c
   Stats st;
   while (st.n < poses) {
     const Transform ta = rng.pose(half), tb = rng.pose(0.0);
-    const std::vector<Vec3> wa = world(ta, va), wb = world(tb, vb);
+    const std::vector<Vec3> wa = testing::transformed(ta, va), wb = testing::transformed(tb, vb);
     if (!(oracle::minkowski_signed_distance(wa, wb) < -1e-3)) continue;  // origin well inside C
     for (int k = 0; k < 5; ++k) {
       const Vec3 d = rng.unit_vector();

@@ -22,12 +22,6 @@ namespace {
 
 using testing::Rng;
 
-std::vector<Vec3> world(const Transform& t, const std::vector<Vec3>& local) {
-  std::vector<Vec3> out;
-  for (const Vec3& p : local) out.push_back(t.apply(p));
-  return out;
-}
-
 std::vector<Vec3> segment(const Capsule& c, const Transform& t) {
   return {t.apply(Vec3(0, 0, -c.half_length())), t.apply(Vec3(0, 0, c.half_length()))};
 }
@@ -37,7 +31,7 @@ std::vector<Vec3> segment(const Capsule& c, const Transform& t) {
 // Every term is an honest support value, so each is ≥ the depth, and the
 // facet normals of P ⊖ S are among the directions: the minimum is the depth.
 double brute_core_depth(const ConvexPolytope& p, const Transform& tp, const std::vector<Vec3>& seg) {
-  const std::vector<Vec3> v = world(tp, p.vertices());
+  const std::vector<Vec3> v = testing::transformed(tp, p.vertices());
   const Vec3 d = seg[1] - seg[0];
   const auto h = [&](const Vec3& u) {
     double m = -std::numeric_limits<double>::infinity();
@@ -74,7 +68,7 @@ Stats check(const char* label, const ConvexPolytope& poly, const Capsule& cap, d
     ++tried;
     const Transform ta = rng.pose(half), tb = rng.pose(0.0);
     const std::vector<Vec3> seg = segment(cap, tb);
-    const double core = oracle::minkowski_signed_distance(world(ta, poly.vertices()), seg);
+    const double core = oracle::minkowski_signed_distance(testing::transformed(ta, poly.vertices()), seg);
     const double truth = core - r;
     if (!(truth < -1e-9)) continue;
     ++st.overlapping;
@@ -109,8 +103,8 @@ Stats check(const char* label, const ConvexPolytope& poly, const Capsule& cap, d
       // a little more separates and a little less does not.
       const Transform more{ta.R, ta.p + (-s.distance + 1e-7) * s.normal};
       const Transform less{ta.R, ta.p + (-s.distance - 1e-7) * s.normal};
-      EXPECT_GT(oracle::minkowski_signed_distance(world(more, poly.vertices()), seg) - r, 0.0) << label;
-      EXPECT_LT(oracle::minkowski_signed_distance(world(less, poly.vertices()), seg) - r, 0.0) << label;
+      EXPECT_GT(oracle::minkowski_signed_distance(testing::transformed(more, poly.vertices()), seg) - r, 0.0) << label;
+      EXPECT_LT(oracle::minkowski_signed_distance(testing::transformed(less, poly.vertices()), seg) - r, 0.0) << label;
     }
   }
   EXPECT_EQ(st.overlapping, poses) << label << ": too few overlapping poses";
@@ -161,7 +155,7 @@ TEST(SatSegment, OffCentreAndThinHulls) {
     Transform tb = rng.pose(0.5);
     tb.p += ta.apply(Vec3(1.5, -0.7, 0.4)) - ta.p;
     const std::vector<Vec3> seg = segment(cap, tb);
-    const double core = oracle::minkowski_signed_distance(world(ta, poly_off.vertices()), seg);
+    const double core = oracle::minkowski_signed_distance(testing::transformed(ta, poly_off.vertices()), seg);
     if (!(core - cap.radius() < -1e-9)) continue;
     ++n;
     EXPECT_NEAR(signed_distance(so, ta, sc, tb).distance, core - cap.radius(), 1e-9) << "off-centre pose " << n;
@@ -204,7 +198,7 @@ TEST(SatSegment, MarginsAndInvalidInput) {
   int n = 0;
   while (n < testing::scaled(300)) {
     const Transform ta = rng.pose(0.4), tb = rng.pose(0.0);
-    const double core = oracle::minkowski_signed_distance(world(ta, poly.vertices()), segment(cap, tb));
+    const double core = oracle::minkowski_signed_distance(testing::transformed(ta, poly.vertices()), segment(cap, tb));
     if (!(core < -1e-9)) continue;
     ++n;
     EXPECT_NEAR(narrow::sat_polytope_capsule(poly, ta, cap, tb).distance, core - 0.03 - 0.12, 1e-9);
