@@ -14,8 +14,10 @@ void contact_graph_order(const std::vector<ContactImpulse>& contacts, const std:
                          PgsOrder order, ContactOrderScratch& s, std::vector<int>& out) {
   const std::size_t nc = contacts.size(), nb = bodies.size();
   out.resize(nc);
-  std::iota(out.begin(), out.end(), 0);
-  if (order == PgsOrder::as_found || nc == 0) return;
+  if (order == PgsOrder::as_found || nc == 0) {
+    std::iota(out.begin(), out.end(), 0);
+    return;
+  }
 
   // The order depends only on the contacts' body pairs, the static flags
   // and the mode: when those repeat, so does the order.

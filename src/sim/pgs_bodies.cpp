@@ -35,6 +35,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <numbers>
 
 #include <proxima/sim/body_space.hpp>
@@ -137,13 +138,11 @@ struct PgsWorkspace::Buffers {
   std::vector<Vec6> vel;
   std::vector<int> identity;
   int polygon_sides = 0;
-  std::unique_ptr<detail::FrictionPolygon> polygon;
+  std::optional<detail::FrictionPolygon> polygon;
 
   const detail::FrictionPolygon& friction_polygon(int q) {
-    if (!polygon || polygon_sides != q) {
-      polygon = std::make_unique<detail::FrictionPolygon>(q);
-      polygon_sides = q;
-    }
+    if (!polygon || polygon_sides != q) polygon.emplace(q);
+    polygon_sides = q;
     return *polygon;
   }
 };

@@ -36,14 +36,10 @@ struct BodySpaceProblem {
   std::vector<int> order;
 };
 
-/// True when every entry of v is finite. Eigen's allFinite compares v − v
-/// with itself entry by entry; a sum of v·0 (NaN as soon as one entry is
-/// not finite) vectorizes, and solvers check their vectors every step.
-inline bool all_finite(const Eigen::VectorXd& v) {
-  double acc = 0.0;
-  for (Eigen::Index i = 0; i < v.size(); ++i) acc += v[i] * 0.0;
-  return acc == 0.0;
-}
+/// True when every entry of v is finite: Σ v·0 is NaN as soon as one is
+/// not (Transform::is_finite's test), a vectorized sum where Eigen's
+/// allFinite compares entry by entry; solvers check their vectors every step.
+inline bool all_finite(const Eigen::VectorXd& v) { return (v.array() * 0.0).sum() == 0.0; }
 
 /// u = J v + bias for row r.
 inline double row_velocity(const JacobianRow& r, const Eigen::VectorXd& v) {
