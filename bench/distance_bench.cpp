@@ -62,23 +62,26 @@ pb::PeerCell run_proxima_depth(const pb::TruthWorkload& w, int repeats, proxima:
   pb::PeerCell cell;
   const proxima::Shape a = pb::to_shape(w.work.a), b = pb::to_shape(w.work.b);
   proxima::Transform ta, tb;
-  proxima::GjkCache cache;
+  // The warm start of each pose; every timed repeat starts from a fresh copy,
+  // since a query writes its answer back into the cache it is given.
+  proxima::GjkCache start;
   proxima::DistanceRequest req;
   req.method = method;
+  const bool warm = warm_deg >= 0.0;
   int bad_status = 0;
   pb::detail::measure(
       w.work, repeats, cell,
       [&](std::size_t i) {
         ta = pb::to_transform(w.work.pose_a[i]);
         tb = pb::to_transform(w.work.pose_b[i]);
-        req.cache = nullptr;
-        if (warm_deg >= 0.0) {
+        if (warm) {
           const proxima::Vec3 n = w.truth_normal[i];
-          cache.direction = Eigen::AngleAxisd(warm_deg * M_PI / 180.0, n.unitOrthogonal()) * n;
-          req.cache = &cache;
+          start.direction = Eigen::AngleAxisd(warm_deg * M_PI / 180.0, n.unitOrthogonal()) * n;
         }
       },
       [&] {
+        proxima::GjkCache cache = start;
+        req.cache = warm ? &cache : nullptr;
         const proxima::DistanceResult r = proxima::signed_distance(a, ta, b, tb, req);
         pb::detail::Depth d;
         if (r.status != proxima::Status::ok) {

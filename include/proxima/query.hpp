@@ -22,8 +22,12 @@ namespace proxima {
 /// rest. The others force one algorithm, for comparison:
 /// `gjk` (GJK, then EPA when the cores overlap), `analytic` (closed forms
 /// only), `sat` (box and polytope pairs), `incremental` (paper 002's SQP over
-/// MPR, warm-started from the cache's direction), `mpr` (depth along the
-/// centre line, as libccd's MPR penetration: an upper bound, not the minimum).
+/// MPR, warm-started from the cache's direction; where it cannot certify its
+/// answer, the exact method: SAT for box and polytope pairs, warm-started SAT
+/// for polytope–capsule, whose overlapping cores the SQP never certifies, and
+/// EPA for the rest), `mpr` (depth along the centre line, as libccd's MPR
+/// penetration: an upper bound, not the minimum). A cache given with a
+/// polytope–capsule depth query is warm-started from and receives the normal.
 enum class Method { automatic, gjk, analytic, sat, incremental, mpr };
 
 struct CollideRequest {

@@ -6,113 +6,31 @@
 
 #include <proxima/narrow/closed_form.hpp>
 
+#include "closed_form_impl.hpp"
+
 namespace proxima::closed_form {
-namespace {
 
-// Result from the closest core points ca (A) and cb (B), a unit B→A normal n,
-// the signed core distance s (negative inside) and the inflation radii.
-DistanceResult from_cores(const Vec3& ca, const Vec3& cb, const Vec3& n, double s, double ra,
-                          double rb) {
-  DistanceResult r;
-  r.distance = s - ra - rb;
-  r.normal = n;
-  r.point_a = ca - ra * n;
-  r.point_b = cb + rb * n;
-  return r;
-}
-
-// Point cores at ca, cb; `fallback()` gives the normal when they coincide
-// (computed only then).
-template <class Fallback>
-DistanceResult from_points(const Vec3& ca, const Vec3& cb, Fallback&& fallback, double ra,
-                           double rb) {
-  const Vec3 d = ca - cb;
-  const double len = d.norm();
-  const Vec3 n = len > 0.0 ? Vec3(d / len) : Vec3(fallback());
-  return from_cores(ca, cb, n, len, ra, rb);
-}
-
-Vec3 axis_of(const Transform& t) { return t.R.col(2); }
-
-}  // namespace
+using impl::from_cores;
 
 std::pair<double, double> closest_segment_params(const Vec3& p0, const Vec3& p1, const Vec3& q0,
                                                  const Vec3& q1) {
-  const Vec3 d1 = p1 - p0, d2 = q1 - q0, r = p0 - q0;
-  const double a = d1.squaredNorm(), e = d2.squaredNorm(), f = d2.dot(r);
-  auto clamp01 = [](double x) { return std::clamp(x, 0.0, 1.0); };
-  if (a <= 0.0 && e <= 0.0) return {0.0, 0.0};
-  if (a <= 0.0) return {0.0, clamp01(f / e)};
-  const double c = d1.dot(r);
-  if (e <= 0.0) return {clamp01(-c / a), 0.0};
-  const double b = d1.dot(d2);
-  const double denom = a * e - b * b;
-  // Parallel segments: any s works; 0 is then corrected through t below.
-  double s = denom > 1e-14 * a * e ? clamp01((b * f - c * e) / denom) : 0.0;
-  double t = (b * s + f) / e;
-  if (t < 0.0) {
-    t = 0.0;
-    s = clamp01(-c / a);
-  } else if (t > 1.0) {
-    t = 1.0;
-    s = clamp01((b - c) / a);
-  }
-  return {s, t};
+  return impl::closest_segment_params(p0, p1, q0, q1);
 }
 
-DistanceResult sphere_sphere(const Sphere& a, const Transform& ta, const Sphere& b,
-                             const Transform& tb) {
-  return from_points(ta.p, tb.p, [] { return Vec3::UnitZ(); }, a.core_inflation(), b.core_inflation());
+DistanceResult sphere_sphere(const Sphere& a, const Transform& ta, const Sphere& b, const Transform& tb) {
+  return impl::sphere_sphere(a, ta, b, tb);
 }
 
-DistanceResult sphere_capsule(const Sphere& a, const Transform& ta, const Capsule& b,
-                              const Transform& tb) {
-  const Vec3 axis = axis_of(tb);
-  const double h = b.half_length();
-  const double t = std::clamp(axis.dot(ta.p - tb.p), -h, h);
-  // Centre on the axis: any direction normal to the axis is a deepest one.
-  return from_points(ta.p, tb.p + t * axis, [&] { return axis.unitOrthogonal(); },
-                     a.core_inflation(), b.core_inflation());
+DistanceResult sphere_capsule(const Sphere& a, const Transform& ta, const Capsule& b, const Transform& tb) {
+  return impl::sphere_capsule(a, ta, b, tb);
 }
 
-DistanceResult capsule_capsule(const Capsule& a, const Transform& ta, const Capsule& b,
-                               const Transform& tb) {
-  const Vec3 ua = axis_of(ta), ub = axis_of(tb);
-  const Vec3 p0 = ta.p - a.half_length() * ua, p1 = ta.p + a.half_length() * ua;
-  const Vec3 q0 = tb.p - b.half_length() * ub, q1 = tb.p + b.half_length() * ub;
-  const auto [s, t] = closest_segment_params(p0, p1, q0, q1);
-  // Crossing segments: the depth is the sum of radii along the common normal.
-  auto fallback = [&] {
-    const Vec3 c = ua.cross(ub);
-    const double cl = c.norm();
-    return cl > 1e-12 ? Vec3(c / cl) : ua.unitOrthogonal();
-  };
-  return from_points(p0 + s * (p1 - p0), q0 + t * (q1 - q0), fallback, a.core_inflation(),
-                     b.core_inflation());
+DistanceResult capsule_capsule(const Capsule& a, const Transform& ta, const Capsule& b, const Transform& tb) {
+  return impl::capsule_capsule(a, ta, b, tb);
 }
 
 DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box& b, const Transform& tb) {
-  const Vec3 c = tb.apply_inverse(ta.p);
-  const Vec3& h = b.half_extents();
-  const Vec3 q = c.cwiseMax(-h).cwiseMin(h);
-  const double ra = a.core_inflation(), rb = b.core_inflation();
-  if (q != c) {
-    const Vec3 d = c - q;
-    const double len = d.norm();
-    return from_cores(ta.p, tb.apply(q), tb.rotate(d / len), len, ra, rb);
-  }
-  // Centre inside the box: leave through the nearest face.
-  int axis = 0;
-  double gap = h[0] - std::abs(c[0]);
-  for (int i = 1; i < 3; ++i) {
-    const double g = h[i] - std::abs(c[i]);
-    if (g < gap) { gap = g; axis = i; }
-  }
-  Vec3 n = Vec3::Zero();
-  n[axis] = c[axis] >= 0.0 ? 1.0 : -1.0;
-  Vec3 face = c;
-  face[axis] = n[axis] * h[axis];
-  return from_cores(ta.p, tb.apply(face), tb.rotate(n), -gap, ra, rb);
+  return impl::sphere_box(a, ta, b, tb);
 }
 
 template <class S>

@@ -4,6 +4,7 @@
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/narrow/dispatch.hpp>
 
+#include "closed_form_impl.hpp"
 #include "gjk_pair.hpp"
 
 namespace proxima::narrow {
@@ -11,7 +12,7 @@ namespace {
 
 // Turns an exact signed-distance result into the answer for `mode`, in
 // place (the result is the caller's return value: no copy of it).
-void finish_exact(DistanceResult& r, const DistanceRequest& req, Mode mode) {
+inline void finish_exact(DistanceResult& r, const DistanceRequest& req, Mode mode) {
   if (r.status == Status::not_implemented) {
     // Unbounded overlap (two non-opposed halfspaces): it collides, depth infinite.
     if (mode != Mode::signed_distance) r.status = Status::ok;
@@ -54,16 +55,17 @@ using El = Ellipsoid;
 using Hs = Halfspace;
 using Cv = ConvexPolytope;
 namespace cf = closed_form;
+namespace cfi = closed_form::impl;  // inline: the cell is one function
 using detail::gjk_pair;
 
 // clang-format off
 constexpr PairFn kAnalytic[kShapeTypeCount][kShapeTypeCount] = {
   //            sphere                                  capsule                                  cylinder  cone     box                                ellipsoid halfspace                                         convex
-  /*sphere*/   {analytic<S, S, cf::sphere_sphere>,      analytic<S, Ca, cf::sphere_capsule>,     nullptr,  nullptr, analytic<S, Bx, cf::sphere_box>,   nullptr,  analytic<S, Hs, cf::shape_halfspace<S>>,   nullptr},
-  /*capsule*/  {flipped<Ca, S, cf::sphere_capsule>,     analytic<Ca, Ca, cf::capsule_capsule>,   nullptr,  nullptr, nullptr,                           nullptr,  analytic<Ca, Hs, cf::shape_halfspace<Ca>>, nullptr},
+  /*sphere*/   {analytic<S, S, cfi::sphere_sphere>,      analytic<S, Ca, cfi::sphere_capsule>,     nullptr,  nullptr, analytic<S, Bx, cfi::sphere_box>,   nullptr,  analytic<S, Hs, cf::shape_halfspace<S>>,   nullptr},
+  /*capsule*/  {flipped<Ca, S, cfi::sphere_capsule>,     analytic<Ca, Ca, cfi::capsule_capsule>,   nullptr,  nullptr, nullptr,                           nullptr,  analytic<Ca, Hs, cf::shape_halfspace<Ca>>, nullptr},
   /*cylinder*/ {nullptr,                                nullptr,                                 nullptr,  nullptr, nullptr,                           nullptr,  analytic<Cy, Hs, cf::shape_halfspace<Cy>>, nullptr},
   /*cone*/     {nullptr,                                nullptr,                                 nullptr,  nullptr, nullptr,                           nullptr,  analytic<Co, Hs, cf::shape_halfspace<Co>>, nullptr},
-  /*box*/      {flipped<Bx, S, cf::sphere_box>,         nullptr,                                 nullptr,  nullptr, nullptr,                           nullptr,  analytic<Bx, Hs, cf::shape_halfspace<Bx>>, nullptr},
+  /*box*/      {flipped<Bx, S, cfi::sphere_box>,         nullptr,                                 nullptr,  nullptr, nullptr,                           nullptr,  analytic<Bx, Hs, cf::shape_halfspace<Bx>>, nullptr},
   /*ellipsoid*/{nullptr,                                nullptr,                                 nullptr,  nullptr, nullptr,                           nullptr,  analytic<El, Hs, cf::shape_halfspace<El>>, nullptr},
   /*halfspace*/{flipped<Hs, S, cf::shape_halfspace<S>>, flipped<Hs, Ca, cf::shape_halfspace<Ca>>, flipped<Hs, Cy, cf::shape_halfspace<Cy>>, flipped<Hs, Co, cf::shape_halfspace<Co>>, flipped<Hs, Bx, cf::shape_halfspace<Bx>>, flipped<Hs, El, cf::shape_halfspace<El>>, analytic<Hs, Hs, cf::halfspace_halfspace>, flipped<Hs, Cv, cf::shape_halfspace<Cv>>},
   /*convex*/   {nullptr,                                nullptr,                                 nullptr,  nullptr, nullptr,                           nullptr,  analytic<Cv, Hs, cf::shape_halfspace<Cv>>, nullptr},
@@ -82,6 +84,18 @@ constexpr PairFn kGjk[kShapeTypeCount][kShapeTypeCount] = {
 };
 // clang-format on
 
+// `automatic`: the closed form where there is one, else GJK (one lookup).
+struct AutoTable {
+  PairFn f[kShapeTypeCount][kShapeTypeCount];
+};
+constexpr AutoTable make_auto() {
+  AutoTable t{};
+  for (int i = 0; i < kShapeTypeCount; ++i)
+    for (int j = 0; j < kShapeTypeCount; ++j) t.f[i][j] = kAnalytic[i][j] ? kAnalytic[i][j] : kGjk[i][j];
+  return t;
+}
+constexpr AutoTable kAuto = make_auto();
+
 int idx(ShapeType t) { return static_cast<int>(t); }
 
 }  // namespace
@@ -91,12 +105,10 @@ PairFn gjk_fn(ShapeType a, ShapeType b) { return kGjk[idx(a)][idx(b)]; }
 
 PairFn select(ShapeType a, ShapeType b, Method method) {
   switch (method) {
+    case Method::automatic: return kAuto.f[idx(a)][idx(b)];
     case Method::analytic: return analytic_fn(a, b);
-    case Method::automatic: break;
     default: return gjk_fn(a, b);  // GJK first; the method decides the overlap
   }
-  PairFn f = analytic_fn(a, b);
-  return f ? f : gjk_fn(a, b);
 }
 
 }  // namespace proxima::narrow

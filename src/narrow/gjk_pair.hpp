@@ -4,6 +4,7 @@
 // no translation unit has to build all 49 pairs at once.
 #pragma once
 
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -31,18 +32,68 @@ template <class A, class B>
 inline constexpr bool kPolytopeCapsule = (std::is_same_v<A, ConvexPolytope> && std::is_same_v<B, Capsule>) ||
                                          (std::is_same_v<A, Capsule> && std::is_same_v<B, ConvexPolytope>);
 
-// Exact SAT for a polytope and a capsule, in either order; `Sat` is
-// sat_polytope_capsule or its dispatcher form.
-template <auto Sat, class A, class B>
-DistanceResult sat_segment_pair(const A& a, const Transform& ta, const B& b, const Transform& tb) {
+// Exact SAT for a polytope and a capsule, in either order; `sat(polytope,
+// its pose, capsule, its pose)` is one of sat.hpp's polytope–capsule forms.
+template <class A, class B, class Sat>
+DistanceResult sat_segment_pair(const A& a, const Transform& ta, const B& b, const Transform& tb, Sat&& sat) {
   if constexpr (std::is_same_v<A, ConvexPolytope>) {
-    return Sat(a, ta, b, tb);
+    return sat(a, ta, b, tb);
   } else {
-    DistanceResult r = Sat(b, tb, a, ta);
+    DistanceResult r = sat(b, tb, a, ta);
     r.normal = -r.normal;
     std::swap(r.point_a, r.point_b);
     return r;
   }
+}
+
+// Polytope–capsule depth for the dispatcher, in either order, warm-started
+// from a B→A normal guess (zero: the centre line); see sat.hpp.
+template <class A, class B>
+DistanceResult polytope_capsule_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
+                                      const Vec3& guess) {
+  const Vec3 g = std::is_same_v<A, ConvexPolytope> ? guess : Vec3(-guess);  // B→A in the polytope-first order
+  return sat_segment_pair(a, ta, b, tb, [&g](const ConvexPolytope& p, const Transform& tp, const Capsule& c,
+                                             const Transform& tc) { return sat_polytope_capsule_depth(p, tp, c, tc, g); });
+}
+
+// EPA on the cores (GJK's final simplex), plus the radii around them.
+template <class A, class B>
+DistanceResult epa_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
+                         const proxima::detail::Simplex& simplex) {
+  const double ra = a.core_inflation(), rb = b.core_inflation();
+  const EpaResult e = epa(a, ta, b, tb, simplex);
+  DistanceResult r;
+  r.status = e.status;
+  r.iterations = e.iterations;
+  r.normal = e.normal;
+  r.distance = -(e.depth + ra + rb);
+  r.point_a = e.point_a - ra * e.normal;
+  r.point_b = e.point_b + rb * e.normal;
+  return r;
+}
+
+// Method::incremental on overlapping cores. The SQP (paper 002) certifies
+// only through the inflation model's global bound, which for overlapping
+// cores of a polytope pair (or a polytope and a capsule) cannot meet its
+// answer: a facet's stationary point and the minimum look alike (the issue:
+// detect a non-optimal stop and fall back to an exact method). There the
+// warm start goes straight to the exact SAT, as the upper bound that prunes
+// its cone walk (polytope–capsule). Elsewhere the SQP runs, and an answer it
+// cannot certify falls back to EPA.
+template <class A, class B>
+DistanceResult incremental_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
+                                 const proxima::detail::Simplex& simplex, const DistanceRequest& req) {
+  const Vec3 guess = req.cache ? req.cache->direction : Vec3(Vec3::Zero());
+  DistanceResult r;
+  r.status = Status::not_implemented;
+  if constexpr (kPolyhedral<A> && kPolyhedral<B>) r = sat_pair(a, ta, b, tb);
+  if constexpr (kPolytopeCapsule<A, B>) r = polytope_capsule_depth(a, ta, b, tb, guess);
+  if (r.status == Status::ok) return r;
+  const DistanceResult inc = incremental_penetration(a, ta, b, tb, guess);
+  if (inc.status == Status::ok || inc.status == Status::invalid_input) return inc;
+  r = epa_depth(a, ta, b, tb, simplex);
+  r.iterations += inc.iterations;
+  return r;
 }
 
 // Penetration of two shapes whose cores overlap (GJK's final simplex given),
@@ -50,19 +101,17 @@ DistanceResult sat_segment_pair(const A& a, const Transform& ta, const B& b, con
 template <class A, class B>
 DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
                              const proxima::detail::Simplex& simplex, const DistanceRequest& req) {
-  const double ra = a.core_inflation(), rb = b.core_inflation();
+  const double ra = a.core_inflation();
   switch (req.method) {
     case Method::sat:
       if constexpr (kPolyhedral<A> && kPolyhedral<B>) return sat_pair(a, ta, b, tb);
       if constexpr (kPolytopeCapsule<A, B>) {
-        const DistanceResult r = sat_segment_pair<sat_polytope_capsule_depth>(a, ta, b, tb);
+        const DistanceResult r = polytope_capsule_depth(a, ta, b, tb, Vec3::Zero());
         if (r.status != Status::not_implemented) return r;
       }
       break;
-    case Method::incremental: {
-      const Vec3 guess = req.cache ? req.cache->direction : Vec3(Vec3::Zero());
-      return incremental_penetration(a, ta, b, tb, guess);
-    }
+    case Method::incremental:
+      return incremental_depth(a, ta, b, tb, simplex, req);
     case Method::mpr: {
       // Ray from the origin of A ⊖ B towards B's centre minus A's: the side
       // A leaves through when pushed away from B along the centre line.
@@ -81,18 +130,8 @@ DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const 
     case Method::automatic:
       if constexpr (std::is_same_v<A, Box> && std::is_same_v<B, Box>) return sat_box_box(a, ta, b, tb);
       [[fallthrough]];
-    case Method::gjk: {
-      // EPA on the cores, plus the radii around them.
-      const EpaResult e = epa(a, ta, b, tb, simplex);
-      DistanceResult r;
-      r.status = e.status;
-      r.iterations = e.iterations;
-      r.normal = e.normal;
-      r.distance = -(e.depth + ra + rb);
-      r.point_a = e.point_a - ra * e.normal;
-      r.point_b = e.point_b + rb * e.normal;
-      return r;
-    }
+    case Method::gjk:
+      return epa_depth(a, ta, b, tb, simplex);
     case Method::analytic:
       break;
   }
@@ -115,7 +154,9 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
     }
   }
   // Polytope–capsule depth: the SAT on P ⊖ S (sat_segment.cpp) answers
-  // overlapping cores exactly without GJK or EPA. Its h ≤ 0 means the cores
+  // overlapping cores exactly without GJK or EPA, warm-started from the
+  // cache's normal (the incremental request's warm start, or the last
+  // answer: a caller's cache is given this one). Its h ≤ 0 means the cores
   // are apart (or touch), and GJK then measures their distance, starting
   // from the SAT's axis (a facet plane of P ⊖ S that the origin is outside
   // of, so close to the direction GJK converges to) unless the caller warm
@@ -123,9 +164,12 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   GjkCache* cache = req.cache;
   [[maybe_unused]] GjkCache sat_start;
   if constexpr (kPolytopeCapsule<A, B>) {
-    if (mode == Mode::signed_distance && req.method == Method::automatic) {
-      const DistanceResult s = sat_segment_pair<sat_polytope_capsule_depth>(a, ta, b, tb);
-      if (s.status == Status::ok && s.distance + radii < 0.0) return s;
+    if (mode == Mode::signed_distance && (req.method == Method::automatic || req.method == Method::incremental)) {
+      const DistanceResult s = polytope_capsule_depth(a, ta, b, tb, cache ? cache->direction : Vec3(Vec3::Zero()));
+      if (s.status == Status::ok && s.distance + radii < 0.0) {
+        if (cache) cache->direction = s.normal;
+        return s;
+      }
       if (s.status == Status::ok && cache == nullptr) {
         sat_start.direction = s.normal;
         cache = &sat_start;

@@ -59,10 +59,12 @@ struct Best {
 // The query in P's frame.
 class SegmentSat {
  public:
-  SegmentSat(const ConvexPolytope& p, const Vec3& s0, const Vec3& s1, SatStats* stats, bool stop_apart)
+  SegmentSat(const ConvexPolytope& p, const Vec3& s0, const Vec3& s1, SatStats* stats, bool stop_apart,
+             double below)
       : poly_(p), d_(p.data()), s0_(s0), s1_(s1), dir_(s1 - s0), len0_(s0.norm()), len1_(s1.norm()),
         dir_len_(dir_.norm()), len0_sq_(len0_ * len0_), len1_sq_(len1_ * len1_), stats_(stats),
         stop_apart_(stop_apart) {
+    best_.h = below;
 #if defined(__SSE2__)
     v_ = {_mm_set1_pd(dir_.x()), _mm_set1_pd(dir_.y()), _mm_set1_pd(dir_.z()), _mm_set1_pd(s0_.x()),
           _mm_set1_pd(s0_.y()), _mm_set1_pd(s0_.z()), _mm_set1_pd(len0_), _mm_set1_pd(len1_),
@@ -262,8 +264,11 @@ class SegmentSat {
 
 namespace {
 
+// `below`: only axes with h_C below it are searched (a known upper bound on
+// the cores' depth, slightly raised); none found reports not_converged.
 DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, const Capsule& b,
-                                const Transform& tb, SatStats* stats, bool stop_apart) {
+                                const Transform& tb, SatStats* stats, bool stop_apart,
+                                double below = std::numeric_limits<double>::infinity()) {
   DistanceResult r;
   const PolytopeData& d = a.data();
   if (d.dimension < 3 || d.cones.empty()) {
@@ -274,9 +279,9 @@ DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, co
   const Vec3 axis = ta.R.transpose() * tb.R.col(2);
   const Vec3 centre = ta.apply_inverse(tb.p);
   const Vec3 s0 = centre - b.half_length() * axis, s1 = centre + b.half_length() * axis;
-  const Best best = SegmentSat(a, s0, s1, stats, stop_apart).run();
-  if (!std::isfinite(best.h)) {
-    r.status = Status::not_converged;  // unreachable for valid hulls; never NaN
+  const Best best = SegmentSat(a, s0, s1, stats, stop_apart, below).run();
+  if (!std::isfinite(best.h) || best.index < 0) {
+    r.status = Status::not_converged;  // nothing below `below`; unseeded, unreachable for valid hulls
     return r;
   }
   // Deepest points on the cores, in A's frame: for a face, the segment's
@@ -313,6 +318,36 @@ DistanceResult sat_polytope_capsule(const ConvexPolytope& a, const Transform& ta
 
 DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta,
                                                   const Capsule& b, const Transform& tb) {
+  return polytope_capsule(a, ta, b, tb, nullptr, true);
+}
+
+DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta,
+                                                  const Capsule& b, const Transform& tb, const Vec3& normal_guess) {
+  const PolytopeData& d = a.data();
+  if (d.dimension < 3 || d.cones.empty()) return polytope_capsule(a, ta, b, tb, nullptr, true);
+  // h_C along the guess (one support call) bounds the cores' depth from
+  // above. The slack keeps the facet that attains it (computed in the walk
+  // along another rounding path) strictly under the bound.
+  const Vec3 centre = ta.apply_inverse(tb.p);
+  Vec3 u = -(ta.R.transpose() * normal_guess);
+  if (!(u.squaredNorm() > 0.0) || !u.allFinite()) u = centre;
+  if (!(u.squaredNorm() > 0.0)) u = Vec3::UnitZ();
+  u.normalize();
+  const Vec3 axis = ta.R.transpose() * tb.R.col(2);
+  const double h = u.dot(a.core_support(u)) - u.dot(centre) + b.half_length() * std::abs(u.dot(axis));
+  if (h <= 0.0) {
+    // The guess's plane already separates the cores: GJK takes over from it.
+    DistanceResult r;
+    r.normal = ta.rotate(-u);
+    r.distance = -h - a.core_inflation() - b.core_inflation();
+    r.point_a = r.point_b = ta.apply(centre);
+    return r;
+  }
+  const double below = h + 1e-9 * (1.0 + h);
+  if (std::isfinite(below)) {
+    const DistanceResult r = polytope_capsule(a, ta, b, tb, nullptr, true, below);
+    if (r.status != Status::not_converged) return r;
+  }
   return polytope_capsule(a, ta, b, tb, nullptr, true);
 }
 

@@ -210,5 +210,38 @@ TEST(SatSegment, MarginsAndInvalidInput) {
   EXPECT_EQ(narrow::sat_polytope_capsule(flat, rng.pose(0.0), cap, rng.pose(0.0)).status, Status::not_implemented);
 }
 
+// The warm-started dispatcher form: whatever the guess (the answer, near it,
+// opposite, zero, non-finite), overlapping cores get the unseeded answer;
+// a guess whose plane separates the cores is reported as apart.
+TEST(SatSegment, WarmStartGivesTheSameAnswerForAnyGuess) {
+  Rng g(78);
+  const ConvexPolytope poly(g.sphere_points(300, 0.5), 0.01);
+  const Capsule cap(0.2, 0.6, 0.02);
+  Rng rng(79);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  int overlapping = 0, apart = 0;
+  for (int n = 0; n < testing::scaled(400); ++n) {
+    const Transform ta = rng.pose(0.8), tb = rng.pose(0.0);
+    const DistanceResult exact = narrow::sat_polytope_capsule(poly, ta, cap, tb);
+    const double radii = 0.01 + 0.22;
+    const Vec3 guesses[] = {exact.normal, Eigen::AngleAxisd(0.3, exact.normal.unitOrthogonal()) * exact.normal,
+                            -exact.normal, Vec3::Zero(), rng.unit_vector(), Vec3(nan, 0, 0)};
+    for (const Vec3& guess : guesses) {
+      const DistanceResult w = narrow::detail::sat_polytope_capsule_depth(poly, ta, cap, tb, guess);
+      ASSERT_EQ(w.status, Status::ok);
+      ASSERT_TRUE(std::isfinite(w.distance) && w.normal.allFinite());
+      if (exact.distance + radii < 0.0) {
+        EXPECT_NEAR(w.distance, exact.distance, 1e-12) << "pose " << n;
+        EXPECT_NEAR(w.normal.dot(exact.normal), 1.0, 1e-9) << "pose " << n;
+      } else {
+        EXPECT_GE(w.distance + radii, 0.0) << "pose " << n;  // the cores are apart: never a depth
+      }
+    }
+    (exact.distance + radii < 0.0 ? overlapping : apart) += 1;
+  }
+  EXPECT_GT(overlapping, 50);
+  EXPECT_GT(apart, 50);
+}
+
 }  // namespace
 }  // namespace proxima

@@ -62,6 +62,13 @@ namespace detail {
 /// only says that the cores are apart, and the normal is that facet's.
 DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta, const Capsule& b,
                                           const Transform& tb);
+/// As above, warm-started: the support value of P ⊖ S along a guessed normal
+/// (B→A, world frame; zero for the centre line) bounds the depth from above,
+/// and only axes below it are searched. The same answer whatever the guess;
+/// a poor one only prunes less. A guess whose plane separates the cores is
+/// returned as that separating axis.
+DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta, const Capsule& b,
+                                          const Transform& tb, const Vec3& normal_guess);
 }  // namespace detail
 
 /// Box–box on the 15 classic axes (3 + 3 face normals, 9 edge cross products;
