@@ -80,8 +80,11 @@ pb::PeerCell run_proxima_depth(const pb::TruthWorkload& w, int repeats, proxima:
         }
       },
       [&] {
-        proxima::GjkCache cache = start;
-        req.cache = warm ? &cache : nullptr;
+        proxima::GjkCache cache;
+        if (warm) {
+          cache = start;
+          req.cache = &cache;
+        }
         const proxima::DistanceResult r = proxima::signed_distance(a, ta, b, tb, req);
         pb::detail::Depth d;
         if (r.status != proxima::Status::ok) {
@@ -228,6 +231,7 @@ std::string fmt(const char* f, double v) {
 int main(int argc, char** argv) {
   int poses = 1000, repeats = 50;
   bool markdown = false, peers = true, distance_table = true, depth = true, contact_table = true;
+  std::string only;  // run only the workloads whose name contains this
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--poses") && i + 1 < argc) poses = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::max(1, std::atoi(argv[++i]));
@@ -236,9 +240,10 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--only-distance")) depth = contact_table = false;
     else if (!std::strcmp(argv[i], "--only-depth")) distance_table = contact_table = false;
     else if (!std::strcmp(argv[i], "--only-contacts")) distance_table = depth = false;
+    else if (!std::strcmp(argv[i], "--workload") && i + 1 < argc) only = argv[++i];
     else {
       std::fprintf(stderr, "usage: proxima-bench [--poses N] [--repeats R] [--markdown] [--no-peers] "
-                           "[--only-distance | --only-depth | --only-contacts]\n");
+                           "[--only-distance | --only-depth | --only-contacts] [--workload NAME-PART]\n");
       return 2;
     }
   }
@@ -257,7 +262,9 @@ int main(int argc, char** argv) {
     std::printf("| workload | library | solver | median ns | × Proxima | max error | mean error | failures | note |\n");
     std::printf("|---|---|---|---:|---:|---:|---:|---:|---|\n");
   }
+  const auto skip = [&only](const std::string& name) { return !only.empty() && name.find(only) == std::string::npos; };
   for (const pb::TruthWorkload& w : works) {
+    if (skip(w.work.name)) continue;
     std::vector<Row> rows;
     rows.push_back({"Proxima", "distance (auto)", run_proxima(w, repeats, proxima::Method::automatic)});
     const bool has_closed_form = w.work.a.kind == pb::Kind::sphere || w.work.a.kind == pb::Kind::capsule;
@@ -303,6 +310,7 @@ int main(int argc, char** argv) {
     std::printf("| workload | library | method | median ns | × Proxima | max error | mean error | max normal error ° | failures | note |\n");
     std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
     for (const pb::TruthWorkload& w : pb::make_depth_workloads(poses)) {
+      if (skip(w.work.name)) continue;
       std::vector<Row> rows;
       rows.push_back({"Proxima", "signed_distance (auto)", run_proxima_depth(w, repeats, proxima::Method::automatic)});
       rows.push_back({"Proxima", "GJK + EPA", run_proxima_depth(w, repeats, proxima::Method::gjk)});
@@ -371,6 +379,7 @@ int main(int argc, char** argv) {
                 "max Δ deepest (m) | max normal ° | failures | note |\n");
     std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (const pb::Workload& w : pb::make_contact_workloads(poses)) {
+      if (skip(w.name)) continue;
       struct MRow {
         std::string library, solver;
         pb::ManifoldCell cell;
