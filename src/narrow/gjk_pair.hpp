@@ -50,10 +50,12 @@ DistanceResult sat_segment_pair(const A& a, const Transform& ta, const B& b, con
 // from a B→A normal guess (zero: the centre line); see sat.hpp.
 template <class A, class B>
 DistanceResult polytope_capsule_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
-                                      const Vec3& guess) {
+                                      const Vec3& guess, int* guess_vertex = nullptr) {
   const Vec3 g = std::is_same_v<A, ConvexPolytope> ? guess : Vec3(-guess);  // B→A in the polytope-first order
-  return sat_segment_pair(a, ta, b, tb, [&g](const ConvexPolytope& p, const Transform& tp, const Capsule& c,
-                                             const Transform& tc) { return sat_polytope_capsule_depth(p, tp, c, tc, g); });
+  return sat_segment_pair(a, ta, b, tb, [&](const ConvexPolytope& p, const Transform& tp, const Capsule& c,
+                                            const Transform& tc) {
+    return sat_polytope_capsule_depth(p, tp, c, tc, g, guess_vertex);
+  });
 }
 
 // EPA on the cores (GJK's final simplex), plus the radii around them.
@@ -165,13 +167,16 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   [[maybe_unused]] GjkCache sat_start;
   if constexpr (kPolytopeCapsule<A, B>) {
     if (mode == Mode::signed_distance && (req.method == Method::automatic || req.method == Method::incremental)) {
-      const DistanceResult s = polytope_capsule_depth(a, ta, b, tb, cache ? cache->direction : Vec3(Vec3::Zero()));
+      int vertex = -1;
+      const DistanceResult s =
+          polytope_capsule_depth(a, ta, b, tb, cache ? cache->direction : Vec3(Vec3::Zero()), &vertex);
       if (s.status == Status::ok && s.distance + radii < 0.0) {
         if (cache) cache->direction = s.normal;
         return s;
       }
       if (s.status == Status::ok && cache == nullptr) {
         sat_start.direction = s.normal;
+        (std::is_same_v<A, ConvexPolytope> ? sat_start.hint_a : sat_start.hint_b) = vertex;
         cache = &sat_start;
       }
     }

@@ -322,7 +322,8 @@ DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const
 }
 
 DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta,
-                                                  const Capsule& b, const Transform& tb, const Vec3& normal_guess) {
+                                                  const Capsule& b, const Transform& tb, const Vec3& normal_guess,
+                                                  int* guess_vertex) {
   const PolytopeData& d = a.data();
   if (d.dimension < 3 || d.cones.empty()) return polytope_capsule(a, ta, b, tb, nullptr, true);
   // h_C along the guess (one support call) bounds the cores' depth from
@@ -334,7 +335,9 @@ DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const
   if (!(u.squaredNorm() > 0.0)) u = Vec3::UnitZ();
   u.normalize();
   const Vec3 axis = ta.R.transpose() * tb.R.col(2);
-  const double h = u.dot(a.core_support(u)) - u.dot(centre) + b.half_length() * std::abs(u.dot(axis));
+  int vertex = -1;
+  const double h = u.dot(a.core_support(u, vertex)) - u.dot(centre) + b.half_length() * std::abs(u.dot(axis));
+  if (guess_vertex) *guess_vertex = vertex;
   if (h <= 0.0) {
     // The guess's plane already separates the cores: GJK takes over from it.
     DistanceResult r;

@@ -66,9 +66,11 @@ DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transfo
 /// (B→A, world frame; zero for the centre line) bounds the depth from above,
 /// and only axes below it are searched. The same answer whatever the guess;
 /// a poor one only prunes less. A guess whose plane separates the cores is
-/// returned as that separating axis.
+/// returned as that separating axis. `guess_vertex` (optional) receives the
+/// polytope's vertex supporting the guess: a hill-climbing hint for GJK.
 DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta, const Capsule& b,
-                                          const Transform& tb, const Vec3& normal_guess);
+                                          const Transform& tb, const Vec3& normal_guess,
+                                          int* guess_vertex = nullptr);
 }  // namespace detail
 
 /// Box–box on the 15 classic axes (3 + 3 face normals, 9 edge cross products;
