@@ -4,7 +4,6 @@
 // no translation unit has to build all 49 pairs at once.
 #pragma once
 
-#include <limits>
 #include <type_traits>
 #include <utility>
 
