@@ -143,9 +143,10 @@ struct MeshMesh {
     PreparedTriangle& pb = cb[sb];
     if ((pa.lo - pb.hi).cwiseMax(pb.lo - pa.hi).cwiseMax(0.0).squaredNorm() > L.limit * L.limit) return;
     if (centroid_gap(pa, pb) > L.limit) return;
-    const double pg = plane_gap(pa, pb);
+    const PairHeights hs = pair_heights(pa, pb);
+    const double pg = plane_gap(pa, pb, hs);
     if (pg > L.limit) return;
-    const mesh::ClosestPoints c = prepared_distance(pa, pb, !(pg > 0.0));
+    const mesh::ClosestPoints c = prepared_distance(pa, pb, !(pg > 0.0), hs);
     if (c.distance > L.limit) return;
     ++col.stats.pairs_within;
     if (col.hits) {
@@ -244,14 +245,16 @@ struct MeshMesh {
       const double below = h.c.distance - (1e-12 + 1e-9 * h.c.distance);
       const Vec3& w = on_a ? h.c.a : h.c.b;
       if (on_a ? g.ib == h.ib : g.ia == h.ia) return false;
-      const PreparedTriangle& other = on_a ? cb[g.sb] : ca[g.sa];
+      PreparedTriangle& other = on_a ? cb[g.sb] : ca[g.sa];
       if (box_distance_sq(w, other.lo, other.hi) >= below * below) return false;
       // g's own witness on the other triangle is a point of it: nearer
       // than `below` settles the distance without the closest point.
       const bool near = (w - (on_a ? g.c.b : g.c.a)).squaredNorm() < below * below;
       if (near && !h.face_on_face) return true;
       const Triangle& t = other.t;
-      return (near || mesh::point_triangle(w, t).distance < below) && (!h.face_on_face || same_surface(h, t));
+      // The plane prefilter made the frame of every triangle of a hit.
+      return (near || mesh::detail::point_triangle(w, t, other.face()).distance < below) &&
+             (!h.face_on_face || same_surface(h, t));
     };
     // Groups by triangle, nearest pairs first within a group, so the scan
     // for a nearer partner stops at the first one that is not. A group is
@@ -374,9 +377,10 @@ struct MeshMesh {
     }
   }
 
-  double node_bound(std::uint32_t a, std::uint32_t b) const {
-    if (!A.obbs().empty() && !B.obbs().empty()) return obb_bound(A.obbs()[a], B.obbs()[b], nodes);
-    return box_bound<true>(geom(A.nodes()[a]), geom(B.nodes()[b]), nodes);
+  // Node pair (a, b) may hold a pair within the layers.
+  bool node_within(std::uint32_t a, std::uint32_t b) const {
+    if (!A.obbs().empty() && !B.obbs().empty()) return obb_bound(A.obbs()[a], B.obbs()[b], nodes) <= L.limit;
+    return box_within(geom(A.nodes()[a]), geom(B.nodes()[b]), nodes, L.limit);
   }
 
   Status run(bool traverse_only, Collector& col) const {
@@ -390,7 +394,7 @@ struct MeshMesh {
     const std::vector<std::uint32_t>& oa = A.order();
     const std::vector<std::uint32_t>& ob = B.order();
     ++col.stats.node_pairs;
-    if (node_bound(0, 0) > L.limit) return Status::ok;
+    if (!node_within(0, 0)) return Status::ok;
     stack[sp++] = {0, 0};
     std::uint32_t sa[kMaxLeaf], sb[kMaxLeaf];
     std::uint32_t leaf_a = kNoLeaf, leaf_b = kNoLeaf;
@@ -428,8 +432,8 @@ struct MeshMesh {
       const Item c1 = split_a ? Item{x.index + 1, it.b} : Item{it.a, y.index + 1};
       if (sp + 2 > kStack) return Status::not_converged;
       col.stats.node_pairs += 2;
-      if (node_bound(c1.a, c1.b) <= L.limit) stack[sp++] = c1;
-      if (node_bound(c0.a, c0.b) <= L.limit) stack[sp++] = c0;
+      if (node_within(c1.a, c1.b)) stack[sp++] = c1;
+      if (node_within(c0.a, c0.b)) stack[sp++] = c0;
     }
     return Status::ok;
   }

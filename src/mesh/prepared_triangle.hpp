@@ -81,25 +81,51 @@ inline double centroid_gap(const PreparedTriangle& pa, const PreparedTriangle& p
   return (1.0 - 1e-9) * (lo_a - hi_b) / len;
 }
 
-// plane_gap (traversal.hpp) from the prepared planes.
-inline double plane_gap(PreparedTriangle& pa, PreparedTriangle& pb) {
-  auto side = [](PreparedTriangle& p, const Triangle& q) {
+// Each triangle's corners over the other's plane, n·(q_k − p_0) with n
+// unnormalised: the first step of both plane_gap's sides and both
+// face_settles of prepared_distance, computed once per pair. A side whose
+// triangle has no plane (nn = 0) is left at 0 and used by neither.
+struct PairHeights {
+  double b_over_a[3] = {0.0, 0.0, 0.0};
+  double a_over_b[3] = {0.0, 0.0, 0.0};
+};
+
+inline PairHeights pair_heights(PreparedTriangle& pa, PreparedTriangle& pb) {
+  auto over = [](PreparedTriangle& p, const Triangle& q, double* h) {
+    const FaceFrame& f = p.face();
+    if (!(f.nn > 0.0)) return;
+    const Vec3& p0 = p.t[0];
+    h[0] = f.n.dot(q[0] - p0);
+    h[1] = f.n.dot(q[1] - p0);
+    h[2] = f.n.dot(q[2] - p0);
+  };
+  PairHeights hs;
+  over(pa, pb.t, hs.b_over_a);
+  over(pb, pa.t, hs.a_over_b);
+  return hs;
+}
+
+// plane_gap (traversal.hpp) from the prepared planes and the pair's heights.
+inline double plane_gap(PreparedTriangle& pa, PreparedTriangle& pb, const PairHeights& hs) {
+  auto side = [](PreparedTriangle& p, const double* hq) {
     const FaceFrame& f = p.face();
     if (!(f.nn > 0.0)) return 0.0;
-    const Vec3& p0 = p.t[0];
-    const double h0 = f.n.dot(q[0] - p0), h1 = f.n.dot(q[1] - p0), h2 = f.n.dot(q[2] - p0);
+    const double h0 = hq[0], h1 = hq[1], h2 = hq[2];
     const double lo = std::min({h0, h1, h2}), hi = std::max({h0, h1, h2});
     const double h = lo > 0.0 ? lo : (hi < 0.0 ? -hi : 0.0);
     return (1.0 - 1e-9) * (h - p.own()) / p.normal_length();
   };
-  return std::max(side(pa, pb.t), side(pb, pa.t));
+  return std::max(side(pa, hs.b_over_a), side(pb, hs.a_over_b));
 }
 
+inline double plane_gap(PreparedTriangle& pa, PreparedTriangle& pb) { return plane_gap(pa, pb, pair_heights(pa, pb)); }
+
 // feature_distance, or with `exact` triangle_distance (mesh/triangle_distance.hpp),
-// from the prepared frames.
-inline ClosestPoints prepared_distance(PreparedTriangle& pa, PreparedTriangle& pb, bool exact) {
+// from the prepared frames and the pair's heights.
+inline ClosestPoints prepared_distance(PreparedTriangle& pa, PreparedTriangle& pb, bool exact, const PairHeights& hs) {
   ClosestPoints best;
-  if (!face_settles(pa.t, pa.face(), pb.t, false, best) && !face_settles(pb.t, pb.face(), pa.t, true, best))
+  if (!face_settles(pa.t, pa.face(), pb.t, hs.b_over_a, false, best) &&
+      !face_settles(pb.t, pb.face(), pa.t, hs.a_over_b, true, best))
     best = feature_pairs(pa.t, pa.face(), pa.edges(), pb.t, pb.face(), pb.edges());
   // Boxes strictly apart on an axis (exact comparisons of the corners'
   // own coordinates) leave the closed triangles no common point: the exact
@@ -108,6 +134,10 @@ inline ClosestPoints prepared_distance(PreparedTriangle& pa, PreparedTriangle& p
   const bool apart = (pa.lo.array() > pb.hi.array()).any() || (pb.lo.array() > pa.hi.array()).any();
   if (exact && !apart && triangles_intersect(pa.t, pb.t)) return intersection_point(pa.t, pb.t, best);
   return best;
+}
+
+inline ClosestPoints prepared_distance(PreparedTriangle& pa, PreparedTriangle& pb, bool exact) {
+  return prepared_distance(pa, pb, exact, pair_heights(pa, pb));
 }
 
 }  // namespace proxima::mesh::detail

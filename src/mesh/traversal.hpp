@@ -87,6 +87,24 @@ inline double box_bound(const NodeGeom& a, const NodeGeom& b, const Placement& P
   }
 }
 
+// box_bound<true>(a, b, P) <= limit, for traversals that only compare the
+// bound with a limit: the same three terms by the same operations, but each
+// one only while those before it are within the limit (most pruned node
+// pairs fail the first, A's axes). Decisions are identical: x ↦ fl(x − slack)
+// is monotone, so the largest term less the slack exceeds the limit iff one
+// of the terms less the slack does.
+inline bool box_within(const NodeGeom& a, const NodeGeom& b, const Placement& P, double limit) {
+  const Vec3 c = P.R * b.c + P.t;
+  const Vec3 d = a.c - c;
+  const double slack = 1e-12 * (d.lpNorm<1>() + a.h.lpNorm<1>() + b.h.lpNorm<1>());
+  const Vec3 ga = d.cwiseAbs() - a.h - P.absR * b.h;
+  if (gap_norm(ga) - slack > limit) return false;
+  const Vec3 gb = (P.R.transpose() * d).cwiseAbs() - b.h - P.absR.transpose() * a.h;
+  if (gap_norm(gb) - slack > limit) return false;
+  const double spheres = d.norm() - a.h.norm() - b.h.norm();
+  return !(spheres - slack > limit);
+}
+
 // Oriented node boxes: B's box in A's box frame, then the same axis bounds.
 // The float axes are orthonormal only to ~1e-7, so the bound is shrunk by
 // 1e-6 to stay a lower bound (the boxes are padded for the same reason).

@@ -143,6 +143,9 @@ TEST(PreparedTriangle, SameBitsAsThePerPairForms) {
     ASSERT_TRUE(same(feature_distance(a, b), ref)) << k;
     ASSERT_TRUE(same(detail::prepared_distance(pa, pb, false), ref)) << k;
     ASSERT_TRUE(same(detail::prepared_distance(pa, pb, true), triangle_distance(a, b))) << k;
+    // The shadow test's point–triangle distance from the prepared plane.
+    const Vec3 x = b[0] + size * Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1));
+    ASSERT_TRUE(same(detail::point_triangle(x, a, pa.face()), point_triangle(x, a))) << k;
     ++pairs;
   }
   EXPECT_EQ(pairs, scaled(20000));

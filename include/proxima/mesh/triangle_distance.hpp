@@ -60,16 +60,13 @@ inline Vec3 closest_on_segment(const Vec3& x, const Vec3& p, const Vec3& q) {
   return p + s * d;
 }
 
-/// Closest point of the closed triangle to x.
-inline Vec3 closest_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, const Vec3& c) {
-  const Vec3 ab = b - a, ac = c - a;
-  const Vec3 n = ab.cross(ac);
-  const double nn = n.squaredNorm();
-  // Barycentric coordinates of x's projection onto the plane, from signed
-  // sub-triangle areas: with x = a + v ab + w ac + h n, (x−a)×ac·n = v nn and
-  // ab×(x−a)·n = w nn. A sliver (sin of its angle below 1e-8) is treated as
-  // its edges, where the division by nn would amplify rounding.
-  const bool flat = !(nn > 1e-16 * ab.squaredNorm() * ac.squaredNorm());
+namespace detail {
+
+// closest_on_triangle once the triangle's ab = b − a, ac = c − a, n = ab×ac,
+// nn = |n|² and `flat` are known: a caller that has them prepared (made by
+// the same operations) skips them.
+inline Vec3 closest_on_framed(const Vec3& x, const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& ab,
+                              const Vec3& ac, const Vec3& n, double nn, bool flat) {
   double u = -1.0, v = -1.0, w = -1.0;
   if (!flat) {
     const Vec3 ax = x - a;
@@ -96,6 +93,21 @@ inline Vec3 closest_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, con
   edge(flat || v < 0.0, c, a);
   edge(flat || w < 0.0, a, b);
   return best;
+}
+
+}  // namespace detail
+
+/// Closest point of the closed triangle to x.
+inline Vec3 closest_on_triangle(const Vec3& x, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a;
+  const Vec3 n = ab.cross(ac);
+  const double nn = n.squaredNorm();
+  // Barycentric coordinates of x's projection onto the plane, from signed
+  // sub-triangle areas: with x = a + v ab + w ac + h n, (x−a)×ac·n = v nn and
+  // ab×(x−a)·n = w nn. A sliver (sin of its angle below 1e-8) is treated as
+  // its edges, where the division by nn would amplify rounding.
+  const bool flat = !(nn > 1e-16 * ab.squaredNorm() * ac.squaredNorm());
+  return detail::closest_on_framed(x, a, b, c, ab, ac, n, nn, flat);
 }
 
 /// Closest points of segments [p1, q1] and [p2, q2] (either may be a point).
@@ -181,16 +193,27 @@ struct FaceFrame {
   }
 };
 
+// point_triangle from the triangle's prepared frame (same operations as
+// closest_on_triangle's own set-up: FaceFrame::face is its !flat).
+inline ClosestPoints point_triangle(const Vec3& x, const Triangle& t, const FaceFrame& f) {
+  ClosestPoints out;
+  out.a = x;
+  out.b = closest_on_framed(x, t[0], t[1], t[2], f.ab, f.ac, f.n, f.nn, !f.face);
+  out.distance = (out.a - out.b).norm();
+  return out;
+}
+
 // The distance settled by one vertex–face pair: when the plane of t leaves
 // all of `other` strictly on one side, every point of `other` is at least
 // its nearest corner's height away, and if that corner projects inside t it
 // attains it. The usual case for two surfaces lying on each other, and 3
 // dot products instead of the 9 edge pairs.
-inline bool face_settles(const Triangle& t, const FaceFrame& f, const Triangle& other, bool swap,
+// `h`: other's corners over t's plane, n·(other_k − t_0), as a caller that
+// has them already (the mesh contacts' plane prefilter) passes them.
+inline bool face_settles(const Triangle& t, const FaceFrame& f, const Triangle& other, const double* h, bool swap,
                          ClosestPoints& out) {
   if (!f.face) return false;
-  const Vec3 r0 = other[0] - t[0], r1 = other[1] - t[0], r2 = other[2] - t[0];
-  double h0 = f.n.dot(r0), h1 = f.n.dot(r1), h2 = f.n.dot(r2);
+  double h0 = h[0], h1 = h[1], h2 = h[2];
   if (!(h0 > 0.0 && h1 > 0.0 && h2 > 0.0)) {
     if (!(h0 < 0.0 && h1 < 0.0 && h2 < 0.0)) return false;
     h0 = -h0;
@@ -199,12 +222,19 @@ inline bool face_settles(const Triangle& t, const FaceFrame& f, const Triangle& 
   }
   const int k = h0 <= h1 ? (h0 <= h2 ? 0 : 2) : (h1 <= h2 ? 1 : 2);
   Vec3 p;
-  if (!f.inside(t, k == 0 ? r0 : (k == 1 ? r1 : r2), p)) return false;
+  if (!f.inside(t, other[k] - t[0], p)) return false;
   out.a = swap ? other[k] : p;
   out.b = swap ? p : other[k];
   out.distance = (out.a - out.b).norm();
   out.intersect = false;
   return true;
+}
+
+inline bool face_settles(const Triangle& t, const FaceFrame& f, const Triangle& other, bool swap,
+                         ClosestPoints& out) {
+  if (!f.face) return false;
+  const double h[3] = {f.n.dot(other[0] - t[0]), f.n.dot(other[1] - t[0]), f.n.dot(other[2] - t[0])};
+  return face_settles(t, f, other, h, swap, out);
 }
 
 }  // namespace detail
@@ -293,6 +323,61 @@ inline void edge_rows(const Vec3& p, const Vec3& u, double lu, double inv_u, con
 #endif
 }
 
+// All nine edge pairs of two triangles: lane 3 i + j is edge i of ea against
+// edge j of eb, with the same values as edge_rows would give (the same
+// operations in the same order per lane). Under SSE2 the nine lanes fill
+// five register pairs instead of edge_rows' three times two (whose lane 3 is
+// spare): A's edge is then a lane pattern (0 0, 0 1, 1 1, 2 2, 2 2) and B's
+// (0 1, 2 0, 1 2, 0 1, 2 0) of the frames' four-lane arrays, loaded as they
+// are or broadcast. Lane 9 is spare.
+inline void edge_pairs(const EdgeFrame& ea, const EdgeFrame& eb, double* dd, double* ss, double* tt) {
+#if defined(__SSE2__)
+  const __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
+  auto clamp01 = [&](__m128d v) { return _mm_min_pd(one, _mm_max_pd(zero, v)); };
+  auto dot = [](__m128d x0, __m128d y0, __m128d x1, __m128d y1, __m128d x2, __m128d y2) {
+    return _mm_add_pd(_mm_add_pd(_mm_mul_pd(x0, y0), _mm_mul_pd(x1, y1)), _mm_mul_pd(x2, y2));
+  };
+  constexpr int kOffB[5] = {0, 2, 1, 0, 2};
+  for (int k = 0; k < 5; ++k) {
+    // A's lanes: k = 1 is edges 0 and 1 (a plain load), the others one edge twice.
+    const int i = k == 0 ? 0 : (k == 2 ? 1 : 2);
+    auto a_lanes = [&](const double* v) { return k == 1 ? _mm_loadu_pd(v) : _mm_load1_pd(v + i); };
+    const __m128d ax = a_lanes(ea.px), ay = a_lanes(ea.py), az = a_lanes(ea.pz);
+    const __m128d ux = a_lanes(ea.dx), uy = a_lanes(ea.dy), uz = a_lanes(ea.dz);
+    const __m128d la = a_lanes(ea.ll), ia = a_lanes(ea.linv);
+    const int o = kOffB[k];
+    const __m128d dx = _mm_loadu_pd(eb.dx + o), dy = _mm_loadu_pd(eb.dy + o), dz = _mm_loadu_pd(eb.dz + o);
+    const __m128d lv = _mm_loadu_pd(eb.ll + o), iv = _mm_loadu_pd(eb.linv + o);
+    const __m128d rx = _mm_sub_pd(ax, _mm_loadu_pd(eb.px + o)), ry = _mm_sub_pd(ay, _mm_loadu_pd(eb.py + o)),
+                  rz = _mm_sub_pd(az, _mm_loadu_pd(eb.pz + o));
+    const __m128d b = dot(ux, dx, uy, dy, uz, dz);
+    const __m128d c = dot(ux, rx, uy, ry, uz, rz);
+    const __m128d f = dot(dx, rx, dy, ry, dz, rz);
+    const __m128d det = _mm_sub_pd(_mm_mul_pd(la, lv), _mm_mul_pd(b, b));
+    const __m128d s0 = clamp01(_mm_div_pd(_mm_sub_pd(_mm_mul_pd(b, f), _mm_mul_pd(c, lv)), det));
+    const __m128d s1 = _mm_and_pd(_mm_cmpgt_pd(det, zero), s0);
+    const __m128d t = clamp01(_mm_mul_pd(_mm_add_pd(_mm_mul_pd(b, s1), f), iv));
+    const __m128d s = clamp01(_mm_mul_pd(_mm_sub_pd(_mm_mul_pd(b, t), c), ia));
+    const __m128d ex = _mm_sub_pd(_mm_add_pd(rx, _mm_mul_pd(s, ux)), _mm_mul_pd(t, dx));
+    const __m128d ey = _mm_sub_pd(_mm_add_pd(ry, _mm_mul_pd(s, uy)), _mm_mul_pd(t, dy));
+    const __m128d ez = _mm_sub_pd(_mm_add_pd(rz, _mm_mul_pd(s, uz)), _mm_mul_pd(t, dz));
+    _mm_storeu_pd(dd + 2 * k, dot(ex, ex, ey, ey, ez, ez));
+    _mm_storeu_pd(ss + 2 * k, s);
+    _mm_storeu_pd(tt + 2 * k, t);
+  }
+#else
+  for (int i = 0; i < 3; ++i) {
+    double d4[4], s4[4], t4[4];
+    edge_rows(Vec3(ea.px[i], ea.py[i], ea.pz[i]), ea.d[i], ea.l[i], ea.inv[i], eb, d4, s4, t4);
+    for (int j = 0; j < 3; ++j) {
+      dd[3 * i + j] = d4[j];
+      ss[3 * i + j] = s4[j];
+      tt[3 * i + j] = t4[j];
+    }
+  }
+#endif
+}
+
 // feature_distance once neither vertex–face shortcut settled it: the nine
 // edge pairs, then the vertices that project inside the other triangle.
 inline ClosestPoints feature_pairs(const Triangle& a, const FaceFrame& fa, const EdgeFrame& ea, const Triangle& b,
@@ -310,26 +395,25 @@ inline ClosestPoints feature_pairs(const Triangle& a, const FaceFrame& fa, const
   };
   const Vec3* da = ea.d;
   const Vec3* db = eb.d;
-  const double* la = ea.l;
   if (ea.proper() && eb.proper()) {
     // segment_closest's clamps without its branches: s from the normal
     // equations, t best for s, s best for that t, each clamped to [0, 1];
     // the third step leaves an unclamped s as it is (it is then already
     // the minimizer for t), so this is the same minimum.
+    // The first nearest pair in the order (i, j), as when the rows came
+    // one edge of a at a time.
+    double dd[10], ss[10], tt[10];
+    edge_pairs(ea, eb, dd, ss, tt);
     int wi = 0, wj = 0;
     double ws = 0.0, wt = 0.0;
-    for (int i = 0; i < 3; ++i) {
-      double dd[4], ss[4], tt[4];
-      edge_rows(a[i], da[i], la[i], ea.inv[i], eb, dd, ss, tt);
-      for (int j = 0; j < 3; ++j)
-        if (dd[j] < best_sq) {
-          best_sq = dd[j];
-          wi = i;
-          wj = j;
-          ws = ss[j];
-          wt = tt[j];
-        }
-    }
+    for (int k = 0; k < 9; ++k)
+      if (dd[k] < best_sq) {
+        best_sq = dd[k];
+        wi = k / 3;
+        wj = k % 3;
+        ws = ss[k];
+        wt = tt[k];
+      }
     best.a = a[wi] + ws * da[wi];
     best.b = b[wj] + wt * db[wj];
     best_sq = (best.a - best.b).squaredNorm();
