@@ -135,13 +135,42 @@ struct MeshMesh {
 
   Triangle b_in_a(std::uint32_t t) const { return triangle_of(B.mesh(), t, ab); }
 
-  // One triangle pair (A's frame): within the layers, it is kept in `hits`
-  // for the shadow test, or made into contacts at once.
+  // The pair's boxes are within the layers: its first test, which
+  // leaf_pairs() runs over a whole leaf pair before the others.
+  bool boxes_within(const PreparedTriangle& pa, const PreparedTriangle& pb) const {
+    return !((pa.lo - pb.hi).cwiseMax(pb.lo - pa.hi).cwiseMax(0.0).squaredNorm() > L.limit * L.limit);
+  }
+
+  // Every pair of a leaf pair (slots sa[0, na) × sb[0, nb), triangles ta,
+  // tb), in the order i then j. The box test comes first for all of them,
+  // without a branch per pair: which pairs pass is no pattern a branch
+  // predictor learns (about half do in the terrain benchmark), and the
+  // mispredictions cost more than the tests. The pairs that pass go on to
+  // pair() in the same order as before.
+  void leaf_pairs(const std::uint32_t* ta, const std::uint32_t* tb, const std::uint32_t* sa, const std::uint32_t* sb,
+                  std::uint32_t na, std::uint32_t nb, Collector& col) const {
+    col.stats.triangle_tests += std::size_t(na) * nb;
+    std::uint8_t pass[kMaxLeaf * kMaxLeaf];
+    std::uint32_t n = 0;
+    for (std::uint32_t i = 0; i < na; ++i) {
+      const PreparedTriangle& pa = ca[sa[i]];
+      for (std::uint32_t j = 0; j < nb; ++j) {
+        pass[n] = static_cast<std::uint8_t>(i * kMaxLeaf + j);
+        n += boxes_within(pa, cb[sb[j]]) ? 1u : 0u;
+      }
+    }
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const std::uint32_t i = pass[k] / kMaxLeaf, j = pass[k] % kMaxLeaf;
+      pair(ta[i], tb[j], sa[i], sb[j], col);
+    }
+  }
+
+  // One triangle pair (A's frame) whose boxes are within the layers: within
+  // the layers, it is kept in `hits` for the shadow test, or made into
+  // contacts at once.
   void pair(std::uint32_t ia, std::uint32_t ib, std::uint32_t sa, std::uint32_t sb, Collector& col) const {
-    ++col.stats.triangle_tests;
     PreparedTriangle& pa = ca[sa];
     PreparedTriangle& pb = cb[sb];
-    if ((pa.lo - pb.hi).cwiseMax(pb.lo - pa.hi).cwiseMax(0.0).squaredNorm() > L.limit * L.limit) return;
     if (centroid_gap(pa, pb) > L.limit) return;
     const PairHeights hs = pair_heights(pa, pb);
     const double pg = plane_gap(pa, pb, hs);
@@ -423,8 +452,7 @@ struct MeshMesh {
           }
           leaf_a = it.a;
         }
-        for (std::uint32_t i = 0; i < x.count; ++i)
-          for (std::uint32_t j = 0; j < y.count; ++j) pair(oa[x.index + i], ob[y.index + j], sa[i], sb[j], col);
+        leaf_pairs(oa.data() + x.index, ob.data() + y.index, sa, sb, x.count, y.count, col);
         continue;
       }
       const bool split_a = !x.leaf() && (y.leaf() || size_of(x) >= size_of(y));
