@@ -51,6 +51,7 @@ using proxima::Contact;
 using proxima::ContactSet;
 using proxima::Mat3;
 using proxima::MeshContactOptions;
+using proxima::MeshContactScratch;
 using proxima::MeshContactStats;
 using proxima::Transform;
 using proxima::TriangleMesh;
@@ -349,8 +350,12 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
   trav.traverse_only = true;
   const Transform I = Transform::identity();
 
-  std::vector<double> t_full, t_trav, t_raw, t_cluster, n_raw, n_out, n_tests, n_nodes, n_inter, n_within, cover;
+  std::vector<double> t_full, t_alloc, t_trav, t_raw, t_cluster, n_raw, n_out, n_tests, n_nodes, n_inter, n_within,
+      cover;
   ContactSet set, rawset;
+  // The caller's working memory, kept along the trajectory as a simulator
+  // keeps one per body pair; the overload without one allocates per call.
+  MeshContactScratch scratch;
   MeshContactStats st;
   std::size_t empty_poses = 0, nan_poses = 0, too_many = 0;
   for (const Transform& pose : path) {
@@ -381,9 +386,12 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
       const double ar = area(rawset.points);
       if (ar > 0) cover.push_back(area(set.points) / ar);
     }
-    t_full.push_back(call_ns([&] { proxima::mesh_contacts(fb, pose, tb, I, full, set); keep(set); }, repeats));
-    t_trav.push_back(call_ns([&] { proxima::mesh_contacts(fb, pose, tb, I, trav, set); keep(set); }, repeats));
-    t_raw.push_back(call_ns([&] { proxima::mesh_contacts(fb, pose, tb, I, raw, set); keep(set); }, repeats));
+    t_full.push_back(
+        call_ns([&] { proxima::mesh_contacts(fb, pose, tb, I, full, set, scratch); keep(set); }, repeats));
+    t_alloc.push_back(call_ns([&] { proxima::mesh_contacts(fb, pose, tb, I, full, set); keep(set); }, repeats));
+    t_trav.push_back(
+        call_ns([&] { proxima::mesh_contacts(fb, pose, tb, I, trav, set, scratch); keep(set); }, repeats));
+    t_raw.push_back(call_ns([&] { proxima::mesh_contacts(fb, pose, tb, I, raw, set, scratch); keep(set); }, repeats));
     std::vector<Contact> work;
     work.reserve(rawset.points.size());
     const double copy_ns = call_ns([&] { work = rawset.points; keep(work); }, repeats);
@@ -425,8 +433,8 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
                                      "sole along the local slope, 1 mm core gap (max error " +
                                          fmt("%.1e", worst_gap) + " m); " + std::to_string(holes_on_path) +
                                          " hole(s) reach under it (the toe crosses a placed hole's rim at the end)"});
-  info.rows.push_back({"query", "mesh_contacts(foot, terrain), k = 50, repeats " + std::to_string(repeats) +
-                                    ", per pose the median call"});
+  info.rows.push_back({"query", "mesh_contacts(foot, terrain), k = 50, one MeshContactScratch kept along the path, "
+                                    "repeats " + std::to_string(repeats) + ", per pose the median call"});
   print(info);
 
   Table tab{"1. Foot on terrain: time per call (µs)", {"phase", "mean", "median", "peak", "target"}, {}, {}};
@@ -439,6 +447,7 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
   row("  triangle tests (raw − traversal)", t_tri, "");
   row("  clustering (cluster_contacts on the raw set)", t_cluster, "");
   row("mesh_contacts, raw (cluster = false)", t_raw, "");
+  row("mesh_contacts, clustered, no scratch (allocates per call)", t_alloc, "");
   {
     const auto worst = std::max_element(t_full.begin(), t_full.end()) - t_full.begin();
     tab.notes.push_back("Slowest pose: " + std::to_string(worst) + " of " + std::to_string(t_full.size()) + " (" +
