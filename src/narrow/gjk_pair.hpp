@@ -160,8 +160,8 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   // answer: a caller's cache is given this one). Its h ≤ 0 means the cores
   // are apart (or touch), and GJK then measures their distance, starting
   // from the SAT's axis (a facet plane of P ⊖ S that the origin is outside
-  // of, so close to the direction GJK converges to) unless the caller warm
-  // starts it.
+  // of, so close to the direction GJK converges to) unless the caller's
+  // cache holds a simplex.
   GjkCache* cache = req.cache;
   [[maybe_unused]] GjkCache sat_start;
   if constexpr (kPolytopeCapsule<A, B>) {
@@ -173,10 +173,13 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
         if (cache) cache->direction = s.normal;
         return s;
       }
-      if (s.status == Status::ok && cache == nullptr) {
-        sat_start.direction = s.normal;
-        (std::is_same_v<A, ConvexPolytope> ? sat_start.hint_a : sat_start.hint_b) = vertex;
-        cache = &sat_start;
+      if (s.status == Status::ok) {
+        // The SAT's separating axis is a better first direction than a
+        // guess; a caller's cached simplex, when it has one, still comes first.
+        if (cache == nullptr) cache = &sat_start;
+        cache->direction = s.normal;
+        int& hint = std::is_same_v<A, ConvexPolytope> ? cache->hint_a : cache->hint_b;
+        if (hint < 0) hint = vertex;
       }
     }
   }

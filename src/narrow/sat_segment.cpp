@@ -329,14 +329,28 @@ DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const
   // h_C along the guess (one support call) bounds the cores' depth from
   // above. The slack keeps the facet that attains it (computed in the walk
   // along another rounding path) strictly under the bound.
+  // The centre line is tried too (a second, short hill climb): a warm start
+  // far off the answer bounds worse than it.
   const Vec3 centre = ta.apply_inverse(tb.p);
-  Vec3 u = -(ta.R.transpose() * normal_guess);
-  if (!(u.squaredNorm() > 0.0) || !u.allFinite()) u = centre;
-  if (!(u.squaredNorm() > 0.0)) u = Vec3::UnitZ();
-  u.normalize();
   const Vec3 axis = ta.R.transpose() * tb.R.col(2);
   int vertex = -1;
-  const double h = u.dot(a.core_support(u, vertex)) - u.dot(centre) + b.half_length() * std::abs(u.dot(axis));
+  const auto h_along = [&](const Vec3& dir) {
+    return dir.dot(a.core_support(dir, vertex)) - dir.dot(centre) + b.half_length() * std::abs(dir.dot(axis));
+  };
+  Vec3 u = centre.squaredNorm() > 0.0 ? Vec3(centre.normalized()) : Vec3(Vec3::UnitZ());
+  double h = h_along(u);
+  const Vec3 g = -(ta.R.transpose() * normal_guess);
+  if (g.allFinite() && g.squaredNorm() > 0.0) {
+    const Vec3 ug = g.normalized();
+    const int centre_vertex = vertex;
+    const double hg = h_along(ug);
+    if (hg < h) {
+      h = hg;
+      u = ug;
+    } else {
+      vertex = centre_vertex;
+    }
+  }
   if (guess_vertex) *guess_vertex = vertex;
   if (h <= 0.0) {
     // The guess's plane already separates the cores: GJK takes over from it.
