@@ -84,18 +84,6 @@ constexpr PairFn kGjk[kShapeTypeCount][kShapeTypeCount] = {
 };
 // clang-format on
 
-// `automatic`: the closed form where there is one, else GJK (one lookup).
-struct AutoTable {
-  PairFn f[kShapeTypeCount][kShapeTypeCount];
-};
-constexpr AutoTable make_auto() {
-  AutoTable t{};
-  for (int i = 0; i < kShapeTypeCount; ++i)
-    for (int j = 0; j < kShapeTypeCount; ++j) t.f[i][j] = kAnalytic[i][j] ? kAnalytic[i][j] : kGjk[i][j];
-  return t;
-}
-constexpr AutoTable kAuto = make_auto();
-
 int idx(ShapeType t) { return static_cast<int>(t); }
 
 }  // namespace
@@ -105,7 +93,13 @@ PairFn gjk_fn(ShapeType a, ShapeType b) { return kGjk[idx(a)][idx(b)]; }
 
 PairFn select(ShapeType a, ShapeType b, Method method) {
   switch (method) {
-    case Method::automatic: return kAuto.f[idx(a)][idx(b)];
+    case Method::automatic: {
+      // The closed form where there is one, else GJK. (Not a precomputed
+      // table: comparing function addresses is not a constant expression
+      // under the sanitizers.)
+      const PairFn f = kAnalytic[idx(a)][idx(b)];
+      return f ? f : kGjk[idx(a)][idx(b)];
+    }
     case Method::analytic: return analytic_fn(a, b);
     default: return gjk_fn(a, b);  // GJK first; the method decides the overlap
   }
