@@ -19,10 +19,6 @@ namespace proxima::mesh::detail {
 
 class PreparedTriangle {
  public:
-  // Nothing to zero: reset() fills what the frames' flags do not mark as
-  // missing (a cache's emplace_back would otherwise clear ~700 bytes).
-  PreparedTriangle() {}
-
   Triangle t;
   Vec3 lo, hi;  // box, the first test of every pair
 

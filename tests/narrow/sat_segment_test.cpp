@@ -220,7 +220,8 @@ TEST(SatSegment, WarmStartGivesTheSameAnswerForAnyGuess) {
   Rng rng(79);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   int overlapping = 0, apart = 0;
-  for (int n = 0; n < testing::scaled(400); ++n) {
+  const int poses = testing::scaled(400);
+  for (int n = 0; n < poses; ++n) {
     const Transform ta = rng.pose(0.8), tb = rng.pose(0.0);
     const DistanceResult exact = narrow::sat_polytope_capsule(poly, ta, cap, tb);
     const double radii = 0.01 + 0.22;
@@ -239,8 +240,8 @@ TEST(SatSegment, WarmStartGivesTheSameAnswerForAnyGuess) {
     }
     (exact.distance + radii < 0.0 ? overlapping : apart) += 1;
   }
-  EXPECT_GT(overlapping, 50);
-  EXPECT_GT(apart, 50);
+  EXPECT_GT(overlapping, poses / 20);  // both kinds are exercised (about 15 % overlap)
+  EXPECT_GT(apart, poses / 20);
 }
 
 }  // namespace
