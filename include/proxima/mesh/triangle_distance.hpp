@@ -263,6 +263,41 @@ struct EdgeFrame {
   bool proper() const { return l[0] > 0.0 && l[1] > 0.0 && l[2] > 0.0; }
 };
 
+#if defined(__SSE2__)
+// Two lanes of the segment–segment step below: A's edges in (ax…ia), B's
+// edges o and o + 1 of `e`; stores the squared distances and the clamped
+// s and t of both lanes. Shared by edge_rows and edge_pairs.
+inline void edge_lanes(__m128d ax, __m128d ay, __m128d az, __m128d ux, __m128d uy, __m128d uz, __m128d la,
+                       __m128d ia, const EdgeFrame& e, int o, double* dd, double* ss, double* tt) {
+  const __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
+  // std::clamp(v, 0, 1) is min(max(v, 0), 1) with std::max(v, 0) = v < 0 ? 0 : v
+  // and std::min(m, 1) = 1 < m ? 1 : m: maxpd/minpd return their second
+  // operand unless the first is strictly greater/less, NaN and ±0 included.
+  auto clamp01 = [&](__m128d v) { return _mm_min_pd(one, _mm_max_pd(zero, v)); };
+  auto dot = [](__m128d x0, __m128d y0, __m128d x1, __m128d y1, __m128d x2, __m128d y2) {
+    return _mm_add_pd(_mm_add_pd(_mm_mul_pd(x0, y0), _mm_mul_pd(x1, y1)), _mm_mul_pd(x2, y2));
+  };
+  const __m128d dx = _mm_loadu_pd(e.dx + o), dy = _mm_loadu_pd(e.dy + o), dz = _mm_loadu_pd(e.dz + o);
+  const __m128d lv = _mm_loadu_pd(e.ll + o), iv = _mm_loadu_pd(e.linv + o);
+  const __m128d rx = _mm_sub_pd(ax, _mm_loadu_pd(e.px + o)), ry = _mm_sub_pd(ay, _mm_loadu_pd(e.py + o)),
+                rz = _mm_sub_pd(az, _mm_loadu_pd(e.pz + o));
+  const __m128d b = dot(ux, dx, uy, dy, uz, dz);
+  const __m128d c = dot(ux, rx, uy, ry, uz, rz);
+  const __m128d f = dot(dx, rx, dy, ry, dz, rz);
+  const __m128d det = _mm_sub_pd(_mm_mul_pd(la, lv), _mm_mul_pd(b, b));
+  const __m128d s0 = clamp01(_mm_div_pd(_mm_sub_pd(_mm_mul_pd(b, f), _mm_mul_pd(c, lv)), det));
+  const __m128d s1 = _mm_and_pd(_mm_cmpgt_pd(det, zero), s0);
+  const __m128d t = clamp01(_mm_mul_pd(_mm_add_pd(_mm_mul_pd(b, s1), f), iv));
+  const __m128d s = clamp01(_mm_mul_pd(_mm_sub_pd(_mm_mul_pd(b, t), c), ia));
+  const __m128d ex = _mm_sub_pd(_mm_add_pd(rx, _mm_mul_pd(s, ux)), _mm_mul_pd(t, dx));
+  const __m128d ey = _mm_sub_pd(_mm_add_pd(ry, _mm_mul_pd(s, uy)), _mm_mul_pd(t, dy));
+  const __m128d ez = _mm_sub_pd(_mm_add_pd(rz, _mm_mul_pd(s, uz)), _mm_mul_pd(t, dz));
+  _mm_storeu_pd(dd, dot(ex, ex, ey, ey, ez, ez));
+  _mm_storeu_pd(ss, s);
+  _mm_storeu_pd(tt, t);
+}
+#endif
+
 // Edge i of one triangle (corner p, edge u, |u|² = lu, inv_u = 1/lu)
 // against the three edges of another (lanes 0–2 of e; lane 3 is spare):
 // per pair the clamped parameters s (on u), t (on e's edge) and the squared
@@ -276,37 +311,10 @@ struct EdgeFrame {
 inline void edge_rows(const Vec3& p, const Vec3& u, double lu, double inv_u, const EdgeFrame& e, double* dd,
                       double* ss, double* tt) {
 #if defined(__SSE2__)
-  const __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
   const __m128d ax = _mm_set1_pd(p.x()), ay = _mm_set1_pd(p.y()), az = _mm_set1_pd(p.z());
   const __m128d ux = _mm_set1_pd(u.x()), uy = _mm_set1_pd(u.y()), uz = _mm_set1_pd(u.z());
   const __m128d la = _mm_set1_pd(lu), ia = _mm_set1_pd(inv_u);
-  // std::clamp(v, 0, 1) is min(max(v, 0), 1) with std::max(v, 0) = v < 0 ? 0 : v
-  // and std::min(m, 1) = 1 < m ? 1 : m: maxpd/minpd return their second
-  // operand unless the first is strictly greater/less, NaN and ±0 included.
-  auto clamp01 = [&](__m128d v) { return _mm_min_pd(one, _mm_max_pd(zero, v)); };
-  for (int k = 0; k < 4; k += 2) {
-    const __m128d dx = _mm_loadu_pd(e.dx + k), dy = _mm_loadu_pd(e.dy + k), dz = _mm_loadu_pd(e.dz + k);
-    const __m128d lv = _mm_loadu_pd(e.ll + k), iv = _mm_loadu_pd(e.linv + k);
-    const __m128d rx = _mm_sub_pd(ax, _mm_loadu_pd(e.px + k)), ry = _mm_sub_pd(ay, _mm_loadu_pd(e.py + k)),
-                  rz = _mm_sub_pd(az, _mm_loadu_pd(e.pz + k));
-    auto dot = [](__m128d x0, __m128d y0, __m128d x1, __m128d y1, __m128d x2, __m128d y2) {
-      return _mm_add_pd(_mm_add_pd(_mm_mul_pd(x0, y0), _mm_mul_pd(x1, y1)), _mm_mul_pd(x2, y2));
-    };
-    const __m128d b = dot(ux, dx, uy, dy, uz, dz);
-    const __m128d c = dot(ux, rx, uy, ry, uz, rz);
-    const __m128d f = dot(dx, rx, dy, ry, dz, rz);
-    const __m128d det = _mm_sub_pd(_mm_mul_pd(la, lv), _mm_mul_pd(b, b));
-    const __m128d s0 = clamp01(_mm_div_pd(_mm_sub_pd(_mm_mul_pd(b, f), _mm_mul_pd(c, lv)), det));
-    const __m128d s1 = _mm_and_pd(_mm_cmpgt_pd(det, zero), s0);
-    const __m128d t = clamp01(_mm_mul_pd(_mm_add_pd(_mm_mul_pd(b, s1), f), iv));
-    const __m128d s = clamp01(_mm_mul_pd(_mm_sub_pd(_mm_mul_pd(b, t), c), ia));
-    const __m128d ex = _mm_sub_pd(_mm_add_pd(rx, _mm_mul_pd(s, ux)), _mm_mul_pd(t, dx));
-    const __m128d ey = _mm_sub_pd(_mm_add_pd(ry, _mm_mul_pd(s, uy)), _mm_mul_pd(t, dy));
-    const __m128d ez = _mm_sub_pd(_mm_add_pd(rz, _mm_mul_pd(s, uz)), _mm_mul_pd(t, dz));
-    _mm_storeu_pd(dd + k, dot(ex, ex, ey, ey, ez, ez));
-    _mm_storeu_pd(ss + k, s);
-    _mm_storeu_pd(tt + k, t);
-  }
+  for (int k = 0; k < 4; k += 2) edge_lanes(ax, ay, az, ux, uy, uz, la, ia, e, k, dd + k, ss + k, tt + k);
 #else
   for (int j = 0; j < 3; ++j) {
     const Vec3 v(e.dx[j], e.dy[j], e.dz[j]);
@@ -332,11 +340,6 @@ inline void edge_rows(const Vec3& p, const Vec3& u, double lu, double inv_u, con
 // are or broadcast. Lane 9 is spare.
 inline void edge_pairs(const EdgeFrame& ea, const EdgeFrame& eb, double* dd, double* ss, double* tt) {
 #if defined(__SSE2__)
-  const __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
-  auto clamp01 = [&](__m128d v) { return _mm_min_pd(one, _mm_max_pd(zero, v)); };
-  auto dot = [](__m128d x0, __m128d y0, __m128d x1, __m128d y1, __m128d x2, __m128d y2) {
-    return _mm_add_pd(_mm_add_pd(_mm_mul_pd(x0, y0), _mm_mul_pd(x1, y1)), _mm_mul_pd(x2, y2));
-  };
   constexpr int kOffB[5] = {0, 2, 1, 0, 2};
   for (int k = 0; k < 5; ++k) {
     // A's lanes: k = 1 is edges 0 and 1 (a plain load), the others one edge twice.
@@ -345,25 +348,7 @@ inline void edge_pairs(const EdgeFrame& ea, const EdgeFrame& eb, double* dd, dou
     const __m128d ax = a_lanes(ea.px), ay = a_lanes(ea.py), az = a_lanes(ea.pz);
     const __m128d ux = a_lanes(ea.dx), uy = a_lanes(ea.dy), uz = a_lanes(ea.dz);
     const __m128d la = a_lanes(ea.ll), ia = a_lanes(ea.linv);
-    const int o = kOffB[k];
-    const __m128d dx = _mm_loadu_pd(eb.dx + o), dy = _mm_loadu_pd(eb.dy + o), dz = _mm_loadu_pd(eb.dz + o);
-    const __m128d lv = _mm_loadu_pd(eb.ll + o), iv = _mm_loadu_pd(eb.linv + o);
-    const __m128d rx = _mm_sub_pd(ax, _mm_loadu_pd(eb.px + o)), ry = _mm_sub_pd(ay, _mm_loadu_pd(eb.py + o)),
-                  rz = _mm_sub_pd(az, _mm_loadu_pd(eb.pz + o));
-    const __m128d b = dot(ux, dx, uy, dy, uz, dz);
-    const __m128d c = dot(ux, rx, uy, ry, uz, rz);
-    const __m128d f = dot(dx, rx, dy, ry, dz, rz);
-    const __m128d det = _mm_sub_pd(_mm_mul_pd(la, lv), _mm_mul_pd(b, b));
-    const __m128d s0 = clamp01(_mm_div_pd(_mm_sub_pd(_mm_mul_pd(b, f), _mm_mul_pd(c, lv)), det));
-    const __m128d s1 = _mm_and_pd(_mm_cmpgt_pd(det, zero), s0);
-    const __m128d t = clamp01(_mm_mul_pd(_mm_add_pd(_mm_mul_pd(b, s1), f), iv));
-    const __m128d s = clamp01(_mm_mul_pd(_mm_sub_pd(_mm_mul_pd(b, t), c), ia));
-    const __m128d ex = _mm_sub_pd(_mm_add_pd(rx, _mm_mul_pd(s, ux)), _mm_mul_pd(t, dx));
-    const __m128d ey = _mm_sub_pd(_mm_add_pd(ry, _mm_mul_pd(s, uy)), _mm_mul_pd(t, dy));
-    const __m128d ez = _mm_sub_pd(_mm_add_pd(rz, _mm_mul_pd(s, uz)), _mm_mul_pd(t, dz));
-    _mm_storeu_pd(dd + 2 * k, dot(ex, ex, ey, ey, ez, ez));
-    _mm_storeu_pd(ss + 2 * k, s);
-    _mm_storeu_pd(tt + 2 * k, t);
+    edge_lanes(ax, ay, az, ux, uy, uz, la, ia, eb, kOffB[k], dd + 2 * k, ss + 2 * k, tt + 2 * k);
   }
 #else
   for (int i = 0; i < 3; ++i) {
