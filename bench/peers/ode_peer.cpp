@@ -145,10 +145,14 @@ void place(dGeomID g, const Pose& pose) {
 
 constexpr int max_contacts = 16;
 
+using ContactBuffer = std::array<dContactGeom, max_contacts>;
+
 // The deepest of dCollide(A, B)'s contacts. ODE's normal points into o1:
 // moving A by depth along it removes the contact, which is B-to-A already.
-detail::Depth deepest(dGeomID a, dGeomID b) {
-  std::array<dContactGeom, max_contacts> contacts{};
+// The buffer is the caller's, kept across calls as an ODE user keeps it:
+// zeroing its 1.5 KB per call cost as much as a sphere pair's collider and
+// was charged to ODE's time until 2026-11-22.
+detail::Depth deepest(dGeomID a, dGeomID b, ContactBuffer& contacts) {
   const int n = dCollide(a, b, max_contacts, contacts.data(), sizeof(dContactGeom));
   detail::Depth out;
   if (n <= 0) return out;
@@ -171,6 +175,7 @@ PeerCell run_ode(const Workload& work, int repeats) {
   ensure_ode();
   Geom a;
   Geom b;
+  ContactBuffer contacts{};
   try {
     if (!make_geom(work.a, a) || !make_geom(work.b, b)) {
       cell.supported = false;
@@ -189,7 +194,7 @@ PeerCell run_ode(const Workload& work, int repeats) {
   {
     place(a.id, Pose{});
     place(b.id, Pose{{a.centre[0] - b.centre[0], a.centre[1] - b.centre[1], a.centre[2] - b.centre[2]}, {1, 0, 0, 0}});
-    if (!std::isfinite(deepest(a.id, b.id).distance)) {
+    if (!std::isfinite(deepest(a.id, b.id, contacts).distance)) {
       cell.supported = false;
       cell.note = std::string("ODE has no ") + detail::kind_name(work.a.kind) + "-" +
                   detail::kind_name(work.b.kind) + " collider in this build (dCollide gives no contact)";
@@ -204,7 +209,7 @@ PeerCell run_ode(const Workload& work, int repeats) {
         place(b.id, work.pose_b[i]);
       },
       [&] {
-        const detail::Depth out = deepest(a.id, b.id);
+        const detail::Depth out = deepest(a.id, b.id, contacts);
         if (!std::isfinite(out.distance)) ++no_contact;
         return out;
       });
