@@ -35,13 +35,10 @@ class PreparedTriangle {
   // The plane and barycentric helpers, with the plane's own rounding
   // (plane_gap's `own`) and |n|: on first use, since most pairs end at the
   // box.
+  // The check inline, the set-up out of line: the pair tests ask for the
+  // frame ~8 times per pair, and a call each time cost more than the check.
   const FaceFrame& face() {
-    if (!has_face_) {
-      face_ = FaceFrame(t);
-      own_ = std::max(std::abs(face_.n.dot(face_.ab)), std::abs(face_.n.dot(face_.ac)));
-      len_ = std::sqrt(face_.nn);
-      has_face_ = true;
-    }
+    if (!has_face_) make_face();
     return face_;
   }
   double own() {
@@ -54,14 +51,28 @@ class PreparedTriangle {
   }
 
   const EdgeFrame& edges() {
-    if (!has_edges_) {
-      edges_ = EdgeFrame(t);
-      has_edges_ = true;
-    }
+    if (!has_edges_) make_edges();
     return edges_;
   }
 
  private:
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void make_face() {
+    face_ = FaceFrame(t);
+    own_ = std::max(std::abs(face_.n.dot(face_.ab)), std::abs(face_.n.dot(face_.ac)));
+    len_ = std::sqrt(face_.nn);
+    has_face_ = true;
+  }
+#if defined(__GNUC__)
+  __attribute__((noinline))
+#endif
+  void make_edges() {
+    edges_ = EdgeFrame(t);
+    has_edges_ = true;
+  }
+
   Vec3 sum_;
   FaceFrame face_;
   EdgeFrame edges_;

@@ -341,6 +341,11 @@ inline void edge_rows(const Vec3& p, const Vec3& u, double lu, double inv_u, con
 inline void edge_pairs(const EdgeFrame& ea, const EdgeFrame& eb, double* dd, double* ss, double* tt) {
 #if defined(__SSE2__)
   constexpr int kOffB[5] = {0, 2, 1, 0, 2};
+  // Unrolled, the lane patterns are constants: no loop counter, no
+  // selection of load or broadcast per step.
+#if defined(__GNUC__)
+#pragma GCC unroll 5
+#endif
   for (int k = 0; k < 5; ++k) {
     // A's lanes: k = 1 is edges 0 and 1 (a plain load), the others one edge twice.
     const int i = k == 0 ? 0 : (k == 2 ? 1 : 2);
