@@ -99,6 +99,28 @@ pb::PeerCell run_proxima_depth(const pb::TruthWorkload& w, int repeats, proxima:
   return cell;
 }
 
+#ifdef PROXIMA_HAVE_ODE
+// Proxima's signed distance (auto) for pb::duel_ode: the same query and the
+// same use of its answer as run_proxima_depth's timed loop.
+struct DuelQuery {
+  proxima::Shape a, b;
+  std::vector<proxima::Transform> ta, tb;
+  double sink = 0.0;
+  static void run(void* ctx, std::size_t i, int repeats) {
+    DuelQuery& q = *static_cast<DuelQuery*>(ctx);
+    for (int k = 0; k < repeats; ++k) {
+      const proxima::DistanceResult r = proxima::signed_distance(q.a, q.ta[i], q.b, q.tb[i]);
+      pb::detail::Depth d;
+      if (r.status == proxima::Status::ok) {
+        d.distance = r.distance;
+        d.normal = {r.normal.x(), r.normal.y(), r.normal.z()};
+      }
+      q.sink += d.distance;  // as duel_ode uses ODE's answer
+    }
+  }
+};
+#endif
+
 // Proxima's manifold, one ContactSet reused across queries (no allocation
 // once warm). Proxima's own convention is the common one: normal B to A,
 // depth positive on overlap, points midway between the surfaces.
@@ -361,6 +383,39 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
       }
     }
+#ifdef PROXIMA_HAVE_ODE
+    // The rows above are measured one after another (the peers in child
+    // processes), minutes apart on a shared machine: on queries of 20 ns
+    // their ratio drifts by 2× between runs. Here each pose's batch of
+    // Proxima queries is followed at once by ODE's.
+    if (peers) {
+      std::printf("\n### Closed forms and box–box against ODE, interleaved\n\n");
+      std::printf("Per pose, %d `signed_distance` calls (auto) and then %d `dCollide` calls (deepest of up to 16 "
+                  "contacts, buffer kept), in one process; 9 rounds over the poses above. Median ns per query; the "
+                  "ratio's median and range over the rounds.\n\n", repeats, repeats);
+      std::printf("| workload | Proxima ns | ODE ns | Proxima / ODE | range over rounds |\n|---|---:|---:|---:|---|\n");
+      for (const pb::TruthWorkload& w : pb::make_depth_workloads(poses)) {
+        if (skip(w.work.name)) continue;
+        const pb::Kind ka = w.work.a.kind, kb = w.work.b.kind;
+        const bool primitive = (ka == pb::Kind::sphere || ka == pb::Kind::capsule || ka == pb::Kind::box) &&
+                               (kb == pb::Kind::sphere || kb == pb::Kind::capsule || kb == pb::Kind::box);
+        if (!primitive) continue;
+        DuelQuery q{pb::to_shape(w.work.a), pb::to_shape(w.work.b), {}, {}};
+        for (std::size_t i = 0; i < w.work.pose_a.size() && i < w.work.pose_b.size(); ++i) {
+          q.ta.push_back(pb::to_transform(w.work.pose_a[i]));
+          q.tb.push_back(pb::to_transform(w.work.pose_b[i]));
+        }
+        const pb::Duel d = pb::duel_ode(w.work, repeats, 9, &DuelQuery::run, &q);
+        if (!d.supported) {
+          std::printf("| %s | – | – | – | %s |\n", w.work.name.c_str(), d.note.c_str());
+          continue;
+        }
+        std::printf("| %s | %.1f | %.1f | %.2f | %.2f–%.2f |\n", w.work.name.c_str(), d.proxima_ns, d.ode_ns, d.ratio,
+                    d.ratio_lo, d.ratio_hi);
+        std::fflush(stdout);
+      }
+    }
+#endif
   }
 
   if (contact_table) {

@@ -2,6 +2,7 @@
 // a double-precision ODE (PROXIMA_HAVE_ODE).
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -285,6 +286,56 @@ ManifoldCell run_ode_manifold(const Workload& work, int repeats) {
   if (full > 0)
     detail::append_note(cell, "the 16-contact buffer was full on " + std::to_string(full) + " poses");
   return cell;
+}
+
+Duel duel_ode(const Workload& work, int repeats, int rounds, void (*ours)(void* ctx, std::size_t i, int repeats),
+              void* ctx) {
+  Duel duel;
+  ensure_ode();
+  Geom a;
+  Geom b;
+  ContactBuffer contacts{};
+  try {
+    if (!make_geom(work.a, a) || !make_geom(work.b, b)) {
+      duel.note = "ODE has no ellipsoid";
+      return duel;
+    }
+  } catch (const std::exception& e) {
+    duel.note = std::string("shape construction failed: ") + e.what();
+    return duel;
+  }
+  using clock = std::chrono::steady_clock;
+  const std::size_t poses = std::min(work.pose_a.size(), work.pose_b.size());
+  repeats = std::max(repeats, 1);
+  std::vector<double> mine, theirs, ratios;
+  double sink = 0.0;
+  for (int r = 0; r < std::max(rounds, 1); ++r) {
+    double t_ours = 0.0, t_ode = 0.0;
+    for (std::size_t i = 0; i < poses; ++i) {
+      const auto t0 = clock::now();
+      ours(ctx, i, repeats);
+      const auto t1 = clock::now();
+      place(a.id, work.pose_a[i]);
+      place(b.id, work.pose_b[i]);
+      const auto t2 = clock::now();
+      for (int k = 0; k < repeats; ++k) sink += deepest(a.id, b.id, contacts).distance;
+      const auto t3 = clock::now();
+      t_ours += std::chrono::duration<double, std::nano>(t1 - t0).count();
+      t_ode += std::chrono::duration<double, std::nano>(t3 - t2).count();
+    }
+    const double n = static_cast<double>(poses) * repeats;
+    mine.push_back(t_ours / n);
+    theirs.push_back(t_ode / n);
+    ratios.push_back(t_ours / t_ode);
+  }
+  detail::keep(sink);
+  duel.supported = true;
+  duel.proxima_ns = detail::median(mine);
+  duel.ode_ns = detail::median(theirs);
+  duel.ratio = detail::median(ratios);
+  duel.ratio_lo = *std::min_element(ratios.begin(), ratios.end());
+  duel.ratio_hi = *std::max_element(ratios.begin(), ratios.end());
+  return duel;
 }
 
 }  // namespace proxima::bench

@@ -69,6 +69,22 @@ PeerCell run_bullet_pair_depth(const Workload& work, int repeats);
 /// (found by a probe at a surely overlapping pose) is unsupported. Convex
 /// shapes go in as dCreateConvex with the hull's coplanar triangles merged.
 PeerCell run_ode(const Workload& work, int repeats);
+
+/// Proxima and ODE timed alternately, pose by pose, in this process: rows
+/// measured minutes apart on a shared machine differ by up to 2× on 20 ns
+/// queries, pairs of batches a microsecond apart do not. Per round, every
+/// pose runs `repeats` of `ours(pose)`'s queries and then `repeats`
+/// dCollide calls (contact buffer kept); the result is the median over
+/// `rounds` of each side's mean ns per query, and of their ratio.
+struct Duel {
+  bool supported = false;
+  std::string note;
+  double proxima_ns = 0.0, ode_ns = 0.0;
+  double ratio = 0.0, ratio_lo = 0.0, ratio_hi = 0.0;  ///< Proxima / ODE: median, min, max over rounds
+};
+/// `ours(i, repeats)` runs Proxima's query on pose i `repeats` times.
+Duel duel_ode(const Workload& work, int repeats, int rounds, void (*ours)(void* ctx, std::size_t i, int repeats),
+              void* ctx);
 #endif
 
 /// One peer solver with the labels its cells carry, so a crashed run can
