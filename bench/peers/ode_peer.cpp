@@ -137,6 +137,16 @@ bool make_geom(const ShapeSpec& s, Geom& g) {
   return false;
 }
 
+// Both geoms of a workload; an empty string, or why ODE cannot take them.
+std::string make_geoms(const Workload& work, Geom& a, Geom& b) {
+  try {
+    if (!make_geom(work.a, a) || !make_geom(work.b, b)) return "ODE has no ellipsoid";
+  } catch (const std::exception& e) {
+    return std::string("shape construction failed: ") + e.what();
+  }
+  return {};
+}
+
 void place(dGeomID g, const Pose& pose) {
   const auto q = detail::unit_wxyz(pose);
   const dQuaternion dq{q[0], q[1], q[2], q[3]};  // ODE's quaternion is (w, x, y, z) too
@@ -177,15 +187,9 @@ PeerCell run_ode(const Workload& work, int repeats) {
   Geom a;
   Geom b;
   ContactBuffer contacts{};
-  try {
-    if (!make_geom(work.a, a) || !make_geom(work.b, b)) {
-      cell.supported = false;
-      cell.note = "ODE has no ellipsoid";
-      return cell;
-    }
-  } catch (const std::exception& e) {
+  cell.note = make_geoms(work, a, b);
+  if (!cell.note.empty()) {
     cell.supported = false;
-    cell.note = std::string("shape construction failed: ") + e.what();
     return cell;
   }
   // dCollide silently returns no contact for a class pair without a collider
@@ -235,15 +239,9 @@ ManifoldCell run_ode_manifold(const Workload& work, int repeats) {
   ensure_ode();
   Geom a;
   Geom b;
-  try {
-    if (!make_geom(work.a, a) || !make_geom(work.b, b)) {
-      cell.supported = false;
-      cell.note = "ODE has no ellipsoid";
-      return cell;
-    }
-  } catch (const std::exception& e) {
+  cell.note = make_geoms(work, a, b);
+  if (!cell.note.empty()) {
     cell.supported = false;
-    cell.note = std::string("shape construction failed: ") + e.what();
     return cell;
   }
   std::array<dContactGeom, max_contacts> contacts{};
@@ -295,15 +293,8 @@ Duel duel_ode(const Workload& work, int repeats, int rounds, void (*ours)(void* 
   Geom a;
   Geom b;
   ContactBuffer contacts{};
-  try {
-    if (!make_geom(work.a, a) || !make_geom(work.b, b)) {
-      duel.note = "ODE has no ellipsoid";
-      return duel;
-    }
-  } catch (const std::exception& e) {
-    duel.note = std::string("shape construction failed: ") + e.what();
-    return duel;
-  }
+  duel.note = make_geoms(work, a, b);
+  if (!duel.note.empty()) return duel;
   using clock = std::chrono::steady_clock;
   const std::size_t poses = std::min(work.pose_a.size(), work.pose_b.size());
   repeats = std::max(repeats, 1);
