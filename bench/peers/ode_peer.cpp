@@ -244,7 +244,7 @@ ManifoldCell run_ode_manifold(const Workload& work, int repeats) {
     cell.supported = false;
     return cell;
   }
-  std::array<dContactGeom, max_contacts> contacts{};
+  ContactBuffer contacts{};
   int count = 0;
   const auto collide = [&] {
     count = dCollide(a.id, b.id, max_contacts, contacts.data(), sizeof(dContactGeom));

@@ -34,9 +34,9 @@ class PreparedTriangle {
 
   // The plane and barycentric helpers, with the plane's own rounding
   // (plane_gap's `own`) and |n|: on first use, since most pairs end at the
-  // box.
-  // The check inline, the set-up out of line: the pair tests ask for the
-  // frame ~8 times per pair, and a call each time cost more than the check.
+  // box. The check is inline and the set-up out of line: the pair tests ask
+  // for the frame ~8 times per pair, and a call each time cost more than
+  // the check.
   const FaceFrame& face() {
     if (!has_face_) make_face();
     return face_;
