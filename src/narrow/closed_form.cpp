@@ -9,33 +9,10 @@
 #include "closed_form_impl.hpp"
 
 namespace proxima::closed_form {
-
-using impl::from_cores;
-
-std::pair<double, double> closest_segment_params(const Vec3& p0, const Vec3& p1, const Vec3& q0,
-                                                 const Vec3& q1) {
-  return impl::closest_segment_params(p0, p1, q0, q1);
-}
-
-DistanceResult sphere_sphere(const Sphere& a, const Transform& ta, const Sphere& b, const Transform& tb) {
-  return impl::sphere_sphere(a, ta, b, tb);
-}
-
-DistanceResult sphere_capsule(const Sphere& a, const Transform& ta, const Capsule& b, const Transform& tb) {
-  return impl::sphere_capsule(a, ta, b, tb);
-}
-
-DistanceResult capsule_capsule(const Capsule& a, const Transform& ta, const Capsule& b, const Transform& tb) {
-  return impl::capsule_capsule(a, ta, b, tb);
-}
-
-DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box& b, const Transform& tb) {
-  return impl::sphere_box(a, ta, b, tb);
-}
+namespace impl {
 
 template <class S>
-DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b,
-                               const Transform& tb) {
+DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b, const Transform& tb) {
   const Vec3 n = tb.rotate(b.normal());
   const double offset = b.offset() + n.dot(tb.p);
   const Vec3 ca = ta.apply(a.core_support(ta.rotate_inverse(-n)));
@@ -43,16 +20,17 @@ DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace&
   return from_cores(ca, ca - s * n, n, s, a.core_inflation(), b.core_inflation());
 }
 
-template DistanceResult shape_halfspace(const Sphere&, const Transform&, const Halfspace&, const Transform&);
-template DistanceResult shape_halfspace(const Capsule&, const Transform&, const Halfspace&, const Transform&);
-template DistanceResult shape_halfspace(const Cylinder&, const Transform&, const Halfspace&, const Transform&);
-template DistanceResult shape_halfspace(const Cone&, const Transform&, const Halfspace&, const Transform&);
-template DistanceResult shape_halfspace(const Box&, const Transform&, const Halfspace&, const Transform&);
-template DistanceResult shape_halfspace(const Ellipsoid&, const Transform&, const Halfspace&, const Transform&);
-template DistanceResult shape_halfspace(const ConvexPolytope&, const Transform&, const Halfspace&, const Transform&);
+#define PROXIMA_SHAPE_HALFSPACE(S) \
+  template DistanceResult shape_halfspace(const S&, const Transform&, const Halfspace&, const Transform&);
+PROXIMA_SHAPE_HALFSPACE(Sphere)
+PROXIMA_SHAPE_HALFSPACE(Capsule)
+PROXIMA_SHAPE_HALFSPACE(Cylinder)
+PROXIMA_SHAPE_HALFSPACE(Cone)
+PROXIMA_SHAPE_HALFSPACE(Box)
+PROXIMA_SHAPE_HALFSPACE(Ellipsoid)
+PROXIMA_SHAPE_HALFSPACE(ConvexPolytope)
 
-DistanceResult halfspace_halfspace(const Halfspace& a, const Transform& ta, const Halfspace& b,
-                                   const Transform& tb) {
+DistanceResult halfspace_halfspace(const Halfspace& a, const Transform& ta, const Halfspace& b, const Transform& tb) {
   const Vec3 na = ta.rotate(a.normal()), nb = tb.rotate(b.normal());
   const double oa = a.offset() + na.dot(ta.p), ob = b.offset() + nb.dot(tb.p);
   const double ra = a.core_inflation(), rb = b.core_inflation();
@@ -78,6 +56,66 @@ DistanceResult halfspace_halfspace(const Halfspace& a, const Transform& ta, cons
   r.normal = nb;
   r.point_a = r.point_b = p;
   return r;
+}
+
+}  // namespace impl
+
+namespace {
+
+// The public closed forms take poses from anywhere: a non-finite one is
+// reported, never computed with (the dispatcher checks before its cells,
+// which call impl:: directly).
+template <class F>
+DistanceResult checked(const Transform& ta, const Transform& tb, F&& f) {
+  if (!ta.is_finite() || !tb.is_finite()) {
+    DistanceResult r;
+    r.status = Status::invalid_input;
+    return r;
+  }
+  return f();
+}
+
+}  // namespace
+
+std::pair<double, double> closest_segment_params(const Vec3& p0, const Vec3& p1, const Vec3& q0,
+                                                 const Vec3& q1) {
+  return impl::closest_segment_params(p0, p1, q0, q1);
+}
+
+DistanceResult sphere_sphere(const Sphere& a, const Transform& ta, const Sphere& b, const Transform& tb) {
+  return checked(ta, tb, [&] { return impl::sphere_sphere(a, ta, b, tb); });
+}
+
+DistanceResult sphere_capsule(const Sphere& a, const Transform& ta, const Capsule& b, const Transform& tb) {
+  return checked(ta, tb, [&] { return impl::sphere_capsule(a, ta, b, tb); });
+}
+
+DistanceResult capsule_capsule(const Capsule& a, const Transform& ta, const Capsule& b, const Transform& tb) {
+  return checked(ta, tb, [&] { return impl::capsule_capsule(a, ta, b, tb); });
+}
+
+DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box& b, const Transform& tb) {
+  return checked(ta, tb, [&] { return impl::sphere_box(a, ta, b, tb); });
+}
+
+template <class S>
+DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b,
+                               const Transform& tb) {
+  return checked(ta, tb, [&] { return impl::shape_halfspace(a, ta, b, tb); });
+}
+
+PROXIMA_SHAPE_HALFSPACE(Sphere)
+PROXIMA_SHAPE_HALFSPACE(Capsule)
+PROXIMA_SHAPE_HALFSPACE(Cylinder)
+PROXIMA_SHAPE_HALFSPACE(Cone)
+PROXIMA_SHAPE_HALFSPACE(Box)
+PROXIMA_SHAPE_HALFSPACE(Ellipsoid)
+PROXIMA_SHAPE_HALFSPACE(ConvexPolytope)
+#undef PROXIMA_SHAPE_HALFSPACE
+
+DistanceResult halfspace_halfspace(const Halfspace& a, const Transform& ta, const Halfspace& b,
+                                   const Transform& tb) {
+  return checked(ta, tb, [&] { return impl::halfspace_halfspace(a, ta, b, tb); });
 }
 
 }  // namespace proxima::closed_form

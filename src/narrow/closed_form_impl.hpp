@@ -115,4 +115,9 @@ inline DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box
   return from_cores(ta.p, tb.apply(face), tb.rotate(n), -gap, ra, rb);
 }
 
+// Defined in closed_form.cpp for every bounded shape type.
+template <class S>
+DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b, const Transform& tb);
+DistanceResult halfspace_halfspace(const Halfspace& a, const Transform& ta, const Halfspace& b, const Transform& tb);
+
 }  // namespace proxima::closed_form::impl

@@ -1,8 +1,12 @@
 // Closed-form pairs against hand-derived values.
 #include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include <proxima/narrow/closed_form.hpp>
 #include <proxima/query.hpp>
 
 namespace proxima {
@@ -125,6 +129,43 @@ TEST(ClosedForm, AgreesWithGjkWhenForced) {
   DistanceRequest an;
   an.method = Method::analytic;
   EXPECT_EQ(distance(b, ta, b, tb, an).status, Status::not_implemented);
+}
+
+// The typed entry points (narrow/closed_form.hpp) take poses from anywhere:
+// a NaN or infinite entry, in the position or in the rotation (used or not),
+// is reported as invalid input with finite fields, never computed into NaN.
+// Before this check, a NaN position gave distance NaN with status ok.
+TEST(ClosedForm, TypedEntryPointsRejectNonFinitePoses) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const Sphere s(0.3);
+  const Capsule c(0.2, 0.8);
+  const Box b(0.5, 0.7, 0.9);
+  const Halfspace h(Vec3::UnitZ(), 0.0);
+  std::vector<Transform> bad;
+  for (const double x : {nan, inf, -inf}) {
+    Transform p = at(0, 0, 0), r = at(0, 0, 0);
+    p.p.y() = x;
+    r.R(2, 1) = x;
+    bad.push_back(p);
+    bad.push_back(r);
+  }
+  auto rejected = [](const DistanceResult& r) {
+    return r.status == Status::invalid_input && std::isfinite(r.distance) && r.normal.allFinite() &&
+           r.point_a.allFinite() && r.point_b.allFinite();
+  };
+  const Transform ok = at(1, 0, 0);
+  for (const Transform& t : bad) {
+    for (const auto& [ta, tb] : {std::pair{t, ok}, std::pair{ok, t}}) {
+      EXPECT_TRUE(rejected(closed_form::sphere_sphere(s, ta, s, tb)));
+      EXPECT_TRUE(rejected(closed_form::sphere_capsule(s, ta, c, tb)));
+      EXPECT_TRUE(rejected(closed_form::capsule_capsule(c, ta, c, tb)));
+      EXPECT_TRUE(rejected(closed_form::sphere_box(s, ta, b, tb)));
+      EXPECT_TRUE(rejected(closed_form::shape_halfspace(b, ta, h, tb)));
+      EXPECT_TRUE(rejected(closed_form::halfspace_halfspace(h, ta, h, tb)));
+    }
+  }
+  // Finite poses still get the answer.
+  expect_result(closed_form::sphere_sphere(s, at(1, 0, 0), s, at(0, 0, 0)), 0.4, Vec3::UnitX());
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // Exact closed-form signed distances for the pairs that have one. Each returns
 // the signed distance (negative = overlap, −depth), the B→A normal and the
-// points on A and B (deepest points when overlapping), in world frame.
+// points on A and B (deepest points when overlapping), in world frame; a
+// non-finite pose gives Status::invalid_input (never NaN).
 #pragma once
 
 #include <proxima/query.hpp>
