@@ -20,15 +20,14 @@ DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace&
   return from_cores(ca, ca - s * n, n, s, a.core_inflation(), b.core_inflation());
 }
 
+// shape_halfspace for every bounded shape type, here (impl::) and below (public).
 #define PROXIMA_SHAPE_HALFSPACE(S) \
   template DistanceResult shape_halfspace(const S&, const Transform&, const Halfspace&, const Transform&);
-PROXIMA_SHAPE_HALFSPACE(Sphere)
-PROXIMA_SHAPE_HALFSPACE(Capsule)
-PROXIMA_SHAPE_HALFSPACE(Cylinder)
-PROXIMA_SHAPE_HALFSPACE(Cone)
-PROXIMA_SHAPE_HALFSPACE(Box)
-PROXIMA_SHAPE_HALFSPACE(Ellipsoid)
-PROXIMA_SHAPE_HALFSPACE(ConvexPolytope)
+#define PROXIMA_SHAPE_HALFSPACE_ALL                                                                   \
+  PROXIMA_SHAPE_HALFSPACE(Sphere) PROXIMA_SHAPE_HALFSPACE(Capsule) PROXIMA_SHAPE_HALFSPACE(Cylinder) \
+  PROXIMA_SHAPE_HALFSPACE(Cone) PROXIMA_SHAPE_HALFSPACE(Box) PROXIMA_SHAPE_HALFSPACE(Ellipsoid)       \
+  PROXIMA_SHAPE_HALFSPACE(ConvexPolytope)
+PROXIMA_SHAPE_HALFSPACE_ALL
 
 DistanceResult halfspace_halfspace(const Halfspace& a, const Transform& ta, const Halfspace& b, const Transform& tb) {
   const Vec3 na = ta.rotate(a.normal()), nb = tb.rotate(b.normal());
@@ -104,13 +103,8 @@ DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace&
   return checked(ta, tb, [&] { return impl::shape_halfspace(a, ta, b, tb); });
 }
 
-PROXIMA_SHAPE_HALFSPACE(Sphere)
-PROXIMA_SHAPE_HALFSPACE(Capsule)
-PROXIMA_SHAPE_HALFSPACE(Cylinder)
-PROXIMA_SHAPE_HALFSPACE(Cone)
-PROXIMA_SHAPE_HALFSPACE(Box)
-PROXIMA_SHAPE_HALFSPACE(Ellipsoid)
-PROXIMA_SHAPE_HALFSPACE(ConvexPolytope)
+PROXIMA_SHAPE_HALFSPACE_ALL
+#undef PROXIMA_SHAPE_HALFSPACE_ALL
 #undef PROXIMA_SHAPE_HALFSPACE
 
 DistanceResult halfspace_halfspace(const Halfspace& a, const Transform& ta, const Halfspace& b,
