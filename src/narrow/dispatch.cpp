@@ -54,7 +54,7 @@ using Bx = Box;
 using El = Ellipsoid;
 using Hs = Halfspace;
 using Cv = ConvexPolytope;
-namespace cfi = closed_form::impl;  // inline: the cell is one function
+namespace cfi = closed_form::impl;  // unchecked (run() checked the poses); inline but for the halfspace forms
 using detail::gjk_pair;
 
 // clang-format off
