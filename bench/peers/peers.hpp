@@ -73,14 +73,19 @@ PeerCell run_ode(const Workload& work, int repeats);
 /// Proxima and ODE timed alternately, pose by pose, in this process: rows
 /// measured minutes apart on a shared machine differ by up to 2× on 20 ns
 /// queries, pairs of batches a microsecond apart do not. Per round, every
-/// pose runs `repeats` of `ours(pose)`'s queries and then `repeats`
-/// dCollide calls (contact buffer kept); the result is the median over
-/// `rounds` of each side's mean ns per query, and of their ratio.
+/// pose runs `repeats` of `ours(pose)`'s queries, then `repeats` dCollide
+/// calls on geoms placed once (contact buffer kept), then `repeats` of
+/// dGeomSetPosition + dGeomSetRotation on both geoms and dCollide: a query
+/// at a new pose, which is what one `signed_distance` call is (ODE keeps
+/// poses in its geoms; the rotation goes in as the matrix our Transform
+/// holds, so ODE converts nothing). The result is the median over `rounds`
+/// of each side's mean ns per query, and of the ratios.
 struct Duel {
   bool supported = false;
   std::string note;
-  double proxima_ns = 0.0, ode_ns = 0.0;
-  double ratio = 0.0, ratio_lo = 0.0, ratio_hi = 0.0;  ///< Proxima / ODE: median, min, max over rounds
+  double proxima_ns = 0.0, ode_ns = 0.0, ode_placed_ns = 0.0;
+  double ratio = 0.0, ratio_lo = 0.0, ratio_hi = 0.0;  ///< Proxima / ODE's dCollide: median, min, max over rounds
+  double placed_ratio = 0.0, placed_lo = 0.0, placed_hi = 0.0;  ///< Proxima / ODE's pose setting + dCollide
 };
 /// `ours(i, repeats)` runs Proxima's query on pose i `repeats` times.
 Duel duel_ode(const Workload& work, int repeats, int rounds, void (*ours)(void* ctx, std::size_t i, int repeats),
