@@ -97,6 +97,14 @@ DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box& b, co
   return checked(ta, tb, [&] { return impl::sphere_box(a, ta, b, tb); });
 }
 
+DistanceResult sphere_cylinder(const Sphere& a, const Transform& ta, const Cylinder& b, const Transform& tb) {
+  return checked(ta, tb, [&] { return impl::sphere_cylinder(a, ta, b, tb); });
+}
+
+DistanceResult sphere_cone(const Sphere& a, const Transform& ta, const Cone& b, const Transform& tb) {
+  return checked(ta, tb, [&] { return impl::sphere_cone(a, ta, b, tb); });
+}
+
 template <class S>
 DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b,
                                const Transform& tb) {

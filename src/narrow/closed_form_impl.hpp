@@ -115,6 +115,117 @@ inline DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box
   return from_cores(ta.p, tb.apply(face), tb.rotate(n), -gap, ra, rb);
 }
 
+// A sphere's centre c against a solid of revolution about local z whose
+// meridian section (r, z), r ≥ 0, is convex: the nearest boundary point of
+// the solid lies in c's own meridian half-plane (for an outside point, the
+// solid is symmetric about that plane; for an inside one, among the planes
+// supporting the solid the deepest below c have their normal in it), so the
+// 3-D question is a 2-D one about the section. `section(rho, z, qr, qz, nr,
+// nz)` answers it for the point (rho, z): the signed distance (negative
+// inside), the nearest boundary point (qr, qz) and the unit outward normal
+// there, pointing from (qr, qz) to the point when outside. The azimuth is
+// c's, or +x on the axis (every azimuth is then equally near).
+template <class Section>
+inline DistanceResult sphere_revolved(const Transform& ta, const Transform& tb, double ra, double rb,
+                                      Section&& section) {
+  const Vec3 c = tb.apply_inverse(ta.p);
+  const double rho = std::sqrt(c.x() * c.x() + c.y() * c.y());
+  const double cos_az = rho > 0.0 ? c.x() / rho : 1.0, sin_az = rho > 0.0 ? c.y() / rho : 0.0;
+  double qr, qz, nr, nz;
+  const double s = section(rho, c.z(), qr, qz, nr, nz);
+  const Vec3 q(qr * cos_az, qr * sin_az, qz), n(nr * cos_az, nr * sin_az, nz);
+  return from_cores(ta.p, tb.apply(q), tb.rotate(n), s, ra, rb);
+}
+
+// The nearer to (x, z) of its projection onto segment [p, q] of the (r, z)
+// plane and `best` (squared distance `best_sq`).
+inline void nearer_on_segment(double x, double z, double pr, double pz, double qr, double qz, double& br,
+                              double& bz, double& best_sq) {
+  const double dr = qr - pr, dz = qz - pz;
+  const double t = std::clamp(((x - pr) * dr + (z - pz) * dz) / (dr * dr + dz * dz), 0.0, 1.0);
+  const double cr = pr + t * dr, cz = pz + t * dz;
+  const double d2 = (x - cr) * (x - cr) + (z - cz) * (z - cz);
+  if (d2 < best_sq) {
+    best_sq = d2;
+    br = cr;
+    bz = cz;
+  }
+}
+
+// Outside a section: the distance to the nearest point (qr, qz) and the
+// unit direction from it to (x, z); (nr, nz) is kept as set (the normal of
+// the side found violated) when rounding put a boundary point outside.
+inline double outside_normal(double x, double z, double qr, double qz, double& nr, double& nz) {
+  const double len = std::hypot(x - qr, z - qz);
+  if (len > 0.0) {
+    nr = (x - qr) / len;
+    nz = (z - qz) / len;
+  }
+  return len;
+}
+
+// Cylinder core: section [0, R] × [−h, h]. Inside, the nearer of the side
+// (R − ρ) and the nearer cap (h − |z|); a tie leaves through the cap.
+inline DistanceResult sphere_cylinder(const Sphere& a, const Transform& ta, const Cylinder& b, const Transform& tb) {
+  const double R = b.radius(), h = 0.5 * b.length();
+  return sphere_revolved(ta, tb, a.core_inflation(), b.core_inflation(),
+                         [&](double rho, double z, double& qr, double& qz, double& nr, double& nz) {
+                           qr = std::min(rho, R);
+                           qz = std::clamp(z, -h, h);
+                           if (qr != rho || qz != z) {
+                             nr = rho > R ? 1.0 : 0.0;
+                             nz = rho > R ? 0.0 : (z > 0.0 ? 1.0 : -1.0);
+                             return outside_normal(rho, z, qr, qz, nr, nz);
+                           }
+                           const double side = R - rho, cap = h - std::abs(z);
+                           if (side < cap) {
+                             qr = R;
+                             nr = 1.0;
+                             nz = 0.0;
+                             return -side;
+                           }
+                           qz = z >= 0.0 ? h : -h;
+                           nr = 0.0;
+                           nz = z >= 0.0 ? 1.0 : -1.0;
+                           return -cap;
+                         });
+}
+
+// Cone core: the meridian section is the triangle (0, −h), (R, −h), (0, h)
+// (base at z = −h, apex at +h; cone.hpp), whose boundary seen from r ≥ 0 is
+// the base and the slant side (the axis is inside the full section). Inside,
+// the nearer of the base (z + h) and the slant, whose outward normal is
+// (2h, R)/√(4h² + R²); a tie leaves through the base.
+inline DistanceResult sphere_cone(const Sphere& a, const Transform& ta, const Cone& b, const Transform& tb) {
+  const double R = b.radius(), h = 0.5 * b.length();
+  const double len = std::sqrt(4.0 * h * h + R * R), sr = 2.0 * h / len, sz = R / len;
+  return sphere_revolved(ta, tb, a.core_inflation(), b.core_inflation(),
+                         [&](double rho, double z, double& qr, double& qz, double& nr, double& nz) {
+                           const double base = z + h, slant = sr * (R - rho) - sz * (z + h);
+                           if (!(base >= 0.0) || !(slant >= 0.0)) {
+                             qr = std::min(rho, R);
+                             qz = -h;
+                             double best = (rho - qr) * (rho - qr) + (z + h) * (z + h);
+                             nearer_on_segment(rho, z, R, -h, 0.0, h, qr, qz, best);
+                             nr = base < slant ? 0.0 : sr;
+                             nz = base < slant ? -1.0 : sz;
+                             return outside_normal(rho, z, qr, qz, nr, nz);
+                           }
+                           if (slant < base) {
+                             qr = rho + slant * sr;
+                             qz = z + slant * sz;
+                             nr = sr;
+                             nz = sz;
+                             return -slant;
+                           }
+                           qr = rho;
+                           qz = -h;
+                           nr = 0.0;
+                           nz = -1.0;
+                           return -base;
+                         });
+}
+
 // Defined in closed_form.cpp for every bounded shape type.
 template <class S>
 DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b, const Transform& tb);

@@ -12,6 +12,8 @@ DistanceResult sphere_sphere(const Sphere& a, const Transform& ta, const Sphere&
 DistanceResult sphere_capsule(const Sphere& a, const Transform& ta, const Capsule& b, const Transform& tb);
 DistanceResult capsule_capsule(const Capsule& a, const Transform& ta, const Capsule& b, const Transform& tb);
 DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box& b, const Transform& tb);
+DistanceResult sphere_cylinder(const Sphere& a, const Transform& ta, const Cylinder& b, const Transform& tb);
+DistanceResult sphere_cone(const Sphere& a, const Transform& ta, const Cone& b, const Transform& tb);
 /// Any shape A against a halfspace B: A's deepest point along −normal.
 template <class S>
 DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b, const Transform& tb);
