@@ -93,6 +93,73 @@ struct EpaPolytope {
   }
 };
 
+/// The faces by distance from the origin: a binary min-heap of (dist, face)
+/// entries, ordered by dist and then by face slot, so the face on top is the
+/// one a scan for the smallest dist (the first slot on a tie) would pick.
+/// Killed and re-used slots leave their old entries behind; top() drops
+/// those (the face dead, or its dist not the entry's) when it meets them.
+/// Full, it is rebuilt from the live faces. EPA scans the faces while they
+/// are few and starts the heap once they are not (kFrom slots): on
+/// cylinder–box (~18 iterations) the heap cost 5 % more instructions than
+/// the scan, on ellipsoid–ellipsoid (~62) it saved 16 %.
+struct EpaFaceHeap {
+  static constexpr int kFrom = 64;
+  struct Entry {
+    double dist;
+    int face;
+  };
+  static constexpr int kCapacity = 2 * EpaPolytope::kMaxFaces;
+  Entry e[kCapacity];
+  int n = 0;
+
+  static bool before(const Entry& x, const Entry& y) { return x.dist < y.dist || (x.dist == y.dist && x.face < y.face); }
+
+  /// Every live face (the start, or a rebuild when full).
+  void build(const EpaPolytope& P) {
+    n = 0;
+    for (int k = 0; k < P.nf; ++k)
+      if (P.f[k].alive) insert({P.f[k].dist, k});
+  }
+  void push(const EpaPolytope& P, int face) {
+    if (n == kCapacity) build(P);
+    insert({P.f[face].dist, face});
+  }
+  /// The live face nearest the origin, or −1 when none is left.
+  int top(const EpaPolytope& P) {
+    while (n > 0) {
+      const EpaPolytope::Face& f = P.f[e[0].face];
+      if (f.alive && f.dist == e[0].dist) return e[0].face;
+      pop();
+    }
+    return -1;
+  }
+
+ private:
+  void insert(const Entry& x) {
+    int i = n++;
+    while (i > 0) {
+      const int parent = (i - 1) / 2;
+      if (!before(x, e[parent])) break;
+      e[i] = e[parent];
+      i = parent;
+    }
+    e[i] = x;
+  }
+  void pop() {
+    const Entry last = e[--n];
+    int i = 0;
+    for (;;) {
+      int child = 2 * i + 1;
+      if (child >= n) break;
+      if (child + 1 < n && before(e[child + 1], e[child])) ++child;
+      if (!before(e[child], last)) break;
+      e[i] = e[child];
+      i = child;
+    }
+    e[i] = last;
+  }
+};
+
 }  // namespace detail
 
 /// EPA on the cores of two overlapping shapes, starting from GJK's final
@@ -197,6 +264,8 @@ EpaResult epa(const A& a, const Transform& pose_a, const B& b, const Transform& 
     ok = P.set_face(slot, kTet[k][0], kTet[k][1], kTet[k][2]) && ok;
     for (int e = 0; e < 3; ++e) P.f[slot].adj[e] = kTetAdj[k][e];
   }
+  detail::EpaFaceHeap heap;
+  bool heaped = false;
   if (!ok) return finish_flat((P.y[1] - P.y[0]).cross(P.y[2] - P.y[0]));
 
   const double tol = opt.tol_rel * std::max(scale, 1e-300);
@@ -211,10 +280,17 @@ EpaResult epa(const A& a, const Transform& pose_a, const B& b, const Transform& 
   int horizon[EpaPolytope::kMaxHorizon][4];
   int stack[EpaPolytope::kMaxFaces][2];
   for (; it < opt.max_iterations; ++it) {
-    // Face closest to the origin (linear scan: a few hundred faces at most).
-    closest = -1;
-    for (int k = 0; k < P.nf; ++k) {
-      if (P.f[k].alive && (closest < 0 || P.f[k].dist < P.f[closest].dist)) closest = k;
+    // The face closest to the origin (the first slot on a tie).
+    if (!heaped && P.nf > detail::EpaFaceHeap::kFrom) {
+      heap.build(P);
+      heaped = true;
+    }
+    if (heaped) {
+      closest = heap.top(P);
+    } else {
+      closest = -1;
+      for (int k = 0; k < P.nf; ++k)
+        if (P.f[k].alive && (closest < 0 || P.f[k].dist < P.f[closest].dist)) closest = k;
     }
     if (closest < 0) {
       out.status = Status::not_converged;
@@ -300,6 +376,7 @@ EpaResult epa(const A& a, const Transform& pose_a, const B& b, const Transform& 
         break;
       }
       P.set_face(k, i, j, wi);
+      if (heaped) heap.push(P, k);
       P.f[k].adj[0] = horizon[m][2];
       P.f[horizon[m][2]].adj[horizon[m][3]] = k;
       by_start[i] = k;
