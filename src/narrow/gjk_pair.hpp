@@ -27,12 +27,17 @@ DistanceResult sat_pair(const A& a, const Transform& ta, const B& b, const Trans
   else return sat_polytope_polytope(a, ta, b, tb);
 }
 
+// A polytope and a shape whose core is a segment (a capsule) or a point (a
+// sphere), in either order: the SAT on P ⊖ S answers their depth.
+template <class S>
+inline constexpr bool kSegmentCore = std::is_same_v<S, Capsule> || std::is_same_v<S, Sphere>;
 template <class A, class B>
-inline constexpr bool kPolytopeCapsule = (std::is_same_v<A, ConvexPolytope> && std::is_same_v<B, Capsule>) ||
-                                         (std::is_same_v<A, Capsule> && std::is_same_v<B, ConvexPolytope>);
+inline constexpr bool kPolytopeCapsule = (std::is_same_v<A, ConvexPolytope> && kSegmentCore<B>) ||
+                                         (kSegmentCore<A> && std::is_same_v<B, ConvexPolytope>);
 
-// Exact SAT for a polytope and a capsule, in either order; `sat(polytope,
-// its pose, capsule, its pose)` is one of sat.hpp's polytope–capsule forms.
+// Exact SAT for a polytope and a capsule or sphere, in either order;
+// `sat(polytope, its pose, other, its pose)` is one of sat.hpp's
+// polytope–segment forms.
 template <class A, class B, class Sat>
 DistanceResult sat_segment_pair(const A& a, const Transform& ta, const B& b, const Transform& tb, Sat&& sat) {
   if constexpr (std::is_same_v<A, ConvexPolytope>) {
@@ -51,9 +56,9 @@ template <class A, class B>
 DistanceResult polytope_capsule_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
                                       const Vec3& guess, int* guess_vertex = nullptr) {
   const Vec3 g = std::is_same_v<A, ConvexPolytope> ? guess : Vec3(-guess);  // B→A in the polytope-first order
-  return sat_segment_pair(a, ta, b, tb, [&](const ConvexPolytope& p, const Transform& tp, const Capsule& c,
+  return sat_segment_pair(a, ta, b, tb, [&](const ConvexPolytope& p, const Transform& tp, const auto& c,
                                             const Transform& tc) {
-    return sat_polytope_capsule_depth(p, tp, c, tc, g, guess_vertex);
+    return sat_polytope_capsule_depth(p, tp, SegmentCore::of(c), tc, g, guess_vertex);
   });
 }
 

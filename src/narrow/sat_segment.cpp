@@ -266,7 +266,7 @@ namespace {
 
 // `below`: only axes with h_C below it are searched (a known upper bound on
 // the cores' depth, slightly raised); none found reports not_converged.
-DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, const Capsule& b,
+DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, const detail::SegmentCore& b,
                                 const Transform& tb, SatStats* stats, bool stop_apart,
                                 double below = std::numeric_limits<double>::infinity()) {
   DistanceResult r;
@@ -313,16 +313,16 @@ DistanceResult sat_polytope_capsule(const ConvexPolytope& a, const Transform& ta
     r.status = Status::invalid_input;
     return r;
   }
-  return polytope_capsule(a, ta, b, tb, stats, false);
+  return polytope_capsule(a, ta, detail::SegmentCore::of(b), tb, stats, false);
 }
 
 DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta,
                                                   const Capsule& b, const Transform& tb) {
-  return polytope_capsule(a, ta, b, tb, nullptr, true);
+  return polytope_capsule(a, ta, SegmentCore::of(b), tb, nullptr, true);
 }
 
 DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta,
-                                                  const Capsule& b, const Transform& tb, const Vec3& normal_guess,
+                                                  const SegmentCore& b, const Transform& tb, const Vec3& normal_guess,
                                                   int* guess_vertex) {
   const PolytopeData& d = a.data();
   if (d.dimension < 3 || d.cones.empty()) return polytope_capsule(a, ta, b, tb, nullptr, true);

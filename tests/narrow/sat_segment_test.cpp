@@ -132,6 +132,55 @@ TEST_P(SatSegmentSphere, MatchesOracleAndBruteForce) {
 
 INSTANTIATE_TEST_SUITE_P(Sizes, SatSegmentSphere, ::testing::Values(8, 50, 200, 1000, 2000));
 
+// A sphere's core is a point, the segment of length zero: the dispatcher
+// answers sphere–polytope depth by the same SAT (no edge axes then), in
+// either order, against the Minkowski oracle on hull vertices − centre.
+TEST(SatSegment, SphereAgainstPolytopeMatchesOracle) {
+  for (const int n : {8, 200, 1000}) {
+    Rng g(700u + static_cast<unsigned>(n));
+    const ConvexPolytope poly(g.sphere_points(n, 0.5));
+    const Sphere ball(0.2, 0.01);
+    const Shape sa(poly), sb(ball);
+    const int poses = testing::scaled(n >= 1000 ? 300 : 1000);
+    int overlapping = 0, cores_apart = 0, tried = 0;
+    double max_err = 0.0;
+    while (overlapping < poses && tried < 20 * poses) {
+      ++tried;
+      const Transform ta = g.pose(0.45), tb = g.pose(0.0);
+      const double core = oracle::minkowski_signed_distance(testing::transformed(ta, poly.vertices()), {tb.p});
+      const double truth = core - ball.core_inflation();
+      if (!(truth < -1e-9)) continue;
+      ++overlapping;
+      cores_apart += core > 0.0;
+      const DistanceResult ab = signed_distance(sa, ta, sb, tb);
+      ASSERT_EQ(ab.status, Status::ok) << n << " pose " << overlapping;
+      EXPECT_NEAR(ab.distance, truth, 1e-9) << n << " pose " << overlapping;
+      max_err = std::max(max_err, std::abs(ab.distance - truth));
+      EXPECT_NEAR((ab.point_b - ab.point_a - (-ab.distance) * ab.normal).norm(), 0.0, 1e-12);
+      const DistanceResult ba = signed_distance(sb, tb, sa, ta);
+      EXPECT_NEAR(ba.distance, truth, 1e-9) << n << " reversed pose " << overlapping;
+      EXPECT_NEAR((ba.normal + ab.normal).norm(), 0.0, 1e-12) << n << " reversed pose " << overlapping;
+      // Along the normal, a little more than the depth separates the cores
+      // plus margins and a little less does not.
+      const Transform more{ta.R, ta.p + (-ab.distance + 1e-7) * ab.normal};
+      const Transform less{ta.R, ta.p + (-ab.distance - 1e-7) * ab.normal};
+      EXPECT_GT(oracle::minkowski_signed_distance(testing::transformed(more, poly.vertices()), {tb.p}) -
+                    ball.core_inflation(), 0.0);
+      EXPECT_LT(oracle::minkowski_signed_distance(testing::transformed(less, poly.vertices()), {tb.p}) -
+                    ball.core_inflation(), 0.0);
+      // Forced SAT takes the same path.
+      DistanceRequest sat;
+      sat.method = Method::sat;
+      EXPECT_NEAR(signed_distance(sb, tb, sa, ta, sat).distance, truth, 1e-9);
+    }
+    EXPECT_EQ(overlapping, poses) << n;
+    EXPECT_GT(cores_apart, 0) << n;                // some poses overlap only through the radius (GJK's part)
+    EXPECT_GT(overlapping - cores_apart, 0) << n;  // and some cores overlap (the SAT's)
+    std::printf("sphere-polytope(%d): %d poses (cores apart %d), max |err| vs oracle %.2g\n", n, overlapping,
+                cores_apart, max_err);
+  }
+}
+
 // Hulls whose cones are wide or whose offsets are negative: an off-centre
 // hull (the local origin outside it), a flattened one, and a box whose
 // edges run parallel to the capsule at axis-aligned poses.
@@ -228,7 +277,7 @@ TEST(SatSegment, WarmStartGivesTheSameAnswerForAnyGuess) {
     const Vec3 guesses[] = {exact.normal, Eigen::AngleAxisd(0.3, exact.normal.unitOrthogonal()) * exact.normal,
                             -exact.normal, Vec3::Zero(), rng.unit_vector(), Vec3(nan, 0, 0)};
     for (const Vec3& guess : guesses) {
-      const DistanceResult w = narrow::detail::sat_polytope_capsule_depth(poly, ta, cap, tb, guess);
+      const DistanceResult w = narrow::detail::sat_polytope_capsule_depth(poly, ta, narrow::detail::SegmentCore::of(cap), tb, guess);
       ASSERT_EQ(w.status, Status::ok);
       ASSERT_TRUE(std::isfinite(w.distance) && w.normal.allFinite());
       if (exact.distance + radii < 0.0) {

@@ -56,6 +56,21 @@ DistanceResult sat_polytope_capsule(const ConvexPolytope& a, const Transform& ta
                                     const Transform& tb, SatStats* stats = nullptr);
 
 namespace detail {
+/// What the polytope–segment SAT needs of the other shape: its core is the
+/// segment of half length `half_length` along its local z (0 for a sphere's
+/// point), inflated by `inflation`.
+class SegmentCore {
+ public:
+  static SegmentCore of(const Capsule& c) { return {c.half_length(), c.core_inflation()}; }
+  static SegmentCore of(const Sphere& s) { return {0.0, s.core_inflation()}; }
+  double half_length() const { return half_length_; }
+  double core_inflation() const { return inflation_; }
+
+ private:
+  SegmentCore(double half_length, double inflation) : half_length_(half_length), inflation_(inflation) {}
+  double half_length_, inflation_;
+};
+
 /// sat_polytope_capsule for the dispatcher, on poses it has checked finite:
 /// it stops as soon as some facet plane of P ⊖ S has the origin outside
 /// (h ≤ 0), since GJK then measures the distance; distance + margins ≥ 0
@@ -68,7 +83,8 @@ DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transfo
 /// a poor one only prunes less. A guess whose plane separates the cores is
 /// returned as that separating axis. `guess_vertex` (optional) receives the
 /// polytope's vertex supporting the guess: a hill-climbing hint for GJK.
-DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta, const Capsule& b,
+/// A capsule or a sphere (SegmentCore::of) as B.
+DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta, const SegmentCore& b,
                                           const Transform& tb, const Vec3& normal_guess,
                                           int* guess_vertex = nullptr);
 }  // namespace detail
