@@ -3,6 +3,7 @@
 // method): no throw, no NaN, no wrong sign, no hang. Overlap is certain by
 // construction: each shape contains the ball of radius r_in about its
 // origin, and the origins are placed closer than 0.9 (r_in(A) + r_in(B)).
+// --method forces gjk_epa or incremental on the same poses, for comparison.
 // Exit status 1 when any query fails one of the checks.
 #include <algorithm>
 #include <chrono>
@@ -62,11 +63,23 @@ struct Tally {
 int main(int argc, char** argv) {
   long queries = 1000000;
   bool markdown = false;
+  DistanceRequest request;  // automatic unless --method forces one (the same poses either way)
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--queries") && i + 1 < argc) queries = std::atol(argv[++i]);
-    else if (!std::strcmp(argv[i], "--markdown")) markdown = true;
-    else {
-      std::fprintf(stderr, "usage: proxima-stress [--queries N] [--markdown]\n");
+    if (!std::strcmp(argv[i], "--queries") && i + 1 < argc) {
+      queries = std::atol(argv[++i]);
+    } else if (!std::strcmp(argv[i], "--markdown")) {
+      markdown = true;
+    } else if (!std::strcmp(argv[i], "--method") && i + 1 < argc) {
+      const std::string m = argv[++i];
+      if (m == "auto") request.method = Method::automatic;
+      else if (m == "gjk_epa") request.method = Method::gjk;
+      else if (m == "incremental") request.method = Method::incremental;
+      else {
+        std::fprintf(stderr, "proxima-stress: --method must be auto, gjk_epa or incremental (got %s)\n", m.c_str());
+        return 2;
+      }
+    } else {
+      std::fprintf(stderr, "usage: proxima-stress [--queries N] [--markdown] [--method auto|gjk_epa|incremental]\n");
       return 2;
     }
   }
@@ -94,7 +107,7 @@ int main(int argc, char** argv) {
                                                         pb.p + std::cbrt(u(g)) * reach * dir);
         const auto start = std::chrono::steady_clock::now();
         try {
-          const DistanceResult r = signed_distance(a.shape, pa, b.shape, pb);
+          const DistanceResult r = signed_distance(a.shape, pa, b.shape, pb, request);
           const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
           t.total_ns += ns;
           t.max_ns = std::max(t.max_ns, ns);
