@@ -141,10 +141,10 @@ SimplexSolution closest(const Simplex& s, bool newest_last) {
   }
   if (outside_any) return best;
   // Inside: barycentric weights of the origin, for witness points inside both
-  // sets, by Cramer's rule on the edges from y0. Nothing is flat here (a flat
-  // face would have counted as outside), so the determinant, which is the
-  // last face's side_opposite, is not zero. (A pivoted QR solve cost a tenth
-  // of an overlapping cylinder–box query.)
+  // sets, by Cramer's rule on the edges from y0. The determinant is ± every
+  // face's side_opposite, and face 0 (always tested) was not flat, so it is
+  // not zero. (A pivoted QR solve cost a tenth of an overlapping cylinder–box
+  // query.)
   const Vec3 e1 = y[1] - y[0], e2 = y[2] - y[0], e3 = y[3] - y[0], r = -y[0];
   const Vec3 c23 = e2.cross(e3);
   const double det = e1.dot(c23);
