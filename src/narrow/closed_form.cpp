@@ -105,6 +105,10 @@ DistanceResult sphere_cone(const Sphere& a, const Transform& ta, const Cone& b, 
   return checked(ta, tb, [&] { return impl::sphere_cone(a, ta, b, tb); });
 }
 
+DistanceResult sphere_ellipsoid(const Sphere& a, const Transform& ta, const Ellipsoid& b, const Transform& tb) {
+  return checked(ta, tb, [&] { return impl::sphere_ellipsoid(a, ta, b, tb); });
+}
+
 template <class S>
 DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b,
                                const Transform& tb) {

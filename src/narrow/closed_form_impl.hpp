@@ -226,6 +226,103 @@ inline DistanceResult sphere_cone(const Sphere& a, const Transform& ta, const Co
                          });
 }
 
+// Nearest boundary point x of the solid ellipsoid with semi-axes
+// e[0] ≥ … ≥ e[k−1] > 0 to a point y with every y[i] ≥ 0 (Eberly, "Distance
+// from a point to an ellipse, an ellipsoid, or a hyperellipsoid", 2013):
+// x[i] = e[i]² y[i] / (t + e[i]²) for the largest root t > −e[k−1]² of
+// Σ (e[i] y[i] / (t + e[i]²))² = 1, inside and outside alike. The root is
+// sought as u = (t + e[k−1]²) / e[k−1]², which keeps its relative precision
+// when it nears 0 (a point close to the smallest axis's plane), by Newton's
+// method from the left end of the bracket: the function is convex and
+// decreasing in u, so the steps rise monotonically to the root. With
+// y[k−1] = 0 the nearest point may leave that plane (deep inside, toward the
+// smallest axis); when it does not, the problem drops a dimension.
+inline void ellipsoid_nearest(int k, const double* e, const double* y, double* x) {
+  const double el = e[k - 1];
+  if (y[k - 1] > 0.0) {
+    double n[3], d[3], r[3];
+    double g0 = -1.0, norm2 = 0.0;
+    for (int i = 0; i < k; ++i) {
+      r[i] = (e[i] / el) * (e[i] / el);
+      d[i] = (e[i] - el) * (e[i] + el) / (el * el);  // r − 1, without its cancellation
+      const double z = y[i] / e[i];
+      n[i] = r[i] * z;
+      g0 += z * z;
+      norm2 += n[i] * n[i];
+    }
+    if (g0 == 0.0) {  // on the surface
+      for (int i = 0; i < k; ++i) x[i] = y[i];
+      return;
+    }
+    const double hi = g0 < 0.0 ? 1.0 : std::sqrt(norm2);
+    double u = y[k - 1] / el;  // the last term alone is 1 here: g ≥ 0
+    for (int it = 0; it < 100; ++it) {
+      double g = -1.0, dg = 0.0;
+      for (int i = 0; i < k; ++i) {
+        const double q = n[i] / (u + d[i]);
+        g += q * q;
+        dg -= 2.0 * q * q / (u + d[i]);
+      }
+      if (!(g > 0.0)) break;  // at the root, to rounding
+      const double next = std::min(u - g / dg, hi);
+      if (!(next > u)) break;  // no more progress
+      u = next;
+    }
+    for (int i = 0; i < k; ++i) x[i] = r[i] * y[i] / (u + d[i]);
+    return;
+  }
+  if (k == 1) {
+    x[0] = el;
+    return;
+  }
+  double sum = 0.0;
+  bool off_plane = true;
+  for (int i = 0; i + 1 < k && off_plane; ++i) {
+    const double denom = (e[i] - el) * (e[i] + el), numer = e[i] * y[i];
+    off_plane = numer < denom;
+    if (off_plane) {
+      const double xde = numer / denom;
+      x[i] = e[i] * xde;
+      sum += xde * xde;
+    }
+  }
+  if (off_plane && sum < 1.0) {
+    x[k - 1] = el * std::sqrt(1.0 - sum);
+    return;
+  }
+  x[k - 1] = 0.0;
+  ellipsoid_nearest(k - 1, e, y, x);
+}
+
+// Ellipsoid core: the centre's nearest boundary point in the frame where the
+// semi-axes are sorted and the centre lies in the first octant (zero
+// components on the + side), mapped back; the normal is the outward surface
+// normal there, x/e² normalized, which is the B→A direction outside and the
+// way out inside, also where the distance is 0.
+inline DistanceResult sphere_ellipsoid(const Sphere& a, const Transform& ta, const Ellipsoid& b, const Transform& tb) {
+  const Vec3 c = tb.apply_inverse(ta.p);
+  const Vec3& radii = b.radii();
+  int p[3] = {0, 1, 2};
+  std::stable_sort(p, p + 3, [&](int i, int j) { return radii[i] > radii[j]; });
+  double e[3], y[3], x[3];
+  for (int i = 0; i < 3; ++i) {
+    e[i] = radii[p[i]];
+    y[i] = std::abs(c[p[i]]);
+  }
+  ellipsoid_nearest(3, e, y, x);
+  double inside = -1.0;
+  Vec3 q, n;
+  for (int i = 0; i < 3; ++i) {
+    const double sign = c[p[i]] < 0.0 ? -1.0 : 1.0;
+    q[p[i]] = sign * x[i];
+    n[p[i]] = sign * x[i] / (e[i] * e[i]);
+    inside += (y[i] / e[i]) * (y[i] / e[i]);
+  }
+  const double dist = (c - q).norm();
+  return from_cores(ta.p, tb.apply(q), tb.rotate(n.normalized()), inside < 0.0 ? -dist : dist, a.core_inflation(),
+                    b.core_inflation());
+}
+
 // Defined in closed_form.cpp for every bounded shape type.
 template <class S>
 DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b, const Transform& tb);

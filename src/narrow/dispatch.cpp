@@ -60,12 +60,12 @@ using detail::gjk_pair;
 // clang-format off
 constexpr PairFn kAnalytic[kShapeTypeCount][kShapeTypeCount] = {
   //            sphere                                  capsule                                  cylinder  cone     box                                ellipsoid halfspace                                         convex
-  /*sphere*/   {analytic<S, S, cfi::sphere_sphere>,      analytic<S, Ca, cfi::sphere_capsule>,     analytic<S, Cy, cfi::sphere_cylinder>, analytic<S, Co, cfi::sphere_cone>, analytic<S, Bx, cfi::sphere_box>,   nullptr,  analytic<S, Hs, cfi::shape_halfspace<S>>,   nullptr},
+  /*sphere*/   {analytic<S, S, cfi::sphere_sphere>,      analytic<S, Ca, cfi::sphere_capsule>,     analytic<S, Cy, cfi::sphere_cylinder>, analytic<S, Co, cfi::sphere_cone>, analytic<S, Bx, cfi::sphere_box>,   analytic<S, El, cfi::sphere_ellipsoid>,  analytic<S, Hs, cfi::shape_halfspace<S>>,   nullptr},
   /*capsule*/  {flipped<Ca, S, cfi::sphere_capsule>,     analytic<Ca, Ca, cfi::capsule_capsule>,   nullptr,  nullptr, nullptr,                           nullptr,  analytic<Ca, Hs, cfi::shape_halfspace<Ca>>, nullptr},
   /*cylinder*/ {flipped<Cy, S, cfi::sphere_cylinder>,   nullptr,                                 nullptr,  nullptr, nullptr,                           nullptr,  analytic<Cy, Hs, cfi::shape_halfspace<Cy>>, nullptr},
   /*cone*/     {flipped<Co, S, cfi::sphere_cone>,       nullptr,                                 nullptr,  nullptr, nullptr,                           nullptr,  analytic<Co, Hs, cfi::shape_halfspace<Co>>, nullptr},
   /*box*/      {flipped<Bx, S, cfi::sphere_box>,         nullptr,                                 nullptr,  nullptr, nullptr,                           nullptr,  analytic<Bx, Hs, cfi::shape_halfspace<Bx>>, nullptr},
-  /*ellipsoid*/{nullptr,                                nullptr,                                 nullptr,  nullptr, nullptr,                           nullptr,  analytic<El, Hs, cfi::shape_halfspace<El>>, nullptr},
+  /*ellipsoid*/{flipped<El, S, cfi::sphere_ellipsoid>,  nullptr,                                 nullptr,  nullptr, nullptr,                           nullptr,  analytic<El, Hs, cfi::shape_halfspace<El>>, nullptr},
   /*halfspace*/{flipped<Hs, S, cfi::shape_halfspace<S>>, flipped<Hs, Ca, cfi::shape_halfspace<Ca>>, flipped<Hs, Cy, cfi::shape_halfspace<Cy>>, flipped<Hs, Co, cfi::shape_halfspace<Co>>, flipped<Hs, Bx, cfi::shape_halfspace<Bx>>, flipped<Hs, El, cfi::shape_halfspace<El>>, analytic<Hs, Hs, cfi::halfspace_halfspace>, flipped<Hs, Cv, cfi::shape_halfspace<Cv>>},
   /*convex*/   {nullptr,                                nullptr,                                 nullptr,  nullptr, nullptr,                           nullptr,  analytic<Cv, Hs, cfi::shape_halfspace<Cv>>, nullptr},
 };

@@ -129,20 +129,44 @@ TEST(ClosedForm, SphereCone) {
   expect_result(signed_distance(s, at(0, 0, -1.5), Cone(1.0, 2.0, 0.1), at(0, 0, 0)), 0.15, -Vec3::UnitZ());
 }
 
-// Sphere against the solids of revolution at random poses, against ground
-// truth that shares no code with the closed forms: separated, the certified
+TEST(ClosedForm, SphereEllipsoid) {
+  const Sphere s(0.1);
+  const Ellipsoid e(Vec3(0.3, 0.5, 0.2));
+  expect_result(signed_distance(s, at(1, 0, 0), e, at(0, 0, 0)), 0.6, Vec3::UnitX());
+  expect_result(signed_distance(s, at(0, -1, 0), e, at(0, 0, 0)), 0.4, -Vec3::UnitY());
+  expect_result(signed_distance(s, at(0, 0, 0.5), e, at(0, 0, 0)), 0.2, Vec3::UnitZ());
+  // The centre leaves along the shortest semi-axis (z).
+  expect_result(signed_distance(s, at(0, 0, 0), e, at(0, 0, 0)), -0.3, Vec3::UnitZ());
+  // Inside on the long axis, near its end: out through that end.
+  expect_result(signed_distance(s, at(0, 0.45, 0), e, at(0, 0, 0)), -0.15, Vec3::UnitY(), 1e-12);
+  expect_result(signed_distance(e, at(0, 0, 0), s, at(0, 0, -0.5)), 0.2, Vec3::UnitZ());
+  // Equal semi-axes: the sphere–sphere answer, inside and out.
+  const Ellipsoid round(Vec3(0.3, 0.3, 0.3), 0.05);
+  const Sphere ball(0.3, 0.05);
+  testing::Rng rng(5);
+  for (int i = 0; i < 200; ++i) {
+    const Transform ta = rng.pose(0.6), tb = rng.pose(0.1);
+    const DistanceResult r = signed_distance(s, ta, round, tb), q = signed_distance(s, ta, ball, tb);
+    ASSERT_EQ(r.status, Status::ok);
+    EXPECT_NEAR(r.distance, q.distance, 1e-14) << i;
+    EXPECT_NEAR((r.normal - q.normal).norm(), 0.0, 1e-12) << i;
+  }
+}
+
+// Sphere against the solids of revolution and the ellipsoid at random
+// poses, against ground truth that shares no code with the closed forms: separated, the certified
 // support-sweep oracle; overlapping, A moved along the normal by the depth
 // plus (minus) 1e-7 is 1e-7 apart by the oracle (still overlaps), so the
 // depth is attained along the normal, and EPA (forced, its own code) finds
 // none shallower.
-TEST(ClosedForm, SphereRevolvedMatchesOracles) {
+TEST(ClosedForm, SphereCurvedMatchesOracles) {
   std::vector<testing::TestShape> spheres, solids;
   for (testing::TestShape& t : testing::bounded_test_shapes()) {
     if (t.label == "sphere") spheres.push_back(t);
-    if (t.label == "cylinder" || t.label.rfind("cone", 0) == 0) solids.push_back(t);
+    if (t.label == "cylinder" || t.label.rfind("cone", 0) == 0 || t.label == "ellipsoid") solids.push_back(t);
   }
   ASSERT_EQ(spheres.size(), 1u);
-  ASSERT_EQ(solids.size(), 2u);
+  ASSERT_EQ(solids.size(), 3u);
   DistanceRequest epa;
   epa.method = Method::gjk;
   testing::Rng rng(606);
@@ -265,6 +289,7 @@ TEST(ClosedForm, TypedEntryPointsRejectNonFinitePoses) {
       EXPECT_TRUE(rejected(closed_form::sphere_box(s, ta, b, tb)));
       EXPECT_TRUE(rejected(closed_form::sphere_cylinder(s, ta, Cylinder(0.3, 0.7), tb)));
       EXPECT_TRUE(rejected(closed_form::sphere_cone(s, ta, Cone(0.3, 0.6), tb)));
+      EXPECT_TRUE(rejected(closed_form::sphere_ellipsoid(s, ta, Ellipsoid(Vec3(0.3, 0.2, 0.1)), tb)));
       EXPECT_TRUE(rejected(closed_form::shape_halfspace(b, ta, h, tb)));
       EXPECT_TRUE(rejected(closed_form::halfspace_halfspace(h, ta, h, tb)));
     }

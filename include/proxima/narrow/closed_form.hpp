@@ -14,6 +14,7 @@ DistanceResult capsule_capsule(const Capsule& a, const Transform& ta, const Caps
 DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box& b, const Transform& tb);
 DistanceResult sphere_cylinder(const Sphere& a, const Transform& ta, const Cylinder& b, const Transform& tb);
 DistanceResult sphere_cone(const Sphere& a, const Transform& ta, const Cone& b, const Transform& tb);
+DistanceResult sphere_ellipsoid(const Sphere& a, const Transform& ta, const Ellipsoid& b, const Transform& tb);
 /// Any shape A against a halfspace B: A's deepest point along −normal.
 template <class S>
 DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b, const Transform& tb);
