@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <memory>
 
 #include <gtest/gtest.h>
 
+#include <proxima/narrow/epa.hpp>
 #include <proxima/query.hpp>
 
 #include "../oracle/minkowski_oracle.hpp"
@@ -138,6 +141,53 @@ TEST(Epa, TouchingAndCoincidentShapes) {
   ASSERT_EQ(f.status, Status::ok);
   EXPECT_NEAR(f.distance, -0.1, 1e-12);
   EXPECT_NEAR(std::abs(f.normal.z()), 1.0, 1e-12);
+}
+
+// The face heap EPA switches to on long runs must pick the face a scan
+// picks (least distance, then least slot), with faces killed and slots
+// re-used under it, ties, infinite distances (degenerate faces) and the
+// rebuild when it fills. The scan is the reference.
+TEST(Epa, FaceHeapPicksWhatAScanPicks) {
+  using detail::EpaFaceHeap;
+  using detail::EpaPolytope;
+  testing::Rng rng(31);
+  for (int trial = 0; trial < 20; ++trial) {
+    auto P = std::make_unique<EpaPolytope>();
+    auto heap = std::make_unique<EpaFaceHeap>();
+    auto scan = [&] {
+      int best = -1;
+      for (int k = 0; k < P->nf; ++k)
+        if (P->f[k].alive && (best < 0 || P->f[k].dist < P->f[best].dist)) best = k;
+      return best;
+    };
+    // Distances from a small set, so that ties are common.
+    auto set = [&](int k) {
+      const double r = rng.uniform(0.0, 1.0);
+      P->f[k].alive = true;
+      P->f[k].dist = r < 0.05 ? std::numeric_limits<double>::infinity() : std::floor(r * 20.0) / 20.0;
+    };
+    for (int k = 0; k < 80; ++k) set(P->new_face());
+    heap->build(*P);
+    int checked = 0;
+    for (int step = 0; step < 3000; ++step) {
+      const int top = heap->top(*P);
+      ASSERT_EQ(top, scan()) << "trial " << trial << " step " << step;
+      if (top < 0) break;
+      ++checked;
+      // Kill the top and a few others, then add faces into freed slots.
+      P->kill(top);
+      for (int k = 0; k < P->nf; ++k)
+        if (P->f[k].alive && rng.uniform(0.0, 1.0) < 0.02) P->kill(k);
+      const int add = static_cast<int>(rng.uniform(0.0, 4.0));
+      for (int a = 0; a < add; ++a) {
+        const int k = P->new_face();
+        if (k < 0) break;
+        set(k);
+        heap->push(*P, k);
+      }
+    }
+    EXPECT_GT(checked, 50) << "trial " << trial;
+  }
 }
 
 }  // namespace
