@@ -81,33 +81,20 @@ std::pair<double, double> closest_segment_params(const Vec3& p0, const Vec3& p1,
   return impl::closest_segment_params(p0, p1, q0, q1);
 }
 
-DistanceResult sphere_sphere(const Sphere& a, const Transform& ta, const Sphere& b, const Transform& tb) {
-  return checked(ta, tb, [&] { return impl::sphere_sphere(a, ta, b, tb); });
-}
-
-DistanceResult sphere_capsule(const Sphere& a, const Transform& ta, const Capsule& b, const Transform& tb) {
-  return checked(ta, tb, [&] { return impl::sphere_capsule(a, ta, b, tb); });
-}
-
-DistanceResult capsule_capsule(const Capsule& a, const Transform& ta, const Capsule& b, const Transform& tb) {
-  return checked(ta, tb, [&] { return impl::capsule_capsule(a, ta, b, tb); });
-}
-
-DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box& b, const Transform& tb) {
-  return checked(ta, tb, [&] { return impl::sphere_box(a, ta, b, tb); });
-}
-
-DistanceResult sphere_cylinder(const Sphere& a, const Transform& ta, const Cylinder& b, const Transform& tb) {
-  return checked(ta, tb, [&] { return impl::sphere_cylinder(a, ta, b, tb); });
-}
-
-DistanceResult sphere_cone(const Sphere& a, const Transform& ta, const Cone& b, const Transform& tb) {
-  return checked(ta, tb, [&] { return impl::sphere_cone(a, ta, b, tb); });
-}
-
-DistanceResult sphere_ellipsoid(const Sphere& a, const Transform& ta, const Ellipsoid& b, const Transform& tb) {
-  return checked(ta, tb, [&] { return impl::sphere_ellipsoid(a, ta, b, tb); });
-}
+// Each public pair calls its impl:: namesake through checked().
+#define PROXIMA_CHECKED_PAIR(name, A, B)                                                   \
+  DistanceResult name(const A& a, const Transform& ta, const B& b, const Transform& tb) { \
+    return checked(ta, tb, [&] { return impl::name(a, ta, b, tb); });                    \
+  }
+PROXIMA_CHECKED_PAIR(sphere_sphere, Sphere, Sphere)
+PROXIMA_CHECKED_PAIR(sphere_capsule, Sphere, Capsule)
+PROXIMA_CHECKED_PAIR(capsule_capsule, Capsule, Capsule)
+PROXIMA_CHECKED_PAIR(sphere_box, Sphere, Box)
+PROXIMA_CHECKED_PAIR(sphere_cylinder, Sphere, Cylinder)
+PROXIMA_CHECKED_PAIR(sphere_cone, Sphere, Cone)
+PROXIMA_CHECKED_PAIR(sphere_ellipsoid, Sphere, Ellipsoid)
+PROXIMA_CHECKED_PAIR(halfspace_halfspace, Halfspace, Halfspace)
+#undef PROXIMA_CHECKED_PAIR
 
 template <class S>
 DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b,
@@ -118,10 +105,5 @@ DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace&
 PROXIMA_SHAPE_HALFSPACE_ALL
 #undef PROXIMA_SHAPE_HALFSPACE_ALL
 #undef PROXIMA_SHAPE_HALFSPACE
-
-DistanceResult halfspace_halfspace(const Halfspace& a, const Transform& ta, const Halfspace& b,
-                                   const Transform& tb) {
-  return checked(ta, tb, [&] { return impl::halfspace_halfspace(a, ta, b, tb); });
-}
 
 }  // namespace proxima::closed_form
