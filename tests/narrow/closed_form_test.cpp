@@ -9,6 +9,7 @@
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/query.hpp>
 
+#include "../oracle/oracle_geometry.hpp"
 #include "../oracle/sweep_oracle.hpp"
 #include "../support/random.hpp"
 #include "../support/test_shapes.hpp"
@@ -71,6 +72,78 @@ TEST(ClosedForm, CapsuleCapsule) {
   EXPECT_NEAR(std::abs(x.normal.z()), 1.0, 1e-12);
   // Parallel, overlapping along their length.
   expect_result(signed_distance(a, at(0.3, 0, 0.2), b, at(0, 0, 0)), -0.2, Vec3::UnitX());
+}
+
+// Capsule pairs at random poses, a third of them with parallel or nearly
+// parallel axes (where the closest-point system is singular), against the
+// segment distance found by ternary search over A's segment (the distance
+// from a point moving along a segment to a fixed segment is convex in its
+// parameter).
+// The cores' closest points, recovered from the result, must lie on the
+// segments and be that far apart.
+double segment_distance_by_search(const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1) {
+  auto f = [&](double u) {
+    const Vec3 p = a0 + u * (a1 - a0);
+    return (p - oracle::closest_point_on_segment(p, b0, b1)).norm();
+  };
+  double lo = 0.0, hi = 1.0;
+  for (int k = 0; k < 200; ++k) {
+    const double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+    (f(m1) < f(m2) ? hi : lo) = f(m1) < f(m2) ? m2 : m1;
+  }
+  return f(0.5 * (lo + hi));
+}
+
+TEST(ClosedForm, CapsulePairsMatchSegmentSearch) {
+  const Capsule a(0.25, 0.5), b(0.1, 1.2);
+  const Sphere s(0.3);
+  testing::Rng rng(707);
+  const double tilts[] = {0.0, 1e-12, 1e-8, 1e-5, 1e-2};
+  const int poses = testing::scaled(3000);
+  int overlapping = 0;
+  for (int i = 0; i < poses; ++i) {
+    const Transform ta = rng.pose(0.6);
+    Transform tb = rng.pose(0.6);
+    if (i % 3 == 0) tb.R = Transform::from_axis_angle(rng.unit_vector(), tilts[i / 3 % 5]).R * ta.R;
+    const Vec3 a0 = ta.apply(Vec3(0, 0, -a.half_length())), a1 = ta.apply(Vec3(0, 0, a.half_length()));
+    const Vec3 b0 = tb.apply(Vec3(0, 0, -b.half_length())), b1 = tb.apply(Vec3(0, 0, b.half_length()));
+    auto check = [&](const DistanceResult& r, const std::vector<Vec3>& ca_pts, double ra, double rb) {
+      ASSERT_EQ(r.status, Status::ok);
+      const double core = segment_distance_by_search(ca_pts[0], ca_pts.back(), b0, b1);
+      EXPECT_NEAR(r.distance, core - ra - rb, 1e-12) << "pose " << i;
+      EXPECT_NEAR(r.normal.norm(), 1.0, 1e-14);
+      const Vec3 ca = r.point_a + ra * r.normal, cb = r.point_b - rb * r.normal;
+      const Vec3 on_a = ca_pts.size() == 1 ? ca_pts[0] : oracle::closest_point_on_segment(ca, ca_pts[0], ca_pts[1]);
+      EXPECT_LT((ca - on_a).norm(), 1e-12) << "pose " << i;
+      EXPECT_LT((cb - oracle::closest_point_on_segment(cb, b0, b1)).norm(), 1e-12) << "pose " << i;
+      EXPECT_NEAR((ca - cb).norm(), core, 1e-12) << "pose " << i;
+      if (core > 1e-9) {
+        EXPECT_LT((r.normal - (ca - cb) / (ca - cb).norm()).norm(), 1e-9) << "pose " << i;
+      }
+      overlapping += r.distance < 0.0;
+    };
+    check(signed_distance(a, ta, b, tb), {a0, a1}, 0.25, 0.1);
+    check(signed_distance(s, ta, b, tb), {ta.p}, 0.3, 0.1);
+  }
+  EXPECT_GT(overlapping, poses / 4);
+}
+
+// closest_segment_params on segments of different lengths, half of them
+// nearly parallel, against the same search.
+TEST(ClosedForm, SegmentParamsMatchSegmentSearch) {
+  testing::Rng rng(708);
+  const double tilts[] = {0.0, 1e-12, 1e-8, 1e-5, 1e-2, 0.2};
+  for (int i = 0; i < testing::scaled(3000); ++i) {
+    const Vec3 u = rng.unit_vector();
+    const Vec3 v = i % 2 == 0 ? rng.unit_vector()
+                              : Vec3(Transform::from_axis_angle(rng.unit_vector(), tilts[i / 2 % 6]).R * u);
+    const Vec3 p0(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)), q0(rng.uniform(-1, 1), 0.1, 0.2);
+    const Vec3 p1 = p0 + rng.uniform(0.01, 2.0) * u, q1 = q0 + rng.uniform(0.01, 2.0) * v;
+    const auto [s, t] = closed_form::closest_segment_params(p0, p1, q0, q1);
+    ASSERT_TRUE(s >= 0.0 && s <= 1.0 && t >= 0.0 && t <= 1.0) << "pose " << i;
+    const double d = ((p0 + s * (p1 - p0)) - (q0 + t * (q1 - q0))).norm();
+    EXPECT_NEAR(d, segment_distance_by_search(p0, p1, q0, q1), 1e-12) << "pose " << i;
+  }
 }
 
 TEST(ClosedForm, SphereBox) {

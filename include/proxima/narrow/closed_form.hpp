@@ -22,7 +22,9 @@ DistanceResult halfspace_halfspace(const Halfspace& a, const Transform& ta, cons
 
 /// Closest points of segments [p0, p1] and [q0, q1]: returns the parameters
 /// (s, t) in [0, 1]² of a closest pair (Ericson §5.1.9, guarded for
-/// degenerate and parallel segments).
+/// degenerate and parallel segments; nearly parallel ones, where the
+/// textbook form drifts by up to θ·length, take a cross-product form exact
+/// to rounding).
 std::pair<double, double> closest_segment_params(const Vec3& p0, const Vec3& p1, const Vec3& q0,
                                                  const Vec3& q1);
 
