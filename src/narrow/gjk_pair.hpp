@@ -31,16 +31,21 @@ DistanceResult sat_pair(const A& a, const Transform& ta, const B& b, const Trans
 // sphere), in either order: the SAT on P ⊖ S answers their depth.
 template <class S>
 inline constexpr bool kSegmentCore = std::is_same_v<S, Capsule> || std::is_same_v<S, Sphere>;
+// Pairs whose depth is a SAT on P ⊖ S, P a polytope or box and S a
+// segment (capsule) or point (sphere, against polytopes only: sphere–box is
+// a closed form).
 template <class A, class B>
 inline constexpr bool kPolytopeCapsule = (std::is_same_v<A, ConvexPolytope> && kSegmentCore<B>) ||
-                                         (kSegmentCore<A> && std::is_same_v<B, ConvexPolytope>);
+                                         (kSegmentCore<A> && std::is_same_v<B, ConvexPolytope>) ||
+                                         (std::is_same_v<A, Box> && std::is_same_v<B, Capsule>) ||
+                                         (std::is_same_v<A, Capsule> && std::is_same_v<B, Box>);
 
-// Exact SAT for a polytope and a capsule or sphere, in either order;
-// `sat(polytope, its pose, other, its pose)` is one of sat.hpp's
+// Exact SAT for a polytope (or box) and a capsule or sphere, in either
+// order; `sat(polytope, its pose, other, its pose)` is one of sat.hpp's
 // polytope–segment forms.
 template <class A, class B, class Sat>
 DistanceResult sat_segment_pair(const A& a, const Transform& ta, const B& b, const Transform& tb, Sat&& sat) {
-  if constexpr (std::is_same_v<A, ConvexPolytope>) {
+  if constexpr (kPolyhedral<A>) {
     return sat(a, ta, b, tb);
   } else {
     DistanceResult r = sat(b, tb, a, ta);
@@ -55,10 +60,15 @@ DistanceResult sat_segment_pair(const A& a, const Transform& ta, const B& b, con
 template <class A, class B>
 DistanceResult polytope_capsule_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
                                       const Vec3& guess, int* guess_vertex = nullptr) {
-  const Vec3 g = std::is_same_v<A, ConvexPolytope> ? guess : Vec3(-guess);  // B→A in the polytope-first order
-  return sat_segment_pair(a, ta, b, tb, [&](const ConvexPolytope& p, const Transform& tp, const auto& c,
+  const Vec3 g = kPolyhedral<A> ? guess : Vec3(-guess);  // B→A in the polytope-first order
+  return sat_segment_pair(a, ta, b, tb, [&](const auto& p, const Transform& tp, const auto& c,
                                             const Transform& tc) {
-    return sat_polytope_capsule_depth(p, tp, SegmentCore::of(c), tc, g, guess_vertex);
+    // A box's twelve axes are cheaper to test than a guess is to use.
+    if constexpr (std::is_same_v<std::decay_t<decltype(p)>, Box>) {
+      return sat_box_segment_depth(p, tp, SegmentCore::of(c), tc);
+    } else {
+      return sat_polytope_capsule_depth(p, tp, SegmentCore::of(c), tc, g, guess_vertex);
+    }
   });
 }
 
@@ -183,7 +193,7 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
         // guess; a caller's cached simplex, when it has one, still comes first.
         if (cache == nullptr) cache = &sat_start;
         cache->direction = s.normal;
-        int& hint = std::is_same_v<A, ConvexPolytope> ? cache->hint_a : cache->hint_b;
+        int& hint = kPolyhedral<A> ? cache->hint_a : cache->hint_b;
         if (hint < 0) hint = vertex;
       }
     }

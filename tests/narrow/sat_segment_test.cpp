@@ -293,5 +293,76 @@ TEST(SatSegment, WarmStartGivesTheSameAnswerForAnyGuess) {
   EXPECT_GT(apart, poses / 20);
 }
 
+// Box–capsule (sat_box_capsule, and signed_distance in both orders) against
+// the Minkowski-difference oracle on the box's eight corners and the
+// segment's ends, at random poses and at poses where the capsule lies along
+// a box axis or nearly so (a robot link beside a shelf), with margins on
+// both. Overlapping cores: exact depth and A moved by depth ± ε along the
+// normal touches or not; separated cores: the axis returned separates them.
+TEST(SatSegment, BoxCapsuleMatchesOracle) {
+  const Box box(0.6, 0.4, 0.3, 0.01);
+  const Capsule cap(0.1, 0.5, 0.005);
+  const double radii = 0.01 + 0.105;
+  const Shape sb(box), sc(cap);
+  std::vector<Vec3> corners;
+  for (int i = 0; i < 8; ++i) corners.push_back(Vec3(i & 1 ? 0.3 : -0.3, i & 2 ? 0.2 : -0.2, i & 4 ? 0.15 : -0.15));
+  Rng rng(81);
+  const double tilts[] = {0.0, 1e-13, 1e-9, 1e-6, 1e-3};
+  int overlapping = 0, apart = 0;
+  const int poses = testing::scaled(4000);
+  for (int n = 0; n < poses; ++n) {
+    const Transform tx = rng.pose(0.0);
+    Transform tc = rng.pose(0.45);
+    if (n % 2 == 0) {  // along box axis n/2 % 3, tilted a little
+      const Vec3 axis = tx.R.col(n / 2 % 3);
+      const Mat3 tilt = Transform::from_axis_angle(rng.unit_vector(), tilts[n / 6 % 5]).R;
+      tc.R = tilt * Eigen::Quaterniond::FromTwoVectors(Vec3::UnitZ(), axis).toRotationMatrix();
+    }
+    const std::vector<Vec3> seg = segment(cap, tc);
+    const double core = oracle::minkowski_signed_distance(testing::transformed(tx, corners), seg);
+    const DistanceResult r = narrow::sat_box_capsule(box, tx, cap, tc);
+    ASSERT_EQ(r.status, Status::ok);
+    ASSERT_TRUE(std::isfinite(r.distance) && r.normal.allFinite() && r.point_a.allFinite() && r.point_b.allFinite());
+    EXPECT_NEAR(r.normal.norm(), 1.0, 1e-12);
+    if (core < -1e-9) {
+      ++overlapping;
+      EXPECT_NEAR(r.distance, core - radii, 1e-12) << "pose " << n;
+      EXPECT_NEAR((r.point_b - r.point_a + r.distance * r.normal).norm(), 0.0, 1e-12) << "pose " << n;
+      // The deepest point of A lies on A's surface: its core point, ra back along the normal, on the core box.
+      const Vec3 pa_core = tx.apply_inverse(r.point_a + 0.01 * r.normal);
+      EXPECT_LT((pa_core.cwiseAbs() - Vec3(0.3, 0.2, 0.15)).maxCoeff(), 1e-12) << "pose " << n;
+      EXPECT_GT((pa_core.cwiseAbs() - Vec3(0.3, 0.2, 0.15)).maxCoeff(), -1e-12) << "pose " << n;
+      // Moved by the depth less or more ε along the normal, the cores still meet or come apart.
+      const double depth = -r.distance - radii;
+      auto core_after = [&](double move) {
+        Transform moved = tx;
+        moved.p += move * r.normal;
+        return oracle::minkowski_signed_distance(testing::transformed(moved, corners), seg);
+      };
+      EXPECT_LT(core_after(depth - 1e-7), 0.0) << "pose " << n;
+      EXPECT_NEAR(core_after(depth + 1e-7), 1e-7, 1e-10) << "pose " << n;
+      for (const bool flip : {false, true}) {
+        const DistanceResult d = flip ? signed_distance(sc, tc, sb, tx) : signed_distance(sb, tx, sc, tc);
+        EXPECT_EQ(d.status, Status::ok);
+        EXPECT_NEAR(d.distance, core - radii, 1e-12) << "pose " << n << (flip ? " reversed" : "");
+        EXPECT_NEAR(d.normal.dot(flip ? -r.normal : r.normal), 1.0, 1e-9) << "pose " << n;
+      }
+    } else if (core > 1e-9) {
+      ++apart;
+      EXPECT_GE(r.distance + radii, 0.0) << "pose " << n;  // never a depth for apart cores
+      EXPECT_LE(r.distance + radii, core + 1e-12) << "pose " << n;  // a separating axis's gap is a lower bound
+      const DistanceResult d = signed_distance(sb, tx, sc, tc);
+      EXPECT_NEAR(d.distance, core - radii, 1e-9) << "pose " << n;
+    }
+  }
+  EXPECT_GT(overlapping, poses / 5);
+  EXPECT_GT(apart, poses / 5);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Transform bad = Transform::identity();
+  bad.R(1, 2) = nan;
+  EXPECT_EQ(narrow::sat_box_capsule(box, bad, cap, Transform::identity()).status, Status::invalid_input);
+  EXPECT_EQ(narrow::sat_box_capsule(box, Transform::identity(), cap, bad).status, Status::invalid_input);
+}
+
 }  // namespace
 }  // namespace proxima

@@ -71,6 +71,11 @@ class SegmentCore {
   double half_length_, inflation_;
 };
 
+/// sat_box_capsule for the dispatcher, on poses it has checked finite; a
+/// capsule or a sphere (SegmentCore::of) as B.
+DistanceResult sat_box_segment_depth(const Box& a, const Transform& ta, const SegmentCore& b,
+                                     const Transform& tb);
+
 /// sat_polytope_capsule for the dispatcher, on poses it has checked finite:
 /// it stops as soon as some facet plane of P ⊖ S has the origin outside
 /// (h ≤ 0), since GJK then measures the distance; distance + margins ≥ 0
@@ -88,6 +93,13 @@ DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transfo
                                           const Transform& tb, const Vec3& normal_guess,
                                           int* guess_vertex = nullptr);
 }  // namespace detail
+
+/// Box–capsule on the 12 facet normals of the box ⊖ the capsule's segment
+/// (3 face normals and 3 segment × edge products, both signs;
+/// src/narrow/sat_box_segment.cpp). Same result conventions as
+/// sat_polytope_capsule, A being the box: exact for overlapping cores, and
+/// a separating axis (distance + margins ≥ 0) when the cores are apart.
+DistanceResult sat_box_capsule(const Box& a, const Transform& ta, const Capsule& b, const Transform& tb);
 
 /// Box–box on the 15 classic axes (3 + 3 face normals, 9 edge cross products;
 /// every one of them is a facet normal of A ⊖ B for two boxes).
