@@ -281,6 +281,8 @@ std::vector<TruthWorkload> make_depth_workloads(int poses, unsigned seed) {
   for (int n : {50, 200, 1000, 2000}) {
     out.push_back(build("polytope(" + std::to_string(n) + ")-capsule", polytope(n, 0.5, g), capsule(0.25, 0.5), poses, g, true));
   }
+  // A robot link against a shelf or table; last, so the poses above keep their seeds.
+  out.push_back(build("capsule-box (r 0.1, l 0.6; 1x0.6x0.4)", capsule(0.1, 0.6), box(1, 0.6, 0.4), poses, g, true));
   return out;
 }
 

@@ -23,7 +23,7 @@ std::vector<TruthWorkload> make_workloads(int poses, unsigned seed = 2026);
 
 /// Penetration workloads (issue #3) with `poses` overlapping poses each:
 /// sphere–sphere, capsule–capsule, sphere–capsule, box–box, and polytope
-/// spheres of 50…2000 vertices against a capsule; ground truth from the
+/// spheres of 50…2000 vertices against a capsule, capsule–box; ground truth from the
 /// explicit Minkowski difference of the polyhedral cores.
 std::vector<TruthWorkload> make_depth_workloads(int poses, unsigned seed = 2027);
 
