@@ -11,10 +11,9 @@
 // An axis with |d × e_k| below kParallel is skipped: its facet is a sliver
 // of width ~|d × e_k|·length, and its value tends to that of the box faces
 // beside it as the sliver vanishes, so the error is below the skipped sine
-// times the segment's length. Between kParallel and kWellConditioned the
-// normalised axis carries up to ε/sine of rounding, which h_C's recomputation
-// from the box's support values (not from the cross product's length)
-// absorbs into a direction error, not a depth error.
+// times the segment's length. No axis is noisy: d × e_k is a permutation of
+// d's components with a sign, exact, so each axis is a unit direction ⟂ d
+// to rounding and its value an honest h_C, never below the depth.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -94,8 +93,7 @@ DistanceResult box_segment(const Box& box, const Transform& tx, const detail::Se
     q1 = q0;
     q0[k] = -h[k];
     q1[k] = h[k];
-    const auto [s, t] = closed_form::closest_segment_params(q0, q1, c - l * d, c + l * d);
-    (void)t;
+    const double s = closed_form::closest_segment_params(q0, q1, c - l * d, c + l * d).first;
     pa = q0 + s * (q1 - q0);
   }
   const double ra = box.core_inflation(), rb = seg.core_inflation();
