@@ -24,13 +24,14 @@ inline DistanceResult from_cores(const Vec3& ca, const Vec3& cb, const Vec3& n, 
 }
 
 // Point cores at ca, cb; `fallback()` gives the normal when they coincide
-// (computed only then). One division, not three: the divider is the
-// bottleneck of the sphere pairs (5 % of sphere–capsule's time).
+// (computed only then). d / len, not d · (1 / len): the multiply after the
+// division lengthens the chain, and the sphere pairs were 6–8 % slower
+// through signed_distance with it, though faster alone in a tight loop.
 template <class Fallback>
 inline DistanceResult from_points(const Vec3& ca, const Vec3& cb, Fallback&& fallback, double ra, double rb) {
   const Vec3 d = ca - cb;
   const double len = d.norm();
-  const Vec3 n = len > 0.0 ? Vec3(d * (1.0 / len)) : Vec3(fallback());
+  const Vec3 n = len > 0.0 ? Vec3(d / len) : Vec3(fallback());
   return from_cores(ca, cb, n, len, ra, rb);
 }
 
