@@ -74,13 +74,9 @@ TEST(ClosedForm, CapsuleCapsule) {
   expect_result(signed_distance(a, at(0.3, 0, 0.2), b, at(0, 0, 0)), -0.2, Vec3::UnitX());
 }
 
-// Capsule pairs at random poses, a third of them with parallel or nearly
-// parallel axes (where the closest-point system is singular), against the
-// segment distance found by ternary search over A's segment (the distance
-// from a point moving along a segment to a fixed segment is convex in its
-// parameter).
-// The cores' closest points, recovered from the result, must lie on the
-// segments and be that far apart.
+// Segment–segment distance by ternary search over the first segment: the
+// distance from a point moving along a segment to a fixed segment is convex
+// in its parameter. Shares nothing with closest_segment_params.
 double segment_distance_by_search(const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1) {
   auto f = [&](double u) {
     const Vec3 p = a0 + u * (a1 - a0);
@@ -94,6 +90,10 @@ double segment_distance_by_search(const Vec3& a0, const Vec3& a1, const Vec3& b0
   return f(0.5 * (lo + hi));
 }
 
+// Capsule pairs at random poses, a third of them with parallel or nearly
+// parallel axes (where the closest-point system is singular), against the
+// search. The cores' closest points, recovered from the result, must lie on
+// the segments and be that far apart.
 TEST(ClosedForm, CapsulePairsMatchSegmentSearch) {
   const Capsule a(0.25, 0.5), b(0.1, 1.2);
   const Sphere s(0.3);
