@@ -70,6 +70,7 @@ DistanceResult box_segment(const Box& box, const Transform& tx, const detail::Se
   Vec3 pa;
   if (best_axis < 3) {
     const int k = best_axis;
+    const double nd = n.dot(d);
     double lo = -l, hi = l;
     for (int i = 0; i < 3; ++i) {
       if (i == k) continue;
@@ -81,8 +82,7 @@ DistanceResult box_segment(const Box& box, const Transform& tx, const detail::Se
       lo = std::max(lo, std::min(t0, t1));
       hi = std::min(hi, std::max(t0, t1));
     }
-    if (!(lo <= hi)) lo = hi = n.dot(d) > 0.0 ? l : -l;  // no part over the face: the deepest end
-    const double nd = n.dot(d);
+    if (!(lo <= hi)) lo = hi = nd > 0.0 ? l : -l;  // no part over the face: the deepest end
     const double t = nd > 0.0 ? hi : nd < 0.0 ? lo : 0.5 * (lo + hi);
     const Vec3 pb = c + t * d;
     pa = pb - (n.dot(pb) + h[k]) * n;
