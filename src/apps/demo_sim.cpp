@@ -63,7 +63,11 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
     r.name = scene.name;
     r.solver = sim::to_string(scene.world.options.solver);
     r.duration = d.seconds * time_scale;
-    const auto [body, from] = tracked_body(scene);
+    // Plain locals, not a structured binding: the lambda below captures
+    // them, which clang before 16 does not allow for bindings.
+    const std::pair<int, double> tracked = tracked_body(scene);
+    const int body = tracked.first;
+    const double from = tracked.second;
     if (body >= 0) r.tracked_body = scene.world.bodies()[static_cast<std::size_t>(body)].name;
     const double e0 = scene.world.kinetic_energy() + scene.world.potential_energy();
     Vec3 x_ref = Vec3::Zero();

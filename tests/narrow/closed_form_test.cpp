@@ -18,7 +18,7 @@ namespace proxima {
 namespace {
 
 const double kS2 = std::sqrt(2.0);
-Transform at(double x, double y, double z) { return Transform::from_translation(Vec3(x, y, z)); }
+using testing::at;
 // Rotation taking local z to world x (about y by +90°).
 Transform z_to_x(double x, double y, double z) {
   return Transform::from_axis_angle(Vec3::UnitY(), M_PI / 2, Vec3(x, y, z));

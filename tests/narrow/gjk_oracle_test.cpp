@@ -79,7 +79,7 @@ TEST_P(GjkOracle, DistanceMatchesGroundTruth) {
   EXPECT_GT(st.checked, poses / 10) << "too few separated poses to mean anything";
 }
 
-std::vector<std::pair<int, int>> all_pairs() {
+std::vector<std::pair<int, int>> unordered_shape_pairs() {
   std::vector<std::pair<int, int>> p;
   const int n = static_cast<int>(testing::bounded_test_shapes().size());
   for (int i = 0; i < n; ++i)
@@ -87,7 +87,7 @@ std::vector<std::pair<int, int>> all_pairs() {
   return p;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllPairs, GjkOracle, ::testing::ValuesIn(all_pairs()),
+INSTANTIATE_TEST_SUITE_P(AllPairs, GjkOracle, ::testing::ValuesIn(unordered_shape_pairs()),
                          [](const ::testing::TestParamInfo<std::pair<int, int>>& info) {
                            static const std::vector<TestShape> s = testing::bounded_test_shapes();
                            std::string n = s[static_cast<std::size_t>(info.param.first)].label + "_" +

@@ -9,13 +9,14 @@
 #include <proxima/query.hpp>
 
 #include "../support/random.hpp"
+#include "../support/test_shapes.hpp"
 
 namespace proxima {
 namespace {
 
 constexpr double kPi = std::numbers::pi;
 
-Transform at(double x, double y, double z) { return Transform::from_translation({x, y, z}); }
+using testing::at;
 Transform rot(const Vec3& axis, double angle, const Vec3& p) {
   return Transform::from_axis_angle(axis.normalized(), angle, p);
 }

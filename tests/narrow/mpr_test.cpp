@@ -21,12 +21,7 @@ namespace {
 
 using testing::Rng;
 
-std::vector<Vec3> box_corners(const Vec3& half) {
-  std::vector<Vec3> c;
-  for (int i = 0; i < 8; ++i)
-    c.emplace_back((i & 1) ? half.x() : -half.x(), (i & 2) ? half.y() : -half.y(), (i & 4) ? half.z() : -half.z());
-  return c;
-}
+using testing::box_corners;
 
 // Exit distance along unit d from the origin of the hull of all a − b.
 double hull_ray_distance(const std::vector<Vec3>& wa, const std::vector<Vec3>& wb, const Vec3& d) {
@@ -43,7 +38,7 @@ double hull_ray_distance(const std::vector<Vec3>& wa, const std::vector<Vec3>& w
   return best;
 }
 
-struct Stats {
+struct RayStats {
   int n = 0, ok = 0;
   double max_err = 0.0;
   long calls = 0;
@@ -53,7 +48,7 @@ template <class A, class B>
 void polytope_pair(const char* label, const A& a, const std::vector<Vec3>& va, const B& b,
                    const std::vector<Vec3>& vb, double half, unsigned seed, int poses) {
   Rng rng(seed);
-  Stats st;
+  RayStats st;
   while (st.n < poses) {
     const Transform ta = rng.pose(half), tb = rng.pose(0.0);
     const std::vector<Vec3> wa = testing::transformed(ta, va), wb = testing::transformed(tb, vb);

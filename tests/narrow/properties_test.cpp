@@ -93,7 +93,7 @@ TEST_P(PairProperties, ConventionsHold) {
   EXPECT_LE(unfinished, overlapping / 100);
 }
 
-std::vector<std::pair<int, int>> all_pairs() {
+std::vector<std::pair<int, int>> table_cells() {
   std::vector<std::pair<int, int>> p;
   const int n = static_cast<int>(all_shapes().size());
   for (int i = 0; i < n; ++i)
@@ -102,7 +102,7 @@ std::vector<std::pair<int, int>> all_pairs() {
   return p;
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryCell, PairProperties, ::testing::ValuesIn(all_pairs()),
+INSTANTIATE_TEST_SUITE_P(EveryCell, PairProperties, ::testing::ValuesIn(table_cells()),
                          [](const ::testing::TestParamInfo<std::pair<int, int>>& info) {
                            static const std::vector<testing::TestShape> s = all_shapes();
                            std::string n = s[static_cast<std::size_t>(info.param.first)].label + "_" +

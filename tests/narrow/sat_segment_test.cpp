@@ -48,7 +48,7 @@ double brute_core_depth(const ConvexPolytope& p, const Transform& tp, const std:
   return best;
 }
 
-struct Stats {
+struct SegmentStats {
   int overlapping = 0, separated_cores = 0;
   double max_err = 0.0, max_brute = 0.0;
   long faces = 0, total_faces = 0;
@@ -57,10 +57,10 @@ struct Stats {
 // Random poses of the polytope (centre within `half` of the capsule's); the
 // SAT and signed_distance must match the oracle to 1e-9 wherever the whole
 // shapes overlap, and the SAT must match the brute force wherever the cores do.
-Stats check(const char* label, const ConvexPolytope& poly, const Capsule& cap, double half, int poses, int brute_every,
+SegmentStats check_capsule(const char* label, const ConvexPolytope& poly, const Capsule& cap, double half, int poses, int brute_every,
             unsigned seed) {
   Rng rng(seed);
-  Stats st;
+  SegmentStats st;
   const double r = cap.radius();
   const Shape sa(poly), sb(cap);
   int tried = 0;
@@ -123,7 +123,7 @@ TEST_P(SatSegmentSphere, MatchesOracleAndBruteForce) {
   char label[48];
   std::snprintf(label, sizeof label, "polytope(%d)-capsule", n);
   const int poses = testing::scaled(n >= 2000 ? 600 : n >= 1000 ? 1000 : 2000);
-  const Stats st = check(label, poly, Capsule(0.25, 0.5), 0.45, poses, n >= 1000 ? 50 : 10, 900u + static_cast<unsigned>(n));
+  const SegmentStats st = check_capsule(label, poly, Capsule(0.25, 0.5), 0.45, poses, n >= 1000 ? 50 : 10, 900u + static_cast<unsigned>(n));
   // The cone hierarchy must prune: a scan evaluates every face.
   if (n >= 1000) {
     EXPECT_LT(st.faces, st.total_faces / 10);
@@ -209,7 +209,7 @@ TEST(SatSegment, OffCentreAndThinHulls) {
     ++n;
     EXPECT_NEAR(signed_distance(so, ta, sc, tb).distance, core - cap.radius(), 1e-9) << "off-centre pose " << n;
   }
-  check("flattened polytope(300)", poly_flat, Capsule(0.05, 0.6), 0.3, testing::scaled(1000), 10, 74);
+  check_capsule("flattened polytope(300)", poly_flat, Capsule(0.05, 0.6), 0.3, testing::scaled(1000), 10, 74);
 }
 
 TEST(SatSegment, BoxHullWithParallelEdges) {

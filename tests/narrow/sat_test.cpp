@@ -25,12 +25,7 @@ using narrow::sat_polytope_box;
 using narrow::sat_polytope_polytope;
 using testing::transformed;
 
-std::vector<Vec3> box_corners(const Vec3& half) {
-  std::vector<Vec3> p;
-  for (int c = 0; c < 8; ++c)
-    p.emplace_back((c & 1) ? half.x() : -half.x(), (c & 2) ? half.y() : -half.y(), (c & 4) ? half.z() : -half.z());
-  return p;
-}
+using testing::box_corners;
 
 std::vector<Vec3> shifted(std::vector<Vec3> pts, const Vec3& d) {
   for (Vec3& p : pts) p += d;
@@ -45,7 +40,7 @@ double overlap_along(const std::vector<Vec3>& a, const std::vector<Vec3>& b, con
   return max_b - min_a;
 }
 
-struct Stats {
+struct SatStats {
   int overlapping = 0;
   int separated = 0;
   int translated = 0;  // overlapping poses with the oracle translation check
@@ -58,7 +53,7 @@ struct Stats {
 // `truth`. `deep` adds the expensive checks (oracle after translating A along
 // the normal; points inside their bodies).
 void check(const DistanceResult& r, const std::vector<Vec3>& wa, const std::vector<Vec3>& wb, double truth,
-           bool deep, Stats& st, const std::string& what) {
+           bool deep, SatStats& st, const std::string& what) {
   ASSERT_EQ(r.status, Status::ok) << what;
   ASSERT_TRUE(std::isfinite(r.distance) && r.normal.allFinite() && r.point_a.allFinite() &&
               r.point_b.allFinite())
@@ -96,7 +91,7 @@ void check(const DistanceResult& r, const std::vector<Vec3>& wa, const std::vect
   EXPECT_LE(in_b, 1e-9) << what;
 }
 
-void print(const char* label, const Stats& st) {
+void print(const char* label, const SatStats& st) {
   std::printf("%-34s overlapping %5d (translation-checked %5d) separated %5d  max |err| %.3g  axis %.3g  points %.3g\n",
               label, st.overlapping, st.translated, st.separated, st.max_err, st.max_axis_err, st.max_point_err);
 }
@@ -108,7 +103,7 @@ TEST(Sat, PaperUnitTestTwoBoxes) {
   const ConvexPolytope hull(box_corners(Vec3(1, 1, 1)));
   const std::vector<Vec3> corners = box_corners(Vec3(1, 1, 1));
   testing::Rng rng(2024);
-  Stats bb, pp, bp, pb;
+  SatStats bb, pp, bp, pb;
   const int poses = testing::scaled(10000);
   for (int i = 0; i < poses; ++i) {
     const Transform ta = rng.pose(2.6), tb = rng.pose(0.4);
@@ -158,7 +153,7 @@ TEST_P(SatHulls, AgainstOracle) {
   const ConvexPolytope a(ellipsoid_points(rng, c.na, c.ra));
   const ConvexPolytope b(ellipsoid_points(rng, c.nb, c.rb));
   const double reach = c.ra.maxCoeff() + c.rb.maxCoeff();
-  Stats st;
+  SatStats st;
   const int want = testing::scaled(c.poses);
   for (int i = 0; i < 20 * want && st.overlapping < want; ++i) {
     const Transform ta = rng.pose(0.6 * reach), tb = rng.pose(0.1);
@@ -187,7 +182,7 @@ TEST(Sat, BoxAgainstHullsAgainstOracle) {
   const Box box(0.6, 1.0, 0.3);
   const std::vector<Vec3> corners = box_corners(Vec3(0.3, 0.5, 0.15));
   const ConvexPolytope hull(ellipsoid_points(rng, 60, Vec3(0.6, 0.4, 0.3)));
-  Stats bp, pb;
+  SatStats bp, pb;
   const int want = testing::scaled(2000);
   for (int i = 0; i < 20 * want && bp.overlapping < want; ++i) {
     const Transform ta = rng.pose(0.7), tb = rng.pose(0.1);
@@ -428,7 +423,7 @@ TEST(Sat, FlatPolygonsAgainstOracle) {
   };
   for (const Case& c : {Case{"flat / solid", flat_a, solid}, Case{"solid / flat", solid, flat_a},
                         Case{"flat / flat", flat_a, flat_b}}) {
-    Stats st;
+    SatStats st;
     const int want = testing::scaled(c.a.data().dimension + c.b.data().dimension == 4 ? 300 : 1000);
     for (int i = 0; i < 50 * want && st.overlapping < want; ++i) {
       const Transform ta = rng.pose(0.5), tb = rng.pose(0.1);

@@ -9,11 +9,13 @@
 #include <proxima/core/error.hpp>
 #include <proxima/shape/shape.hpp>
 
+#include "../support/non_finite.hpp"
+
 namespace proxima {
 namespace {
 
-const double kNan = std::numeric_limits<double>::quiet_NaN();
-const double kInf = std::numeric_limits<double>::infinity();
+using testing::kInf;
+using testing::kNan;
 
 // Expects construction to throw proxima::Error whose message has both words.
 void expect_error(const std::function<void()>& make, const std::string& shape, const std::string& what) {

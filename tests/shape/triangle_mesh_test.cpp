@@ -9,11 +9,13 @@
 #include <proxima/core/error.hpp>
 #include <proxima/shape/triangle_mesh.hpp>
 
+#include "../support/non_finite.hpp"
+
 namespace proxima {
 namespace {
 
-const double kNan = std::numeric_limits<double>::quiet_NaN();
-const double kInf = std::numeric_limits<double>::infinity();
+using testing::kInf;
+using testing::kNan;
 
 // Box of full extents s centred at c, 12 outward-facing triangles.
 TriangleMesh box_mesh(const Vec3& s, const Vec3& c, bool inward = false) {

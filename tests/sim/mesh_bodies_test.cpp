@@ -271,7 +271,6 @@ TEST(MeshBodies, InterfaceContactsAreThePatchVertices) {
   }
 }
 
-std::string error_of(const json& j) { return testing::scene_error(j); }
 
 // An open mesh (one square, 2 triangles) has no enclosed volume.
 json open_square() {
@@ -285,43 +284,43 @@ TEST(MeshBodies, BadMeshBodiesGiveClearErrors) {
   // Open mesh with a density: no mass properties.
   json j = stack_scene(1, 0.0, 0.0);
   j["bodies"][1]["shape"] = open_square();
-  std::string e = error_of(j);
+  std::string e = testing::scene_error(j);
   EXPECT_NE(e.find("bodies[1].density"), std::string::npos) << e;
   EXPECT_NE(e.find("not closed"), std::string::npos) << e;
   // Open mesh with a mass but no inertia.
   j["bodies"][1].erase("density");
   j["bodies"][1]["mass"] = 1.0;
-  e = error_of(j);
+  e = testing::scene_error(j);
   EXPECT_NE(e.find("bodies[1]: missing \"inertia\""), std::string::npos) << e;
   EXPECT_NE(e.find("not closed"), std::string::npos) << e;
   // With mass and inertia (and a centre of mass) it is a valid body; static too.
   j["bodies"][1]["inertia"] = {1e-3, 1e-3, 2e-3};
   j["bodies"][1]["com"] = {0, 0, 0.01};
-  EXPECT_EQ(error_of(j), "");
+  EXPECT_EQ(testing::scene_error(j), "");
   j["bodies"][1] = {{"name", "sheet"}, {"static", true}, {"shape", open_square()}};
-  EXPECT_EQ(error_of(j), "");
+  EXPECT_EQ(testing::scene_error(j), "");
   // Non-finite vertex (not expressible in JSON text, but in a json value).
   j = stack_scene(1, 0.0, 0.0);
   j["bodies"][1]["shape"]["vertices"][3][1] = std::nan("");
-  e = error_of(j);
+  e = testing::scene_error(j);
   EXPECT_NE(e.find("bodies[1].shape.vertices[3]"), std::string::npos) << e;
   // Bad index, bad margin, bad max_contacts, missing file, neither source.
   j = stack_scene(1, 0.0, 0.0);
   j["bodies"][1]["shape"]["triangles"][0] = {0, 1, 99};
-  EXPECT_NE(error_of(j).find("bodies[1].shape.triangles[0]"), std::string::npos) << error_of(j);
+  EXPECT_NE(testing::scene_error(j).find("bodies[1].shape.triangles[0]"), std::string::npos) << testing::scene_error(j);
   j = stack_scene(1, 0.0, 0.0);
   j["bodies"][1]["shape"]["margin"] = -0.001;
-  EXPECT_NE(error_of(j).find("bodies[1].shape"), std::string::npos) << error_of(j);
+  EXPECT_NE(testing::scene_error(j).find("bodies[1].shape"), std::string::npos) << testing::scene_error(j);
   j = stack_scene(1, 0.0, 0.0);
   j["bodies"][1]["shape"]["max_contacts"] = 0;
-  EXPECT_NE(error_of(j).find("bodies[1].shape.max_contacts: must be"), std::string::npos) << error_of(j);
+  EXPECT_NE(testing::scene_error(j).find("bodies[1].shape.max_contacts: must be"), std::string::npos) << testing::scene_error(j);
   j = stack_scene(1, 0.0, 0.0);
   j["bodies"][1]["shape"] = {{"shape", "mesh"}, {"file", "/nonexistent/cube.obj"}, {"margin", 0.0025}};
-  e = error_of(j);
+  e = testing::scene_error(j);
   EXPECT_NE(e.find("bodies[1].shape"), std::string::npos) << e;
   EXPECT_NE(e.find("/nonexistent/cube.obj"), std::string::npos) << e;
   j["bodies"][1]["shape"] = {{"shape", "mesh"}, {"margin", 0.0025}};
-  EXPECT_NE(error_of(j).find("bodies[1].shape: a mesh needs"), std::string::npos) << error_of(j);
+  EXPECT_NE(testing::scene_error(j).find("bodies[1].shape: a mesh needs"), std::string::npos) << testing::scene_error(j);
   // The C++ API: a mesh body without volume refuses a density, naming the body.
   const auto sheet = std::make_shared<const Bvh>(
       TriangleMesh({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, {TriangleIndices{0, 1, 2}}, 0.001, "sheet"));

@@ -28,6 +28,16 @@ struct TestShape {
   double bounding_radius = 1.0;
 };
 
+// The 8 corners of the box [−half, half].
+inline std::vector<Vec3> box_corners(const Vec3& half) {
+  std::vector<Vec3> c;
+  for (int i = 0; i < 8; ++i)
+    c.emplace_back((i & 1) ? half.x() : -half.x(), (i & 2) ? half.y() : -half.y(), (i & 4) ? half.z() : -half.z());
+  return c;
+}
+
+inline Transform at(double x, double y, double z) { return Transform::from_translation(Vec3(x, y, z)); }
+
 inline std::vector<Vec3> transformed(const Transform& t, const std::vector<Vec3>& local) {
   std::vector<Vec3> out;
   for (const Vec3& p : local) out.push_back(t.R * p + t.p);
