@@ -664,9 +664,10 @@ Transform tiny_perturbation(const Transform& rest, Rng& rng) {
 //   force by < 1e-3; the centre of pressure by < 0.01 mm for most
 //   perturbations (asserted: 3 in 4) and by < h / 25 = 2 mm for all.
 //   Measured over 2,000: median 0.0011 mm, 1,911 below 0.01 mm, 99th
-//   percentile 0.18 mm, largest 0.99 mm (12 above 0.25 mm). The outliers are raw sets with 2 or 3 single-point contacts
-//   of the fine cube's side triangles along its bottom edges, 1.8 to 3 mm
-//   from every contact of the rest pose, which move the k-means partition.
+//   percentile 0.18 mm, largest 0.99 mm (12 above 0.25 mm). The outliers
+//   are raw sets with 2 or 3 single-point contacts of the fine cube's side
+//   triangles along its bottom edges, 1.8 to 3 mm from every contact of the
+//   rest pose, which move the k-means partition.
 //   The patch hulls replace a resting face's raw contacts by the corners of
 //   the overlap, which those perturbations do not move.
 // A method whose contacts jump between corners (one arbitrary closest point

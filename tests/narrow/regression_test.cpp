@@ -57,14 +57,6 @@ Mat3 rows(double r00, double r01, double r02, double r10, double r11, double r12
   return R;
 }
 
-std::vector<Vec3> box_corners_of_size(const Vec3& size) {
-  const Vec3 h = 0.5 * size;
-  std::vector<Vec3> c;
-  for (int i = 0; i < 8; ++i)
-    c.emplace_back((i & 1) ? h.x() : -h.x(), (i & 2) ? h.y() : -h.y(), (i & 4) ? h.z() : -h.z());
-  return c;
-}
-
 /// Regular n-gon prism about z with vertices at distance rho from the axis.
 std::vector<Vec3> prism(double rho, double length, int n) {
   std::vector<Vec3> v;
@@ -175,7 +167,7 @@ TEST(RegressionFcl319, BoxCylinderOriginalReport) {
   const Transform tc = Transform::from_quaternion(0.991445, 0, 0, -0.130526, Vec3(0.4, -0.4, 0.93));
   const double r = 0.18, len = 0.18;
   const Interval bounds =
-      cylinder_bounds(r, len, tc, testing::transformed(tb, box_corners_of_size(box_size)), /*cyl_is_a=*/false, /*n=*/1024);
+      cylinder_bounds(r, len, tc, testing::transformed(tb, testing::box_corners(0.5 * box_size)), /*cyl_is_a=*/false, /*n=*/1024);
   // Cylinder rim reaches x = 0.58, the box face is at x ≈ 0.605: separated by ≈ 0.025.
   check_case("fcl319 box-cylinder", Box(box_size), tb, Cylinder(r, len), tc,
              {Sign::positive, 0, std::nullopt, bounds, 1e-9});
@@ -196,7 +188,7 @@ TEST(RegressionFcl319, CylinderBoxKissingComment) {
                             Vec3(0.80000000000000004441, -0.45750000000000001776, 1.0225));
   const double r = 0.050000000000000002776, len = 0.05999999999999999778;
   const Vec3 box_size(0.025000000000000001388, 0.3499999999999999778, 1.8449999999999999734);
-  const Interval bounds = cylinder_bounds(r, len, tc, testing::transformed(tb, box_corners_of_size(box_size)), /*cyl_is_a=*/true);
+  const Interval bounds = cylinder_bounds(r, len, tc, testing::transformed(tb, testing::box_corners(0.5 * box_size)), /*cyl_is_a=*/true);
   // The cylinder's rim grazes the box face x = 0.625; its axis is tilted by
   // 6.3e-6, so over the overlapping y range the rim stops ~1.6e-8 short of
   // the face (prism bounds [8.4e-10, 1.55e-8]): a kissing contact.
@@ -241,7 +233,7 @@ TEST(RegressionFcl395, BoxBox) {
                                  0.22682184885125472595, -0.709614040775253474, 0.6670830248314786326,    //
                                  -0.96797615037608542021, -0.23991106241273435495, 0.07392465377049164954),
                             Vec3(-0.42677133002999478872, -0.76596851247746788882, 0.80746731400091054098));
-  const double truth = oracle::minkowski_signed_distance(testing::transformed(t1, box_corners_of_size(s1)), testing::transformed(t2, box_corners_of_size(s2)));
+  const double truth = oracle::minkowski_signed_distance(testing::transformed(t1, testing::box_corners(0.5 * s1)), testing::transformed(t2, testing::box_corners(0.5 * s2)));
   const Sign sign = truth < 0 ? Sign::negative : Sign::positive;
   check_case("fcl395 box-box", Box(s1), t1, Box(s2), t2, {sign, 0, truth, std::nullopt, 1e-9});
 }
@@ -260,7 +252,7 @@ TEST(RegressionFcl398, BoxBoxKissing) {
   const Vec3 s2(0.49399999999999999467, 0.55200000000000004619, 0.010000000000000000208);
   const Transform t1 = Transform::from_translation(Vec3(-0.67500000000000004441, 0, 0.91149999999999997691));
   const Transform t2 = Transform::from_translation(Vec3(-0.692, 0, 0.935));
-  const double truth = oracle::minkowski_signed_distance(testing::transformed(t1, box_corners_of_size(s1)), testing::transformed(t2, box_corners_of_size(s2)));
+  const double truth = oracle::minkowski_signed_distance(testing::transformed(t1, testing::box_corners(0.5 * s1)), testing::transformed(t2, testing::box_corners(0.5 * s2)));
   check_case("fcl398 box-box (thread sizes)", Box(s1), t1, Box(s2), t2,
              {Sign::near_zero, 1e-12, truth, std::nullopt, 1e-12});
 }
@@ -273,7 +265,7 @@ TEST(RegressionFcl398, BoxBoxFclTestVariant) {
   const Vec3 s1(0.614, 3, 0.37), s2(0.494, 0.552, 0.01);
   const Transform t1 = Transform::from_translation(Vec3(-0.675, 0, 0.9115));
   const Transform t2 = Transform::from_translation(Vec3(-0.692, 0, 0.935));
-  const double truth = oracle::minkowski_signed_distance(testing::transformed(t1, box_corners_of_size(s1)), testing::transformed(t2, box_corners_of_size(s2)));
+  const double truth = oracle::minkowski_signed_distance(testing::transformed(t1, testing::box_corners(0.5 * s1)), testing::transformed(t2, testing::box_corners(0.5 * s2)));
   check_case("fcl398 box-box (0.37 variant)", Box(s1), t1, Box(s2), t2, {Sign::negative, 0, truth, std::nullopt, 1e-9});
 }
 
@@ -294,7 +286,7 @@ TEST(RegressionFcl493, TiltedStackedBoxes05) {
   const Vec3 s(0.5, 0.5, 0.5);
   const Transform t1 = pose(r493a(), Vec3(2.0770063995786869349, 0.48468247475641951239, 1.1543291419087275962));
   const Transform t2 = pose(r493a(), Vec3(2, 0, 1.25));
-  const double truth = oracle::minkowski_signed_distance(testing::transformed(t1, box_corners_of_size(s)), testing::transformed(t2, box_corners_of_size(s)));
+  const double truth = oracle::minkowski_signed_distance(testing::transformed(t1, testing::box_corners(0.5 * s)), testing::transformed(t2, testing::box_corners(0.5 * s)));
   check_case("fcl493 boxes 0.5", Box(s), t1, Box(s), t2, {Sign::near_zero, 1e-12, truth, std::nullopt, 1e-12});
 }
 
@@ -310,7 +302,7 @@ TEST(RegressionFcl493, TiltedStackedBoxes025EpsilonApart) {
   const Vec3 s(0.25, 0.25, 0.25);
   const Transform t1 = pose(R, Vec3(0.073242100093223821977, 0.2316538089896212349, 1.3089245921032497399));
   const Transform t2 = pose(R, Vec3(0, 0, 1.25));
-  const double truth = oracle::minkowski_signed_distance(testing::transformed(t1, box_corners_of_size(s)), testing::transformed(t2, box_corners_of_size(s)));
+  const double truth = oracle::minkowski_signed_distance(testing::transformed(t1, testing::box_corners(0.5 * s)), testing::transformed(t2, testing::box_corners(0.5 * s)));
   check_case("fcl493 boxes 0.25", Box(s), t1, Box(s), t2, {Sign::near_zero, 1e-12, truth, std::nullopt, 1e-12});
 }
 
@@ -333,7 +325,7 @@ TEST(RegressionDrake21673, BoxBox) {
                                  -1, 6.1232339957367660359e-17, 6.1232339957367660359e-17,          //
                                  -6.1232339957367660359e-17, -1, 3.7493994566546440196e-33),
                             Vec3(0.75, 0, 0.14999999999999999445));
-  const double truth = oracle::minkowski_signed_distance(testing::transformed(t1, box_corners_of_size(s1)), testing::transformed(t2, box_corners_of_size(s2)));
+  const double truth = oracle::minkowski_signed_distance(testing::transformed(t1, testing::box_corners(0.5 * s1)), testing::transformed(t2, testing::box_corners(0.5 * s2)));
   const Sign sign = truth < 0 ? Sign::negative : Sign::positive;
   check_case("drake21673 box-box", Box(s1), t1, Box(s2), t2, {sign, 0, truth, std::nullopt, 1e-9});
 }
