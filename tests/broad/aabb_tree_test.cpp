@@ -14,8 +14,8 @@ namespace proxima {
 namespace {
 
 Aabb random_box(testing::Rng& rng) {
-  const Vec3 c(rng.uniform(-10, 10), rng.uniform(-10, 10), rng.uniform(-10, 10));
-  const Vec3 h(rng.uniform(0.05, 1.5), rng.uniform(0.05, 1.5), rng.uniform(0.05, 1.5));
+  const Vec3 c = rng.uniform_vec(-10, 10);
+  const Vec3 h = rng.uniform_vec(0.05, 1.5);
   return Aabb::from_center_half_extents(c, h);
 }
 
@@ -48,7 +48,7 @@ TEST(AabbTree, PairsMatchBruteForceThroughInsertMoveRemove) {
     for (int i = 0; i < n; ++i) {
       if (!alive[i]) continue;
       const double step = rng.uniform(0, 1) < 0.1 ? 5.0 : 0.1;
-      const Vec3 d(rng.uniform(-step, step), rng.uniform(-step, step), rng.uniform(-step, step));
+      const Vec3 d = rng.uniform_vec(-step, step);
       tight[i] = {tight[i].min + d, tight[i].max + d};
       const bool moved = tree.update(leaf[i], tight[i], fat);
       const bool inside = (fat_boxes[i].min.array() <= tight[i].min.array()).all() &&

@@ -262,9 +262,10 @@ std::vector<std::vector<int>> plain_kmeans(const std::vector<Contact>& c, int k,
 
 std::vector<Contact> random_contacts(testing::Rng& rng, int n, double spread) {
   std::vector<Contact> c;
-  for (int i = 0; i < n; ++i)
-    c.push_back(make_contact(Vec3(rng.uniform(0, spread), rng.uniform(0, spread), rng.uniform(0, spread)),
-                             rng.unit_vector(), rng.uniform(0, 0.003), i));
+  for (int i = 0; i < n; ++i) {
+    const Vec3 p = rng.uniform_vec(0, spread), normal = rng.unit_vector();
+    c.push_back(make_contact(p, normal, rng.uniform(0, 0.003), i));
+  }
   return c;
 }
 
@@ -312,8 +313,8 @@ TEST_P(BothPaths, RecoversWellSeparatedGroups) {
     const int n = 150 + trial;
     for (int i = 0; i < n; ++i) {
       const int g = static_cast<int>(rng.uniform(0, k)) % k;
-      const Contact x = make_contact(centre[g] + Vec3(rng.uniform(0, 0.01), rng.uniform(0, 0.01), rng.uniform(0, 0.01)),
-                                     Vec3::UnitZ(), rng.uniform(0, 0.002), i);
+      const Vec3 p = centre[g] + rng.uniform_vec(0, 0.01);
+      const Contact x = make_contact(p, Vec3::UnitZ(), rng.uniform(0, 0.002), i);
       // No two within 1 mm: coincident contacts (1e-4 of the extent) would
       // be merged first and count once in their cluster's mean.
       if (std::any_of(c.begin(), c.end(), [&](const Contact& y) { return (y.point - x.point).norm() < 1e-3; })) {
@@ -519,7 +520,8 @@ TEST_P(BothPaths, EqualDepthGridIsStableUnderRigidPerturbations) {
   ASSERT_EQ(ref.size(), 20u);
   double worst = 0.0;
   for (int trial = 0; trial < 20; ++trial) {
-    const Transform t = Transform::from_axis_angle(rng.unit_vector(), 1e-6, 1e-6 * rng.unit_vector());
+    const Vec3 axis = rng.unit_vector(), shift = 1e-6 * rng.unit_vector();
+    const Transform t = Transform::from_axis_angle(axis, 1e-6, shift);
     std::vector<Contact> moved = base;
     for (Contact& c : moved) {
       c.point = t.apply(c.point);
@@ -620,8 +622,8 @@ TEST(ClusterContacts, KMeansMatchesPlainLloyd) {
     std::vector<Contact> c;
     for (int i = 0; i < n; ++i) {
       const bool face = i % 2 == 0;
-      const Vec3 p = face ? Vec3(rng.uniform(0, 0.2), rng.uniform(0, 0.2), 0)
-                          : Vec3(0.2, rng.uniform(0, 0.2), rng.uniform(0, 0.05));
+      const double s = rng.uniform(0, 0.2), t = rng.uniform(0, face ? 0.2 : 0.05);
+      const Vec3 p = face ? Vec3(s, t, 0) : Vec3(0.2, s, t);
       c.push_back(make_contact(p, face ? Vec3::UnitZ() : Vec3::UnitX(), rng.uniform(0, 0.0025), i));
     }
     ClusterOptions o;

@@ -36,7 +36,7 @@ TEST(Transform, InverseAndComposition) {
   testing::Rng rng(1);
   for (int i = 0; i < 100; ++i) {
     const Transform a = rng.pose(5.0), b = rng.pose(5.0);
-    const Vec3 x(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1));
+    const Vec3 x = rng.uniform_vec(-1, 1);
     EXPECT_NEAR((a.inverse().apply(a.apply(x)) - x).norm(), 0.0, 1e-13);
     EXPECT_NEAR(((a * b).apply(x) - a.apply(b.apply(x))).norm(), 0.0, 1e-13);
     EXPECT_NEAR((a.apply_inverse(x) - a.inverse().apply(x)).norm(), 0.0, 1e-13);

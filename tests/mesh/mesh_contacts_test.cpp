@@ -239,8 +239,8 @@ TEST(MeshContacts, LargeShadowGroupsMatchBruteForceRule) {
     const Mat3 R = (Eigen::AngleAxisd(yaw, Vec3::UnitZ()) * Eigen::AngleAxisd(tx, Vec3::UnitX()) *
                     Eigen::AngleAxisd(ty, Vec3::UnitY()))
                        .toRotationMatrix();
-    const Transform pose{R, Vec3(rng.uniform(-0.005, 0.005), rng.uniform(-0.005, 0.005),
-                                 h + 0.0035 + rng.uniform(0.0008, 0.002))};
+    const double x = rng.uniform(-0.005, 0.005), y = rng.uniform(-0.005, 0.005), z = rng.uniform(0.0008, 0.002);
+    const Transform pose{R, Vec3(x, y, h + 0.0035 + z)};
     if (trial % 2 == 0)
       dropped_total += expect_shadow_rule(fine, pose, coarse, Transform::identity());
     else
@@ -325,7 +325,8 @@ TEST(MeshContacts, ConvexShadowedTrianglesMatchBruteForceRule) {
     const Mat3 R = (Eigen::AngleAxisd(yaw, Vec3::UnitZ()) * Eigen::AngleAxisd(tx, Vec3::UnitX()) *
                     Eigen::AngleAxisd(ty, Vec3::UnitY()))
                        .toRotationMatrix();
-    const Vec3 c(rng.uniform(-0.04, 0.04), rng.uniform(-0.04, 0.04), 0.02 + 0.01 + rng.uniform(-0.001, 0.0015));
+    const double x = rng.uniform(-0.04, 0.04), y = rng.uniform(-0.04, 0.04), z = rng.uniform(-0.001, 0.0015);
+    const Vec3 c(x, y, 0.02 + 0.01 + z);
     dropped += expect_convex_shadow_rule(fine, Transform::identity(), Shape(Box(Vec3(0.04, 0.03, 0.02))),
                                          Transform{R, c}, 0.0);
     const double radius = rng.uniform(0.005, 0.03);
@@ -336,9 +337,9 @@ TEST(MeshContacts, ConvexShadowedTrianglesMatchBruteForceRule) {
   }
   for (int trial = 0; trial < 4; ++trial) {
     const TriangleMesh soup = testing::random_soup(rng, 200, 0.4, 0.15, 0.02);
-    dropped += expect_convex_shadow_rule(soup, rng.pose(0.1), Shape(Sphere(0.1)), rng.pose(0.1), 0.1);
-    dropped += expect_convex_shadow_rule(soup, rng.pose(0.1), Shape(Box(Vec3(0.2, 0.1, 0.15), 0.01)),
-                                         rng.pose(0.1), 0.01);
+    const Transform sa = rng.pose(0.1), sb = rng.pose(0.1), ba = rng.pose(0.1), bb = rng.pose(0.1);
+    dropped += expect_convex_shadow_rule(soup, sa, Shape(Sphere(0.1)), sb, 0.1);
+    dropped += expect_convex_shadow_rule(soup, ba, Shape(Box(Vec3(0.2, 0.1, 0.15), 0.01)), bb, 0.01);
   }
   EXPECT_GT(dropped, 100u);
 }

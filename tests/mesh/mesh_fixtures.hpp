@@ -23,7 +23,7 @@ inline TriangleMesh random_soup(Rng& rng, int n, double half, double size, doubl
     t.push_back({i, i + 1, i + 2});
   };
   for (int k = 0; k < n; ++k) {
-    const Vec3 c(rng.uniform(-half, half), rng.uniform(-half, half), rng.uniform(-half, half));
+    const Vec3 c = rng.uniform_vec(-half, half);
     const int kind = k % 10;
     if (kind == 7 && !t.empty()) {
       t.push_back(t[static_cast<std::size_t>(rng.uniform(0, 0.999) * t.size())]);  // duplicate
@@ -33,7 +33,8 @@ inline TriangleMesh random_soup(Rng& rng, int n, double half, double size, doubl
     } else if (kind == 9) {
       add(c, c, c);  // point
     } else {
-      add(c + size * rng.unit_vector(), c + size * rng.unit_vector(), c + size * rng.unit_vector());
+      const Vec3 a = c + size * rng.unit_vector(), b = c + size * rng.unit_vector(), d = c + size * rng.unit_vector();
+      add(a, b, d);
     }
   }
   return TriangleMesh(std::move(v), std::move(t), margin);

@@ -99,15 +99,17 @@ bool same(const ClosestPoints& x, const ClosestPoints& y) {
 // faces near a layer's width apart, crossing ones, slivers, collinear and
 // point triangles, repeated corners, at small and at huge coordinates.
 Triangle shaped(Rng& rng, int kind, const Vec3& at, double size) {
-  const Vec3 c = at + size * Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-0.2, 0.2));
+  const Vec3 c = at + size * rng.uniform_vec(Vec3(-1, -1, -0.2), Vec3(1, 1, 0.2));
   Triangle t = {c + size * rng.unit_vector(), c + size * rng.unit_vector(), c + size * rng.unit_vector()};
   switch (kind) {
     case 0:  // flat, nearly horizontal
       for (Vec3& v : t) v.z() = c.z() + 1e-3 * size * rng.uniform(-1, 1);
       break;
-    case 1:  // sliver: third corner almost on the first edge
-      t[2] = t[0] + rng.uniform(0.2, 0.8) * (t[1] - t[0]) + 1e-10 * size * rng.unit_vector();
+    case 1: {  // sliver: third corner almost on the first edge
+      const double s = rng.uniform(0.2, 0.8);
+      t[2] = t[0] + s * (t[1] - t[0]) + 1e-10 * size * rng.unit_vector();
       break;
+    }
     case 2:  // collinear
       t[2] = t[0] + rng.uniform(-0.5, 1.5) * (t[1] - t[0]);
       break;
@@ -144,7 +146,7 @@ TEST(PreparedTriangle, SameBitsAsThePerPairForms) {
     ASSERT_TRUE(same(detail::prepared_distance(pa, pb, false), ref)) << k;
     ASSERT_TRUE(same(detail::prepared_distance(pa, pb, true), triangle_distance(a, b))) << k;
     // The shadow test's point–triangle distance from the prepared plane.
-    const Vec3 x = b[0] + size * Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1));
+    const Vec3 x = b[0] + size * rng.uniform_vec(-1, 1);
     ASSERT_TRUE(same(detail::point_triangle(x, a, pa.face()), point_triangle(x, a))) << k;
     ++pairs;
   }

@@ -130,7 +130,8 @@ TEST(RssBound, CornerOverFaceIsExact) {
     const double h = rng.uniform(0.1, 2.0);
     const Mat3 R = (Eigen::AngleAxisd(rng.uniform(0.2, 1.2), Vec3(1, -1, 0).normalized()).toRotationMatrix());
     const Vec3 corner = R * Vec3(-b.half[0], -b.half[1], 0.0);
-    const Vec3 target(rng.uniform(-0.9, 0.9), rng.uniform(-0.9, 0.9), h);
+    const double x = rng.uniform(-0.9, 0.9), y = rng.uniform(-0.9, 0.9);
+    const Vec3 target(x, y, h);
     const Vec3 t = target - corner;
     const Placement P{R, R.cwiseAbs(), t};
     const double exact = rect_distance(placed(a, Mat3::Identity(), Vec3::Zero()), placed(b, R, t));

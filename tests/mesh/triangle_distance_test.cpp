@@ -36,7 +36,7 @@ double oracle_point_distance(const Vec3& x, const Triangle& t) {
 }
 
 Triangle random_triangle(Rng& rng, double spread) {
-  const Vec3 c(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1));
+  const Vec3 c = rng.uniform_vec(-1, 1);
   return {c + spread * rng.unit_vector(), c + spread * rng.unit_vector(), c + spread * rng.unit_vector()};
 }
 
@@ -97,7 +97,8 @@ TEST(TriangleDistance, StackedNearlyParallelPairsMatchOracle) {
   for (int k = 0; k < scaled(2000); ++k) {
     const double size_a = rng.uniform(0.002, 0.02), size_b = rng.uniform(0.002, 0.02);
     auto flat = [&](double size, double z, double tilt) {
-      const Vec3 c(rng.uniform(-0.01, 0.01), rng.uniform(-0.01, 0.01), z);
+      const double x = rng.uniform(-0.01, 0.01), y = rng.uniform(-0.01, 0.01);
+      const Vec3 c(x, y, z);
       Triangle t;
       for (Vec3& v : t) {
         const double a = rng.uniform(0, 6.283185307179586);
@@ -106,7 +107,8 @@ TEST(TriangleDistance, StackedNearlyParallelPairsMatchOracle) {
       }
       return t;
     };
-    const Triangle a = flat(size_a, rng.uniform(0.0005, 0.003), rng.uniform(0, 0.05));
+    const double z = rng.uniform(0.0005, 0.003), tilt = rng.uniform(0, 0.05);
+    const Triangle a = flat(size_a, z, tilt);
     const Triangle b = flat(size_b, 0.0, rng.uniform(0, 0.05));
     check_pair(a, b, 1e-12, "stacked");
     const ClosestPoints ab = feature_distance(a, b), ba = feature_distance(b, a);
@@ -218,7 +220,7 @@ TEST(TriangleDistance, SegmentSegmentAndPointTriangle) {
     EXPECT_LE((c.b - oracle::closest_point_on_segment(c.b, p2, q2)).norm(), 1e-14);
 
     const Triangle t = random_triangle(rng, 0.5);
-    const Vec3 x(rng.uniform(-2, 2), rng.uniform(-2, 2), rng.uniform(-2, 2));
+    const Vec3 x = rng.uniform_vec(-2, 2);
     const Vec3 y = closest_on_triangle(x, t[0], t[1], t[2]);
     const Vec3 z = oracle::closest_point_on_triangle(x, t[0], t[1], t[2]);
     EXPECT_NEAR((x - y).norm(), (x - z).norm(), 1e-13);

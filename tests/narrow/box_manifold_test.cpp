@@ -56,10 +56,12 @@ Vec3 random_size(Rng& rng) { return {rng.uniform(0.2, 2.0), rng.uniform(0.2, 2.0
 // that is sometimes inside the feature tolerance and sometimes just outside.
 void resting_pose(Rng& rng, const Vec3& ha, const Vec3& hb, Transform& ta, Transform& tb) {
   tb = rng.pose(1.0);
-  const double tilt = std::pow(10.0, rng.uniform(-12.0, -4.0)) * (rng.uniform(0, 1) < 0.3 ? 0.0 : 1.0);
-  const Transform yaw = Transform::from_axis_angle(Vec3::UnitZ(), rng.uniform(0, 6.3),
-                                                   Vec3(rng.uniform(-1, 1) * hb.x(), rng.uniform(-1, 1) * hb.y(),
-                                                        hb.z() + ha.z() - rng.uniform(0.0, 0.005)));
+  const double exponent = rng.uniform(-12.0, -4.0);
+  const double tilt = rng.uniform(0, 1) < 0.3 ? 0.0 : std::pow(10.0, exponent);
+  const double turn = rng.uniform(0, 6.3);
+  const Vec3 offset = rng.uniform_vec(Vec3(-1, -1, 0.0), Vec3(1, 1, 0.005));
+  const Transform yaw = Transform::from_axis_angle(
+      Vec3::UnitZ(), turn, Vec3(offset.x() * hb.x(), offset.y() * hb.y(), hb.z() + ha.z() - offset.z()));
   const Transform lean = Transform::from_axis_angle(rng.unit_vector(), tilt, Vec3::Zero());
   ta = tb * yaw * lean;
 }
@@ -110,7 +112,8 @@ TEST(BoxManifold, OptionsAndOddBoxesMatchTheGenericPath) {
     Transform ta, tb;
     if (i % 2) resting_pose(rng, 0.5 * sa, 0.5 * sb, ta, tb);
     else { ta = rng.pose(0.8); tb = rng.pose(0.8); }
-    ta.p += rng.uniform(0.0, 0.03) * rng.unit_vector();
+    const double shift = rng.uniform(0.0, 0.03);
+    ta.p += shift * rng.unit_vector();
     expect_same(a, ta, b, tb, o, "option case " + std::to_string(i));
     if (::testing::Test::HasFailure()) return;
   }
@@ -132,10 +135,9 @@ TEST(BoxManifold, FaceOnFaceMatchesTheGenericPath) {
     const double turn = i % 4 == 0 ? 0.25 * M_PI * static_cast<double>(rng.uniform(0, 8) > 4 ? 1 : 3)
                                    : rng.uniform(0, 6.3);
     const double tilt = i % 3 == 0 ? 0.0 : std::pow(10.0, rng.uniform(-12.0, -5.0));
+    const Vec3 offset = rng.uniform_vec(Vec3(-1.2, -1.2, 0.0), Vec3(1.2, 1.2, 0.01));
     const Transform yaw = Transform::from_axis_angle(
-        Vec3::UnitZ(), turn,
-        Vec3(rng.uniform(-1.2, 1.2) * hb.x(), rng.uniform(-1.2, 1.2) * hb.y(),
-             hb.z() + ha.z() - rng.uniform(0.0, 0.01)));
+        Vec3::UnitZ(), turn, Vec3(offset.x() * hb.x(), offset.y() * hb.y(), hb.z() + ha.z() - offset.z()));
     const Transform lean = Transform::from_axis_angle(rng.unit_vector(), tilt, Vec3::Zero());
     const Transform ta = tb * yaw * lean;
     const std::size_t n = expect_same(a, ta, b, tb, {}, "face on face " + std::to_string(i));

@@ -137,7 +137,7 @@ TEST(ClosedForm, SegmentParamsMatchSegmentSearch) {
     const Vec3 u = rng.unit_vector();
     const Vec3 v = i % 2 == 0 ? rng.unit_vector()
                               : Vec3(Transform::from_axis_angle(rng.unit_vector(), tilts[i / 2 % 6]).R * u);
-    const Vec3 p0(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)), q0(rng.uniform(-1, 1), 0.1, 0.2);
+    const Vec3 p0 = rng.uniform_vec(-1, 1), q0(rng.uniform(-1, 1), 0.1, 0.2);
     const Vec3 p1 = p0 + rng.uniform(0.01, 2.0) * u, q1 = q0 + rng.uniform(0.01, 2.0) * v;
     const auto [s, t] = closed_form::closest_segment_params(p0, p1, q0, q1);
     ASSERT_TRUE(s >= 0.0 && s <= 1.0 && t >= 0.0 && t <= 1.0) << "pose " << i;

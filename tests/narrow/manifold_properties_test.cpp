@@ -89,8 +89,8 @@ bool contact_pose(Rng& rng, const Pair& p, Transform& pa, Transform& pb, double 
   if (rng.uniform(0, 1) < 0.5) {
     pa = rng.pose(0.5);
   } else {
-    const Transform yaw = Transform::from_axis_angle(Vec3::UnitZ(), rng.uniform(0, 6.3),
-                                                     Vec3(rng.uniform(-0.2, 0.2), rng.uniform(-0.2, 0.2), 1.0));
+    const double turn = rng.uniform(0, 6.3), x = rng.uniform(-0.2, 0.2), y = rng.uniform(-0.2, 0.2);
+    const Transform yaw = Transform::from_axis_angle(Vec3::UnitZ(), turn, Vec3(x, y, 1.0));
     pa = pb * yaw * p.rest_a;
   }
   return place(p.a, pa, p.b, pb, target);
@@ -113,10 +113,8 @@ TEST(ManifoldProperties, NonNegativeNormalVelocityAtThePointsNeverDecreasesTheDi
       const ContactSet s = contacts(p.a, pa, p.b, pb);
       ASSERT_EQ(s.status, Status::ok) << p.label;
       ASSERT_FALSE(s.empty()) << p.label;
-      Motion ma{Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)),
-                Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1))};
-      const Motion mb{Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)),
-                      Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1))};
+      Motion ma{rng.uniform_vec(-1, 1), rng.uniform_vec(-1, 1)};
+      const Motion mb{rng.uniform_vec(-1, 1), rng.uniform_vec(-1, 1)};
       // Shift A's velocity along the normal so that the smallest relative
       // normal velocity over the points is 1e-4: the premise holds, and the
       // distance's curvature (O(1) per s², felt over h = 1e-5 s) cannot hide
@@ -170,7 +168,8 @@ TEST(ManifoldProperties, NormalJumpsOnlyWhereFeaturesTie) {
       Transform pa, pb;
       if (!contact_pose(rng, p, pa, pb, rng.uniform(-0.02, 0.0))) continue;
       const ContactSet s = contacts(p.a, pa, p.b, pb);
-      const Transform nudge = Transform::from_axis_angle(rng.unit_vector(), 1e-6, 1e-6 * rng.unit_vector());
+      const Vec3 axis = rng.unit_vector(), shift = 1e-6 * rng.unit_vector();
+      const Transform nudge = Transform::from_axis_angle(axis, 1e-6, shift);
       const Transform pa2 = nudge * pa;
       const ContactSet t = contacts(p.a, pa2, p.b, pb);
       const double turn = std::acos(std::clamp(s.normal.dot(t.normal), -1.0, 1.0));

@@ -227,7 +227,7 @@ TEST(SatSegment, BoxHullWithParallelEdges) {
     const Transform ta{Mat3::Identity(), Vec3::Zero()};
     const double tilt = (n % 2) ? 0.0 : rng.uniform(-1e-6, 1e-6);
     const Mat3 R = turns[n % 3] * Eigen::AngleAxisd(tilt, rng.unit_vector()).toRotationMatrix();
-    const Transform tb{R, Vec3(rng.uniform(-0.6, 0.6), rng.uniform(-0.4, 0.4), rng.uniform(-0.3, 0.3))};
+    const Transform tb{R, rng.uniform_vec(Vec3(-0.6, -0.4, -0.3), Vec3(0.6, 0.4, 0.3))};
     const std::vector<Vec3> seg = segment(cap, tb);
     const double core = oracle::minkowski_signed_distance(c, seg);
     if (!(core < -1e-9)) continue;
@@ -256,7 +256,8 @@ TEST(SatSegment, MarginsAndInvalidInput) {
   bad.p.x() = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(narrow::sat_polytope_capsule(poly, bad, cap, rng.pose(0.0)).status, Status::invalid_input);
   const ConvexPolytope flat({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, 0.05);
-  EXPECT_EQ(narrow::sat_polytope_capsule(flat, rng.pose(0.0), cap, rng.pose(0.0)).status, Status::not_implemented);
+  const Transform ta = rng.pose(0.0), tb = rng.pose(0.0);
+  EXPECT_EQ(narrow::sat_polytope_capsule(flat, ta, cap, tb).status, Status::not_implemented);
 }
 
 // The warm-started dispatcher form: whatever the guess (the answer, near it,

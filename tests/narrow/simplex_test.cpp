@@ -76,7 +76,7 @@ TEST(Simplex, RandomTrianglesAndTetrahedra) {
   for (int it = 0; it < 300; ++it) {
     std::vector<Vec3> p;
     const int n = 3 + it % 2;
-    for (int k = 0; k < n; ++k) p.push_back(Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1)) + Vec3(0.3, 0, 0));
+    for (int k = 0; k < n; ++k) p.push_back(rng.uniform_vec(-1, 1) + Vec3(0.3, 0, 0));
     Simplex s = make(p);
     const bool inside = detail::solve_simplex(s);
     const double d = inside ? 0.0 : s.point().norm();

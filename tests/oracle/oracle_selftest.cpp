@@ -33,14 +33,16 @@ constexpr double kSweepGap = 1e-12;      // asserted certificate gap, sweep orac
 // ----------------------------------------------------------------- helpers --
 Matrix3d random_rotation(std::mt19937_64& rng) {
   std::normal_distribution<double> n(0.0, 1.0);
-  Eigen::Quaterniond q(n(rng), n(rng), n(rng), n(rng));
+  const double w = n(rng), x = n(rng), y = n(rng), z = n(rng);
+  Eigen::Quaterniond q(w, x, y, z);
   q.normalize();
   return q.toRotationMatrix();
 }
 
 Vector3d random_vector(std::mt19937_64& rng, double lo, double hi) {
   std::uniform_real_distribution<double> u(lo, hi);
-  return Vector3d(u(rng), u(rng), u(rng));
+  const double x = u(rng), y = u(rng), z = u(rng);
+  return Vector3d(x, y, z);
 }
 
 std::vector<Vector3d> box_vertices(const Vector3d& c, const Vector3d& half,
@@ -138,10 +140,25 @@ std::vector<Vector3d> random_polytope(std::mt19937_64& rng, int n, double size) 
   std::vector<Vector3d> pts;
   const Vector3d axes = random_vector(rng, 0.5, 1.0) * size;
   for (int i = 0; i < n; ++i) {
-    Vector3d v(g(rng), g(rng), g(rng));
+    const double x = g(rng), y = g(rng), z = g(rng);
+    const Vector3d v(x, y, z);
     pts.push_back(axes.cwiseProduct(v.normalized()));
   }
   return pts;
+}
+
+// A box centred in [-1, 1]³ with half extents in [0.1, 1], randomly turned
+// (drawn in that order).
+std::vector<Vector3d> random_box(std::mt19937_64& rng) {
+  const Vector3d c = random_vector(rng, -1, 1), half = random_vector(rng, 0.1, 1);
+  return box_vertices(c, half, random_rotation(rng));
+}
+
+// random_polytope(), randomly turned, then moved into [-1, 1]³.
+std::vector<Vector3d> random_placed_polytope(std::mt19937_64& rng, int n, double size) {
+  const std::vector<Vector3d> p = random_polytope(rng, n, size);
+  const Matrix3d R = random_rotation(rng);
+  return transformed(p, R, random_vector(rng, -1, 1));
 }
 
 // ===================================================== Minkowski oracle ==
@@ -279,7 +296,8 @@ TEST(OracleMinkowski, FlatAndDegenerateSets) {
     const Matrix3d R = random_rotation(rng);
     const Vector3d t = random_vector(rng, -2.0, 2.0);
     std::uniform_real_distribution<double> u(-2.0, 2.0);
-    const Vector3d cb(u(rng), u(rng), 0.7);
+    const double x = u(rng), y = u(rng);
+    const Vector3d cb(x, y, 0.7);
     const double e = aabb_signed_distance(-cb, Vector3d(0.5, 0.5, 0.0), Vector3d(0.4, 0.3, 0.0));
     const double d = minkowski_signed_distance(transformed(s0, R, t),
                                                transformed(square(cb, 0.4, 0.3), R, t));
@@ -342,7 +360,8 @@ TEST(OracleMinkowski, ManyCoplanarPointsOnFaces) {
     const Vector3d c = random_vector(rng, -1, 1);
     std::vector<Vector3d> pts = box_vertices(c, half, R);
     for (int k = 0; k < 60; ++k) {
-      Vector3d l(u(rng), u(rng), u(rng));
+      const double x = u(rng), y = u(rng), z = u(rng);
+      Vector3d l(x, y, z);
       l(k % 3) = (k % 2) ? 1.0 : -1.0;
       pts.push_back(c + R * l.cwiseProduct(half));
     }
@@ -374,10 +393,8 @@ TEST(OracleMinkowski, Timing) {
   const int n_small = 10000;
   std::vector<std::vector<Vector3d>> as, bs;
   for (int i = 0; i < n_small; ++i) {
-    as.push_back(box_vertices(random_vector(rng, -1, 1), random_vector(rng, 0.1, 1),
-                              random_rotation(rng)));
-    bs.push_back(box_vertices(random_vector(rng, -1, 1), random_vector(rng, 0.1, 1),
-                              random_rotation(rng)));
+    as.push_back(random_box(rng));
+    bs.push_back(random_box(rng));
   }
   auto t0 = std::chrono::steady_clock::now();
   double sink = 0.0;
@@ -388,10 +405,8 @@ TEST(OracleMinkowski, Timing) {
   const int n_big = 10;
   std::vector<std::vector<Vector3d>> pa, pb;
   for (int i = 0; i < n_big; ++i) {
-    pa.push_back(transformed(random_polytope(rng, 200, 1.0), random_rotation(rng),
-                             random_vector(rng, -1, 1)));
-    pb.push_back(transformed(random_polytope(rng, 200, 1.0), random_rotation(rng),
-                             random_vector(rng, -1, 1)));
+    pa.push_back(random_placed_polytope(rng, 200, 1.0));
+    pb.push_back(random_placed_polytope(rng, 200, 1.0));
   }
   t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < n_big; ++i) sink += minkowski_signed_distance(pa[i], pb[i]);
@@ -524,11 +539,11 @@ TEST(OracleSweep, AgreesWithMinkowskiOnPolytopes) {
   while (n < 300) {
     std::vector<Vector3d> a, b;
     if (n % 2 == 0) {
-      a = box_vertices(random_vector(rng, -1, 1), random_vector(rng, 0.1, 1), random_rotation(rng));
-      b = box_vertices(random_vector(rng, -1, 1), random_vector(rng, 0.1, 1), random_rotation(rng));
+      a = random_box(rng);
+      b = random_box(rng);
     } else {
-      a = transformed(random_polytope(rng, 30, 0.7), random_rotation(rng), random_vector(rng, -1, 1));
-      b = transformed(random_polytope(rng, 30, 0.7), random_rotation(rng), random_vector(rng, -1, 1));
+      a = random_placed_polytope(rng, 30, 0.7);
+      b = random_placed_polytope(rng, 30, 0.7);
     }
     const double e = minkowski_signed_distance(a, b);
     if (e < 1e-4) continue;
@@ -561,9 +576,11 @@ TEST(OracleSweep, TinyGapsAgainstMinkowski) {
   std::mt19937_64 rng(15);
   double worst = 0.0;
   for (int i = 0; i < 300; ++i) {
-    const auto a = transformed(random_polytope(rng, 4 + i % 40, 0.8), random_rotation(rng), Vector3d::Zero());
-    auto b = transformed(random_polytope(rng, 4 + (i / 3) % 40, 0.8), random_rotation(rng),
-                         3.0 * random_vector(rng, -1, 1).normalized());
+    const std::vector<Vector3d> pa = random_polytope(rng, 4 + i % 40, 0.8);
+    const auto a = transformed(pa, random_rotation(rng), Vector3d::Zero());
+    const std::vector<Vector3d> pb = random_polytope(rng, 4 + (i / 3) % 40, 0.8);
+    const Matrix3d rb = random_rotation(rng);
+    auto b = transformed(pb, rb, 3.0 * random_vector(rng, -1, 1).normalized());
     Vector3d x;
     const double d0 = minkowski_signed_distance(a, b, &x);
     const double gap = std::pow(10.0, -2.0 - (i % 9));  // 1e-2 ... 1e-10

@@ -34,7 +34,7 @@ RandomProblem random_problem(testing::Rng& rng, int bodies, int contacts, bool f
     r.Minv.block<3, 3>(6 * b, 6 * b) = Mat3::Identity() / rng.uniform(0.5, 2.0);
     Mat3 A = Mat3::Random();
     r.Minv.block<3, 3>(6 * b + 3, 6 * b + 3) = (A * A.transpose() + 0.2 * Mat3::Identity()).inverse();
-    com[static_cast<std::size_t>(b)] = Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1));
+    com[static_cast<std::size_t>(b)] = rng.uniform_vec(-1, 1);
   }
   r.p.v_star = VectorXd(n);
   for (int i = 0; i < n; ++i) r.p.v_star[i] = rng.uniform(-1, 1);
@@ -43,7 +43,7 @@ RandomProblem random_problem(testing::Rng& rng, int bodies, int contacts, bool f
     // Body A dynamic, B dynamic or static (−1).
     const int a = k % bodies;
     const int b = rng.uniform(0, 1) < 0.4 ? -1 : (a + 1 + k / bodies) % bodies;
-    const Vec3 point(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1));
+    const Vec3 point = rng.uniform_vec(-1, 1);
     const Vec3 normal = rng.unit_vector();
     const Vec3 t1 = normal.unitOrthogonal(), t2 = normal.cross(t1);
     sim::ContactRows c;

@@ -176,7 +176,7 @@ TEST(Pgs, MatchesLemkeWithFriction) {
     // Point mass, rows (n, t1, t2): W = I / m.
     const double inv_m = rng.uniform(0.5, 2.0);
     p.W = inv_m * MatrixXd::Identity(3, 3);
-    p.b = Eigen::Vector3d(rng.uniform(-2, 0.5), rng.uniform(-2, 2), rng.uniform(-2, 2));
+    p.b = rng.uniform_vec(Vec3(-2, -2, -2), Vec3(0.5, 2, 2));
     p.contacts.push_back({0, 1, rng.uniform(0.1, 1.0)});
     sim::ContactSolveOptions o;
     o.friction_directions = 3 + k % 6;
