@@ -1,4 +1,5 @@
 #include <cmath>
+#include <sstream>
 
 #include <proxima/core/error.hpp>
 
@@ -43,6 +44,11 @@ Transform pose_from_json(const json& j, const std::string& field) {
   if (j.is_null()) return Transform::identity();
   if (!j.is_object()) fail(field, "expected an object {\"p\": [x, y, z], \"q\": [w, x, y, z]}");
   const Vec3 p = j.contains("p") ? vec3_from_json(j["p"], field + ".p") : Vec3::Zero();
+  if (!in_range(p)) {
+    std::ostringstream m;
+    m << "translation beyond ±" << kMaxLength << " m, the range of lengths Proxima accepts";
+    fail(field + ".p", m.str());
+  }
   if (!j.contains("q")) return Transform::from_translation(p);
   const json& q = j["q"];
   if (!q.is_array() || q.size() != 4) fail(field + ".q", "expected an array of 4 numbers [w, x, y, z]");

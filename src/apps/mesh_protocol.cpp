@@ -153,7 +153,7 @@ json answer_mesh_pair(const json& id, const std::string& query, const json& r, M
     out["triangle_b"] = tb_id;
   };
   auto status_only = [&](Status s) {
-    return json{{"id", id}, {"status", to_string(s)}, {"message", "invalid input (non-finite pose)"}};
+    return json{{"id", id}, {"status", to_string(s)}, {"message", "invalid input (a pose is non-finite or beyond ±1e15 m, or an option is out of range)"}};
   };
 
   if (query == "contacts") {

@@ -80,7 +80,7 @@ json status_answer(const json& id, Status s, const std::string& query) {
   if (s == Status::not_implemented) {
     out["message"] = query + " is not implemented for this pair or case yet";
   } else if (s == Status::invalid_input) {
-    out["message"] = "invalid input (non-finite pose)";
+    out["message"] = "invalid input (a pose is non-finite or beyond ±1e15 m, or an option is out of range)";
   }
   return out;
 }

@@ -106,7 +106,7 @@ struct Best {
   bool hit = false;  // collide / tolerance answer
 };
 
-bool bad_pose(const Transform& a, const Transform& b) { return !a.is_finite() || !b.is_finite(); }
+bool bad_pose(const Transform& a, const Transform& b) { return !a.is_valid() || !b.is_valid(); }
 
 
 // ---------------------------------------------------------------- mesh–mesh

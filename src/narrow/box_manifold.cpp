@@ -294,7 +294,7 @@ bool try_face_on_face(const Box& a, const Transform& pose_a, const Box& b, const
   if (ka < 0) return false;
   const int kb = face_axis(b.half_extents(), db, tol);
   if (kb < 0) return false;
-  const double min_half = 1e-3 * std::max(size, 1.0);
+  const double min_half = 1e-3 * size;
   if (along_axis(db, kb))
     return face_on_face(b, pose_b, kb, sign_of(db[kb]), a, pose_a, ka, sign_of(da[ka]), n, eps,
                         min_half, out);
@@ -363,7 +363,7 @@ bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
   const Box& a = sa.as<Box>();
   const Box& b = sb.as<Box>();
   const double size = std::max(box_extent(a), box_extent(b));
-  const double reach = options.margin + 1e-12 * std::max(size, 1.0);
+  const double reach = options.margin + 1e-12 * size;
   // Without reduction, two faces lying on each other take the clip in the
   // reference face's frame. It needs the SAT's normal and distance only
   // (make_result's, so the same bits as below), not its deepest points nor
@@ -378,7 +378,7 @@ bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
   if (skipped) {
     if (sd.status == Status::ok && sd.distance < 0.0) {
       const double tol = options.feature_tolerance * size;
-      const double eps = std::max(tol, 1e-12 * std::max(size, 1.0));
+      const double eps = std::max(tol, 1e-12 * size);
       if (try_face_on_face(a, pose_a, b, pose_b, sd.normal, tol, eps, size, out) && !out.points.empty()) {
         out.status = sd.status;
         out.distance = sd.distance;
@@ -404,7 +404,7 @@ bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
   if (sd.bound_exceeded || sd.distance > reach) return true;
 
   const double tol = options.feature_tolerance * size;
-  const double eps = std::max(tol, 1e-12 * std::max(size, 1.0));
+  const double eps = std::max(tol, 1e-12 * size);
   if (from_sat && single_point(a, pose_a, b, pose_b, sd.normal, tol, eps)) {
     emit_midpoint_contact(sd, out);
     return true;

@@ -66,7 +66,7 @@ namespace {
 // which call impl:: directly).
 template <class F>
 DistanceResult checked(const Transform& ta, const Transform& tb, F&& f) {
-  if (!ta.is_finite() || !tb.is_finite()) {
+  if (!ta.is_valid() || !tb.is_valid()) {
     DistanceResult r;
     r.status = Status::invalid_input;
     return r;

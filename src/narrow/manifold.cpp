@@ -65,7 +65,7 @@ bool invalid(const Transform& pose_a, const Transform& pose_b, const ContactOpti
   out.status = Status::ok;
   out.distance = 0.0;
   out.normal = Vec3::UnitZ();
-  if (narrow::detail::bad_contact_options(options) || !pose_a.is_finite() || !pose_b.is_finite()) {
+  if (narrow::detail::bad_contact_options(options) || !pose_a.is_valid() || !pose_b.is_valid()) {
     out.status = Status::invalid_input;
     return true;
   }
@@ -80,7 +80,7 @@ void narrow::generic_contacts(const Shape& a, const Transform& pose_a, const Sha
   if (invalid(pose_a, pose_b, options, out)) return;
   const double size = std::max(core_extent(a), core_extent(b));
   // Kissing within rounding counts as touching, even at zero margin.
-  const double reach = options.margin + 1e-12 * std::max(size, 1.0);
+  const double reach = options.margin + 1e-12 * size;
   DistanceRequest req;
   req.bound = reach;
   const DistanceResult sd = signed_distance(a, pose_a, b, pose_b, req);
@@ -93,7 +93,7 @@ void narrow::generic_contacts(const Shape& a, const Transform& pose_a, const Sha
   const PlaneFrame f(sd.normal, 0.5 * (sd.point_a + sd.point_b));
   const FeatureParams params{options.feature_tolerance * size, options.disc_points};
   // A little slack on the plane for rounding, even at zero tolerance.
-  const double eps = std::max(params.tol, 1e-12 * std::max(size, 1.0));
+  const double eps = std::max(params.tol, 1e-12 * size);
   const double lift_a = -inflation(a), lift_b = inflation(b);
   Hull ha, hb;
   // A's feature faces B (direction −n); B's faces A (+n).

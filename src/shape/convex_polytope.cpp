@@ -353,6 +353,10 @@ ConvexPolytope::ConvexPolytope(const std::vector<Vec3>& points, double margin) :
     if (!points[i].allFinite()) {
       detail::reject(kName, "point " + std::to_string(i) + " is not finite");
     }
+    if (!in_range(points[i])) {
+      const std::string what = "point " + std::to_string(i) + " coordinate";
+      detail::reject(kName, detail::beyond_range(what.c_str(), points[i].cwiseAbs().maxCoeff()));
+    }
   }
 
   auto d = std::make_shared<PolytopeData>();

@@ -139,6 +139,7 @@ Halfspace::Halfspace(const Vec3& normal, double offset, double margin)
   const double n = normal.norm();
   if (!std::isfinite(n) || n <= 0.0) detail::reject("halfspace", "normal must be finite and non-zero");
   if (!std::isfinite(offset)) detail::reject("halfspace", "offset must be finite");
+  if (std::abs(offset) > kMaxLength) detail::reject("halfspace", detail::beyond_range("offset", offset));
   detail::require_margin("halfspace", margin);
   normal_ /= n;
 }

@@ -9,6 +9,8 @@
 #include <proxima/core/error.hpp>
 #include <proxima/shape/triangle_mesh.hpp>
 
+#include "validate.hpp"
+
 namespace proxima {
 
 namespace {
@@ -25,6 +27,7 @@ void require_margin(const std::string& name, double margin) {
     m << "margin must be finite and >= 0 (got " << margin << ")";
     reject(name, m.str());
   }
+  if (margin > kMaxLength) reject(name, detail::beyond_range("margin", margin));
 }
 
 // Every undirected edge must be met exactly twice, once in each direction:
@@ -62,6 +65,10 @@ TriangleMesh::TriangleMesh(std::vector<Vec3> vertices, std::vector<TriangleIndic
       m << "vertex " << i << " has a non-finite coordinate (" << vertices[i].x() << ", "
         << vertices[i].y() << ", " << vertices[i].z() << ")";
       reject(name, m.str());
+    }
+    if (!in_range(vertices[i])) {
+      const std::string what = "vertex " + std::to_string(i) + " coordinate";
+      reject(name, detail::beyond_range(what.c_str(), vertices[i].cwiseAbs().maxCoeff()));
     }
   }
   for (std::size_t t = 0; t < triangles.size(); ++t) {

@@ -32,7 +32,8 @@ double largest_half_extent(const Aabb& b) { return b.half_extents().maxCoeff(); 
 
 int World::add(Body body) {
   if (!body.geometry) throw Error("body \"" + body.name + "\": no geometry");
-  if (!body.pose.is_finite()) throw Error("body \"" + body.name + "\": pose is not finite");
+  if (!body.pose.is_valid())
+    throw Error("body \"" + body.name + "\": pose is not finite, not a rotation, or beyond ±1e15 m");
   if (!body.is_static) {
     const MassSpec& m = body.mass;
     if (!std::isfinite(m.mass) || m.mass <= 0.0) throw Error("body \"" + body.name + "\": mass must be > 0");

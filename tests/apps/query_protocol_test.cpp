@@ -432,6 +432,11 @@ TEST(QueryProtocol, BadLinesGiveErrorsNamingTheInput) {
       {R"({"query": "distance", "a": {"shape": "sphere", "radius": 1}, "b": {"shape": "sphere", "radius": 1}, "pose_a": {"q": [0, 0, 0, 0]}})", "pose_a"},
       {R"({"query": "distance", "a": {"shape": "sphere", "radius": 1}, "b": {"shape": "sphere", "radius": 1}, "pose_b": {"p": [1, "x", 0]}})", "pose_b.p[1]"},
       {R"({"query": "distance", "a": {"shape": "sphere", "radius": 1}, "b": {"shape": "sphere", "radius": 1}, "pose_b": {"p": [1e999, 0, 0]}})", "number overflow"},
+      // Finite but beyond the range of lengths: squared, it would overflow.
+      {R"({"query": "distance", "a": {"shape": "sphere", "radius": 1}, "b": {"shape": "sphere", "radius": 1}, "pose_a": {"p": [1e200, 0, 0]}})", "pose_a.p: translation beyond"},
+      {R"({"query": "distance", "a": {"shape": "sphere", "radius": 1}, "b": {"shape": "sphere", "radius": 1}, "pose_b": {"p": [0, -2e15, 0], "q": [1, 0, 0, 0]}})", "pose_b.p: translation beyond"},
+      {R"({"query": "signed_distance", "a": {"shape": "box", "size": [1e300, 1, 1]}, "b": {"shape": "sphere", "radius": 1}})", "size 1e+300 is beyond"},
+      {R"({"query": "contacts", "a": {"shape": "mesh", "vertices": [[0,0,0],[1,0,0],[0,1,0]], "triangles": [[0,1,2]], "margin": 1e300}, "b": {"shape": "sphere", "radius": 1}})", "margin 1e+300 is beyond"},
       {R"({"query": "distance", "a": {"shape": "convex", "points": [[0,0,0],[1,0,0],[0,1,0]]}, "b": {"shape": "sphere", "radius": 1}})", "coplanar"},
       {R"({"query": "distance", "a": {"shape": "convex", "points": []}, "b": {"shape": "sphere", "radius": 1}})", "empty"},
       {R"({"query": "tolerance", "a": {"shape": "sphere", "radius": 1}, "b": {"shape": "sphere", "radius": 1}})", "tolerance"},

@@ -32,6 +32,36 @@ TEST(Transform, RejectsZeroAndNonFiniteQuaternions) {
   }
 }
 
+// Queries accept a pose whose rotation entries are finite with absolute
+// values summing to at most 6 (a rotation's: at most 3√3) and whose
+// translation is within ±kMaxLength.
+TEST(Transform, ValidPosesAreFiniteAndWithinTheRange) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  Transform t = Transform::from_quaternion(1, 2, 3, 4, Vec3(kMaxLength, -kMaxLength, 0));
+  EXPECT_TRUE(t.is_valid());
+  t.p.y() = std::nextafter(-kMaxLength, -2 * kMaxLength);
+  EXPECT_FALSE(t.is_valid());
+  EXPECT_TRUE(t.is_finite());
+  t.p.y() = nan;
+  EXPECT_FALSE(t.is_valid());
+  t = Transform::from_quaternion(0.9, 0.3, -0.2, 0.4, Vec3::Zero());
+  EXPECT_TRUE(t.is_valid());
+  t.R(1, 2) = 4.0;
+  EXPECT_FALSE(t.is_valid());
+  t.R(1, 2) = nan;
+  EXPECT_FALSE(t.is_valid());
+  // The factories refuse a translation beyond the range, naming it.
+  for (const Vec3& p : {Vec3(0, 0, 2e15), Vec3(-1e300, 0, 0)}) {
+    try {
+      Transform::from_quaternion(1, 0, 0, 0, p);
+      ADD_FAILURE() << "translation " << p.transpose() << " accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("beyond"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(Transform::from_axis_angle(Vec3::UnitX(), 0.5, p), Error);
+  }
+}
+
 TEST(Transform, InverseAndComposition) {
   testing::Rng rng(1);
   for (int i = 0; i < 100; ++i) {

@@ -878,6 +878,12 @@ TEST(MeshContacts, BadInputIsReportedNotThrown) {
   EXPECT_EQ(set.status, Status::invalid_input);
   mesh_contacts(a, Transform::identity(), Shape(Box(Vec3::Constant(0.1))), bad, {}, set);
   EXPECT_EQ(set.status, Status::invalid_input);
+  // Finite but beyond the range of lengths (kMaxLength).
+  bad.p.x() = -2.0 * kMaxLength;
+  mesh_contacts(a, bad, a, Transform::identity(), {}, set);
+  EXPECT_EQ(set.status, Status::invalid_input);
+  mesh_contacts(a, Transform::identity(), Shape(Sphere(0.1)), bad, {}, set);
+  EXPECT_EQ(set.status, Status::invalid_input);
   // A mesh without triangles cannot be built: the error names the mesh.
   EXPECT_THROW(TriangleMesh({Vec3::Zero()}, {}, 0.0, "empty.obj"), Error);
   // Huge k: the raw set comes back without its copies. Two 12-triangle

@@ -266,6 +266,13 @@ TEST(MeshQueries, BadInputGivesStatusNotNaN) {
   bad.R(0, 0) = std::numeric_limits<double>::infinity();
   EXPECT_EQ(distance(a, bad, Sphere(1), {}).status, Status::invalid_input);
   EXPECT_EQ(collide(a, {}, Halfspace(Vec3(0, 0, 1), 0), bad).status, Status::invalid_input);
+  // Finite but beyond the range of lengths (kMaxLength): squared, 1e200 is infinite.
+  const Transform far = Transform{Mat3::Identity(), Vec3(0, 1e200, 0)};
+  const MeshDistanceResult f = distance(a, far, a, {});
+  EXPECT_EQ(f.status, Status::invalid_input);
+  EXPECT_FALSE(std::isnan(f.distance));
+  EXPECT_EQ(collide(a, {}, a, far).status, Status::invalid_input);
+  EXPECT_EQ(tolerance(a, far, Sphere(1), {}, 0.1).status, Status::invalid_input);
 }
 
 }  // namespace

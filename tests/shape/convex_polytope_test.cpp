@@ -170,6 +170,10 @@ TEST(ConvexPolytope, RejectsBadPoints) {
   pts[3].y() = std::numeric_limits<double>::infinity();
   EXPECT_NE(error_of(pts, 0.0).find("not finite"), std::string::npos);
   EXPECT_NE(error_of(cube_corners(1.0), -1.0).find("margin"), std::string::npos);
+  pts = cube_corners(1.0);
+  pts[5].z() = -2.0 * kMaxLength;
+  EXPECT_NE(error_of(pts, 0.0).find("point 5 coordinate 2e+15 is beyond"), std::string::npos) << error_of(pts, 0.0);
+  EXPECT_NE(error_of(cube_corners(1.0), 2.0 * kMaxLength).find("margin"), std::string::npos);
 }
 
 }  // namespace

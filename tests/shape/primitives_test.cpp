@@ -52,6 +52,30 @@ TEST(Primitives, RejectBadSizes) {
   expect_error([] { Halfspace(Vec3::UnitZ(), 0.0).mass_properties(); }, "halfspace", "unbounded");
 }
 
+// Sizes within [kMinLength, kMaxLength], margins and offsets up to
+// kMaxLength: beyond, the queries' squared lengths leave the double range.
+TEST(Primitives, RejectSizesOutsideTheRangeOfLengths) {
+  const double big = 2.0 * kMaxLength, small = 0.5 * kMinLength;
+  for (double bad : {big, small}) {
+    const char* why = bad > 1.0 ? "beyond" : "below";
+    expect_error([&] { Sphere s(bad); }, "sphere", why);
+    expect_error([&] { Capsule c(bad, 1.0); }, "capsule", why);
+    expect_error([&] { Capsule c(1.0, bad); }, "capsule", why);
+    expect_error([&] { Cylinder c(bad, 1.0); }, "cylinder", why);
+    expect_error([&] { Cone c(1.0, bad); }, "cone", why);
+    expect_error([&] { Box b(1.0, bad, 1.0); }, "box", why);
+    expect_error([&] { Ellipsoid e(Vec3(1.0, 1.0, bad)); }, "ellipsoid", why);
+  }
+  expect_error([&] { Sphere s(1.0, big); }, "sphere", "margin");
+  expect_error([&] { Box b(1.0, 1.0, 1.0, big); }, "box", "beyond");
+  expect_error([&] { Halfspace h(Vec3::UnitZ(), -big); }, "halfspace", "offset");
+  // The ends themselves are accepted, and a margin may be tiny.
+  EXPECT_NO_THROW(Sphere(kMaxLength, kMaxLength));
+  EXPECT_NO_THROW(Box(kMinLength, kMaxLength, 1.0, 1e-300));
+  EXPECT_NO_THROW(Ellipsoid(Vec3(kMinLength, 1.0, kMaxLength)));
+  EXPECT_NO_THROW(Halfspace(Vec3::UnitZ(), -kMaxLength));
+}
+
 TEST(Primitives, SupportsAreExtremeAlongTheDirection) {
   // Brute force over boundary samples: no sample beats the support point.
   const Cylinder cyl(0.4, 1.2);

@@ -177,7 +177,9 @@ TEST(TriangleMesh, RejectsBadInputNamingMeshAndReason) {
   expect_error([&] { TriangleMesh(v, {{0, 1, 2}, {0, 1, 3}}, 0.0, "part7"); },
                {"part7", "triangle 1", "index 3", "out of range"});
   expect_error([&] { TriangleMesh(v, {}, 0.0, "part7"); }, {"part7", "no triangles"});
-  for (double bad : {-1e-3, kNan, kInf}) {
+  expect_error([&] { TriangleMesh({Vec3::Zero(), Vec3(0, 0, 3e15), Vec3::UnitY()}, {{0, 1, 2}}, 0.0, "p"); },
+               {"'p'", "vertex 1 coordinate 3e+15 is beyond"});
+  for (double bad : {-1e-3, kNan, kInf, 2.0 * kMaxLength}) {
     expect_error([&] { TriangleMesh(v, {{0, 1, 2}}, bad, "part7"); }, {"part7", "margin"});
     expect_error([&] { TriangleMesh(v, {{0, 1, 2}}, 0.0, "part7").with_margin(bad); }, {"part7", "margin"});
   }

@@ -22,4 +22,23 @@ using Quat = Eigen::Quaterniond;
 /// True when all three components are finite.
 inline bool is_finite(const Vec3& v) { return v.allFinite(); }
 
+/// The largest magnitude of a length Proxima accepts, in metres: shape sizes,
+/// radii, margins, polytope points, mesh vertices, halfspace offsets and pose
+/// translations (shapes throw proxima::Error beyond it, queries answer
+/// Status::invalid_input). The queries square and multiply lengths (a
+/// triangle's normal is a square, its squared length a fourth power), so
+/// finite input of 1e200 m would make infinite intermediates and an infinite
+/// or wrong answer flagged ok. Up to 1e15 m even an eighth power stays far
+/// inside the double range, and no robot cell needs more.
+inline constexpr double kMaxLength = 1e15;
+
+/// The smallest size (radius, length, box extent, ellipsoid radius) a shape
+/// accepts, in metres; margins may be anything from 0 to kMaxLength. A body
+/// of 1e-160 m at a pose of that size squares its lengths to below the
+/// smallest double, and directions normalised by a length of 0 come out NaN.
+inline constexpr double kMinLength = 1e-15;
+
+/// True when all three components are finite and at most kMaxLength in magnitude.
+inline bool in_range(const Vec3& v) { return (v.array().abs() <= kMaxLength).all(); }
+
 }  // namespace proxima
