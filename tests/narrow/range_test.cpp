@@ -105,10 +105,13 @@ void expect_scaled_answers(int exponent, double tol, double mpr_tol, bool same_p
 // Measured: bit-identical, every method and every contact point.
 TEST(RangeOfLengths, LargeBodiesScaleTheUnitAnswers) { expect_scaled_answers(47, 1e-12, 1e-12, true); }
 
-// Measured: below about 2^-19 m some polytope–cylinder and polytope–cone
-// poses take another path: the exact methods agree to 2.4e-11 (within their
-// 1e-10 relative tolerance), the centre-line MPR to 1e-5, and a contact
-// polygon can differ by a vertex.
+// Below 2^-19 m qhull lists the same hull's vertices and faces in another
+// order, so the polytope's hill climbing starts elsewhere and some
+// polytope–cylinder and polytope–cone poses take another path. Measured:
+// the exact methods then agree to 2.4e-11 (within their 1e-10 relative
+// tolerance), the centre-line MPR (which reports the support value along
+// its last portal normal) to 1e-5, and a contact polygon can differ by a
+// vertex.
 TEST(RangeOfLengths, TinyBodiesScaleTheUnitAnswers) { expect_scaled_answers(-46, 1e-9, 1e-4, false); }
 
 TEST(RangeOfLengths, FarFromTheOriginAnswersStayFinite) {
