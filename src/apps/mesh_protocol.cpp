@@ -152,6 +152,7 @@ json answer_mesh_pair(const json& id, const std::string& query, const json& r, M
     out["triangle_a"] = ta_id;
     out["triangle_b"] = tb_id;
   };
+  static_assert(kMaxLength == 1e15);  // the message spells it out
   auto status_only = [&](Status s) {
     return json{{"id", id}, {"status", to_string(s)}, {"message", "invalid input (a pose is non-finite or beyond ±1e15 m, or an option is out of range)"}};
   };

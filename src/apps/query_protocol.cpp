@@ -75,6 +75,9 @@ void put_distance(json& out, const DistanceResult& r) {
   if (r.bound_exceeded) out["bound_exceeded"] = true;
 }
 
+// The messages below spell out kMaxLength.
+static_assert(kMaxLength == 1e15);
+
 json status_answer(const json& id, Status s, const std::string& query) {
   json out{{"id", id}, {"status", to_string(s)}};
   if (s == Status::not_implemented) {

@@ -32,6 +32,7 @@ double largest_half_extent(const Aabb& b) { return b.half_extents().maxCoeff(); 
 
 int World::add(Body body) {
   if (!body.geometry) throw Error("body \"" + body.name + "\": no geometry");
+  static_assert(kMaxLength == 1e15);  // the message spells it out
   if (!body.pose.is_valid())
     throw Error("body \"" + body.name + "\": pose is not finite, not a rotation, or beyond ±1e15 m");
   if (!body.is_static) {
