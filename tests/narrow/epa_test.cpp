@@ -29,7 +29,10 @@ double support_value(const TestShape& a, const Transform& ta, const TestShape& b
 // min over unit n of h(n): a Fibonacci sweep, then a shrinking 16-direction
 // pattern search from each of the 4 best samples (h has several local
 // minima on the sphere and kinks along curved edges). An upper bound on the
-// true depth that converges to it.
+// true depth that converges to it. A move must gain more than rounding, and
+// each step size makes at most 64 moves: where h is flat along a circle (a
+// sphere on a cone's axis) the search otherwise circled on rounding-level
+// gains for minutes.
 double swept_depth(const TestShape& a, const Transform& ta, const TestShape& b, const Transform& tb) {
   const int n = 2000;
   std::vector<std::pair<double, Vec3>> samples;
@@ -45,14 +48,15 @@ double swept_depth(const TestShape& a, const Transform& ta, const TestShape& b, 
     Vec3 best = samples[static_cast<std::size_t>(s)].second;
     double best_h = samples[static_cast<std::size_t>(s)].first;
     for (double step = 0.05; step > 1e-8; step *= 0.5) {
-      for (bool improved = true; improved;) {
+      int moves = 0;
+      for (bool improved = true; improved && moves < 64; ++moves) {
         improved = false;
         const Vec3 u = best.unitOrthogonal(), w = best.cross(u);
         for (int k = 0; k < 16; ++k) {
           const double ang = k * M_PI / 8.0;
           const Vec3 d = (best + step * (std::cos(ang) * u + std::sin(ang) * w)).normalized();
           const double h = support_value(a, ta, b, tb, d);
-          if (h < best_h) { best_h = h; best = d; improved = true; }
+          if (h < best_h - 1e-14) { best_h = h; best = d; improved = true; }
         }
       }
     }
