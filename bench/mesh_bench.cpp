@@ -29,6 +29,7 @@
 #include <proxima/io/mesh_io.hpp>
 #include <proxima/mesh/mesh_queries.hpp>
 
+#include "draws.hpp"
 #include "mesh_gen.hpp"
 
 #ifdef PROXIMA_HAVE_FCL
@@ -38,6 +39,9 @@
 namespace {
 
 using proxima::Bvh;
+using proxima::Quat;
+using proxima::bench::draw_quat;
+using proxima::bench::draw_vec3;
 using proxima::Transform;
 using proxima::TriangleIndices;
 using proxima::TriangleMesh;
@@ -102,9 +106,9 @@ double time_queries(std::size_t poses, int repeats, const std::function<void(std
 Transform random_pose(std::mt19937& g, const Vec3& centre, double radius_lo, double radius_hi) {
   std::normal_distribution<double> n;
   std::uniform_real_distribution<double> u(radius_lo, radius_hi);
-  Vec3 dir(n(g), n(g), n(g));
-  dir.normalize();
-  return Transform::from_quaternion(n(g), n(g), n(g), n(g), centre + u(g) * dir);
+  const Vec3 dir = draw_vec3(n, g).normalized();
+  const Quat q = draw_quat(n, g);
+  return Transform::from_quaternion(q, centre + u(g) * dir);
 }
 
 // ---------------------------------------------------------------- FCL
@@ -232,7 +236,8 @@ int main(int argc, char** argv) {
     std::normal_distribution<double> n;
     for (std::size_t i = 0; i < poses; ++i) {
       const double px = x(g), py = x(g);
-      tp.push_back(Transform::from_quaternion(n(g), n(g), n(g), n(g), Vec3(px, py, terrain.height(px, py) + dz(g))));
+      const Quat q = draw_quat(n, g);
+      tp.push_back(Transform::from_quaternion(q, Vec3(px, py, terrain.height(px, py) + dz(g))));
     }
     std::vector<Row> rows;
     for (const Config& c : configs) {

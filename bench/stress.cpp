@@ -17,9 +17,13 @@
 
 #include <proxima/query.hpp>
 
+#include "draws.hpp"
+
 namespace {
 
 using namespace proxima;
+using proxima::bench::draw_quat;
+using proxima::bench::draw_vec3;
 
 struct Entry {
   std::string label;
@@ -38,7 +42,7 @@ std::vector<Entry> shapes() {
   std::mt19937 g(7);
   std::normal_distribution<double> n;
   std::vector<Vec3> pts;
-  for (int i = 0; i < 200; ++i) pts.push_back(0.4 * Vec3(n(g), n(g), n(g)).normalized());
+  for (int i = 0; i < 200; ++i) pts.push_back(0.4 * draw_vec3(n, g).normalized());
   const ConvexPolytope poly(pts);
   // Cone r 0.3, height 0.6, origin mid-height: the side line passes 0.134 m
   // from the origin (nearer than the base, 0.3 m); plus the 0.02 margin.
@@ -101,10 +105,11 @@ int main(int argc, char** argv) {
       Tally t;
       const double reach = 0.9 * (a.r_in + b.r_in);
       for (long q = 0; q < queries; ++q) {
-        const Vec3 dir = Vec3(n(g), n(g), n(g)).normalized();
-        const Transform pb = Transform::from_quaternion(n(g), n(g), n(g), n(g), Vec3(n(g), n(g), n(g)));
-        const Transform pa = Transform::from_quaternion(n(g), n(g), n(g), n(g),
-                                                        pb.p + std::cbrt(u(g)) * reach * dir);
+        const Vec3 dir = draw_vec3(n, g).normalized();
+        const Quat qb = draw_quat(n, g);
+        const Transform pb = Transform::from_quaternion(qb, draw_vec3(n, g));
+        const Quat qa = draw_quat(n, g);
+        const Transform pa = Transform::from_quaternion(qa, pb.p + std::cbrt(u(g)) * reach * dir);
         const auto start = std::chrono::steady_clock::now();
         try {
           const DistanceResult r = signed_distance(a.shape, pa, b.shape, pb, request);

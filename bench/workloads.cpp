@@ -6,6 +6,7 @@
 #include <proxima/core/transform.hpp>
 #include <proxima/query.hpp>
 
+#include "draws.hpp"
 #include "minkowski_oracle.hpp"
 #include "sweep_oracle.hpp"
 #include "workloads.hpp"
@@ -23,7 +24,7 @@ ShapeSpec ellipsoid(double x, double y, double z) { ShapeSpec s; s.kind = Kind::
 ShapeSpec polytope(int n, double r, std::mt19937& g) {
   std::normal_distribution<double> N;
   std::vector<Vec3> pts;
-  for (int i = 0; i < n; ++i) pts.push_back(r * Vec3(N(g), N(g), N(g)).normalized());
+  for (int i = 0; i < n; ++i) pts.push_back(r * draw_vec3(N, g).normalized());
   const ConvexPolytope hull(pts);
   ShapeSpec s;
   s.kind = Kind::convex;
@@ -105,7 +106,7 @@ Vec3 support(const ShapeSpec& s, const Transform& t, const Vec3& d_world) {
 Pose random_pose(std::mt19937& g, double half) {
   std::normal_distribution<double> N;
   std::uniform_real_distribution<double> U(-half, half);
-  Quat q(N(g), N(g), N(g), N(g));
+  Quat q = draw_quat(N, g);
   q.normalize();
   Pose p;
   p.p = {U(g), U(g), U(g)};
@@ -160,7 +161,7 @@ ShapeSpec flattened_polytope(int n, double r, double cut, std::mt19937& g) {
   std::normal_distribution<double> N;
   std::vector<Vec3> pts;
   for (int i = 0; i < n; ++i) {
-    Vec3 p = r * Vec3(N(g), N(g), N(g)).normalized();
+    Vec3 p = r * draw_vec3(N, g).normalized();
     p.z() = std::max(p.z(), -cut);
     pts.push_back(p);
   }
@@ -188,9 +189,11 @@ Workload resting(const std::string& name, const ShapeSpec& a, double a_bottom, c
   for (int i = 0; i < poses; ++i) {
     const double overlap = max_overlap - depth(g);  // (0, max_overlap]
     const Quat local_a(Eigen::AngleAxisd(yaw(g), Vec3::UnitZ()));
-    const Vec3 local_p(offset * U(g), offset * U(g), b_top + a_bottom - overlap);
-    const Quat world = Quat(N(g), N(g), N(g), N(g)).normalized();
-    const Vec3 shift(U(g), U(g), U(g));
+    const double local_x = offset * U(g);
+    const double local_y = offset * U(g);
+    const Vec3 local_p(local_x, local_y, b_top + a_bottom - overlap);
+    const Quat world = draw_quat(N, g).normalized();
+    const Vec3 shift = draw_vec3(U, g);
     w.pose_a.push_back(to_pose(world * local_a, shift + world * local_p));
     w.pose_b.push_back(to_pose(world, shift));
   }
@@ -216,7 +219,7 @@ Workload shallow(const std::string& name, const ShapeSpec& a, const ShapeSpec& b
   const double reach = 2.0 * (bounding_radius(a) + bounding_radius(b));
   while (static_cast<int>(w.pose_a.size()) < poses) {
     Pose pb = random_pose(g, 1.0), pa = random_pose(g, 0.0);
-    const Vec3 u = Vec3(N(g), N(g), N(g)).normalized();
+    const Vec3 u = draw_vec3(N, g).normalized();
     const Vec3 cb(pb.p[0], pb.p[1], pb.p[2]);
     const Transform tb = to_transform(pb);
     const auto signed_distance_at = [&](double t) {
