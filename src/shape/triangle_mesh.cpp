@@ -15,20 +15,16 @@ namespace proxima {
 
 namespace {
 
-[[noreturn]] void reject(const std::string& name, const std::string& reason) {
-  std::string what = "triangle mesh";
-  if (!name.empty()) what += " '" + name + "'";
-  throw Error(what + ": " + reason);
+// "triangle mesh 'name'": how the shapes' shared checks name this mesh.
+std::string label(const std::string& name) {
+  return name.empty() ? std::string("triangle mesh") : "triangle mesh '" + name + "'";
 }
 
-void require_margin(const std::string& name, double margin) {
-  if (!std::isfinite(margin) || margin < 0.0) {
-    std::ostringstream m;
-    m << "margin must be finite and >= 0 (got " << margin << ")";
-    reject(name, m.str());
-  }
-  if (margin > kMaxLength) reject(name, detail::beyond_range("margin", margin));
+[[noreturn]] void reject(const std::string& name, const std::string& reason) {
+  detail::reject(label(name).c_str(), reason);
 }
+
+void require_margin(const std::string& name, double margin) { detail::require_margin(label(name).c_str(), margin); }
 
 // Every undirected edge must be met exactly twice, once in each direction:
 // equivalently, no directed edge repeats and each one's reverse is present.
