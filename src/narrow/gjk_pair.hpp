@@ -109,6 +109,16 @@ DistanceResult incremental_depth(const A& a, const Transform& ta, const B& b, co
   if (inc.status == Status::ok || inc.status == Status::invalid_input) return inc;
   r = epa_depth(a, ta, b, tb, simplex);
   r.iterations += inc.iterations;
+  // Neither certified: a depth attained on a whole circle of directions (a
+  // sphere on a cylinder's or a cone's axis) leaves EPA short of any
+  // tolerance, while the SQP lands on the circle. Both depths are support
+  // values, proven upper bounds: report the tighter, still not_converged.
+  if (r.status == Status::not_converged && inc.status == Status::not_converged && inc.distance <= 0.0 &&
+      inc.distance > r.distance) {
+    const int calls = r.iterations;
+    r = inc;
+    r.iterations = calls;
+  }
   return r;
 }
 
