@@ -376,6 +376,10 @@ inline DistanceResult sphere_ellipsoid(const Sphere& a, const Transform& ta, con
                     b.core_inflation());
 }
 
+// Capsule–box (capsule_box.cpp): the segment–box distance in closed form,
+// the SAT on box ⊖ segment when the segment reaches into the box.
+DistanceResult capsule_box(const Capsule& a, const Transform& ta, const Box& b, const Transform& tb);
+
 // Defined in closed_form.cpp for every bounded shape type.
 template <class S>
 DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b, const Transform& tb);

@@ -9,6 +9,7 @@
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/query.hpp>
 
+#include "../oracle/minkowski_oracle.hpp"
 #include "../oracle/oracle_geometry.hpp"
 #include "../oracle/sweep_oracle.hpp"
 #include "../support/random.hpp"
@@ -157,6 +158,78 @@ TEST(ClosedForm, SphereBox) {
   // Rotated box: corner pointing at the sphere.
   const Transform r = Transform::from_axis_angle(Vec3::UnitZ(), M_PI / 4);
   expect_result(signed_distance(s, at(3, 0, 0), b, r), 3 - kS2 - 0.5, Vec3::UnitX(), 1e-14);
+}
+
+// Capsule–box against the signed distance of the explicitly built Minkowski
+// difference of the cores (segment endpoints ⊖ box corners, qhull), minus
+// the radii: separated cores, a segment reaching into the box, and the
+// segment exactly or nearly parallel to the box's faces and edges (where
+// the closest points are not unique and slope breaks coincide).
+TEST(ClosedForm, CapsuleBoxMatchesMinkowskiOracle) {
+  testing::Rng rng(709);
+  const double tilts[] = {0.0, 1e-12, 1e-8, 1e-4};
+  const int poses = testing::scaled(4000);
+  int cores_apart = 0, layers_overlap = 0, cores_overlap = 0;
+  for (int i = 0; i < poses; ++i) {
+    const Capsule cap(rng.uniform(0.01, 0.3), rng.uniform(0.05, 1.5), i % 4 == 0 ? 0.02 : 0.0);
+    const Box box(rng.uniform_vec(0.1, 1.2), i % 5 == 0 ? 0.03 : 0.0);
+    const Transform tb = i % 7 == 0 ? at(0.1, -0.2, 0.3) : rng.pose(0.5);
+    Transform ta = rng.pose(1.0);
+    if (i % 3 == 0) {
+      // The axis along a box edge direction, turned by a tiny angle, the
+      // centre over a face: parallel and nearly parallel placements.
+      // A cyclic permutation of the axes takes local z to the box's axis k.
+      const int k = i / 3 % 3;
+      Mat3 cycle;
+      cycle << Vec3::Unit((k + 1) % 3), Vec3::Unit((k + 2) % 3), Vec3::Unit(k);
+      ta.R = Transform::from_axis_angle(rng.unit_vector(), tilts[i / 9 % 4]).R * tb.R * cycle;
+      Vec3 local = rng.uniform_vec(-0.6, 0.6);
+      local[(k + 1) % 3] = box.half_extents()[(k + 1) % 3] + rng.uniform(-0.2, 0.3);
+      ta.p = tb.apply(local);
+    }
+    const double l = cap.half_length(), ra = cap.core_inflation(), rb = box.core_inflation();
+    const Vec3 s0 = ta.apply(Vec3(0, 0, -l)), s1 = ta.apply(Vec3(0, 0, l));
+    std::vector<Vec3> corners;
+    for (int m = 0; m < 8; ++m) {
+      const Vec3& h = box.half_extents();
+      corners.push_back(tb.apply(Vec3(m & 1 ? h.x() : -h.x(), m & 2 ? h.y() : -h.y(), m & 4 ? h.z() : -h.z())));
+    }
+    Vec3 closest;
+    const double core = oracle::minkowski_signed_distance({s0, s1}, corners, &closest);
+    const DistanceResult r = signed_distance(cap, ta, box, tb);
+    ASSERT_EQ(r.status, Status::ok) << "pose " << i;
+    EXPECT_NEAR(r.distance, core - ra - rb, 1e-9) << "pose " << i;
+    EXPECT_NEAR(r.normal.norm(), 1.0, 1e-12) << "pose " << i;
+    EXPECT_NEAR((r.point_b - (r.point_a - r.distance * r.normal)).norm(), 0.0, 1e-9) << "pose " << i;
+    const double cn = closest.norm();
+    if (cn > 1e-6) {
+      // B→A: along the closest point of the difference when apart, against
+      // the nearest boundary point when the cores overlap.
+      const Vec3 truth = core > 0.0 ? Vec3(closest / cn) : Vec3(-closest / cn);
+      EXPECT_LT((r.normal - truth).norm(), 1e-6) << "pose " << i << " core " << core;
+    }
+    if (core > 1e-9) {
+      // Witnesses: A's core point on the segment, B's on the box, as far
+      // apart as the cores.
+      const Vec3 ca = r.point_a + ra * r.normal, cb = r.point_b - rb * r.normal;
+      EXPECT_LT((ca - oracle::closest_point_on_segment(ca, s0, s1)).norm(), 1e-9) << "pose " << i;
+      const Vec3 cb_local = tb.apply_inverse(cb);
+      EXPECT_LE((cb_local.cwiseAbs() - box.half_extents()).maxCoeff(), 1e-9) << "pose " << i;
+      EXPECT_NEAR((ca - cb).norm(), core, 1e-9) << "pose " << i;
+    }
+    // The reversed pair: the same distance, the normal flipped.
+    const DistanceResult f = signed_distance(box, tb, cap, ta);
+    ASSERT_EQ(f.status, Status::ok) << "pose " << i;
+    EXPECT_NEAR(f.distance, r.distance, 1e-12) << "pose " << i;
+    EXPECT_LT((f.normal + r.normal).norm(), 1e-12) << "pose " << i;
+    cores_apart += core > 0.0 && r.distance > 0.0;
+    layers_overlap += core > 0.0 && r.distance < 0.0;
+    cores_overlap += core < 0.0;
+  }
+  // Every regime is exercised.
+  EXPECT_GT(cores_apart, poses / 10);
+  EXPECT_GT(layers_overlap, poses / 50);
+  EXPECT_GT(cores_overlap, poses / 10);
 }
 
 TEST(ClosedForm, SphereCylinder) {
@@ -326,6 +399,8 @@ TEST(ClosedForm, AgreesWithGjkWhenForced) {
   EXPECT_NEAR(distance(c, ta, c, tb).distance, distance(c, ta, c, tb, g).distance, 1e-10);
   EXPECT_NEAR(distance(s, ta, b, tb).distance, distance(s, ta, b, tb, g).distance, 1e-10);
   EXPECT_NEAR(distance(b, ta, s, tb).distance, distance(b, ta, s, tb, g).distance, 1e-10);
+  EXPECT_NEAR(distance(c, ta, b, tb).distance, distance(c, ta, b, tb, g).distance, 1e-10);
+  EXPECT_NEAR(distance(b, ta, c, tb).distance, distance(b, ta, c, tb, g).distance, 1e-10);
   DistanceRequest an;
   an.method = Method::analytic;
   EXPECT_EQ(distance(b, ta, b, tb, an).status, Status::not_implemented);
@@ -360,6 +435,7 @@ TEST(ClosedForm, TypedEntryPointsRejectNonFinitePoses) {
       EXPECT_TRUE(rejected(closed_form::sphere_capsule(s, ta, c, tb)));
       EXPECT_TRUE(rejected(closed_form::capsule_capsule(c, ta, c, tb)));
       EXPECT_TRUE(rejected(closed_form::sphere_box(s, ta, b, tb)));
+      EXPECT_TRUE(rejected(closed_form::capsule_box(c, ta, b, tb)));
       EXPECT_TRUE(rejected(closed_form::sphere_cylinder(s, ta, Cylinder(0.3, 0.7), tb)));
       EXPECT_TRUE(rejected(closed_form::sphere_cone(s, ta, Cone(0.3, 0.6), tb)));
       EXPECT_TRUE(rejected(closed_form::sphere_ellipsoid(s, ta, Ellipsoid(Vec3(0.3, 0.2, 0.1)), tb)));

@@ -12,6 +12,9 @@ DistanceResult sphere_sphere(const Sphere& a, const Transform& ta, const Sphere&
 DistanceResult sphere_capsule(const Sphere& a, const Transform& ta, const Capsule& b, const Transform& tb);
 DistanceResult capsule_capsule(const Capsule& a, const Transform& ta, const Capsule& b, const Transform& tb);
 DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box& b, const Transform& tb);
+/// The capsule's segment against the box in closed form; when the segment
+/// reaches into the box, the exact SAT on box ⊖ segment.
+DistanceResult capsule_box(const Capsule& a, const Transform& ta, const Box& b, const Transform& tb);
 DistanceResult sphere_cylinder(const Sphere& a, const Transform& ta, const Cylinder& b, const Transform& tb);
 DistanceResult sphere_cone(const Sphere& a, const Transform& ta, const Cone& b, const Transform& tb);
 DistanceResult sphere_ellipsoid(const Sphere& a, const Transform& ta, const Ellipsoid& b, const Transform& tb);
