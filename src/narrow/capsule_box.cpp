@@ -10,8 +10,8 @@
 // exactly: the breaks inside [−l, l] narrow a bracket with a negative slope
 // at one end and a nonnegative one at the other (monotone: no sorting), and
 // on the last bracket, where no coordinate changes side, the root of the
-// linear slope is one division. GJK took four times as long on a robot link
-// against a shelf.
+// linear slope is one division. The GJK path it replaces took 2.3× as long
+// on a robot link against a shelf (the benchmark's capsule-box workload).
 #include <algorithm>
 #include <cmath>
 
@@ -67,7 +67,7 @@ DistanceResult capsule_box(const Capsule& a, const Transform& ta, const Box& b, 
   } else if (!(slope(hi) > 0.0)) {
     t = hi;
   } else {
-    // slope(lo) < 0 < slope(hi) from here on (≤ at hi once a break is 0).
+    // slope(lo) < 0 ≤ slope(hi) from here on.
     for (int k = 0; k < n; ++k) {
       const double tk = breaks[k];
       if (tk > lo && tk < hi) (slope(tk) < 0.0 ? lo : hi) = tk;

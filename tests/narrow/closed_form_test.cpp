@@ -176,9 +176,9 @@ TEST(ClosedForm, CapsuleBoxMatchesMinkowskiOracle) {
     const Transform tb = i % 7 == 0 ? at(0.1, -0.2, 0.3) : rng.pose(0.5);
     Transform ta = rng.pose(1.0);
     if (i % 3 == 0) {
-      // The axis along a box edge direction, turned by a tiny angle, the
-      // centre over a face: parallel and nearly parallel placements.
-      // A cyclic permutation of the axes takes local z to the box's axis k.
+      // The axis along the box's axis k (a cyclic permutation of the axes
+      // takes local z there), turned by a tiny angle, the centre near a
+      // face: parallel and nearly parallel placements.
       const int k = i / 3 % 3;
       Mat3 cycle;
       cycle << Vec3::Unit((k + 1) % 3), Vec3::Unit((k + 2) % 3), Vec3::Unit(k);
