@@ -111,12 +111,15 @@ QhullOutput run_qhull(const std::vector<Vec3>& pts) {
   const int code = qh_new_qhull(qh, 3, static_cast<int>(pts.size()), coords.data(), False, cmd,
                                 nullptr, err);
   if (code == 0) {
+    // Vertices in the order of the input points (qhull's own order is an
+    // artefact of its insertion history and version).
     std::vector<int> remap(pts.size(), -1);
     vertexT* vertex;
-    FORALLvertices {
-      const int id = qh_pointid(qh, vertex->point);
-      remap[static_cast<std::size_t>(id)] = static_cast<int>(out.vertices.size());
-      out.vertices.push_back(pts[static_cast<std::size_t>(id)]);
+    FORALLvertices { remap[static_cast<std::size_t>(qh_pointid(qh, vertex->point))] = 0; }
+    for (std::size_t id = 0; id < pts.size(); ++id) {
+      if (remap[id] < 0) continue;
+      remap[id] = static_cast<int>(out.vertices.size());
+      out.vertices.push_back(pts[id]);
     }
     facetT* facet;
     FORALLfacets {
@@ -145,7 +148,8 @@ QhullOutput run_qhull(const std::vector<Vec3>& pts) {
   return out;
 }
 
-// Orders a facet's vertices counter-clockwise about its outward normal.
+// Orders a facet's vertices counter-clockwise about its outward normal,
+// starting at its lowest vertex index.
 void order_ccw(std::vector<int>& ids, const std::vector<Vec3>& v, const Vec3& n) {
   Vec3 c = Vec3::Zero();
   for (int i : ids) c += v[static_cast<std::size_t>(i)];
@@ -159,6 +163,7 @@ void order_ccw(std::vector<int>& ids, const std::vector<Vec3>& v, const Vec3& n)
   }
   std::sort(a.begin(), a.end());
   for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = a[k].second;
+  std::rotate(ids.begin(), std::min_element(ids.begin(), ids.end()), ids.end());
 }
 
 // Edges, adjacency, seeds and bounds from vertices and faces.
@@ -369,8 +374,15 @@ ConvexPolytope::ConvexPolytope(const std::vector<Vec3>& points, double margin) :
       dim = 2;  // nearly flat beyond qhull's precision: the margin gives it volume
     } else {
       d->vertices = std::move(q.vertices);
-      for (std::size_t f = 0; f < q.facets.size(); ++f) {
-        order_ccw(q.facets[f], d->vertices, q.normals[f]);
+      for (std::size_t f = 0; f < q.facets.size(); ++f) order_ccw(q.facets[f], d->vertices, q.normals[f]);
+      // Faces in the lexicographic order of their loops: with the vertices
+      // in input order, the whole hull, and so every query's path through
+      // it, depends on the input alone.
+      std::vector<std::size_t> by_loop(q.facets.size());
+      std::iota(by_loop.begin(), by_loop.end(), std::size_t{0});
+      std::sort(by_loop.begin(), by_loop.end(),
+                [&](std::size_t x, std::size_t y) { return q.facets[x] < q.facets[y]; });
+      for (const std::size_t f : by_loop) {
         d->faces.push_back(std::move(q.facets[f]));
         d->face_normals.push_back(q.normals[f]);
         d->face_offsets.push_back(q.offsets[f]);

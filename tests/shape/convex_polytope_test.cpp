@@ -52,6 +52,28 @@ TEST(ConvexPolytope, CubeHullTopology) {
   }
 }
 
+// The hull's order is a function of the input alone (not of qhull's
+// insertion history): vertices in input order, each face loop from its
+// lowest index, faces sorted. Queries walk the hull in this order, so their
+// answers then do not depend on qhull's version.
+TEST(ConvexPolytope, HullOrderFollowsTheInput) {
+  testing::Rng rng(12);
+  std::vector<Vec3> pts = rng.sphere_points(60, 0.5);
+  for (int i = 0; i < 20; ++i) pts.insert(pts.begin() + 3 * i, 0.3 * rng.unit_vector());  // interior
+  const ConvexPolytope p(pts);
+  const PolytopeData& d = p.data();
+  // Vertices: a subsequence of the input, in its order.
+  std::size_t next = 0;
+  for (const Vec3& v : d.vertices) {
+    while (next < pts.size() && pts[next] != v) ++next;
+    ASSERT_LT(next, pts.size()) << "vertex out of input order";
+    ++next;
+  }
+  EXPECT_EQ(d.vertices.size(), 60u);
+  for (const auto& f : d.faces) EXPECT_EQ(f.front(), *std::min_element(f.begin(), f.end()));
+  EXPECT_TRUE(std::is_sorted(d.faces.begin(), d.faces.end()));
+}
+
 TEST(ConvexPolytope, EulerCharacteristicAndNormals) {
   testing::Rng rng(3);
   for (int n : {4, 10, 50, 500}) {

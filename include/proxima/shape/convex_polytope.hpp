@@ -63,9 +63,13 @@ struct ConeEdge {
 
 /// Hull data, immutable after construction and shared between copies.
 struct PolytopeData {
-  /// Hull vertices only: duplicate and interior input points are dropped.
+  /// Hull vertices only, in the order of the input points: duplicate and
+  /// interior input points are dropped.
   std::vector<Vec3> vertices;
-  /// Faces as vertex-index polygons, counter-clockwise seen from outside.
+  /// Faces as vertex-index polygons, counter-clockwise seen from outside;
+  /// a solid hull's loops start at their lowest index and are sorted
+  /// lexicographically (so the hull depends on the input alone, not on
+  /// qhull's internal order).
   /// A flat hull (dimension 2) has its polygon twice, once per side.
   std::vector<std::vector<int>> faces;
   /// Outward unit normal n and offset c of each face: n·x ≤ c inside.
