@@ -1,0 +1,196 @@
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <proxima/core/error.hpp>
+#include <proxima/robot/watchdog.hpp>
+
+#include "../support/planar_arm.hpp"
+
+namespace proxima::robot {
+namespace {
+
+using testing::PlanarArm;
+
+constexpr double kPeriod = 0.032;
+
+// A wall at x = 0.8 and a tool ball of 2 cm: the clearance in closed form.
+struct WallCell {
+  PlanarArm arm;
+  double wall_x = 0.8, tool_radius = 0.02;
+  double clearance(std::span<const double> q) const { return wall_x - arm.tool(q).p.x() - tool_radius; }
+  ClearanceFn fn() const {
+    return [this](std::span<const double> q) { return clearance(q); };
+  }
+};
+
+// Joint 1 jogged at `rate` (rad/s) times the watchdog's speed factor, as a
+// controller whose monitor speed the watchdog sets.
+struct Jog {
+  std::vector<double> q;
+  double rate;
+};
+
+TEST(Watchdog, SlowsAndStopsAJogTowardsAWallBeforeContact) {
+  const WallCell cell;
+  Watchdog dog(4, cell.fn());
+  // Start 0.35 m from the wall (tool at x ≈ 0.43), jog joint 1 so the tool swings towards +x.
+  Jog jog{{1.6, -1.2, 0.3, 0.0}, -1.0};
+  ASSERT_GT(cell.clearance(jog.q), 0.25);
+  double factor = 1.0, min_clearance = 1e9, max_warning = 0.0;
+  bool early = false, slowed = false;
+  WatchdogState s;
+  for (int k = 0; k < 400; ++k) {
+    s = dog.update({k * kPeriod, jog.q});
+    ASSERT_EQ(s.status, Status::ok);
+    factor = s.speed_factor;
+    ASSERT_GE(factor, 0.0);
+    ASSERT_LE(factor, 1.0);
+    // Slowing down before the present clearance is below slow_distance: the prediction at work.
+    early |= s.level == WatchdogLevel::slow && s.clearance > 2.0 * WatchdogOptions{}.slow_distance;
+    slowed |= s.level == WatchdogLevel::slow;
+    max_warning = std::max(max_warning, s.warning);
+    jog.q[0] += jog.rate * factor * kPeriod;
+    min_clearance = std::min(min_clearance, cell.clearance(jog.q));
+  }
+  EXPECT_GT(min_clearance, 0.0) << "the tool reached the wall";
+  EXPECT_TRUE(early);
+  EXPECT_TRUE(slowed);
+  EXPECT_GT(max_warning, 0.5);
+  EXPECT_EQ(s.level, WatchdogLevel::stop);
+  EXPECT_EQ(s.speed_factor, 0.0);
+  // It creeps up to the stop distance (measured here: comes to rest at 10.9 mm for 10 mm).
+  EXPECT_LT(cell.clearance(jog.q), 2.0 * WatchdogOptions{}.stop_distance) << "stopped too early to be useful";
+  EXPECT_GT(cell.clearance(jog.q), 0.5 * WatchdogOptions{}.stop_distance);
+}
+
+TEST(Watchdog, MovingAwayNeverWarns) {
+  const WallCell cell;
+  Watchdog dog(4, cell.fn());
+  // 3 cm from the wall, jogging away: inside every threshold but warn-free.
+  std::vector<double> q{0.15, -0.35, 0.1, 0.0};
+  const PlanarArm arm;
+  double x = arm.tool(q).p.x();
+  // Place the tool 3 cm from the wall along x by turning joint 1 until it is.
+  for (int it = 0; it < 60 && std::abs(cell.clearance(q) - 0.03) > 1e-9; ++it) {
+    const double h = 1e-7;
+    std::vector<double> qh = q;
+    qh[0] += h;
+    const double slope = (cell.clearance(qh) - cell.clearance(q)) / h;
+    q[0] -= (cell.clearance(q) - 0.03) / slope;
+  }
+  x = arm.tool(q).p.x();
+  ASSERT_NEAR(cell.wall_x - x - cell.tool_radius, 0.03, 1e-6);
+  const std::vector<double> turned{q[0] + 0.01, q[1], q[2], q[3]};
+  const double away = cell.clearance(turned) > cell.clearance(q) ? 1.0 : -1.0;
+  for (int k = 0; k < 20; ++k) {
+    const WatchdogState s = dog.update({k * kPeriod, q});
+    if (k >= 1) {
+      EXPECT_FALSE(s.approaching) << k;
+      EXPECT_EQ(s.level, WatchdogLevel::clear) << k;
+      EXPECT_EQ(s.warning, 0.0) << k;
+      EXPECT_EQ(s.speed_factor, 1.0) << k;
+    }
+    q[0] += away * 0.5 * kPeriod;
+  }
+}
+
+TEST(Watchdog, ApproachingIsPredictedBeforeTheClearanceDrops) {
+  // The same approach seen one sample at a time: the prediction warns while
+  // the present clearance is still above the warn distance.
+  const WallCell cell;
+  WatchdogOptions o;
+  o.horizon = 1.0;
+  Watchdog dog(4, cell.fn(), o);
+  std::vector<double> q{1.6, -1.2, 0.3, 0.0};
+  bool early = false;
+  for (int k = 0; k < 200 && !early; ++k) {
+    const WatchdogState s = dog.update({k * kPeriod, q});
+    early = s.level != WatchdogLevel::clear && s.clearance > o.warn_distance;
+    if (early) {
+      EXPECT_LT(s.predicted_clearance, s.clearance);
+    }
+    q[0] -= 0.5 * kPeriod;
+  }
+  EXPECT_TRUE(early);
+}
+
+TEST(Watchdog, TimeToStopDistanceMatchesTheMotion) {
+  // A prismatic approach in closed form: a clearance linear in q4 at 0.2 m/s.
+  const double speed = 0.2;
+  ClearanceFn clearance = [](std::span<const double> q) { return 1.0 - q[3]; };
+  WatchdogOptions o;
+  o.horizon = 5.0;
+  o.path_steps = 50;
+  Watchdog dog(4, clearance, o);
+  WatchdogState s;
+  for (int k = 0; k < 10; ++k) s = dog.update({k * kPeriod, {0.0, 0.0, 0.0, speed * k * kPeriod}});
+  const double d_now = 1.0 - speed * 9 * kPeriod;
+  EXPECT_NEAR(s.clearance, d_now, 1e-12);
+  EXPECT_NEAR(s.time_to_stop_distance, (d_now - o.stop_distance) / speed, 1e-6);
+  EXPECT_TRUE(s.approaching);
+}
+
+TEST(Watchdog, StaleFeedRampsTheSpeedFactorToAStop) {
+  const WallCell cell;
+  WatchdogOptions o;
+  o.stale_after = 0.1;
+  o.stop_after = 0.3;
+  Watchdog dog(4, cell.fn(), o);
+  EXPECT_EQ(dog.tick(5.0).speed_factor, 1.0);  // no feed yet: nothing to judge
+  dog.update({1.0, {0.2, 0.3, 0.0, 0.0}});
+  EXPECT_EQ(dog.tick(1.05).speed_factor, 1.0);
+  EXPECT_FALSE(dog.tick(1.05).stale);
+  EXPECT_NEAR(dog.tick(1.2).speed_factor, 0.5, 1e-12);
+  EXPECT_TRUE(dog.tick(1.2).stale);
+  EXPECT_EQ(dog.tick(1.3).speed_factor, 0.0);
+  EXPECT_EQ(dog.tick(1.3).level, WatchdogLevel::stop);
+  EXPECT_EQ(dog.tick(std::numeric_limits<double>::quiet_NaN()).speed_factor, 0.0);
+  // A fresh sample ends it.
+  EXPECT_EQ(dog.update({1.35, {0.2, 0.3, 0.0, 0.0}}).speed_factor, 1.0);
+}
+
+TEST(Watchdog, NanClearanceStopsWithoutNan) {
+  ClearanceFn clearance = [](std::span<const double> q) {
+    return q[0] > 0.5 ? std::numeric_limits<double>::quiet_NaN() : 1.0;
+  };
+  Watchdog dog(1, clearance);
+  EXPECT_EQ(dog.update({0.0, {0.0}}).status, Status::ok);
+  const WatchdogState s = dog.update({0.1, {0.6}});
+  EXPECT_EQ(s.status, Status::invalid_input);
+  EXPECT_EQ(s.level, WatchdogLevel::stop);
+  EXPECT_EQ(s.speed_factor, 0.0);
+  EXPECT_FALSE(std::isnan(s.clearance));
+  EXPECT_FALSE(std::isnan(s.predicted_clearance));
+}
+
+std::string watchdog_error(auto&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Watchdog, BadOptionsAreNamed) {
+  const ClearanceFn ok = [](std::span<const double>) { return 1.0; };
+  EXPECT_NE(watchdog_error([] { Watchdog(2, ClearanceFn{}); }).find("no clearance function"), std::string::npos);
+  EXPECT_NE(watchdog_error([&] { Watchdog(2, ok, {.stop_distance = 0.2, .slow_distance = 0.1}); })
+                .find("stop_distance < slow_distance"),
+            std::string::npos);
+  EXPECT_NE(watchdog_error([&] { Watchdog(2, ok, {.horizon = -1.0}); }).find("horizon"), std::string::npos);
+  EXPECT_NE(watchdog_error([&] { Watchdog(2, ok, {.path_steps = 0}); }).find("path_steps"), std::string::npos);
+  EXPECT_NE(watchdog_error([&] { Watchdog(2, ok, {.stale_after = 0.5, .stop_after = 0.4}); }).find("stale_after"),
+            std::string::npos);
+  EXPECT_NE(watchdog_error([&] { Watchdog(0, ok); }).find("at least one joint"), std::string::npos);
+  Watchdog dog(2, ok);
+  EXPECT_NE(watchdog_error([&] { dog.update({0.0, {1.0, 2.0, 3.0}}); }).find("3 joint values"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace proxima::robot
