@@ -4,6 +4,7 @@
 // the SRDF's allowed pairs.
 #include <cmath>
 #include <numbers>
+#include <set>
 
 #include <gtest/gtest.h>
 
@@ -122,6 +123,52 @@ TEST(RobotPanda, ReadyPoseIsFreeOfSelfCollision) {
     EXPECT_TRUE(d.found);
     EXPECT_GT(d.distance, 0.0);
     EXPECT_TRUE(joint_limit_violations(panda(), ready).empty());
+  }
+}
+
+}  // namespace
+}  // namespace proxima::robot
+
+namespace proxima::robot {
+namespace {
+
+std::set<std::pair<std::string, std::string>> pair_names(const CollisionReport& r) {
+  std::set<std::pair<std::string, std::string>> s;
+  for (const PairId& p : r.pairs) s.insert({p.link_name, p.other_name});
+  return s;
+}
+
+// Folded poses found by a scan over joints 2, 4 and 6 (the rest at 0); both
+// the hulls and the raw meshes must report exactly the pairs that touch.
+TEST(RobotPanda, FoldedPosesCollideWithTheRightPairs) {
+  struct Case {
+    double q[7];
+    std::set<std::pair<std::string, std::string>> pairs;
+  };
+  const Case cases[] = {
+      // Elbow bent to −2.5 and the wrist folded flat (joint 6 at 0): the
+      // hand and flange fold back onto the forearm.
+      {{0, 0, 0, -2.5, 0, 0, 0},
+       {{"panda_link5", "panda_link7"}, {"panda_link5", "panda_hand"}, {"panda_link5", "panda_rightfinger"}}},
+      // Shoulder forward, elbow fully bent, wrist at 2.5: the hand comes
+      // down onto the base.
+      {{0, 0.5, 0, -3.0, 0, 2.5, 0}, {{"panda_link0", "panda_hand"}, {"panda_link0", "panda_rightfinger"}}},
+  };
+  for (const Case& k : cases) {
+    EXPECT_TRUE(joint_limit_violations(panda(), k.q).empty());
+    for (MeshMode mode : {MeshMode::convex_hull, MeshMode::triangle_mesh}) {
+      const SceneChecker& c = panda_checker(mode);
+      const RobotState s = c.state(k.q);
+      const CollisionReport r = c.self_collision(s);
+      EXPECT_EQ(r.status, Status::ok);
+      EXPECT_EQ(pair_names(r), k.pairs) << "mode " << static_cast<int>(mode) << " q4 " << k.q[3];
+      const DistanceReport d = c.self_distance(s);
+      EXPECT_TRUE(d.found);
+      EXPECT_EQ(d.distance, 0.0);
+      EXPECT_EQ(k.pairs.count({d.pair.link_name, d.pair.other_name}), 1u);
+      const ToleranceReport t = c.tolerance(s, Environment{}, 0.0);
+      EXPECT_TRUE(t.within && t.self);
+    }
   }
 }
 

@@ -346,3 +346,83 @@ TEST(RobotSceneChecker, HalfspaceFloorInTheEnvironment) {
 
 }  // namespace
 }  // namespace proxima::robot
+
+namespace proxima::robot {
+namespace {
+
+// The Panda with its SRDF, hulls or raw meshes (tests/data/robots/panda).
+SceneChecker scene_panda(MeshMode mode) {
+  const std::filesystem::path dir = robot_test::robots_dir() / "panda";
+  const RobotModel m = load_urdf(dir / "panda.urdf");
+  AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(m);
+  apply_srdf(m, dir / "panda.srdf", acm);
+  return SceneChecker(RobotGeometry(m, robot_test::options(mode)), acm);
+}
+
+TEST(RobotSceneChecker, PandaHullsMatchBruteForce) {
+  const SceneChecker c = scene_panda(MeshMode::convex_hull);
+  Environment env;
+  env.add("table", Box(1.2, 1.6, 0.05), Transform::from_translation(Vec3(0.95, 0, 0.2)));
+  env.add("shelf", Box(0.3, 0.8, 0.02), Transform::from_axis_angle(Vec3::UnitX(), 0.3, Vec3(0.5, 0.1, 0.7)));
+  env.add("can", Cylinder(0.04, 0.15), Transform::from_translation(Vec3(0.45, -0.2, 0.3)));
+  Rng rng(74);
+  int colliding = 0;
+  const int n = scaled(60);
+  for (int k = 0; k < n; ++k) {
+    double q[7];
+    for (std::size_t i = 0; i < 7; ++i) {
+      const Joint& j = c.model().joint(c.model().variable_joint(i));
+      q[i] = rng.uniform(j.lower, j.upper);
+    }
+    colliding += compare_with_brute_force(c, q, env, 1e-9);
+  }
+  if (n >= 30) {
+    EXPECT_GT(colliding, 0);
+    EXPECT_LT(colliding, n);
+  }
+}
+
+// A table under the arm: at q = 0 its distance is the lowest point of any
+// link's collision mesh above the table top, found from the mesh files'
+// vertices placed by forward kinematics.
+TEST(RobotSceneChecker, PandaAboveATableAtTheLowestMeshPoint) {
+  const double top = -0.03;
+  const double q[7] = {};
+  for (MeshMode mode : {MeshMode::convex_hull, MeshMode::triangle_mesh}) {
+    const SceneChecker c = scene_panda(mode);
+    Environment env;
+    env.add("table", Box(1.5, 1.5, 0.1), Transform::from_translation(Vec3(0.2, 0, top - 0.05)));
+    const std::vector<Transform> links = forward_kinematics(c.model(), q);
+    double lowest = kInf;
+    std::string lowest_link;
+    for (std::size_t l = 0; l < links.size(); ++l)
+      for (const CollisionElement& e : c.model().links()[l].collisions) {
+        const TriangleMesh mesh = read_mesh(e.geometry.path);
+        for (const Vec3& v : mesh.vertices()) {
+          const double z = (links[l] * e.origin).apply(v).z();
+          if (z < lowest) {
+            lowest = z;
+            lowest_link = c.model().links()[l].name;
+          }
+        }
+      }
+    const RobotState s = c.state(q);
+    const DistanceReport d = c.environment_distance(s, env);
+    ASSERT_TRUE(d.found);
+    EXPECT_NEAR(d.distance, lowest - top, 1e-9);
+    EXPECT_EQ(d.pair.link_name, lowest_link);
+    EXPECT_EQ(d.pair.other_name, "table");
+    EXPECT_NEAR(d.point_link.z(), lowest, 1e-9);
+    EXPECT_NEAR(d.point_other.z(), top, 1e-9);
+    EXPECT_FALSE(c.environment_collision(s, env).collide());
+    // Raised to the lowest point, the table touches.
+    Environment raised;
+    raised.add("table", Box(1.5, 1.5, 0.1), Transform::from_translation(Vec3(0.2, 0, lowest - 0.05 + 1e-6)));
+    const CollisionReport hit = c.environment_collision(s, raised);
+    ASSERT_EQ(hit.pairs.size(), 1u);
+    EXPECT_EQ(hit.pairs[0].link_name, lowest_link);
+  }
+}
+
+}  // namespace
+}  // namespace proxima::robot
