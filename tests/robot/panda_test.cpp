@@ -3,6 +3,7 @@
 // parameters, every collision mesh, and self-collision of named poses with
 // the SRDF's allowed pairs.
 #include <cmath>
+#include <fstream>
 #include <numbers>
 #include <set>
 
@@ -109,6 +110,30 @@ TEST(RobotPanda, EveryCollisionMeshLoads) {
   // 11 links with geometry, 55 pairs; the SRDF and adjacency allow most.
   EXPECT_LT(hull.self_pairs().size(), 55u);
   EXPECT_GT(hull.self_pairs().size(), 5u);
+}
+
+// Every disable_collisions line of the SRDF, found in its text with a plain
+// string search, is an allowed pair, and the links of each joint are too.
+TEST(RobotPanda, SrdfPairsAndJointNeighboursAreAllowed) {
+  const SceneChecker& c = panda_checker(MeshMode::convex_hull);
+  std::ifstream in(panda_dir() / "panda.srdf");
+  std::string line;
+  int pairs = 0;
+  auto value = [](const std::string& l, const std::string& key) {
+    const std::size_t a = l.find(key + "=\"") + key.size() + 2;
+    return l.substr(a, l.find('"', a) - a);
+  };
+  while (std::getline(in, line)) {
+    if (line.find("<disable_collisions") == std::string::npos) continue;
+    ++pairs;
+    const int a = panda().link_index(value(line, "link1")), b = panda().link_index(value(line, "link2"));
+    ASSERT_GE(a, 0) << line;
+    ASSERT_GE(b, 0) << line;
+    EXPECT_TRUE(c.allowed().allowed(a, b)) << line;
+  }
+  EXPECT_EQ(pairs, 34);
+  for (const Joint& j : panda().joints()) EXPECT_TRUE(c.allowed().allowed(j.parent_link, j.child_link)) << j.name;
+  for (const auto& [a, b] : c.self_pairs()) EXPECT_FALSE(c.allowed().allowed(a, b));
 }
 
 TEST(RobotPanda, ReadyPoseIsFreeOfSelfCollision) {
