@@ -6,6 +6,9 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   libeigen3-dev libqhull-dev nlohmann-json3-dev libcli11-dev
+  # URDF and SRDF reading (our own reader over tinyxml2, not urdfdom: see
+  # include/proxima/robot/urdf.hpp).
+  libtinyxml2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # Test mesh: the MuJoCo samples ship a scanned, open mug (model/mug/mug.obj).
   libmujoco-samples

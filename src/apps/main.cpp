@@ -2,11 +2,14 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "demo.hpp"
 #include "query_protocol.hpp"
+#include "robot_protocol.hpp"
 #include "scene.hpp"
 
 int main(int argc, char** argv) {
@@ -40,7 +43,32 @@ int main(int argc, char** argv) {
   simc->add_option("--friction-directions", sim_opt.friction_directions, "Override q, the friction cone's edges (>= 3)");
   simc->add_option("--friction-basis", sim_opt.friction_basis, "Override the cone's orientation: fixed or sliding");
 
+  proxima::apps::RobotCommandOptions robot_opt;
+  std::vector<std::string> robot_packages;
+  CLI::App* robotc = app.add_subcommand(
+      "robot", "Load a URDF, then answer JSON lines {\"q\": [...]} with collision pairs and minimum distances");
+  robotc->add_option("urdf", robot_opt.urdf, "URDF file")->required();
+  robotc->add_option("--srdf", robot_opt.srdf, "SRDF file: its disable_collisions pairs are not checked");
+  robotc->add_option("--package", robot_packages, "NAME=DIR for package://NAME/ mesh URIs (repeatable)");
+  robotc->add_option("--mesh-mode", robot_opt.mesh_mode, "Mesh links as their convex hull or the raw mesh")
+      ->check(CLI::IsMember({"hull", "mesh"}))
+      ->capture_default_str();
+  robotc->add_option("--margin", robot_opt.margin, "Safety margin of every link, m")->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
+
+  if (*robotc) {
+    for (const std::string& p : robot_packages) {
+      const auto eq = p.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        std::cerr << "proxima robot: --package '" << p << "': expected NAME=DIR\n";
+        return 1;
+      }
+      robot_opt.packages[p.substr(0, eq)] = p.substr(eq + 1);
+    }
+    std::ios::sync_with_stdio(false);
+    return proxima::apps::run_robot_command(robot_opt, std::cin, std::cout, std::cerr);
+  }
 
   if (*simc) return proxima::apps::run_sim_command(scene_path, sim_opt, std::cout, std::cerr);
 

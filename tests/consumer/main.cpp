@@ -4,6 +4,8 @@
 
 #include <proxima/mesh/mesh_queries.hpp>
 #include <proxima/query.hpp>
+#include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/urdf.hpp>
 
 int main() {
   using namespace proxima;
@@ -21,8 +23,19 @@ int main() {
   const Bvh tri(TriangleMesh({Vec3(0, 0, 1.25), Vec3(1, 0, 1.25), Vec3(0, 1, 1.25)}, {TriangleIndices{0, 1, 2}}));
   const MeshDistanceResult t = distance(tri, Transform::identity(), box, Transform::identity());
   std::printf("consumer: mesh distance %.12f (expect 0.25)\n", t.distance);
+  // A one-joint URDF (the robot layer links tinyxml2 privately; the package
+  // must find it again): the child 0.5 m up, turned a quarter about z.
+  const robot::RobotModel arm = robot::parse_urdf(
+      R"(<robot name="a"><link name="base"/><link name="tip"/>
+         <joint name="j" type="continuous"><parent link="base"/><child link="tip"/>
+         <origin xyz="0 0 0.5"/><axis xyz="0 0 1"/></joint></robot>)",
+      ".");
+  const double q[] = {1.5707963267948966};
+  const Transform tip = robot::forward_kinematics(arm, q)[1];
+  std::printf("consumer: URDF tip at z %.12f (expect 0.5)\n", tip.p.z());
   return r.status == Status::ok && std::abs(r.distance - 0.5) < 1e-12 && m.size() == 4 &&
-                 std::abs(t.distance - 0.25) < 1e-9
+                 std::abs(t.distance - 0.25) < 1e-9 && std::abs(tip.p.z() - 0.5) < 1e-15 &&
+                 std::abs(tip.R(1, 0) - 1.0) < 1e-15
              ? 0
              : 1;
 }

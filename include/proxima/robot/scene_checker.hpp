@@ -1,0 +1,111 @@
+// Scene checker: for a robot at a joint vector, which links collide with
+// each other or with the environment, how close they come, and whether
+// anything is within a tolerance — the clash / distance / tolerance queries
+// of the watchdog paper (ALGORITHMS.md §5) for one configuration.
+//
+// Each query walks the link pairs (self: pairs of links with geometry that
+// the allowed-collision matrix does not allow; environment: every link with
+// geometry against every object), skips pairs whose world AABBs are too far
+// apart to matter, and asks the narrow phase (query.hpp, mesh_queries.hpp)
+// about each pair of their shapes. Distances are the narrow phase's
+// `distance`: 0 for touching or overlapping pairs, no penetration depth.
+//
+// Nothing here throws once the checker is built: a bad joint vector, base
+// pose, environment pose or tolerance gives Status::invalid_input with a
+// message; a narrow-phase status other than ok is passed on (the first one
+// met) while the remaining pairs are still checked. No result holds a NaN.
+#pragma once
+
+#include <limits>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <proxima/core/error.hpp>
+#include <proxima/robot/collision_matrix.hpp>
+#include <proxima/robot/environment.hpp>
+#include <proxima/robot/link_geometry.hpp>
+
+namespace proxima::robot {
+
+/// The robot placed at one joint vector: link poses and world bounds.
+struct RobotState {
+  Status status = Status::ok;
+  std::string message;                 ///< why, when status is not ok
+  std::vector<Transform> link_poses;   ///< per link, world frame
+  std::vector<Aabb> link_boxes;        ///< per link: union of its shapes' world AABBs (empty: no geometry)
+  /// World pose and AABB of each shape, link by link: link i's shapes are
+  /// [shape_begin[i], shape_begin[i + 1]).
+  std::vector<std::size_t> shape_begin;
+  std::vector<Transform> shape_poses;
+  std::vector<Aabb> shape_boxes;
+};
+
+/// A link and what it meets: another link (self queries) or an environment
+/// object (environment queries).
+struct PairId {
+  int link = -1;
+  int other = -1;  ///< link index (self) or object index (environment)
+  std::string link_name;
+  std::string other_name;
+};
+
+struct CollisionReport {
+  Status status = Status::ok;
+  std::string message;
+  /// Every colliding pair, in pair order (self: link indices ascending).
+  std::vector<PairId> pairs;
+  bool collide() const { return !pairs.empty(); }
+};
+
+struct DistanceReport {
+  Status status = Status::ok;
+  std::string message;
+  /// False when there was no pair to measure (a robot without two checked
+  /// links, an empty environment); distance is then +infinity.
+  bool found = false;
+  double distance = std::numeric_limits<double>::infinity();  ///< ≥ 0, 0 when touching or overlapping
+  PairId pair;
+  Vec3 point_link = Vec3::Zero();   ///< world witness point on pair.link
+  Vec3 point_other = Vec3::Zero();  ///< world witness point on the other link or object
+};
+
+struct ToleranceReport {
+  Status status = Status::ok;
+  std::string message;
+  /// Some pair is at distance ≤ tolerance (early exit at the first one).
+  bool within = false;
+  bool self = false;  ///< the pair found is a link pair (else link–object)
+  PairId pair;
+};
+
+class SceneChecker {
+ public:
+  /// Throws proxima::Error when the matrix is not sized for the model.
+  SceneChecker(RobotGeometry geometry, AllowedCollisionMatrix acm);
+
+  const RobotGeometry& geometry() const { return geometry_; }
+  const RobotModel& model() const { return geometry_.model(); }
+  const AllowedCollisionMatrix& allowed() const { return acm_; }
+  /// The link pairs self queries check: (a, b), a < b, both with geometry,
+  /// not allowed to collide.
+  const std::vector<std::pair<int, int>>& self_pairs() const { return self_pairs_; }
+
+  /// Forward kinematics and bounds; invalid_input for a bad q or base.
+  RobotState state(std::span<const double> q, const Transform& base = Transform::identity()) const;
+
+  CollisionReport self_collision(const RobotState& s) const;
+  CollisionReport environment_collision(const RobotState& s, const Environment& env) const;
+  DistanceReport self_distance(const RobotState& s) const;
+  DistanceReport environment_distance(const RobotState& s, const Environment& env) const;
+  /// Is any checked link pair or link–object pair within `tolerance` (≥ 0)?
+  ToleranceReport tolerance(const RobotState& s, const Environment& env, double tolerance) const;
+
+ private:
+  RobotGeometry geometry_;
+  AllowedCollisionMatrix acm_;
+  std::vector<std::pair<int, int>> self_pairs_;
+};
+
+}  // namespace proxima::robot

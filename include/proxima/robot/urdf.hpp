@@ -1,0 +1,53 @@
+// URDF reading: <robot> with its <link>s (the <collision> elements; visual and
+// inertial data are not read) and <joint>s (origin, axis, limit, mimic).
+//
+// Our own reader over tinyxml2 rather than urdfdom: urdfdom reports errors
+// through console_bridge's log and returns a null model, so a caller cannot
+// get the message, and neither names the line; its Debian package also
+// drags TinyXML 1 and console_bridge into the installed CMake package. The
+// reader here names the file, the line, the element and the reason in every
+// proxima::Error it throws (DESIGN.md: "file and line for files").
+//
+// Mesh filenames resolve when the URDF is read (the file must exist; it is
+// read later, by build_robot_geometry):
+//   * `package://pkg/rest` → packages[pkg]/rest when the map has `pkg`, else
+//     <base>/pkg/rest, with <base> the URDF file's folder (robot folders
+//     packaged as MotionBenchMaker does write `package://meshes/...`);
+//   * `file:///abs/path` → /abs/path;
+//   * anything else is a path, relative ones against <base>.
+// Collada (.dae) meshes are rejected as an unsupported format (no assimp).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include <proxima/robot/robot_model.hpp>
+
+namespace proxima::robot {
+
+struct UrdfOptions {
+  /// package name → directory, for `package://` mesh URIs.
+  std::map<std::string, std::filesystem::path> packages;
+};
+
+/// Reads a URDF file. Throws proxima::Error naming the file, line, element
+/// and reason for malformed XML, a missing <robot>, missing or invalid
+/// attributes (non-finite numbers, non-positive sizes), unsupported joint
+/// types (floating, planar) or geometry, a mesh that does not resolve to an
+/// existing file (naming the link, the URI and the path tried), and every
+/// tree error RobotModel's constructor checks.
+RobotModel load_urdf(const std::filesystem::path& file, const UrdfOptions& options = {});
+
+/// Reads URDF text; relative mesh paths and unmapped packages resolve
+/// against `base_dir`. `source_name` names the text in messages.
+RobotModel parse_urdf(std::string_view xml, const std::filesystem::path& base_dir,
+                      const UrdfOptions& options = {}, const std::string& source_name = "");
+
+/// Where a mesh URI points (the rules above), without checking the file.
+/// Throws proxima::Error for an empty URI or an empty package name.
+std::filesystem::path resolve_mesh_uri(const std::string& uri, const std::filesystem::path& base_dir,
+                                       const UrdfOptions& options = {});
+
+}  // namespace proxima::robot

@@ -1,0 +1,166 @@
+#include "robot_protocol.hpp"
+
+#include <cmath>
+#include <istream>
+#include <ostream>
+
+#include <proxima/core/error.hpp>
+#include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/urdf.hpp>
+
+#include "json_shapes.hpp"
+
+namespace proxima::apps {
+
+using nlohmann::json;
+using namespace proxima::robot;
+
+namespace {
+
+json error_answer(const json& request, const std::string& message) {
+  json a;
+  if (request.is_object() && request.contains("id")) a["id"] = request["id"];
+  a["status"] = "error";
+  a["message"] = message;
+  return a;
+}
+
+// Infinity (nothing measured) has no JSON spelling: null.
+json distance_json(const DistanceReport& d) {
+  if (!d.found) return nullptr;
+  return {{"distance", d.distance},
+          {"link", d.pair.link_name},
+          {"other", d.pair.other_name},
+          {"point_link", to_json(d.point_link)},
+          {"point_other", to_json(d.point_other)}};
+}
+
+json pairs_json(const CollisionReport& r) {
+  json a = json::array();
+  for (const PairId& p : r.pairs) a.push_back({p.link_name, p.other_name});
+  return a;
+}
+
+std::vector<double> joint_vector(const json& request) {
+  if (!request.contains("q")) throw Error("missing \"q\" (the joint vector)");
+  const json& q = request["q"];
+  if (!q.is_array()) throw Error("\"q\" must be an array of numbers");
+  std::vector<double> out;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (!q[i].is_number()) throw Error("\"q\"[" + std::to_string(i) + "] is not a number");
+    out.push_back(q[i].get<double>());
+  }
+  return out;
+}
+
+Environment environment(const json& request, MeshFiles& files) {
+  Environment env;
+  if (!request.contains("environment")) return env;
+  const json& objs = request["environment"];
+  if (!objs.is_array()) throw Error("\"environment\" must be an array of objects");
+  for (std::size_t i = 0; i < objs.size(); ++i) {
+    const json& o = objs[i];
+    const std::string field = "environment[" + std::to_string(i) + "]";
+    if (!o.is_object() || !o.contains("geometry")) throw Error(field + ": needs \"geometry\"");
+    const std::string name = o.contains("name") && o["name"].is_string() ? o["name"].get<std::string>() : field;
+    const Transform pose = o.contains("pose") ? pose_from_json(o["pose"], field + ".pose") : Transform::identity();
+    if (is_mesh_json(o["geometry"])) env.add(name, *mesh_from_json(o["geometry"], field + ".geometry", files), pose);
+    else env.add(name, shape_from_json(o["geometry"], field + ".geometry"), pose);
+  }
+  return env;
+}
+
+// The first status that is not ok among the reports.
+Status worst(std::initializer_list<Status> all) {
+  for (Status s : all)
+    if (s != Status::ok) return s;
+  return Status::ok;
+}
+
+}  // namespace
+
+SceneChecker load_robot_checker(const RobotCommandOptions& options) {
+  UrdfOptions urdf;
+  for (const auto& [name, dir] : options.packages) urdf.packages[name] = dir;
+  RobotModel model = load_urdf(options.urdf, urdf);
+  GeometryOptions geo;
+  if (options.mesh_mode == "hull") geo.mesh_mode = MeshMode::convex_hull;
+  else if (options.mesh_mode == "mesh") geo.mesh_mode = MeshMode::triangle_mesh;
+  else throw Error("--mesh-mode '" + options.mesh_mode + "': expected hull or mesh");
+  geo.margin = options.margin;
+  AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(model);
+  if (!options.srdf.empty()) apply_srdf(model, options.srdf, acm);
+  return SceneChecker(RobotGeometry(std::move(model), geo), std::move(acm));
+}
+
+json answer_robot(const SceneChecker& checker, const json& request, MeshFiles& files) {
+  try {
+    if (!request.is_object()) return error_answer(request, "a request is a JSON object");
+    const std::vector<double> q = joint_vector(request);
+    const Transform base = request.contains("base") ? pose_from_json(request["base"], "base") : Transform::identity();
+    const Environment env = environment(request, files);
+    const RobotState s = checker.state(q, base);
+    if (s.status != Status::ok) return error_answer(request, s.message);
+
+    const CollisionReport self = checker.self_collision(s);
+    const DistanceReport self_d = checker.self_distance(s);
+    const CollisionReport envc = checker.environment_collision(s, env);
+    const DistanceReport env_d = checker.environment_distance(s, env);
+    json a;
+    if (request.contains("id")) a["id"] = request["id"];
+    a["self_collision"] = self.collide();
+    a["self_pairs"] = pairs_json(self);
+    a["self_distance"] = distance_json(self_d);
+    a["environment_collision"] = envc.collide();
+    a["environment_pairs"] = pairs_json(envc);
+    a["environment_distance"] = distance_json(env_d);
+    Status tol_status = Status::ok;
+    if (request.contains("tolerance")) {
+      if (!request["tolerance"].is_number()) return error_answer(request, "\"tolerance\" must be a number");
+      const ToleranceReport t = checker.tolerance(s, env, request["tolerance"].get<double>());
+      if (t.status == Status::invalid_input) return error_answer(request, t.message);
+      tol_status = t.status;
+      a["within_tolerance"] = t.within;
+      if (t.within) a["tolerance_pair"] = {t.pair.link_name, t.pair.other_name};
+    }
+    json limits = json::array();
+    for (const LimitViolation& v : joint_limit_violations(checker.model(), q))
+      limits.push_back({{"joint", v.name}, {"value", v.value}, {"lower", v.lower}, {"upper", v.upper}});
+    a["limit_violations"] = limits;
+    a["status"] = to_string(worst({self.status, self_d.status, envc.status, env_d.status, tol_status}));
+    return a;
+  } catch (const std::exception& e) {
+    return error_answer(request, e.what());
+  }
+}
+
+int run_robot_stream(const SceneChecker& checker, std::istream& in, std::ostream& out) {
+  int errors = 0;
+  MeshFiles files;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    json a;
+    try {
+      a = answer_robot(checker, json::parse(line), files);
+    } catch (const json::exception& e) {
+      a = error_answer(json(), std::string("not valid JSON: ") + e.what());
+    }
+    if (a["status"] == "error") ++errors;
+    out << a.dump() << '\n' << std::flush;
+  }
+  return errors;
+}
+
+int run_robot_command(const RobotCommandOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
+  try {
+    const SceneChecker checker = load_robot_checker(options);
+    run_robot_stream(checker, in, out);
+    return 0;
+  } catch (const std::exception& e) {
+    err << "proxima robot: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+}  // namespace proxima::apps

@@ -1,0 +1,55 @@
+// `proxima robot`: a URDF (and optionally its SRDF) loaded once, then one
+// JSON line per joint vector on stdin answered by one JSON line on stdout:
+//
+//   {"id": 1, "q": [0, -0.785, 0, -2.356, 0, 1.571, 0.785],
+//    "base": {"p": [...], "q": [w, x, y, z]},            (optional)
+//    "environment": [{"name": "table", "geometry": {"shape": "box", "size": [1, 1, 0.1]},
+//                     "pose": {"p": [0.5, 0, -0.05]}}],   (optional; any query shape or mesh)
+//    "tolerance": 0.05}                                    (optional)
+//
+//   {"id": 1, "status": "ok", "self_collision": false, "self_pairs": [],
+//    "self_distance": {"distance": 0.07, "link": "panda_link5", "other": "panda_hand",
+//                      "point_link": [...], "point_other": [...]},
+//    "environment_collision": false, "environment_pairs": [],
+//    "environment_distance": {...}, "within_tolerance": false,
+//    "limit_violations": [{"joint": "panda_joint4", "value": ..., "lower": ..., "upper": ...}]}
+//
+// A distance with nothing to measure is null. A bad line answers
+// {"id": …, "status": "error", "message": "…"} and the stream goes on.
+#pragma once
+
+#include <iosfwd>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <proxima/robot/scene_checker.hpp>
+
+#include "json_mesh.hpp"
+
+namespace proxima::apps {
+
+struct RobotCommandOptions {
+  std::string urdf;
+  std::string srdf;                           ///< empty: adjacent pairs only
+  std::map<std::string, std::string> packages;  ///< package name → directory
+  std::string mesh_mode = "hull";             ///< "hull" or "mesh"
+  double margin = 0.0;                        ///< safety margin of every link, m
+};
+
+/// Loads the robot; throws proxima::Error naming the file and the reason.
+robot::SceneChecker load_robot_checker(const RobotCommandOptions& options);
+
+/// Answers one parsed request line. Never throws.
+nlohmann::json answer_robot(const robot::SceneChecker& checker, const nlohmann::json& request, MeshFiles& files);
+
+/// Reads request lines until EOF, one answer line each; returns the number
+/// of error answers.
+int run_robot_stream(const robot::SceneChecker& checker, std::istream& in, std::ostream& out);
+
+/// The whole command: load, then the stream. Returns the exit code (1 when
+/// the robot does not load, the message on `err`).
+int run_robot_command(const RobotCommandOptions& options, std::istream& in, std::ostream& out, std::ostream& err);
+
+}  // namespace proxima::apps

@@ -1,0 +1,64 @@
+#include <proxima/robot/kinematics.hpp>
+
+#include <cmath>
+
+#include <proxima/core/error.hpp>
+
+namespace proxima::robot {
+
+std::optional<std::string> joint_vector_error(const RobotModel& model, std::span<const double> q) {
+  if (q.size() != model.variable_count())
+    return "robot '" + model.name() + "': joint vector has " + std::to_string(q.size()) + " values, expected " +
+           std::to_string(model.variable_count());
+  for (std::size_t i = 0; i < q.size(); ++i)
+    if (!std::isfinite(q[i]))
+      return "robot '" + model.name() + "': joint vector value " + std::to_string(i) + " (joint '" +
+             model.joint(model.variable_joint(i)).name + "') is not finite";
+  return std::nullopt;
+}
+
+std::vector<double> joint_positions(const RobotModel& model, std::span<const double> q) {
+  std::vector<double> pos(model.joints().size(), 0.0);
+  for (std::size_t j = 0; j < pos.size(); ++j) {
+    const Joint& jt = model.joints()[j];
+    if (jt.variable >= 0)
+      pos[j] = jt.variable_multiplier * q[static_cast<std::size_t>(jt.variable)] + jt.variable_offset;
+  }
+  return pos;
+}
+
+std::vector<Transform> forward_kinematics(const RobotModel& model, std::span<const double> q, const Transform& base) {
+  if (auto err = joint_vector_error(model, q)) throw Error(*err);
+  if (!base.is_finite()) throw Error("robot '" + model.name() + "': base pose is not finite");
+  const std::vector<double> pos = joint_positions(model, q);
+  std::vector<Transform> poses(model.links().size());
+  poses[static_cast<std::size_t>(model.root_link())] = base;
+  // Parents first, so each parent's pose is ready when its child joint comes.
+  for (int j : model.topological_joints()) {
+    const Joint& jt = model.joint(j);
+    const double v = pos[static_cast<std::size_t>(j)];
+    Transform motion;
+    switch (jt.type) {
+      case JointType::revolute:
+      case JointType::continuous: motion.R = Eigen::AngleAxisd(v, jt.axis).toRotationMatrix(); break;
+      case JointType::prismatic: motion.p = v * jt.axis; break;
+      case JointType::fixed: break;
+    }
+    poses[static_cast<std::size_t>(jt.child_link)] = poses[static_cast<std::size_t>(jt.parent_link)] * jt.origin * motion;
+  }
+  return poses;
+}
+
+std::vector<LimitViolation> joint_limit_violations(const RobotModel& model, std::span<const double> q, double slack) {
+  std::vector<LimitViolation> out;
+  const std::vector<double> pos = joint_positions(model, q);
+  for (std::size_t j = 0; j < pos.size(); ++j) {
+    const Joint& jt = model.joints()[j];
+    if (jt.type == JointType::fixed || jt.type == JointType::continuous) continue;
+    if (pos[j] < jt.lower - slack || pos[j] > jt.upper + slack)
+      out.push_back({static_cast<int>(j), jt.name, pos[j], jt.lower, jt.upper});
+  }
+  return out;
+}
+
+}  // namespace proxima::robot

@@ -1,0 +1,86 @@
+#include "pair_query.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <proxima/mesh/mesh_queries.hpp>
+#include <proxima/query.hpp>
+
+namespace proxima::robot::detail {
+
+PairCollide collide_pair(const Geometry& a, const Transform& pa, const Geometry& b, const Transform& pb) {
+  const Shape* sa = std::get_if<Shape>(&a);
+  const Shape* sb = std::get_if<Shape>(&b);
+  const Bvh* ma = std::get_if<Bvh>(&a);
+  const Bvh* mb = std::get_if<Bvh>(&b);
+  if (sa && sb) {
+    const CollideResult r = collide(*sa, pa, *sb, pb);
+    return {r.status, r.collide};
+  }
+  MeshCollideResult r;
+  if (ma && mb) r = collide(*ma, pa, *mb, pb);
+  else if (ma) r = collide(*ma, pa, *sb, pb);
+  else r = collide(*mb, pb, *sa, pa);
+  return {r.status, r.collide};
+}
+
+PairDistance distance_pair(const Geometry& a, const Transform& pa, const Geometry& b, const Transform& pb,
+                           double bound) {
+  const Shape* sa = std::get_if<Shape>(&a);
+  const Shape* sb = std::get_if<Shape>(&b);
+  const Bvh* ma = std::get_if<Bvh>(&a);
+  const Bvh* mb = std::get_if<Bvh>(&b);
+  PairDistance out;
+  if (sa && sb) {
+    DistanceRequest req;
+    req.bound = bound;
+    const DistanceResult r = distance(*sa, pa, *sb, pb, req);
+    out.status = r.status;
+    if (!r.bound_exceeded) out = {r.status, r.distance, r.point_a, r.point_b};
+    return out;
+  }
+  // The mesh queries prune with their own best-so-far; they take no bound.
+  if (ma && mb) {
+    const MeshDistanceResult r = distance(*ma, pa, *mb, pb);
+    return {r.status, r.distance, r.point_a, r.point_b};
+  }
+  if (ma) {
+    const MeshDistanceResult r = distance(*ma, pa, *sb, pb);
+    return {r.status, r.distance, r.point_a, r.point_b};
+  }
+  const MeshDistanceResult r = distance(*mb, pb, *sa, pa);
+  return {r.status, r.distance, r.point_b, r.point_a};
+}
+
+bool within_pair(const Geometry& a, const Transform& pa, const Geometry& b, const Transform& pb, double t,
+                 Status& status) {
+  const Shape* sa = std::get_if<Shape>(&a);
+  const Shape* sb = std::get_if<Shape>(&b);
+  const Bvh* ma = std::get_if<Bvh>(&a);
+  const Bvh* mb = std::get_if<Bvh>(&b);
+  if (sa && sb) {
+    DistanceRequest req;
+    req.bound = t;
+    const DistanceResult r = distance(*sa, pa, *sb, pb, req);
+    status = r.status;
+    return !r.bound_exceeded && r.distance <= t;
+  }
+  MeshToleranceResult r;
+  if (ma && mb) r = tolerance(*ma, pa, *mb, pb, t);
+  else if (ma) r = tolerance(*ma, pa, *sb, pb, t);
+  else r = tolerance(*mb, pb, *sa, pa, t);
+  status = r.status;
+  return r.within;
+}
+
+double aabb_gap(const Aabb& a, const Aabb& b) {
+  double s = 0.0;
+  for (int i = 0; i < 3; ++i) {
+    // −inf − (+inf) is −inf, so unbounded boxes make no NaN here.
+    const double g = std::max({0.0, a.min[i] - b.max[i], b.min[i] - a.max[i]});
+    s += g * g;
+  }
+  return std::sqrt(s);
+}
+
+}  // namespace proxima::robot::detail

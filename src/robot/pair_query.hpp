@@ -1,0 +1,44 @@
+// Narrow-phase questions about two robot or environment geometries, each a
+// convex Shape or a mesh Bvh: one place that picks query.hpp or
+// mesh_queries.hpp for the pair and swaps the arguments when only the
+// mesh-first overload exists.
+#pragma once
+
+#include <limits>
+#include <variant>
+
+#include <proxima/core/error.hpp>
+#include <proxima/mesh/bvh.hpp>
+#include <proxima/shape/shape.hpp>
+
+namespace proxima::robot::detail {
+
+using Geometry = std::variant<Shape, Bvh>;
+
+struct PairCollide {
+  Status status = Status::ok;
+  bool collide = false;
+};
+
+struct PairDistance {
+  Status status = Status::ok;
+  /// Infinity when the pair was proven farther than the bound asked for.
+  double distance = std::numeric_limits<double>::infinity();
+  Vec3 point_a = Vec3::Zero();
+  Vec3 point_b = Vec3::Zero();
+};
+
+PairCollide collide_pair(const Geometry& a, const Transform& pa, const Geometry& b, const Transform& pb);
+/// Distance when it is below `bound` (convex pairs stop early beyond it).
+PairDistance distance_pair(const Geometry& a, const Transform& pa, const Geometry& b, const Transform& pb,
+                           double bound);
+/// Is the distance ≤ t? `status` receives the query's status.
+bool within_pair(const Geometry& a, const Transform& pa, const Geometry& b, const Transform& pb, double t,
+                 Status& status);
+
+/// Euclidean distance between two boxes (0 when they overlap): a lower
+/// bound on the distance of anything inside them. Unbounded boxes give 0
+/// or a finite gap, never NaN.
+double aabb_gap(const Aabb& a, const Aabb& b);
+
+}  // namespace proxima::robot::detail

@@ -1,0 +1,100 @@
+// `proxima robot`: the JSON-lines answers for the Panda (tests/data/robots).
+#include <filesystem>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "robot_protocol.hpp"
+
+namespace proxima::apps {
+namespace {
+
+using nlohmann::json;
+
+std::filesystem::path robot_protocol_panda_dir() {
+  return std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "robots" / "panda";
+}
+
+const robot::SceneChecker& robot_protocol_panda() {
+  static const robot::SceneChecker c = [] {
+    RobotCommandOptions o;
+    o.urdf = (robot_protocol_panda_dir() / "panda.urdf").string();
+    o.srdf = (robot_protocol_panda_dir() / "panda.srdf").string();
+    return load_robot_checker(o);
+  }();
+  return c;
+}
+
+json robot_answer(const std::string& line) {
+  MeshFiles files;
+  return answer_robot(robot_protocol_panda(), json::parse(line), files);
+}
+
+TEST(RobotProtocol, ReadyPoseAboveATable) {
+  const json a = robot_answer(R"({"id": "r", "q": [0, -0.785, 0, -2.356, 0, 1.571, 0.785], "tolerance": 0.01,
+      "environment": [{"name": "table", "geometry": {"shape": "box", "size": [1.5, 1.5, 0.1]},
+                       "pose": {"p": [0.2, 0, -0.08]}}]})");
+  EXPECT_EQ(a["id"], "r");
+  EXPECT_EQ(a["status"], "ok");
+  EXPECT_EQ(a["self_collision"], false);
+  EXPECT_TRUE(a["self_pairs"].empty());
+  EXPECT_GT(a["self_distance"]["distance"].get<double>(), 0.0);
+  EXPECT_EQ(a["environment_collision"], false);
+  EXPECT_EQ(a["environment_distance"]["other"], "table");
+  // The base's mesh bottom is a hair below z = 0; the table top at −0.03.
+  EXPECT_NEAR(a["environment_distance"]["distance"].get<double>(), 0.03, 1e-3);
+  EXPECT_EQ(a["within_tolerance"], false);
+  EXPECT_TRUE(a["limit_violations"].empty());
+}
+
+TEST(RobotProtocol, FoldedPoseListsItsPairsAndLimitViolations) {
+  const json a = robot_answer(R"({"q": [0, 0, 0, -2.5, 0, 0, 0], "tolerance": 0})");
+  EXPECT_EQ(a["status"], "ok");
+  EXPECT_EQ(a["self_collision"], true);
+  EXPECT_EQ(a["self_pairs"], json::parse(R"([["panda_link5", "panda_link7"], ["panda_link5", "panda_hand"],
+                                             ["panda_link5", "panda_rightfinger"]])"));
+  EXPECT_EQ(a["self_distance"]["distance"].get<double>(), 0.0);
+  EXPECT_TRUE(a["environment_distance"].is_null());
+  EXPECT_EQ(a["within_tolerance"], true);
+  const json b = robot_answer(R"({"q": [0, 0, 0, -4, 0, 0, 0]})");
+  ASSERT_EQ(b["limit_violations"].size(), 1u);
+  EXPECT_EQ(b["limit_violations"][0]["joint"], "panda_joint4");
+  EXPECT_EQ(b["limit_violations"][0]["value"], -4.0);
+}
+
+TEST(RobotProtocol, BadLinesAnswerErrors) {
+  EXPECT_EQ(robot_answer(R"({"id": 3, "q": [1, 2]})")["message"], "robot 'panda': joint vector has 2 values, expected 7");
+  EXPECT_EQ(robot_answer(R"({"id": 3, "q": [1, 2]})")["id"], 3);
+  EXPECT_EQ(robot_answer(R"({"id": 3})")["status"], "error");
+  EXPECT_EQ(robot_answer(R"({"q": [0, 0, "x", 0, 0, 0, 0]})")["status"], "error");
+  EXPECT_EQ(robot_answer(R"({"q": [0, 0, 0, 0, 0, 0, 0], "tolerance": -1})")["status"], "error");
+  const json e = robot_answer(R"({"q": [0, 0, 0, 0, 0, 0, 0], "environment": [{"geometry": {"shape": "sphere"}}]})");
+  EXPECT_EQ(e["status"], "error");
+  EXPECT_NE(e["message"].get<std::string>().find("environment[0]"), std::string::npos) << e["message"];
+  std::istringstream in("oops\n\n{\"q\": [0, 0, 0, 0, 0, 0, 0]}\n");
+  std::ostringstream out;
+  EXPECT_EQ(run_robot_stream(robot_protocol_panda(), in, out), 1);
+  std::istringstream lines(out.str());
+  std::string l1, l2, l3;
+  std::getline(lines, l1);
+  std::getline(lines, l2);
+  EXPECT_FALSE(std::getline(lines, l3));
+  EXPECT_EQ(json::parse(l1)["status"], "error");
+  EXPECT_EQ(json::parse(l2)["status"], "ok");
+}
+
+TEST(RobotProtocol, RobotThatDoesNotLoadExitsWithItsMessage) {
+  RobotCommandOptions o;
+  o.urdf = "/nonexistent/robot.urdf";
+  std::istringstream in;
+  std::ostringstream out, err;
+  EXPECT_EQ(run_robot_command(o, in, out, err), 1);
+  EXPECT_NE(err.str().find("/nonexistent/robot.urdf"), std::string::npos) << err.str();
+  o.urdf = (robot_protocol_panda_dir() / "panda.urdf").string();
+  o.srdf = "/nonexistent/panda.srdf";
+  EXPECT_EQ(run_robot_command(o, in, out, err), 1);
+  EXPECT_NE(err.str().find("/nonexistent/panda.srdf"), std::string::npos) << err.str();
+}
+
+}  // namespace
+}  // namespace proxima::apps

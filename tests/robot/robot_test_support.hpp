@@ -1,0 +1,138 @@
+// Shared by the robot tests: where the Panda data lives, a private
+// temporary directory, and error-message expectations.
+#pragma once
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <proxima/core/error.hpp>
+#include <proxima/robot/link_geometry.hpp>
+
+namespace proxima::robot_test {
+
+/// tests/data/robots, found from this header's own path so that the test
+/// targets need no compile definition of their own (they share one
+/// precompiled header).
+inline std::filesystem::path robots_dir() {
+  return std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "robots";
+}
+
+/// A directory of its own for each test (ctest runs tests in parallel).
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = std::filesystem::temp_directory_path() /
+            ("proxima_robot_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
+             std::to_string(::getpid()));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  std::filesystem::path write(const std::string& name, const std::string& text) const {
+    const std::filesystem::path p = path_ / name;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+/// Runs `f`, which must throw proxima::Error whose message contains every
+/// one of `parts`.
+inline void expect_error(const std::function<void()>& f, std::initializer_list<std::string> parts) {
+  try {
+    f();
+    ADD_FAILURE() << "no proxima::Error thrown";
+  } catch (const Error& e) {
+    const std::string m = e.what();
+    for (const std::string& p : parts) EXPECT_NE(m.find(p), std::string::npos) << "'" << p << "' not in: " << m;
+  }
+}
+
+}  // namespace proxima::robot_test
+
+namespace proxima::robot_test {
+
+/// Options with the mesh mode and default margin set (designated
+/// initializers would trip -Wmissing-field-initializers).
+inline robot::GeometryOptions options(robot::MeshMode mode, double margin = 0.0) {
+  robot::GeometryOptions o;
+  o.mesh_mode = mode;
+  o.margin = margin;
+  return o;
+}
+
+/// A 3-variable arm: revolute j1 (z), revolute j2 (y, behind an rpy origin),
+/// prismatic j3 (x), a fixed tool and a finger whose revolute joint mimics
+/// j2 (multiplier −2, offset 0.1) about a non-unit axis. Each link but the
+/// base carries a primitive.
+inline const char* small_arm_urdf() {
+  return R"(<?xml version="1.0"?>
+<robot name="arm">
+  <link name="base"/>
+  <link name="l1">
+    <collision><origin xyz="0 0 0.15"/><geometry><cylinder radius="0.05" length="0.3"/></geometry></collision>
+    <collision><origin xyz="0 0 0.3"/><geometry><sphere radius="0.06"/></geometry></collision>
+  </link>
+  <link name="l2">
+    <collision><origin xyz="0.2 0 0" rpy="0 1.5707963267948966 0"/><geometry><cylinder radius="0.04" length="0.4"/></geometry></collision>
+  </link>
+  <link name="l3">
+    <collision><geometry><box size="0.1 0.06 0.04"/></geometry></collision>
+  </link>
+  <link name="tool">
+    <collision><origin xyz="0 0 0.02"/><geometry><sphere radius="0.03"/></geometry></collision>
+  </link>
+  <link name="finger">
+    <collision><origin xyz="0.03 0 0"/><geometry><box size="0.06 0.01 0.01"/></geometry></collision>
+  </link>
+  <joint name="j1" type="revolute">
+    <parent link="base"/><child link="l1"/>
+    <origin xyz="0 0 0.5"/>
+    <axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="1" velocity="1"/>
+  </joint>
+  <joint name="j2" type="revolute">
+    <parent link="l1"/><child link="l2"/>
+    <origin xyz="0.1 0 0.3" rpy="0.3 -0.2 0.5"/>
+    <axis xyz="0 1 0"/>
+    <limit lower="-2" upper="2"/>
+  </joint>
+  <joint name="j3" type="prismatic">
+    <parent link="l2"/><child link="l3"/>
+    <origin xyz="0.4 0 0"/>
+    <axis xyz="1 0 0"/>
+    <limit lower="0" upper="0.3"/>
+  </joint>
+  <joint name="jtool" type="fixed">
+    <parent link="l3"/><child link="tool"/>
+    <origin xyz="0 0 0.1" rpy="0 0 1.5707963267948966"/>
+  </joint>
+  <joint name="jfinger" type="revolute">
+    <parent link="l3"/><child link="finger"/>
+    <origin xyz="0.05 0.02 0" rpy="0 0.7 0"/>
+    <axis xyz="0 0 2"/>
+    <mimic joint="j2" multiplier="-2" offset="0.1"/>
+    <limit lower="-1" upper="1"/>
+  </joint>
+</robot>
+)";
+}
+
+}  // namespace proxima::robot_test
