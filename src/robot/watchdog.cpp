@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 #include <string>
 
 #include <proxima/core/error.hpp>
@@ -29,9 +31,21 @@ const char* to_string(WatchdogLevel l) {
 
 Watchdog::Watchdog(std::size_t dof, ClearanceFn clearance, WatchdogOptions options, PredictorOptions predictor,
                    ToolKinematics kinematics)
-    : clearance_(std::move(clearance)), options_(options), predictor_(dof, predictor, std::move(kinematics)) {
+    : Watchdog(dof, 1,
+               clearance ? ClearancesFn([f = std::move(clearance)](std::span<const double> q,
+                                                                   std::span<double> out) { out[0] = f(q); })
+                         : ClearancesFn{},
+               options, predictor, std::move(kinematics)) {}
+
+Watchdog::Watchdog(std::size_t dof, std::size_t channels, ClearancesFn clearances, WatchdogOptions options,
+                   PredictorOptions predictor, ToolKinematics kinematics)
+    : channels_(channels),
+      clearances_(std::move(clearances)),
+      options_(options),
+      predictor_(dof, predictor, std::move(kinematics)) {
   const WatchdogOptions& o = options_;
-  check_option(static_cast<bool>(clearance_), "no clearance function");
+  check_option(static_cast<bool>(clearances_), "no clearance function");
+  check_option(channels_ >= 1, "at least one clearance channel is needed");
   check_option(finite_nonneg(o.stop_distance) && finite_nonneg(o.slow_distance) && finite_nonneg(o.warn_distance) &&
                    o.stop_distance < o.slow_distance && o.slow_distance <= o.warn_distance,
                "distances must be finite with 0 ≤ stop_distance < slow_distance ≤ warn_distance (got " +
@@ -52,66 +66,102 @@ double Watchdog::staleness_factor(double age) const {
   return (options_.stop_after - age) / (options_.stop_after - options_.stale_after);
 }
 
+// One channel's decision from its present and predicted clearance.
+WatchdogState Watchdog::judge(double now, double predicted, double time_to_stop) const {
+  const WatchdogOptions& o = options_;
+  WatchdogState s;
+  s.clearance = now;
+  s.predicted_clearance = predicted;
+  s.time_to_stop_distance = time_to_stop;
+  if (now <= o.stop_distance && std::isinf(time_to_stop) && predicted < now) {
+    s.time_to_stop_distance = 0.0;  // already there and going deeper
+  }
+  s.approaching = predicted < now - o.approach_epsilon;
+  if (!s.approaching) return s;
+  s.warning = 1.0 - clearance_score(predicted, o.stop_distance, o.warn_distance);
+  if (predicted <= o.stop_distance) {
+    s.level = WatchdogLevel::stop;
+    s.speed_factor = 0.0;
+  } else if (predicted < o.slow_distance) {
+    s.level = WatchdogLevel::slow;
+    s.speed_factor = clearance_score(predicted, o.stop_distance, o.slow_distance, o.gamma);
+  } else if (predicted < o.warn_distance) {
+    s.level = WatchdogLevel::warn;
+  }
+  return s;
+}
+
 WatchdogState Watchdog::update(const MotionSample& sample) {
   predictor_.add(sample);
   last_time_ = sample.time;
   const WatchdogOptions& o = options_;
-  WatchdogState s;
-  s.clearance = clearance_(sample.q);
+  std::vector<double> now(channels_), predicted, before, at(channels_);
+  std::vector<double> time_to_stop(channels_, std::numeric_limits<double>::infinity());
+  clearances_(sample.q, now);
+  predicted = before = now;
   const Prediction p = predictor_.predict();
-  s.model = p.model;
-  s.predicted_clearance = s.clearance;
-  if (p.model != MotionModel::stationary) {
+  bool nan = false;
+  for (const double d : now) nan |= std::isnan(d);
+  if (!nan && p.model != MotionModel::stationary) {
     const auto path = predictor_.path(p, o.horizon, o.path_steps);
-    double before = s.clearance;
-    for (std::size_t k = 0; k < path.size(); ++k) {
-      const double d = clearance_(path[k]);
-      if (std::isnan(d)) {
-        s.predicted_clearance = d;
-        break;
+    const double dt = o.horizon / o.path_steps;
+    for (std::size_t k = 0; k < path.size() && !nan; ++k) {
+      clearances_(path[k], at);
+      for (std::size_t c = 0; c < channels_; ++c) {
+        const double d = at[c];
+        nan |= std::isnan(d);
+        if (d <= o.stop_distance && before[c] > o.stop_distance && std::isinf(time_to_stop[c])) {
+          // Linear between the path points on either side of the crossing.
+          const double frac = (before[c] - o.stop_distance) / (before[c] - d);
+          time_to_stop[c] = dt * (static_cast<double>(k) + frac);
+        }
+        predicted[c] = std::min(predicted[c], d);
+        before[c] = d;
       }
-      if (d <= o.stop_distance && before > o.stop_distance && std::isinf(s.time_to_stop_distance)) {
-        // Linear between the path points on either side of the crossing.
-        const double dt = o.horizon / o.path_steps;
-        const double frac = before == d ? 0.0 : (before - o.stop_distance) / (before - d);
-        s.time_to_stop_distance = dt * (static_cast<double>(k) + frac);
-      }
-      s.predicted_clearance = std::min(s.predicted_clearance, d);
-      before = d;
     }
   }
-  if (std::isnan(s.clearance) || std::isnan(s.predicted_clearance)) {
+  WatchdogState s;
+  if (nan) {
     // Never NaN out: an unanswerable clearance stops the robot.
     s.status = Status::invalid_input;
     s.clearance = s.predicted_clearance = 0.0;
     s.level = WatchdogLevel::stop;
     s.speed_factor = 0.0;
     s.warning = 1.0;
-    state_ = s;
-    return s;
-  }
-  if (s.clearance <= o.stop_distance && std::isinf(s.time_to_stop_distance) && s.predicted_clearance < s.clearance) {
-    s.time_to_stop_distance = 0.0;  // already there and going deeper
-  }
-  s.approaching = s.predicted_clearance < s.clearance - o.approach_epsilon;
-  if (s.approaching) {
-    const double d = s.predicted_clearance;
-    s.warning = 1.0 - clearance_score(d, o.stop_distance, o.warn_distance);
-    if (d <= o.stop_distance) {
-      s.level = WatchdogLevel::stop;
-      s.speed_factor = 0.0;
-    } else if (d < o.slow_distance) {
-      s.level = WatchdogLevel::slow;
-      s.speed_factor = clearance_score(d, o.stop_distance, o.slow_distance, o.gamma);
-    } else if (d < o.warn_distance) {
-      s.level = WatchdogLevel::warn;
+  } else {
+    // The most severe channel decides (level, then predicted clearance);
+    // the clearances and times are the smallest over all channels.
+    std::vector<WatchdogState> js;
+    js.reserve(channels_);
+    std::size_t decisive = 0;
+    for (std::size_t c = 0; c < channels_; ++c) {
+      js.push_back(judge(now[c], predicted[c], time_to_stop[c]));
+      const WatchdogState& a = js[c];
+      const WatchdogState& b = js[decisive];
+      if (a.level > b.level || (a.level == b.level && a.predicted_clearance < b.predicted_clearance)) decisive = c;
+    }
+    s = js[decisive];
+    s.channel = static_cast<int>(decisive);
+    for (const WatchdogState& j : js) {
+      s.clearance = std::min(s.clearance, j.clearance);
+      s.predicted_clearance = std::min(s.predicted_clearance, j.predicted_clearance);
+      s.time_to_stop_distance = std::min(s.time_to_stop_distance, j.time_to_stop_distance);
+      s.warning = std::max(s.warning, j.warning);
+      s.speed_factor = std::min(s.speed_factor, j.speed_factor);
+      s.approaching = s.approaching || j.approaching;
+    }
+    if (p.model == MotionModel::stationary && state_.level >= WatchdogLevel::slow) {
+      // A robot slowed to a crawl or stopped reads as standing still: the
+      // slow-down holds, or the next step would be at full speed (seen on
+      // the Panda test: 10.5 mm from the table at 0.6 % speed, then one full
+      // step to 6.6 mm).
+      s.level = state_.level;
+      s.speed_factor = std::min(s.speed_factor, state_.speed_factor);
+      s.warning = std::max(s.warning, state_.warning);
+      s.channel = state_.channel;
     }
   }
-  if (p.model == MotionModel::stationary && state_.level == WatchdogLevel::stop) {
-    s.level = WatchdogLevel::stop;
-    s.speed_factor = 0.0;
-    s.warning = std::max(s.warning, state_.warning);
-  }
+  s.model = p.model;
   state_ = s;
   return s;
 }

@@ -12,7 +12,7 @@
 namespace proxima::robot {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
+constexpr double kHalfTurn = std::numbers::pi;
 
 TEST(ConstraintScores, JointLimitScoreIsThePapersSineWave) {
   // Eq. 4 by hand: mid-range 1, quarter-range sin(π/4)^γ, 0 at and beyond the limits.
@@ -28,7 +28,7 @@ TEST(ConstraintScores, ClearanceScoreRamps) {
   // Quarter wave: monotone, 0 at d_low, sin(π/4) half-way, 1 at d_high.
   EXPECT_EQ(clearance_score(0.01, 0.02, 0.05), 0.0);
   EXPECT_NEAR(clearance_score(0.02, 0.02, 0.05), 0.0, 1e-15);
-  EXPECT_NEAR(clearance_score(0.035, 0.02, 0.05), std::sin(kPi / 4), 1e-12);
+  EXPECT_NEAR(clearance_score(0.035, 0.02, 0.05), std::sin(kHalfTurn / 4), 1e-12);
   EXPECT_NEAR(clearance_score(0.05, 0.02, 0.05), 1.0, 1e-15);
   EXPECT_EQ(clearance_score(0.2, 0.02, 0.05), 1.0);
   double before = -1.0;

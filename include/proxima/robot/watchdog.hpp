@@ -21,6 +21,13 @@ namespace proxima::robot {
 /// ≤ 0 when something touches. The watchdog calls it once per path point.
 using ClearanceFn = std::function<double(std::span<const double> q)>;
 
+/// Several clearances of one configuration, one per channel (the robot
+/// against itself, against each object), written to `out` (one value per
+/// channel). Each channel is watched for approach on its own, so that a
+/// pair resting close together (a hand beside its own wrist, 2 cm apart)
+/// cannot hide another pair closing in.
+using ClearancesFn = std::function<void(std::span<const double> q, std::span<double> out)>;
+
 struct WatchdogOptions {
   double stop_distance = 0.01;  ///< stop before the predicted clearance falls to this (m)
   double slow_distance = 0.10;  ///< below it, while approaching, the speed factor ramps down (m)
@@ -54,6 +61,9 @@ struct WatchdogState {
   /// (+inf when it does not within the horizon).
   double time_to_stop_distance = std::numeric_limits<double>::infinity();
   bool approaching = false;
+  /// The channel that decided (the most severe level, then the smallest
+  /// predicted clearance); 0 for a single clearance function.
+  int channel = 0;
   bool stale = false;  ///< the feed is older than stale_after
   MotionModel model = MotionModel::stationary;
 };
@@ -65,11 +75,16 @@ class Watchdog {
   /// stop_after) and those of MotionPredictor.
   Watchdog(std::size_t dof, ClearanceFn clearance, WatchdogOptions options = {}, PredictorOptions predictor = {},
            ToolKinematics kinematics = {});
+  /// `channels` ≥ 1 clearances per configuration; the state reports the
+  /// most severe channel (level, then speed factor and warning).
+  Watchdog(std::size_t dof, std::size_t channels, ClearancesFn clearances, WatchdogOptions options = {},
+           PredictorOptions predictor = {}, ToolKinematics kinematics = {});
 
   /// A new joint sample: predict, check the path, decide. Throws as
-  /// MotionPredictor::add for a bad sample. A stop holds while the robot
-  /// stands still (it may not creep on, a step at a time, once stopped); it
-  /// ends when a sample shows it moving away.
+  /// MotionPredictor::add for a bad sample. A slow-down or stop holds while
+  /// the robot stands still (slowed to a crawl it reads as still, and must
+  /// not take the next step at full speed); it ends when a sample shows it
+  /// moving away.
   WatchdogState update(const MotionSample& sample);
   /// No new sample by time `now`: the last decision, with the speed factor
   /// lowered for a stale feed.
@@ -80,8 +95,10 @@ class Watchdog {
 
  private:
   double staleness_factor(double age) const;
+  WatchdogState judge(double now, double predicted, double time_to_stop) const;
 
-  ClearanceFn clearance_;
+  std::size_t channels_;
+  ClearancesFn clearances_;
   WatchdogOptions options_;
   MotionPredictor predictor_;
   WatchdogState state_;

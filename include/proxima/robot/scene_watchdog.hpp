@@ -1,0 +1,46 @@
+// The watchdog on a real robot cell: its clearance function from the scene
+// checker (the robot against its surroundings and itself) and its tool
+// kinematics from the robot model.
+#pragma once
+
+#include <string_view>
+
+#include <proxima/robot/scene_checker.hpp>
+#include <proxima/robot/watchdog.hpp>
+
+namespace proxima::robot {
+
+struct SceneClearanceOptions {
+  bool self = true;         ///< include link–link distances (allowed pairs excluded)
+  bool environment = true;  ///< include link–object distances
+  Transform base = Transform::identity();  ///< the robot's root link in the world
+};
+
+/// The smallest distance of the robot at q: min of its self distance and its
+/// distance to `env`, +inf when there is no pair to measure. NaN when the
+/// checker cannot answer (a bad joint vector, a narrow-phase status other
+/// than ok): the watchdog stops on it. `checker` and `env` are held by
+/// reference and must outlive the function.
+ClearanceFn scene_clearance(const SceneChecker& checker, const Environment& env,
+                            const SceneClearanceOptions& options = {});
+
+/// The same distances as channels for Watchdog's multi-channel
+/// constructor, so that each is watched for approach on its own: the robot
+/// against itself (when options.self), then against each object of `env` in
+/// order (when options.environment). NaN in every channel when the checker
+/// cannot answer. `checker` is held by reference; the objects are copied
+/// (cheaply: shapes and BVHs share their data).
+struct SceneClearances {
+  std::size_t channels = 0;
+  ClearancesFn fn;
+};
+SceneClearances scene_clearances(const SceneChecker& checker, const Environment& env,
+                                 const SceneClearanceOptions& options = {});
+
+/// The world pose of link `link` (the tool, for the Cartesian motion model).
+/// Throws proxima::Error naming a link the model does not have. `model` is
+/// held by reference.
+ToolKinematics link_kinematics(const RobotModel& model, std::string_view link,
+                               const Transform& base = Transform::identity());
+
+}  // namespace proxima::robot

@@ -1,0 +1,132 @@
+// The watchdog on the Franka Panda (tests/data/robots/panda): its clearance
+// from the scene checker, its tool from the model's kinematics, a jog
+// towards a table stopped before contact.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <numbers>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/scene_watchdog.hpp>
+#include <proxima/robot/urdf.hpp>
+
+#include "robot_test_support.hpp"
+
+namespace proxima::robot {
+namespace {
+
+const SceneChecker& watched_panda() {
+  static const SceneChecker checker = [] {
+    const auto dir = robot_test::robots_dir() / "panda";
+    const RobotModel model = load_urdf(dir / "panda.urdf");
+    AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(model);
+    apply_srdf(model, dir / "panda.srdf", acm);
+    return SceneChecker(RobotGeometry(model, robot_test::options(MeshMode::convex_hull)), acm);
+  }();
+  return checker;
+}
+
+// A table in front of the robot, its top 0.2 m above the base.
+Environment table_cell() {
+  Environment env;
+  env.add("table", Box(Vec3(0.6, 1.0, 0.1)), Transform::from_translation(Vec3(0.65, 0.0, 0.15)));
+  return env;
+}
+
+std::vector<double> ready_pose() {
+  constexpr double pi = std::numbers::pi;
+  return {0.0, -pi / 4, 0.0, -3 * pi / 4, 0.0, pi / 2, pi / 4, 0.04};
+}
+
+TEST(SceneWatchdog, ClearanceIsTheCheckersSmallestDistance) {
+  const SceneChecker& checker = watched_panda();
+  const Environment env = table_cell();
+  std::vector<double> q = ready_pose();
+  q.resize(checker.model().variable_count(), 0.0);
+  const RobotState s = checker.state(q);
+  ASSERT_EQ(s.status, Status::ok);
+  const double self = checker.self_distance(s).distance, outside = checker.environment_distance(s, env).distance;
+  EXPECT_EQ(scene_clearance(checker, env)(q), std::min(self, outside));
+  EXPECT_EQ(scene_clearance(checker, env, {.self = false})(q), outside);
+  EXPECT_EQ(scene_clearance(checker, env, {.environment = false})(q), self);
+  // The channels: self, then each object.
+  Environment two = env;
+  two.add("post", Cylinder(0.05, 1.0), Transform::from_translation(Vec3(-0.5, 0.4, 0.5)));
+  const SceneClearances channels = scene_clearances(checker, two);
+  ASSERT_EQ(channels.channels, 3u);
+  std::vector<double> d(3);
+  channels.fn(q, d);
+  EXPECT_EQ(d[0], self);
+  EXPECT_EQ(d[1], outside);
+  Environment post_only;
+  post_only.objects.push_back(two.objects[1]);
+  EXPECT_EQ(d[2], checker.environment_distance(s, post_only).distance);
+  EXPECT_EQ(scene_clearances(checker, two, {.self = false}).channels, 2u);
+  // An unanswerable configuration is NaN, which the watchdog turns into a stop.
+  const std::vector<double> short_q{0.0, 0.1};
+  EXPECT_TRUE(std::isnan(scene_clearance(checker, env)(short_q)));
+  channels.fn(short_q, d);
+  for (const double x : d) EXPECT_TRUE(std::isnan(x));
+}
+
+TEST(SceneWatchdog, LinkKinematicsIsForwardKinematics) {
+  const RobotModel& model = watched_panda().model();
+  std::vector<double> q = ready_pose();
+  q.resize(model.variable_count(), 0.0);
+  const int hand = model.link_index("panda_hand");
+  ASSERT_GE(hand, 0);
+  const Transform base = Transform::from_translation(Vec3(0.1, -0.2, 0.3));
+  const Transform t = link_kinematics(model, "panda_hand", base)(q);
+  const Transform truth = forward_kinematics(model, q, base)[static_cast<std::size_t>(hand)];
+  EXPECT_TRUE(t.R.isApprox(truth.R, 0.0) && t.p.isApprox(truth.p, 0.0));
+  robot_test::expect_error([&] { link_kinematics(model, "panda_gripper_tip"); }, {"panda", "no link", "panda_gripper_tip"});
+}
+
+TEST(SceneWatchdog, StopsAPandaJogTowardsATableBeforeContact) {
+  const SceneChecker& checker = watched_panda();
+  const RobotModel& model = checker.model();
+  const Environment env = table_cell();
+  const std::size_t dof = model.variable_count();
+  std::vector<double> q = ready_pose();
+  q.resize(dof, 0.0);
+  // Channels, not one minimum: the hand rests 22 mm from link 5 at the
+  // ready pose, which would hide the table until the arm is that close.
+  const SceneClearances channels = scene_clearances(checker, env);
+  Watchdog dog(dof, channels.channels, channels.fn, {}, {}, link_kinematics(model, "panda_hand"));
+  const double start = scene_clearance(checker, env, {.self = false})(q);
+  ASSERT_GT(start, 0.15);
+  constexpr double kFeed = 0.032;
+  double lowest = start;
+  WatchdogState s;
+  bool slowed = false;
+  for (int k = 0; k < 250; ++k) {
+    s = dog.update({k * kFeed, q});
+    ASSERT_EQ(s.status, Status::ok) << k;
+    slowed |= s.level == WatchdogLevel::slow;
+    if (std::getenv("PROXIMA_WATCH_TRACE")) {
+      std::printf("%d %s channel %d clear=%.4f pred=%.4f f=%.3f %s\n", k, to_string(s.level), s.channel,
+                  s.clearance, s.predicted_clearance, s.speed_factor, to_string(s.model));
+    }
+    q[1] += 0.4 * s.speed_factor * kFeed;  // shoulder forward and down, at the monitor speed
+    const RobotState now = checker.state(q);
+    ASSERT_FALSE(checker.environment_collision(now, env).collide()) << "the arm hit the table at step " << k;
+    ASSERT_FALSE(checker.self_collision(now).collide()) << k;
+    lowest = std::min(lowest, checker.environment_distance(now, env).distance);
+  }
+  EXPECT_TRUE(slowed);
+  // It crawls up to the stop distance (measured: 10.4 mm from the table
+  // for 10 mm after 8 s, at 0.6 % speed), never taking a full step again.
+  EXPECT_GE(s.level, WatchdogLevel::slow);
+  EXPECT_LT(s.speed_factor, 0.02);
+  EXPECT_GT(lowest, 0.0);
+  EXPECT_EQ(s.channel, 1);  // the table
+  const double table = checker.environment_distance(checker.state(q), env).distance;
+  EXPECT_LT(table, 2.0 * WatchdogOptions{}.stop_distance) << "stopped far from the table";
+}
+
+}  // namespace
+}  // namespace proxima::robot
