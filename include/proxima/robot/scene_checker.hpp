@@ -82,6 +82,8 @@ struct ToleranceReport {
   PairId pair;
 };
 
+/// Immutable once built: its queries may run from many threads at once
+/// (each call allocates its own scratch).
 class SceneChecker {
  public:
   /// Throws proxima::Error when the matrix is not sized for the model.
