@@ -34,8 +34,7 @@ std::optional<std::string> environment_error(const Environment& env) {
   return std::nullopt;
 }
 
-// Both the robot's and the object's world AABBs (a link's is the union of
-// its shapes'), computed once per query.
+// The objects' world AABBs, once per query (the robot's are in its state).
 std::vector<Aabb> object_boxes(const Environment& env) {
   std::vector<Aabb> boxes;
   boxes.reserve(env.objects.size());
@@ -142,8 +141,9 @@ CollisionReport SceneChecker::environment_collision(const RobotState& s, const E
 
 namespace {
 
-// One candidate of a distance query: two shapes (flat shape indices into
-// the state, or an object index with `object` set) and their AABB gap.
+// One candidate of a distance query: a robot shape (flat index i into the
+// state) and another robot shape or an object (j), their links or link and
+// object, and the gap between their AABBs.
 struct Candidate {
   double gap;
   std::size_t i, j;
@@ -172,7 +172,7 @@ DistanceReport SceneChecker::self_distance(const RobotState& s) const {
         geometry_.link(c.link).shapes[c.i - s.shape_begin[ua]].geometry, s.shape_poses[c.i],
         geometry_.link(c.other).shapes[c.j - s.shape_begin[ub]].geometry, s.shape_poses[c.j], r.distance);
     note(r.status, d.status);
-    if (d.distance < r.distance || (!r.found && std::isfinite(d.distance))) {
+    if (d.distance < r.distance) {
       r.found = true;
       r.distance = d.distance;
       r.pair = {c.link, c.other, model().link(c.link).name, model().link(c.other).name};
@@ -202,7 +202,7 @@ DistanceReport SceneChecker::environment_distance(const RobotState& s, const Env
     const detail::PairDistance d = detail::distance_pair(geometry_.link(c.link).shapes[c.i - s.shape_begin[ul]].geometry,
                                                          s.shape_poses[c.i], obj.geometry, obj.pose, r.distance);
     note(r.status, d.status);
-    if (d.distance < r.distance || (!r.found && std::isfinite(d.distance))) {
+    if (d.distance < r.distance) {
       r.found = true;
       r.distance = d.distance;
       r.pair = {c.link, c.other, model().link(c.link).name, obj.name};

@@ -77,7 +77,7 @@ GeometrySpec read_geometry(const xml::Document& d, const XMLElement* collision, 
       d.fail(s, what, "mesh '" + spec.uri + "' (" + spec.path.string() +
                           "): unsupported format: Collada (.dae) needs assimp; use an OBJ, STL or PLY collision mesh");
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(spec.path, ec))
+    if (options.require_meshes && !std::filesystem::is_regular_file(spec.path, ec))
       d.fail(s, what, "mesh '" + spec.uri + "' resolves to '" + spec.path.string() + "', which does not exist");
   } else {
     d.fail(s, what, "unsupported geometry <" + kind + "> (box, cylinder, sphere or mesh)");

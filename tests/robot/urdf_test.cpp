@@ -153,6 +153,13 @@ TEST(RobotUrdf, MissingMeshNamesLinkUriAndPath) {
       dir.write("r.urdf", two_links(kFixedAB, R"(<mesh filename="package://meshes/gone.stl"/>)"));
   expect_error([&] { load_urdf(urdf); },
                {"link 'b'", "package://meshes/gone.stl", (dir.path() / "meshes/gone.stl").string(), "does not exist"});
+  // Kinematics without the meshes; the geometry then names the mesh.
+  UrdfOptions lenient;
+  lenient.require_meshes = false;
+  const RobotModel m = load_urdf(urdf, lenient);
+  EXPECT_EQ(m.link(1).collisions[0].geometry.path, dir.path() / "meshes/gone.stl");
+  expect_error([&] { RobotGeometry g(m); },
+               {"link 'b'", "package://meshes/gone.stl", (dir.path() / "meshes/gone.stl").string()});
 }
 
 TEST(RobotUrdf, EmptyMeshFileNamesLinkUriPathAndReason) {

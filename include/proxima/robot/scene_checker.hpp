@@ -8,7 +8,9 @@
 // geometry against every object), skips pairs whose world AABBs are too far
 // apart to matter, and asks the narrow phase (query.hpp, mesh_queries.hpp)
 // about each pair of their shapes. Distances are the narrow phase's
-// `distance`: 0 for touching or overlapping pairs, no penetration depth.
+// `distance` between the shapes with their margins (a link's safety margin
+// shrinks every distance it takes part in by that margin): 0 for touching or
+// overlapping pairs, no penetration depth.
 //
 // Nothing here throws once the checker is built: a bad joint vector, base
 // pose, environment pose or tolerance gives Status::invalid_input with a
@@ -80,6 +82,8 @@ struct ToleranceReport {
   PairId pair;
 };
 
+/// Immutable once built: its queries may run from many threads at once
+/// (each call allocates its own scratch).
 class SceneChecker {
  public:
   /// Throws proxima::Error when the matrix is not sized for the model.

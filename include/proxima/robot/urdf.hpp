@@ -8,8 +8,8 @@
 // reader here names the file, the line, the element and the reason in every
 // proxima::Error it throws (DESIGN.md: "file and line for files").
 //
-// Mesh filenames resolve when the URDF is read (the file must exist; it is
-// read later, by build_robot_geometry):
+// Mesh filenames resolve when the URDF is read (the file must exist, unless
+// UrdfOptions::require_meshes is off; it is read later, by RobotGeometry):
 //   * `package://pkg/rest` → packages[pkg]/rest when the map has `pkg`, else
 //     <base>/pkg/rest, with <base> the URDF file's folder (robot folders
 //     packaged as MotionBenchMaker does write `package://meshes/...`);
@@ -30,6 +30,10 @@ namespace proxima::robot {
 struct UrdfOptions {
   /// package name → directory, for `package://` mesh URIs.
   std::map<std::string, std::filesystem::path> packages;
+  /// Check that every mesh file exists while reading. Off, a model whose
+  /// meshes are missing still loads (for its kinematics); building its
+  /// geometry then throws for the first missing mesh.
+  bool require_meshes = true;
 };
 
 /// Reads a URDF file. Throws proxima::Error naming the file, line, element
