@@ -1,7 +1,9 @@
-// The `proxima` command: query (JSON lines), sim (scene files), demo, bench.
+// The `proxima` command: query (JSON lines), sim (scene files), demo, bench,
+// robot (a URDF's collisions) and watch (the predictive watchdog).
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include "query_protocol.hpp"
 #include "robot_protocol.hpp"
 #include "scene.hpp"
+#include "watch_protocol.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"Proxima: collision, distance and contacts for robots"};
@@ -55,19 +58,52 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   robotc->add_option("--margin", robot_opt.margin, "Safety margin of every link, m")->capture_default_str();
 
+  proxima::apps::WatchCommandOptions watch_opt;
+  std::vector<std::string> watch_packages;
+  CLI::App* watchc = app.add_subcommand(
+      "watch", "Predictive collision watchdog: JSON lines {\"t\": s, \"q\": [...]} in, warn / slow / stop out");
+  watchc->add_option("urdf", watch_opt.robot.urdf, "URDF file")->required();
+  watchc->add_option("--srdf", watch_opt.robot.srdf, "SRDF file: its disable_collisions pairs are not checked");
+  watchc->add_option("--package", watch_packages, "NAME=DIR for package://NAME/ mesh URIs (repeatable)");
+  watchc->add_option("--mesh-mode", watch_opt.robot.mesh_mode, "Mesh links as their convex hull or the raw mesh")
+      ->check(CLI::IsMember({"hull", "mesh"}))
+      ->capture_default_str();
+  watchc->add_option("--margin", watch_opt.robot.margin, "Safety margin of every link, m")->capture_default_str();
+  watchc->add_option("--environment", watch_opt.environment, "JSON file: the environment array of `proxima robot`");
+  watchc->add_option("--tool", watch_opt.tool, "Tool link, for the Cartesian motion model");
+  watchc->add_option("--stop", watch_opt.watchdog.stop_distance, "Stop distance, m")->capture_default_str();
+  watchc->add_option("--slow", watch_opt.watchdog.slow_distance, "Slow-down distance, m")->capture_default_str();
+  watchc->add_option("--warn", watch_opt.watchdog.warn_distance, "Warning distance, m")->capture_default_str();
+  watchc->add_option("--horizon", watch_opt.watchdog.horizon, "Predicted motion checked, s")->capture_default_str();
+  watchc->add_option("--stale-after", watch_opt.watchdog.stale_after, "Feed age at which slowing starts, s")
+      ->capture_default_str();
+  watchc->add_option("--stop-after", watch_opt.watchdog.stop_after, "Feed age at which the robot stops, s")
+      ->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
 
-  if (*robotc) {
-    for (const std::string& p : robot_packages) {
+  // NAME=DIR arguments into the package map; false (with a message) for a malformed one.
+  auto parse_packages = [](const char* command, const std::vector<std::string>& args,
+                           std::map<std::string, std::string>& packages) {
+    for (const std::string& p : args) {
       const auto eq = p.find('=');
       if (eq == std::string::npos || eq == 0) {
-        std::cerr << "proxima robot: --package '" << p << "': expected NAME=DIR\n";
-        return 1;
+        std::cerr << "proxima " << command << ": --package '" << p << "': expected NAME=DIR\n";
+        return false;
       }
-      robot_opt.packages[p.substr(0, eq)] = p.substr(eq + 1);
+      packages[p.substr(0, eq)] = p.substr(eq + 1);
     }
+    return true;
+  };
+  if (*robotc) {
+    if (!parse_packages("robot", robot_packages, robot_opt.packages)) return 1;
     std::ios::sync_with_stdio(false);
     return proxima::apps::run_robot_command(robot_opt, std::cin, std::cout, std::cerr);
+  }
+  if (*watchc) {
+    if (!parse_packages("watch", watch_packages, watch_opt.robot.packages)) return 1;
+    std::ios::sync_with_stdio(false);
+    return proxima::apps::run_watch_command(watch_opt, std::cin, std::cout, std::cerr);
   }
 
   if (*simc) return proxima::apps::run_sim_command(scene_path, sim_opt, std::cout, std::cerr);

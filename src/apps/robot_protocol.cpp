@@ -54,9 +54,21 @@ std::vector<double> joint_vector(const json& request) {
 }
 
 Environment environment(const json& request, MeshFiles& files) {
+  if (!request.contains("environment")) return {};
+  return environment_from_json(request["environment"], files);
+}
+
+// The first status that is not ok among the reports.
+Status worst(std::initializer_list<Status> all) {
+  for (Status s : all)
+    if (s != Status::ok) return s;
+  return Status::ok;
+}
+
+}  // namespace
+
+Environment environment_from_json(const json& objs, MeshFiles& files) {
   Environment env;
-  if (!request.contains("environment")) return env;
-  const json& objs = request["environment"];
   if (!objs.is_array()) throw Error("\"environment\" must be an array of objects");
   for (std::size_t i = 0; i < objs.size(); ++i) {
     const json& o = objs[i];
@@ -69,15 +81,6 @@ Environment environment(const json& request, MeshFiles& files) {
   }
   return env;
 }
-
-// The first status that is not ok among the reports.
-Status worst(std::initializer_list<Status> all) {
-  for (Status s : all)
-    if (s != Status::ok) return s;
-  return Status::ok;
-}
-
-}  // namespace
 
 SceneChecker load_robot_checker(const RobotCommandOptions& options) {
   UrdfOptions urdf;

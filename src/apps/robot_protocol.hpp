@@ -41,6 +41,10 @@ struct RobotCommandOptions {
 /// Loads the robot; throws proxima::Error naming the file and the reason.
 robot::SceneChecker load_robot_checker(const RobotCommandOptions& options);
 
+/// The objects of a request's "environment" array (any query shape or
+/// mesh, with a name and a pose); throws proxima::Error naming the field.
+robot::Environment environment_from_json(const nlohmann::json& objects, MeshFiles& files);
+
 /// Answers one parsed request line. Never throws.
 nlohmann::json answer_robot(const robot::SceneChecker& checker, const nlohmann::json& request, MeshFiles& files);
 

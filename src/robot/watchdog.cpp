@@ -129,7 +129,8 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
     s.speed_factor = 0.0;
     s.warning = 1.0;
   } else {
-    // The most severe channel decides (level, then predicted clearance);
+    // The most severe channel decides (level, then the sooner stop, then
+    // the smaller predicted clearance);
     // the clearances and times are the smallest over all channels.
     std::vector<WatchdogState> js;
     js.reserve(channels_);
@@ -138,7 +139,12 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
       js.push_back(judge(now[c], predicted[c], time_to_stop[c]));
       const WatchdogState& a = js[c];
       const WatchdogState& b = js[decisive];
-      if (a.level > b.level || (a.level == b.level && a.predicted_clearance < b.predicted_clearance)) decisive = c;
+      const bool sooner = a.time_to_stop_distance < b.time_to_stop_distance;
+      const bool same_time = a.time_to_stop_distance == b.time_to_stop_distance;
+      if (a.level > b.level ||
+          (a.level == b.level && (sooner || (same_time && a.predicted_clearance < b.predicted_clearance)))) {
+        decisive = c;
+      }
     }
     s = js[decisive];
     s.channel = static_cast<int>(decisive);

@@ -1,0 +1,120 @@
+#include "watch_protocol.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <istream>
+#include <ostream>
+#include <sstream>
+
+#include <proxima/core/error.hpp>
+#include <proxima/robot/scene_watchdog.hpp>
+
+namespace proxima::apps {
+
+using nlohmann::json;
+using namespace proxima::robot;
+
+namespace {
+
+json watch_error(const json& line, const std::string& message) {
+  json a;
+  if (line.is_object() && line.contains("t")) a["t"] = line["t"];
+  a["status"] = "error";
+  a["message"] = message;
+  return a;
+}
+
+// +inf (nothing predicted) has no JSON spelling: null.
+json finite_or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+json state_json(double t, const WatchdogState& s, const std::vector<std::string>& channels) {
+  return {{"t", t},
+          {"status", to_string(s.status)},
+          {"level", to_string(s.level)},
+          {"speed_factor", s.speed_factor},
+          {"warning", s.warning},
+          {"clearance", finite_or_null(s.clearance)},
+          {"predicted_clearance", finite_or_null(s.predicted_clearance)},
+          {"time_to_stop_distance", finite_or_null(s.time_to_stop_distance)},
+          {"approaching", s.approaching},
+          {"stale", s.stale},
+          {"model", to_string(s.model)},
+          {"channel", channels.at(static_cast<std::size_t>(s.channel))}};
+}
+
+json answer_watch(Watchdog& dog, const std::vector<std::string>& channels, const json& line) {
+  try {
+    if (!line.is_object()) return watch_error(line, "a line is a JSON object");
+    if (!line.contains("t") || !line["t"].is_number()) return watch_error(line, "missing \"t\" (the time, s)");
+    const double t = line["t"].get<double>();
+    if (!line.contains("q")) return state_json(t, dog.tick(t), channels);
+    const json& q = line["q"];
+    if (!q.is_array()) return watch_error(line, "\"q\" must be an array of numbers");
+    MotionSample sample{t, {}};
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      if (!q[i].is_number()) return watch_error(line, "\"q\"[" + std::to_string(i) + "] is not a number");
+      sample.q.push_back(q[i].get<double>());
+    }
+    return state_json(t, dog.update(sample), channels);
+  } catch (const std::exception& e) {
+    return watch_error(line, e.what());
+  }
+}
+
+Environment load_environment(const std::string& path, MeshFiles& files) {
+  if (path.empty()) return {};
+  std::ifstream in(path);
+  if (!in) throw Error("environment file '" + path + "' cannot be opened");
+  json objects;
+  try {
+    objects = json::parse(in);
+  } catch (const json::exception& e) {
+    throw Error("environment file '" + path + "' is not valid JSON: " + e.what());
+  }
+  try {
+    return environment_from_json(objects, files);
+  } catch (const Error& e) {
+    throw Error("environment file '" + path + "': " + e.what());
+  }
+}
+
+}  // namespace
+
+int run_watch_stream(Watchdog& dog, const std::vector<std::string>& channels, std::istream& in, std::ostream& out) {
+  int errors = 0;
+  std::string text;
+  while (std::getline(in, text)) {
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    json a;
+    try {
+      a = answer_watch(dog, channels, json::parse(text));
+    } catch (const json::exception& e) {
+      a = watch_error(json(), std::string("not valid JSON: ") + e.what());
+    }
+    if (a["status"] == "error") ++errors;
+    out << a.dump() << '\n' << std::flush;
+  }
+  return errors;
+}
+
+int run_watch_command(const WatchCommandOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
+  try {
+    const SceneChecker checker = load_robot_checker(options.robot);
+    MeshFiles files;
+    const Environment env = load_environment(options.environment, files);
+    const SceneClearances clearances = scene_clearances(checker, env);
+    std::vector<std::string> channels{"self"};
+    for (const EnvironmentObject& o : env.objects) channels.push_back(o.name);
+    ToolKinematics tool;
+    if (!options.tool.empty()) tool = link_kinematics(checker.model(), options.tool);
+    Watchdog dog(checker.model().variable_count(), clearances.channels, clearances.fn, options.watchdog, {},
+                 std::move(tool));
+    run_watch_stream(dog, channels, in, out);
+    return 0;
+  } catch (const std::exception& e) {
+    err << "proxima watch: " << e.what() << '\n';
+    return 1;
+  }
+}
+
+}  // namespace proxima::apps

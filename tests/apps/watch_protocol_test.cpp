@@ -1,0 +1,151 @@
+// `proxima watch`: the watchdog's JSON-lines answers for the Panda
+// (tests/data/robots) jogging towards a table.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "watch_protocol.hpp"
+
+namespace proxima::apps {
+namespace {
+
+using nlohmann::json;
+
+std::filesystem::path watch_panda_dir() {
+  return std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "robots" / "panda";
+}
+
+constexpr const char* kTable =
+    R"([{"name": "table", "geometry": {"shape": "box", "size": [0.6, 1.0, 0.1]}, "pose": {"p": [0.65, 0, 0.15]}}])";
+
+// A file of its own per test (ctest runs tests in parallel).
+std::string watch_file(const std::string& name, const std::string& text) {
+  const auto p = std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(p) << text;
+  return p.string();
+}
+
+WatchCommandOptions watch_options(const std::string& environment) {
+  WatchCommandOptions o;
+  o.robot.urdf = (watch_panda_dir() / "panda.urdf").string();
+  o.robot.srdf = (watch_panda_dir() / "panda.srdf").string();
+  o.environment = environment;
+  o.tool = "panda_hand";
+  return o;
+}
+
+std::vector<json> watch_lines(const std::string& text) {
+  std::vector<json> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) out.push_back(json::parse(line));
+  return out;
+}
+
+// The ready pose with the shoulder (joint 2) turned by `shoulder` rad.
+std::string sample(double t, double shoulder) {
+  std::ostringstream s;
+  s << R"({"t": )" << t << R"(, "q": [0, )" << -0.785398 + shoulder << R"(, 0, -2.356194, 0, 1.570796, 0.785398]})";
+  return s.str();
+}
+
+TEST(WatchProtocol, StopsAJogTowardsATableBeforeContact) {
+  const std::string env = watch_file("watch_table", kTable);
+  // The robot does not obey here: the shoulder turns at 0.4 rad/s whatever the answers say.
+  std::string in;
+  for (int k = 0; k < 60; ++k) in += sample(0.032 * k, 0.4 * 0.032 * k) + "\n";
+  std::istringstream lines(in);
+  std::ostringstream out, err;
+  ASSERT_EQ(run_watch_command(watch_options(env), lines, out, err), 0) << err.str();
+  const std::vector<json> a = watch_lines(out.str());
+  ASSERT_EQ(a.size(), 60u);
+  EXPECT_EQ(a[0]["level"], "clear");
+  EXPECT_EQ(a[0]["model"], "stationary");
+  int first_stop = -1, first_warning = -1;
+  for (int k = 0; k < 60; ++k) {
+    ASSERT_EQ(a[k]["status"], "ok") << k;
+    ASSERT_DOUBLE_EQ(a[k]["t"].get<double>(), 0.032 * k);
+    if (first_warning < 0 && a[k]["level"] != "clear") first_warning = k;
+    if (first_stop < 0 && a[k]["level"] == "stop") first_stop = k;
+  }
+  ASSERT_GT(first_warning, 0);
+  ASSERT_GT(first_stop, first_warning);
+  EXPECT_EQ(a[first_stop]["channel"], "table");
+  EXPECT_EQ(a[first_stop]["speed_factor"], 0.0);
+  EXPECT_TRUE(a[first_stop]["approaching"].get<bool>());
+  // Predicted: at the first stop the table is still clear of the arm.
+  EXPECT_GT(a[first_stop]["clearance"].get<double>(), 0.0);
+  EXPECT_GE(a[first_stop]["time_to_stop_distance"].get<double>(), 0.0);
+  std::filesystem::remove(env);
+}
+
+TEST(WatchProtocol, TicksLowerTheSpeedFactorOfAStaleFeed) {
+  std::ostringstream out, err;
+  std::istringstream in(sample(0.0, 0.0) + "\n" + sample(0.032, 0.0) + "\n" + R"({"t": 0.1})" + "\n" +
+                        R"({"t": 0.232})" + "\n" + R"({"t": 1.0})" + "\n");
+  WatchCommandOptions o = watch_options("");
+  o.watchdog.stale_after = 0.1;
+  o.watchdog.stop_after = 0.3;
+  ASSERT_EQ(run_watch_command(o, in, out, err), 0) << err.str();
+  const std::vector<json> a = watch_lines(out.str());
+  ASSERT_EQ(a.size(), 5u);
+  EXPECT_EQ(a[2]["stale"], false);
+  EXPECT_EQ(a[2]["speed_factor"], 1.0);
+  EXPECT_EQ(a[3]["stale"], true);
+  EXPECT_NEAR(a[3]["speed_factor"].get<double>(), 0.5, 1e-9);  // 0.2 s old: half-way from 0.1 to 0.3
+  EXPECT_EQ(a[4]["speed_factor"], 0.0);
+  EXPECT_EQ(a[4]["level"], "stop");
+  EXPECT_EQ(a[4]["channel"], "self");  // no environment: the robot against itself only
+}
+
+TEST(WatchProtocol, BadLinesAreAnsweredAndTheStreamGoesOn) {
+  std::ostringstream out, err;
+  std::istringstream in(std::string("not json\n") + R"({"q": [0, 0, 0, 0, 0, 0, 0]})" + "\n" +
+                        R"({"t": 0.0, "q": [0, 0]})" + "\n" + R"({"t": 0.0, "q": [0, 0, 0, "x", 0, 0, 0]})" + "\n" +
+                        sample(0.5, 0.0) + "\n" + sample(0.4, 0.0) + "\n" + "[1, 2]\n" + sample(0.6, 0.0) + "\n");
+  ASSERT_EQ(run_watch_command(watch_options(""), in, out, err), 0) << err.str();
+  const std::vector<json> a = watch_lines(out.str());
+  ASSERT_EQ(a.size(), 8u);
+  const char* expect[] = {"not valid JSON", "missing \"t\"", "2 joint values", "\"q\"[3] is not a number",
+                          nullptr, "not after the last one", "a line is a JSON object", nullptr};
+  for (int k = 0; k < 8; ++k) {
+    if (expect[k]) {
+      EXPECT_EQ(a[k]["status"], "error") << k;
+      EXPECT_NE(a[k]["message"].get<std::string>().find(expect[k]), std::string::npos) << a[k].dump();
+    } else {
+      EXPECT_EQ(a[k]["status"], "ok") << k;
+    }
+  }
+}
+
+TEST(WatchProtocol, RejectedSetUpsExitWithTheReason) {
+  auto fails = [](const WatchCommandOptions& o, const std::string& part) {
+    std::istringstream in;
+    std::ostringstream out, err;
+    EXPECT_EQ(run_watch_command(o, in, out, err), 1);
+    EXPECT_NE(err.str().find(part), std::string::npos) << err.str();
+  };
+  fails(watch_options("/nonexistent/cell.json"), "'/nonexistent/cell.json' cannot be opened");
+  const std::string bad = watch_file("watch_bad_env", "[{\"name\": \"t\"}");
+  fails(watch_options(bad), "not valid JSON");
+  std::filesystem::remove(bad);
+  const std::string no_geometry = watch_file("watch_no_geometry", "[{\"name\": \"t\"}]");
+  fails(watch_options(no_geometry), "environment[0]: needs \"geometry\"");
+  std::filesystem::remove(no_geometry);
+  WatchCommandOptions o = watch_options("");
+  o.tool = "panda_tip";
+  fails(o, "no link 'panda_tip'");
+  o = watch_options("");
+  o.watchdog.stop_distance = 0.5;
+  fails(o, "stop_distance < slow_distance");
+  o = watch_options("");
+  o.robot.urdf = "/nonexistent/robot.urdf";
+  fails(o, "/nonexistent/robot.urdf");
+}
+
+}  // namespace
+}  // namespace proxima::apps
