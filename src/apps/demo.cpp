@@ -11,6 +11,7 @@
 
 #include "demo.hpp"
 #include "demo_mesh.hpp"
+#include "demo_robot.hpp"
 #include "demo_sim.hpp"
 #include "query_protocol.hpp"
 
@@ -166,6 +167,9 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   manifold_table(report);
   report << "\n## Mesh contacts (BLEM)\n\n";
   mesh_contact_markdown(run_mesh_contact_demo(), report);
+  report << "\n## Robot watchdog\n\n";
+  const RobotDemo robot = run_robot_demo(default_robots_dir());
+  robot_markdown(robot, report);
 
   std::error_code ec;
   fs::create_directories(options.report_dir, ec);

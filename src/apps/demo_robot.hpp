@@ -1,0 +1,38 @@
+// The robot part of `proxima demo`: the Franka Panda (tests/data/robots)
+// jogging its shoulder towards a table, once unwatched (it hits the table)
+// and once with the predictive watchdog setting its speed factor.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace proxima::apps {
+
+struct RobotDemo {
+  std::string error;  ///< why the robot did not load; empty when it did
+  std::size_t links = 0, self_pairs = 0;
+  double load_ms = 0.0;
+  struct Step {
+    double t = 0.0;
+    std::string level, channel;
+    double speed_factor = 1.0, table_distance = 0.0;
+  };
+  std::vector<Step> steps;             ///< the watched run, every few steps and the last
+  double closest_watched = 0.0;        ///< smallest table distance of the watched run, m
+  double contact_time_unwatched = -1;  ///< when the unwatched jog touches the table, s (−1: never)
+  int updates = 0;                     ///< watchdog updates timed
+  double update_us_mean = 0.0, update_us_max = 0.0;
+};
+
+/// The robots' folder shipped with the sources (the Panda's URDF, SRDF
+/// and meshes).
+std::string default_robots_dir();
+
+/// Runs both jogs; never throws (a robot that does not load sets `error`).
+RobotDemo run_robot_demo(const std::string& robots_dir);
+
+/// The runs as Markdown.
+void robot_markdown(const RobotDemo& demo, std::ostream& out);
+
+}  // namespace proxima::apps

@@ -1,0 +1,40 @@
+// The demo's robot section: the unwatched jog reaches the table, the
+// watched one does not, and a robot that is not there is reported, not
+// thrown.
+#include <filesystem>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "demo_robot.hpp"
+
+namespace proxima::apps {
+namespace {
+
+TEST(DemoRobot, TheWatchdogKeepsThePandaOffTheTable) {
+  const std::string robots = (std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "robots").string();
+  const RobotDemo demo = run_robot_demo(robots);
+  ASSERT_TRUE(demo.error.empty()) << demo.error;
+  EXPECT_GT(demo.contact_time_unwatched, 0.0);
+  EXPECT_GT(demo.closest_watched, 0.0);
+  EXPECT_LT(demo.closest_watched, 0.05);
+  ASSERT_FALSE(demo.steps.empty());
+  EXPECT_EQ(demo.steps.front().level, "clear");
+  EXPECT_NE(demo.steps.back().level, "clear");
+  EXPECT_EQ(demo.steps.back().channel, "table");
+  std::ostringstream md;
+  robot_markdown(demo, md);
+  EXPECT_NE(md.str().find("| t (s) | level |"), std::string::npos);
+  EXPECT_NE(md.str().find("touches the table after"), std::string::npos);
+}
+
+TEST(DemoRobot, AMissingRobotIsReported) {
+  const RobotDemo demo = run_robot_demo("/nonexistent/robots");
+  EXPECT_NE(demo.error.find("/nonexistent/robots/panda/panda.urdf"), std::string::npos) << demo.error;
+  std::ostringstream md;
+  robot_markdown(demo, md);
+  EXPECT_NE(md.str().find("did not load"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace proxima::apps
