@@ -82,7 +82,7 @@ inline void keep(const T& value) {
 double micros(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::micro>(b - a).count(); }
 
 struct Options {
-  std::size_t configs = 1000;
+  std::size_t configs = 2000;
   fs::path scenes;
   fs::path robot;
   unsigned long seed = 20261127;
@@ -695,18 +695,23 @@ int run(const Options& opt) {
 
   // Random joint vectors, uniform within the limits, one draw per statement
   // (bench/draws.hpp: argument evaluation order differs between compilers).
-  std::mt19937_64 rng(opt.seed);
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
-  std::vector<std::vector<double>> random_configs;
-  for (std::size_t k = 0; k < opt.configs; ++k) {
-    std::vector<double> q(dof);
-    for (std::size_t j = 0; j < dof; ++j) {
-      const Joint& jt = model.joint(model.variable_joint(j));
-      const double u = unit(rng);
-      q[j] = jt.lower + u * (jt.upper - jt.lower);
+  // Each scene has its own seed, so the self rows see different
+  // configurations scene by scene rather than the same ones eight times.
+  auto random_configs = [&](std::size_t scene_index) {
+    std::mt19937_64 rng(opt.seed + scene_index);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<std::vector<double>> out;
+    for (std::size_t k = 0; k < opt.configs; ++k) {
+      std::vector<double> q(dof);
+      for (std::size_t j = 0; j < dof; ++j) {
+        const Joint& jt = model.joint(model.variable_joint(j));
+        const double u = unit(rng);
+        q[j] = jt.lower + u * (jt.upper - jt.lower);
+      }
+      out.push_back(std::move(q));
     }
-    random_configs.push_back(std::move(q));
-  }
+    return out;
+  };
 
   std::vector<Scene> scenes;
   for (const fs::path& file : scene_files(opt.scenes)) {
@@ -727,7 +732,8 @@ int run(const Options& opt) {
       sc.configs.push_back(std::move(q));
       sc.has_start = true;
     }
-    sc.configs.insert(sc.configs.end(), random_configs.begin(), random_configs.end());
+    const auto random = random_configs(scenes.size());
+    sc.configs.insert(sc.configs.end(), random.begin(), random.end());
     scenes.push_back(std::move(sc));
   }
   if (scenes.empty()) throw std::runtime_error(opt.scenes.string() + ": no *scene*.yaml files");
@@ -1023,7 +1029,7 @@ int run(const Options& opt) {
   for (const Scene& sc : scenes) total += sc.configs.size();
   out << "Panda (convex hulls of its collision meshes, " << checker.self_pairs().size()
       << " self pairs after adjacent links and the SRDF) in " << scenes.size() << " MotionBenchMaker scenes, "
-      << opt.configs << " random configurations per scene (uniform in the joint limits, seed " << opt.seed
+      << opt.configs << " random configurations per scene (uniform in the joint limits, seeds " << opt.seed << " + scene index"
       << ") plus each scene's request start state: " << total << " queries per row; " << machine_name()
       << ". Times in µs per query from the joint vector (FK included on both sides, see the first two rows); "
          "FCL " << FCL_VERSION << ", world in a DynamicAABBTreeCollisionManager asked per link, self pairs per pair.\n\n";
@@ -1087,11 +1093,11 @@ int run(const Options& opt) {
     if (a.notes.empty()) continue;
     if (!any_note) out << "\nDisagreements (first " << kMaxNotes << " per workload):\n\n";
     any_note = true;
-    out << "* " << row_name(r) << ": " << (r == kSelfCol || r == kEnvCol
-                                               ? std::to_string(a.arb_ours) + " pairs Proxima right, " + std::to_string(a.arb_fcl) +
-                                                     " FCL right, " + std::to_string(a.arb_both) + " touching (of " +
-                                                     std::to_string(a.arbitrated) + " judged)"
-                                               : std::string(""))
+    out << "* " << row_name(r)
+        << (r == kSelfCol || r == kEnvCol
+                ? ": " + std::to_string(a.arb_ours) + " pairs Proxima right, " + std::to_string(a.arb_fcl) + " FCL right, " +
+                      std::to_string(a.arb_both) + " touching (of " + std::to_string(a.arbitrated) + " judged)"
+                : std::string(""))
         << "\n";
     for (const std::string& n : a.notes) out << "  * " << n << "\n";
   }
