@@ -902,13 +902,14 @@ int run(const Options& opt) {
   struct Agreement {
     std::size_t compared = 0, differ = 0, pairs_differ = 0;
     std::vector<std::string> notes;
+    std::string largest;
     // distance rows: counts of |Δ| in bands
     double max_diff = 0.0;
     std::size_t band[5] = {0, 0, 0, 0, 0};  // ≤1e-9, ≤1e-6, ≤1e-4, ≤1e-3, >1e-3
     std::size_t arb_ours = 0, arb_fcl = 0, arb_both = 0, arb_neither = 0, arbitrated = 0;
   };
   std::vector<Agreement> agree(kRowCount);
-  constexpr std::size_t kMaxArbitrations = 40;
+  constexpr std::size_t kMaxArbitrations = 150;
   constexpr std::size_t kMaxNotes = 8;
 
   auto sorted = [](PairSet p) {
@@ -979,14 +980,16 @@ int run(const Options& opt) {
         if (!measured) return;
         ++a.compared;
         const double diff = std::isfinite(o) && std::isfinite(f) ? std::abs(o - f) : (o == f ? 0.0 : kInf);
+        // The largest difference is always judged and listed first.
+        const bool largest = diff > a.max_diff;
         a.max_diff = std::max(a.max_diff, diff);
         const int band = diff <= 1e-9 ? 0 : diff <= 1e-6 ? 1 : diff <= 1e-4 ? 2 : diff <= 1e-3 ? 3 : 4;
         ++a.band[band];
         if (diff <= 1e-6) return;
         ++a.differ;
         std::string verdict = "not judged (arbitration limit)";
-        if (a.arbitrated < kMaxArbitrations && op.first >= 0 && fp.first >= 0) {
-          ++a.arbitrated;
+        const bool judge = a.arbitrated < kMaxArbitrations;
+        if ((judge || largest) && op.first >= 0 && fp.first >= 0) {
           // The true minimum is at most the oracle's distance of either
           // reported pair; each side is judged against that bracket.
           const Interval io = oracle_pair(checker, st(), sc.env, self, op.first, op.second);
@@ -994,7 +997,8 @@ int run(const Options& opt) {
           const Interval truth{std::min(io.lo, jf.lo), std::min(io.hi, jf.hi)};
           auto err = [&](double v) { return v < truth.lo ? truth.lo - v : v > truth.hi ? v - truth.hi : 0.0; };
           const double eo = err(o), ef = err(f);
-          if (eo <= 1e-6 && ef <= 1e-6) {
+          if (!judge) {
+          } else if (eo <= 1e-6 && ef <= 1e-6) {
             ++a.arb_both;
           } else if (eo <= 1e-6) {
             ++a.arb_ours;
@@ -1003,17 +1007,21 @@ int run(const Options& opt) {
           } else {
             ++a.arb_neither;
           }
+          if (judge) ++a.arbitrated;
           verdict = "oracle [" + fmt(truth.lo * 1e3, 6) + ", " + fmt(truth.hi * 1e3, 6) + "] mm, error Proxima " +
                     sci(eo) + " m, FCL " + sci(ef) + " m";
         }
-        if (a.notes.size() < kMaxNotes) {
+        if (a.notes.size() < kMaxNotes || largest) {
           auto pair_name = [&](std::pair<int, int> p) {
             if (p.first < 0) return std::string("none");
             return model.link(p.first).name + "–" +
                    (self ? model.link(p.second).name : sc.env.objects[static_cast<std::size_t>(p.second)].name);
           };
-          a.notes.push_back(where + ": Proxima " + fmt(o * 1e3, 6) + " mm (" + pair_name(op) + "), FCL " +
-                            fmt(f * 1e3, 6) + " mm (" + pair_name(fp) + "); " + verdict);
+          const std::string note = where + ": Proxima " + fmt(o * 1e3, 6) + " mm (" + pair_name(op) + "), FCL " +
+                                   fmt(f * 1e3, 6) + " mm (" + pair_name(fp) + "); " + verdict;
+          if (largest)
+            a.largest = "largest: " + note;
+          if (a.notes.size() < kMaxNotes) a.notes.push_back(note);
         }
       };
       distance(kSelfDist, cr.o_sd, cr.f_sd, cr.o_sd_pair, cr.f_sd_pair, true, true);
@@ -1099,6 +1107,7 @@ int run(const Options& opt) {
                       std::to_string(a.arb_both) + " touching (of " + std::to_string(a.arbitrated) + " judged)"
                 : std::string(""))
         << "\n";
+    if (!a.largest.empty()) out << "  * " << a.largest << "\n";
     for (const std::string& n : a.notes) out << "  * " << n << "\n";
   }
   if (!any_note) out << "\nNo disagreement beyond 1e-6 m.\n";
