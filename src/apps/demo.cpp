@@ -207,6 +207,10 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
     // Issue #7's 10-cube mesh stack beside ODE's trimesh collider.
     report << "\n## Mesh cube stack beside ODE\n\n";
     if (!append_bench("proxima-stack-bench", "--time 5 --markdown", report, out)) code = 1;
+    // The Panda scene checker beside FCL on MotionBenchMaker scenes, a
+    // quick setting (the bench's default is 2,000 configurations per scene).
+    report << "\n## Robot scene checker benchmark\n\n";
+    if (!append_bench("proxima-robot-bench", "--configs 300 --markdown", report, out)) code = 1;
   }
 
   out << report.str();

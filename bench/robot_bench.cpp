@@ -1,0 +1,1135 @@
+// proxima-robot-bench: the Panda scene checker beside FCL 0.7 on real
+// MotionBenchMaker planning scenes — what a motion planner asks millions of
+// times ("is this configuration valid?") and what a safety monitor asks
+// ("how far is the robot from the scene, from itself?").
+//
+// Same geometry on both sides: each link's convex hull (SceneChecker in
+// MeshMode::convex_hull) handed to FCL as an fcl::Convex with our hull's
+// vertices and faces; the scene's boxes, cylinders and spheres as FCL
+// primitives. Same pairs: the checker's self_pairs() (adjacent links and the
+// SRDF's disabled pairs excluded) and every link–object pair.
+//
+// Every timed query, on both sides, starts from the joint vector: Proxima's
+// rows time state() + the query; FCL's rows time our forward_kinematics()
+// + setTransform/computeAABB of every link object + the query, so the
+// kinematics are the same code on both sides and the FK + pose update is
+// part of what a planner pays. Rows "forward kinematics" and "state" give
+// that common cost alone.
+//
+// FCL is used as MoveIt's FCL plugin uses it for the world: the scene
+// objects in a DynamicAABBTreeCollisionManager, asked per link object
+// (collide / distance with a callback). Self pairs are per-pair calls over
+// self_pairs(), skipped when the link objects' AABBs do not overlap
+// (collision) or are farther apart than the best distance so far (distance),
+// the pruning MoveIt gets from its self manager.
+//
+// Usage: proxima-robot-bench [--configs N] [--scenes DIR] [--robot DIR]
+//                            [--seed S] [--no-indep] [--markdown]
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cerrno>
+#include <cstring>
+#include <functional>
+#include <iterator>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <numbers>
+#include <optional>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <fcl/config.h>
+#include <fcl/fcl.h>
+
+#include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/scene_checker.hpp>
+#include <proxima/robot/urdf.hpp>
+#include <proxima/shape/box.hpp>
+#include <proxima/shape/convex_polytope.hpp>
+#include <proxima/shape/cylinder.hpp>
+#include <proxima/shape/sphere.hpp>
+
+#include "minkowski_oracle.hpp"
+#include "scene_yaml.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using proxima::Transform;
+using proxima::Vec3;
+using namespace proxima::robot;
+using Clock = std::chrono::steady_clock;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+template <class T>
+inline void keep(const T& value) {
+  asm volatile("" : : "g"(&value) : "memory");
+}
+
+double micros(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::micro>(b - a).count(); }
+
+struct Options {
+  std::size_t configs = 2000;
+  fs::path scenes;
+  fs::path robot;
+  unsigned long seed = 20261127;
+  bool indep = true;
+  bool markdown = false;
+};
+
+// ---------------------------------------------------------------- scenes --
+
+struct Scene {
+  std::string name;
+  proxima::bench::PlanningScene yaml;
+  Environment env;
+  std::vector<std::vector<double>> configs;  ///< the request's start state first, when there is one
+  bool has_start = false;
+};
+
+Transform primitive_pose(const proxima::bench::ScenePrimitive& p) {
+  const auto& q = p.orientation_xyzw;  // MoveIt's order: x, y, z, w
+  return Transform::from_quaternion(q[3], q[0], q[1], q[2], Vec3(p.position[0], p.position[1], p.position[2]));
+}
+
+proxima::Shape primitive_shape(const proxima::bench::ScenePrimitive& p) {
+  const auto& d = p.dimensions;
+  if (p.type == "box") return proxima::Box(d[0], d[1], d[2]);
+  if (p.type == "cylinder") return proxima::Cylinder(d[1], d[0]);  // MoveIt: [height, radius]
+  return proxima::Sphere(d[0]);
+}
+
+std::vector<fs::path> scene_files(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() == ".yaml" && name.find("scene") != std::string::npos) out.push_back(e.path());
+  }
+  if (ec) throw std::runtime_error(dir.string() + ": cannot list the scene folder: " + ec.message());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// ------------------------------------------------------------------ FCL --
+
+// What an FCL object stands for: robot shape `index` (flat, in RobotState
+// order) or scene object `index`.
+struct Tag {
+  bool link = false;
+  int index = 0;
+};
+
+std::shared_ptr<fcl::CollisionGeometryd> fcl_geometry(const proxima::Shape& s, const std::string& what) {
+  using proxima::ShapeType;
+  if (s.margin() != 0.0) throw std::runtime_error(what + ": shapes with a margin are not mapped to FCL");
+  switch (s.type()) {
+    case ShapeType::convex: {
+      const auto& d = s.as<proxima::ConvexPolytope>().data();
+      auto vertices = std::make_shared<std::vector<fcl::Vector3d>>(d.vertices.begin(), d.vertices.end());
+      auto faces = std::make_shared<std::vector<int>>();
+      for (const auto& f : d.faces) {
+        faces->push_back(static_cast<int>(f.size()));
+        faces->insert(faces->end(), f.begin(), f.end());
+      }
+      return std::make_shared<fcl::Convexd>(vertices, static_cast<int>(d.faces.size()), faces,
+                                            /*throw_if_invalid=*/true);
+    }
+    case ShapeType::box: {
+      const Vec3 size = s.as<proxima::Box>().size();
+      return std::make_shared<fcl::Boxd>(size.x(), size.y(), size.z());
+    }
+    case ShapeType::cylinder: {
+      const auto& c = s.as<proxima::Cylinder>();
+      return std::make_shared<fcl::Cylinderd>(c.radius(), c.length());
+    }
+    case ShapeType::sphere: return std::make_shared<fcl::Sphered>(s.as<proxima::Sphere>().radius());
+    default: throw std::runtime_error(what + ": a " + std::string(s.name()) + " is not mapped to FCL");
+  }
+}
+
+struct FclRobot {
+  std::vector<std::unique_ptr<fcl::CollisionObjectd>> shapes;  ///< flat, RobotState order
+  std::vector<std::size_t> shape_begin;                         ///< per link, plus the end
+  std::vector<int> shape_link;
+  std::vector<Transform> origins;
+  std::vector<Tag> tags;
+  std::vector<std::pair<int, int>> self_pairs;
+
+  explicit FclRobot(const SceneChecker& checker) : self_pairs(checker.self_pairs()) {
+    const RobotGeometry& g = checker.geometry();
+    for (std::size_t l = 0; l < g.links().size(); ++l) {
+      shape_begin.push_back(shapes.size());
+      for (const LinkShape& ls : g.links()[l].shapes) {
+        if (!ls.shape()) throw std::runtime_error("link " + g.model().links()[l].name + " has a triangle mesh");
+        shapes.push_back(std::make_unique<fcl::CollisionObjectd>(fcl_geometry(*ls.shape(), g.model().links()[l].name)));
+        shape_link.push_back(static_cast<int>(l));
+        origins.push_back(ls.origin);
+      }
+    }
+    shape_begin.push_back(shapes.size());
+    tags.resize(shapes.size());
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      tags[i] = {true, static_cast<int>(i)};
+      shapes[i]->setUserData(&tags[i]);
+    }
+  }
+
+  // Places every link object from our forward kinematics; the AABBs are
+  // what the pair culling and the world manager read.
+  void update(const std::vector<Transform>& link_poses) {
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+      const Transform t = link_poses[static_cast<std::size_t>(shape_link[i])] * origins[i];
+      shapes[i]->setTransform(t.R, t.p);
+      shapes[i]->computeAABB();
+    }
+  }
+};
+
+struct FclScene {
+  std::vector<std::unique_ptr<fcl::CollisionObjectd>> objects;
+  std::vector<Tag> tags;
+  fcl::DynamicAABBTreeCollisionManagerd manager;
+
+  explicit FclScene(const Environment& env) {
+    tags.resize(env.objects.size());
+    for (std::size_t o = 0; o < env.objects.size(); ++o) {
+      const auto* shape = std::get_if<proxima::Shape>(&env.objects[o].geometry);
+      auto obj = std::make_unique<fcl::CollisionObjectd>(fcl_geometry(*shape, env.objects[o].name));
+      obj->setTransform(env.objects[o].pose.R, env.objects[o].pose.p);
+      obj->computeAABB();
+      tags[o] = {false, static_cast<int>(o)};
+      obj->setUserData(&tags[o]);
+      manager.registerObject(obj.get());
+      objects.push_back(std::move(obj));
+    }
+    manager.setup();
+  }
+};
+
+using PairSet = std::vector<std::pair<int, int>>;  // (link, link) or (link, object)
+
+struct FclQueries {
+  FclRobot& robot;
+  FclScene& scene;
+  fcl::CollisionRequestd collide_req;
+  fcl::DistanceRequestd dist_req;
+
+  FclQueries(FclRobot& r, FclScene& s, fcl::GJKSolverType solver) : robot(r), scene(s) {
+    collide_req.gjk_solver_type = solver;
+    dist_req.enable_nearest_points = true;
+    dist_req.gjk_solver_type = solver;
+  }
+
+  // Colliding self pairs (all of them, or the first when stop_first).
+  bool self_collision(PairSet* pairs, bool stop_first) const {
+    bool any = false;
+    for (const auto& [a, b] : robot.self_pairs) {
+      bool hit = false;
+      for (std::size_t i = robot.shape_begin[static_cast<std::size_t>(a)]; i < robot.shape_begin[static_cast<std::size_t>(a) + 1] && !hit; ++i)
+        for (std::size_t j = robot.shape_begin[static_cast<std::size_t>(b)]; j < robot.shape_begin[static_cast<std::size_t>(b) + 1] && !hit; ++j) {
+          if (!robot.shapes[i]->getAABB().overlap(robot.shapes[j]->getAABB())) continue;
+          fcl::CollisionResultd res;
+          fcl::collide(robot.shapes[i].get(), robot.shapes[j].get(), collide_req, res);
+          hit = res.isCollision();
+        }
+      if (hit) {
+        any = true;
+        if (pairs) pairs->emplace_back(a, b);
+        if (stop_first) return true;
+      }
+    }
+    return any;
+  }
+
+  struct CollideData {
+    const FclQueries* q;
+    std::vector<char> hit;  // link × object, so a link's second shape does not count a pair twice
+    bool stop_first = false;
+    bool any = false;
+  };
+
+  static bool collide_cb(fcl::CollisionObjectd* o1, fcl::CollisionObjectd* o2, void* p) {
+    auto& data = *static_cast<CollideData*>(p);
+    const Tag* t1 = static_cast<const Tag*>(o1->getUserData());
+    const Tag* t2 = static_cast<const Tag*>(o2->getUserData());
+    const Tag* link = t1->link ? t1 : t2;
+    const Tag* obj = t1->link ? t2 : t1;
+    const std::size_t cell = static_cast<std::size_t>(data.q->robot.shape_link[static_cast<std::size_t>(link->index)]) *
+                                 data.q->scene.objects.size() + static_cast<std::size_t>(obj->index);
+    if (data.hit[cell]) return false;
+    fcl::CollisionResultd res;
+    fcl::collide(o1, o2, data.q->collide_req, res);
+    if (!res.isCollision()) return false;
+    data.hit[cell] = 1;
+    data.any = true;
+    return data.stop_first;
+  }
+
+  bool environment_collision(PairSet* pairs, bool stop_first) const {
+    CollideData data{this, {}, stop_first, false};
+    const std::size_t nobj = scene.objects.size();
+    const std::size_t nlinks = robot.shape_begin.size() - 1;
+    data.hit.assign(nlinks * nobj, 0);
+    for (const auto& s : robot.shapes) {
+      scene.manager.collide(s.get(), &data, collide_cb);
+      if (stop_first && data.any) break;
+    }
+    if (pairs)
+      for (std::size_t c = 0; c < data.hit.size(); ++c)
+        if (data.hit[c]) pairs->emplace_back(static_cast<int>(c / nobj), static_cast<int>(c % nobj));
+    return data.any;
+  }
+
+  bool valid() const { return !self_collision(nullptr, true) && !environment_collision(nullptr, true); }
+
+  struct Best {
+    double distance = kInf;
+    int link = -1, other = -1;
+  };
+
+  // FCL reports −1 for an overlapping pair when signed distance is off; the
+  // checker reports 0, so overlaps are compared as 0.
+  static double clamp0(double d) { return d < 0.0 ? 0.0 : d; }
+
+  Best self_distance() const {
+    Best best;
+    for (const auto& [a, b] : robot.self_pairs)
+      for (std::size_t i = robot.shape_begin[static_cast<std::size_t>(a)]; i < robot.shape_begin[static_cast<std::size_t>(a) + 1]; ++i)
+        for (std::size_t j = robot.shape_begin[static_cast<std::size_t>(b)]; j < robot.shape_begin[static_cast<std::size_t>(b) + 1]; ++j) {
+          if (best.distance < kInf && robot.shapes[i]->getAABB().distance(robot.shapes[j]->getAABB()) >= best.distance)
+            continue;
+          fcl::DistanceResultd res;
+          fcl::distance(robot.shapes[i].get(), robot.shapes[j].get(), dist_req, res);
+          const double d = clamp0(res.min_distance);
+          if (d < best.distance) best = {d, a, b};
+        }
+    return best;
+  }
+
+  struct DistanceData {
+    const FclQueries* q;
+    Best best;
+  };
+
+  static bool distance_cb(fcl::CollisionObjectd* o1, fcl::CollisionObjectd* o2, void* p, double& dist) {
+    auto& data = *static_cast<DistanceData*>(p);
+    const Tag* t1 = static_cast<const Tag*>(o1->getUserData());
+    const Tag* t2 = static_cast<const Tag*>(o2->getUserData());
+    const Tag* link = t1->link ? t1 : t2;
+    const Tag* obj = t1->link ? t2 : t1;
+    fcl::DistanceResultd res;
+    fcl::distance(o1, o2, data.q->dist_req, res);
+    const double d = clamp0(res.min_distance);
+    if (d < data.best.distance)
+      data.best = {d, data.q->robot.shape_link[static_cast<std::size_t>(link->index)], obj->index};
+    dist = data.best.distance;
+    return data.best.distance <= 0.0;  // nothing can be nearer than touching
+  }
+
+  Best environment_distance() const {
+    DistanceData data{this, {}};
+    for (const auto& s : robot.shapes) {
+      scene.manager.distance(s.get(), &data, distance_cb);
+      if (data.best.distance <= 0.0) break;
+    }
+    return data.best;
+  }
+};
+
+// --------------------------------------------------------- measurements --
+
+enum RowId { kFk, kPose, kSelfCol, kEnvCol, kSelfDist, kSelfDistIndep, kEnvDist, kEnvDistIndep, kValidity, kRowCount };
+
+const char* row_name(int r) {
+  switch (r) {
+    case kFk: return "forward kinematics alone";
+    case kPose: return "pose update (Proxima state(); FCL FK + setTransform + computeAABB)";
+    case kSelfCol: return "self collision (all pairs)";
+    case kEnvCol: return "environment collision (all pairs)";
+    case kSelfDist: return "self distance (FCL GJK libccd)";
+    case kSelfDistIndep: return "self distance (FCL GJK GST_INDEP)";
+    case kEnvDist: return "environment distance (FCL GJK libccd)";
+    case kEnvDistIndep: return "environment distance (FCL GJK GST_INDEP)";
+    case kValidity: return "validity check (self + environment, first hit)";
+  }
+  return "?";
+}
+
+struct ConfigResult {
+  bool o_self = false, f_self = false, o_env = false, f_env = false, o_valid = true, f_valid = true;
+  PairSet o_self_pairs, f_self_pairs, o_env_pairs, f_env_pairs;
+  double o_sd = kInf, f_sd = kInf, i_sd = kInf, o_ed = kInf, f_ed = kInf, i_ed = kInf;
+  std::pair<int, int> o_sd_pair{-1, -1}, f_sd_pair{-1, -1}, i_sd_pair{-1, -1};
+  std::pair<int, int> o_ed_pair{-1, -1}, f_ed_pair{-1, -1}, i_ed_pair{-1, -1};
+  bool indep_measured = false;
+};
+
+struct Times {
+  std::vector<double> ours, fcl;
+};
+
+// ------------------------------------------------ GST_INDEP in a child --
+
+// FCL's own GJK (GST_INDEP) is known to abort on some pairs, so its rows run
+// in forked children: a child measures configuration after configuration and
+// writes one record each; when it dies (or hangs for 20 s), the configuration
+// it was on is counted as a failure and a new child resumes after it.
+struct IndepRecord {
+  std::uint64_t index;
+  double t_self, d_self, t_env, d_env;
+  int self_a, self_b, env_link, env_obj;
+};
+
+struct IndepOutcome {
+  std::vector<std::string> failures;  ///< "scene config: reason"
+};
+
+template <class Measure>
+IndepOutcome run_indep(std::size_t total, Measure&& measure, const std::function<void(const IndepRecord&)>& take,
+                       const std::function<std::string(std::size_t)>& describe) {
+  IndepOutcome out;
+  std::size_t next = 0;
+  while (next < total) {
+    int fds[2];
+    if (pipe(fds) != 0) {
+      out.failures.push_back("pipe() failed: " + std::string(std::strerror(errno)));
+      return out;
+    }
+    std::fflush(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) {
+      out.failures.push_back("fork() failed: " + std::string(std::strerror(errno)));
+      return out;
+    }
+    if (pid == 0) {
+      close(fds[0]);
+      for (std::size_t i = next; i < total; ++i) {
+        const IndepRecord r = measure(i);
+        if (write(fds[1], &r, sizeof r) != static_cast<ssize_t>(sizeof r)) _exit(3);
+      }
+      _exit(0);
+    }
+    close(fds[1]);
+    std::string reason;
+    std::size_t got = next;
+    IndepRecord rec{};
+    std::size_t filled = 0;
+    while (true) {
+      pollfd pfd{fds[0], POLLIN, 0};
+      const int ready = poll(&pfd, 1, 20000);
+      if (ready == 0) {
+        kill(pid, SIGKILL);
+        reason = "no answer for 20 s (killed)";
+        break;
+      }
+      const ssize_t n = read(fds[0], reinterpret_cast<char*>(&rec) + filled, sizeof rec - filled);
+      if (n <= 0) break;
+      filled += static_cast<std::size_t>(n);
+      if (filled == sizeof rec) {
+        take(rec);
+        got = static_cast<std::size_t>(rec.index) + 1;
+        filled = 0;
+      }
+    }
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (reason.empty() && WIFSIGNALED(status)) reason = std::string("died: ") + strsignal(WTERMSIG(status));
+    if (reason.empty() && WIFEXITED(status) && WEXITSTATUS(status) != 0)
+      reason = "exited with status " + std::to_string(WEXITSTATUS(status));
+    if (reason.empty() && got < total) reason = "stopped early";
+    if (!reason.empty()) {
+      if (got < total) out.failures.push_back(describe(got) + ": " + reason);
+      next = got + 1;
+      if (out.failures.size() >= 25) {
+        out.failures.push_back("gave up after 25 failures; " + std::to_string(total - next) + " configurations not measured");
+        return out;
+      }
+    } else {
+      next = got;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- oracle --
+
+// World vertices of a polytope standing in for a shape: exact for hulls and
+// boxes; a cylinder as a 360-gon prism, inscribed (inner) or circumscribed
+// (outer), which brackets the true distance.
+std::vector<Eigen::Vector3d> oracle_points(const proxima::Shape& s, const Transform& pose, bool outer) {
+  using proxima::ShapeType;
+  std::vector<Eigen::Vector3d> pts;
+  if (s.type() == ShapeType::convex) {
+    for (const Vec3& v : s.as<proxima::ConvexPolytope>().vertices()) pts.push_back(pose.apply(v));
+  } else if (s.type() == ShapeType::box) {
+    const Vec3 h = 0.5 * s.as<proxima::Box>().size();
+    for (int k = 0; k < 8; ++k)
+      pts.push_back(pose.apply(Vec3(k & 1 ? h.x() : -h.x(), k & 2 ? h.y() : -h.y(), k & 4 ? h.z() : -h.z())));
+  } else if (s.type() == ShapeType::cylinder) {
+    const auto& c = s.as<proxima::Cylinder>();
+    constexpr int n = 360;
+    const double r = outer ? c.radius() / std::cos(std::numbers::pi / n) : c.radius();
+    for (int k = 0; k < n; ++k) {
+      const double a = 2.0 * std::numbers::pi * k / n;
+      for (double z : {-0.5 * c.length(), 0.5 * c.length()}) pts.push_back(pose.apply(Vec3(r * std::cos(a), r * std::sin(a), z)));
+    }
+  } else {
+    throw std::runtime_error(std::string("no oracle polytope for a ") + s.name());
+  }
+  return pts;
+}
+
+struct Interval {
+  double lo = kInf, hi = kInf;
+};
+
+// Oracle distance (overlap clamped to 0) between the shapes of link `a` and
+// of link `b` (self) or object `b` (environment), at state `s`.
+Interval oracle_pair(const SceneChecker& checker, const RobotState& s, const Environment& env, bool self, int a, int b) {
+  Interval out;
+  const auto& links = checker.geometry().links();
+  const auto ua = static_cast<std::size_t>(a);
+  for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i) {
+    const proxima::Shape& sa = *links[ua].shapes[i - s.shape_begin[ua]].shape();
+    std::vector<std::pair<const proxima::Shape*, Transform>> others;
+    if (self) {
+      const auto ub = static_cast<std::size_t>(b);
+      for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j)
+        others.emplace_back(links[ub].shapes[j - s.shape_begin[ub]].shape(), s.shape_poses[j]);
+    } else {
+      const auto& obj = env.objects[static_cast<std::size_t>(b)];
+      others.emplace_back(std::get_if<proxima::Shape>(&obj.geometry), obj.pose);
+    }
+    for (const auto& [sb, pb] : others) {
+      const auto pa = oracle_points(sa, s.shape_poses[i], false);
+      const double inner = proxima::oracle::minkowski_signed_distance(pa, oracle_points(*sb, pb, false));
+      const double outer = sb->type() == proxima::ShapeType::cylinder
+                               ? proxima::oracle::minkowski_signed_distance(pa, oracle_points(*sb, pb, true))
+                               : inner;
+      out.lo = std::min(out.lo, std::max(outer, 0.0));
+      out.hi = std::min(out.hi, std::max(inner, 0.0));
+    }
+  }
+  return out;
+}
+
+// Signed oracle distance of one pair (for collision disagreements): < 0
+// overlap, > 0 apart; a cylinder's bracket is reported by its midpoint.
+double oracle_signed(const SceneChecker& checker, const RobotState& s, const Environment& env, bool self, int a, int b) {
+  double best = kInf;
+  const auto& links = checker.geometry().links();
+  const auto ua = static_cast<std::size_t>(a);
+  for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i) {
+    const proxima::Shape& sa = *links[ua].shapes[i - s.shape_begin[ua]].shape();
+    const auto pa = oracle_points(sa, s.shape_poses[i], false);
+    auto one = [&](const proxima::Shape& sb, const Transform& pb) {
+      double d = proxima::oracle::minkowski_signed_distance(pa, oracle_points(sb, pb, false));
+      if (sb.type() == proxima::ShapeType::cylinder)
+        d = 0.5 * (d + proxima::oracle::minkowski_signed_distance(pa, oracle_points(sb, pb, true)));
+      best = std::min(best, d);
+    };
+    if (self) {
+      const auto ub = static_cast<std::size_t>(b);
+      for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j)
+        one(*links[ub].shapes[j - s.shape_begin[ub]].shape(), s.shape_poses[j]);
+    } else {
+      const auto& obj = env.objects[static_cast<std::size_t>(b)];
+      one(*std::get_if<proxima::Shape>(&obj.geometry), obj.pose);
+    }
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------- output --
+
+std::string fmt(double v, int digits = 1) {
+  if (!std::isfinite(v)) return "—";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string sci(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.1e", v);
+  return buf;
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  if (v.size() % 2 == 1) return *mid;
+  return 0.5 * (*mid + *std::max_element(v.begin(), mid));
+}
+
+double mean_of(const std::vector<double>& v) {
+  if (v.empty()) return std::nan("");
+  double s = 0.0;
+  for (double x : v) s += x;
+  return s / static_cast<double>(v.size());
+}
+
+void print_table(const std::vector<std::vector<std::string>>& rows, bool markdown, std::ostream& out,
+                 const std::vector<bool>& right = {}) {
+  if (rows.empty()) return;
+  const std::size_t cols = rows[0].size();
+  if (markdown) {
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      out << "|";
+      for (const auto& c : rows[r]) out << " " << c << " |";
+      out << "\n";
+      if (r == 0) {
+        out << "|";
+        for (std::size_t c = 0; c < cols; ++c) out << (c < right.size() && right[c] ? "---:|" : "---|");
+        out << "\n";
+      }
+    }
+    return;
+  }
+  // Plain text: columns padded to their widest cell (counted in code points).
+  auto width = [](const std::string& s) {
+    std::size_t n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+  };
+  std::vector<std::size_t> w(cols, 0);
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < cols; ++c) w[c] = std::max(w[c], width(row[c]));
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < cols; ++c) {
+      const std::string pad(w[c] - width(row[c]), ' ');
+      out << (c < right.size() && right[c] ? pad + row[c] : row[c] + pad) << (c + 1 < cols ? "  " : "");
+    }
+    out << "\n";
+  }
+}
+
+[[noreturn]] void usage(const std::string& why) {
+  std::cerr << "proxima-robot-bench: " << why
+            << "\nusage: proxima-robot-bench [--configs N] [--scenes DIR] [--robot DIR] [--seed S] [--no-indep] [--markdown]\n";
+  std::exit(2);
+}
+
+Options parse_args(int argc, char** argv) {
+  Options o;
+  o.robot = fs::path(PROXIMA_ROBOT_DATA_DIR);
+  o.scenes = o.robot / "scenes";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(a + " needs a value");
+      return argv[++i];
+    };
+    try {
+      if (a == "--configs") {
+        const long long n = std::stoll(value());
+        if (n < 0) usage("--configs must be >= 0");
+        o.configs = static_cast<std::size_t>(n);
+      } else if (a == "--scenes") {
+        o.scenes = value();
+      } else if (a == "--robot") {
+        o.robot = value();
+      } else if (a == "--seed") {
+        o.seed = std::stoul(value());
+      } else if (a == "--no-indep") {
+        o.indep = false;
+      } else if (a == "--markdown") {
+        o.markdown = true;
+      } else if (a == "--help" || a == "-h") {
+        usage("help");
+      } else {
+        usage("unknown option " + a);
+      }
+    } catch (const std::logic_error&) {
+      usage("bad number for " + a);
+    }
+  }
+  return o;
+}
+
+std::string machine_name() {
+  FILE* f = std::fopen("/proc/cpuinfo", "r");
+  if (!f) return "unknown CPU";
+  char line[512];
+  std::string name = "unknown CPU";
+  while (std::fgets(line, sizeof line, f)) {
+    if (std::strncmp(line, "model name", 10) == 0) {
+      const char* c = std::strchr(line, ':');
+      if (c) {
+        name = c + 2;
+        while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
+      }
+      break;
+    }
+  }
+  std::fclose(f);
+  return name;
+}
+
+int run(const Options& opt) {
+  // The robot: convex hulls, adjacent links and the SRDF's pairs allowed.
+  const RobotModel model = load_urdf(opt.robot / "panda.urdf");
+  AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(model);
+  apply_srdf(model, opt.robot / "panda.srdf", acm);
+  GeometryOptions gopt;
+  gopt.mesh_mode = MeshMode::convex_hull;
+  const SceneChecker checker(RobotGeometry(model, gopt), acm);
+  FclRobot frobot(checker);
+  const std::size_t dof = model.variable_count();
+
+  // Random joint vectors, uniform within the limits, one draw per statement
+  // (bench/draws.hpp: argument evaluation order differs between compilers).
+  // Each scene has its own seed, so the self rows see different
+  // configurations scene by scene rather than the same ones eight times.
+  auto random_configs = [&](std::size_t scene_index) {
+    std::mt19937_64 rng(opt.seed + scene_index);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::vector<std::vector<double>> out;
+    for (std::size_t k = 0; k < opt.configs; ++k) {
+      std::vector<double> q(dof);
+      for (std::size_t j = 0; j < dof; ++j) {
+        const Joint& jt = model.joint(model.variable_joint(j));
+        const double u = unit(rng);
+        q[j] = jt.lower + u * (jt.upper - jt.lower);
+      }
+      out.push_back(std::move(q));
+    }
+    return out;
+  };
+
+  std::vector<Scene> scenes;
+  for (const fs::path& file : scene_files(opt.scenes)) {
+    Scene sc;
+    sc.yaml = proxima::bench::load_planning_scene(file);
+    sc.name = sc.yaml.name;
+    for (const auto& p : sc.yaml.primitives) sc.env.add(p.id, primitive_shape(p), primitive_pose(p));
+    std::string req = file.filename().string();
+    req.replace(req.find("scene"), 5, "request");
+    if (fs::exists(file.parent_path() / req)) {
+      const auto start = proxima::bench::load_request_start_state(file.parent_path() / req);
+      std::vector<double> q;
+      for (const std::string& name : model.variable_names()) {
+        const auto it = start.find(name);
+        if (it == start.end()) throw std::runtime_error((file.parent_path() / req).string() + ": start state lacks joint " + name);
+        q.push_back(it->second);
+      }
+      sc.configs.push_back(std::move(q));
+      sc.has_start = true;
+    }
+    const auto random = random_configs(scenes.size());
+    sc.configs.insert(sc.configs.end(), random.begin(), random.end());
+    scenes.push_back(std::move(sc));
+  }
+  if (scenes.empty()) throw std::runtime_error(opt.scenes.string() + ": no *scene*.yaml files");
+
+  std::vector<std::unique_ptr<FclScene>> fscenes;
+  for (const Scene& sc : scenes) fscenes.push_back(std::make_unique<FclScene>(sc.env));
+
+  std::vector<Times> times(kRowCount);
+  std::vector<std::vector<ConfigResult>> results(scenes.size());
+  std::ostream& log = std::cerr;
+
+  for (std::size_t si = 0; si < scenes.size(); ++si) {
+    const Scene& sc = scenes[si];
+    FclQueries fq(frobot, *fscenes[si], fcl::GJKSolverType::GST_LIBCCD);
+    results[si].resize(sc.configs.size());
+    const auto started = Clock::now();
+    for (std::size_t k = 0; k < sc.configs.size(); ++k) {
+      const std::vector<double>& q = sc.configs[k];
+      ConfigResult& cr = results[si][k];
+      // Proxima, then FCL, workload by workload, so that a slow phase of the
+      // shared machine hits both columns alike.
+      {
+        auto t0 = Clock::now();
+        const auto poses = forward_kinematics(model, q);
+        keep(poses);
+        times[kFk].ours.push_back(micros(t0, Clock::now()));
+      }
+      {
+        auto t0 = Clock::now();
+        const RobotState s = checker.state(q);
+        keep(s);
+        auto t1 = Clock::now();
+        if (s.status != proxima::Status::ok) throw std::runtime_error("state(): " + s.message);
+        times[kPose].ours.push_back(micros(t0, t1));
+        t0 = Clock::now();
+        frobot.update(forward_kinematics(model, q));
+        times[kPose].fcl.push_back(micros(t0, Clock::now()));
+      }
+      {
+        auto t0 = Clock::now();
+        const CollisionReport r = checker.self_collision(checker.state(q));
+        auto t1 = Clock::now();
+        times[kSelfCol].ours.push_back(micros(t0, t1));
+        cr.o_self = r.collide();
+        for (const PairId& p : r.pairs) cr.o_self_pairs.emplace_back(p.link, p.other);
+        t0 = Clock::now();
+        frobot.update(forward_kinematics(model, q));
+        PairSet pairs;
+        cr.f_self = fq.self_collision(&pairs, false);
+        t1 = Clock::now();
+        times[kSelfCol].fcl.push_back(micros(t0, t1));
+        cr.f_self_pairs = std::move(pairs);
+      }
+      {
+        auto t0 = Clock::now();
+        const CollisionReport r = checker.environment_collision(checker.state(q), sc.env);
+        auto t1 = Clock::now();
+        times[kEnvCol].ours.push_back(micros(t0, t1));
+        cr.o_env = r.collide();
+        for (const PairId& p : r.pairs) cr.o_env_pairs.emplace_back(p.link, p.other);
+        t0 = Clock::now();
+        frobot.update(forward_kinematics(model, q));
+        PairSet pairs;
+        cr.f_env = fq.environment_collision(&pairs, false);
+        t1 = Clock::now();
+        times[kEnvCol].fcl.push_back(micros(t0, t1));
+        cr.f_env_pairs = std::move(pairs);
+      }
+      {
+        auto t0 = Clock::now();
+        const DistanceReport r = checker.self_distance(checker.state(q));
+        auto t1 = Clock::now();
+        times[kSelfDist].ours.push_back(micros(t0, t1));
+        times[kSelfDistIndep].ours.push_back(micros(t0, t1));
+        cr.o_sd = r.distance;
+        cr.o_sd_pair = {r.pair.link, r.pair.other};
+        t0 = Clock::now();
+        frobot.update(forward_kinematics(model, q));
+        const FclQueries::Best b = fq.self_distance();
+        t1 = Clock::now();
+        times[kSelfDist].fcl.push_back(micros(t0, t1));
+        cr.f_sd = b.distance;
+        cr.f_sd_pair = {b.link, b.other};
+      }
+      {
+        auto t0 = Clock::now();
+        const DistanceReport r = checker.environment_distance(checker.state(q), sc.env);
+        auto t1 = Clock::now();
+        times[kEnvDist].ours.push_back(micros(t0, t1));
+        times[kEnvDistIndep].ours.push_back(micros(t0, t1));
+        cr.o_ed = r.distance;
+        cr.o_ed_pair = {r.pair.link, r.pair.other};
+        t0 = Clock::now();
+        frobot.update(forward_kinematics(model, q));
+        const FclQueries::Best b = fq.environment_distance();
+        t1 = Clock::now();
+        times[kEnvDist].fcl.push_back(micros(t0, t1));
+        cr.f_ed = b.distance;
+        cr.f_ed_pair = {b.link, b.other};
+      }
+      {
+        auto t0 = Clock::now();
+        const ToleranceReport r = checker.tolerance(checker.state(q), sc.env, 0.0);
+        auto t1 = Clock::now();
+        times[kValidity].ours.push_back(micros(t0, t1));
+        cr.o_valid = !r.within;
+        t0 = Clock::now();
+        frobot.update(forward_kinematics(model, q));
+        cr.f_valid = fq.valid();
+        t1 = Clock::now();
+        times[kValidity].fcl.push_back(micros(t0, t1));
+      }
+    }
+    if (!opt.markdown)
+      log << sc.name << ": " << sc.configs.size() << " configurations, " << fmt(std::chrono::duration<double>(Clock::now() - started).count(), 1)
+          << " s\n";
+  }
+
+  // GST_INDEP distances, in children.
+  std::vector<std::pair<std::size_t, std::size_t>> flat;  // (scene, config)
+  for (std::size_t si = 0; si < scenes.size(); ++si)
+    for (std::size_t k = 0; k < scenes[si].configs.size(); ++k) flat.emplace_back(si, k);
+  IndepOutcome indep;
+  if (opt.indep) {
+    indep = run_indep(
+        flat.size(),
+        [&](std::size_t i) {
+          const auto [si, k] = flat[i];
+          const std::vector<double>& q = scenes[si].configs[k];
+          FclQueries fq(frobot, *fscenes[si], fcl::GJKSolverType::GST_INDEP);
+          IndepRecord r{};
+          r.index = i;
+          auto t0 = Clock::now();
+          frobot.update(forward_kinematics(model, q));
+          const FclQueries::Best s = fq.self_distance();
+          auto t1 = Clock::now();
+          r.t_self = micros(t0, t1);
+          r.d_self = s.distance;
+          r.self_a = s.link;
+          r.self_b = s.other;
+          t0 = Clock::now();
+          frobot.update(forward_kinematics(model, q));
+          const FclQueries::Best e = fq.environment_distance();
+          t1 = Clock::now();
+          r.t_env = micros(t0, t1);
+          r.d_env = e.distance;
+          r.env_link = e.link;
+          r.env_obj = e.other;
+          return r;
+        },
+        [&](const IndepRecord& r) {
+          const auto [si, k] = flat[static_cast<std::size_t>(r.index)];
+          ConfigResult& cr = results[si][k];
+          cr.indep_measured = true;
+          cr.i_sd = r.d_self;
+          cr.i_sd_pair = {r.self_a, r.self_b};
+          cr.i_ed = r.d_env;
+          cr.i_ed_pair = {r.env_link, r.env_obj};
+          times[kSelfDistIndep].fcl.push_back(r.t_self);
+          times[kEnvDistIndep].fcl.push_back(r.t_env);
+        },
+        [&](std::size_t i) { return scenes[flat[i].first].name + " configuration " + std::to_string(flat[i].second); });
+  }
+
+  // ---------------------------------------------------- agreement --
+  struct Agreement {
+    std::size_t compared = 0, differ = 0, pairs_differ = 0;
+    std::vector<std::string> notes;
+    std::string largest;
+    // distance rows: counts of |Δ| in bands
+    double max_diff = 0.0;
+    std::size_t band[5] = {0, 0, 0, 0, 0};  // ≤1e-9, ≤1e-6, ≤1e-4, ≤1e-3, >1e-3
+    std::size_t arb_ours = 0, arb_fcl = 0, arb_both = 0, arb_neither = 0, arbitrated = 0;
+  };
+  std::vector<Agreement> agree(kRowCount);
+  constexpr std::size_t kMaxArbitrations = 150;
+  constexpr std::size_t kMaxNotes = 8;
+
+  auto sorted = [](PairSet p) {
+    std::sort(p.begin(), p.end());
+    return p;
+  };
+
+  for (std::size_t si = 0; si < scenes.size(); ++si) {
+    const Scene& sc = scenes[si];
+    for (std::size_t k = 0; k < sc.configs.size(); ++k) {
+      const ConfigResult& cr = results[si][k];
+      const std::string where = sc.name + " #" + std::to_string(k) + (sc.has_start && k == 0 ? " (start state)" : "");
+      std::optional<RobotState> state;
+      auto st = [&]() -> const RobotState& {
+        if (!state) state = checker.state(sc.configs[k]);
+        return *state;
+      };
+      // Collision rows: the answer, then the pair sets; each pair only one
+      // side reports is judged by the oracle's signed distance.
+      auto collision = [&](int row, bool o, bool f, const PairSet& op, const PairSet& fp, bool self) {
+        Agreement& a = agree[static_cast<std::size_t>(row)];
+        ++a.compared;
+        if (o != f) ++a.differ;
+        const PairSet so = sorted(op), sf = sorted(fp);
+        if (so == sf) return;
+        ++a.pairs_differ;
+        PairSet only_o, only_f;
+        std::set_difference(so.begin(), so.end(), sf.begin(), sf.end(), std::back_inserter(only_o));
+        std::set_difference(sf.begin(), sf.end(), so.begin(), so.end(), std::back_inserter(only_f));
+        for (int side = 0; side < 2; ++side)
+          for (const auto& [l, other] : side == 0 ? only_o : only_f) {
+            std::string verdict = "not judged (arbitration limit)";
+            if (a.arbitrated < kMaxArbitrations) {
+              ++a.arbitrated;
+              const double d = oracle_signed(checker, st(), sc.env, self, l, other);
+              if (std::abs(d) <= 1e-6) {
+                ++a.arb_both;
+                verdict = "touching within 1e-6 (oracle " + sci(d) + "): noise";
+              } else if (d < 0.0) {  // overlapping: the side reporting the pair is right
+                ++(side == 0 ? a.arb_ours : a.arb_fcl);
+                verdict = std::string("oracle ") + sci(d) + ": overlap, " + (side == 0 ? "Proxima" : "FCL") + " right";
+              } else {
+                ++(side == 0 ? a.arb_fcl : a.arb_ours);
+                verdict = std::string("oracle ") + sci(d) + ": apart, " + (side == 0 ? "FCL" : "Proxima") + " right";
+              }
+            }
+            if (a.notes.size() < kMaxNotes)
+              a.notes.push_back(where + ": " + model.link(l).name + "–" +
+                                (self ? model.link(other).name : sc.env.objects[static_cast<std::size_t>(other)].name) +
+                                " reported by " + (side == 0 ? "Proxima" : "FCL") + " only; " + verdict);
+          }
+      };
+      collision(kSelfCol, cr.o_self, cr.f_self, cr.o_self_pairs, cr.f_self_pairs, true);
+      collision(kEnvCol, cr.o_env, cr.f_env, cr.o_env_pairs, cr.f_env_pairs, false);
+      {
+        Agreement& a = agree[kValidity];
+        ++a.compared;
+        if (cr.o_valid != cr.f_valid) {
+          ++a.differ;
+          if (a.notes.size() < kMaxNotes)
+            a.notes.push_back(where + ": Proxima says " + (cr.o_valid ? "valid" : "invalid") + ", FCL " +
+                              (cr.f_valid ? "valid" : "invalid") + " (see the collision rows for the pair)");
+        }
+      }
+      auto distance = [&](int row, double o, double f, std::pair<int, int> op, std::pair<int, int> fp, bool self,
+                          bool measured) {
+        Agreement& a = agree[static_cast<std::size_t>(row)];
+        if (!measured) return;
+        ++a.compared;
+        const double diff = std::isfinite(o) && std::isfinite(f) ? std::abs(o - f) : (o == f ? 0.0 : kInf);
+        // The largest difference is always judged and listed first.
+        const bool largest = diff > a.max_diff;
+        a.max_diff = std::max(a.max_diff, diff);
+        const int band = diff <= 1e-9 ? 0 : diff <= 1e-6 ? 1 : diff <= 1e-4 ? 2 : diff <= 1e-3 ? 3 : 4;
+        ++a.band[band];
+        if (diff <= 1e-6) return;
+        ++a.differ;
+        std::string verdict = "not judged (arbitration limit)";
+        const bool judge = a.arbitrated < kMaxArbitrations;
+        if ((judge || largest) && op.first >= 0 && fp.first >= 0) {
+          // The true minimum is at most the oracle's distance of either
+          // reported pair; each side is judged against that bracket.
+          const Interval io = oracle_pair(checker, st(), sc.env, self, op.first, op.second);
+          const Interval jf = oracle_pair(checker, st(), sc.env, self, fp.first, fp.second);
+          const Interval truth{std::min(io.lo, jf.lo), std::min(io.hi, jf.hi)};
+          auto err = [&](double v) { return v < truth.lo ? truth.lo - v : v > truth.hi ? v - truth.hi : 0.0; };
+          const double eo = err(o), ef = err(f);
+          if (!judge) {
+          } else if (eo <= 1e-6 && ef <= 1e-6) {
+            ++a.arb_both;
+          } else if (eo <= 1e-6) {
+            ++a.arb_ours;
+          } else if (ef <= 1e-6) {
+            ++a.arb_fcl;
+          } else {
+            ++a.arb_neither;
+          }
+          if (judge) ++a.arbitrated;
+          verdict = "oracle [" + fmt(truth.lo * 1e3, 6) + ", " + fmt(truth.hi * 1e3, 6) + "] mm, error Proxima " +
+                    sci(eo) + " m, FCL " + sci(ef) + " m";
+        }
+        if (a.notes.size() < kMaxNotes || largest) {
+          auto pair_name = [&](std::pair<int, int> p) {
+            if (p.first < 0) return std::string("none");
+            return model.link(p.first).name + "–" +
+                   (self ? model.link(p.second).name : sc.env.objects[static_cast<std::size_t>(p.second)].name);
+          };
+          const std::string note = where + ": Proxima " + fmt(o * 1e3, 6) + " mm (" + pair_name(op) + "), FCL " +
+                                   fmt(f * 1e3, 6) + " mm (" + pair_name(fp) + "); " + verdict;
+          if (largest)
+            a.largest = "largest: " + note;
+          if (a.notes.size() < kMaxNotes) a.notes.push_back(note);
+        }
+      };
+      distance(kSelfDist, cr.o_sd, cr.f_sd, cr.o_sd_pair, cr.f_sd_pair, true, true);
+      distance(kEnvDist, cr.o_ed, cr.f_ed, cr.o_ed_pair, cr.f_ed_pair, false, true);
+      distance(kSelfDistIndep, cr.o_sd, cr.i_sd, cr.o_sd_pair, cr.i_sd_pair, true, cr.indep_measured);
+      distance(kEnvDistIndep, cr.o_ed, cr.i_ed, cr.o_ed_pair, cr.i_ed_pair, false, cr.indep_measured);
+    }
+  }
+
+  // ------------------------------------------------------- report --
+  std::ostream& out = std::cout;
+  std::size_t total = 0;
+  for (const Scene& sc : scenes) total += sc.configs.size();
+  out << "Panda (convex hulls of its collision meshes, " << checker.self_pairs().size()
+      << " self pairs after adjacent links and the SRDF) in " << scenes.size() << " MotionBenchMaker scenes, "
+      << opt.configs << " random configurations per scene (uniform in the joint limits, seeds " << opt.seed << " + scene index"
+      << ") plus each scene's request start state: " << total << " queries per row; " << machine_name()
+      << ". Times in µs per query from the joint vector (FK included on both sides, see the first two rows); "
+         "FCL " << FCL_VERSION << ", world in a DynamicAABBTreeCollisionManager asked per link, self pairs per pair.\n\n";
+
+  std::vector<std::vector<std::string>> table;
+  table.push_back({"workload", "Proxima median", "Proxima mean", "FCL median", "FCL mean", "FCL/Proxima (median)",
+                   "agreement"});
+  for (int r = 0; r < kRowCount; ++r) {
+    const Times& t = times[static_cast<std::size_t>(r)];
+    const Agreement& a = agree[static_cast<std::size_t>(r)];
+    const double om = median_of(t.ours), fm = median_of(t.fcl);
+    std::string ag = "—";
+    if (r == kSelfCol || r == kEnvCol)
+      ag = std::to_string(a.compared - a.differ) + "/" + std::to_string(a.compared) + " same answer, pair sets differ in " +
+           std::to_string(a.pairs_differ);
+    else if (r == kValidity)
+      ag = std::to_string(a.compared - a.differ) + "/" + std::to_string(a.compared) + " same answer";
+    else if (r != kFk && r != kPose)
+      ag = std::to_string(a.compared - a.differ) + "/" + std::to_string(a.compared) + " within 1e-6 m, max |Δ| " +
+           sci(a.max_diff) + " m";
+    if ((r == kSelfDistIndep || r == kEnvDistIndep) && !opt.indep) ag = "not run (--no-indep)";
+    table.push_back({row_name(r), fmt(om, 2), fmt(mean_of(t.ours), 2), r == kFk ? "—" : fmt(fm, 2),
+                     r == kFk ? "—" : fmt(mean_of(t.fcl), 2), r == kFk ? "—" : fmt(fm / om, 2), ag});
+  }
+  print_table(table, opt.markdown, out, {false, true, true, true, true, true, false});
+
+  out << "\nPer scene (Proxima's answers): objects, queries, configurations in self collision, in collision with the scene, valid.\n\n";
+  std::vector<std::vector<std::string>> scene_table;
+  scene_table.push_back({"scene", "objects", "queries", "self collision", "scene collision", "valid"});
+  for (std::size_t si = 0; si < scenes.size(); ++si) {
+    std::size_t s = 0, e = 0, v = 0;
+    for (const ConfigResult& cr : results[si]) {
+      s += cr.o_self;
+      e += cr.o_env;
+      v += cr.o_valid;
+    }
+    scene_table.push_back({scenes[si].name, std::to_string(scenes[si].env.objects.size()), std::to_string(results[si].size()),
+                  std::to_string(s), std::to_string(e), std::to_string(v)});
+  }
+  print_table(scene_table, opt.markdown, out, {false, true, true, true, true, true});
+
+  out << "\nDistance differences |Proxima − FCL| by band (configurations):\n\n";
+  std::vector<std::vector<std::string>> bt;
+  bt.push_back({"workload", "≤ 1e-9 m", "≤ 1e-6 m", "≤ 1e-4 m", "≤ 1e-3 m", "> 1e-3 m", "judged by oracle: Proxima right / FCL right / both / neither"});
+  for (int r : {kSelfDist, kSelfDistIndep, kEnvDist, kEnvDistIndep}) {
+    const Agreement& a = agree[static_cast<std::size_t>(r)];
+    if (a.compared == 0) continue;
+    bt.push_back({row_name(r), std::to_string(a.band[0]), std::to_string(a.band[1]), std::to_string(a.band[2]),
+                  std::to_string(a.band[3]), std::to_string(a.band[4]),
+                  std::to_string(a.arb_ours) + " / " + std::to_string(a.arb_fcl) + " / " + std::to_string(a.arb_both) +
+                      " / " + std::to_string(a.arb_neither) + " of " + std::to_string(a.arbitrated)});
+  }
+  print_table(bt, opt.markdown, out, {false, true, true, true, true, true, false});
+  out << "\nThe oracle (tests/oracle, shares no code with Proxima) is the exact distance of the hulls' and boxes' "
+         "Minkowski difference; a cylinder is bracketed by inscribed and circumscribed 360-gon prisms. A side is "
+         "\"right\" when its value lies within 1e-6 m of the oracle's bracket of the nearer reported pair.\n";
+
+  bool any_note = false;
+  for (int r = 0; r < kRowCount; ++r) {
+    const Agreement& a = agree[static_cast<std::size_t>(r)];
+    if (a.notes.empty()) continue;
+    if (!any_note) out << "\nDisagreements (first " << kMaxNotes << " per workload):\n\n";
+    any_note = true;
+    out << "* " << row_name(r)
+        << (r == kSelfCol || r == kEnvCol
+                ? ": " + std::to_string(a.arb_ours) + " pairs Proxima right, " + std::to_string(a.arb_fcl) + " FCL right, " +
+                      std::to_string(a.arb_both) + " touching (of " + std::to_string(a.arbitrated) + " judged)"
+                : std::string(""))
+        << "\n";
+    if (!a.largest.empty()) out << "  * " << a.largest << "\n";
+    for (const std::string& n : a.notes) out << "  * " << n << "\n";
+  }
+  if (!any_note) out << "\nNo disagreement beyond 1e-6 m.\n";
+  if (opt.indep) {
+    if (indep.failures.empty())
+      out << "\nFCL GST_INDEP: no configuration aborted or hung.\n";
+    else {
+      out << "\nFCL GST_INDEP failures (each in a forked child; the configuration is left out of its rows):\n\n";
+      for (const std::string& f : indep.failures) out << "* " << f << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options opt = parse_args(argc, argv);
+  try {
+    return run(opt);
+  } catch (const std::exception& e) {
+    std::cerr << "proxima-robot-bench: " << e.what() << "\n";
+    return 1;
+  }
+}
