@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <iomanip>
 #include <numbers>
 #include <ostream>
 
@@ -94,13 +95,21 @@ void robot_markdown(const RobotDemo& demo, std::ostream& out) {
     out << "The Panda did not load: " << demo.error << "\n";
     return;
   }
+  const auto flags = out.flags();
+  const auto precision = out.precision();
+  out << std::fixed << std::setprecision(1);
   out << "The Franka Panda (" << demo.links << " links, " << demo.self_pairs
       << " link pairs checked after the SRDF's allowed pairs; convex hulls of its meshes, loaded in "
-      << static_cast<int>(demo.load_ms) << " ms) jogs its shoulder at " << kShoulder
+      << demo.load_ms << " ms) jogs its shoulder at " << kShoulder
       << " rad/s from the ready pose towards a table whose top is 0.2 m above its base, with a joint sample every "
       << kFeed * 1000 << " ms. Unwatched, it ";
-  if (demo.contact_time_unwatched >= 0) out << "touches the table after " << demo.contact_time_unwatched << " s.";
-  else out << "never reaches the table in " << kSteps * kFeed << " s.";
+  if (demo.contact_time_unwatched >= 0) {
+    out << "touches the table after " << std::setprecision(3) << demo.contact_time_unwatched << std::setprecision(1)
+        << " s.";
+  }
+  else {
+    out << "never reaches the table in " << kSteps * kFeed << " s.";
+  }
   out << " Watched (`proxima watch`'s defaults: warn 0.2 m, slow 0.1 m, stop 0.01 m, 0.5 s horizon), the speed factor "
          "is applied to the jog: its closest approach is "
       << demo.closest_watched * 1000 << " mm. A watchdog update (motion fit, 10 predicted points, self and table "
@@ -108,9 +117,11 @@ void robot_markdown(const RobotDemo& demo, std::ostream& out) {
       << " µs at most, over " << demo.updates << " updates.\n\n";
   out << "| t (s) | level | deciding channel | speed factor | table distance (mm) |\n|---:|---|---|---:|---:|\n";
   for (const RobotDemo::Step& s : demo.steps) {
-    out << "| " << s.t << " | " << s.level << " | " << s.channel << " | " << s.speed_factor << " | "
-        << s.table_distance * 1000 << " |\n";
+    out << "| " << std::setprecision(3) << s.t << " | " << s.level << " | " << s.channel << " | " << s.speed_factor
+        << " | " << std::setprecision(1) << s.table_distance * 1000 << " |\n";
   }
+  out.flags(flags);
+  out.precision(precision);
 }
 
 }  // namespace proxima::apps
