@@ -9,6 +9,8 @@
 #include <proxima/core/error.hpp>
 #include <proxima/robot/constraint_scores.hpp>
 
+#include "robot_test_support.hpp"
+
 namespace proxima::robot {
 namespace {
 
@@ -52,26 +54,17 @@ TEST(ConstraintScores, CombinedIsTheProduct) {
   EXPECT_EQ(combined_score(with_zero), 0.0);
 }
 
-std::string score_error(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(ConstraintScores, BadInputIsNamed) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_NE(score_error([] { joint_limit_score(0.0, 1.0, 1.0); }).find("lower bound"), std::string::npos);
-  EXPECT_NE(score_error([] { joint_limit_score(0.0, -1.0, 1.0, 0.0); }).find("exponent"), std::string::npos);
-  EXPECT_NE(score_error([&] { joint_limit_score(nan, -1.0, 1.0); }).find("joint value"), std::string::npos);
-  EXPECT_NE(score_error([&] { clearance_score(nan, 0.0, 1.0); }).find("distance"), std::string::npos);
-  EXPECT_NE(score_error([] { clearance_score(0.5, 0.2, 0.1); }).find("clearance_score"), std::string::npos);
+  robot_test::expect_error([] { joint_limit_score(0.0, 1.0, 1.0); }, {"lower bound"});
+  robot_test::expect_error([] { joint_limit_score(0.0, -1.0, 1.0, 0.0); }, {"exponent"});
+  robot_test::expect_error([&] { joint_limit_score(nan, -1.0, 1.0); }, {"joint value"});
+  robot_test::expect_error([&] { clearance_score(nan, 0.0, 1.0); }, {"distance"});
+  robot_test::expect_error([] { clearance_score(0.5, 0.2, 0.1); }, {"clearance_score"});
   const std::vector<double> bad{0.5, 1.5};
-  EXPECT_NE(score_error([&] { combined_score(bad); }).find("outside [0, 1]"), std::string::npos);
+  robot_test::expect_error([&] { combined_score(bad); }, {"outside [0, 1]"});
   const std::vector<double> bad_nan{nan};
-  EXPECT_NE(score_error([&] { combined_score(bad_nan); }).find("outside [0, 1]"), std::string::npos);
+  robot_test::expect_error([&] { combined_score(bad_nan); }, {"outside [0, 1]"});
 }
 
 }  // namespace

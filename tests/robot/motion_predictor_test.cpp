@@ -10,6 +10,7 @@
 #include <proxima/robot/motion_predictor.hpp>
 
 #include "../support/planar_arm.hpp"
+#include "robot_test_support.hpp"
 #include "../support/random.hpp"
 
 namespace proxima::robot {
@@ -141,30 +142,20 @@ TEST(MotionPredictor, NoiseAloneIsStationary) {
   }
 }
 
-std::string predictor_error(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(MotionPredictor, BadInputIsNamed) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_NE(predictor_error([] { MotionPredictor(0); }).find("at least one joint"), std::string::npos);
-  EXPECT_NE(predictor_error([] { MotionPredictor(2, {.window = 1}); }).find("window"), std::string::npos);
-  EXPECT_NE(predictor_error([] { MotionPredictor(2, {.length_scale = -1.0}); }).find("length_scale"),
-            std::string::npos);
+  robot_test::expect_error([] { MotionPredictor(0); }, {"at least one joint"});
+  robot_test::expect_error([] { MotionPredictor(2, {.window = 1}); }, {"window"});
+  robot_test::expect_error([] { MotionPredictor(2, {.length_scale = -1.0}); }, {"length_scale"});
   MotionPredictor p(2);
-  EXPECT_NE(predictor_error([&] { p.add({0.0, {1.0}}); }).find("1 joint values, the robot 2"), std::string::npos);
-  EXPECT_NE(predictor_error([&] { p.add({0.0, {1.0, nan}}); }).find("joint 1 is not finite"), std::string::npos);
-  EXPECT_NE(predictor_error([&] { p.add({nan, {1.0, 2.0}}); }).find("time is not finite"), std::string::npos);
+  robot_test::expect_error([&] { p.add({0.0, {1.0}}); }, {"1 joint values, the robot 2"});
+  robot_test::expect_error([&] { p.add({0.0, {1.0, nan}}); }, {"joint 1 is not finite"});
+  robot_test::expect_error([&] { p.add({nan, {1.0, 2.0}}); }, {"time is not finite"});
   p.add({1.0, {1.0, 2.0}});
-  EXPECT_NE(predictor_error([&] { p.add({1.0, {1.0, 2.0}}); }).find("not after the last one"), std::string::npos);
+  robot_test::expect_error([&] { p.add({1.0, {1.0, 2.0}}); }, {"not after the last one"});
   EXPECT_EQ(p.size(), 1u);  // the rejected samples were not kept
-  EXPECT_NE(predictor_error([&] { p.path(p.predict(), 0.0, 3); }).find("horizon"), std::string::npos);
-  EXPECT_NE(predictor_error([&] { p.path(p.predict(), 1.0, 0); }).find("steps"), std::string::npos);
+  robot_test::expect_error([&] { p.path(p.predict(), 0.0, 3); }, {"horizon"});
+  robot_test::expect_error([&] { p.path(p.predict(), 1.0, 0); }, {"steps"});
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <proxima/robot/watchdog.hpp>
 
 #include "../support/planar_arm.hpp"
+#include "robot_test_support.hpp"
 
 namespace proxima::robot {
 namespace {
@@ -168,28 +169,17 @@ TEST(Watchdog, NanClearanceStopsWithoutNan) {
   EXPECT_FALSE(std::isnan(s.predicted_clearance));
 }
 
-std::string watchdog_error(auto&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(Watchdog, BadOptionsAreNamed) {
   const ClearanceFn ok = [](std::span<const double>) { return 1.0; };
-  EXPECT_NE(watchdog_error([] { Watchdog(2, ClearanceFn{}); }).find("no clearance function"), std::string::npos);
-  EXPECT_NE(watchdog_error([&] { Watchdog(2, ok, {.stop_distance = 0.2, .slow_distance = 0.1}); })
-                .find("stop_distance < slow_distance"),
-            std::string::npos);
-  EXPECT_NE(watchdog_error([&] { Watchdog(2, ok, {.horizon = -1.0}); }).find("horizon"), std::string::npos);
-  EXPECT_NE(watchdog_error([&] { Watchdog(2, ok, {.path_steps = 0}); }).find("path_steps"), std::string::npos);
-  EXPECT_NE(watchdog_error([&] { Watchdog(2, ok, {.stale_after = 0.5, .stop_after = 0.4}); }).find("stale_after"),
-            std::string::npos);
-  EXPECT_NE(watchdog_error([&] { Watchdog(0, ok); }).find("at least one joint"), std::string::npos);
+  robot_test::expect_error([] { Watchdog(2, ClearanceFn{}); }, {"no clearance function"});
+  robot_test::expect_error([&] { Watchdog(2, ok, {.stop_distance = 0.2, .slow_distance = 0.1}); },
+                           {"stop_distance < slow_distance"});
+  robot_test::expect_error([&] { Watchdog(2, ok, {.horizon = -1.0}); }, {"horizon"});
+  robot_test::expect_error([&] { Watchdog(2, ok, {.path_steps = 0}); }, {"path_steps"});
+  robot_test::expect_error([&] { Watchdog(2, ok, {.stale_after = 0.5, .stop_after = 0.4}); }, {"stale_after"});
+  robot_test::expect_error([&] { Watchdog(0, ok); }, {"at least one joint"});
   Watchdog dog(2, ok);
-  EXPECT_NE(watchdog_error([&] { dog.update({0.0, {1.0, 2.0, 3.0}}); }).find("3 joint values"), std::string::npos);
+  robot_test::expect_error([&] { dog.update({0.0, {1.0, 2.0, 3.0}}); }, {"3 joint values"});
 }
 
 }  // namespace
