@@ -2,17 +2,14 @@
 // temporary directory, and error-message expectations.
 #pragma once
 
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
-#include <functional>
 #include <string>
 
 #include <gtest/gtest.h>
 
-#include <proxima/core/error.hpp>
 #include <proxima/robot/link_geometry.hpp>
+
+#include "../support/temp_files.hpp"
 
 namespace proxima::robot_test {
 
@@ -23,51 +20,8 @@ inline std::filesystem::path robots_dir() {
   return std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "robots";
 }
 
-/// A directory of its own for each test (ctest runs tests in parallel).
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = std::filesystem::temp_directory_path() /
-            ("proxima_robot_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-             std::to_string(::getpid()));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  std::filesystem::path write(const std::string& name, const std::string& text) const {
-    const std::filesystem::path p = path_ / name;
-    std::filesystem::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-/// Runs `f`, which must throw proxima::Error whose message contains every
-/// one of `parts`.
-inline void expect_error(const std::function<void()>& f, std::initializer_list<std::string> parts) {
-  try {
-    f();
-    ADD_FAILURE() << "no proxima::Error thrown";
-  } catch (const Error& e) {
-    const std::string m = e.what();
-    for (const std::string& p : parts) EXPECT_NE(m.find(p), std::string::npos) << "'" << p << "' not in: " << m;
-  }
-}
-
-}  // namespace proxima::robot_test
-
-namespace proxima::robot_test {
+using testing::expect_error;
+using testing::TempDir;
 
 /// Options with the mesh mode and default margin set (designated
 /// initializers would trip -Wmissing-field-initializers).
