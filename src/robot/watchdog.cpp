@@ -111,8 +111,9 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
         const double d = at[c];
         nan |= std::isnan(d);
         if (d <= o.stop_distance && before[c] > o.stop_distance && std::isinf(time_to_stop[c])) {
-          // Linear between the path points on either side of the crossing.
-          const double frac = (before[c] - o.stop_distance) / (before[c] - d);
+          // Linear between the path points on either side of the crossing
+          // (from the earlier point when it measured nothing: +inf).
+          const double frac = std::isinf(before[c]) ? 0.0 : (before[c] - o.stop_distance) / (before[c] - d);
           time_to_stop[c] = dt * (static_cast<double>(k) + frac);
         }
         predicted[c] = std::min(predicted[c], d);
@@ -130,8 +131,8 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
     s.warning = 1.0;
   } else {
     // The most severe channel decides (level, then the sooner stop, then
-    // the smaller predicted clearance);
-    // the clearances and times are the smallest over all channels.
+    // the smaller predicted clearance); the clearances and times are the
+    // smallest over all channels.
     std::vector<WatchdogState> js;
     js.reserve(channels_);
     std::size_t decisive = 0;

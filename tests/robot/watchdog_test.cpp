@@ -136,6 +136,24 @@ TEST(Watchdog, TimeToStopDistanceMatchesTheMotion) {
   EXPECT_TRUE(s.approaching);
 }
 
+TEST(Watchdog, AChannelThatMeasuredNothingStaysFinite) {
+  // Nothing to measure (+inf) until the path brings an object within reach:
+  // the time to the stop distance is finite, never NaN.
+  ClearanceFn clearance = [](std::span<const double> q) {
+    return q[0] < 0.5 ? std::numeric_limits<double>::infinity() : 1.0 - q[0];
+  };
+  WatchdogOptions o;
+  o.horizon = 2.0;
+  Watchdog dog(1, clearance, o);
+  WatchdogState s;
+  for (int k = 0; k < 5; ++k) s = dog.update({0.1 * k, {0.1 * k}});
+  EXPECT_EQ(s.status, Status::ok);
+  EXPECT_TRUE(std::isinf(s.clearance));
+  EXPECT_FALSE(std::isnan(s.time_to_stop_distance));
+  EXPECT_TRUE(std::isfinite(s.time_to_stop_distance));
+  EXPECT_EQ(s.level, WatchdogLevel::stop);
+}
+
 TEST(Watchdog, StaleFeedRampsTheSpeedFactorToAStop) {
   const WallCell cell;
   WatchdogOptions o;
