@@ -86,6 +86,72 @@ TEST(SceneWatchdog, LinkKinematicsIsForwardKinematics) {
   robot_test::expect_error([&] { link_kinematics(model, "panda_gripper_tip"); }, {"panda", "no link", "panda_gripper_tip"});
 }
 
+// The hand on a straight line with a steady turn about a fixed axis (eq. 2):
+// joints found by Newton steps on the model's kinematics (least squares on
+// a central-difference Jacobian), converged to 1e-12, so each sample is on
+// the line, independent of how the predictor extrapolates.
+std::vector<double> hand_at(const RobotModel& model, int hand, std::vector<double> q, const Transform& target) {
+  auto pose = [&](const std::vector<double>& x) { return forward_kinematics(model, x)[static_cast<std::size_t>(hand)]; };
+  auto error = [](const Transform& want, const Transform& at) {
+    Eigen::Matrix<double, 6, 1> e;
+    e.head<3>() = want.p - at.p;
+    const Eigen::AngleAxisd aa(want.R * at.R.transpose());
+    e.tail<3>() = aa.axis() * aa.angle();
+    return e;
+  };
+  for (int it = 0; it < 50; ++it) {
+    const Eigen::Matrix<double, 6, 1> e = error(target, pose(q));
+    if (e.norm() < 1e-12) break;
+    Eigen::Matrix<double, 6, Eigen::Dynamic> J(6, static_cast<Eigen::Index>(q.size()));
+    for (std::size_t j = 0; j < q.size(); ++j) {
+      std::vector<double> qp = q, qm = q;
+      qp[j] += 1e-7;
+      qm[j] -= 1e-7;
+      J.col(static_cast<Eigen::Index>(j)) = error(pose(qp), pose(qm)) / 2e-7;
+    }
+    const Eigen::VectorXd dq = J.completeOrthogonalDecomposition().solve(e);
+    for (std::size_t j = 0; j < q.size(); ++j) q[j] += dq(static_cast<Eigen::Index>(j));
+  }
+  return q;
+}
+
+TEST(SceneWatchdog, PredictsAPandaCartesianMotion) {
+  const RobotModel& model = watched_panda().model();
+  const int hand = model.link_index("panda_hand");
+  std::vector<double> q = ready_pose();
+  q.resize(model.variable_count(), 0.0);
+  const Transform start = forward_kinematics(model, q)[static_cast<std::size_t>(hand)];
+  const Vec3 u = Vec3(0.3, -0.5, -0.8).normalized(), axis = Vec3(0.2, 0.1, 1.0).normalized();
+  const double v = 0.15, omega = 0.4;  // m/s, rad/s
+  auto line = [&](double t) {
+    Transform x;
+    x.p = start.p + v * t * u;
+    x.R = Eigen::AngleAxisd(omega * t, axis).toRotationMatrix() * start.R;
+    return x;
+  };
+  MotionPredictor predictor(q.size(), {}, link_kinematics(model, "panda_hand"));
+  constexpr double kFeed = 0.032;
+  for (int k = 0; k < 10; ++k) {
+    q = hand_at(model, hand, q, line(k * kFeed));
+    predictor.add({k * kFeed, q});
+  }
+  const Prediction p = predictor.predict();
+  ASSERT_EQ(p.model, MotionModel::cartesian);
+  EXPECT_NEAR(p.linear_speed, v, 1e-6);
+  EXPECT_LT((p.linear_direction - u).norm(), 1e-6);
+  EXPECT_NEAR(p.angular_speed * p.rotation_axis.dot(axis), omega, 1e-6);
+  // The path's joints (tracked by the predictor's damped least squares) put
+  // the hand on the line's continuation.
+  const double t_last = 9 * kFeed;
+  const auto path = predictor.path(p, 0.3, 6);
+  for (int k = 0; k < 6; ++k) {
+    const Transform want = line(t_last + 0.05 * (k + 1));
+    const Transform got = forward_kinematics(model, path[static_cast<std::size_t>(k)])[static_cast<std::size_t>(hand)];
+    EXPECT_LT((got.p - want.p).norm(), 1e-4) << k;
+    EXPECT_LT(Eigen::AngleAxisd(got.R * want.R.transpose()).angle(), 1e-4) << k;
+  }
+}
+
 TEST(SceneWatchdog, StopsAPandaJogTowardsATableBeforeContact) {
   const SceneChecker& checker = watched_panda();
   const RobotModel& model = checker.model();
