@@ -28,15 +28,23 @@ std::vector<double> joint_positions(const RobotModel& model, std::span<const dou
 }
 
 std::vector<Transform> forward_kinematics(const RobotModel& model, std::span<const double> q, const Transform& base) {
+  std::vector<Transform> poses;
+  forward_kinematics(model, q, base, poses);
+  return poses;
+}
+
+void forward_kinematics(const RobotModel& model, std::span<const double> q, const Transform& base,
+                        std::vector<Transform>& poses) {
   if (auto err = joint_vector_error(model, q)) throw Error(*err);
   if (!base.is_finite()) throw Error("robot '" + model.name() + "': base pose is not finite");
-  const std::vector<double> pos = joint_positions(model, q);
-  std::vector<Transform> poses(model.links().size());
+  poses.resize(model.links().size());
   poses[static_cast<std::size_t>(model.root_link())] = base;
   // Parents first, so each parent's pose is ready when its child joint comes.
   for (int j : model.topological_joints()) {
     const Joint& jt = model.joint(j);
-    const double v = pos[static_cast<std::size_t>(j)];
+    // The joint's position (joint_positions's, without its vector).
+    const double v =
+        jt.variable >= 0 ? jt.variable_multiplier * q[static_cast<std::size_t>(jt.variable)] + jt.variable_offset : 0.0;
     Transform motion;
     switch (jt.type) {
       case JointType::revolute:
@@ -46,7 +54,6 @@ std::vector<Transform> forward_kinematics(const RobotModel& model, std::span<con
     }
     poses[static_cast<std::size_t>(jt.child_link)] = poses[static_cast<std::size_t>(jt.parent_link)] * jt.origin * motion;
   }
-  return poses;
 }
 
 std::vector<LimitViolation> joint_limit_violations(const RobotModel& model, std::span<const double> q, double slack) {

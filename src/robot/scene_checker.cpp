@@ -60,17 +60,29 @@ SceneChecker::SceneChecker(RobotGeometry geometry, AllowedCollisionMatrix acm)
 
 RobotState SceneChecker::state(std::span<const double> q, const Transform& base) const {
   RobotState s;
+  state(q, base, s);
+  return s;
+}
+
+void SceneChecker::state(std::span<const double> q, const Transform& base, RobotState& s) const {
+  s.status = Status::ok;
+  s.message.clear();
+  s.link_poses.clear();
+  s.link_boxes.clear();
+  s.shape_begin.clear();
+  s.shape_poses.clear();
+  s.shape_boxes.clear();
   if (auto err = joint_vector_error(model(), q)) {
     s.status = Status::invalid_input;
     s.message = *err;
-    return s;
+    return;
   }
   if (!base.is_valid()) {
     s.status = Status::invalid_input;
     s.message = "robot '" + model().name() + "': base pose is not finite";
-    return s;
+    return;
   }
-  s.link_poses = forward_kinematics(model(), q, base);
+  forward_kinematics(model(), q, base, s.link_poses);
   const std::size_t n = s.link_poses.size();
   s.link_boxes.assign(n, Aabb{});
   s.shape_begin.assign(n + 1, 0);
@@ -92,7 +104,6 @@ RobotState SceneChecker::state(std::span<const double> q, const Transform& base)
       s.message = "robot '" + model().name() + "': a link pose is out of range";
       break;
     }
-  return s;
 }
 
 CollisionReport SceneChecker::self_collision(const RobotState& s) const {

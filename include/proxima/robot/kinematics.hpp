@@ -21,6 +21,10 @@ std::optional<std::string> joint_vector_error(const RobotModel& model, std::span
 /// a non-finite base.
 std::vector<Transform> forward_kinematics(const RobotModel& model, std::span<const double> q,
                                           const Transform& base = Transform::identity());
+/// As above, into `poses` (resized to model.links().size(); no allocation
+/// once it has that capacity): for a loop over many joint vectors.
+void forward_kinematics(const RobotModel& model, std::span<const double> q, const Transform& base,
+                        std::vector<Transform>& poses);
 
 /// The position of every joint (indexed like model.joints(); 0 for fixed
 /// joints), mimic joints included. `q` must be valid.

@@ -98,6 +98,9 @@ class SceneChecker {
 
   /// Forward kinematics and bounds; invalid_input for a bad q or base.
   RobotState state(std::span<const double> q, const Transform& base = Transform::identity()) const;
+  /// As above, refilling `out` (no allocation once its vectors have grown:
+  /// keep one per thread for a planner's millions of checks).
+  void state(std::span<const double> q, const Transform& base, RobotState& out) const;
 
   CollisionReport self_collision(const RobotState& s) const;
   CollisionReport environment_collision(const RobotState& s, const Environment& env) const;
