@@ -176,6 +176,33 @@ TEST(RobotSceneChecker, SmallArmMatchesBruteForce) {
   }
 }
 
+TEST(RobotSceneChecker, ARefilledStateEqualsAFreshOne) {
+  const SceneChecker c = small_arm_checker();
+  Rng rng(77);
+  RobotState reused;
+  for (int k = 0; k < 20; ++k) {
+    std::vector<double> q(c.model().variable_count());
+    for (double& x : q) x = rng.uniform(-2.0, 2.0);
+    if (k % 5 == 4) q[0] = std::numeric_limits<double>::quiet_NaN();  // an invalid call in between
+    const Transform base = Transform::from_translation(Vec3(0.1 * k, 0.0, 0.0));
+    const RobotState fresh = c.state(q, base);
+    c.state(q, base, reused);
+    ASSERT_EQ(reused.status, fresh.status) << k;
+    EXPECT_EQ(reused.message, fresh.message) << k;
+    ASSERT_EQ(reused.link_poses.size(), fresh.link_poses.size()) << k;
+    ASSERT_EQ(reused.shape_poses.size(), fresh.shape_poses.size()) << k;
+    EXPECT_EQ(reused.shape_begin, fresh.shape_begin) << k;
+    for (std::size_t i = 0; i < fresh.link_poses.size(); ++i) {
+      EXPECT_EQ(reused.link_poses[i].R, fresh.link_poses[i].R);
+      EXPECT_EQ(reused.link_poses[i].p, fresh.link_poses[i].p);
+    }
+    for (std::size_t i = 0; i < fresh.shape_boxes.size(); ++i) {
+      EXPECT_EQ(reused.shape_boxes[i].min, fresh.shape_boxes[i].min);
+      EXPECT_EQ(reused.shape_boxes[i].max, fresh.shape_boxes[i].max);
+    }
+  }
+}
+
 TEST(RobotSceneChecker, MarginsInflateEveryShape) {
   Rng rng(72);
   const SceneChecker c = small_arm_checker(robot_test::options(MeshMode::convex_hull, 0.02));
