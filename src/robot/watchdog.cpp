@@ -3,6 +3,7 @@
 #include <limits>
 #include <vector>
 #include <string>
+#include <tuple>
 
 #include <proxima/core/error.hpp>
 #include <proxima/robot/constraint_scores.hpp>
@@ -130,22 +131,18 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
     s.speed_factor = 0.0;
     s.warning = 1.0;
   } else {
-    // The most severe channel decides (level, then the sooner stop, then
-    // the smaller predicted clearance); the clearances and times are the
-    // smallest over all channels.
+    // The most severe channel decides (level, then approaching, then the
+    // sooner stop, then the smaller predicted clearance); the clearances
+    // and times are the smallest over all channels.
     std::vector<WatchdogState> js;
     js.reserve(channels_);
+    const auto severity = [](const WatchdogState& w) {
+      return std::tuple(static_cast<int>(w.level), w.approaching, -w.time_to_stop_distance, -w.predicted_clearance);
+    };
     std::size_t decisive = 0;
     for (std::size_t c = 0; c < channels_; ++c) {
       js.push_back(judge(now[c], predicted[c], time_to_stop[c]));
-      const WatchdogState& a = js[c];
-      const WatchdogState& b = js[decisive];
-      const bool sooner = a.time_to_stop_distance < b.time_to_stop_distance;
-      const bool same_time = a.time_to_stop_distance == b.time_to_stop_distance;
-      if (a.level > b.level ||
-          (a.level == b.level && (sooner || (same_time && a.predicted_clearance < b.predicted_clearance)))) {
-        decisive = c;
-      }
+      if (severity(js[c]) > severity(js[decisive])) decisive = c;
     }
     s = js[decisive];
     s.channel = static_cast<int>(decisive);

@@ -61,9 +61,9 @@ struct WatchdogState {
   /// (+inf when it does not within the horizon).
   double time_to_stop_distance = std::numeric_limits<double>::infinity();
   bool approaching = false;
-  /// The channel that decided (the most severe level, then the soonest
-  /// stop, then the smallest predicted clearance); 0 for a single
-  /// clearance function.
+  /// The channel that decided (the most severe level, then one that is
+  /// approaching, then the soonest stop, then the smallest predicted
+  /// clearance); 0 for a single clearance function.
   int channel = 0;
   bool stale = false;  ///< the feed is older than stale_after
   MotionModel model = MotionModel::stationary;
