@@ -4,6 +4,7 @@
 
 #include <proxima/query.hpp>
 
+#include "json_lines.hpp"
 #include "json_shapes.hpp"
 #include "mesh_protocol.hpp"
 #include "query_protocol.hpp"
@@ -188,16 +189,8 @@ json answer_line(const std::string& line, MeshFiles& files) {
 }
 
 int run_query_stream(std::istream& in, std::ostream& out) {
-  int errors = 0;
   MeshFiles files;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const json a = answer_line(line, files);
-    if (a["status"] == "error") ++errors;
-    out << a.dump() << '\n' << std::flush;
-  }
-  return errors;
+  return run_json_lines(in, out, [&](const std::string& line) { return answer_line(line, files); });
 }
 
 }  // namespace proxima::apps

@@ -8,6 +8,7 @@
 #include <proxima/robot/kinematics.hpp>
 #include <proxima/robot/urdf.hpp>
 
+#include "json_lines.hpp"
 #include "json_shapes.hpp"
 
 namespace proxima::apps {
@@ -17,13 +18,7 @@ using namespace proxima::robot;
 
 namespace {
 
-json error_answer(const json& request, const std::string& message) {
-  json a;
-  if (request.is_object() && request.contains("id")) a["id"] = request["id"];
-  a["status"] = "error";
-  a["message"] = message;
-  return a;
-}
+json error_answer(const json& request, const std::string& message) { return error_line(request, "id", message); }
 
 // Infinity (nothing measured) has no JSON spelling: null.
 json distance_json(const DistanceReport& d) {
@@ -138,21 +133,14 @@ json answer_robot(const SceneChecker& checker, const json& request, MeshFiles& f
 }
 
 int run_robot_stream(const SceneChecker& checker, std::istream& in, std::ostream& out) {
-  int errors = 0;
   MeshFiles files;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    json a;
+  return run_json_lines(in, out, [&](const std::string& line) {
     try {
-      a = answer_robot(checker, json::parse(line), files);
+      return answer_robot(checker, json::parse(line), files);
     } catch (const json::exception& e) {
-      a = error_answer(json(), std::string("not valid JSON: ") + e.what());
+      return error_answer(json(), std::string("not valid JSON: ") + e.what());
     }
-    if (a["status"] == "error") ++errors;
-    out << a.dump() << '\n' << std::flush;
-  }
-  return errors;
+  });
 }
 
 int run_robot_command(const RobotCommandOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {

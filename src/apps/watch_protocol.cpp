@@ -9,6 +9,8 @@
 #include <proxima/core/error.hpp>
 #include <proxima/robot/scene_watchdog.hpp>
 
+#include "json_lines.hpp"
+
 namespace proxima::apps {
 
 using nlohmann::json;
@@ -16,13 +18,7 @@ using namespace proxima::robot;
 
 namespace {
 
-json watch_error(const json& line, const std::string& message) {
-  json a;
-  if (line.is_object() && line.contains("t")) a["t"] = line["t"];
-  a["status"] = "error";
-  a["message"] = message;
-  return a;
-}
+json watch_error(const json& line, const std::string& message) { return error_line(line, "t", message); }
 
 // +inf (nothing predicted) has no JSON spelling: null.
 json finite_or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
@@ -81,20 +77,13 @@ Environment load_environment(const std::string& path, MeshFiles& files) {
 }  // namespace
 
 int run_watch_stream(Watchdog& dog, const std::vector<std::string>& channels, std::istream& in, std::ostream& out) {
-  int errors = 0;
-  std::string text;
-  while (std::getline(in, text)) {
-    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    json a;
+  return run_json_lines(in, out, [&](const std::string& text) {
     try {
-      a = answer_watch(dog, channels, json::parse(text));
+      return answer_watch(dog, channels, json::parse(text));
     } catch (const json::exception& e) {
-      a = watch_error(json(), std::string("not valid JSON: ") + e.what());
+      return watch_error(json(), std::string("not valid JSON: ") + e.what());
     }
-    if (a["status"] == "error") ++errors;
-    out << a.dump() << '\n' << std::flush;
-  }
-  return errors;
+  });
 }
 
 int run_watch_command(const WatchCommandOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {

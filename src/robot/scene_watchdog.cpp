@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
@@ -7,26 +8,6 @@
 #include <proxima/robot/scene_watchdog.hpp>
 
 namespace proxima::robot {
-
-ClearanceFn scene_clearance(const SceneChecker& checker, const Environment& env, const SceneClearanceOptions& options) {
-  return [&checker, &env, options](std::span<const double> q) {
-    constexpr double kUnanswered = std::numeric_limits<double>::quiet_NaN();
-    const RobotState s = checker.state(q, options.base);
-    if (s.status != Status::ok) return kUnanswered;
-    double d = std::numeric_limits<double>::infinity();
-    if (options.self) {
-      const DistanceReport r = checker.self_distance(s);
-      if (r.status != Status::ok) return kUnanswered;
-      d = std::min(d, r.distance);
-    }
-    if (options.environment) {
-      const DistanceReport r = checker.environment_distance(s, env);
-      if (r.status != Status::ok) return kUnanswered;
-      d = std::min(d, r.distance);
-    }
-    return d;
-  };
-}
 
 SceneClearances scene_clearances(const SceneChecker& checker, const Environment& env,
                                  const SceneClearanceOptions& options) {
@@ -52,6 +33,20 @@ SceneClearances scene_clearances(const SceneChecker& checker, const Environment&
     }
   };
   return out;
+}
+
+ClearanceFn scene_clearance(const SceneChecker& checker, const Environment& env, const SceneClearanceOptions& options) {
+  // The smallest of the channels: the same narrow-phase calls, one minimum.
+  return [channels = scene_clearances(checker, env, options)](std::span<const double> q) {
+    std::vector<double> d(channels.channels);
+    channels.fn(q, d);
+    double smallest = std::numeric_limits<double>::infinity();
+    for (const double x : d) {
+      if (std::isnan(x)) return x;
+      smallest = std::min(smallest, x);
+    }
+    return smallest;
+  };
 }
 
 ToolKinematics link_kinematics(const RobotModel& model, std::string_view link, const Transform& base) {

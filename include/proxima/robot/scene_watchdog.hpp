@@ -19,8 +19,8 @@ struct SceneClearanceOptions {
 /// The smallest distance of the robot at q: min of its self distance and its
 /// distance to `env`, +inf when there is no pair to measure. NaN when the
 /// checker cannot answer (a bad joint vector, a narrow-phase status other
-/// than ok): the watchdog stops on it. `checker` and `env` are held by
-/// reference and must outlive the function.
+/// than ok): the watchdog stops on it. `checker` is held by reference and
+/// must outlive the function; the objects of `env` are copied (cheaply).
 ClearanceFn scene_clearance(const SceneChecker& checker, const Environment& env,
                             const SceneClearanceOptions& options = {});
 

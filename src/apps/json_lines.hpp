@@ -1,0 +1,23 @@
+// The JSON-lines loop the `proxima` stream commands (query, robot, watch)
+// share: blank lines skipped, one answer line per other line, in order,
+// flushed after each, so a driving process can wait for each answer.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace proxima::apps {
+
+/// Answers each non-blank line of `in` with answer(line) on `out`; returns
+/// how many answers had "status": "error".
+int run_json_lines(std::istream& in, std::ostream& out,
+                   const std::function<nlohmann::json(const std::string& line)>& answer);
+
+/// {"status": "error", "message": …}, echoing request[key] (the line's
+/// "id", or "t") when the request is an object that has it.
+nlohmann::json error_line(const nlohmann::json& request, const char* key, const std::string& message);
+
+}  // namespace proxima::apps
