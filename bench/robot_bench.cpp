@@ -814,38 +814,31 @@ int run(const Options& opt) {
         times[kEnvCol].fcl.push_back(micros(t0, t1));
         cr.f_env_pairs = std::move(pairs);
       }
-      {
+      // A distance row: ours (its time also stands in the GST_INDEP row's
+      // Proxima column), then FCL's libccd GJK.
+      auto distance_row = [&](int row, int indep_row, auto&& ours, auto&& theirs, double& o_d,
+                              std::pair<int, int>& o_pair, double& f_d, std::pair<int, int>& f_pair) {
         auto t0 = Clock::now();
-        const DistanceReport r = checker.self_distance(placed());
+        const DistanceReport r = ours();
         auto t1 = Clock::now();
-        times[kSelfDist].ours.push_back(micros(t0, t1));
-        times[kSelfDistIndep].ours.push_back(micros(t0, t1));
-        cr.o_sd = r.distance;
-        cr.o_sd_pair = {r.pair.link, r.pair.other};
+        times[static_cast<std::size_t>(row)].ours.push_back(micros(t0, t1));
+        times[static_cast<std::size_t>(indep_row)].ours.push_back(micros(t0, t1));
+        o_d = r.distance;
+        o_pair = {r.pair.link, r.pair.other};
         t0 = Clock::now();
         frobot.update(fk());
-        const FclQueries::Best b = fq.self_distance();
+        const FclQueries::Best b = theirs();
         t1 = Clock::now();
-        times[kSelfDist].fcl.push_back(micros(t0, t1));
-        cr.f_sd = b.distance;
-        cr.f_sd_pair = {b.link, b.other};
-      }
-      {
-        auto t0 = Clock::now();
-        const DistanceReport r = checker.environment_distance(placed(), sc.env);
-        auto t1 = Clock::now();
-        times[kEnvDist].ours.push_back(micros(t0, t1));
-        times[kEnvDistIndep].ours.push_back(micros(t0, t1));
-        cr.o_ed = r.distance;
-        cr.o_ed_pair = {r.pair.link, r.pair.other};
-        t0 = Clock::now();
-        frobot.update(fk());
-        const FclQueries::Best b = fq.environment_distance();
-        t1 = Clock::now();
-        times[kEnvDist].fcl.push_back(micros(t0, t1));
-        cr.f_ed = b.distance;
-        cr.f_ed_pair = {b.link, b.other};
-      }
+        times[static_cast<std::size_t>(row)].fcl.push_back(micros(t0, t1));
+        f_d = b.distance;
+        f_pair = {b.link, b.other};
+      };
+      distance_row(
+          kSelfDist, kSelfDistIndep, [&] { return checker.self_distance(placed()); },
+          [&] { return fq.self_distance(); }, cr.o_sd, cr.o_sd_pair, cr.f_sd, cr.f_sd_pair);
+      distance_row(
+          kEnvDist, kEnvDistIndep, [&] { return checker.environment_distance(placed(), sc.env); },
+          [&] { return fq.environment_distance(); }, cr.o_ed, cr.o_ed_pair, cr.f_ed, cr.f_ed_pair);
       {
         auto t0 = Clock::now();
         const ToleranceReport r = checker.tolerance(placed(), sc.env, 0.0);
