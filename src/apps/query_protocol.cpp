@@ -89,6 +89,34 @@ json status_answer(const json& id, Status s, const std::string& query) {
   return out;
 }
 
+// The end poses default to the start poses (a body that stays put).
+json time_of_impact_answer(const json& id, const json& r, const Shape& a, const Transform& ta, const Shape& b,
+                           const Transform& tb) {
+  for (const char* key : {"method", "warm_start"}) {
+    if (r.contains(key)) throw Error(std::string(key) + ": does not apply to time_of_impact");
+  }
+  const Transform ta_end = r.contains("pose_a_end") ? pose_from_json(r["pose_a_end"], "pose_a_end") : ta;
+  const Transform tb_end = r.contains("pose_b_end") ? pose_from_json(r["pose_b_end"], "pose_b_end") : tb;
+  TimeOfImpactRequest req;
+  req.clearance = number_field(r, "clearance", req.clearance);
+  if (req.clearance < 0.0) throw Error("clearance: must be >= 0");
+  req.accuracy = number_field(r, "accuracy", req.accuracy);
+  if (req.accuracy <= 0.0) throw Error("accuracy: must be > 0");
+  req.max_iterations = count_field(r, "max_iterations", req.max_iterations, 1);
+  const TimeOfImpactResult t = time_of_impact(a, ta, ta_end, b, tb, tb_end, req);
+  if (t.status != Status::ok && t.status != Status::not_converged) {
+    return status_answer(id, t.status, "time_of_impact");
+  }
+  json out{{"id", id},
+           {"status", to_string(t.status)},
+           {"collide", t.collide},
+           {"time", t.time},
+           {"witness_time", t.witness_time}};
+  put_distance(out, t.witness);
+  out["iterations"] = t.iterations;
+  return out;
+}
+
 }  // namespace
 
 json answer(const json& r) {
@@ -102,10 +130,7 @@ json answer(const json& r, MeshFiles& files) {
     if (!r.is_object()) throw Error("request: expected a JSON object");
     if (!r.contains("query") || !r["query"].is_string()) throw Error("query: missing or not a string");
     const std::string query = r["query"].get<std::string>();
-    if (query == "time_of_impact") {
-      return status_answer(id, Status::not_implemented, query);
-    }
-    if (query != "collide" && query != "distance" && query != "signed_distance" &&
+    if (query != "time_of_impact" && query != "collide" && query != "distance" && query != "signed_distance" &&
         query != "tolerance" && query != "contacts") {
       throw Error("query: unknown \"" + query +
                   "\" (expected collide, distance, signed_distance, tolerance, contacts or "
@@ -118,6 +143,7 @@ json answer(const json& r, MeshFiles& files) {
     const Shape b = shape_from_json(r.contains("b") ? r["b"] : json(), "b");
     const Transform ta = pose_from_json(r.contains("pose_a") ? r["pose_a"] : json(), "pose_a");
     const Transform tb = pose_from_json(r.contains("pose_b") ? r["pose_b"] : json(), "pose_b");
+    if (query == "time_of_impact") return time_of_impact_answer(id, r, a, ta, b, tb);
     DistanceRequest req;
     req.method = method_from_json(r);
     GjkCache cache;

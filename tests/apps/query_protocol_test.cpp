@@ -4,6 +4,7 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -103,6 +104,45 @@ TEST(QueryProtocol, MethodsAndWarmStart) {
   EXPECT_EQ(answer(o)["status"], "not_implemented");
   r["method"] = "bogus";
   EXPECT_NE(answer(r)["message"].get<std::string>().find("bogus"), std::string::npos);
+}
+
+// Two balls of radius 0.5; A crosses from x = −3 to x = 3 past B at the
+// origin: they touch when A's centre reaches x = −1, at t = 1/3, and come
+// within 0.5 m at x = −1.5, t = 1/4.
+TEST(QueryProtocol, TimeOfImpact) {
+  json r = json::parse(R"({"id": 4, "query": "time_of_impact",
+      "a": {"shape": "sphere", "radius": 0.5}, "pose_a": {"p": [-3, 0, 0]}, "pose_a_end": {"p": [3, 0, 0]},
+      "b": {"shape": "sphere", "radius": 0.5}})");
+  json a = answer(r);
+  ASSERT_EQ(a["status"], "ok") << a.dump();
+  EXPECT_EQ(a["collide"], true);
+  EXPECT_NEAR(a["time"].get<double>(), 1.0 / 3.0, 1e-6 / 6.0);
+  EXPECT_LE(a["time"].get<double>(), 1.0 / 3.0);
+  EXPECT_EQ(a["witness_time"], a["time"]);
+  EXPECT_NEAR(a["normal"][0].get<double>(), -1.0, 1e-12);
+  EXPECT_NEAR(a["point_a"][0].get<double>(), -0.5, 1e-6);
+  EXPECT_GE(a["iterations"].get<int>(), 1);
+  r["clearance"] = 0.5;
+  EXPECT_NEAR(answer(r)["time"].get<double>(), 0.25, 1e-6);
+  r["pose_a_end"] = {{"p", {-3, 2, 0}}};  // moves away instead
+  a = answer(r);
+  EXPECT_EQ(a["collide"], false);
+  EXPECT_EQ(a["time"], 1.0);
+  // The end poses default to the start: a pair that stays apart.
+  r.erase("pose_a_end");
+  EXPECT_EQ(answer(r)["collide"], false);
+  for (const auto& [key, value, expect] :
+       {std::tuple<const char*, json, const char*>{"clearance", -1, "clearance: must be >= 0"},
+        {"accuracy", 0, "accuracy: must be > 0"},
+        {"max_iterations", 0, "max_iterations"},
+        {"method", "gjk_epa", "method: does not apply to time_of_impact"},
+        {"pose_b_end", {{"p", {0, "x", 0}}}, "pose_b_end.p[1]"}}) {
+    json bad = r;
+    bad[key] = value;
+    const json e = answer(bad);
+    EXPECT_EQ(e["status"], "error") << key;
+    EXPECT_NE(e.value("message", "").find(expect), std::string::npos) << key << " → " << e.dump();
+  }
 }
 
 TEST(QueryProtocol, ContactsGiveTheManifold) {

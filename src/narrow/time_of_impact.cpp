@@ -1,0 +1,109 @@
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include <proxima/narrow/conservative_advancement.hpp>
+#include <proxima/narrow/dispatch.hpp>
+
+namespace proxima {
+namespace narrow {
+
+double bounding_radius(const Shape& s) {
+  struct Radius {
+    double operator()(const Sphere& x) const { return x.radius(); }
+    double operator()(const Capsule& x) const { return x.radius() + x.half_length(); }
+    double operator()(const Cylinder& x) const { return std::hypot(x.radius(), 0.5 * x.length()); }
+    double operator()(const Cone& x) const { return std::hypot(x.radius(), 0.5 * x.length()); }
+    double operator()(const Box& x) const { return x.half_extents().norm(); }
+    double operator()(const Ellipsoid& x) const { return x.radii().maxCoeff(); }
+    double operator()(const Halfspace&) const { return std::numeric_limits<double>::infinity(); }
+    double operator()(const ConvexPolytope& x) const {
+      double r2 = 0.0;
+      for (const Vec3& v : x.vertices()) r2 = std::max(r2, v.squaredNorm());
+      return std::sqrt(r2);
+    }
+  };
+  return std::visit(Radius{}, s.variant()) + s.margin();
+}
+
+bool is_valid(const TimeOfImpactRequest& r) {
+  return std::isfinite(r.clearance) && r.clearance >= 0.0 && r.clearance <= kMaxLength &&
+         std::isfinite(r.accuracy) && r.accuracy > 0.0 && r.accuracy <= kMaxLength && r.max_iterations > 0;
+}
+
+}  // namespace narrow
+
+namespace {
+
+DistanceResult swapped(DistanceResult r) {
+  r.normal = -r.normal;
+  std::swap(r.point_a, r.point_b);
+  return r;
+}
+
+/// A bounded A against a halfspace B that turns: advanced in B's frame,
+/// where the halfspace stands still and A's points y = R_B(t)ᵀ(x − p_B(t))
+/// move at most |v_A − v_B| + |ω_A| r_A + |ω_B| (r_A + max |p_A − p_B|)
+/// (the last term B's turning sweeps A's points around B's origin; p_A − p_B
+/// is linear in t, so its largest length is at an end).
+TimeOfImpactResult against_turning_halfspace(const Shape& a, const RigidMotion& ma, const Shape& b,
+                                             const RigidMotion& mb, const Transform& pose_a_end,
+                                             const Transform& pose_b_end, narrow::PairFn f,
+                                             const TimeOfImpactRequest& req) {
+  const double ra = narrow::bounding_radius(a);
+  const double lever = std::max((ma.start.p - mb.start.p).norm(), (pose_a_end.p - pose_b_end.p).norm());
+  const double mu = (ma.velocity - mb.velocity).norm() + ma.angular_velocity.norm() * ra +
+                    mb.angular_velocity.norm() * (ra + lever);
+  const DistanceRequest dreq;
+  return narrow::advance(
+      req,
+      [&](double t) {
+        const Transform tb = mb.at(t);
+        DistanceResult r = f(a, tb.inverse() * ma.at(t), b, Transform::identity(), dreq, narrow::Mode::distance);
+        r.normal = tb.rotate(r.normal);
+        r.point_a = tb.apply(r.point_a);
+        r.point_b = tb.apply(r.point_b);
+        return r;
+      },
+      [&](const DistanceResult&) { return mu; });
+}
+
+}  // namespace
+
+TimeOfImpactResult time_of_impact(const Shape& a, const Transform& pose_a, const Transform& pose_a_end,
+                                  const Shape& b, const Transform& pose_b, const Transform& pose_b_end,
+                                  const TimeOfImpactRequest& request) {
+  TimeOfImpactResult out;
+  if (!pose_a.is_valid() || !pose_a_end.is_valid() || !pose_b.is_valid() || !pose_b_end.is_valid() ||
+      !narrow::is_valid(request)) {
+    out.status = Status::invalid_input;
+    out.collide = false;
+    return out;
+  }
+  if (a.type() == ShapeType::halfspace && b.type() != ShapeType::halfspace) {
+    out = time_of_impact(b, pose_b, pose_b_end, a, pose_a, pose_a_end, request);
+    out.witness = swapped(out.witness);
+    return out;
+  }
+  const narrow::PairFn f = narrow::select(a.type(), b.type(), Method::automatic);
+  if (!f) {
+    out.status = Status::not_implemented;
+    return out;
+  }
+  const RigidMotion ma = RigidMotion::between(pose_a, pose_a_end);
+  const RigidMotion mb = RigidMotion::between(pose_b, pose_b_end);
+  if (b.type() == ShapeType::halfspace && mb.rotates()) {
+    return against_turning_halfspace(a, ma, b, mb, pose_a_end, pose_b_end, f, request);
+  }
+  const double ra = ma.rotates() ? narrow::bounding_radius(a) : 0.0;
+  const double rb = mb.rotates() ? narrow::bounding_radius(b) : 0.0;
+  GjkCache cache;
+  DistanceRequest dreq;
+  dreq.cache = &cache;
+  return narrow::advance(
+      request, [&](double t) { return f(a, ma.at(t), b, mb.at(t), dreq, narrow::Mode::distance); },
+      [&](const DistanceResult& r) { return narrow::closing_speed_along(r.normal, ma, ra, mb, rb); });
+}
+
+}  // namespace proxima
