@@ -7,8 +7,10 @@
 #include <proxima/core/error.hpp>
 #include <proxima/mesh/mesh_contacts.hpp>
 #include <proxima/mesh/mesh_queries.hpp>
+#include <proxima/mesh/mesh_time_of_impact.hpp>
 
 #include "json_shapes.hpp"
+#include "json_time_of_impact.hpp"
 #include "mesh_protocol.hpp"
 
 namespace proxima::apps {
@@ -129,9 +131,6 @@ MeshContactOptions mesh_contact_options_from_json(const json& r) {
 }
 
 json answer_mesh_pair(const json& id, const std::string& query, const json& r, MeshFiles& files) {
-  if (query == "time_of_impact") {
-    return not_implemented(id, query + " with a mesh operand is not implemented yet");
-  }
   if (r.contains("method") && r["method"] != "auto") throw Error("method: applies to convex pairs only");
   // Options first: a bad option is an error even when the operands are bad too.
   std::optional<MeshContactOptions> contact_options;
@@ -139,12 +138,20 @@ json answer_mesh_pair(const json& id, const std::string& query, const json& r, M
   Operand a = operand(r, "a", files), b = operand(r, "b", files);
   Transform ta = pose_from_json(r.contains("pose_a") ? r["pose_a"] : json(), "pose_a");
   Transform tb = pose_from_json(r.contains("pose_b") ? r["pose_b"] : json(), "pose_b");
+  std::optional<TimeOfImpactRequest> toi;
+  Transform ta_end = ta, tb_end = tb;
+  if (query == "time_of_impact") {
+    toi = time_of_impact_request_from_json(r);
+    if (r.contains("pose_a_end")) ta_end = pose_from_json(r["pose_a_end"], "pose_a_end");
+    if (r.contains("pose_b_end")) tb_end = pose_from_json(r["pose_b_end"], "pose_b_end");
+  }
   // Mesh queries take the mesh first: a shape–mesh pair is answered swapped
   // and turned back (normal negated, points and triangle ids exchanged).
   const bool swapped = !a.mesh;
   if (swapped) {
     std::swap(a, b);
     std::swap(ta, tb);
+    std::swap(ta_end, tb_end);
   }
   const Bvh& mesh = *a.mesh;
   auto ids = [&](json& out, std::int64_t ta_id, std::int64_t tb_id) {
@@ -167,6 +174,14 @@ json answer_mesh_pair(const json& id, const std::string& query, const json& r, M
     }
     if (c.status != Status::ok && c.status != Status::not_converged) return status_only(c.status);
     return contacts_answer(id, c, stats, swapped);
+  }
+  if (toi) {
+    const MeshTimeOfImpactResult t = b.mesh ? time_of_impact(mesh, ta, ta_end, *b.mesh, tb, tb_end, *toi)
+                                            : time_of_impact(mesh, ta, ta_end, *b.shape, tb, tb_end, *toi);
+    if (t.status != Status::ok && t.status != Status::not_converged) return status_only(t.status);
+    json out = time_of_impact_json(id, t, swapped);
+    ids(out, t.triangle_a, t.triangle_b);
+    return out;
   }
   if (query == "collide") {
     const MeshCollideResult c = b.mesh ? collide(mesh, ta, *b.mesh, tb) : collide(mesh, ta, *b.shape, tb);

@@ -6,6 +6,7 @@
 
 #include "json_lines.hpp"
 #include "json_shapes.hpp"
+#include "json_time_of_impact.hpp"
 #include "mesh_protocol.hpp"
 #include "query_protocol.hpp"
 
@@ -92,29 +93,14 @@ json status_answer(const json& id, Status s, const std::string& query) {
 // The end poses default to the start poses (a body that stays put).
 json time_of_impact_answer(const json& id, const json& r, const Shape& a, const Transform& ta, const Shape& b,
                            const Transform& tb) {
-  for (const char* key : {"method", "warm_start"}) {
-    if (r.contains(key)) throw Error(std::string(key) + ": does not apply to time_of_impact");
-  }
+  const TimeOfImpactRequest req = time_of_impact_request_from_json(r);
   const Transform ta_end = r.contains("pose_a_end") ? pose_from_json(r["pose_a_end"], "pose_a_end") : ta;
   const Transform tb_end = r.contains("pose_b_end") ? pose_from_json(r["pose_b_end"], "pose_b_end") : tb;
-  TimeOfImpactRequest req;
-  req.clearance = number_field(r, "clearance", req.clearance);
-  if (req.clearance < 0.0) throw Error("clearance: must be >= 0");
-  req.accuracy = number_field(r, "accuracy", req.accuracy);
-  if (req.accuracy <= 0.0) throw Error("accuracy: must be > 0");
-  req.max_iterations = count_field(r, "max_iterations", req.max_iterations, 1);
   const TimeOfImpactResult t = time_of_impact(a, ta, ta_end, b, tb, tb_end, req);
   if (t.status != Status::ok && t.status != Status::not_converged) {
     return status_answer(id, t.status, "time_of_impact");
   }
-  json out{{"id", id},
-           {"status", to_string(t.status)},
-           {"collide", t.collide},
-           {"time", t.time},
-           {"witness_time", t.witness_time}};
-  put_distance(out, t.witness);
-  out["iterations"] = t.iterations;
-  return out;
+  return time_of_impact_json(id, t, false);
 }
 
 }  // namespace

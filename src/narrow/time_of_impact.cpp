@@ -42,19 +42,13 @@ DistanceResult swapped(DistanceResult r) {
   return r;
 }
 
-/// A bounded A against a halfspace B that turns: advanced in B's frame,
-/// where the halfspace stands still and A's points y = R_B(t)ᵀ(x − p_B(t))
-/// move at most |v_A − v_B| + |ω_A| r_A + |ω_B| (r_A + max |p_A − p_B|)
-/// (the last term B's turning sweeps A's points around B's origin; p_A − p_B
-/// is linear in t, so its largest length is at an end).
+/// A bounded A against a halfspace B that turns: advanced in B's frame.
 TimeOfImpactResult against_turning_halfspace(const Shape& a, const RigidMotion& ma, const Shape& b,
                                              const RigidMotion& mb, const Transform& pose_a_end,
                                              const Transform& pose_b_end, narrow::PairFn f,
                                              const TimeOfImpactRequest& req) {
-  const double ra = narrow::bounding_radius(a);
-  const double lever = std::max((ma.start.p - mb.start.p).norm(), (pose_a_end.p - pose_b_end.p).norm());
-  const double mu = (ma.velocity - mb.velocity).norm() + ma.angular_velocity.norm() * ra +
-                    mb.angular_velocity.norm() * (ra + lever);
+  const double mu =
+      narrow::closing_speed_in_frame_of_b(ma, narrow::bounding_radius(a), mb, pose_a_end, pose_b_end);
   const DistanceRequest dreq;
   return narrow::advance(
       req,

@@ -131,6 +131,24 @@ TEST(QueryProtocol, TimeOfImpact) {
   // The end poses default to the start: a pair that stays apart.
   r.erase("pose_a_end");
   EXPECT_EQ(answer(r)["collide"], false);
+  // B a closed cube mesh of the ball's size: the same meeting time, turned
+  // back to A (the ball) first.
+  json m = r;
+  m.erase("clearance");
+  m["pose_a_end"] = {{"p", {3, 0, 0}}};
+  m["b"] = json::parse(R"({"shape": "mesh",
+      "vertices": [[-0.5,-0.5,-0.5],[0.5,-0.5,-0.5],[-0.5,0.5,-0.5],[0.5,0.5,-0.5],
+                   [-0.5,-0.5,0.5],[0.5,-0.5,0.5],[-0.5,0.5,0.5],[0.5,0.5,0.5]],
+      "triangles": [[0,2,1],[1,2,3],[4,5,6],[5,7,6],[0,1,4],[1,5,4],[2,6,3],[3,6,7],[0,4,2],[2,4,6],[1,3,5],[3,7,5]]})");
+  a = answer(m);
+  ASSERT_EQ(a["status"], "ok") << a.dump();
+  EXPECT_EQ(a["collide"], true);
+  EXPECT_NEAR(a["time"].get<double>(), 1.0 / 3.0, 1e-6 / 6.0);
+  EXPECT_NEAR(a["normal"][0].get<double>(), -1.0, 1e-9);
+  EXPECT_EQ(a["triangle_a"], -1);
+  EXPECT_GE(a["triangle_b"].get<int>(), 0);
+  m["clearance"] = -1;
+  EXPECT_EQ(answer(m)["status"], "error");
   for (const auto& [key, value, expect] :
        {std::tuple<const char*, json, const char*>{"clearance", -1, "clearance: must be >= 0"},
         {"accuracy", 0, "accuracy: must be > 0"},

@@ -4,6 +4,7 @@
 // distance at a time and a bound on how fast that distance can shrink.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -39,6 +40,21 @@ inline double closing_speed(const RigidMotion& a, double ra, const RigidMotion& 
   double mu = (b.velocity - a.velocity).norm();
   if (a.rotates()) mu += a.angular_velocity.norm() * ra;
   if (b.rotates()) mu += b.angular_velocity.norm() * rb;
+  return mu;
+}
+
+/// The bound for A against a B that turns about its origin, in B's frame
+/// (where B stands still: the way to advance against a turning halfspace,
+/// whose radius is infinite). A point x of A sits at y = R_B(t)ᵀ(x − p_B(t))
+/// and moves at most |v_A − v_B| + |ω_A| r_A + |ω_B| (r_A + lever), lever the
+/// largest |p_A − p_B| over the motion (a linear function of t, so its
+/// largest length is at an end).
+inline double closing_speed_in_frame_of_b(const RigidMotion& a, double ra, const RigidMotion& b,
+                                          const Transform& a_end, const Transform& b_end) {
+  const double lever = std::max((a.start.p - b.start.p).norm(), (a_end.p - b_end.p).norm());
+  double mu = (a.velocity - b.velocity).norm();
+  if (a.rotates()) mu += a.angular_velocity.norm() * ra;
+  if (b.rotates()) mu += b.angular_velocity.norm() * (ra + lever);
   return mu;
 }
 

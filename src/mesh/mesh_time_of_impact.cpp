@@ -1,0 +1,101 @@
+#include <algorithm>
+#include <cmath>
+
+#include <proxima/mesh/mesh_time_of_impact.hpp>
+#include <proxima/narrow/conservative_advancement.hpp>
+
+namespace proxima {
+namespace {
+
+double mesh_radius(const Bvh& m) {
+  double r2 = 0.0;
+  for (const Vec3& v : m.mesh().vertices()) r2 = std::max(r2, v.squaredNorm());
+  return std::sqrt(r2) + m.mesh().margin();
+}
+
+bool poses_valid(const Transform& a0, const Transform& a1, const Transform& b0, const Transform& b1) {
+  return a0.is_valid() && a1.is_valid() && b0.is_valid() && b1.is_valid();
+}
+
+DistanceResult as_distance(const MeshDistanceResult& m) {
+  DistanceResult r;
+  r.status = m.status;
+  r.distance = m.distance;
+  r.normal = m.normal;
+  r.point_a = m.point_a;
+  r.point_b = m.point_b;
+  return r;
+}
+
+// The loop with the mesh's witness triangles kept: `query(ta, tb)` answers a
+// MeshDistanceResult at the two poses.
+template <class Query>
+MeshTimeOfImpactResult run(const TimeOfImpactRequest& req, const RigidMotion& ma, const RigidMotion& mb,
+                           double mu, Query&& query) {
+  MeshDistanceResult last;
+  MeshTimeOfImpactResult out;
+  static_cast<TimeOfImpactResult&>(out) = narrow::advance(
+      req,
+      [&](double t) {
+        last = query(ma.at(t), mb.at(t));
+        return as_distance(last);
+      },
+      [&](const DistanceResult&) { return mu; });
+  if (out.iterations > 0) {
+    out.triangle_a = last.triangle_a;
+    out.triangle_b = last.triangle_b;
+  }
+  return out;
+}
+
+MeshTimeOfImpactResult rejected() {
+  MeshTimeOfImpactResult out;
+  out.status = Status::invalid_input;
+  return out;
+}
+
+}  // namespace
+
+MeshTimeOfImpactResult time_of_impact(const Bvh& a, const Transform& pose_a, const Transform& pose_a_end,
+                                      const Bvh& b, const Transform& pose_b, const Transform& pose_b_end,
+                                      const TimeOfImpactRequest& request) {
+  if (!poses_valid(pose_a, pose_a_end, pose_b, pose_b_end) || !narrow::is_valid(request)) return rejected();
+  const RigidMotion ma = RigidMotion::between(pose_a, pose_a_end);
+  const RigidMotion mb = RigidMotion::between(pose_b, pose_b_end);
+  const double mu = narrow::closing_speed(ma, ma.rotates() ? mesh_radius(a) : 0.0, mb,
+                                          mb.rotates() ? mesh_radius(b) : 0.0);
+  MeshCache cache;
+  MeshRequest mreq;
+  mreq.cache = &cache;
+  return run(request, ma, mb, mu,
+             [&](const Transform& ta, const Transform& tb) { return distance(a, ta, b, tb, mreq); });
+}
+
+MeshTimeOfImpactResult time_of_impact(const Bvh& a, const Transform& pose_a, const Transform& pose_a_end,
+                                      const Shape& b, const Transform& pose_b, const Transform& pose_b_end,
+                                      const TimeOfImpactRequest& request) {
+  if (!poses_valid(pose_a, pose_a_end, pose_b, pose_b_end) || !narrow::is_valid(request)) return rejected();
+  const RigidMotion ma = RigidMotion::between(pose_a, pose_a_end);
+  const RigidMotion mb = RigidMotion::between(pose_b, pose_b_end);
+  const double ra = ma.rotates() ? mesh_radius(a) : 0.0;
+  MeshCache cache;
+  MeshRequest mreq;
+  mreq.cache = &cache;
+  if (b.type() == ShapeType::halfspace && mb.rotates()) {
+    // In the halfspace's frame, where it stands still (its radius is infinite).
+    const double mu = narrow::closing_speed_in_frame_of_b(ma, ra, mb, pose_a_end, pose_b_end);
+    MeshTimeOfImpactResult out = run(request, ma, mb, mu, [&](const Transform& ta, const Transform& tb) {
+      MeshDistanceResult r = distance(a, tb.inverse() * ta, b, Transform::identity(), mreq);
+      r.normal = tb.rotate(r.normal);
+      r.point_a = tb.apply(r.point_a);
+      r.point_b = tb.apply(r.point_b);
+      return r;
+    });
+    return out;
+  }
+  const double mu = narrow::closing_speed(ma, ra, mb, mb.rotates() ? narrow::bounding_radius(b) : 0.0);
+  return run(request, ma, mb, mu,
+             [&](const Transform& ta, const Transform& tb) { return distance(a, ta, b, tb, mreq); });
+}
+
+}  // namespace proxima
