@@ -4,6 +4,12 @@
 // construction: each shape contains the ball of radius r_in about its
 // origin, and the origins are placed closer than 0.9 (r_in(A) + r_in(B)).
 // --method forces gjk_epa or incremental on the same poses, for comparison.
+// --query time_of_impact stresses time_of_impact instead: random motions
+// (both bodies move and turn, half of them aimed at each other); a query
+// fails on NaN, a throw, a status other than ok (not_converged, the safe
+// answer at the iteration cap, is counted apart), a reported time whose
+// distance is not within the accuracy, or a contact at one of 16 sampled
+// earlier times (a contact stepped over).
 // Exit status 1 when any query fails one of the checks.
 #include <algorithm>
 #include <chrono>
@@ -62,13 +68,90 @@ struct Tally {
   double max_ns = 0.0, total_ns = 0.0;
 };
 
+struct ToiTally {
+  long queries = 0, not_ok = 0, capped = 0, non_finite = 0, late = 0, missed = 0, threw = 0, hits = 0;
+  double max_ns = 0.0, total_ns = 0.0;
+};
+
+Transform random_pose(std::mt19937_64& g, std::normal_distribution<double>& n, const Vec3& p) {
+  const Quat q = draw_quat(n, g);
+  return Transform::from_quaternion(q, p);
+}
+
+void stress_time_of_impact(const Entry& a, const Entry& b, long queries, std::mt19937_64& g, ToiTally& t) {
+  std::normal_distribution<double> n;
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  const TimeOfImpactRequest req;
+  for (long q = 0; q < queries; ++q) {
+    const Vec3 pb0 = draw_vec3(n, g);
+    const Transform b0 = random_pose(g, n, pb0);
+    const Vec3 pb1 = pb0 + 0.5 * draw_vec3(n, g);
+    const Transform b1 = random_pose(g, n, pb1);
+    const Vec3 pa0 = pb0 + 2.0 * draw_vec3(n, g);
+    const Transform a0 = random_pose(g, n, pa0);
+    const Vec3 miss = 0.3 * draw_vec3(n, g);
+    // Aimed: A reaches where B is half-way, give or take `miss`.
+    const Vec3 pa1 = q % 2 == 0 ? Vec3(pa0 + 2.0 * (0.5 * (pb0 + pb1) - pa0) + miss) : Vec3(pa0 + miss);
+    const Transform a1 = random_pose(g, n, pa1);
+    ++t.queries;
+    try {
+      const auto start = std::chrono::steady_clock::now();
+      const TimeOfImpactResult r = time_of_impact(a.shape, a0, a1, b.shape, b0, b1, req);
+      const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+      t.total_ns += ns;
+      t.max_ns = std::max(t.max_ns, ns);
+      if (!std::isfinite(r.time) || !std::isfinite(r.witness.distance) || !r.witness.normal.allFinite() ||
+          !r.witness.point_a.allFinite() || !r.witness.point_b.allFinite()) {
+        ++t.non_finite;
+        continue;
+      }
+      // not_converged is the documented safe answer (collide, time a lower
+      // bound): counted, not a failure.
+      if (r.status == Status::not_converged && r.collide) {
+        ++t.capped;
+        continue;
+      }
+      if (r.status != Status::ok) {
+        ++t.not_ok;
+        continue;
+      }
+      const RigidMotion ma = RigidMotion::between(a0, a1), mb = RigidMotion::between(b0, b1);
+      const double end = r.collide ? r.time : 1.0;
+      for (int i = 0; i < 16; ++i) {
+        const double s = end * (i + (r.collide ? 0.0 : 1.0)) / 16.0;
+        if (s < end && collide(a.shape, ma.at(s), b.shape, mb.at(s)).collide) {
+          ++t.missed;
+          break;
+        }
+      }
+      if (r.collide) {
+        ++t.hits;
+        const DistanceResult d = distance(a.shape, ma.at(r.time), b.shape, mb.at(r.time));
+        if (r.time > 0.0 && d.distance > req.accuracy + 1e-9) ++t.late;
+      }
+    } catch (...) {
+      ++t.threw;
+    }
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   long queries = 1000000;
   bool markdown = false;
   DistanceRequest request;  // automatic unless --method forces one (the same poses either way)
+  bool toi = false;
   for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--query") && i + 1 < argc) {
+      const std::string q = argv[++i];
+      if (q != "signed_distance" && q != "time_of_impact") {
+        std::fprintf(stderr, "proxima-stress: --query must be signed_distance or time_of_impact (got %s)\n", q.c_str());
+        return 2;
+      }
+      toi = q == "time_of_impact";
+      continue;
+    }
     if (!std::strcmp(argv[i], "--queries") && i + 1 < argc) {
       queries = std::atol(argv[++i]);
     } else if (!std::strcmp(argv[i], "--markdown")) {
@@ -83,7 +166,9 @@ int main(int argc, char** argv) {
         return 2;
       }
     } else {
-      std::fprintf(stderr, "usage: proxima-stress [--queries N] [--markdown] [--method auto|gjk_epa|incremental]\n");
+      std::fprintf(stderr,
+                   "usage: proxima-stress [--queries N] [--markdown] [--method auto|gjk_epa|incremental]"
+                   " [--query signed_distance|time_of_impact]\n");
       return 2;
     }
   }
@@ -92,6 +177,30 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::vector<Entry> all = shapes();
+  if (toi) {
+    std::printf(markdown ? "| pair | queries | contacts | capped (safe) | status not ok | NaN/inf | late | missed | threw | mean ns | max ns |\n"
+                           "|---|---|---|---|---|---|---|---|---|---|---|\n"
+                         : "%-22s %9s %8s %7s %7s %7s %7s %7s %7s %9s %11s\n",
+                "pair", "queries", "contacts", "capped", "not_ok", "nan", "late", "missed", "threw", "mean_ns", "max_ns");
+    bool failed = false;
+    std::mt19937_64 g(2027);
+    for (const Entry& a : all) {
+      for (const Entry& b : all) {
+        // Two turning halfspaces have no speed bound: the answer is the safe not_converged.
+        if (a.shape.type() == ShapeType::halfspace && b.shape.type() == ShapeType::halfspace) continue;
+        ToiTally t;
+        stress_time_of_impact(a, b, queries, g, t);
+        const std::string pair = a.label + "-" + b.label;
+        std::printf(markdown ? "| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %.0f | %.0f |\n"
+                             : "%-22s %9ld %8ld %7ld %7ld %7ld %7ld %7ld %7ld %9.0f %11.0f\n",
+                    pair.c_str(), t.queries, t.hits, t.capped, t.not_ok, t.non_finite, t.late, t.missed, t.threw,
+                    t.total_ns / static_cast<double>(t.queries), t.max_ns);
+        std::fflush(stdout);
+        failed = failed || t.non_finite || t.not_ok || t.late || t.missed || t.threw;
+      }
+    }
+    return failed ? 1 : 0;
+  }
   std::printf(markdown ? "| pair | queries | status not ok | NaN/inf | wrong sign | threw | mean ns | max ns |\n|---|---|---|---|---|---|---|---|\n"
                        : "%-22s %9s %7s %7s %7s %7s %9s %11s\n",
               "pair", "queries", "not_ok", "nan", "sign", "threw", "mean_ns", "max_ns");

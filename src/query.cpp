@@ -36,6 +36,23 @@ DistanceResult distance(const Shape& a, const Transform& pose_a, const Shape& b,
   return run(a, pose_a, b, pose_b, request, narrow::Mode::distance);
 }
 
+ToleranceResult tolerance(const Shape& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
+                          double tolerance, const DistanceRequest& request) {
+  ToleranceResult out;
+  if (!(tolerance >= 0.0 && tolerance <= kMaxLength)) {
+    out.status = Status::invalid_input;
+    return out;
+  }
+  DistanceRequest req = request;
+  req.bound = tolerance;
+  const DistanceResult r = run(a, pose_a, b, pose_b, req, narrow::Mode::tolerance);
+  out.status = r.status;
+  out.iterations = r.iterations;
+  out.distance = r.distance;
+  out.within = r.status == Status::ok && !r.bound_exceeded && r.distance <= tolerance;
+  return out;
+}
+
 DistanceResult signed_distance(const Shape& a, const Transform& pose_a, const Shape& b,
                                const Transform& pose_b, const DistanceRequest& request) {
   return run(a, pose_a, b, pose_b, request, narrow::Mode::signed_distance);

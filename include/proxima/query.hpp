@@ -68,6 +68,16 @@ struct DistanceResult {
   bool bound_exceeded = false;   ///< stopped early at DistanceRequest::bound
 };
 
+struct ToleranceResult {
+  Status status = Status::ok;
+  bool within = false;  ///< the distance (margins included) is at most the tolerance
+  /// The bound that decided it: when within, an upper bound on the distance
+  /// (≤ tolerance; 0 when overlapping); when not, a proven lower bound
+  /// (> tolerance). Exact for closed-form pairs.
+  double distance = 0.0;
+  int iterations = 0;  ///< GJK iterations (0 for closed forms)
+};
+
 struct TimeOfImpactRequest {
   /// The time reported is the first at which the distance (margins
   /// included) is within `clearance` (≥ 0): 0 asks for contact, 0.05 for
@@ -77,7 +87,9 @@ struct TimeOfImpactRequest {
   /// Above GJK's own accuracy (1e-10 of the shapes' size) it sets the cost:
   /// each step closes a fixed fraction of the remaining gap.
   double accuracy = 1e-6;
-  int max_iterations = 256;
+  /// Each step closes a fraction of the gap; a pair turning and grazing, or a
+  /// halfspace turning far from its origin, can take several hundred.
+  int max_iterations = 1000;
 };
 
 struct TimeOfImpactResult {
@@ -111,6 +123,13 @@ DistanceResult distance(const Shape& a, const Transform& pose_a, const Shape& b,
 /// until penetration depth lands (never a wrong number).
 DistanceResult signed_distance(const Shape& a, const Transform& pose_a, const Shape& b,
                                const Transform& pose_b, const DistanceRequest& request = {});
+
+/// Is the distance between A and B at most `tolerance` (≥ 0, metres)? The
+/// safety-margin question: GJK stops as soon as either answer is proven, so
+/// it costs at most what `distance` does. A negative or non-finite tolerance
+/// gives Status::invalid_input. `request.bound` is ignored.
+ToleranceResult tolerance(const Shape& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
+                          double tolerance, const DistanceRequest& request = {});
 
 /// Contact manifold (paper 001 §IV-E): the normal and signed distance of
 /// `signed_distance`, and the vertices of the intersection of the two bodies'

@@ -160,13 +160,15 @@ json answer(const json& r, MeshFiles& files) {
     }
     if (query == "tolerance") {
       if (!r.contains("tolerance") || !r["tolerance"].is_number()) throw Error("tolerance: missing or not a number");
-      req.bound = r["tolerance"].get<double>();
-      if (!std::isfinite(req.bound) || req.bound < 0.0) throw Error("tolerance: must be finite and >= 0");
-      const DistanceResult d = distance(a, ta, b, tb, req);
-      if (d.status != Status::ok) return status_answer(id, d.status, query);
-      json out{{"id", id}, {"status", "ok"}, {"within_tolerance", !d.bound_exceeded && d.distance <= req.bound}};
-      put_distance(out, d);
-      return out;
+      const double t = r["tolerance"].get<double>();
+      if (!std::isfinite(t) || t < 0.0) throw Error("tolerance: must be finite and >= 0");
+      const ToleranceResult w = tolerance(a, ta, b, tb, t, req);
+      if (w.status != Status::ok) return status_answer(id, w.status, query);
+      return {{"id", id},
+              {"status", "ok"},
+              {"within_tolerance", w.within},
+              {"distance", w.distance},
+              {"iterations", w.iterations}};
     }
     if (r.contains("bound")) {
       if (!r["bound"].is_number()) throw Error("bound: expected a number");

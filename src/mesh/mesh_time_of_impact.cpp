@@ -7,10 +7,11 @@
 namespace proxima {
 namespace {
 
+// The core radius (narrow::core_radius): the margin's ball turns in place.
 double mesh_radius(const Bvh& m) {
   double r2 = 0.0;
   for (const Vec3& v : m.mesh().vertices()) r2 = std::max(r2, v.squaredNorm());
-  return std::sqrt(r2) + m.mesh().margin();
+  return std::sqrt(r2);
 }
 
 bool poses_valid(const Transform& a0, const Transform& a1, const Transform& b0, const Transform& b1) {
@@ -82,18 +83,27 @@ MeshTimeOfImpactResult time_of_impact(const Bvh& a, const Transform& pose_a, con
   MeshRequest mreq;
   mreq.cache = &cache;
   if (b.type() == ShapeType::halfspace && mb.rotates()) {
-    // In the halfspace's frame, where it stands still (its radius is infinite).
-    const double mu = narrow::closing_speed_in_frame_of_b(ma, ra, mb, pose_a_end, pose_b_end);
-    MeshTimeOfImpactResult out = run(request, ma, mb, mu, [&](const Transform& ta, const Transform& tb) {
-      MeshDistanceResult r = distance(a, tb.inverse() * ta, b, Transform::identity(), mreq);
-      r.normal = tb.rotate(r.normal);
-      r.point_a = tb.apply(r.point_a);
-      r.point_b = tb.apply(r.point_b);
-      return r;
-    });
+    // Queried in the halfspace's frame, where it stands still.
+    const Vec3 n = mb.start.rotate(b.as<Halfspace>().normal());
+    double now = 0.0;
+    MeshDistanceResult last;
+    MeshTimeOfImpactResult out;
+    static_cast<TimeOfImpactResult&>(out) = narrow::advance(
+        request,
+        [&](double t) {
+          now = t;
+          const Transform tb = mb.at(t);
+          last = distance(a, tb.inverse() * ma.at(t), b, Transform::identity(), mreq);
+          last.normal = tb.rotate(last.normal);
+          last.point_a = tb.apply(last.point_a);
+          last.point_b = tb.apply(last.point_b);
+          return as_distance(last);
+        },
+        [&](const DistanceResult&) { return narrow::closing_speed_to_turning_halfspace(n, ma, ra, mb, now); });
+    out.triangle_a = last.triangle_a;
     return out;
   }
-  const double mu = narrow::closing_speed(ma, ra, mb, mb.rotates() ? narrow::bounding_radius(b) : 0.0);
+  const double mu = narrow::closing_speed(ma, ra, mb, mb.rotates() ? narrow::core_radius(b) : 0.0);
   return run(request, ma, mb, mu,
              [&](const Transform& ta, const Transform& tb) { return distance(a, ta, b, tb, mreq); });
 }

@@ -213,7 +213,7 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   opt.tol_rel = req.tol_rel;
   opt.max_iterations = req.max_iterations;
   opt.stop_above = (mode == Mode::collide ? 0.0 : req.bound) + radii;
-  opt.stop_below = mode == Mode::signed_distance ? -1.0 : radii;
+  opt.stop_below = mode == Mode::signed_distance ? -1.0 : (mode == Mode::tolerance ? req.bound : 0.0) + radii;
   proxima::detail::Simplex simplex;
   const GjkResult g = gjk(a, ta, b, tb, opt, cache, mode == Mode::signed_distance ? &simplex : nullptr);
 
@@ -240,7 +240,7 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
     return r;
   }
   r.distance = g.distance - radii;
-  if (mode != Mode::signed_distance && (g.stopped_below || r.distance <= 0.0)) {
+  if (mode != Mode::signed_distance && (r.distance <= 0.0 || (g.stopped_below && mode != Mode::tolerance))) {
     r.distance = 0.0;
     r.point_a = r.point_b = 0.5 * (r.point_a + r.point_b);
   }

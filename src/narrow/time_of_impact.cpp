@@ -9,10 +9,10 @@
 namespace proxima {
 namespace narrow {
 
-double bounding_radius(const Shape& s) {
+double core_radius(const Shape& s) {
   struct Radius {
-    double operator()(const Sphere& x) const { return x.radius(); }
-    double operator()(const Capsule& x) const { return x.radius() + x.half_length(); }
+    double operator()(const Sphere&) const { return 0.0; }
+    double operator()(const Capsule& x) const { return x.half_length(); }
     double operator()(const Cylinder& x) const { return std::hypot(x.radius(), 0.5 * x.length()); }
     double operator()(const Cone& x) const { return std::hypot(x.radius(), 0.5 * x.length()); }
     double operator()(const Box& x) const { return x.half_extents().norm(); }
@@ -24,7 +24,7 @@ double bounding_radius(const Shape& s) {
       return std::sqrt(r2);
     }
   };
-  return std::visit(Radius{}, s.variant()) + s.margin();
+  return std::visit(Radius{}, s.variant());
 }
 
 bool is_valid(const TimeOfImpactRequest& r) {
@@ -42,17 +42,18 @@ DistanceResult swapped(DistanceResult r) {
   return r;
 }
 
-/// A bounded A against a halfspace B that turns: advanced in B's frame.
+/// A bounded A against a halfspace B that turns: queried in B's frame,
+/// where the halfspace stands still.
 TimeOfImpactResult against_turning_halfspace(const Shape& a, const RigidMotion& ma, const Shape& b,
-                                             const RigidMotion& mb, const Transform& pose_a_end,
-                                             const Transform& pose_b_end, narrow::PairFn f,
+                                             const RigidMotion& mb, narrow::PairFn f,
                                              const TimeOfImpactRequest& req) {
-  const double mu =
-      narrow::closing_speed_in_frame_of_b(ma, narrow::bounding_radius(a), mb, pose_a_end, pose_b_end);
+  const double ra = narrow::core_radius(a);
   const DistanceRequest dreq;
+  double now = 0.0;
   return narrow::advance(
       req,
       [&](double t) {
+        now = t;
         const Transform tb = mb.at(t);
         DistanceResult r = f(a, tb.inverse() * ma.at(t), b, Transform::identity(), dreq, narrow::Mode::distance);
         r.normal = tb.rotate(r.normal);
@@ -60,7 +61,10 @@ TimeOfImpactResult against_turning_halfspace(const Shape& a, const RigidMotion& 
         r.point_b = tb.apply(r.point_b);
         return r;
       },
-      [&](const DistanceResult&) { return mu; });
+      [&](const DistanceResult&) {
+        return narrow::closing_speed_to_turning_halfspace(mb.start.rotate(b.as<Halfspace>().normal()), ma, ra, mb,
+                                                          now);
+      });
 }
 
 }  // namespace
@@ -88,10 +92,10 @@ TimeOfImpactResult time_of_impact(const Shape& a, const Transform& pose_a, const
   const RigidMotion ma = RigidMotion::between(pose_a, pose_a_end);
   const RigidMotion mb = RigidMotion::between(pose_b, pose_b_end);
   if (b.type() == ShapeType::halfspace && mb.rotates()) {
-    return against_turning_halfspace(a, ma, b, mb, pose_a_end, pose_b_end, f, request);
+    return against_turning_halfspace(a, ma, b, mb, f, request);
   }
-  const double ra = ma.rotates() ? narrow::bounding_radius(a) : 0.0;
-  const double rb = mb.rotates() ? narrow::bounding_radius(b) : 0.0;
+  const double ra = ma.rotates() ? narrow::core_radius(a) : 0.0;
+  const double rb = mb.rotates() ? narrow::core_radius(b) : 0.0;
   GjkCache cache;
   DistanceRequest dreq;
   dreq.cache = &cache;

@@ -33,7 +33,13 @@ int main() {
   const double q[] = {1.5707963267948966};
   const Transform tip = robot::forward_kinematics(arm, q)[1];
   std::printf("consumer: URDF tip at z %.12f (expect 0.5)\n", tip.p.z());
+  // A ball crossing from x = −3 to 3 past one at the origin touches at t = 1/3.
+  const TimeOfImpactResult hit =
+      time_of_impact(Sphere(0.5), Transform::from_translation(Vec3(-3, 0, 0)), Transform::from_translation(Vec3(3, 0, 0)),
+                     Sphere(0.5), Transform::identity(), Transform::identity());
+  std::printf("consumer: time of impact %.9f (expect 0.333333)\n", hit.time);
   return r.status == Status::ok && std::abs(r.distance - 0.5) < 1e-12 && m.size() == 4 &&
+                 hit.collide && std::abs(hit.time - 1.0 / 3.0) < 1e-6 &&
                  std::abs(t.distance - 0.25) < 1e-9 && std::abs(tip.p.z() - 0.5) < 1e-15 &&
                  std::abs(tip.R(1, 0) - 1.0) < 1e-15
              ? 0

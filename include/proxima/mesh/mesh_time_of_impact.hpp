@@ -4,8 +4,8 @@
 //
 // A mesh is not convex, so the closest-point normal does not bound how fast
 // the rest of it closes in: each step uses the direction-free bound
-// |v_B − v_A| + |ω_A| r_A + |ω_B| r_B (r: farthest vertex from the mesh's
-// origin, plus margin). Turning meshes therefore take more, smaller steps
+// |v_B − v_A| + |ω_A| r_A + |ω_B| r_B (r: the farthest vertex from the
+// mesh's origin; the margin's ball turns in place). Turning meshes therefore take more, smaller steps
 // than convex pairs.
 #pragma once
 

@@ -14,16 +14,20 @@
 
 namespace proxima::narrow {
 
-/// The largest distance from a shape's origin to a point of it, margin
-/// included; infinity for a halfspace.
-double bounding_radius(const Shape& s);
+/// The largest distance from a shape's origin to a point of its core (the
+/// shape without its inflation: a sphere's centre, a capsule's segment, any
+/// shape without its margin); infinity for a halfspace. The speed bounds use
+/// it, not the full extent: a body is its core ⊕ a ball, and turning a ball
+/// about its centre moves none of it, so only the core's points count (a
+/// ball turning in place closes in on nothing).
+double core_radius(const Shape& s);
 
 /// Request checks shared by every time_of_impact: clearance finite and ≥ 0,
 /// accuracy finite and > 0, at least one iteration.
 bool is_valid(const TimeOfImpactRequest& request);
 
 /// How fast, per unit t, the separation along `n` (unit, B→A) of A and B can
-/// shrink: n·(v_B − v_A) + |n × ω_A| r_A + |n × ω_B| r_B. Valid for convex
+/// shrink: n·(v_B − v_A) + |n × ω_A| r_A + |n × ω_B| r_B, r the core radii. Valid for convex
 /// pairs, whose separation along the closest-point normal is their distance.
 /// A body that does not turn adds no term, so its radius may be infinite.
 inline double closing_speed_along(const Vec3& n, const RigidMotion& a, double ra, const RigidMotion& b,
@@ -35,7 +39,7 @@ inline double closing_speed_along(const Vec3& n, const RigidMotion& a, double ra
 }
 
 /// The bound for pairs with no separating direction to use (non-convex):
-/// |v_B − v_A| + |ω_A| r_A + |ω_B| r_B.
+/// |v_B − v_A| + |ω_A| r_A + |ω_B| r_B, r the core radii.
 inline double closing_speed(const RigidMotion& a, double ra, const RigidMotion& b, double rb) {
   double mu = (b.velocity - a.velocity).norm();
   if (a.rotates()) mu += a.angular_velocity.norm() * ra;
@@ -43,18 +47,25 @@ inline double closing_speed(const RigidMotion& a, double ra, const RigidMotion& 
   return mu;
 }
 
-/// The bound for A against a B that turns about its origin, in B's frame
-/// (where B stands still: the way to advance against a turning halfspace,
-/// whose radius is infinite). A point x of A sits at y = R_B(t)ᵀ(x − p_B(t))
-/// and moves at most |v_A − v_B| + |ω_A| r_A + |ω_B| (r_A + lever), lever the
-/// largest |p_A − p_B| over the motion (a linear function of t, so its
-/// largest length is at an end).
-inline double closing_speed_in_frame_of_b(const RigidMotion& a, double ra, const RigidMotion& b,
-                                          const Transform& a_end, const Transform& b_end) {
-  const double lever = std::max((a.start.p - b.start.p).norm(), (a_end.p - b_end.p).norm());
-  double mu = (a.velocity - b.velocity).norm();
+/// A against a halfspace B that turns about B's origin (its radius is
+/// infinite, so the bounds above do not apply). The distance is the least
+/// height n_w·(x − p_B) − offset over A's core points x (less the
+/// inflations), convex or not, and each height closes at most at
+///   n_w·(v_B − v_A) + n_w·(ω_B × (x − p_B)) − n_w·(ω_A × (x − p_A)).
+/// n_w turns about ω_B, keeping its angle to ω̂_B: the first term is at most
+/// (n_w·ω̂_B)(u·ω̂_B) + |n_w × ω̂_B| |u × ω̂_B| (u = v_B − v_A), the second
+/// |n_w × ω_B| (r_A + lever), the third |ω_A| r_A; lever bounds |p_A − p_B|
+/// from `t` to the end (linear in t: the larger of the two ends). `n` is the
+/// halfspace's world normal at any time of the motion, B turning.
+inline double closing_speed_to_turning_halfspace(const Vec3& n, const RigidMotion& a, double ra,
+                                                 const RigidMotion& b, double t) {
+  const Vec3 gap0 = a.start.p - b.start.p, rel = a.velocity - b.velocity;
+  const double lever = std::max((gap0 + t * rel).norm(), (gap0 + rel).norm());
+  const Vec3 w = b.angular_velocity.normalized();
+  const Vec3 u = -rel;
+  const double along = n.dot(w) * u.dot(w) + n.cross(w).norm() * u.cross(w).norm();
+  double mu = along + n.cross(b.angular_velocity).norm() * (ra + lever);
   if (a.rotates()) mu += a.angular_velocity.norm() * ra;
-  if (b.rotates()) mu += b.angular_velocity.norm() * (ra + lever);
   return mu;
 }
 

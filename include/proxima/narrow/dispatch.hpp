@@ -7,7 +7,9 @@
 namespace proxima::narrow {
 
 /// Which question a pair function answers; it decides GJK's early exits.
-enum class Mode { collide, distance, signed_distance };
+/// `tolerance`: stop as soon as the distance is proven at most, or above,
+/// DistanceRequest::bound (the distance is then that proof's bound).
+enum class Mode { collide, distance, signed_distance, tolerance };
 
 using PairFn = DistanceResult (*)(const Shape& a, const Transform& ta, const Shape& b,
                                   const Transform& tb, const DistanceRequest& req, Mode mode);
