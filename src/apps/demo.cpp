@@ -211,6 +211,10 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
     // quick setting (the bench's default is 2,000 configurations per scene).
     report << "\n## Robot scene checker benchmark\n\n";
     if (!append_bench("proxima-robot-bench", "--configs 300 --markdown", report, out)) code = 1;
+    // time_of_impact beside FCL's continuousCollide and Bullet's convex
+    // casts on the same motions (the bench's default is 1,000 per workload).
+    report << "\n## Time of impact benchmark\n\n";
+    if (!append_bench("proxima-toi-bench", "--poses 200 --markdown", report, out)) code = 1;
   }
 
   out << report.str();
