@@ -64,6 +64,7 @@
 #include <proxima/shape/sphere.hpp>
 
 #include "minkowski_oracle.hpp"
+#include "report.hpp"
 #include "scene_yaml.hpp"
 
 namespace {
@@ -72,6 +73,8 @@ namespace fs = std::filesystem;
 using proxima::Transform;
 using proxima::Vec3;
 using namespace proxima::robot;
+using proxima::bench::machine_name;
+using proxima::bench::print_table;
 using Clock = std::chrono::steady_clock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -586,40 +589,6 @@ double mean_of(const std::vector<double>& v) {
   return s / static_cast<double>(v.size());
 }
 
-void print_table(const std::vector<std::vector<std::string>>& rows, bool markdown, std::ostream& out,
-                 const std::vector<bool>& right = {}) {
-  if (rows.empty()) return;
-  const std::size_t cols = rows[0].size();
-  if (markdown) {
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      out << "|";
-      for (const auto& c : rows[r]) out << " " << c << " |";
-      out << "\n";
-      if (r == 0) {
-        out << "|";
-        for (std::size_t c = 0; c < cols; ++c) out << (c < right.size() && right[c] ? "---:|" : "---|");
-        out << "\n";
-      }
-    }
-    return;
-  }
-  // Plain text: columns padded to their widest cell (counted in code points).
-  auto width = [](const std::string& s) {
-    std::size_t n = 0;
-    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-    return n;
-  };
-  std::vector<std::size_t> w(cols, 0);
-  for (const auto& row : rows)
-    for (std::size_t c = 0; c < cols; ++c) w[c] = std::max(w[c], width(row[c]));
-  for (const auto& row : rows) {
-    for (std::size_t c = 0; c < cols; ++c) {
-      const std::string pad(w[c] - width(row[c]), ' ');
-      out << (c < right.size() && right[c] ? pad + row[c] : row[c] + pad) << (c + 1 < cols ? "  " : "");
-    }
-    out << "\n";
-  }
-}
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "proxima-robot-bench: " << why
@@ -664,24 +633,6 @@ Options parse_args(int argc, char** argv) {
   return o;
 }
 
-std::string machine_name() {
-  FILE* f = std::fopen("/proc/cpuinfo", "r");
-  if (!f) return "unknown CPU";
-  char line[512];
-  std::string name = "unknown CPU";
-  while (std::fgets(line, sizeof line, f)) {
-    if (std::strncmp(line, "model name", 10) == 0) {
-      const char* c = std::strchr(line, ':');
-      if (c) {
-        name = c + 2;
-        while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-      }
-      break;
-    }
-  }
-  std::fclose(f);
-  return name;
-}
 
 int run(const Options& opt) {
   // The robot: convex hulls, adjacent links and the SRDF's pairs allowed.

@@ -55,6 +55,7 @@
 #include <proxima/query.hpp>
 
 #include "draws.hpp"
+#include "report.hpp"
 #include "peers/timing.hpp"
 
 #ifdef PROXIMA_HAVE_PEERS
@@ -77,6 +78,8 @@
 namespace {
 
 namespace pb = proxima::bench;
+using proxima::bench::machine_name;
+using proxima::bench::print_table;
 using proxima::Mat3;
 using proxima::Shape;
 using proxima::ShapeType;
@@ -732,60 +735,7 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-void print_table(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right, bool markdown) {
-  if (rows.empty()) return;
-  const std::size_t cols = rows[0].size();
-  if (markdown) {
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      std::cout << "|";
-      for (const std::string& c : rows[r]) {
-        std::string cell;
-        for (char ch : c) cell += ch == '|' ? std::string("\\|") : std::string(1, ch);
-        std::cout << " " << cell << " |";
-      }
-      std::cout << "\n";
-      if (r == 0) {
-        std::cout << "|";
-        for (std::size_t c = 0; c < cols; ++c) std::cout << (right[c] ? "---:|" : "---|");
-        std::cout << "\n";
-      }
-    }
-    return;
-  }
-  auto width = [](const std::string& s) {  // code points
-    std::size_t n = 0;
-    for (unsigned char ch : s) n += (ch & 0xC0) != 0x80;
-    return n;
-  };
-  std::vector<std::size_t> w(cols, 0);
-  for (const auto& row : rows)
-    for (std::size_t c = 0; c < cols; ++c) w[c] = std::max(w[c], width(row[c]));
-  for (const auto& row : rows) {
-    for (std::size_t c = 0; c < cols; ++c) {
-      const std::string pad(w[c] - width(row[c]), ' ');
-      std::cout << (right[c] ? pad + row[c] : row[c] + pad) << (c + 1 < cols ? "  " : "");
-    }
-    std::cout << "\n";
-  }
-}
 
-std::string machine_name() {
-  std::FILE* f = std::fopen("/proc/cpuinfo", "r");
-  if (!f) return "unknown CPU";
-  char line[512];
-  std::string name = "unknown CPU";
-  while (std::fgets(line, sizeof line, f)) {
-    if (std::strncmp(line, "model name", 10) == 0) {
-      if (const char* c = std::strchr(line, ':')) {
-        name = c + 2;
-        while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-      }
-      break;
-    }
-  }
-  std::fclose(f);
-  return name;
-}
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "proxima-toi-bench: " << why
@@ -894,11 +844,11 @@ int run(const Options& opt) {
                       std::to_string(s.late), std::to_string(s.false_hit), std::to_string(s.failures), c.note});
     }
   }
-  print_table(rows, {false, false, false, true, true, true, true, true, true, true, true, false}, opt.markdown);
+  print_table(rows, opt.markdown, std::cout, {false, false, false, true, true, true, true, true, true, true, true, false});
 
   std::cout << "\nWorkloads, ground truth, and how far each library's interpolated poses stray from the motion "
                "(largest |Δp| + reach · rotation angle over t = 0.1, …, 1, both bodies):\n\n";
-  print_table(motion_rows, {false, true, true, true, false, false, false, false, false, false}, opt.markdown);
+  print_table(motion_rows, opt.markdown, std::cout, {false, true, true, true, false, false, false, false, false, false});
 
   std::cout << "\nNotes.\n\n"
                "* Shapes: spheres r 0.25 and 0.35; boxes 0.6×0.4×0.2 and 0.5³; capsules r 0.1 length 0.6 and "
