@@ -9,6 +9,8 @@ packages=(
   # URDF and SRDF reading (our own reader over tinyxml2, not urdfdom: see
   # include/proxima/robot/urdf.hpp).
   libtinyxml2-dev
+  # COLLADA (.dae) meshes, as URDFs often name them (src/io/dae_reader.cpp).
+  libassimp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # Test mesh: the MuJoCo samples ship a scanned, open mug (model/mug/mug.obj).
   libmujoco-samples

@@ -102,5 +102,6 @@ T load(const unsigned char* p, bool big_endian) {
 TriangleMesh parse_obj(const std::string& bytes, const std::filesystem::path& file, const MeshReadOptions& options);
 TriangleMesh parse_stl(const std::string& bytes, const std::filesystem::path& file, const MeshReadOptions& options);
 TriangleMesh parse_ply(const std::string& bytes, const std::filesystem::path& file, const MeshReadOptions& options);
+TriangleMesh parse_dae(const std::string& bytes, const std::filesystem::path& file, const MeshReadOptions& options);
 
 }  // namespace proxima::io_detail

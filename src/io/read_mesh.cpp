@@ -34,6 +34,7 @@ TriangleMesh read_mesh(const std::filesystem::path& path, const MeshReadOptions&
   if (ext == ".obj") return io_detail::parse_obj(bytes, path, options);
   if (ext == ".stl") return io_detail::parse_stl(bytes, path, options);
   if (ext == ".ply") return io_detail::parse_ply(bytes, path, options);
+  if (ext == ".dae") return io_detail::parse_dae(bytes, path, options);
 
   // Unknown extension: PLY and STL announce themselves; OBJ has records.
   if (bytes.rfind("ply\n", 0) == 0 || bytes.rfind("ply\r\n", 0) == 0) return io_detail::parse_ply(bytes, path, options);
@@ -44,8 +45,9 @@ TriangleMesh read_mesh(const std::filesystem::path& path, const MeshReadOptions&
     return io_detail::parse_stl(bytes, path, options);
   }
   if (bytes.find('\0') == std::string::npos && looks_like_obj(bytes)) return io_detail::parse_obj(bytes, path, options);
+  if (bytes.find("<COLLADA") != std::string::npos) return io_detail::parse_dae(bytes, path, options);
   io_detail::fail(path, {}, "unknown mesh format (extension " + io_detail::quote(ext) +
-                                "; not PLY, STL or OBJ by content either)");
+                                "; not PLY, STL, OBJ or COLLADA by content either)");
 }
 
 }  // namespace proxima

@@ -14,11 +14,6 @@ using tinyxml2::XMLElement;
 
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 // URDF's rpy: fixed-axis roll about x, then pitch about y, then yaw about z.
 Mat3 rpy_matrix(const Vec3& rpy) {
   return (Eigen::AngleAxisd(rpy.z(), Vec3::UnitZ()) * Eigen::AngleAxisd(rpy.y(), Vec3::UnitY()) *
@@ -72,10 +67,6 @@ GeometrySpec read_geometry(const xml::Document& d, const XMLElement* collision, 
     } catch (const Error& e) {
       d.fail(s, what, e.what());
     }
-    const std::string ext = lower(spec.path.extension().string());
-    if (ext == ".dae")
-      d.fail(s, what, "mesh '" + spec.uri + "' (" + spec.path.string() +
-                          "): unsupported format: Collada (.dae) needs assimp; use an OBJ, STL or PLY collision mesh");
     std::error_code ec;
     if (options.require_meshes && !std::filesystem::is_regular_file(spec.path, ec))
       d.fail(s, what, "mesh '" + spec.uri + "' resolves to '" + spec.path.string() + "', which does not exist");

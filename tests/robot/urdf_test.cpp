@@ -171,11 +171,30 @@ TEST(RobotUrdf, EmptyMeshFileNamesLinkUriPathAndReason) {
                {"link 'b'", "meshes/empty.obj", (dir.path() / "meshes/empty.obj").string(), "empty"});
 }
 
-TEST(RobotUrdf, ColladaIsAnUnsupportedFormat) {
+// COLLADA links load through assimp (the geometry itself is checked in
+// tests/io/dae_reader_test.cpp); a broken one names the link, the URI and
+// the path when the geometry is read.
+TEST(RobotUrdf, ColladaMeshesLoadAndBrokenOnesNameTheLink) {
   TempDir dir;
-  dir.write("m.dae", "<COLLADA/>");
-  const std::filesystem::path urdf = dir.write("r.urdf", two_links(kFixedAB, R"(<mesh filename="m.dae"/>)"));
-  expect_error([&] { load_urdf(urdf); }, {"link 'b'", "m.dae", "unsupported format"});
+  dir.write("m.dae", R"(<?xml version="1.0"?>
+<COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1">
+  <asset><unit meter="0.001"/></asset>
+  <library_geometries><geometry id="g"><mesh>
+    <source id="p"><float_array id="pa" count="12">0 0 0 100 0 0 0 100 0 0 0 100</float_array>
+      <technique_common><accessor source="#pa" count="4" stride="3">
+        <param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/>
+      </accessor></technique_common></source>
+    <vertices id="v"><input semantic="POSITION" source="#p"/></vertices>
+    <triangles count="4"><input semantic="VERTEX" source="#v" offset="0"/><p>0 2 1 0 1 3 0 3 2 1 2 3</p></triangles>
+  </mesh></geometry></library_geometries>
+  <library_visual_scenes><visual_scene id="s"><node id="n"><instance_geometry url="#g"/></node></visual_scene></library_visual_scenes>
+  <scene><instance_visual_scene url="#s"/></scene>
+</COLLADA>)");
+  const RobotModel good = load_urdf(dir.write("r.urdf", two_links(kFixedAB, R"(<mesh filename="m.dae"/>)")));
+  EXPECT_NO_THROW(RobotGeometry g(good));
+  dir.write("broken.dae", "<COLLADA/>");
+  const RobotModel bad = load_urdf(dir.write("s.urdf", two_links(kFixedAB, R"(<mesh filename="broken.dae"/>)")));
+  expect_error([&] { RobotGeometry g(bad); }, {"link 'b'", "broken.dae", (dir.path() / "broken.dae").string()});
 }
 
 TEST(RobotUrdf, NonPositiveSizesAreRejected) {

@@ -1,12 +1,12 @@
 // Mesh files: OBJ, STL (ASCII and binary) and PLY (ASCII, binary little and
-// big endian) read into a TriangleMesh.
+// big endian) read into a TriangleMesh; COLLADA (.dae) through assimp.
 //
-// These are our own small readers rather than assimp or tinyobjloader: they
-// add no dependency to the library, and they know exactly where they are in
-// the file, so every rejection names the file and the line (text) or byte
-// offset (binary) and the reason, which a general importer does not report.
-// Formats beyond these three (DAE, ...) are for an assimp-based reader
-// (DESIGN.md), not for this header.
+// OBJ, STL and PLY are our own small readers rather than assimp or
+// tinyobjloader: they know exactly where they are in the file, so every
+// rejection names the file and the line (text) or byte offset (binary) and
+// the reason, which a general importer does not report. COLLADA is a scene
+// graph (units, up axis, node transforms), for which assimp (DESIGN.md) is
+// used; its errors name the file and carry assimp's message.
 //
 // What each reader keeps:
 //  * vertices as given (no welding), except for STL, which has no shared
@@ -36,8 +36,8 @@ struct MeshReadOptions {
   double margin = 0.0;
 };
 
-/// Reads an OBJ, STL or PLY file, chosen by the extension (case-insensitive)
-/// or, for another extension, by the content. The mesh is named after the
+/// Reads an OBJ, STL, PLY or COLLADA file, chosen by the extension
+/// (case-insensitive) or, for another extension, by the content. The mesh is named after the
 /// path. Throws proxima::Error naming the file, the line or byte offset and
 /// the reason when the file is missing, unreadable, empty, truncated or
 /// malformed, or holds no triangle.
@@ -58,5 +58,14 @@ TriangleMesh read_stl(const std::filesystem::path& path, const MeshReadOptions& 
 /// of any scalar type, face `vertex_indices` (or `vertex_index`) lists of any
 /// count and index types; other properties and elements are skipped.
 TriangleMesh read_ply(const std::filesystem::path& path, const MeshReadOptions& options = {});
+
+/// COLLADA 1.4/1.5 through assimp: every mesh of the scene, placed by its
+/// nodes' transforms and scaled by the file's <unit meter> (then by
+/// options.scale), in the file's own axes: the <up_axis> is not applied,
+/// as ROS's mesh loaders do not (a URDF's collision DAE is drawn in the
+/// link frame as written). Polygons are triangulated (assimp's ear
+/// clipping), identical vertices welded; points and lines are dropped.
+/// assimp keeps coordinates in single precision (~1e-7 relative).
+TriangleMesh read_dae(const std::filesystem::path& path, const MeshReadOptions& options = {});
 
 }  // namespace proxima

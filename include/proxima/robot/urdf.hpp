@@ -15,7 +15,8 @@
 //     packaged as MotionBenchMaker does write `package://meshes/...`);
 //   * `file:///abs/path` → /abs/path;
 //   * anything else is a path, relative ones against <base>.
-// Collada (.dae) meshes are rejected as an unsupported format (no assimp).
+// Mesh files are read by read_mesh (OBJ, STL, PLY, and COLLADA through
+// assimp, in the file's own axes as ROS reads them).
 #pragma once
 
 #include <filesystem>
