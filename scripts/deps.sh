@@ -10,6 +10,9 @@ packages=(
   # include/proxima/robot/urdf.hpp).
   libtinyxml2-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # The Python module (src/python) and its tests; python3-dev brings the
+  # headers it compiles against.
+  python3-dev python3-numpy pybind11-dev
   # Test mesh: the MuJoCo samples ship a scanned, open mug (model/mug/mug.obj).
   libmujoco-samples
   # Peers for the side-by-side benchmark (never linked into the library).
