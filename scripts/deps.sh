@@ -12,6 +12,9 @@ packages=(
   # COLLADA (.dae) meshes, as URDFs often name them (src/io/dae_reader.cpp).
   libassimp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # The Python module (src/python) and its tests; python3-dev brings the
+  # headers it compiles against.
+  python3-dev python3-numpy pybind11-dev
   # Test mesh: the MuJoCo samples ship a scanned, open mug (model/mug/mug.obj).
   libmujoco-samples
   # Peers for the side-by-side benchmark (never linked into the library).

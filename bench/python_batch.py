@@ -1,0 +1,78 @@
+"""Per-call against batched Python queries: the cost of calling proxima from
+a Python loop, and what distance_batch / collide_batch save.
+
+    PYTHONPATH=build/python python3 bench/python_batch.py [N]
+
+Times the same N pose pairs per shape pair, best of 5 runs, in microseconds
+per query: a Python loop over proxima.distance with 4x4 matrices, the same
+with proxima.Pose objects made beforehand, and distance_batch on (N, 4, 4)
+arrays; then collide, and the Panda's validity check per call against
+check_batch."""
+import math
+import os
+import sys
+import time
+
+import numpy as np
+
+import proxima
+
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
+rng = np.random.default_rng(0)
+
+
+def poses(n, spread):
+    q = rng.normal(size=(n, 4))
+    q /= np.linalg.norm(q, axis=1)[:, None]
+    w, x, y, z = q.T
+    m = np.zeros((n, 4, 4))
+    m[:, 0, :3] = np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], 1)
+    m[:, 1, :3] = np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], 1)
+    m[:, 2, :3] = np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], 1)
+    m[:, :3, 3] = rng.uniform(-spread, spread, size=(n, 3))
+    m[:, 3, 3] = 1
+    return m
+
+
+def best(fn, repeats=5):
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def row(label, n, loop, batch):
+    print("| %s | %.3f | %.3f | %.1fx |" % (label, 1e6 * loop / n, 1e6 * batch / n, loop / batch))
+
+
+print("| workload | Python loop, us/query | batched, us/query | loop / batched |")
+print("|---|---:|---:|---:|")
+pairs = [("sphere-sphere", proxima.Sphere(0.3), proxima.Sphere(0.2)),
+         ("box-capsule", proxima.Box(0.5, 0.4, 0.3), proxima.Capsule(0.1, 0.4)),
+         ("polytope-polytope", proxima.ConvexPolytope(rng.uniform(-0.3, 0.3, (30, 3))),
+          proxima.ConvexPolytope(rng.uniform(-0.3, 0.3, (30, 3))))]
+for label, a, b in pairs:
+    pa, pb = poses(N, 0.8), poses(N, 0.8)
+    loop = best(lambda: [proxima.distance(a, pa[i], b, pb[i]).distance for i in range(N)])
+    pose_a = [proxima.Pose.from_matrix(m) for m in pa]
+    pose_b = [proxima.Pose.from_matrix(m) for m in pb]
+    loop_pose = best(lambda: [proxima.distance(a, pose_a[i], b, pose_b[i]).distance for i in range(N)])
+    batch = best(lambda: proxima.distance_batch(a, pa, b, pb).distance)
+    row("distance %s, 4x4 per call" % label, N, loop, batch)
+    row("distance %s, Pose per call" % label, N, loop_pose, batch)
+    loop = best(lambda: [proxima.collide(a, pa[i], b, pb[i]).collide for i in range(N)])
+    batch = best(lambda: proxima.collide_batch(a, pa, b, pb).collide)
+    row("collide %s" % label, N, loop, batch)
+
+panda = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "robots", "panda")
+env = proxima.Environment()
+env.add("table", proxima.Box(0.6, 1.0, 0.1), ([0.5, 0.0, 0.3], [1, 0, 0, 0]))
+checker = proxima.SceneChecker(os.path.join(panda, "panda.urdf"), os.path.join(panda, "panda.srdf"), environment=env)
+lim = checker.joint_limits
+n = max(N // 10, 100)
+qs = rng.uniform(lim[:, 0], lim[:, 1], size=(n, 7))
+loop = best(lambda: [checker.tolerance(q, 0.0).within for q in qs], 3)
+batch = best(lambda: checker.check_batch(qs).collide, 3)
+row("Panda validity beside a table (tolerance(q, 0) per call; check_batch)", n, loop, batch)

@@ -1,0 +1,299 @@
+// The robot layer: a URDF (+ SRDF) loaded into a SceneChecker, with an
+// Environment of shapes and meshes; collision pairs, distances and a
+// batched validity check for joint vectors.
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <pybind11/stl/filesystem.h>
+
+#include <proxima/robot/collision_matrix.hpp>
+#include <proxima/robot/scene_checker.hpp>
+#include <proxima/robot/urdf.hpp>
+
+#include "batch_results.hpp"
+#include "bindings.hpp"
+#include "convert.hpp"
+#include "operand.hpp"
+
+namespace proxima::python {
+namespace {
+
+using robot::Environment;
+using NamePairs = std::vector<std::pair<std::string, std::string>>;
+
+// The checker and the environment it checks against (shared with Python,
+// which may keep adding objects to it).
+struct Scene {
+  std::shared_ptr<const robot::SceneChecker> checker;
+  std::shared_ptr<Environment> environment;
+
+  const robot::RobotModel& model() const { return checker->model(); }
+};
+
+struct CheckAnswer {
+  Status status = Status::ok;
+  std::string message;
+  NamePairs self_pairs;         ///< (link, link)
+  NamePairs environment_pairs;  ///< (link, object)
+};
+
+struct DistancesAnswer {
+  robot::DistanceReport self;
+  robot::DistanceReport environment;
+};
+
+void note(Status& status, std::string& message, Status s, const std::string& m) {
+  if (status != Status::ok) return;
+  status = s;
+  message = m;
+}
+
+NamePairs names(const robot::CollisionReport& r) {
+  NamePairs out;
+  for (const robot::PairId& p : r.pairs) out.emplace_back(p.link_name, p.other_name);
+  return out;
+}
+
+robot::MeshMode mesh_mode_arg(const std::string& s) {
+  if (s == "convex_hull") return robot::MeshMode::convex_hull;
+  if (s == "triangle_mesh") return robot::MeshMode::triangle_mesh;
+  value_error("mesh_mode: unknown \"" + s + "\" (expected convex_hull or triangle_mesh)");
+}
+
+Scene make_scene(const std::filesystem::path& urdf, const std::optional<std::filesystem::path>& srdf,
+                 const py::object& environment, const std::string& mesh_mode, double margin,
+                 const std::map<std::string, double>& link_margins,
+                 const std::map<std::string, std::filesystem::path>& packages) {
+  robot::UrdfOptions uo;
+  uo.packages = packages;
+  robot::GeometryOptions go;
+  go.mesh_mode = mesh_mode_arg(mesh_mode);
+  go.margin = margin;
+  go.link_margins = link_margins;
+  Scene s;
+  s.environment = environment.is_none() ? std::make_shared<Environment>()
+                                        : environment.cast<std::shared_ptr<Environment>>();
+  py::gil_scoped_release unlocked;  // reading and hulling the meshes takes a moment
+  robot::RobotModel model = robot::load_urdf(urdf, uo);
+  robot::AllowedCollisionMatrix acm = robot::AllowedCollisionMatrix::adjacent(model);
+  if (srdf) robot::apply_srdf(model, *srdf, acm);
+  s.checker = std::make_shared<const robot::SceneChecker>(robot::RobotGeometry(std::move(model), go), std::move(acm));
+  return s;
+}
+
+// A joint vector of the right length (ValueError otherwise); non-finite
+// values go through, for the checker to answer invalid_input.
+DoubleArray joints_arg(const Scene& s, const py::object& q) {
+  DoubleArray a = double_array(q, "q");
+  const auto dof = static_cast<py::ssize_t>(s.model().variable_count());
+  if (a.ndim() != 1 || a.shape(0) != dof) {
+    value_error("q: expected " + std::to_string(dof) + " joint values (" + std::to_string(dof) +
+                ",), got shape " + shape_string(a));
+  }
+  return a;
+}
+
+robot::RobotState state(const Scene& s, const py::object& q, const py::object& base) {
+  const DoubleArray a = joints_arg(s, q);
+  return s.checker->state(std::span<const double>(a.data(), static_cast<std::size_t>(a.size())),
+                          pose_arg(base, "base"));
+}
+
+CheckAnswer check(const Scene& s, const py::object& q, const py::object& base) {
+  const robot::RobotState st = state(s, q, base);
+  CheckAnswer r;
+  if (st.status != Status::ok) {
+    note(r.status, r.message, st.status, st.message);
+    return r;
+  }
+  const robot::CollisionReport self = s.checker->self_collision(st);
+  const robot::CollisionReport env = s.checker->environment_collision(st, *s.environment);
+  note(r.status, r.message, self.status, self.message);
+  note(r.status, r.message, env.status, env.message);
+  r.self_pairs = names(self);
+  r.environment_pairs = names(env);
+  return r;
+}
+
+DistancesAnswer distances(const Scene& s, const py::object& q, const py::object& base) {
+  const robot::RobotState st = state(s, q, base);
+  return {s.checker->self_distance(st), s.checker->environment_distance(st, *s.environment)};
+}
+
+robot::ToleranceReport tolerance(const Scene& s, const py::object& q, double t, const py::object& base) {
+  return s.checker->tolerance(state(s, q, base), *s.environment, t);
+}
+
+// Validity of N joint vectors, first hit (tolerance 0: any pair touching),
+// self and environment. One RobotState refilled across rows.
+CollideBatch check_batch(const Scene& s, const py::object& qs, const py::object& base) {
+  const DoubleArray a = double_array(qs, "qs");
+  const auto dof = static_cast<py::ssize_t>(s.model().variable_count());
+  if (a.ndim() != 2 || a.shape(1) != dof) {
+    value_error("qs: expected an (N, " + std::to_string(dof) + ") array of joint vectors, got shape " +
+                shape_string(a));
+  }
+  const Transform tb = pose_arg(base, "base");
+  const py::ssize_t n = a.shape(0);
+  CollideBatch out{py::array_t<bool>(n), py::array_t<std::int8_t>(n)};
+  bool* c = out.collide.mutable_data();
+  std::int8_t* st = out.status_code.mutable_data();
+  const Environment env = *s.environment;  // a copy: Python may add objects while the GIL is released
+  py::gil_scoped_release unlocked;
+  robot::RobotState state;
+  for (py::ssize_t i = 0; i < n; ++i) {
+    s.checker->state(std::span<const double>(a.data() + i * dof, static_cast<std::size_t>(dof)), tb, state);
+    const robot::ToleranceReport r = s.checker->tolerance(state, env, 0.0);
+    c[i] = r.within;
+    st[i] = static_cast<std::int8_t>(r.status);
+  }
+  return out;
+}
+
+py::dict link_poses(const Scene& s, const py::object& q, const py::object& base) {
+  const robot::RobotState st = state(s, q, base);
+  if (st.status != Status::ok) value_error(st.message);
+  py::dict out;
+  for (std::size_t i = 0; i < st.link_poses.size(); ++i) out[py::str(s.model().links()[i].name)] = st.link_poses[i];
+  return out;
+}
+
+}  // namespace
+
+void bind_robot(py::module_& m) {
+  py::class_<Environment, std::shared_ptr<Environment>>(
+      m, "Environment", "The robot's surroundings: named convex shapes and Bvh meshes at fixed world poses.")
+      .def(py::init<>())
+      .def(
+          "add",
+          [](Environment& e, std::string name, const py::object& geometry, const py::object& pose) {
+            const Operand o = operand_arg(geometry, "geometry");
+            const Transform t = pose_arg(pose, "pose", PoseCheck::strict);
+            return o.mesh ? e.add(std::move(name), *o.mesh, t) : e.add(std::move(name), *o.shape, t);
+          },
+          py::arg("name"), py::arg("geometry"), py::arg("pose") = py::none(),
+          "Adds an object (a convex shape or a Bvh) at `pose`; returns its index.")
+      .def_property_readonly("names",
+                             [](const Environment& e) {
+                               std::vector<std::string> n;
+                               for (const auto& o : e.objects) n.push_back(o.name);
+                               return n;
+                             })
+      .def("__len__", [](const Environment& e) { return e.objects.size(); });
+
+  py::class_<CheckAnswer>(m, "RobotCheck", "Answer of SceneChecker.check().")
+      .def_property_readonly("status", [](const CheckAnswer& r) { return std::string(to_string(r.status)); })
+      .def_readonly("message", &CheckAnswer::message, "Why, when status is not 'ok'.")
+      .def_readonly("self_pairs", &CheckAnswer::self_pairs, "Colliding link pairs [(link, link)].")
+      .def_readonly("environment_pairs", &CheckAnswer::environment_pairs, "Colliding [(link, object)] pairs.")
+      .def_property_readonly(
+          "collide", [](const CheckAnswer& r) { return !r.self_pairs.empty() || !r.environment_pairs.empty(); })
+      .def("__repr__", [](const CheckAnswer& r) {
+        return "RobotCheck(status='" + std::string(to_string(r.status)) + "', " + std::to_string(r.self_pairs.size()) +
+               " self pairs, " + std::to_string(r.environment_pairs.size()) + " environment pairs)";
+      });
+
+  py::class_<robot::DistanceReport>(m, "LinkDistance", "Smallest distance between links or links and objects.")
+      .def_property_readonly("status",
+                             [](const robot::DistanceReport& r) { return std::string(to_string(r.status)); })
+      .def_readonly("message", &robot::DistanceReport::message)
+      .def_readonly("found", &robot::DistanceReport::found,
+                    "False when there was no pair to measure (distance is then inf).")
+      .def_readonly("distance", &robot::DistanceReport::distance, ">= 0; 0 when touching or overlapping.")
+      .def_property_readonly("link", [](const robot::DistanceReport& r) { return r.pair.link_name; })
+      .def_property_readonly("other", [](const robot::DistanceReport& r) { return r.pair.other_name; },
+                             "The other link, or the object.")
+      .def_property_readonly("point_link", [](const robot::DistanceReport& r) { return to_array(r.point_link); })
+      .def_property_readonly("point_other", [](const robot::DistanceReport& r) { return to_array(r.point_other); })
+      .def("__repr__", [](const robot::DistanceReport& r) {
+        return "LinkDistance(status='" + std::string(to_string(r.status)) + "', distance=" + repr(r.distance) +
+               ", link='" + r.pair.link_name + "', other='" + r.pair.other_name + "')";
+      });
+
+  py::class_<DistancesAnswer>(m, "RobotDistances", "Answer of SceneChecker.distances().")
+      .def_readonly("self_distance", &DistancesAnswer::self, "Closest checked link pair.")
+      .def_readonly("environment_distance", &DistancesAnswer::environment, "Closest link-object pair.")
+      .def_property_readonly(
+          "distance", [](const DistancesAnswer& r) { return std::min(r.self.distance, r.environment.distance); },
+          "The smaller of the two.");
+
+  py::class_<robot::ToleranceReport>(m, "RobotTolerance", "Answer of SceneChecker.tolerance().")
+      .def_property_readonly("status",
+                             [](const robot::ToleranceReport& r) { return std::string(to_string(r.status)); })
+      .def_readonly("message", &robot::ToleranceReport::message)
+      .def_readonly("within", &robot::ToleranceReport::within, "Some pair is within the tolerance.")
+      .def_readonly("self_pair", &robot::ToleranceReport::self, "The pair found is a link pair (else link-object).")
+      .def_property_readonly("link", [](const robot::ToleranceReport& r) { return r.pair.link_name; })
+      .def_property_readonly("other", [](const robot::ToleranceReport& r) { return r.pair.other_name; });
+
+  py::class_<Scene>(m, "SceneChecker",
+                    "A robot from a URDF (+ SRDF) and its environment: which links collide with each other or "
+                    "with objects at a joint vector, and how close they come. Self pairs exclude adjacent links "
+                    "and the SRDF's disabled pairs. Queries never raise for a non-finite q or base: status "
+                    "'invalid_input' with a message; a q of the wrong length raises ValueError.")
+      .def(py::init(&make_scene), py::arg("urdf"), py::arg("srdf") = py::none(), py::kw_only(),
+           py::arg("environment") = py::none(), py::arg("mesh_mode") = "convex_hull", py::arg("margin") = 0.0,
+           py::arg("link_margins") = std::map<std::string, double>{},
+           py::arg("packages") = std::map<std::string, std::filesystem::path>{},
+           "SceneChecker(urdf, srdf=None, *, environment=None, mesh_mode='convex_hull' | 'triangle_mesh', "
+           "margin=0 (safety margin of every link, m), link_margins={link: m}, packages={name: dir} for "
+           "package:// URIs). Errors name the file, the line and the reason.")
+      .def_property(
+          "environment", [](const Scene& s) { return s.environment; },
+          [](Scene& s, std::shared_ptr<Environment> e) {
+            if (!e) value_error("environment: expected an Environment, not None");
+            s.environment = std::move(e);
+          },
+          "The Environment checked against (shared: objects added to it are seen by the next query).")
+      .def_property_readonly(
+          "joint_names", [](const Scene& s) { return s.model().variable_names(); },
+          "The joint vector's layout (URDF order).")
+      .def_property_readonly("dof", [](const Scene& s) { return s.model().variable_count(); })
+      .def_property_readonly(
+          "link_names",
+          [](const Scene& s) {
+            std::vector<std::string> n;
+            for (const auto& l : s.model().links()) n.push_back(l.name);
+            return n;
+          })
+      .def_property_readonly(
+          "joint_limits",
+          [](const Scene& s) {
+            const auto n = static_cast<py::ssize_t>(s.model().variable_count());
+            py::array_t<double> a({n, py::ssize_t{2}});
+            for (py::ssize_t i = 0; i < n; ++i) {
+              const robot::Joint& j = s.model().joint(s.model().variable_joint(static_cast<std::size_t>(i)));
+              a.mutable_at(i, 0) = j.lower;
+              a.mutable_at(i, 1) = j.upper;
+            }
+            return a;
+          },
+          "(dof, 2): lower and upper limit of each joint (+-inf for continuous joints).")
+      .def_property_readonly(
+          "self_pairs",
+          [](const Scene& s) {
+            NamePairs out;
+            for (const auto& [a, b] : s.checker->self_pairs())
+              out.emplace_back(s.model().link(a).name, s.model().link(b).name);
+            return out;
+          },
+          "The link pairs self checks look at.")
+      .def("link_poses", &link_poses, py::arg("q"), py::arg("base") = py::none(),
+           "Forward kinematics: {link name: Pose}. ValueError for an unusable q.")
+      .def("check", &check, py::arg("q"), py::arg("base") = py::none(),
+           "Colliding self and environment pairs at joint vector q (base: the robot's root pose) -> RobotCheck.")
+      .def("distances", &distances, py::arg("q"), py::arg("base") = py::none(),
+           "Smallest self and environment distances with witness points -> RobotDistances.")
+      .def("tolerance", &tolerance, py::arg("q"), py::arg("tolerance"), py::arg("base") = py::none(),
+           "Is any checked pair within `tolerance` (m)? Stops at the first -> RobotTolerance.")
+      .def("check_batch", &check_batch, py::arg("qs"), py::arg("base") = py::none(),
+           "Validity of N joint vectors (N, dof): collide[i] when any self or environment pair touches. "
+           "Runs without the GIL -> CollideBatchResult.");
+}
+
+}  // namespace proxima::python

@@ -1,0 +1,175 @@
+"""Single queries against closed forms: sphere-sphere, box-halfspace, a box
+resting on a box, and the time of impact of two moving spheres (the root of
+a quadratic). Bad poses give status 'invalid_input', never NaN or a raise."""
+import math
+import unittest
+
+import numpy as np
+
+import proxima
+from helpers import matrix, random_rotation
+
+NAN = float("nan")
+
+
+def sphere_pair_truth(ca, ra, cb, rb):
+    """Distance, normal (B to A) and witness points of two spheres."""
+    ca, cb = np.asarray(ca, float), np.asarray(cb, float)
+    n = (ca - cb) / np.linalg.norm(ca - cb)
+    return np.linalg.norm(ca - cb) - ra - rb, n, ca - ra * n, cb + rb * n
+
+
+def box_halfspace_truth(half, R, c, normal, offset):
+    """Signed distance of a box (half extents, pose R, c) above the plane
+    normal . x = offset: its lowest corner's height along the normal."""
+    n = np.asarray(normal, float) / np.linalg.norm(normal)
+    return float(n @ c - offset - np.abs(R.T @ n) @ half)
+
+
+class QueriesTest(unittest.TestCase):
+    def test_sphere_sphere_matches_the_closed_form(self):
+        rng = np.random.default_rng(1)
+        for _ in range(50):
+            ra, rb = rng.uniform(0.1, 1.0, size=2)
+            ma, mb = rng.uniform(0.0, 0.05, size=2)
+            ca, cb = rng.uniform(-2, 2, size=3), rng.uniform(-2, 2, size=3)
+            a, b = proxima.Sphere(ra, margin=ma), proxima.Sphere(rb, margin=mb)
+            d, n, pa, pb = sphere_pair_truth(ca, ra + ma, cb, rb + mb)
+            s = proxima.signed_distance(a, (ca, [1, 0, 0, 0]), b, (cb, [1, 0, 0, 0]))
+            self.assertEqual(s.status, "ok")
+            self.assertAlmostEqual(s.distance, d, places=12)
+            np.testing.assert_allclose(s.normal, n, atol=1e-12)
+            np.testing.assert_allclose(s.point_a, pa, atol=1e-12)
+            np.testing.assert_allclose(s.point_b, pb, atol=1e-12)
+            u = proxima.distance(a, matrix(p=ca), b, matrix(p=cb))
+            self.assertAlmostEqual(u.distance, max(d, 0.0), places=12)
+            self.assertEqual(proxima.collide(a, matrix(p=ca), b, matrix(p=cb)).collide, d <= 0)
+
+    def test_box_halfspace_matches_the_lowest_corner(self):
+        rng = np.random.default_rng(2)
+        floor = proxima.Halfspace([0.2, -0.1, 1.0], 0.3)
+        for _ in range(50):
+            half = rng.uniform(0.05, 0.5, size=3)
+            R = random_rotation(rng)
+            c = rng.uniform(-1, 1, size=3)
+            box = proxima.Box(2 * half)
+            truth = box_halfspace_truth(half, R, c, [0.2, -0.1, 1.0], 0.3)
+            s = proxima.signed_distance(box, matrix(R, c), floor, None)
+            self.assertEqual(s.status, "ok")
+            self.assertAlmostEqual(s.distance, truth, places=12)
+            n = np.array([0.2, -0.1, 1.0]) / np.linalg.norm([0.2, -0.1, 1.0])
+            np.testing.assert_allclose(s.normal, n, atol=1e-12)  # from the floor (B) to the box (A)
+            np.testing.assert_allclose(s.point_b, s.point_a - s.distance * s.normal, atol=1e-12)
+            self.assertEqual(proxima.collide(box, matrix(R, c), floor, None).collide, truth <= 0)
+
+    def test_pose_forms_give_the_same_answer(self):
+        a, b = proxima.Capsule(0.1, 0.5), proxima.Box(1, 0.5, 0.2)
+        q = [math.cos(0.4), 0.0, math.sin(0.4), 0.0]
+        pose = proxima.Pose([0.3, 0.2, 0.9], q)
+        forms = [pose, pose.matrix(), pose.matrix().tolist(), ([0.3, 0.2, 0.9], q), (np.array([0.3, 0.2, 0.9]), tuple(q))]
+        answers = [proxima.distance(a, f, b, None) for f in forms]
+        for r in answers:
+            self.assertEqual(r.distance, answers[0].distance)
+            np.testing.assert_array_equal(r.normal, answers[0].normal)
+
+    def test_box_resting_on_a_box_has_four_corner_contacts(self):
+        top, bottom = proxima.Box(1, 1, 1), proxima.Box(2, 2, 1)
+        c = proxima.contacts(top, ([0, 0, 0.999], [1, 0, 0, 0]), bottom, None)
+        self.assertEqual(c.status, "ok")
+        self.assertEqual(len(c), 4)
+        self.assertAlmostEqual(c.distance, -0.001, places=12)
+        np.testing.assert_allclose(c.normal, [0, 0, 1], atol=1e-12)
+        expected = sorted((x, y, 0.4995) for x in (-0.5, 0.5) for y in (-0.5, 0.5))
+        np.testing.assert_allclose(sorted(map(tuple, c.points)), expected, atol=1e-12)
+        np.testing.assert_allclose(c.depths, [0.001] * 4, atol=1e-12)
+        np.testing.assert_allclose(c.normals, [[0, 0, 1]] * 4, atol=1e-12)
+        np.testing.assert_array_equal(c.feature_a, [-1] * 4)
+        self.assertEqual(len(proxima.contacts(top, ([0, 0, 0.999], [1, 0, 0, 0]), bottom, None, max_points=2)), 2)
+        gap = proxima.contacts(top, ([0, 0, 1.01], [1, 0, 0, 0]), bottom, None, margin=0.02)
+        np.testing.assert_allclose(gap.depths, [-0.01] * 4, atol=1e-12)
+        self.assertEqual(len(proxima.contacts(top, ([0, 0, 1.01], [1, 0, 0, 0]), bottom, None)), 0)
+
+    def test_time_of_impact_of_two_spheres_is_the_quadratics_root(self):
+        rng = np.random.default_rng(3)
+        hits = 0
+        for _ in range(40):
+            ra, rb, clearance = rng.uniform(0.05, 0.3), rng.uniform(0.05, 0.3), rng.choice([0.0, 0.02])
+            pa0, pa1 = rng.uniform(-1, 1, size=3), rng.uniform(-1, 1, size=3)
+            pb0, pb1 = rng.uniform(-1, 1, size=3), rng.uniform(-1, 1, size=3)
+            d0, v = pa0 - pb0, (pa1 - pa0) - (pb1 - pb0)
+            reach = ra + rb + clearance
+            if np.linalg.norm(d0) <= reach:
+                continue
+            # |d0 + t v| = reach: a t^2 + b t + c = 0, the smaller root.
+            a, b, c = v @ v, 2 * d0 @ v, d0 @ d0 - reach ** 2
+            disc = b * b - 4 * a * c
+            root = (-b - math.sqrt(disc)) / (2 * a) if disc >= 0 else math.inf
+            hit = 0 <= root <= 1
+            # Spheres may spin on the way: their centres' paths are what count.
+            qa_end = [math.cos(1.0), math.sin(1.0), 0, 0]
+            r = proxima.time_of_impact(proxima.Sphere(ra), (pa0, [1, 0, 0, 0]), (pa1, qa_end),
+                                       proxima.Sphere(rb), matrix(p=pb0), matrix(p=pb1), clearance=clearance)
+            self.assertEqual(r.status, "ok")
+            self.assertEqual(r.collide, hit)
+            if hit:
+                hits += 1
+                # The first time within clearance + accuracy (1e-6 m), never after the root.
+                closing = max(-(d0 + root * v) @ v / np.linalg.norm(d0 + root * v), 1e-3)
+                self.assertLessEqual(r.time, root + 1e-12)
+                self.assertGreaterEqual(r.time, root - 2e-6 / closing)
+                self.assertLessEqual(r.witness.distance, clearance + 1e-6)
+            else:
+                self.assertEqual(r.time, 1.0)
+        self.assertGreater(hits, 5)
+
+    def test_non_finite_poses_answer_invalid_input(self):
+        a, b = proxima.Sphere(1), proxima.Box(1, 1, 1)
+        bad_poses = [matrix(p=[NAN, 0, 0]), ([0, 0, NAN], [1, 0, 0, 0]), ([0, 0, 0], [NAN, 0, 0, 0]),
+                     ([1e300, 0, 0], [1, 0, 0, 0])]
+        for bad in bad_poses:
+            d = proxima.distance(a, bad, b, None)
+            self.assertEqual(d.status, "invalid_input")
+            for v in (d.distance, *d.normal, *d.point_a, *d.point_b):
+                self.assertFalse(math.isnan(v))
+            self.assertEqual(proxima.signed_distance(a, None, b, bad).status, "invalid_input")
+            self.assertEqual(proxima.collide(a, bad, b, None).status, "invalid_input")
+            self.assertEqual(proxima.contacts(a, bad, b, None).status, "invalid_input")
+            t = proxima.time_of_impact(a, None, bad, b, None, None)
+            self.assertEqual(t.status, "invalid_input")
+            self.assertFalse(math.isnan(t.time))
+
+    def test_bad_arguments_raise(self):
+        a = proxima.Sphere(1)
+        with self.assertRaisesRegex(ValueError, r"pose_b: expected a proxima.Pose, a 4x4 matrix.*shape \(3, 4\)"):
+            proxima.distance(a, None, a, np.zeros((3, 4)))
+        with self.assertRaisesRegex(ValueError, "pose_a: the rotation block is not orthonormal"):
+            proxima.distance(a, np.diag([1.0, 2.0, 1.0, 1.0]), a, None)
+        with self.assertRaisesRegex(ValueError, r"pose_a.p: expected 3 numbers"):
+            proxima.distance(a, ([0, 0], [1, 0, 0, 0]), a, None)
+        with self.assertRaises(TypeError):
+            proxima.distance(a, "identity", a, None)
+        with self.assertRaisesRegex(TypeError, "b: expected a convex shape"):
+            proxima.distance(a, None, 3.0, None)
+        with self.assertRaisesRegex(ValueError, "method: unknown"):
+            proxima.distance(a, None, a, None, method="fastest")
+        with self.assertRaisesRegex(ValueError, "clearance"):
+            proxima.time_of_impact(a, None, None, a, None, None, clearance=-1)
+        with self.assertRaisesRegex(ValueError, "margin"):
+            proxima.contacts(a, None, a, None, margin=-1)
+        with self.assertRaisesRegex(ValueError, "apply to pairs with a mesh only"):
+            proxima.contacts(a, None, a, None, max_contacts=4)
+
+    def test_methods_agree_on_a_separated_pair(self):
+        a, b = proxima.Box(1, 1, 1), proxima.Box(1, 1, 1)
+        pose_b = ([0.2, 0.1, 1.5], [math.cos(0.3), 0, 0, math.sin(0.3)])
+        for method in ["auto", "gjk_epa", "sat", "incremental", "mpr"]:
+            d = proxima.distance(a, None, b, pose_b, method=method)
+            self.assertEqual(d.status, "ok", method)
+            self.assertAlmostEqual(d.distance, 0.5, places=9)
+        far = proxima.distance(a, None, b, pose_b, bound=0.1)
+        self.assertTrue(far.bound_exceeded)
+        self.assertGreater(far.distance, 0.1)
+
+
+if __name__ == "__main__":
+    unittest.main()
