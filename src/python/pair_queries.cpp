@@ -80,6 +80,27 @@ CollideAnswer pair_collide(const Operand& a, const Transform& ta, const Operand&
   return r;
 }
 
+ToleranceAnswer pair_tolerance(const Operand& a, const Transform& ta, const Operand& b, const Transform& tb,
+                               double tolerance) {
+  ToleranceAnswer r;
+  if (a.shape && b.shape) {
+    const ToleranceResult t = proxima::tolerance(*a.shape, ta, *b.shape, tb, tolerance);
+    r.status = t.status;
+    r.within = t.within;
+    r.distance = t.distance;
+    r.iterations = t.iterations;
+    return r;
+  }
+  const MeshFirst p = mesh_first(a, ta, b, tb);
+  const MeshToleranceResult t =
+      p.ask([&](const auto& other) { return proxima::tolerance(p.mesh, p.pose_mesh, other, p.pose_other, tolerance); });
+  r.status = t.status;
+  r.within = t.within;
+  r.triangle_a = p.swapped ? t.triangle_b : t.triangle_a;
+  r.triangle_b = p.swapped ? t.triangle_a : t.triangle_b;
+  return r;
+}
+
 DistanceAnswer pair_distance(const Operand& a, const Transform& ta, const Operand& b, const Transform& tb,
                              const DistanceRequest& request, bool signed_distance) {
   if (a.shape && b.shape) {

@@ -49,6 +49,17 @@ struct ContactAnswer {
   std::vector<Contact> points;
 };
 
+struct ToleranceAnswer {
+  Status status = Status::ok;
+  bool within = false;
+  /// Convex pairs: the bound that decided it (≤ tolerance when within, a
+  /// proven lower bound above it when not). Pairs with a mesh: not computed.
+  std::optional<double> distance;
+  int iterations = 0;
+  std::int64_t triangle_a = -1;  ///< a triangle of a mesh A within the tolerance, else −1
+  std::int64_t triangle_b = -1;
+};
+
 struct TimeOfImpactAnswer {
   Status status = Status::ok;
   bool collide = false;
@@ -64,6 +75,10 @@ CollideAnswer pair_collide(const Operand& a, const Transform& ta, const Operand&
 /// not_implemented once it touches (no mesh penetration depth yet).
 DistanceAnswer pair_distance(const Operand& a, const Transform& ta, const Operand& b, const Transform& tb,
                              const DistanceRequest& request, bool signed_distance);
+/// Is the distance at most `tolerance`? GJK (convex) or the BVH traversal
+/// (meshes) stops at the first proof.
+ToleranceAnswer pair_tolerance(const Operand& a, const Transform& ta, const Operand& b, const Transform& tb,
+                               double tolerance);
 /// Convex pairs use `convex`, pairs with a mesh `mesh` (BLEM contacts).
 ContactAnswer pair_contacts(const Operand& a, const Transform& ta, const Operand& b, const Transform& tb,
                             const ContactOptions& convex, const MeshContactOptions& mesh);

@@ -129,6 +129,15 @@ TimeOfImpactAnswer time_of_impact_py(const py::object& a, const py::object& pose
   return pair_time_of_impact(oa, ta, ta_end, ob, tb, tb_end, req);
 }
 
+ToleranceAnswer tolerance_py(const py::object& a, const py::object& pose_a, const py::object& b,
+                             const py::object& pose_b, double tolerance) {
+  const Operand oa = operand_arg(a, "a"), ob = operand_arg(b, "b");
+  const Transform ta = pose_arg(pose_a, "pose_a"), tb = pose_arg(pose_b, "pose_b");
+  const double t = non_negative(tolerance, "tolerance");
+  auto unlocked = release_for_meshes(oa, ob);
+  return pair_tolerance(oa, ta, ob, tb, t);
+}
+
 }  // namespace
 
 void bind_queries(py::module_& m) {
@@ -165,6 +174,12 @@ void bind_queries(py::module_& m) {
       (std::string("As distance(), negative (-penetration depth) when overlapping. -> DistanceResult. ") + operands +
        " A pair with a mesh answers status 'not_implemented' once it touches.")
           .c_str());
+  m.def("tolerance", &tolerance_py, py::arg("a"), py::arg("pose_a"), py::arg("b"), py::arg("pose_b"),
+        py::arg("tolerance"),
+        (std::string("Is the distance (with margins) at most `tolerance` (>= 0)? -> ToleranceResult. Stops at the "
+                     "first proof either way, so it costs at most what distance() does. ") +
+         operands)
+            .c_str());
   m.def("contacts", &contacts_py, py::arg("a"), py::arg("pose_a"), py::arg("b"), py::arg("pose_b"), py::kw_only(),
         py::arg("margin") = 0.0, py::arg("max_points") = py::none(), py::arg("feature_tolerance") = py::none(),
         py::arg("disc_points") = py::none(), py::arg("max_contacts") = py::none(), py::arg("cluster") = py::none(),
@@ -177,7 +192,7 @@ void bind_queries(py::module_& m) {
             .c_str());
   m.def("time_of_impact", &time_of_impact_py, py::arg("a"), py::arg("pose_a"), py::arg("pose_a_end"), py::arg("b"),
         py::arg("pose_b"), py::arg("pose_b_end"), py::kw_only(), py::arg("clearance") = 0.0,
-        py::arg("accuracy") = 1e-6, py::arg("max_iterations") = 256,
+        py::arg("accuracy") = 1e-6, py::arg("max_iterations") = TimeOfImpactRequest{}.max_iterations,
         (std::string("Continuous collision -> TimeOfImpactResult: the first time in [0, 1] at which A, moving "
                      "from pose_a to pose_a_end, and B, from pose_b to pose_b_end (each on a line with a constant "
                      "angular velocity), come within `clearance`. Conservative advancement: never steps over a "

@@ -103,6 +103,19 @@ void bind_results(py::module_& m) {
                " points, distance=" + repr(r.distance) + ")";
       });
 
+  py::class_<ToleranceAnswer>(m, "ToleranceResult", "Answer of tolerance().")
+      .def_property_readonly("status", &status_of<ToleranceAnswer>)
+      .def_readonly("within", &ToleranceAnswer::within, "The distance (with margins) is at most the tolerance.")
+      .def_readonly("distance", &ToleranceAnswer::distance,
+                    "Convex pairs: the bound that decided it (<= tolerance when within, a proven lower bound above "
+                    "it when not); None for a pair with a mesh.")
+      .def_readonly("iterations", &ToleranceAnswer::iterations, "GJK iterations (convex pairs).")
+      .def_readonly("triangle_a", &ToleranceAnswer::triangle_a, "A triangle of a mesh A within it, else -1.")
+      .def_readonly("triangle_b", &ToleranceAnswer::triangle_b, "A triangle of a mesh B within it, else -1.")
+      .def("__repr__", [](const ToleranceAnswer& r) {
+        return "ToleranceResult(status='" + status_of(r) + "', within=" + (r.within ? "True" : "False") + ")";
+      });
+
   py::class_<TimeOfImpactAnswer>(m, "TimeOfImpactResult", "Answer of time_of_impact().")
       .def_property_readonly("status", &status_of<TimeOfImpactAnswer>)
       .def_readonly("collide", &TimeOfImpactAnswer::collide,

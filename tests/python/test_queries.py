@@ -62,6 +62,37 @@ class QueriesTest(unittest.TestCase):
             np.testing.assert_allclose(s.point_b, s.point_a - s.distance * s.normal, atol=1e-12)
             self.assertEqual(proxima.collide(box, matrix(R, c), floor, None).collide, truth <= 0)
 
+    def test_tolerance_on_both_sides_of_the_closed_form(self):
+        rng = np.random.default_rng(7)
+        for _ in range(40):
+            ra, rb = rng.uniform(0.1, 0.5, size=2)
+            ca, cb = rng.uniform(-2, 2, size=3), rng.uniform(-2, 2, size=3)
+            d = sphere_pair_truth(ca, ra, cb, rb)[0]
+            if d <= 1e-3:
+                continue
+            a, b = proxima.Sphere(ra), proxima.Sphere(rb)
+            for t in (0.5 * d, 2.0 * d):
+                r = proxima.tolerance(a, (ca, [1, 0, 0, 0]), b, (cb, [1, 0, 0, 0]), t)
+                self.assertEqual(r.status, "ok")
+                self.assertEqual(r.within, d <= t)
+                self.assertAlmostEqual(r.distance, d, places=12)  # a closed form decides exactly
+        # A capsule (GJK against a box) 0.3 m above a 1 m cube; a mesh answers without a distance.
+        cube = proxima.Box([1, 1, 1])
+        cap = proxima.Capsule(0.1, 0.4)
+        above = ([0, 0, 0.5 + 0.3 + 0.1 + 0.2], [1, 0, 0, 0])
+        self.assertTrue(proxima.tolerance(cap, above, cube, None, 0.31).within)
+        far = proxima.tolerance(cap, above, cube, None, 0.29)
+        self.assertFalse(far.within)
+        self.assertGreater(far.distance, 0.29)
+        self.assertLessEqual(far.distance, 0.3 + 1e-9)
+        tri = proxima.Bvh(proxima.TriangleMesh([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [[0, 1, 2]]))
+        m = proxima.tolerance(proxima.Sphere(0.1), ([0.2, 0.2, 0.3], [1, 0, 0, 0]), tri, None, 0.25)
+        self.assertTrue(m.within)
+        self.assertIsNone(m.distance)
+        self.assertEqual(m.triangle_b, 0)
+        with self.assertRaises(ValueError):
+            proxima.tolerance(cap, above, cube, None, -1.0)
+
     def test_pose_forms_give_the_same_answer(self):
         a, b = proxima.Capsule(0.1, 0.5), proxima.Box(1, 0.5, 0.2)
         q = [math.cos(0.4), 0.0, math.sin(0.4), 0.0]
