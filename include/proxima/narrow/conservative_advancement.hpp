@@ -94,6 +94,9 @@ TimeOfImpactResult advance(const TimeOfImpactRequest& req, DistanceAt&& distance
       out.time = t;
       return out;
     }
+    // An unconverged distance is an upper bound: a step from it could pass
+    // the contact. Stop with the safe answer instead.
+    if (out.witness.status != Status::ok) break;
     const double mu = speed(out.witness);
     if (mu <= 0.0) return out;  // nothing closes in: no contact up to t = 1
     if (!(mu < std::numeric_limits<double>::infinity())) break;  // no bound: cannot rule contact out
