@@ -36,16 +36,54 @@ json pairs_json(const CollisionReport& r) {
   return a;
 }
 
-std::vector<double> joint_vector(const json& request) {
-  if (!request.contains("q")) throw Error("missing \"q\" (the joint vector)");
-  const json& q = request["q"];
-  if (!q.is_array()) throw Error("\"q\" must be an array of numbers");
+std::vector<double> joint_vector(const json& request, const std::string& key = "q") {
+  if (!request.contains(key)) throw Error("missing \"" + key + "\" (the joint vector)");
+  const json& q = request[key];
+  if (!q.is_array()) throw Error("\"" + key + "\" must be an array of numbers");
   std::vector<double> out;
   for (std::size_t i = 0; i < q.size(); ++i) {
-    if (!q[i].is_number()) throw Error("\"q\"[" + std::to_string(i) + "] is not a number");
+    if (!q[i].is_number()) throw Error("\"" + key + "\"[" + std::to_string(i) + "] is not a number");
     out.push_back(q[i].get<double>());
   }
   return out;
+}
+
+// The optional "motion" object of a request with "q_end"; the checker
+// judges the values, this only their JSON types.
+MotionCheckOptions motion_options(const json& request) {
+  MotionCheckOptions o;
+  if (!request.contains("motion")) return o;
+  const json& m = request["motion"];
+  if (!m.is_object()) throw Error("\"motion\" must be an object");
+  for (const char* key : {"clearance", "accuracy"})
+    if (m.contains(key) && !m[key].is_number())
+      throw Error(std::string("\"motion\".\"") + key + "\" must be a number");
+  if (m.contains("clearance")) o.clearance = m["clearance"].get<double>();
+  if (m.contains("accuracy")) o.accuracy = m["accuracy"].get<double>();
+  if (m.contains("max_iterations")) {
+    const json& it = m["max_iterations"];
+    const long long n = it.is_number_integer() ? it.get<long long>() : 0;
+    if (n < 1 || n > 100000000) throw Error("\"motion\".\"max_iterations\" must be an integer from 1 to 1e8");
+    o.max_iterations = static_cast<int>(n);
+  }
+  if (m.contains("self")) {
+    if (!m["self"].is_boolean()) throw Error("\"motion\".\"self\" must be true or false");
+    o.self = m["self"].get<bool>();
+  }
+  return o;
+}
+
+// The pair fields only for a collision: a clear segment has no pair.
+json motion_json(const MotionCheck& m) {
+  json a = {{"status", to_string(m.status)}, {"collide", m.collide}, {"s", m.s}, {"iterations", m.iterations}};
+  if (!m.collide) return a;
+  a["self"] = m.self;
+  a["link"] = m.pair.link_name;
+  a["other"] = m.pair.other_name;
+  a["distance"] = m.distance;
+  a["point_link"] = to_json(m.point_link);
+  a["point_other"] = to_json(m.point_other);
+  return a;
 }
 
 Environment environment(const json& request, MeshFiles& files) {
@@ -121,11 +159,20 @@ json answer_robot(const SceneChecker& checker, const json& request, MeshFiles& f
       a["within_tolerance"] = t.within;
       if (t.within) a["tolerance_pair"] = {t.pair.link_name, t.pair.other_name};
     }
+    Status motion_status = Status::ok;
+    if (request.contains("q_end")) {
+      const std::vector<double> q_end = joint_vector(request, "q_end");
+      if (auto err = joint_vector_error(checker.model(), q_end)) return error_answer(request, "q_end: " + *err);
+      const MotionCheck m = checker.check_motion(q, q_end, env, motion_options(request), base);
+      if (m.status == Status::invalid_input) return error_answer(request, m.message);
+      motion_status = m.status;
+      a["motion"] = motion_json(m);
+    }
     json limits = json::array();
     for (const LimitViolation& v : joint_limit_violations(checker.model(), q))
       limits.push_back({{"joint", v.name}, {"value", v.value}, {"lower", v.lower}, {"upper", v.upper}});
     a["limit_violations"] = limits;
-    a["status"] = to_string(worst({self.status, self_d.status, envc.status, env_d.status, tol_status}));
+    a["status"] = to_string(worst({self.status, self_d.status, envc.status, env_d.status, tol_status, motion_status}));
     return a;
   } catch (const std::exception& e) {
     return error_answer(request, e.what());

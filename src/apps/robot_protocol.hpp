@@ -5,14 +5,18 @@
 //    "base": {"p": [...], "q": [w, x, y, z]},            (optional)
 //    "environment": [{"name": "table", "geometry": {"shape": "box", "size": [1, 1, 0.1]},
 //                     "pose": {"p": [0.5, 0, -0.05]}}],   (optional; any query shape or mesh)
-//    "tolerance": 0.05}                                    (optional)
+//    "tolerance": 0.05,                                    (optional)
+//    "q_end": [...], "motion": {"clearance": 0.01}}        (optional: the segment q → q_end)
 //
 //   {"id": 1, "status": "ok", "self_collision": false, "self_pairs": [],
 //    "self_distance": {"distance": 0.07, "link": "panda_link5", "other": "panda_hand",
 //                      "point_link": [...], "point_other": [...]},
 //    "environment_collision": false, "environment_pairs": [],
 //    "environment_distance": {...}, "within_tolerance": false,
-//    "limit_violations": [{"joint": "panda_joint4", "value": ..., "lower": ..., "upper": ...}]}
+//    "limit_violations": [{"joint": "panda_joint4", "value": ..., "lower": ..., "upper": ...}],
+//    "motion": {"status": "ok", "collide": true, "s": 0.42, "iterations": 17, "self": false,
+//               "link": "panda_hand", "other": "table", "distance": ..., "point_link": [...],
+//               "point_other": [...]}}                   (with q_end)
 //
 // A distance with nothing to measure is null. A bad line answers
 // {"id": …, "status": "error", "message": "…"} and the stream goes on.

@@ -25,7 +25,7 @@ PairCollide collide_pair(const Geometry& a, const Transform& pa, const Geometry&
 }
 
 PairDistance distance_pair(const Geometry& a, const Transform& pa, const Geometry& b, const Transform& pb,
-                           double bound) {
+                           double bound, GjkCache* cache) {
   const Shape* sa = std::get_if<Shape>(&a);
   const Shape* sb = std::get_if<Shape>(&b);
   const Bvh* ma = std::get_if<Bvh>(&a);
@@ -34,6 +34,7 @@ PairDistance distance_pair(const Geometry& a, const Transform& pa, const Geometr
   if (sa && sb) {
     DistanceRequest req;
     req.bound = bound;
+    req.cache = cache;
     const DistanceResult r = distance(*sa, pa, *sb, pb, req);
     out.status = r.status;
     if (!r.bound_exceeded) out = {r.status, r.distance, r.point_a, r.point_b};
@@ -81,6 +82,22 @@ double aabb_gap(const Aabb& a, const Aabb& b) {
     s += g * g;
   }
   return std::sqrt(s);
+}
+
+std::optional<std::string> environment_error(const Environment& env) {
+  for (const EnvironmentObject& o : env.objects)
+    if (!o.pose.is_valid()) return "environment object '" + o.name + "': pose is not finite";
+  return std::nullopt;
+}
+
+std::vector<Aabb> object_boxes(const Environment& env) {
+  std::vector<Aabb> boxes;
+  boxes.reserve(env.objects.size());
+  for (const EnvironmentObject& o : env.objects) {
+    if (const Shape* s = std::get_if<Shape>(&o.geometry)) boxes.push_back(s->world_aabb(o.pose));
+    else boxes.push_back(std::get<Bvh>(o.geometry).mesh().local_aabb().transformed(o.pose));
+  }
+  return boxes;
 }
 
 }  // namespace proxima::robot::detail

@@ -5,10 +5,15 @@
 #pragma once
 
 #include <limits>
+#include <optional>
+#include <string>
 #include <variant>
+#include <vector>
 
 #include <proxima/core/error.hpp>
 #include <proxima/mesh/bvh.hpp>
+#include <proxima/narrow/gjk.hpp>
+#include <proxima/robot/environment.hpp>
 #include <proxima/shape/shape.hpp>
 
 namespace proxima::robot::detail {
@@ -30,8 +35,9 @@ struct PairDistance {
 
 PairCollide collide_pair(const Geometry& a, const Transform& pa, const Geometry& b, const Transform& pb);
 /// Distance when it is below `bound` (convex pairs stop early beyond it).
+/// `cache`: a warm start for a convex pair asked again at nearby poses.
 PairDistance distance_pair(const Geometry& a, const Transform& pa, const Geometry& b, const Transform& pb,
-                           double bound);
+                           double bound, GjkCache* cache = nullptr);
 /// Is the distance ≤ t? `status` receives the query's status.
 bool within_pair(const Geometry& a, const Transform& pa, const Geometry& b, const Transform& pb, double t,
                  Status& status);
@@ -40,5 +46,12 @@ bool within_pair(const Geometry& a, const Transform& pa, const Geometry& b, cons
 /// bound on the distance of anything inside them. Unbounded boxes give 0
 /// or a finite gap, never NaN.
 double aabb_gap(const Aabb& a, const Aabb& b);
+
+/// Why the environment cannot be queried (an object pose that is not
+/// finite), or nullopt.
+std::optional<std::string> environment_error(const Environment& env);
+
+/// The objects' world AABBs, once per query (the robot's are in its state).
+std::vector<Aabb> object_boxes(const Environment& env);
 
 }  // namespace proxima::robot::detail

@@ -6,10 +6,13 @@
 #include <proxima/robot/kinematics.hpp>
 
 #include "pair_query.hpp"
+#include "sweep_bounds.hpp"
 
 namespace proxima::robot {
 
 using detail::aabb_gap;
+using detail::environment_error;
+using detail::object_boxes;
 
 namespace {
 
@@ -28,23 +31,6 @@ Report invalid(std::string message) {
   return r;
 }
 
-std::optional<std::string> environment_error(const Environment& env) {
-  for (const EnvironmentObject& o : env.objects)
-    if (!o.pose.is_valid()) return "environment object '" + o.name + "': pose is not finite";
-  return std::nullopt;
-}
-
-// The objects' world AABBs, once per query (the robot's are in its state).
-std::vector<Aabb> object_boxes(const Environment& env) {
-  std::vector<Aabb> boxes;
-  boxes.reserve(env.objects.size());
-  for (const EnvironmentObject& o : env.objects) {
-    if (const Shape* s = std::get_if<Shape>(&o.geometry)) boxes.push_back(s->world_aabb(o.pose));
-    else boxes.push_back(std::get<Bvh>(o.geometry).mesh().local_aabb().transformed(o.pose));
-  }
-  return boxes;
-}
-
 }  // namespace
 
 SceneChecker::SceneChecker(RobotGeometry geometry, AllowedCollisionMatrix acm)
@@ -56,6 +42,7 @@ SceneChecker::SceneChecker(RobotGeometry geometry, AllowedCollisionMatrix acm)
   for (int a = 0; a < n; ++a)
     for (int b = a + 1; b < n; ++b)
       if (geometry_.has_geometry(a) && geometry_.has_geometry(b) && !acm_.allowed(a, b)) self_pairs_.emplace_back(a, b);
+  sweep_ = std::make_shared<const detail::SweepGeometry>(detail::sweep_geometry(geometry_));
 }
 
 RobotState SceneChecker::state(std::span<const double> q, const Transform& base) const {

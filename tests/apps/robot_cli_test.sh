@@ -15,6 +15,10 @@ echo "$out" | sed -n 1p | grep -q '"self_collision":false'
 echo "$out" | sed -n 2p | grep -q '"status":"error"'
 echo "$out" | sed -n 3p | grep -q '"self_collision":true'
 echo "$out" | sed -n 3p | grep -q '\["panda_link5","panda_hand"\]'
+# A segment to q_end is checked continuously (self contact on the way).
+echo '{"q":[0,-0.785,0,-2.356,0,1.571,0.785],"q_end":[0,-0.785,0,-2.356,0,0,0.785]}' |
+  "$proxima" robot "$panda/panda.urdf" --srdf "$panda/panda.srdf" |
+  grep -q '"motion":{"collide":true.*"self":true'
 # Raw meshes with a margin answer too.
 echo '{"q":[0,-0.785,0,-2.356,0,1.571,0.785]}' |
   "$proxima" robot "$panda/panda.urdf" --srdf "$panda/panda.srdf" --mesh-mode mesh --margin 0.001 |

@@ -62,6 +62,61 @@ TEST(RobotProtocol, FoldedPoseListsItsPairsAndLimitViolations) {
   EXPECT_EQ(b["limit_violations"][0]["value"], -4.0);
 }
 
+TEST(RobotProtocol, QEndChecksTheSegmentContinuously) {
+  const std::string table = R"("environment": [{"name": "table", "geometry": {"shape": "box", "size": [1.5, 1.5, 0.1]},
+                                                "pose": {"p": [0.2, 0, -0.08]}}])";
+  // Joint 2 leans the arm forward and down into the table.
+  const json hit = robot_answer(R"({"id": 5, "q": [0, -0.785, 0, -2.356, 0, 1.571, 0.785],
+      "q_end": [0, 1.5, 0, -2.356, 0, 1.571, 0.785], )" + table + "}");
+  EXPECT_EQ(hit["status"], "ok") << hit.dump();
+  const json& m = hit["motion"];
+  EXPECT_EQ(m["status"], "ok");
+  EXPECT_EQ(m["collide"], true);
+  EXPECT_GT(m["s"].get<double>(), 0.0);
+  EXPECT_LT(m["s"].get<double>(), 1.0);
+  EXPECT_EQ(m["self"], false);
+  EXPECT_EQ(m["other"], "table");
+  EXPECT_LE(m["distance"].get<double>(), 1e-4);  // the default accuracy
+  EXPECT_EQ(m["point_link"].size(), 3u);
+  EXPECT_GT(m["iterations"].get<int>(), 1);
+  // With a 2 cm clearance the segment is stopped earlier (the base stands
+  // 3 cm above the table: the start is clear).
+  const json early = robot_answer(R"({"q": [0, -0.785, 0, -2.356, 0, 1.571, 0.785],
+      "q_end": [0, 1.5, 0, -2.356, 0, 1.571, 0.785], "motion": {"clearance": 0.02}, )" + table + "}");
+  EXPECT_GT(early["motion"]["s"].get<double>(), 0.0);
+  EXPECT_LT(early["motion"]["s"].get<double>(), m["s"].get<double>());
+  EXPECT_GE(early["motion"]["distance"].get<double>(), 0.02);
+  EXPECT_LE(early["motion"]["distance"].get<double>(), 0.02 + 1e-4);
+  // Turning about joint 1 stays clear: no pair.
+  const json clear = robot_answer(R"({"q": [0, -0.785, 0, -2.356, 0, 1.571, 0.785],
+      "q_end": [0.5, -0.785, 0, -2.356, 0, 1.571, 0.785], )" + table + "}");
+  EXPECT_EQ(clear["motion"]["collide"], false);
+  EXPECT_EQ(clear["motion"]["s"], 1.0);
+  EXPECT_FALSE(clear["motion"].contains("link"));
+}
+
+TEST(RobotProtocol, BadMotionLinesAnswerErrors) {
+  const std::string q = R"("q": [0, 0, 0, -1, 0, 1, 0])";
+  auto message = [&](const std::string& rest) {
+    const json a = robot_answer("{" + q + ", " + rest + "}");
+    EXPECT_EQ(a["status"], "error") << rest;
+    return a.value("message", std::string());
+  };
+  EXPECT_EQ(message(R"("q_end": [1, 2])"), "q_end: robot 'panda': joint vector has 2 values, expected 7");
+  EXPECT_EQ(message(R"("q_end": "x")"), "\"q_end\" must be an array of numbers");
+  EXPECT_NE(message(R"("q_end": [0, 0, 0, -1, 0, 1, 0], "motion": {"clearance": -1})").find("clearance"),
+            std::string::npos);
+  EXPECT_NE(message(R"("q_end": [0, 0, 0, -1, 0, 1, 0], "motion": {"accuracy": 0})").find("accuracy"),
+            std::string::npos);
+  EXPECT_EQ(message(R"("q_end": [0, 0, 0, -1, 0, 1, 0], "motion": {"self": 1})"),
+            "\"motion\".\"self\" must be true or false");
+  for (const char* n : {"0.5", "0", "-4294967295", "18446744073709551615"})
+    EXPECT_EQ(message(std::string(R"("q_end": [0, 0, 0, -1, 0, 1, 0], "motion": {"max_iterations": )") + n + "}"),
+              "\"motion\".\"max_iterations\" must be an integer from 1 to 1e8")
+        << n;
+  EXPECT_EQ(message(R"("q_end": [0, 0, 0, -1, 0, 1, 0], "motion": 3)"), "\"motion\" must be an object");
+}
+
 TEST(RobotProtocol, BadLinesAnswerErrors) {
   EXPECT_EQ(robot_answer(R"({"id": 3, "q": [1, 2]})")["message"], "robot 'panda': joint vector has 2 values, expected 7");
   EXPECT_EQ(robot_answer(R"({"id": 3, "q": [1, 2]})")["id"], 3);

@@ -12,6 +12,10 @@
 // shrinks every distance it takes part in by that margin): 0 for touching or
 // overlapping pairs, no penetration depth.
 //
+// check_motion asks the same of a straight joint-space segment at every
+// point of it, not at samples (conservative advancement,
+// src/robot/motion_check.cpp).
+//
 // Nothing here throws once the checker is built: a bad joint vector, base
 // pose, environment pose or tolerance gives Status::invalid_input with a
 // message; a narrow-phase status other than ok is passed on (the first one
@@ -19,6 +23,7 @@
 #pragma once
 
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -30,6 +35,10 @@
 #include <proxima/robot/link_geometry.hpp>
 
 namespace proxima::robot {
+
+namespace detail {
+struct SweepGeometry;
+}
 
 /// The robot placed at one joint vector: link poses and world bounds.
 struct RobotState {
@@ -82,6 +91,46 @@ struct ToleranceReport {
   PairId pair;
 };
 
+struct MotionCheckOptions {
+  /// The motion collides where some checked pair comes within `clearance`
+  /// (m, ≥ 0; link margins count as in the discrete queries).
+  double clearance = 0.0;
+  /// The reported s has some pair at a distance in [clearance, clearance +
+  /// accuracy] (m, > 0). Smaller costs iterations, each closing a fraction
+  /// of the remaining gap.
+  double accuracy = 1e-4;
+  /// Configurations examined at most (> 0).
+  int max_iterations = 1000;
+  /// Check the self pairs as well as the link–object pairs.
+  bool self = true;
+};
+
+/// The straight joint-space segment q(s) = q0 + s (q1 − q0), s ∈ [0, 1],
+/// checked continuously.
+struct MotionCheck {
+  Status status = Status::ok;
+  std::string message;
+  /// Some pair comes within clearance on the segment. Also true when the
+  /// iteration cap (status not_converged) or a narrow-phase distance whose
+  /// status is not ok (not_converged: an upper bound only; that status)
+  /// ended the search: s is then a proven lower bound and contact after it
+  /// is not ruled out.
+  bool collide = false;
+  /// collide: every pair is farther than clearance on [0, s), and `pair` is
+  /// within clearance + accuracy at s (or at s = 0 already within
+  /// clearance: the start collides). Not colliding: 1.
+  double s = 1.0;
+  /// collide: the pair at s (not_converged: the pair that held the last
+  /// step back), its distance and world witness points.
+  bool self = false;  ///< the pair is a link pair (else link–object)
+  PairId pair;
+  double distance = std::numeric_limits<double>::infinity();
+  Vec3 point_link = Vec3::Zero();
+  Vec3 point_other = Vec3::Zero();
+  int iterations = 0;        ///< configurations examined
+  int distance_queries = 0;  ///< narrow-phase shape-pair distance queries
+};
+
 /// Immutable once built: its queries may run from many threads at once
 /// (each call allocates its own scratch).
 class SceneChecker {
@@ -109,10 +158,22 @@ class SceneChecker {
   /// Is any checked link pair or link–object pair within `tolerance` (≥ 0)?
   ToleranceReport tolerance(const RobotState& s, const Environment& env, double tolerance) const;
 
+  /// Continuous check of the joint-space segment q0 → q1 (the robot's root
+  /// at `base` throughout) against itself and `env`: conservative
+  /// advancement for articulated bodies (Zhang, Redon, Lee, Manocha 2006),
+  /// which never steps over a contact however thin the obstacle or long
+  /// the segment. invalid_input with a message for a bad q0, q1, base,
+  /// environment pose or option.
+  MotionCheck check_motion(std::span<const double> q0, std::span<const double> q1, const Environment& env,
+                           const MotionCheckOptions& options = {},
+                           const Transform& base = Transform::identity()) const;
+
  private:
   RobotGeometry geometry_;
   AllowedCollisionMatrix acm_;
   std::vector<std::pair<int, int>> self_pairs_;
+  /// Per-link reach about the joints that move it, for check_motion.
+  std::shared_ptr<const detail::SweepGeometry> sweep_;
 };
 
 }  // namespace proxima::robot

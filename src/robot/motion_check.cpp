@@ -1,0 +1,224 @@
+// SceneChecker::check_motion: conservative advancement for articulated
+// bodies (Zhang, Redon, Lee, Manocha 2006), with one step bound per pair.
+//
+// Why no contact is stepped over. Along q(s) = q0 + s Δq every joint moves
+// at a constant rate, so sweep_bounds.hpp's μ_i bounds |dx/ds| for every
+// point x of link i at every s of the segment, not only the current one
+// (its levers are configuration-independent). A pair (i, k) closes at most
+// μ_ik = μ_i + μ_k per unit s: every point of each link reaches its place
+// at s' along a path of length ≤ μ (s' − s), so d(s') ≥ d(s) − μ_ik (s' −
+// s) (a static object has μ = 0; a link pair counts only the joints below
+// the ones both chains share, which move the two rigidly together). Hence
+// from s the pair stays farther than keep = clearance + accuracy/2 for a
+// step of (d(s) − keep)/μ_ik, and the smallest of these steps over the
+// pairs is safe for all of them at once. Anything that proves a lower
+// bound on d(s) may stand for d(s) in that step: the gap between world
+// AABBs, or d(s₀) − μ_ik (s − s₀) from an earlier s₀. A pair whose lower
+// bound already allows the step the others do needs no narrow phase.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/scene_checker.hpp>
+
+#include "pair_query.hpp"
+#include "sweep_bounds.hpp"
+
+namespace proxima::robot {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// What the loop knows of one checked pair.
+struct Tracked {
+  int link = -1, other = -1;  ///< other: a link (self) or an object
+  bool self = false;
+  double mu = 0.0;            ///< closing speed bound, m per unit s
+  double known = -kInf;       ///< a lower bound on the distance at s_known
+  double s_known = 0.0;
+  double step = 0.0;          ///< this iteration: a lower bound on its safe step
+  std::size_t caches = 0;     ///< its first shape pair's GJK warm start
+};
+
+MotionCheck invalid_motion(std::string message) {
+  MotionCheck r;
+  r.status = Status::invalid_input;
+  r.collide = false;
+  r.message = std::move(message);
+  return r;
+}
+
+std::optional<std::string> options_error(const MotionCheckOptions& o) {
+  if (!std::isfinite(o.clearance) || o.clearance < 0.0 || o.clearance > kMaxLength)
+    return "check_motion: clearance " + std::to_string(o.clearance) + " must be finite and >= 0";
+  if (!std::isfinite(o.accuracy) || o.accuracy <= 0.0 || o.accuracy > kMaxLength)
+    return "check_motion: accuracy " + std::to_string(o.accuracy) + " must be finite and > 0";
+  if (o.max_iterations <= 0)
+    return "check_motion: max_iterations " + std::to_string(o.max_iterations) + " must be > 0";
+  return std::nullopt;
+}
+
+}  // namespace
+
+MotionCheck SceneChecker::check_motion(std::span<const double> q0, std::span<const double> q1, const Environment& env,
+                                       const MotionCheckOptions& options, const Transform& base) const {
+  if (auto err = joint_vector_error(model(), q0)) return invalid_motion("q0: " + *err);
+  if (auto err = joint_vector_error(model(), q1)) return invalid_motion("q1: " + *err);
+  for (std::size_t k = 0; k < q0.size(); ++k)
+    if (!std::isfinite(q1[k] - q0[k]))
+      return invalid_motion("robot '" + model().name() + "': the motion of joint '" +
+                            model().joint(model().variable_joint(k)).name + "' is not finite");
+  if (!base.is_valid()) return invalid_motion("robot '" + model().name() + "': base pose is not finite");
+  if (auto err = detail::environment_error(env)) return invalid_motion(*err);
+  if (auto err = options_error(options)) return invalid_motion(*err);
+
+  const detail::SweepGeometry& sweep = *sweep_;
+  detail::LinkSpeeds speeds;
+  detail::link_speeds(model(), sweep, q0, q1, speeds);
+  std::vector<Tracked> pairs;
+  if (options.self)
+    for (const auto& [a, b] : self_pairs_) {
+      const std::size_t shared = detail::shared_joints(sweep, a, b);
+      pairs.push_back({a, b, true, speeds.below(sweep, a, shared) + speeds.below(sweep, b, shared)});
+    }
+  const int links = static_cast<int>(model().links().size());
+  for (int l = 0; l < links; ++l)
+    if (geometry_.has_geometry(l))
+      for (std::size_t o = 0; o < env.objects.size(); ++o)
+        pairs.push_back({l, static_cast<int>(o), false, speeds.below(sweep, l, 0)});
+  for (const Tracked& p : pairs)
+    if (!std::isfinite(p.mu))
+      return invalid_motion("robot '" + model().name() + "': the motion is too large to bound (link '" +
+                            model().link(p.link).name + "')");
+  const std::vector<Aabb> boxes = detail::object_boxes(env);
+  // One warm start per shape pair: successive states are close, so GJK
+  // starts next to its last answer.
+  std::size_t cache_count = 0;
+  for (Tracked& p : pairs) {
+    p.caches = cache_count;
+    cache_count += geometry_.link(p.link).shapes.size() * (p.self ? geometry_.link(p.other).shapes.size() : 1);
+  }
+  std::vector<GjkCache> caches(cache_count);
+
+  const double stop = options.clearance + options.accuracy;
+  const double keep = options.clearance + 0.5 * options.accuracy;
+  MotionCheck out;
+  RobotState st;
+  std::vector<double> q(q0.begin(), q0.end());
+  std::vector<std::size_t> order;
+  order.reserve(pairs.size());
+
+  // The distance of pair p at the current state, when below `bound`
+  // (else infinity), with the witness points; status: the first of its
+  // shape pairs' that is not ok.
+  auto measure = [&](const Tracked& p, double bound) {
+    detail::PairDistance best;
+    best.distance = kInf;
+    Status status = Status::ok;
+    const auto ul = static_cast<std::size_t>(p.link);
+    const auto& shapes = geometry_.link(p.link).shapes;
+    const std::size_t per_shape = p.self ? geometry_.link(p.other).shapes.size() : 1;
+    for (std::size_t i = st.shape_begin[ul]; i < st.shape_begin[ul + 1]; ++i) {
+      const auto& gi = shapes[i - st.shape_begin[ul]].geometry;
+      GjkCache* row = caches.data() + p.caches + (i - st.shape_begin[ul]) * per_shape;
+      auto one = [&](const detail::Geometry& gj, const Transform& pj, const Aabb& box, std::size_t j) {
+        const double limit = std::min(bound, best.distance);
+        if (detail::aabb_gap(st.shape_boxes[i], box) >= limit) return;
+        ++out.distance_queries;
+        const detail::PairDistance d = detail::distance_pair(gi, st.shape_poses[i], gj, pj, limit, row + j);
+        if (status == Status::ok) status = d.status;
+        if (d.distance < best.distance) best = d;
+      };
+      if (p.self) {
+        const auto uo = static_cast<std::size_t>(p.other);
+        const auto& others = geometry_.link(p.other).shapes;
+        for (std::size_t j = st.shape_begin[uo]; j < st.shape_begin[uo + 1]; ++j)
+          one(others[j - st.shape_begin[uo]].geometry, st.shape_poses[j], st.shape_boxes[j], j - st.shape_begin[uo]);
+      } else {
+        const EnvironmentObject& obj = env.objects[static_cast<std::size_t>(p.other)];
+        one(obj.geometry, obj.pose, boxes[static_cast<std::size_t>(p.other)], 0);
+      }
+    }
+    best.status = status;
+    return best;
+  };
+  auto report = [&](const Tracked& p, const detail::PairDistance& d) {
+    out.self = p.self;
+    out.pair = {p.link, p.other, model().link(p.link).name,
+                p.self ? model().link(p.other).name : env.objects[static_cast<std::size_t>(p.other)].name};
+    out.distance = d.distance;
+    out.point_link = d.point_a;
+    out.point_other = d.point_b;
+  };
+
+  double s = 0.0;
+  for (int it = 1;; ++it) {
+    for (std::size_t k = 0; k < q.size(); ++k) q[k] = q0[k] + s * (q1[k] - q0[k]);
+    state(q, base, st);
+    if (st.status != Status::ok) return invalid_motion(st.message);
+    out.iterations = it;
+    const double remaining = 1.0 - s;
+
+    // Each pair's step from what is already known, smallest first.
+    order.clear();
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      Tracked& p = pairs[k];
+      const Aabb& other = p.self ? st.link_boxes[static_cast<std::size_t>(p.other)]
+                                 : boxes[static_cast<std::size_t>(p.other)];
+      const double lower = std::max(p.known - p.mu * (s - p.s_known),
+                                    detail::aabb_gap(st.link_boxes[static_cast<std::size_t>(p.link)], other));
+      if (lower > stop) p.step = p.mu > 0.0 ? (lower - keep) / p.mu : kInf;
+      else p.step = -kInf;  // may be within the stop distance: measure it
+      if (p.step < remaining) order.push_back(k);
+    }
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return pairs[a].step < pairs[b].step; });
+
+    double step = remaining;
+    const Tracked* limiting = nullptr;
+    detail::PairDistance limiting_distance;
+    for (std::size_t k : order) {
+      Tracked& p = pairs[k];
+      if (p.step >= step) break;
+      // Beyond this the pair allows at least `step`: no need to know more.
+      const double bound = std::max(stop, keep + step * p.mu);
+      const detail::PairDistance d = measure(p, bound);
+      p.known = d.distance < kInf ? d.distance : bound;
+      p.s_known = s;
+      // An unconverged distance is only an upper bound: a step from it could
+      // pass the contact, so it ends the check with the safe answer.
+      if (d.distance <= stop || d.status != Status::ok) {
+        out.status = d.status;
+        out.collide = true;
+        out.s = s;
+        report(p, d);
+        return out;
+      }
+      const double own = p.mu > 0.0 ? (p.known - keep) / p.mu : kInf;
+      if (own < step) {
+        step = own;
+        limiting = &p;
+        limiting_distance = d;
+      }
+    }
+    if (!limiting) {  // every pair stays clear up to s = 1
+      out.collide = false;
+      out.s = 1.0;
+      return out;
+    }
+    if (it == options.max_iterations) {
+      // [0, s] is proven clear; what follows is not: the safe answer.
+      out.status = Status::not_converged;
+      out.collide = true;
+      out.s = s;
+      report(*limiting, limiting_distance);
+      return out;
+    }
+    s += step;
+  }
+}
+
+}  // namespace proxima::robot

@@ -1,0 +1,71 @@
+// How fast a link's points can move along a straight joint-space segment
+// q(s) = q0 + s (q1 − q0): the speed bound conservative advancement for
+// articulated bodies needs (Zhang, Redon, Lee, Manocha 2006).
+//
+// A point x of link i moves at dx/ds = Σ_j θ'_j a_j × (x − o_j) + Σ_p v'_p a_p
+// over the revolute joints j and prismatic joints p on i's chain, with
+// θ'_j = m_j Δq_var(j) constant along the segment (mimic joints included
+// through their multiplier m_j). So |dx/ds| ≤ Σ_j |θ'_j| R_ji + Σ_p |v'_p|
+// when R_ji bounds the distance from joint j's axis to every point of link
+// i in every configuration of the segment. For the last moving joint above
+// the link (its anchor) that distance is constant: the geometry is fixed in
+// the anchor's child frame, so it is measured once. For a joint higher up,
+// R_ji is the distance from its axis to the next joint's origin (constant:
+// both are fixed in joint j's child link; a sliding next joint adds its
+// largest |displacement| on the segment, affine in s and so largest at an
+// end) plus the lengths of the hops between joint origins further down
+// (constant offsets, plus the same slide term for prismatic joints) plus
+// the reach of the link's geometry about its anchor's origin. Only the
+// shapes' cores count: a shape is its core ⊕ a ball (margin, sphere
+// radius), and its distance to anything, the core's less that radius,
+// changes no faster than the core's points move. Joints that
+// two links share move both rigidly and leave their distance unchanged, so
+// a link pair counts only the joints below the last joint their chains
+// share.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include <proxima/robot/link_geometry.hpp>
+
+namespace proxima::robot::detail {
+
+/// The configuration-independent part, built once per robot.
+struct SweepGeometry {
+  /// Per link: the joints from the root down to its anchor, the last
+  /// moving joint above it (fixed joints included, root first), stored
+  /// flat: link i's are chain[chain_begin[i] .. chain_begin[i + 1]).
+  std::vector<int> chain;
+  std::vector<std::size_t> chain_begin;
+  /// Per link: the largest distance from its anchor's child-frame origin
+  /// to a point of its geometry's cores (margins and sphere radii left
+  /// out: they add to every distance alike), and from the anchor's axis
+  /// (through that origin); 0 for a link without geometry.
+  std::vector<double> reach, axis_reach;
+};
+
+SweepGeometry sweep_geometry(const RobotGeometry& geometry);
+
+/// Per-segment speed bounds. For chain position k (flat, as
+/// SweepGeometry::chain; link i's run is k = chain_begin[i] + l, l < m_i),
+/// tail[k + i] bounds the speed, per unit s, that the joints at positions
+/// l, l + 1, … of link i's chain give its points; tail[chain_begin[i] + i +
+/// m_i] = 0 (one entry past each link's run).
+struct LinkSpeeds {
+  std::vector<double> tail;
+
+  /// Bound on the speed of link i's points relative to the child frame of
+  /// the first `shared` joints of its chain (0: relative to the world).
+  double below(const SweepGeometry& g, int link, std::size_t shared) const;
+};
+
+/// Fills `out` (no allocation once sized) for the segment q0 → q1; both
+/// must be valid joint vectors.
+void link_speeds(const RobotModel& model, const SweepGeometry& g, std::span<const double> q0,
+                 std::span<const double> q1, LinkSpeeds& out);
+
+/// How many joints the chains of links a and b share (from the root).
+std::size_t shared_joints(const SweepGeometry& g, int a, int b);
+
+}  // namespace proxima::robot::detail

@@ -1,0 +1,298 @@
+// SceneChecker::check_motion on small robots: the planar arm of
+// tests/support/planar_arm.hpp, whose tool path is closed-form (a tip
+// sweeping a circle into a ball; three joints and a slide together), the
+// small arm (prismatic and mimic joints) against dense discrete sampling,
+// and every kind of bad input.
+#include <cmath>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include <proxima/robot/scene_checker.hpp>
+#include <proxima/robot/urdf.hpp>
+
+#include "dense_motion.hpp"
+#include "robot_test_support.hpp"
+#include "support/planar_arm.hpp"
+#include "support/random.hpp"
+#include "support/test_shapes.hpp"
+
+namespace proxima::robot {
+namespace {
+
+using testing::PlanarArm;
+using testing::Rng;
+
+constexpr double kTipRadius = 0.03;
+
+// planar_arm.hpp's arm as a URDF: only the tool carries geometry (a ball at
+// the tool frame's origin), so its distance to a ball is closed-form.
+const char* planar_arm_urdf() {
+  return R"(<?xml version="1.0"?>
+<robot name="planar">
+  <link name="base"/><link name="l1"/><link name="l2"/><link name="l3"/>
+  <link name="tool"><collision><geometry><sphere radius="0.03"/></geometry></collision></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/>
+    <axis xyz="0 0 1"/><limit lower="-3.2" upper="3.2"/></joint>
+  <joint name="j2" type="revolute"><parent link="l1"/><child link="l2"/><origin xyz="0.5 0 0"/>
+    <axis xyz="0 0 1"/><limit lower="-3.2" upper="3.2"/></joint>
+  <joint name="j3" type="revolute"><parent link="l2"/><child link="l3"/><origin xyz="0.4 0 0"/>
+    <axis xyz="0 0 1"/><limit lower="-3.2" upper="3.2"/></joint>
+  <joint name="j4" type="prismatic"><parent link="l3"/><child link="tool"/><origin xyz="0.1 0 0"/>
+    <axis xyz="0 0 1"/><limit lower="-1" upper="1"/></joint>
+</robot>
+)";
+}
+
+SceneChecker planar_checker(double margin = 0.0) {
+  const RobotModel m = parse_urdf(planar_arm_urdf(), ".");
+  return SceneChecker(RobotGeometry(m, robot_test::options(MeshMode::convex_hull, margin)),
+                      AllowedCollisionMatrix::adjacent(m));
+}
+
+// The tool ball's distance to a ball of radius `radius` at `centre`, from
+// PlanarArm's closed form alone.
+double planar_gap(std::span<const double> q, const Vec3& centre, double radius, double margin) {
+  return (PlanarArm{}.tool(q).p - centre).norm() - kTipRadius - margin - radius;
+}
+
+// The first s at which planar_gap reaches `clearance` (scan, then
+// bisection of the closed form), or 2 when it never does.
+double planar_first_contact(std::span<const double> q0, std::span<const double> q1, const Vec3& centre,
+                            double radius, double margin, double clearance) {
+  auto gap = [&](double s) { return planar_gap(robot_test::lerp_joints(q0, q1, s), centre, radius, margin) - clearance; };
+  constexpr int n = 20000;
+  for (int k = 0; k <= n; ++k) {
+    double hi = static_cast<double>(k) / n;
+    if (gap(hi) > 0.0) continue;
+    if (k == 0) return 0.0;
+    double lo = static_cast<double>(k - 1) / n;
+    for (int i = 0; i < 60; ++i) (gap(0.5 * (lo + hi)) > 0.0 ? lo : hi) = 0.5 * (lo + hi);
+    return hi;
+  }
+  return 2.0;
+}
+
+Environment ball_at(const Vec3& centre, double radius) {
+  Environment env;
+  env.add("ball", Sphere(radius), Transform::from_translation(centre));
+  return env;
+}
+
+TEST(RobotMotionCheck, TipSweepingACircleMeetsABallAtTheClosedFormAngle) {
+  // Only j1 turns, 0 → 1.5 rad: the tip (1 m out) sweeps a circle; a ball of
+  // radius 0.05 at 0.95 m, angle φ = 1, is met where
+  // |L e(θ) − D e(φ)| = r + R + clearance, i.e. cos(φ − θ) = (L² + D² − ρ²)/(2 L D).
+  const SceneChecker c = planar_checker();
+  const double L = 1.0, D = 0.95, R = 0.05, phi = 1.0, turn = 1.5;
+  const Environment env = ball_at(Vec3(D * std::cos(phi), D * std::sin(phi), 0.0), R);
+  const double q0[] = {0, 0, 0, 0}, q1[] = {turn, 0, 0, 0};
+  for (double clearance : {0.0, 0.01, 0.02}) {
+    const double rho = kTipRadius + R + clearance;
+    const double theta = phi - std::acos((L * L + D * D - rho * rho) / (2 * L * D));
+    MotionCheckOptions o;
+    o.clearance = clearance;
+    o.accuracy = 1e-6;
+    const MotionCheck m = c.check_motion(q0, q1, env, o);
+    ASSERT_EQ(m.status, Status::ok) << m.message;
+    ASSERT_TRUE(m.collide);
+    EXPECT_FALSE(m.self);
+    EXPECT_EQ(m.pair.link_name, "tool");
+    EXPECT_EQ(m.pair.other_name, "ball");
+    EXPECT_LE(m.s, theta / turn);
+    // There the gap shrinks by about L D sin(φ − θ) / ρ · turn ≥ 0.7 m per
+    // unit s: the reported s is within accuracy / 0.5 of the contact.
+    EXPECT_GT(m.s, theta / turn - 1e-6 / 0.5) << clearance;
+    EXPECT_GE(m.distance, clearance);
+    EXPECT_LE(m.distance, clearance + 1e-6);
+    const Vec3 tip = PlanarArm{}.tool(robot_test::lerp_joints(q0, q1, m.s)).p;
+    EXPECT_NEAR((m.point_link - tip).norm(), kTipRadius, 1e-9);
+    EXPECT_LT(m.iterations, 100);
+  }
+}
+
+TEST(RobotMotionCheck, PlanarArmMatchesItsClosedFormPath) {
+  // All four joints move at once (the slide too); link margins count.
+  Rng rng(311);
+  int hits = 0, misses = 0;
+  for (double margin : {0.0, 0.015}) {
+    const SceneChecker c = planar_checker(margin);
+    for (int k = 0; k < testing::scaled(60); ++k) {
+      std::vector<double> q0(4), q1(4);
+      for (int j = 0; j < 3; ++j) q0[j] = rng.uniform(-3.0, 3.0);
+      for (int j = 0; j < 3; ++j) q1[j] = q0[j] + rng.uniform(-1.5, 1.5);
+      q0[3] = rng.uniform(-0.2, 0.2);
+      q1[3] = rng.uniform(-0.2, 0.2);
+      // Half the balls near the tool's path, half anywhere it might reach.
+      const Vec3 near = PlanarArm{}.tool(robot_test::lerp_joints(q0, q1, rng.uniform(0.0, 1.0))).p;
+      const Vec3 offset = rng.uniform_vec(-0.15, 0.15);
+      const Vec3 anywhere = rng.uniform_vec(Vec3(-0.9, -0.9, -0.1), Vec3(0.9, 0.9, 0.1));
+      const Vec3 centre = k % 2 == 0 ? Vec3(near + offset) : anywhere;
+      const double R = rng.uniform(0.02, 0.15);
+      const double clearance = k % 3 == 0 ? 0.0 : rng.uniform(0.0, 0.05);
+      if (planar_gap(q0, centre, R, margin) <= clearance + 1e-3) continue;  // starts in contact: another test
+      MotionCheckOptions o;
+      o.clearance = clearance;
+      o.accuracy = 1e-5;
+      const MotionCheck m = c.check_motion(q0, q1, ball_at(centre, R), o);
+      ASSERT_EQ(m.status, Status::ok) << m.message;
+      const double first = planar_first_contact(q0, q1, centre, R, margin, clearance);
+      if (!m.collide) {
+        EXPECT_GT(first, 1.0) << "k " << k << ": contact at s = " << first << " missed";
+        ++misses;
+        continue;
+      }
+      ++hits;
+      EXPECT_LE(m.s, first) << k;
+      const double gap = planar_gap(robot_test::lerp_joints(q0, q1, m.s), centre, R, margin);
+      EXPECT_GE(gap, clearance - 1e-9) << k;
+      EXPECT_LE(gap, clearance + 1e-5 + 1e-9) << k;
+      EXPECT_NEAR(m.distance, gap, 1e-9) << k;
+    }
+  }
+  if (testing::scaled(60) >= 60) {
+    EXPECT_GT(hits, 10);
+    EXPECT_GT(misses, 10);
+  }
+}
+
+TEST(RobotMotionCheck, StartInContactIsReportedAtZero) {
+  const SceneChecker c = planar_checker();
+  const double q0[] = {0, 0, 0, 0}, q1[] = {1, 0, 0, 0};
+  const MotionCheck m = c.check_motion(q0, q1, ball_at(Vec3(1.0, 0.02, 0.0), 0.05));
+  ASSERT_EQ(m.status, Status::ok);
+  EXPECT_TRUE(m.collide);
+  EXPECT_EQ(m.s, 0.0);
+  EXPECT_EQ(m.distance, 0.0);
+  EXPECT_EQ(m.iterations, 1);
+}
+
+TEST(RobotMotionCheck, AStandingSegmentIsTheDiscreteCheck) {
+  const SceneChecker c = planar_checker();
+  const double q[] = {0.3, -0.2, 0.1, 0.05};
+  const Vec3 tip = PlanarArm{}.tool(q).p;
+  for (double gap : {0.01, -0.01}) {
+    const Environment env = ball_at(tip + Vec3(0, kTipRadius + 0.05 + gap, 0), 0.05);
+    const MotionCheck m = c.check_motion(q, q, env);
+    ASSERT_EQ(m.status, Status::ok);
+    EXPECT_EQ(m.collide, gap < 0) << gap;
+    EXPECT_EQ(m.iterations, 1);
+  }
+}
+
+TEST(RobotMotionCheck, TheIterationCapGivesAProvenLowerBound) {
+  const SceneChecker c = planar_checker();
+  const double q0[] = {0, 0, 0, 0}, q1[] = {1.5, 0, 0, 0};
+  const Environment env = ball_at(Vec3(0.95 * std::cos(1.0), 0.95 * std::sin(1.0), 0.0), 0.05);
+  MotionCheckOptions o;
+  o.max_iterations = 3;
+  o.accuracy = 1e-9;
+  const MotionCheck m = c.check_motion(q0, q1, env, o);
+  EXPECT_EQ(m.status, Status::not_converged);
+  EXPECT_TRUE(m.collide);
+  EXPECT_EQ(m.iterations, 3);
+  const double first = planar_first_contact(q0, q1, env.objects[0].pose.p, 0.05, 0.0, 0.0);
+  EXPECT_GT(m.s, 0.0);
+  EXPECT_LT(m.s, first);
+  EXPECT_EQ(m.pair.other_name, "ball");
+  EXPECT_GT(m.distance, 0.0);
+}
+
+// ---------------------------------------------------------- small arm --
+
+SceneChecker ccd_small_arm() {
+  const RobotModel m = parse_urdf(robot_test::small_arm_urdf(), ".");
+  return SceneChecker(RobotGeometry(m), AllowedCollisionMatrix::adjacent(m));
+}
+
+Environment ccd_small_arm_env() {
+  Environment env;
+  env.add("table", Box(1.0, 1.0, 0.05), Transform::from_translation(Vec3(0.4, 0, 0.45)));
+  env.add("ball", Sphere(0.08), Transform::from_translation(Vec3(0.1, 0.45, 0.9)));
+  env.add("post", Cylinder(0.03, 0.6), Transform::from_translation(Vec3(-0.3, -0.2, 0.8)));
+  env.add("wire", Cylinder(0.001, 1.0), Transform::from_axis_angle(Vec3::UnitX(), 1.5707963267948966, Vec3(0.3, 0.0, 1.1)));
+  return env;
+}
+
+TEST(RobotMotionCheck, SmallArmMatchesDenseSampling) {
+  // Revolute, prismatic and a mimic joint (multiplier −2) about a non-unit
+  // axis, against objects, a 1 mm wire among them (the arm cannot reach
+  // itself: its self pairs are checked but never met).
+  const SceneChecker c = ccd_small_arm();
+  const Environment env = ccd_small_arm_env();
+  Rng rng(313);
+  RobotState st;
+  int hits = 0, misses = 0;
+  for (int k = 0; k < testing::scaled(80); ++k) {
+    auto draw = [&] {
+      for (;;) {
+        std::vector<double> q = {rng.uniform(-3.0, 3.0), rng.uniform(-2.0, 2.0), rng.uniform(0.0, 0.3)};
+        if (!robot_test::hits_at(c, q, env, 0.0, st)) return q;
+      }
+    };
+    const std::vector<double> q0 = draw(), q1 = draw();
+    const double clearance = k % 2 == 0 ? 0.0 : 0.01;
+    MotionCheckOptions o;
+    o.clearance = clearance;
+    const MotionCheck m = c.check_motion(q0, q1, env, o);
+    ASSERT_EQ(m.status, Status::ok) << m.message;
+    if (m.s == 0.0) continue;  // the start is within the clearance
+    const robot_test::DenseHit truth = robot_test::dense_first_hit(c, q0, q1, env, clearance, 3000);
+    if (!m.collide) {
+      EXPECT_FALSE(truth.hit) << k << ": sampled contact at s = " << truth.first;
+      ++misses;
+      continue;
+    }
+    ++hits;
+    EXPECT_LE(m.s, truth.first) << k;
+    const double d = robot_test::distance_at(c, robot_test::lerp_joints(q0, q1, m.s), env);
+    EXPECT_GE(d, clearance) << k;
+    EXPECT_LE(d, clearance + o.accuracy + 1e-9) << k;
+  }
+  if (testing::scaled(80) >= 80) {
+    EXPECT_GT(hits, 10);
+    EXPECT_GT(misses, 5);
+  }
+}
+
+TEST(RobotMotionCheck, BadInputIsInvalidWithAMessage) {
+  const SceneChecker c = planar_checker();
+  const Environment env = ball_at(Vec3(0.5, 0.5, 0.0), 0.05);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double ok[] = {0, 0, 0, 0}, other[] = {1, 0, 0, 0}, short_q[] = {0, 0, 0}, bad[] = {0, nan, 0, 0};
+  const double huge0[] = {-1e308, 0, 0, 0}, huge1[] = {1e308, 0, 0, 0};
+  auto expect_invalid = [&](const MotionCheck& m, const char* part) {
+    EXPECT_EQ(m.status, Status::invalid_input) << part;
+    EXPECT_FALSE(m.collide) << part;
+    EXPECT_NE(m.message.find(part), std::string::npos) << "'" << part << "' not in: " << m.message;
+  };
+  expect_invalid(c.check_motion(short_q, other, env), "q0: robot 'planar': joint vector has 3 values, expected 4");
+  expect_invalid(c.check_motion(ok, short_q, env), "q1: robot 'planar': joint vector has 3 values");
+  expect_invalid(c.check_motion(bad, other, env), "q0: robot 'planar': joint vector value 1 (joint 'j2') is not finite");
+  expect_invalid(c.check_motion(ok, bad, env), "q1:");
+  expect_invalid(c.check_motion(huge0, huge1, env), "the motion of joint 'j1' is not finite");
+  const double far[] = {1.5e308, 1.5e308, 0, 0};  // finite steps, an infinite speed bound
+  expect_invalid(c.check_motion(ok, far, env), "the motion is too large to bound (link 'tool')");
+  MotionCheckOptions o;
+  o.clearance = -0.01;
+  expect_invalid(c.check_motion(ok, other, env, o), "clearance");
+  o.clearance = nan;
+  expect_invalid(c.check_motion(ok, other, env, o), "clearance");
+  o = {};
+  o.accuracy = 0.0;
+  expect_invalid(c.check_motion(ok, other, env, o), "accuracy 0.000000 must be finite and > 0");
+  o.accuracy = std::numeric_limits<double>::infinity();
+  expect_invalid(c.check_motion(ok, other, env, o), "accuracy");
+  o = {};
+  o.max_iterations = 0;
+  expect_invalid(c.check_motion(ok, other, env, o), "max_iterations");
+  Transform nan_base = Transform::identity();
+  nan_base.p.x() = nan;
+  expect_invalid(c.check_motion(ok, other, env, {}, nan_base), "base pose is not finite");
+  Environment bad_env = env;
+  bad_env.objects[0].pose.p.y() = nan;
+  expect_invalid(c.check_motion(ok, other, bad_env), "environment object 'ball': pose is not finite");
+}
+
+}  // namespace
+}  // namespace proxima::robot
