@@ -129,6 +129,21 @@ robot::ToleranceReport tolerance(const Scene& s, const py::object& q, double t, 
   return s.checker->tolerance(state(s, q, base), *s.environment, t);
 }
 
+robot::MotionCheck check_motion(const Scene& s, const py::object& q0, const py::object& q1, double clearance,
+                                double accuracy, int max_iterations, bool self, const py::object& base) {
+  const DoubleArray a = joints_arg(s, q0), b = joints_arg(s, q1);
+  const Transform tb = pose_arg(base, "base");
+  robot::MotionCheckOptions o;
+  o.clearance = clearance;
+  o.accuracy = accuracy;
+  o.max_iterations = max_iterations;
+  o.self = self;
+  py::gil_scoped_release unlocked;
+  return s.checker->check_motion(std::span<const double>(a.data(), static_cast<std::size_t>(a.size())),
+                                 std::span<const double>(b.data(), static_cast<std::size_t>(b.size())),
+                                 *s.environment, o, tb);
+}
+
 // Validity of N joint vectors, first hit (tolerance 0: any pair touching),
 // self and environment. One RobotState refilled across rows.
 CollideBatch check_batch(const Scene& s, const py::object& qs, const py::object& base) {
@@ -231,6 +246,28 @@ void bind_robot(py::module_& m) {
       .def_property_readonly("link", [](const robot::ToleranceReport& r) { return r.pair.link_name; })
       .def_property_readonly("other", [](const robot::ToleranceReport& r) { return r.pair.other_name; });
 
+  py::class_<robot::MotionCheck>(m, "MotionCheck", "Answer of SceneChecker.check_motion().")
+      .def_property_readonly("status", [](const robot::MotionCheck& r) { return std::string(to_string(r.status)); })
+      .def_readonly("message", &robot::MotionCheck::message, "Why, when status is not 'ok'.")
+      .def_readonly("collide", &robot::MotionCheck::collide,
+                    "Some checked pair comes within the clearance on the segment (also True, with status "
+                    "'not_converged', when the search stopped early: s is then a proven lower bound).")
+      .def_readonly("s", &robot::MotionCheck::s,
+                    "First s in [0, 1] of q0 + s (q1 - q0) within clearance (+ accuracy); 1 when free.")
+      .def_readonly("self_pair", &robot::MotionCheck::self, "The pair is a link pair (else link-object).")
+      .def_property_readonly("link", [](const robot::MotionCheck& r) { return r.pair.link_name; })
+      .def_property_readonly("other", [](const robot::MotionCheck& r) { return r.pair.other_name; },
+                             "The other link, or the object.")
+      .def_readonly("distance", &robot::MotionCheck::distance, "The pair's distance at s (inf when free).")
+      .def_property_readonly("point_link", [](const robot::MotionCheck& r) { return to_array(r.point_link); })
+      .def_property_readonly("point_other", [](const robot::MotionCheck& r) { return to_array(r.point_other); })
+      .def_readonly("iterations", &robot::MotionCheck::iterations, "Configurations examined.")
+      .def_readonly("distance_queries", &robot::MotionCheck::distance_queries)
+      .def("__repr__", [](const robot::MotionCheck& r) {
+        return "MotionCheck(status='" + std::string(to_string(r.status)) + "', collide=" +
+               (r.collide ? "True" : "False") + ", s=" + repr(r.s) + ")";
+      });
+
   py::class_<Scene>(m, "SceneChecker",
                     "A robot from a URDF (+ SRDF) and its environment: which links collide with each other or "
                     "with objects at a joint vector, and how close they come. Self pairs exclude adjacent links "
@@ -291,6 +328,13 @@ void bind_robot(py::module_& m) {
            "Smallest self and environment distances with witness points -> RobotDistances.")
       .def("tolerance", &tolerance, py::arg("q"), py::arg("tolerance"), py::arg("base") = py::none(),
            "Is any checked pair within `tolerance` (m)? Stops at the first -> RobotTolerance.")
+      .def("check_motion", &check_motion, py::arg("q0"), py::arg("q1"), py::kw_only(), py::arg("clearance") = 0.0,
+           py::arg("accuracy") = robot::MotionCheckOptions{}.accuracy,
+           py::arg("max_iterations") = robot::MotionCheckOptions{}.max_iterations, py::arg("self_pairs") = true,
+           py::arg("base") = py::none(),
+           "Continuous check of the straight joint-space segment q0 -> q1 (every point of it, not samples; "
+           "conservative advancement) -> MotionCheck. A bad clearance, accuracy or q answers status "
+           "'invalid_input' with a message (q of the wrong length raises ValueError).")
       .def("check_batch", &check_batch, py::arg("qs"), py::arg("base") = py::none(),
            "Validity of N joint vectors (N, dof): collide[i] when any self or environment pair touches. "
            "Runs without the GIL -> CollideBatchResult.");

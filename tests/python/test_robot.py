@@ -108,6 +108,38 @@ class RobotTest(unittest.TestCase):
             hits = {pair for pair in scene.check(q).environment_pairs if pair[1] == "raised"}
             self.assertEqual(hits, {(name, "raised") for name, z in lowest.items() if z <= height})
 
+    def test_motion_check_meets_a_wall_where_the_farthest_vertex_does(self):
+        q0 = np.array(READY)
+        q1 = q0 + np.array([0.0, 0.9, 0.0, 0.4, 0.0, -0.3, 0.0])  # the shoulder pitches forward
+
+        def farthest(s):  # the largest x of any collision-mesh vertex at q(s)
+            poses = self.panda.link_poses(q0 + s * (q1 - q0))
+            return max(float((v @ poses[n].R.T + poses[n].p)[:, 0].max()) for n, v in self.meshes.items())
+
+        wall = farthest(0.6)  # the solid x >= wall, reached at s = 0.6 or earlier
+        self.assertGreater(wall, farthest(0.0) + 0.05)
+        env = proxima.Environment()
+        env.add("wall", proxima.Halfspace([-1, 0, 0], -wall))
+        scene = proxima.SceneChecker(URDF, SRDF, environment=env)
+        m = scene.check_motion(q0, q1, self_pairs=False)
+        self.assertEqual(m.status, "ok")
+        self.assertTrue(m.collide)
+        self.assertEqual(m.other, "wall")
+        self.assertGreater(m.s, 0.0)
+        self.assertLessEqual(m.s, 0.6)
+        gap = wall - farthest(m.s)
+        self.assertGreaterEqual(gap, -1e-9)
+        self.assertLessEqual(gap, 1e-4 + 1e-9)  # the default accuracy
+        for k in range(200):  # no earlier contact
+            self.assertGreater(wall - farthest(m.s * k / 200), -1e-9)
+        back = scene.check_motion(q0, q0 - 0.3 * (q1 - q0), self_pairs=False)  # away from the wall
+        self.assertEqual((back.status, back.collide, back.s), ("ok", False, 1.0))
+        bad = scene.check_motion(q0, q1, clearance=-1.0)
+        self.assertEqual(bad.status, "invalid_input")
+        self.assertIn("clearance", bad.message)
+        with self.assertRaises(ValueError):
+            scene.check_motion(q0[:6], q1)
+
     def test_ready_pose_is_free_and_folded_poses_collide_with_the_listed_pairs(self):
         r = self.panda.check(READY)
         self.assertEqual((r.status, r.collide), ("ok", False))
