@@ -18,7 +18,7 @@ namespace {
 TEST(Tolerance, EveryBoundedPairOnBothSidesOfTheTrueDistance) {
   const std::vector<testing::TestShape> shapes = testing::bounded_test_shapes();
   testing::Rng rng(91);
-  int within = 0, beyond = 0;
+  int within = 0, beyond = 0, separated = 0;
   for (const testing::TestShape& a : shapes) {
     for (const testing::TestShape& b : shapes) {
       for (int k = 0; k < testing::scaled(6); ++k) {
@@ -27,6 +27,7 @@ TEST(Tolerance, EveryBoundedPairOnBothSidesOfTheTrueDistance) {
             [&](const Vec3& d) { return a.support(ta, d); }, [&](const Vec3& d) { return b.support(tb, d); });
         const double truth = rep.value;
         const DistanceResult full = distance(a.shape, ta, b.shape, tb);
+        separated += rep.separated && truth > 1e-6;
         for (const double factor : {0.0, 0.5, 0.99, 1.01, 2.0}) {
           const double t = std::max(0.0, truth) * factor;
           if (!rep.separated || std::abs(t - truth) < 1e-8) continue;
@@ -53,8 +54,11 @@ TEST(Tolerance, EveryBoundedPairOnBothSidesOfTheTrueDistance) {
       }
     }
   }
-  EXPECT_GT(within, 200);
-  EXPECT_GT(beyond, 200);
+  // Each separated pose asks two tolerances above its distance and three
+  // below (0, half, 0.99 of it).
+  EXPECT_GT(separated, 40 * testing::scaled(6));
+  EXPECT_GE(within, 2 * separated - 5);
+  EXPECT_GE(beyond, 3 * separated - 5);
 }
 
 TEST(Tolerance, HalfspacesAndBadInput) {
