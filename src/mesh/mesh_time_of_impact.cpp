@@ -28,20 +28,21 @@ DistanceResult as_distance(const MeshDistanceResult& m) {
   return r;
 }
 
-// The loop with the mesh's witness triangles kept: `query(ta, tb)` answers a
-// MeshDistanceResult at the two poses.
-template <class Query>
-MeshTimeOfImpactResult run(const TimeOfImpactRequest& req, const RigidMotion& ma, const RigidMotion& mb,
-                           double mu, Query&& query) {
+// The loop with the mesh's witness triangles kept: `query(t)` answers a
+// MeshDistanceResult at time t, `speed(t)` bounds the closing speed from t on.
+template <class Query, class Speed>
+MeshTimeOfImpactResult run(const TimeOfImpactRequest& req, Query&& query, Speed&& speed) {
   MeshDistanceResult last;
+  double now = 0.0;
   MeshTimeOfImpactResult out;
   static_cast<TimeOfImpactResult&>(out) = narrow::advance(
       req,
       [&](double t) {
-        last = query(ma.at(t), mb.at(t));
+        now = t;
+        last = query(t);
         return as_distance(last);
       },
-      [&](const DistanceResult&) { return mu; });
+      [&](const DistanceResult&) { return speed(now); });
   if (out.iterations > 0) {
     out.triangle_a = last.triangle_a;
     out.triangle_b = last.triangle_b;
@@ -68,8 +69,8 @@ MeshTimeOfImpactResult time_of_impact(const Bvh& a, const Transform& pose_a, con
   MeshCache cache;
   MeshRequest mreq;
   mreq.cache = &cache;
-  return run(request, ma, mb, mu,
-             [&](const Transform& ta, const Transform& tb) { return distance(a, ta, b, tb, mreq); });
+  return run(
+      request, [&](double t) { return distance(a, ma.at(t), b, mb.at(t), mreq); }, [&](double) { return mu; });
 }
 
 MeshTimeOfImpactResult time_of_impact(const Bvh& a, const Transform& pose_a, const Transform& pose_a_end,
@@ -85,27 +86,21 @@ MeshTimeOfImpactResult time_of_impact(const Bvh& a, const Transform& pose_a, con
   if (b.type() == ShapeType::halfspace && mb.rotates()) {
     // Queried in the halfspace's frame, where it stands still.
     const Vec3 n = mb.start.rotate(b.as<Halfspace>().normal());
-    double now = 0.0;
-    MeshDistanceResult last;
-    MeshTimeOfImpactResult out;
-    static_cast<TimeOfImpactResult&>(out) = narrow::advance(
+    return run(
         request,
         [&](double t) {
-          now = t;
           const Transform tb = mb.at(t);
-          last = distance(a, tb.inverse() * ma.at(t), b, Transform::identity(), mreq);
-          last.normal = tb.rotate(last.normal);
-          last.point_a = tb.apply(last.point_a);
-          last.point_b = tb.apply(last.point_b);
-          return as_distance(last);
+          MeshDistanceResult r = distance(a, tb.inverse() * ma.at(t), b, Transform::identity(), mreq);
+          r.normal = tb.rotate(r.normal);
+          r.point_a = tb.apply(r.point_a);
+          r.point_b = tb.apply(r.point_b);
+          return r;
         },
-        [&](const DistanceResult&) { return narrow::closing_speed_to_turning_halfspace(n, ma, ra, mb, now); });
-    out.triangle_a = last.triangle_a;
-    return out;
+        [&](double t) { return narrow::closing_speed_to_turning_halfspace(n, ma, ra, mb, t); });
   }
   const double mu = narrow::closing_speed(ma, ra, mb, mb.rotates() ? narrow::core_radius(b) : 0.0);
-  return run(request, ma, mb, mu,
-             [&](const Transform& ta, const Transform& tb) { return distance(a, ta, b, tb, mreq); });
+  return run(
+      request, [&](double t) { return distance(a, ma.at(t), b, mb.at(t), mreq); }, [&](double) { return mu; });
 }
 
 }  // namespace proxima
