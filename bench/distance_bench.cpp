@@ -15,6 +15,7 @@
 
 #include <sys/utsname.h>
 
+#include <proxima/narrow/closed_form.hpp>
 #include <proxima/query.hpp>
 
 #include "peers/manifold.hpp"
@@ -119,6 +120,48 @@ struct DuelQuery {
     }
   }
 };
+
+// The same through the typed public closed form (proxima/narrow/closed_form.hpp):
+// what a caller who knows both shape types at compile time runs. The pose
+// check stays; the shape-type table and the indirect call go.
+template <class A, class B,
+          proxima::DistanceResult (*F)(const A&, const proxima::Transform&, const B&, const proxima::Transform&)>
+struct TypedDuelQuery {
+  const A* a;
+  const B* b;
+  const std::vector<proxima::Transform>* ta;
+  const std::vector<proxima::Transform>* tb;
+  double sink = 0.0;
+  static void run(void* ctx, std::size_t i, int repeats) {
+    TypedDuelQuery& q = *static_cast<TypedDuelQuery*>(ctx);
+    for (int k = 0; k < repeats; ++k) {
+      const proxima::DistanceResult r = F(*q.a, (*q.ta)[i], *q.b, (*q.tb)[i]);
+      pb::detail::Depth d;
+      if (r.status == proxima::Status::ok) {
+        d.distance = r.distance;
+        d.normal = {r.normal.x(), r.normal.y(), r.normal.z()};
+      }
+      q.sink += d.distance;
+    }
+  }
+  static pb::Duel duel(const pb::Workload& work, const DuelQuery& shapes, int repeats) {
+    TypedDuelQuery q{&shapes.a.as<A>(), &shapes.b.as<B>(), &shapes.ta, &shapes.tb};
+    return pb::duel_ode(work, repeats, 9, &TypedDuelQuery::run, &q);
+  }
+};
+
+// The typed closed form for the workload's pair, if it has one.
+using TypedDuel = pb::Duel (*)(const pb::Workload&, const DuelQuery&, int);
+TypedDuel typed_closed_form(pb::Kind a, pb::Kind b) {
+  namespace cf = proxima::closed_form;
+  using proxima::Box, proxima::Capsule, proxima::Sphere;
+  if (a == pb::Kind::sphere && b == pb::Kind::sphere) return &TypedDuelQuery<Sphere, Sphere, cf::sphere_sphere>::duel;
+  if (a == pb::Kind::sphere && b == pb::Kind::capsule) return &TypedDuelQuery<Sphere, Capsule, cf::sphere_capsule>::duel;
+  if (a == pb::Kind::capsule && b == pb::Kind::capsule)
+    return &TypedDuelQuery<Capsule, Capsule, cf::capsule_capsule>::duel;
+  if (a == pb::Kind::capsule && b == pb::Kind::box) return &TypedDuelQuery<Capsule, Box, cf::capsule_box>::duel;
+  return nullptr;
+}
 #endif
 
 // Proxima's manifold, one ContactSet reused across queries (no allocation
@@ -395,7 +438,9 @@ int main(int argc, char** argv) {
                   "`dGeomSetRotation` on both geoms and `dCollide`, in one process; 9 rounds over the poses above. "
                   "ODE keeps poses in its geoms, so a query at a new pose (what one `signed_distance` call is) is "
                   "the last; the first is ODE's best case, a pose set once and queried many times. Median ns per "
-                  "query; the ratios' medians and ranges over the rounds.\n\n",
+                  "query; the ratios' medians and ranges over the rounds. Rows \"typed closed form\" call the pair's public "
+                  "closed form (`proxima::closed_form::sphere_sphere` and so on: the same pose check, no shape-type "
+                  "dispatch) instead of `signed_distance`, in a duel of their own with ODE.\n\n",
                   repeats, repeats, repeats);
       std::printf("| workload | Proxima ns | ODE dCollide ns | Proxima / dCollide | range | ODE set pose + dCollide ns "
                   "| Proxima / (set pose + dCollide) | range |\n|---|---:|---:|---:|---|---:|---:|---|\n");
@@ -415,10 +460,14 @@ int main(int argc, char** argv) {
           std::printf("| %s | – | – | – | – | – | – | %s |\n", w.work.name.c_str(), d.note.c_str());
           continue;
         }
-        std::printf("| %s | %.1f | %.1f | %.2f | %.2f–%.2f | %.1f | %.2f | %.2f–%.2f |\n", w.work.name.c_str(),
-                    d.proxima_ns, d.ode_ns, d.ratio, d.ratio_lo, d.ratio_hi, d.ode_placed_ns, d.placed_ratio,
-                    d.placed_lo, d.placed_hi);
-        std::fflush(stdout);
+        auto row = [](const std::string& name, const pb::Duel& x) {
+          std::printf("| %s | %.1f | %.1f | %.2f | %.2f–%.2f | %.1f | %.2f | %.2f–%.2f |\n", name.c_str(),
+                      x.proxima_ns, x.ode_ns, x.ratio, x.ratio_lo, x.ratio_hi, x.ode_placed_ns, x.placed_ratio,
+                      x.placed_lo, x.placed_hi);
+          std::fflush(stdout);
+        };
+        row(w.work.name, d);
+        if (const TypedDuel typed = typed_closed_form(ka, kb)) row(w.work.name + ", typed closed form", typed(w.work, q, repeats));
       }
     }
 #endif
