@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 #include <ctime>
 #include <map>
@@ -63,6 +64,30 @@ using clock_type = std::chrono::steady_clock;
 
 constexpr double kFootMargin = 0.0025;  // r of the moving body
 constexpr double kGap = 0.001;          // core gap inside the layer
+bool digest = false;                    // --digest
+
+// FNV-1a over the bit patterns of a contact set's numbers and features.
+void fold(std::uint64_t& h, const std::vector<Contact>& points) {
+  auto word = [&h](std::uint64_t w) {
+    for (int k = 0; k < 8; ++k) {
+      h ^= (w >> (8 * k)) & 0xffu;
+      h *= 0x100000001b3ull;
+    }
+  };
+  auto number = [&word](double x) {
+    std::uint64_t w;
+    std::memcpy(&w, &x, sizeof w);
+    word(w);
+  };
+  word(points.size());
+  for (const Contact& c : points) {
+    for (int k = 0; k < 3; ++k) number(c.point[k]);
+    for (int k = 0; k < 3; ++k) number(c.normal[k]);
+    number(c.depth);
+    word(static_cast<std::uint64_t>(c.feature_a) << 32 ^ static_cast<std::uint32_t>(c.feature_b));
+    word(c.intersecting);
+  }
+}
 
 int failures = 0;
 void check(bool ok, const std::string& what) {
@@ -358,6 +383,7 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
   MeshContactScratch scratch;
   MeshContactStats st;
   std::size_t empty_poses = 0, nan_poses = 0, too_many = 0;
+  std::uint64_t hash = 0xcbf29ce484222325ull;
   for (const Transform& pose : path) {
     st = {};
     proxima::mesh_contacts(fb, pose, tb, I, raw, rawset, &st);
@@ -367,6 +393,8 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
     n_inter.push_back(double(st.intersecting));
     n_within.push_back(double(st.pairs_within));
     proxima::mesh_contacts(fb, pose, tb, I, full, set);
+    fold(hash, rawset.points);
+    fold(hash, set.points);
     n_out.push_back(double(set.points.size()));
     empty_poses += set.points.empty();
     nan_poses += !finite(set) || !finite(rawset) || set.status != proxima::Status::ok;
@@ -403,6 +431,8 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
         repeats);
     t_cluster.push_back(std::max(cl_ns - copy_ns, 0.0));
   }
+  if (digest) std::printf("\nterrain contacts digest (raw and clustered, %zu poses): %016llx\n", path.size(),
+                          static_cast<unsigned long long>(hash));
   check(empty_poses == 0, "every terrain pose has contacts (" + std::to_string(empty_poses) + " without)");
   check(nan_poses == 0, "terrain contacts finite and ok (" + std::to_string(nan_poses) + " bad poses)");
   check(too_many == 0, "terrain clustered sets at most k = 50");
@@ -651,8 +681,12 @@ int main(int argc, char** argv) {
       poses = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i])));
     } else if (a == "--repeats" && i + 1 < argc) {
       repeats = std::max(1, std::atoi(argv[++i]));
+    } else if (a == "--digest") {
+      digest = true;
     } else {
-      std::fprintf(stderr, "usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R]\n"
+      std::fprintf(stderr, "usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R] [--digest]\n"
+                           "  --digest: also print a hash of every terrain contact (raw and clustered), bit for bit,\n"
+                           "            to show that a change to the contact code left its answers alone\n"
                            "  PROXIMA_BLEM_BENCH_QUICK=1: small terrain, few poses (smoke test)\n");
       return 2;
     }

@@ -66,6 +66,19 @@ std::optional<std::string> options_error(const MotionCheckOptions& o) {
 
 MotionCheck SceneChecker::check_motion(std::span<const double> q0, std::span<const double> q1, const Environment& env,
                                        const MotionCheckOptions& options, const Transform& base) const {
+  if (auto err = detail::environment_error(env)) return invalid_motion(*err);
+  return motion_near(q0, q1, env.objects, broad::BoxTree::flat(detail::object_boxes(env)), options, base);
+}
+
+MotionCheck SceneChecker::check_motion(std::span<const double> q0, std::span<const double> q1,
+                                       const PreparedEnvironment& env, const MotionCheckOptions& options,
+                                       const Transform& base) const {
+  return motion_near(q0, q1, env.objects(), env.index(), options, base);
+}
+
+MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<const double> q1,
+                                      const std::vector<EnvironmentObject>& objects, const broad::BoxTree& index,
+                                      const MotionCheckOptions& options, const Transform& base) const {
   if (auto err = joint_vector_error(model(), q0)) return invalid_motion("q0: " + *err);
   if (auto err = joint_vector_error(model(), q1)) return invalid_motion("q1: " + *err);
   for (std::size_t k = 0; k < q0.size(); ++k)
@@ -73,28 +86,41 @@ MotionCheck SceneChecker::check_motion(std::span<const double> q0, std::span<con
       return invalid_motion("robot '" + model().name() + "': the motion of joint '" +
                             model().joint(model().variable_joint(k)).name + "' is not finite");
   if (!base.is_valid()) return invalid_motion("robot '" + model().name() + "': base pose is not finite");
-  if (auto err = detail::environment_error(env)) return invalid_motion(*err);
   if (auto err = options_error(options)) return invalid_motion(*err);
 
   const detail::SweepGeometry& sweep = *sweep_;
   detail::LinkSpeeds speeds;
   detail::link_speeds(model(), sweep, q0, q1, speeds);
+  RobotState st;
+  state(q0, base, st);
+  if (st.status != Status::ok) return invalid_motion(st.message);
+  const double stop = options.clearance + options.accuracy;
+  const double keep = options.clearance + 0.5 * options.accuracy;
   std::vector<Tracked> pairs;
   if (options.self)
     for (const auto& [a, b] : self_pairs_) {
       const std::size_t shared = detail::shared_joints(sweep, a, b);
       pairs.push_back({a, b, true, speeds.below(sweep, a, shared) + speeds.below(sweep, b, shared)});
     }
+  // Only the objects a link can reach: its points move by at most μ over
+  // the whole segment, so an object whose box is farther than μ + stop from
+  // the link's box at q0 stays beyond the stop distance throughout (its
+  // step would exceed the segment at every iteration).
+  std::vector<std::size_t> near;
   const int links = static_cast<int>(model().links().size());
-  for (int l = 0; l < links; ++l)
-    if (geometry_.has_geometry(l))
-      for (std::size_t o = 0; o < env.objects.size(); ++o)
-        pairs.push_back({l, static_cast<int>(o), false, speeds.below(sweep, l, 0)});
+  for (int l = 0; l < links; ++l) {
+    if (!geometry_.has_geometry(l)) continue;
+    const double mu = speeds.below(sweep, l, 0);  // infinite: every object, refused below
+    near.clear();
+    index.near(st.link_boxes[static_cast<std::size_t>(l)], mu + stop, [&](std::size_t o) { near.push_back(o); });
+    std::sort(near.begin(), near.end());
+    for (const std::size_t o : near) pairs.push_back({l, static_cast<int>(o), false, mu});
+  }
   for (const Tracked& p : pairs)
     if (!std::isfinite(p.mu))
       return invalid_motion("robot '" + model().name() + "': the motion is too large to bound (link '" +
                             model().link(p.link).name + "')");
-  const std::vector<Aabb> boxes = detail::object_boxes(env);
+  const std::vector<Aabb>& boxes = index.boxes();
   // One warm start per shape pair: successive states are close, so GJK
   // starts next to its last answer.
   std::size_t cache_count = 0;
@@ -104,10 +130,7 @@ MotionCheck SceneChecker::check_motion(std::span<const double> q0, std::span<con
   }
   std::vector<GjkCache> caches(cache_count);
 
-  const double stop = options.clearance + options.accuracy;
-  const double keep = options.clearance + 0.5 * options.accuracy;
   MotionCheck out;
-  RobotState st;
   std::vector<double> q(q0.begin(), q0.end());
   std::vector<std::size_t> order;
   order.reserve(pairs.size());
@@ -127,7 +150,7 @@ MotionCheck SceneChecker::check_motion(std::span<const double> q0, std::span<con
       GjkCache* row = caches.data() + p.caches + (i - st.shape_begin[ul]) * per_shape;
       auto one = [&](const detail::Geometry& gj, const Transform& pj, const Aabb& box, std::size_t j) {
         const double limit = std::min(bound, best.distance);
-        if (detail::aabb_gap(st.shape_boxes[i], box) >= limit) return;
+        if (broad::box_gap(st.shape_boxes[i], box) >= limit) return;
         ++out.distance_queries;
         const detail::PairDistance d = detail::distance_pair(gi, st.shape_poses[i], gj, pj, limit, row + j);
         if (status == Status::ok) status = d.status;
@@ -139,7 +162,7 @@ MotionCheck SceneChecker::check_motion(std::span<const double> q0, std::span<con
         for (std::size_t j = st.shape_begin[uo]; j < st.shape_begin[uo + 1]; ++j)
           one(others[j - st.shape_begin[uo]].geometry, st.shape_poses[j], st.shape_boxes[j], j - st.shape_begin[uo]);
       } else {
-        const EnvironmentObject& obj = env.objects[static_cast<std::size_t>(p.other)];
+        const EnvironmentObject& obj = objects[static_cast<std::size_t>(p.other)];
         one(obj.geometry, obj.pose, boxes[static_cast<std::size_t>(p.other)], 0);
       }
     }
@@ -149,7 +172,7 @@ MotionCheck SceneChecker::check_motion(std::span<const double> q0, std::span<con
   auto report = [&](const Tracked& p, const detail::PairDistance& d) {
     out.self = p.self;
     out.pair = {p.link, p.other, model().link(p.link).name,
-                p.self ? model().link(p.other).name : env.objects[static_cast<std::size_t>(p.other)].name};
+                p.self ? model().link(p.other).name : objects[static_cast<std::size_t>(p.other)].name};
     out.distance = d.distance;
     out.point_link = d.point_a;
     out.point_other = d.point_b;
@@ -170,7 +193,7 @@ MotionCheck SceneChecker::check_motion(std::span<const double> q0, std::span<con
       const Aabb& other = p.self ? st.link_boxes[static_cast<std::size_t>(p.other)]
                                  : boxes[static_cast<std::size_t>(p.other)];
       const double lower = std::max(p.known - p.mu * (s - p.s_known),
-                                    detail::aabb_gap(st.link_boxes[static_cast<std::size_t>(p.link)], other));
+                                    broad::box_gap(st.link_boxes[static_cast<std::size_t>(p.link)], other));
       if (lower > stop) p.step = p.mu > 0.0 ? (lower - keep) / p.mu : kInf;
       else p.step = -kInf;  // may be within the stop distance: measure it
       if (p.step < remaining) order.push_back(k);

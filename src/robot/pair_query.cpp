@@ -74,16 +74,6 @@ bool within_pair(const Geometry& a, const Transform& pa, const Geometry& b, cons
   return r.within;
 }
 
-double aabb_gap(const Aabb& a, const Aabb& b) {
-  double s = 0.0;
-  for (int i = 0; i < 3; ++i) {
-    // −inf − (+inf) is −inf, so unbounded boxes make no NaN here.
-    const double g = std::max({0.0, a.min[i] - b.max[i], b.min[i] - a.max[i]});
-    s += g * g;
-  }
-  return std::sqrt(s);
-}
-
 std::optional<std::string> environment_error(const Environment& env) {
   for (const EnvironmentObject& o : env.objects)
     if (!o.pose.is_valid()) return "environment object '" + o.name + "': pose is not finite";

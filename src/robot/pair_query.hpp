@@ -42,11 +42,6 @@ PairDistance distance_pair(const Geometry& a, const Transform& pa, const Geometr
 bool within_pair(const Geometry& a, const Transform& pa, const Geometry& b, const Transform& pb, double t,
                  Status& status);
 
-/// Euclidean distance between two boxes (0 when they overlap): a lower
-/// bound on the distance of anything inside them. Unbounded boxes give 0
-/// or a finite gap, never NaN.
-double aabb_gap(const Aabb& a, const Aabb& b);
-
 /// Why the environment cannot be queried (an object pose that is not
 /// finite), or nullopt.
 std::optional<std::string> environment_error(const Environment& env);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <functional>
 
 #include <proxima/robot/kinematics.hpp>
 
@@ -10,7 +12,7 @@
 
 namespace proxima::robot {
 
-using detail::aabb_gap;
+using broad::box_gap;
 using detail::environment_error;
 using detail::object_boxes;
 
@@ -117,23 +119,46 @@ CollisionReport SceneChecker::self_collision(const RobotState& s) const {
 CollisionReport SceneChecker::environment_collision(const RobotState& s, const Environment& env) const {
   if (s.status != Status::ok) return invalid<CollisionReport>(s.message);
   if (auto err = environment_error(env)) return invalid<CollisionReport>(*err);
+  return collision_near(s, env.objects, broad::BoxTree::flat(object_boxes(env)));
+}
+
+CollisionReport SceneChecker::environment_collision(const RobotState& s, const PreparedEnvironment& env) const {
+  if (s.status != Status::ok) return invalid<CollisionReport>(s.message);
+  return collision_near(s, env.objects(), env.index());
+}
+
+namespace {
+
+// The objects whose boxes are within `gap` of `box`, in index order (the
+// order the reports list them in, whatever the index's own).
+void objects_near(const broad::BoxTree& index, const Aabb& box, double gap, std::vector<std::size_t>& out) {
+  out.clear();
+  index.near(box, gap, [&](std::size_t o) { out.push_back(o); });
+  std::sort(out.begin(), out.end());
+}
+
+}  // namespace
+
+CollisionReport SceneChecker::collision_near(const RobotState& s, const std::vector<EnvironmentObject>& objects,
+                                             const broad::BoxTree& index) const {
   CollisionReport r;
-  const std::vector<Aabb> boxes = object_boxes(env);
+  std::vector<std::size_t> near;
   const std::size_t n = model().links().size();
-  for (std::size_t l = 0; l < n; ++l)
-    for (std::size_t o = 0; o < env.objects.size(); ++o) {
-      if (!s.link_boxes[l].overlaps(boxes[o])) continue;
+  for (std::size_t l = 0; l < n; ++l) {
+    if (s.shape_begin[l] == s.shape_begin[l + 1]) continue;
+    objects_near(index, s.link_boxes[l], 0.0, near);
+    for (const std::size_t o : near) {
       bool hit = false;
       for (std::size_t i = s.shape_begin[l]; i < s.shape_begin[l + 1] && !hit; ++i) {
-        if (!s.shape_boxes[i].overlaps(boxes[o])) continue;
+        if (!s.shape_boxes[i].overlaps(index.box(o))) continue;
         const detail::PairCollide c = detail::collide_pair(geometry_.links()[l].shapes[i - s.shape_begin[l]].geometry,
-                                                           s.shape_poses[i], env.objects[o].geometry, env.objects[o].pose);
+                                                           s.shape_poses[i], objects[o].geometry, objects[o].pose);
         note(r.status, c.status);
         hit = c.collide;
       }
-      if (hit)
-        r.pairs.push_back({static_cast<int>(l), static_cast<int>(o), model().links()[l].name, env.objects[o].name});
+      if (hit) r.pairs.push_back({static_cast<int>(l), static_cast<int>(o), model().links()[l].name, objects[o].name});
     }
+  }
   return r;
 }
 
@@ -159,7 +184,7 @@ DistanceReport SceneChecker::self_distance(const RobotState& s) const {
     const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
     for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i)
       for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j)
-        cand.push_back({aabb_gap(s.shape_boxes[i], s.shape_boxes[j]), i, j, a, b});
+        cand.push_back({box_gap(s.shape_boxes[i], s.shape_boxes[j]), i, j, a, b});
   }
   std::sort(cand.begin(), cand.end(), [](const Candidate& x, const Candidate& y) { return x.gap < y.gap; });
   DistanceReport r;
@@ -184,26 +209,77 @@ DistanceReport SceneChecker::self_distance(const RobotState& s) const {
 DistanceReport SceneChecker::environment_distance(const RobotState& s, const Environment& env) const {
   if (s.status != Status::ok) return invalid<DistanceReport>(s.message);
   if (auto err = environment_error(env)) return invalid<DistanceReport>(*err);
-  const std::vector<Aabb> boxes = object_boxes(env);
-  std::vector<Candidate> cand;
-  const std::size_t n = model().links().size();
-  for (std::size_t l = 0; l < n; ++l)
-    for (std::size_t i = s.shape_begin[l]; i < s.shape_begin[l + 1]; ++i)
-      for (std::size_t o = 0; o < env.objects.size(); ++o)
-        cand.push_back({aabb_gap(s.shape_boxes[i], boxes[o]), i, o, static_cast<int>(l), static_cast<int>(o)});
-  std::sort(cand.begin(), cand.end(), [](const Candidate& x, const Candidate& y) { return x.gap < y.gap; });
+  return distance_near(s, env.objects, broad::BoxTree::flat(object_boxes(env)));
+}
+
+DistanceReport SceneChecker::environment_distance(const RobotState& s, const PreparedEnvironment& env) const {
+  if (s.status != Status::ok) return invalid<DistanceReport>(s.message);
+  return distance_near(s, env.objects(), env.index());
+}
+
+namespace {
+
+// A robot shape against a node of the object index (or one object), keyed
+// by the gap between their boxes: a lower bound on the distance of any
+// object below.
+struct NearItem {
+  double gap;
+  std::uint32_t shape;
+  std::uint32_t at;  // a node, or an object when `object`
+  bool object;
+  bool operator>(const NearItem& o) const { return gap > o.gap; }
+};
+
+}  // namespace
+
+DistanceReport SceneChecker::distance_near(const RobotState& s, const std::vector<EnvironmentObject>& objects,
+                                           const broad::BoxTree& index) const {
+  // Best first over (shape, node) pairs, nearest boxes first: a node's box
+  // holds its objects', so its gap is a lower bound for all of them, and
+  // once the nearest pending gap reaches the best distance found, nothing
+  // pending can beat it. With a flat index this is the shape × object
+  // pairs in order of their boxes' gaps.
+  std::vector<NearItem> heap;
+  const std::vector<broad::BoxTree::Node>& nodes = index.nodes();
+  const auto push = [&](double gap, std::size_t shape, std::size_t at, bool object) {
+    heap.push_back({gap, static_cast<std::uint32_t>(shape), static_cast<std::uint32_t>(at), object});
+    std::push_heap(heap.begin(), heap.end(), std::greater<>());
+  };
+  for (std::size_t i = 0; i < s.shape_boxes.size(); ++i) {
+    for (const std::uint32_t o : index.unbounded()) push(broad::box_gap(s.shape_boxes[i], index.box(o)), i, o, true);
+    if (!nodes.empty()) push(broad::box_gap(s.shape_boxes[i], nodes[0].box), i, 0, false);
+  }
   DistanceReport r;
-  for (const Candidate& c : cand) {
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+    const NearItem c = heap.back();
+    heap.pop_back();
     if (r.found && c.gap >= r.distance) break;
-    const auto ul = static_cast<std::size_t>(c.link);
-    const EnvironmentObject& obj = env.objects[c.j];
-    const detail::PairDistance d = detail::distance_pair(geometry_.link(c.link).shapes[c.i - s.shape_begin[ul]].geometry,
-                                                         s.shape_poses[c.i], obj.geometry, obj.pose, r.distance);
+    if (!c.object) {
+      const broad::BoxTree::Node& n = nodes[c.at];
+      if (n.leaf()) {
+        for (std::uint32_t k = n.first; k < n.first + n.count; ++k) {
+          const std::uint32_t o = index.order()[k];
+          push(broad::box_gap(s.shape_boxes[c.shape], index.box(o)), c.shape, o, true);
+        }
+      } else {
+        push(broad::box_gap(s.shape_boxes[c.shape], nodes[n.child].box), c.shape, n.child, false);
+        push(broad::box_gap(s.shape_boxes[c.shape], nodes[n.child + 1].box), c.shape, n.child + 1, false);
+      }
+      continue;
+    }
+    // The link of shape c.shape: the last whose shapes begin at or before it.
+    const auto link = static_cast<std::size_t>(
+        std::upper_bound(s.shape_begin.begin(), s.shape_begin.end(), std::size_t{c.shape}) - s.shape_begin.begin() - 1);
+    const EnvironmentObject& obj = objects[c.at];
+    const detail::PairDistance d =
+        detail::distance_pair(geometry_.links()[link].shapes[c.shape - s.shape_begin[link]].geometry,
+                              s.shape_poses[c.shape], obj.geometry, obj.pose, r.distance);
     note(r.status, d.status);
     if (d.distance < r.distance) {
       r.found = true;
       r.distance = d.distance;
-      r.pair = {c.link, c.other, model().link(c.link).name, obj.name};
+      r.pair = {static_cast<int>(link), static_cast<int>(c.at), model().links()[link].name, obj.name};
       r.point_link = d.point_a;
       r.point_other = d.point_b;
     }
@@ -214,16 +290,26 @@ DistanceReport SceneChecker::environment_distance(const RobotState& s, const Env
 ToleranceReport SceneChecker::tolerance(const RobotState& s, const Environment& env, double t) const {
   if (s.status != Status::ok) return invalid<ToleranceReport>(s.message);
   if (auto err = environment_error(env)) return invalid<ToleranceReport>(*err);
+  return tolerance_near(s, env.objects, broad::BoxTree::flat(object_boxes(env)), t);
+}
+
+ToleranceReport SceneChecker::tolerance(const RobotState& s, const PreparedEnvironment& env, double t) const {
+  if (s.status != Status::ok) return invalid<ToleranceReport>(s.message);
+  return tolerance_near(s, env.objects(), env.index(), t);
+}
+
+ToleranceReport SceneChecker::tolerance_near(const RobotState& s, const std::vector<EnvironmentObject>& objects,
+                                             const broad::BoxTree& index, double t) const {
   if (!std::isfinite(t) || t < 0.0 || t > kMaxLength)
     return invalid<ToleranceReport>("tolerance " + std::to_string(t) + " must be finite and >= 0");
   ToleranceReport r;
   // Self pairs first, then the environment; the first pair within t ends it.
   for (const auto& [a, b] : self_pairs_) {
     const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
-    if (aabb_gap(s.link_boxes[ua], s.link_boxes[ub]) > t) continue;
+    if (box_gap(s.link_boxes[ua], s.link_boxes[ub]) > t) continue;
     for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i)
       for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j) {
-        if (aabb_gap(s.shape_boxes[i], s.shape_boxes[j]) > t) continue;
+        if (box_gap(s.shape_boxes[i], s.shape_boxes[j]) > t) continue;
         Status st = Status::ok;
         const bool in = detail::within_pair(geometry_.link(a).shapes[i - s.shape_begin[ua]].geometry, s.shape_poses[i],
                                             geometry_.link(b).shapes[j - s.shape_begin[ub]].geometry, s.shape_poses[j],
@@ -237,14 +323,15 @@ ToleranceReport SceneChecker::tolerance(const RobotState& s, const Environment& 
         }
       }
   }
-  const std::vector<Aabb> boxes = object_boxes(env);
+  std::vector<std::size_t> near;
   const std::size_t n = model().links().size();
-  for (std::size_t l = 0; l < n; ++l)
-    for (std::size_t o = 0; o < env.objects.size(); ++o) {
-      if (aabb_gap(s.link_boxes[l], boxes[o]) > t) continue;
-      const EnvironmentObject& obj = env.objects[o];
+  for (std::size_t l = 0; l < n; ++l) {
+    if (s.shape_begin[l] == s.shape_begin[l + 1]) continue;
+    objects_near(index, s.link_boxes[l], t, near);
+    for (const std::size_t o : near) {
+      const EnvironmentObject& obj = objects[o];
       for (std::size_t i = s.shape_begin[l]; i < s.shape_begin[l + 1]; ++i) {
-        if (aabb_gap(s.shape_boxes[i], boxes[o]) > t) continue;
+        if (box_gap(s.shape_boxes[i], index.box(o)) > t) continue;
         Status st = Status::ok;
         const bool in = detail::within_pair(geometry_.links()[l].shapes[i - s.shape_begin[l]].geometry,
                                             s.shape_poses[i], obj.geometry, obj.pose, t, st);
@@ -256,6 +343,7 @@ ToleranceReport SceneChecker::tolerance(const RobotState& s, const Environment& 
         }
       }
     }
+  }
   return r;
 }
 

@@ -33,6 +33,7 @@
 #include <proxima/robot/collision_matrix.hpp>
 #include <proxima/robot/environment.hpp>
 #include <proxima/robot/link_geometry.hpp>
+#include <proxima/robot/prepared_environment.hpp>
 
 namespace proxima::robot {
 
@@ -158,6 +159,14 @@ class SceneChecker {
   /// Is any checked link pair or link–object pair within `tolerance` (≥ 0)?
   ToleranceReport tolerance(const RobotState& s, const Environment& env, double tolerance) const;
 
+  /// The same three against a PreparedEnvironment: the objects near each
+  /// link come from its hierarchy, and the poses were checked once, when it
+  /// was made. The answers are the Environment overloads' (the same pairs
+  /// in the same order, the same distances); only the work differs.
+  CollisionReport environment_collision(const RobotState& s, const PreparedEnvironment& env) const;
+  DistanceReport environment_distance(const RobotState& s, const PreparedEnvironment& env) const;
+  ToleranceReport tolerance(const RobotState& s, const PreparedEnvironment& env, double tolerance) const;
+
   /// Continuous check of the joint-space segment q0 → q1 (the robot's root
   /// at `base` throughout) against itself and `env`: conservative
   /// advancement for articulated bodies (Zhang, Redon, Lee, Manocha 2006),
@@ -167,8 +176,25 @@ class SceneChecker {
   MotionCheck check_motion(std::span<const double> q0, std::span<const double> q1, const Environment& env,
                            const MotionCheckOptions& options = {},
                            const Transform& base = Transform::identity()) const;
+  /// The same against a PreparedEnvironment: only the objects a link can
+  /// reach during the motion are tracked, found through the hierarchy.
+  MotionCheck check_motion(std::span<const double> q0, std::span<const double> q1, const PreparedEnvironment& env,
+                           const MotionCheckOptions& options = {},
+                           const Transform& base = Transform::identity()) const;
 
  private:
+  // The environment queries proper, on the objects and their index: a
+  // PreparedEnvironment's, or a flat one made for the call.
+  CollisionReport collision_near(const RobotState& s, const std::vector<EnvironmentObject>& objects,
+                                 const broad::BoxTree& index) const;
+  DistanceReport distance_near(const RobotState& s, const std::vector<EnvironmentObject>& objects,
+                               const broad::BoxTree& index) const;
+  ToleranceReport tolerance_near(const RobotState& s, const std::vector<EnvironmentObject>& objects,
+                                 const broad::BoxTree& index, double tolerance) const;
+  MotionCheck motion_near(std::span<const double> q0, std::span<const double> q1,
+                          const std::vector<EnvironmentObject>& objects, const broad::BoxTree& index,
+                          const MotionCheckOptions& options, const Transform& base) const;
+
   RobotGeometry geometry_;
   AllowedCollisionMatrix acm_;
   std::vector<std::pair<int, int>> self_pairs_;
