@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
 
 prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build_dir" --prefix "$prefix" >/dev/null
 # A fresh consumer build: a kept cache would remember the proxima_DIR of an
 # earlier prefix and build against that install instead of this one.
