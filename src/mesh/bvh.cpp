@@ -431,7 +431,7 @@ Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options) {
   if (options.leaf_size < 1 || options.leaf_size > 8)
     throw Error("bvh: leaf_size must be in 1..8 (got " + std::to_string(options.leaf_size) + ")");
   const auto start = std::chrono::steady_clock::now();
-  auto d = std::make_shared<Data>(Data{std::move(mesh), {}, {}, {}, {}, Vec3::Zero(), 0, 0.0});
+  auto d = std::make_shared<Data>(Data{std::move(mesh), {}, {}, {}, {}, Vec3::Zero(), 0, 0.0, options});
   Aabb bounds;
   for (const Vec3& v : d->mesh.vertices()) bounds.extend(v);
   d->origin = bounds.center();

@@ -9,6 +9,7 @@
 
 #include "bindings.hpp"
 #include "convert.hpp"
+#include "pickling.hpp"
 
 namespace proxima::python {
 namespace {
@@ -61,6 +62,53 @@ BvhSplit split_arg(const std::string& s) {
   value_error("split: unknown \"" + s + "\" (expected sah or median)");
 }
 
+const char* volume_name(BvhVolume v) {
+  switch (v) {
+    case BvhVolume::rss: return "rss";
+    case BvhVolume::obb: return "obb";
+    case BvhVolume::aabb: return "aabb";
+  }
+  return "rss";
+}
+
+const char* split_name(BvhSplit s) { return s == BvhSplit::median ? "median" : "sah"; }
+
+py::object mesh_state(const TriangleMesh& t) {
+  return py::make_tuple(to_array(t.vertices()), triangles_array(t), t.margin(), t.name());
+}
+
+TriangleMesh restore_mesh(const py::object& state) {
+  const StateReader r(state, "TriangleMesh", {"vertices", "triangles", "margin", "name"});
+  return r.build([&] {
+    return TriangleMesh(r.points(0), triangles_arg(py::reinterpret_borrow<py::object>(r.item(1))), r.number(2),
+                        r.text(3));
+  });
+}
+
+// The mesh and the build options, not the hierarchy: rebuilding it is
+// deterministic and costs about what reading it back would (no format to
+// keep stable across versions either).
+py::object bvh_state(const Bvh& b) {
+  const BvhOptions& o = b.options();
+  return py::make_tuple(py::cast(b.mesh()), volume_name(o.volume), o.leaf_size, split_name(o.split));
+}
+
+Bvh restore_bvh(const py::object& state) {
+  const StateReader r(state, "Bvh", {"mesh", "volume", "leaf_size", "split"});
+  if (!py::isinstance<TriangleMesh>(r.item(0))) r.fail("mesh must be a TriangleMesh");
+  const TriangleMesh& mesh = r.item(0).cast<const TriangleMesh&>();
+  return r.build([&] {
+    BvhOptions o;
+    o.volume = volume_arg(r.text(1));
+    o.split = split_arg(r.text(3));
+    const long long leaf = r.integer(2);
+    if (leaf < 1 || leaf > 8) r.fail("leaf_size must be in 1..8 (got " + std::to_string(leaf) + ")");
+    o.leaf_size = static_cast<int>(leaf);
+    py::gil_scoped_release unlocked;
+    return Bvh(mesh, o);
+  });
+}
+
 }  // namespace
 
 void bind_meshes(py::module_& m) {
@@ -98,6 +146,7 @@ void bind_meshes(py::module_& m) {
             return p ? py::cast(*p) : py::none();
           },
           "MassProperties of the enclosed solid for a closed mesh, None for an open one.")
+      .def(py::pickle(&mesh_state, &restore_mesh))
       .def("__repr__", [](const TriangleMesh& t) {
         return "TriangleMesh(" + std::to_string(t.vertices().size()) + " vertices, " +
                std::to_string(t.triangle_count()) + " triangles, margin=" + repr(t.margin()) + ")";
@@ -132,6 +181,13 @@ void bind_meshes(py::module_& m) {
           "node_count", [](const Bvh& b) { return b.nodes().size(); })
       .def_property_readonly("total_bytes", &Bvh::total_bytes, "Memory of the mesh and the hierarchy.")
       .def_property_readonly("build_seconds", &Bvh::build_seconds)
+      .def_property_readonly(
+          "volume", [](const Bvh& b) { return volume_name(b.options().volume); }, "'rss', 'obb' or 'aabb'.")
+      .def_property_readonly(
+          "leaf_size", [](const Bvh& b) { return b.options().leaf_size; }, "Most triangles per leaf.")
+      .def_property_readonly(
+          "split", [](const Bvh& b) { return split_name(b.options().split); }, "'sah' or 'median'.")
+      .def(py::pickle(&bvh_state, &restore_bvh))
       .def("__repr__", [](const Bvh& b) {
         return "Bvh(" + std::to_string(b.mesh().triangle_count()) + " triangles, depth " + std::to_string(b.depth()) +
                ")";

@@ -1,6 +1,7 @@
 // proxima.Pose: the library's rigid Transform.
 #include "bindings.hpp"
 #include "convert.hpp"
+#include "pickling.hpp"
 
 namespace proxima::python {
 namespace {
@@ -19,6 +20,30 @@ py::array_t<double> matrix(const Transform& t) {
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) d[4 * i + j] = i == 3 ? (j == 3 ? 1.0 : 0.0) : (j == 3 ? t.p[i] : t.R(i, j));
   return a;
+}
+
+// Pickled as p and the rows of R, not a quaternion: R back from a
+// quaternion would differ in the last bits, and the copy must be the pose.
+py::object pose_state(const Transform& t) {
+  return py::make_tuple(state_of(t.p), py::make_tuple(state_of(t.R.row(0).transpose()),
+                                                      state_of(t.R.row(1).transpose()),
+                                                      state_of(t.R.row(2).transpose())));
+}
+
+Transform restore_pose(const py::object& state) {
+  const StateReader r(state, "Pose", {"p", "R"});
+  const Vec3 p = r.vec3(0);
+  const Mat3 R = r.rows(1);
+  if (!p.allFinite() || !R.allFinite()) r.fail("non-finite entry");
+  double m[16] = {};
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 3; ++j) m[4 * i + j] = R(i, j);
+    m[4 * i + 3] = p[i];
+  }
+  m[15] = 1.0;
+  Transform t;
+  if (auto reason = matrix_pose(m, t)) r.fail(*reason);
+  return t;
 }
 
 }  // namespace
@@ -84,6 +109,7 @@ void bind_pose(py::module_& m) {
             return to_array(v);
           },
           py::arg("points"), "Maps a point (3,) or points (N, 3) from the local frame to the world.")
+      .def(py::pickle(&pose_state, &restore_pose))
       .def("__repr__", [](const Transform& t) {
         const Eigen::Vector4d q = wxyz(t);
         return "Pose(p=" + repr(t.p) + ", q=[" + repr(q[0]) + ", " + repr(q[1]) + ", " + repr(q[2]) + ", " +

@@ -1,9 +1,12 @@
 // The convex shapes and proxima.Shape, the value any of them converts to.
 #include <proxima/shape/shape.hpp>
 
+#include <type_traits>
+
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "operand.hpp"
+#include "pickling.hpp"
 
 namespace proxima::python {
 namespace {
@@ -14,6 +17,67 @@ Shape to_shape(const T& s) {
 }
 
 py::object mass_properties(const Shape& s) { return py::cast(s.mass_properties()); }
+
+// Pickled states: the constructor's arguments, which the constructor checks
+// again when they are read back. Returned as py::object because pybind11
+// wants __setstate__ to take what __getstate__ returns, and __setstate__
+// takes any object so that a state that is not a tuple raises proxima.Error
+// naming the class rather than a bare TypeError.
+py::object state(const Sphere& s) { return py::make_tuple(s.radius(), s.margin()); }
+Sphere restore(const py::object& state, std::type_identity<Sphere>) {
+  const StateReader r(state, "Sphere", {"radius", "margin"});
+  return r.build([&] { return Sphere(r.number(0), r.number(1)); });
+}
+
+template <class T>
+py::object radius_length_state(const T& s) {
+  return py::make_tuple(s.radius(), s.length(), s.margin());
+}
+template <class T>
+T restore_radius_length(const py::object& state, const char* type) {
+  const StateReader r(state, type, {"radius", "length", "margin"});
+  return r.build([&] { return T(r.number(0), r.number(1), r.number(2)); });
+}
+py::object state(const Capsule& s) { return radius_length_state(s); }
+Capsule restore(const py::object& state, std::type_identity<Capsule>) {
+  return restore_radius_length<Capsule>(state, "Capsule");
+}
+py::object state(const Cylinder& s) { return radius_length_state(s); }
+Cylinder restore(const py::object& state, std::type_identity<Cylinder>) {
+  return restore_radius_length<Cylinder>(state, "Cylinder");
+}
+py::object state(const Cone& s) { return radius_length_state(s); }
+Cone restore(const py::object& state, std::type_identity<Cone>) { return restore_radius_length<Cone>(state, "Cone"); }
+
+// The full size: halving it in the constructor and doubling it in size() are
+// exact, so the half extents come back bit for bit.
+py::object state(const Box& b) { return py::make_tuple(state_of(b.size()), b.margin()); }
+Box restore(const py::object& state, std::type_identity<Box>) {
+  const StateReader r(state, "Box", {"size", "margin"});
+  return r.build([&] { return Box(r.vec3(0), r.number(1)); });
+}
+
+py::object state(const Ellipsoid& e) { return py::make_tuple(state_of(e.radii()), e.margin()); }
+Ellipsoid restore(const py::object& state, std::type_identity<Ellipsoid>) {
+  const StateReader r(state, "Ellipsoid", {"radii", "margin"});
+  return r.build([&] { return Ellipsoid(r.vec3(0), r.number(1)); });
+}
+
+// The unit normal: the constructor keeps a normal that is unit to rounding,
+// so it comes back unchanged.
+py::object state(const Halfspace& h) { return py::make_tuple(state_of(h.normal()), h.offset(), h.margin()); }
+Halfspace restore(const py::object& state, std::type_identity<Halfspace>) {
+  const StateReader r(state, "Halfspace", {"normal", "offset", "margin"});
+  return r.build([&] { return Halfspace(r.vec3(0), r.number(1), r.number(2)); });
+}
+
+// The hull vertices only: they keep their input order, so the hull of them
+// is the same polytope, vertices, faces and all.
+py::object state(const ConvexPolytope& p) { return py::make_tuple(to_array(p.vertices()), p.margin()); }
+ConvexPolytope restore(const py::object& state, std::type_identity<ConvexPolytope>) {
+  const StateReader r(state, "ConvexPolytope", {"vertices", "margin"});
+  return r.build([&] { return ConvexPolytope(r.points(0), r.number(1)); });
+}
 
 // What every shape class has: its margin, the Shape it converts to, bounds
 // and mass properties.
@@ -29,7 +93,9 @@ void add_common(Class& c) {
           py::arg("pose") = py::none(), "Axis-aligned bounds (2, 3): min and max corners, margin included, at `pose`.")
       .def(
           "mass_properties", [](const T& s) { return mass_properties(Shape(s)); },
-          "Volume, centroid and inertia (unit density) of the core, without the margin.");
+          "Volume, centroid and inertia (unit density) of the core, without the margin.")
+      .def(py::pickle([](const T& s) { return state(s); },
+                      [](const py::object& st) { return restore(st, std::type_identity<T>{}); }));
   py::implicitly_convertible<T, Shape>();
 }
 
@@ -61,6 +127,13 @@ void bind_shapes(py::module_& m) {
           },
           py::arg("pose") = py::none(), "Axis-aligned bounds (2, 3) at `pose`, margin included.")
       .def("mass_properties", &mass_properties, "Volume, centroid and inertia (unit density) of the core.")
+      .def(py::pickle([](const Shape& s) -> py::object { return py::make_tuple(concrete(s)); },
+                      [](const py::object& st) {
+                        const StateReader r(st, "Shape", {"shape"});
+                        std::optional<Shape> s = convex_shape(r.item(0));
+                        if (!s) r.fail("shape must be one of the convex shapes");
+                        return *s;
+                      }))
       .def("__repr__", [](const Shape& s) { return "Shape(" + std::string(py::repr(concrete(s))) + ")"; });
   py::class_<MassProperties>(m, "MassProperties", "Mass properties of a solid of unit density.")
       .def_readonly("volume", &MassProperties::volume, "Volume (m^3).")

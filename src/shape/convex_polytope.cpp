@@ -57,9 +57,10 @@ int affine_dimension(const std::vector<Vec3>& pts, Vec3& plane_normal) {
   return d3 <= eps ? 2 : 3;
 }
 
-// Hull vertices of coplanar points, counter-clockwise about `n` (Andrew's
-// monotone chain on in-plane coordinates, collinear points dropped).
-std::vector<Vec3> planar_hull(const std::vector<Vec3>& pts, const Vec3& n) {
+// Hull vertices of coplanar points, as indices into `pts`, counter-clockwise
+// about `n` (Andrew's monotone chain on in-plane coordinates, collinear
+// points dropped).
+std::vector<std::size_t> planar_hull(const std::vector<Vec3>& pts, const Vec3& n) {
   const Vec3 u = n.unitOrthogonal();
   const Vec3 w = n.cross(u);
   std::vector<std::pair<Eigen::Vector2d, std::size_t>> q;
@@ -81,8 +82,8 @@ std::vector<Vec3> planar_hull(const std::vector<Vec3>& pts, const Vec3& n) {
     while (k >= t && cross(q[hull[k - 2]].first, q[hull[k - 1]].first, q[i - 1].first) <= 0.0) --k;
     hull[k++] = i - 1;
   }
-  std::vector<Vec3> out;
-  for (std::size_t i = 0; i + 1 < k; ++i) out.push_back(pts[q[hull[i]].second]);
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i + 1 < k; ++i) out.push_back(q[hull[i]].second);
   return out;
 }
 
@@ -406,12 +407,26 @@ ConvexPolytope::ConvexPolytope(const std::vector<Vec3>& points, double margin) :
       const Vec3 a = points[i1];
       const auto [i2, d2] = farthest(points, [&](const Vec3& p) { return (p - a).norm(); });
       (void)d2;
-      d->vertices = {a, points[i2]};
+      // In input order, as a solid hull's vertices are.
+      d->vertices = {points[std::min(i1, i2)], points[std::max(i1, i2)]};
     } else {
-      d->vertices = planar_hull(points, plane_normal);
-      const int m = static_cast<int>(d->vertices.size());
-      std::vector<int> up(static_cast<std::size_t>(m)), down(static_cast<std::size_t>(m));
-      std::iota(up.begin(), up.end(), 0);
+      // Vertices in input order and the plane's normal from them alone, as
+      // for a solid hull: the polytope of its own vertices (a copy, an
+      // unpickled one) is then this one, vertex order, faces and normals.
+      const std::vector<std::size_t> loop = planar_hull(points, plane_normal);
+      std::vector<std::size_t> by_input = loop;
+      std::sort(by_input.begin(), by_input.end());
+      for (const std::size_t i : by_input) d->vertices.push_back(points[i]);
+      std::vector<int> up;
+      for (const std::size_t i : loop) {
+        up.push_back(static_cast<int>(std::lower_bound(by_input.begin(), by_input.end(), i) - by_input.begin()));
+      }
+      Vec3 n = plane_normal;
+      affine_dimension(d->vertices, n);
+      if (n.dot(plane_normal) < 0.0) std::reverse(up.begin(), up.end());
+      plane_normal = n;
+      std::rotate(up.begin(), std::min_element(up.begin(), up.end()), up.end());
+      std::vector<int> down(up.size());
       std::reverse_copy(up.begin(), up.end(), down.begin());
       const double c = plane_normal.dot(d->vertices[0]);
       d->faces = {up, down};

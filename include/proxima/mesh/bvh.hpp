@@ -133,6 +133,9 @@ class Bvh {
   std::size_t total_bytes() const;
   /// Seconds the build took (wall clock).
   double build_seconds() const { return data_->build_seconds; }
+  /// The options it was built with: Bvh(mesh(), options()) builds the same
+  /// hierarchy again (the Python module rebuilds an unpickled Bvh so).
+  const BvhOptions& options() const { return data_->options; }
 
  private:
   struct Data {
@@ -144,6 +147,7 @@ class Bvh {
     Vec3 origin = Vec3::Zero();
     int depth = 0;
     double build_seconds = 0.0;
+    BvhOptions options;
   };
   std::shared_ptr<const Data> data_;
 };

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Installs the build in ${BUILD_DIR:-build} (already built) into a fresh prefix
+# and uses it as a user would: a CMake project that finds the package and,
+# when that build made the Python module, `import proxima` from the site
+# directory it was installed to, with its type stubs beside it (and checked
+# by mypy when it is installed). .ci/run calls it after the tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=${BUILD_DIR:-build}
+
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+cmake --install "$build_dir" --prefix "$prefix" >/dev/null
+# A fresh consumer build: a kept cache would remember the proxima_DIR of an
+# earlier prefix and build against that install instead of this one.
+rm -rf build-consumer
+cmake -S tests/consumer -B build-consumer -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build build-consumer -j"$(nproc)"
+build-consumer/proxima_consumer
+
+cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$build_dir/CMakeCache.txt"; }
+python_module=$(cache_value PROXIMA_PYTHON)
+case "${python_module^^}" in
+  ON | TRUE | YES | Y | 1) ;;
+  *)
+    echo "python: the build has no Python module (PROXIMA_PYTHON=${python_module:-unset}); nothing to check"
+    exit 0
+    ;;
+esac
+site=$(cache_value PROXIMA_PYTHON_INSTALL_DIR)
+case "$site" in /*) ;; *) site="$prefix/$site" ;; esac
+# The interpreter the module was built for: the first python3 on PATH may be
+# another one (cmake/ProximaPython.cmake).
+python=$(cache_value Python3_EXECUTABLE)
+echo "python: $python with PYTHONPATH=$site"
+# From / with the user site off, so only the installed copy can be imported.
+(cd / && PYTHONPATH="$site" "$python" -s - "$site" <<'PY'
+import math
+import os
+import sys
+
+import proxima
+
+site = os.path.realpath(sys.argv[1])
+where = os.path.realpath(proxima.__file__)
+if os.path.dirname(where) != site:
+    sys.exit("python: imported %s, not the module installed in %s" % (where, site))
+# Spheres of radii 0.3 and 0.2, centres 1 apart: 0.5 apart, normal from B to A.
+r = proxima.distance(proxima.Sphere(0.3), None, proxima.Sphere(0.2), proxima.Pose(p=(0.6, 0.8, 0.0)))
+print("python: %s %s, distance %.12f (expect 0.5), normal %s" % (where, r.status, r.distance, r.normal))
+ok = r.status == "ok" and abs(r.distance - 0.5) < 1e-12 and max(abs(r.normal - (-0.6, -0.8, 0.0))) < 1e-12
+sys.exit(0 if ok else "python: wrong answer from the installed module")
+PY
+)
+for stub in proxima.pyi proxima-stubs/__init__.pyi; do
+  [ -f "$site/$stub" ] || { echo "python: $site/$stub was not installed" >&2; exit 1; }
+done
+# mypy finds an installed module's types only through the stub package.
+if command -v mypy >/dev/null; then
+  work=$(mktemp -d)
+  printf '%s\n' 'import proxima' \
+    'r: proxima.DistanceResult = proxima.distance(proxima.Sphere(0.3), None, proxima.Box(1.0, 1.0, 1.0), None)' \
+    'd: float = r.distance' >"$work/use.py"
+  (cd "$work" && PYTHONPATH="$site" mypy --strict --no-error-summary --cache-dir "$work/cache" \
+    --python-executable "$python" use.py)
+  rm -rf "$work"
+  echo "python: mypy --strict reads the installed stubs"
+else
+  echo "python: mypy not installed; installed stubs not type-checked"
+fi
