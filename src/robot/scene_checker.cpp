@@ -225,9 +225,13 @@ namespace {
 struct NearItem {
   double gap;
   std::uint32_t shape;
-  std::uint32_t at;  // a node, or an object when `object`
+  std::uint32_t at;     // a node, or an object when `object`
+  std::uint32_t depth;  // objects: above every node
   bool object;
-  bool operator>(const NearItem& o) const { return gap > o.gap; }
+  // Nearest first; among equal gaps (the zero gaps of overlapping boxes in
+  // a dense scene) objects, then deeper nodes: down to an object and its
+  // distance, which may end the search, before opening more nodes.
+  bool operator>(const NearItem& o) const { return gap > o.gap || (gap == o.gap && depth < o.depth); }
 };
 
 }  // namespace
@@ -241,13 +245,15 @@ DistanceReport SceneChecker::distance_near(const RobotState& s, const std::vecto
   // pairs in order of their boxes' gaps.
   std::vector<NearItem> heap;
   const std::vector<broad::BoxTree::Node>& nodes = index.nodes();
-  const auto push = [&](double gap, std::size_t shape, std::size_t at, bool object) {
-    heap.push_back({gap, static_cast<std::uint32_t>(shape), static_cast<std::uint32_t>(at), object});
+  constexpr std::uint32_t kObject = ~std::uint32_t{0};
+  const auto push = [&](double gap, std::size_t shape, std::size_t at, std::uint32_t depth) {
+    heap.push_back({gap, static_cast<std::uint32_t>(shape), static_cast<std::uint32_t>(at), depth, depth == kObject});
     std::push_heap(heap.begin(), heap.end(), std::greater<>());
   };
+  heap.reserve(4 * s.shape_boxes.size() + 16);
   for (std::size_t i = 0; i < s.shape_boxes.size(); ++i) {
-    for (const std::uint32_t o : index.unbounded()) push(broad::box_gap(s.shape_boxes[i], index.box(o)), i, o, true);
-    if (!nodes.empty()) push(broad::box_gap(s.shape_boxes[i], nodes[0].box), i, 0, false);
+    for (const std::uint32_t o : index.unbounded()) push(broad::box_gap(s.shape_boxes[i], index.box(o)), i, o, kObject);
+    if (!nodes.empty()) push(broad::box_gap(s.shape_boxes[i], nodes[0].box), i, 0, 0);
   }
   DistanceReport r;
   while (!heap.empty()) {
@@ -260,11 +266,11 @@ DistanceReport SceneChecker::distance_near(const RobotState& s, const std::vecto
       if (n.leaf()) {
         for (std::uint32_t k = n.first; k < n.first + n.count; ++k) {
           const std::uint32_t o = index.order()[k];
-          push(broad::box_gap(s.shape_boxes[c.shape], index.box(o)), c.shape, o, true);
+          push(broad::box_gap(s.shape_boxes[c.shape], index.box(o)), c.shape, o, kObject);
         }
       } else {
-        push(broad::box_gap(s.shape_boxes[c.shape], nodes[n.child].box), c.shape, n.child, false);
-        push(broad::box_gap(s.shape_boxes[c.shape], nodes[n.child + 1].box), c.shape, n.child + 1, false);
+        push(broad::box_gap(s.shape_boxes[c.shape], nodes[n.child].box), c.shape, n.child, c.depth + 1);
+        push(broad::box_gap(s.shape_boxes[c.shape], nodes[n.child + 1].box), c.shape, n.child + 1, c.depth + 1);
       }
       continue;
     }
@@ -282,6 +288,7 @@ DistanceReport SceneChecker::distance_near(const RobotState& s, const std::vecto
       r.pair = {static_cast<int>(link), static_cast<int>(c.at), model().links()[link].name, obj.name};
       r.point_link = d.point_a;
       r.point_other = d.point_b;
+      if (r.distance <= 0.0) break;  // touching: nothing is nearer
     }
   }
   return r;
