@@ -12,6 +12,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <proxima/robot/collision_matrix.hpp>
+#include <proxima/robot/prepared_environment.hpp>
 #include <proxima/robot/scene_checker.hpp>
 #include <proxima/robot/urdf.hpp>
 
@@ -27,12 +28,29 @@ using robot::Environment;
 using NamePairs = std::vector<std::pair<std::string, std::string>>;
 
 // The checker and the environment it checks against (shared with Python,
-// which may keep adding objects to it).
+// which may keep adding objects to it), and that environment prepared for
+// queries (robot/prepared_environment.hpp): made again only when it has
+// changed. Python can only append objects (Environment.add) or swap the
+// environment, so the environment and its object count tell.
 struct Scene {
   std::shared_ptr<const robot::SceneChecker> checker;
   std::shared_ptr<Environment> environment;
+  mutable std::shared_ptr<const robot::PreparedEnvironment> prepared;
+  mutable const Environment* prepared_from = nullptr;
+  mutable std::size_t prepared_count = 0;
 
   const robot::RobotModel& model() const { return checker->model(); }
+
+  // With the GIL held (it reads the Python-owned environment); the result
+  // stays valid without it.
+  std::shared_ptr<const robot::PreparedEnvironment> prepared_environment() const {
+    if (!prepared || prepared_from != environment.get() || prepared_count != environment->objects.size()) {
+      prepared = std::make_shared<const robot::PreparedEnvironment>(*environment);
+      prepared_from = environment.get();
+      prepared_count = environment->objects.size();
+    }
+    return prepared;
+  }
 };
 
 struct CheckAnswer {
@@ -112,7 +130,7 @@ CheckAnswer check(const Scene& s, const py::object& q, const py::object& base) {
     return r;
   }
   const robot::CollisionReport self = s.checker->self_collision(st);
-  const robot::CollisionReport env = s.checker->environment_collision(st, *s.environment);
+  const robot::CollisionReport env = s.checker->environment_collision(st, *s.prepared_environment());
   note(r.status, r.message, self.status, self.message);
   note(r.status, r.message, env.status, env.message);
   r.self_pairs = names(self);
@@ -122,11 +140,11 @@ CheckAnswer check(const Scene& s, const py::object& q, const py::object& base) {
 
 DistancesAnswer distances(const Scene& s, const py::object& q, const py::object& base) {
   const robot::RobotState st = state(s, q, base);
-  return {s.checker->self_distance(st), s.checker->environment_distance(st, *s.environment)};
+  return {s.checker->self_distance(st), s.checker->environment_distance(st, *s.prepared_environment())};
 }
 
 robot::ToleranceReport tolerance(const Scene& s, const py::object& q, double t, const py::object& base) {
-  return s.checker->tolerance(state(s, q, base), *s.environment, t);
+  return s.checker->tolerance(state(s, q, base), *s.prepared_environment(), t);
 }
 
 robot::MotionCheck check_motion(const Scene& s, const py::object& q0, const py::object& q1, double clearance,
@@ -138,10 +156,11 @@ robot::MotionCheck check_motion(const Scene& s, const py::object& q0, const py::
   o.accuracy = accuracy;
   o.max_iterations = max_iterations;
   o.self = self;
+  const auto env = s.prepared_environment();
   py::gil_scoped_release unlocked;
   return s.checker->check_motion(std::span<const double>(a.data(), static_cast<std::size_t>(a.size())),
-                                 std::span<const double>(b.data(), static_cast<std::size_t>(b.size())),
-                                 *s.environment, o, tb);
+                                 std::span<const double>(b.data(), static_cast<std::size_t>(b.size())), *env, o,
+                                 tb);
 }
 
 // Validity of N joint vectors, first hit (tolerance 0: any pair touching),
@@ -158,12 +177,13 @@ CollideBatch check_batch(const Scene& s, const py::object& qs, const py::object&
   CollideBatch out{py::array_t<bool>(n), py::array_t<std::int8_t>(n)};
   bool* c = out.collide.mutable_data();
   std::int8_t* st = out.status_code.mutable_data();
-  const Environment env = *s.environment;  // a copy: Python may add objects while the GIL is released
+  // Immutable: Python may add objects while the GIL is released.
+  const std::shared_ptr<const robot::PreparedEnvironment> env = s.prepared_environment();
   py::gil_scoped_release unlocked;
   robot::RobotState state;
   for (py::ssize_t i = 0; i < n; ++i) {
     s.checker->state(std::span<const double>(a.data() + i * dof, static_cast<std::size_t>(dof)), tb, state);
-    const robot::ToleranceReport r = s.checker->tolerance(state, env, 0.0);
+    const robot::ToleranceReport r = s.checker->tolerance(state, *env, 0.0);
     c[i] = r.within;
     st[i] = static_cast<std::int8_t>(r.status);
   }

@@ -158,6 +158,29 @@ class RobotTest(unittest.TestCase):
             t = self.panda.tolerance(q, 0.0)
             self.assertTrue(t.within and t.self_pair)
 
+    def test_objects_added_or_swapped_after_a_query_count(self):
+        # The checker prepares its environment once and again only when it
+        # changes: an object added (or a whole environment swapped in) after
+        # a query must be seen by every later query.
+        env = proxima.Environment()
+        env.add("far", proxima.Sphere(0.1), ((3.0, 0.0, 0.5), (1, 0, 0, 0)))
+        scene = proxima.SceneChecker(URDF, SRDF, environment=env)
+        self.assertFalse(scene.check(READY).collide)
+        far = scene.distances(READY).environment_distance.distance
+        self.assertGreater(far, 2.0)
+        env.add("around the hand", proxima.Box(0.6, 0.6, 0.6), ((0.3, 0.0, 0.6), (1, 0, 0, 0)))
+        self.assertEqual(scene.check(READY).environment_pairs[0][1], "around the hand")
+        self.assertEqual(scene.distances(READY).environment_distance.distance, 0.0)
+        self.assertTrue(scene.tolerance(READY, 0.0).within)
+        self.assertTrue(scene.check_batch(np.array([READY])).collide[0])
+        q1 = list(READY)
+        q1[0] += 0.1
+        self.assertTrue(scene.check_motion(READY, q1).collide)
+        scene.environment = proxima.Environment()
+        self.assertFalse(scene.check(READY).collide)
+        self.assertFalse(scene.distances(READY).environment_distance.found)
+        self.assertFalse(scene.check_motion(READY, q1).collide)
+
     def test_batched_check_equals_single_checks(self):
         env = proxima.Environment()
         env.add("table", proxima.Box(0.6, 1.0, 0.1), ([0.5, 0.0, 0.3], [1, 0, 0, 0]))
