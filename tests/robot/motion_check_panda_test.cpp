@@ -27,14 +27,8 @@ using testing::Rng;
 std::filesystem::path ccd_panda_dir() { return robot_test::robots_dir() / "panda"; }
 
 const SceneChecker& ccd_panda(MeshMode mode) {
-  auto make = [](MeshMode md) {
-    const RobotModel m = load_urdf(ccd_panda_dir() / "panda.urdf");
-    AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(m);
-    apply_srdf(m, ccd_panda_dir() / "panda.srdf", acm);
-    return SceneChecker(RobotGeometry(m, robot_test::options(md)), acm);
-  };
-  static const SceneChecker hull = make(MeshMode::convex_hull);
-  static const SceneChecker raw = make(MeshMode::triangle_mesh);
+  static const SceneChecker hull = robot_test::panda_checker(MeshMode::convex_hull);
+  static const SceneChecker raw = robot_test::panda_checker(MeshMode::triangle_mesh);
   return mode == MeshMode::convex_hull ? hull : raw;
 }
 

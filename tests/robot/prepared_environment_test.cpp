@@ -26,13 +26,7 @@ namespace {
 using testing::Rng;
 
 const SceneChecker& prepared_panda() {
-  static const SceneChecker c = [] {
-    const auto dir = robot_test::robots_dir() / "panda";
-    const RobotModel m = load_urdf(dir / "panda.urdf");
-    AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(m);
-    apply_srdf(m, dir / "panda.srdf", acm);
-    return SceneChecker(RobotGeometry(m, robot_test::options(MeshMode::convex_hull)), acm);
-  }();
+  static const SceneChecker c = robot_test::panda_checker(MeshMode::convex_hull);
   return c;
 }
 

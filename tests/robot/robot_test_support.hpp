@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <proxima/robot/link_geometry.hpp>
+#include <proxima/robot/scene_checker.hpp>
+#include <proxima/robot/urdf.hpp>
 
 #include "../support/temp_files.hpp"
 
@@ -30,6 +32,16 @@ inline robot::GeometryOptions options(robot::MeshMode mode, double margin = 0.0)
   o.mesh_mode = mode;
   o.margin = margin;
   return o;
+}
+
+/// The Panda of tests/data/robots/panda with its SRDF's allowed pairs, link
+/// meshes in `mode` (callers keep one: reading and hulling take a moment).
+inline robot::SceneChecker panda_checker(robot::MeshMode mode) {
+  const auto dir = robots_dir() / "panda";
+  const robot::RobotModel m = robot::load_urdf(dir / "panda.urdf");
+  robot::AllowedCollisionMatrix acm = robot::AllowedCollisionMatrix::adjacent(m);
+  robot::apply_srdf(m, dir / "panda.srdf", acm);
+  return robot::SceneChecker(robot::RobotGeometry(m, options(mode)), acm);
 }
 
 /// A 3-variable arm: revolute j1 (z), revolute j2 (y, behind an rpy origin),

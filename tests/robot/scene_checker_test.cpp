@@ -377,14 +377,7 @@ TEST(RobotSceneChecker, HalfspaceFloorInTheEnvironment) {
 namespace proxima::robot {
 namespace {
 
-// The Panda with its SRDF, hulls or raw meshes (tests/data/robots/panda).
-SceneChecker scene_panda(MeshMode mode) {
-  const std::filesystem::path dir = robot_test::robots_dir() / "panda";
-  const RobotModel m = load_urdf(dir / "panda.urdf");
-  AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(m);
-  apply_srdf(m, dir / "panda.srdf", acm);
-  return SceneChecker(RobotGeometry(m, robot_test::options(mode)), acm);
-}
+SceneChecker scene_panda(MeshMode mode) { return robot_test::panda_checker(mode); }
 
 TEST(RobotSceneChecker, PandaHullsMatchBruteForce) {
   const SceneChecker c = scene_panda(MeshMode::convex_hull);

@@ -20,13 +20,7 @@ namespace proxima::robot {
 namespace {
 
 const SceneChecker& watched_panda() {
-  static const SceneChecker checker = [] {
-    const auto dir = robot_test::robots_dir() / "panda";
-    const RobotModel model = load_urdf(dir / "panda.urdf");
-    AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(model);
-    apply_srdf(model, dir / "panda.srdf", acm);
-    return SceneChecker(RobotGeometry(model, robot_test::options(MeshMode::convex_hull)), acm);
-  }();
+  static const SceneChecker checker = robot_test::panda_checker(MeshMode::convex_hull);
   return checker;
 }
 
