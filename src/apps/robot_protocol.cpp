@@ -109,8 +109,19 @@ Environment environment_from_json(const json& objs, MeshFiles& files) {
     if (!o.is_object() || !o.contains("geometry")) throw Error(field + ": needs \"geometry\"");
     const std::string name = o.contains("name") && o["name"].is_string() ? o["name"].get<std::string>() : field;
     const Transform pose = o.contains("pose") ? pose_from_json(o["pose"], field + ".pose") : Transform::identity();
-    if (is_mesh_json(o["geometry"])) env.add(name, *mesh_from_json(o["geometry"], field + ".geometry", files), pose);
-    else env.add(name, shape_from_json(o["geometry"], field + ".geometry"), pose);
+    std::vector<std::string> touch;
+    if (o.contains("touch_links")) {
+      const json& t = o["touch_links"];
+      if (!t.is_array()) throw Error(field + ".touch_links: must be an array of link names");
+      for (const json& link : t) {
+        if (!link.is_string()) throw Error(field + ".touch_links: must be an array of link names");
+        touch.push_back(link.get<std::string>());
+      }
+    }
+    if (is_mesh_json(o["geometry"]))
+      env.add(name, *mesh_from_json(o["geometry"], field + ".geometry", files), pose, std::move(touch));
+    else
+      env.add(name, shape_from_json(o["geometry"], field + ".geometry"), pose, std::move(touch));
   }
   return env;
 }
@@ -141,6 +152,7 @@ json answer_robot(const SceneChecker& checker, const json& request, MeshFiles& f
     const CollisionReport self = checker.self_collision(s);
     const DistanceReport self_d = checker.self_distance(s);
     const CollisionReport envc = checker.environment_collision(s, env);
+    if (envc.status == Status::invalid_input) return error_answer(request, envc.message);  // a touch link's name
     const DistanceReport env_d = checker.environment_distance(s, env);
     json a;
     if (request.contains("id")) a["id"] = request["id"];

@@ -206,13 +206,17 @@ void bind_robot(py::module_& m) {
       .def(py::init<>())
       .def(
           "add",
-          [](Environment& e, std::string name, const py::object& geometry, const py::object& pose) {
+          [](Environment& e, std::string name, const py::object& geometry, const py::object& pose,
+             std::vector<std::string> touch_links) {
             const Operand o = operand_arg(geometry, "geometry");
             const Transform t = pose_arg(pose, "pose", PoseCheck::strict);
-            return o.mesh ? e.add(std::move(name), *o.mesh, t) : e.add(std::move(name), *o.shape, t);
+            return o.mesh ? e.add(std::move(name), *o.mesh, t, std::move(touch_links))
+                          : e.add(std::move(name), *o.shape, t, std::move(touch_links));
           },
           py::arg("name"), py::arg("geometry"), py::arg("pose") = py::none(),
-          "Adds an object (a convex shape or a Bvh) at `pose`; returns its index.")
+          py::arg("touch_links") = std::vector<std::string>{},
+          "Adds an object (a convex shape or a Bvh) at `pose`; returns its index. `touch_links`: links allowed "
+          "to touch it (a gripper around what it grasps), whose pairs with it are not checked.")
       .def_property_readonly("names",
                              [](const Environment& e) {
                                std::vector<std::string> n;

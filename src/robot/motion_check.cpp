@@ -67,12 +67,14 @@ std::optional<std::string> options_error(const MotionCheckOptions& o) {
 MotionCheck SceneChecker::check_motion(std::span<const double> q0, std::span<const double> q1, const Environment& env,
                                        const MotionCheckOptions& options, const Transform& base) const {
   if (auto err = detail::environment_error(env)) return invalid_motion(*err);
+  if (auto err = touch_error(env)) return invalid_motion(*err);
   return motion_near(q0, q1, env.objects, broad::BoxTree::flat(detail::object_boxes(env)), options, base);
 }
 
 MotionCheck SceneChecker::check_motion(std::span<const double> q0, std::span<const double> q1,
                                        const PreparedEnvironment& env, const MotionCheckOptions& options,
                                        const Transform& base) const {
+  if (auto err = touch_error(env)) return invalid_motion(*err);
   return motion_near(q0, q1, env.objects(), env.index(), options, base);
 }
 
@@ -114,7 +116,8 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
     near.clear();
     index.near(st.link_boxes[static_cast<std::size_t>(l)], mu + stop, [&](std::size_t o) { near.push_back(o); });
     std::sort(near.begin(), near.end());
-    for (const std::size_t o : near) pairs.push_back({l, static_cast<int>(o), false, mu});
+    for (const std::size_t o : near)
+      if (!touch_allowed(static_cast<std::size_t>(l), objects[o])) pairs.push_back({l, static_cast<int>(o), false, mu});
   }
   for (const Tracked& p : pairs)
     if (!std::isfinite(p.mu))

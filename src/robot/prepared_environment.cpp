@@ -11,7 +11,11 @@ PreparedEnvironment::PreparedEnvironment() : data_(std::make_shared<const Data>(
 PreparedEnvironment::PreparedEnvironment(Environment environment) {
   if (auto err = detail::environment_error(environment)) throw Error(*err);
   std::vector<Aabb> boxes = detail::object_boxes(environment);
-  data_ = std::make_shared<const Data>(Data{std::move(environment), broad::BoxTree(std::move(boxes))});
+  std::vector<std::uint32_t> touching;
+  for (std::size_t i = 0; i < environment.objects.size(); ++i)
+    if (!environment.objects[i].touch_links.empty()) touching.push_back(static_cast<std::uint32_t>(i));
+  data_ = std::make_shared<const Data>(
+      Data{std::move(environment), broad::BoxTree(std::move(boxes)), std::move(touching)});
 }
 
 }  // namespace proxima::robot

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <optional>
+#include <string>
 
 #include <proxima/robot/kinematics.hpp>
 
@@ -95,6 +97,32 @@ void SceneChecker::state(std::span<const double> q, const Transform& base, Robot
     }
 }
 
+std::optional<std::string> SceneChecker::touch_error(const EnvironmentObject& o) const {
+  for (const std::string& link : o.touch_links)
+    if (model().link_index(link) < 0)
+      return "environment object '" + o.name + "': touch link '" + link + "' is not a link of robot '" +
+             model().name() + "'";
+  return std::nullopt;
+}
+
+std::optional<std::string> SceneChecker::touch_error(const Environment& env) const {
+  for (const EnvironmentObject& o : env.objects)
+    if (auto err = touch_error(o)) return err;
+  return std::nullopt;
+}
+
+std::optional<std::string> SceneChecker::touch_error(const PreparedEnvironment& env) const {
+  for (const std::uint32_t i : env.with_touch_links())
+    if (auto err = touch_error(env.objects()[i])) return err;
+  return std::nullopt;
+}
+
+bool SceneChecker::touch_allowed(std::size_t link, const EnvironmentObject& object) const {
+  if (object.touch_links.empty()) return false;
+  const std::string& name = model().links()[link].name;
+  return std::find(object.touch_links.begin(), object.touch_links.end(), name) != object.touch_links.end();
+}
+
 CollisionReport SceneChecker::self_collision(const RobotState& s) const {
   if (s.status != Status::ok) return invalid<CollisionReport>(s.message);
   CollisionReport r;
@@ -119,11 +147,13 @@ CollisionReport SceneChecker::self_collision(const RobotState& s) const {
 CollisionReport SceneChecker::environment_collision(const RobotState& s, const Environment& env) const {
   if (s.status != Status::ok) return invalid<CollisionReport>(s.message);
   if (auto err = environment_error(env)) return invalid<CollisionReport>(*err);
+  if (auto err = touch_error(env)) return invalid<CollisionReport>(*err);
   return collision_near(s, env.objects, broad::BoxTree::flat(object_boxes(env)));
 }
 
 CollisionReport SceneChecker::environment_collision(const RobotState& s, const PreparedEnvironment& env) const {
   if (s.status != Status::ok) return invalid<CollisionReport>(s.message);
+  if (auto err = touch_error(env)) return invalid<CollisionReport>(*err);
   return collision_near(s, env.objects(), env.index());
 }
 
@@ -148,6 +178,7 @@ CollisionReport SceneChecker::collision_near(const RobotState& s, const std::vec
     if (s.shape_begin[l] == s.shape_begin[l + 1]) continue;
     objects_near(index, s.link_boxes[l], 0.0, near);
     for (const std::size_t o : near) {
+      if (touch_allowed(l, objects[o])) continue;
       bool hit = false;
       for (std::size_t i = s.shape_begin[l]; i < s.shape_begin[l + 1] && !hit; ++i) {
         if (!s.shape_boxes[i].overlaps(index.box(o))) continue;
@@ -209,11 +240,13 @@ DistanceReport SceneChecker::self_distance(const RobotState& s) const {
 DistanceReport SceneChecker::environment_distance(const RobotState& s, const Environment& env) const {
   if (s.status != Status::ok) return invalid<DistanceReport>(s.message);
   if (auto err = environment_error(env)) return invalid<DistanceReport>(*err);
+  if (auto err = touch_error(env)) return invalid<DistanceReport>(*err);
   return distance_near(s, env.objects, broad::BoxTree::flat(object_boxes(env)));
 }
 
 DistanceReport SceneChecker::environment_distance(const RobotState& s, const PreparedEnvironment& env) const {
   if (s.status != Status::ok) return invalid<DistanceReport>(s.message);
+  if (auto err = touch_error(env)) return invalid<DistanceReport>(*err);
   return distance_near(s, env.objects(), env.index());
 }
 
@@ -278,6 +311,7 @@ DistanceReport SceneChecker::distance_near(const RobotState& s, const std::vecto
     const auto link = static_cast<std::size_t>(
         std::upper_bound(s.shape_begin.begin(), s.shape_begin.end(), std::size_t{c.shape}) - s.shape_begin.begin() - 1);
     const EnvironmentObject& obj = objects[c.at];
+    if (touch_allowed(link, obj)) continue;
     const detail::PairDistance d =
         detail::distance_pair(geometry_.links()[link].shapes[c.shape - s.shape_begin[link]].geometry,
                               s.shape_poses[c.shape], obj.geometry, obj.pose, r.distance);
@@ -297,11 +331,13 @@ DistanceReport SceneChecker::distance_near(const RobotState& s, const std::vecto
 ToleranceReport SceneChecker::tolerance(const RobotState& s, const Environment& env, double t) const {
   if (s.status != Status::ok) return invalid<ToleranceReport>(s.message);
   if (auto err = environment_error(env)) return invalid<ToleranceReport>(*err);
+  if (auto err = touch_error(env)) return invalid<ToleranceReport>(*err);
   return tolerance_near(s, env.objects, broad::BoxTree::flat(object_boxes(env)), t);
 }
 
 ToleranceReport SceneChecker::tolerance(const RobotState& s, const PreparedEnvironment& env, double t) const {
   if (s.status != Status::ok) return invalid<ToleranceReport>(s.message);
+  if (auto err = touch_error(env)) return invalid<ToleranceReport>(*err);
   return tolerance_near(s, env.objects(), env.index(), t);
 }
 
@@ -337,6 +373,7 @@ ToleranceReport SceneChecker::tolerance_near(const RobotState& s, const std::vec
     objects_near(index, s.link_boxes[l], t, near);
     for (const std::size_t o : near) {
       const EnvironmentObject& obj = objects[o];
+      if (touch_allowed(l, obj)) continue;
       for (std::size_t i = s.shape_begin[l]; i < s.shape_begin[l + 1]; ++i) {
         if (box_gap(s.shape_boxes[i], index.box(o)) > t) continue;
         Status st = Status::ok;

@@ -117,6 +117,28 @@ TEST(RobotProtocol, BadMotionLinesAnswerErrors) {
   EXPECT_EQ(message(R"("q_end": [0, 0, 0, -1, 0, 1, 0], "motion": 3)"), "\"motion\" must be an object");
 }
 
+TEST(RobotProtocol, TouchLinksTakeTheirPairsOut) {
+  // A block around the hand at the ready pose: the hand and fingers collide
+  // with it until they are its touch links.
+  const std::string q = R"("q": [0, -0.785, 0, -2.356, 0, 1.571, 0.785], )";
+  const std::string block = R"({"name": "block", "geometry": {"shape": "box", "size": [0.3, 0.3, 0.3]},
+                                "pose": {"p": [0.307, 0, 0.52]})";
+  const json in = robot_answer("{" + q + R"("environment": [)" + block + "}]}");
+  ASSERT_EQ(in["status"], "ok") << in;
+  EXPECT_EQ(in["environment_collision"], true);
+  const json out = robot_answer("{" + q + R"("environment": [)" + block +
+                                R"(, "touch_links": ["panda_link7", "panda_hand", "panda_leftfinger", "panda_rightfinger"]}]})");
+  ASSERT_EQ(out["status"], "ok") << out;
+  for (const json& pair : out["environment_pairs"]) EXPECT_NE(pair[0], "panda_hand") << out;
+  EXPECT_LT(out["environment_pairs"].size(), in["environment_pairs"].size());
+  const json typo = robot_answer("{" + q + R"("environment": [)" + block + R"(, "touch_links": ["panda_hnd"]}]})");
+  EXPECT_EQ(typo["status"], "error") << typo;
+  EXPECT_EQ(typo["message"], "environment object 'block': touch link 'panda_hnd' is not a link of robot 'panda'");
+  const json bad = robot_answer("{" + q + R"("environment": [)" + block + R"(, "touch_links": "panda_hand"}]})");
+  EXPECT_EQ(bad["status"], "error");
+  EXPECT_NE(bad["message"].get<std::string>().find("environment[0].touch_links"), std::string::npos) << bad;
+}
+
 TEST(RobotProtocol, BadLinesAnswerErrors) {
   EXPECT_EQ(robot_answer(R"({"id": 3, "q": [1, 2]})")["message"], "robot 'panda': joint vector has 2 values, expected 7");
   EXPECT_EQ(robot_answer(R"({"id": 3, "q": [1, 2]})")["id"], 3);

@@ -181,6 +181,22 @@ class RobotTest(unittest.TestCase):
         self.assertFalse(scene.distances(READY).environment_distance.found)
         self.assertFalse(scene.check_motion(READY, q1).collide)
 
+    def test_touch_links_take_their_pairs_out(self):
+        hand = self.panda.link_poses(READY)["panda_hand"]
+        centre = hand.apply([[0.0, 0.0, 0.06]])[0]
+        def scene(touch):
+            env = proxima.Environment()
+            env.add("block", proxima.Box(0.12, 0.12, 0.16), (centre, hand.q), touch_links=touch)
+            return proxima.SceneChecker(URDF, SRDF, environment=env)
+        links = sorted({link for link, _ in scene([]).check(READY).environment_pairs})
+        self.assertIn("panda_hand", links)
+        self.assertEqual(scene(links).check(READY).environment_pairs, [])
+        kept = links[0]
+        self.assertEqual(scene(links[1:]).check(READY).environment_pairs, [(kept, "block")])
+        bad = scene(["panda_hnd"]).check(READY)
+        self.assertEqual(bad.status, "invalid_input")
+        self.assertIn("touch link 'panda_hnd' is not a link of robot 'panda'", bad.message)
+
     def test_batched_check_equals_single_checks(self):
         env = proxima.Environment()
         env.add("table", proxima.Box(0.6, 1.0, 0.1), ([0.5, 0.0, 0.3], [1, 0, 0, 0]))

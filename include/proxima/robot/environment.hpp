@@ -15,18 +15,25 @@ struct EnvironmentObject {
   std::string name;
   std::variant<Shape, Bvh> geometry;
   Transform pose;  ///< world pose
+  /// Links allowed to touch this object (MoveIt's touch links: the gripper
+  /// around an object it is about to grasp, a tool resting in its holder):
+  /// their pairs with it are not checked. Each must name a link of the
+  /// checker's robot (a query says invalid_input otherwise).
+  std::vector<std::string> touch_links = {};
 };
 
 struct Environment {
   std::vector<EnvironmentObject> objects;
 
   /// Appends an object; returns its index.
-  std::size_t add(std::string name, Shape shape, const Transform& pose) {
-    objects.push_back({std::move(name), std::variant<Shape, Bvh>(std::in_place_type<Shape>, std::move(shape)), pose});
+  std::size_t add(std::string name, Shape shape, const Transform& pose, std::vector<std::string> touch_links = {}) {
+    objects.push_back({std::move(name), std::variant<Shape, Bvh>(std::in_place_type<Shape>, std::move(shape)), pose,
+                       std::move(touch_links)});
     return objects.size() - 1;
   }
-  std::size_t add(std::string name, Bvh mesh, const Transform& pose) {
-    objects.push_back({std::move(name), std::variant<Shape, Bvh>(std::in_place_type<Bvh>, std::move(mesh)), pose});
+  std::size_t add(std::string name, Bvh mesh, const Transform& pose, std::vector<std::string> touch_links = {}) {
+    objects.push_back({std::move(name), std::variant<Shape, Bvh>(std::in_place_type<Bvh>, std::move(mesh)), pose,
+                       std::move(touch_links)});
     return objects.size() - 1;
   }
 };

@@ -11,6 +11,7 @@
 // changes as often as it is asked about.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -31,11 +32,15 @@ class PreparedEnvironment {
   const std::vector<EnvironmentObject>& objects() const { return data_->environment.objects; }
   /// Object i's world box is index().box(i).
   const broad::BoxTree& index() const { return data_->index; }
+  /// The objects with touch links (EnvironmentObject::touch_links), so that
+  /// checking their names against a robot does not visit every object.
+  const std::vector<std::uint32_t>& with_touch_links() const { return data_->with_touch_links; }
 
  private:
   struct Data {
     Environment environment;
     broad::BoxTree index;
+    std::vector<std::uint32_t> with_touch_links;
   };
   std::shared_ptr<const Data> data_;
 };

@@ -24,6 +24,7 @@
 
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -183,6 +184,15 @@ class SceneChecker {
                            const Transform& base = Transform::identity()) const;
 
  private:
+  /// Why an object's touch links cannot be used (a name that is no link of
+  /// the robot), or nullopt: every object of a plain environment, only those
+  /// with touch links of a prepared one.
+  std::optional<std::string> touch_error(const Environment& env) const;
+  std::optional<std::string> touch_error(const PreparedEnvironment& env) const;
+  std::optional<std::string> touch_error(const EnvironmentObject& object) const;
+  /// Link `link` may touch `object`: the pair is not checked.
+  bool touch_allowed(std::size_t link, const EnvironmentObject& object) const;
+
   // The environment queries proper, on the objects and their index: a
   // PreparedEnvironment's, or a flat one made for the call.
   CollisionReport collision_near(const RobotState& s, const std::vector<EnvironmentObject>& objects,
