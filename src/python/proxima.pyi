@@ -452,6 +452,16 @@ def collide_batch(
 class Environment:
     def __init__(self) -> None: ...
     def add(self, name: str, geometry: Operand, pose: PoseLike = None, touch_links: Sequence[str] = []) -> int: ...
+    def add_point_cloud(
+        self,
+        name: str,
+        points: PointsLike,
+        voxel: float,
+        pose: PoseLike = None,
+        *,
+        min_points: int = 1,
+        touch_links: Sequence[str] = [],
+    ) -> int: ...
     @property
     def names(self) -> List[str]: ...
     def __len__(self) -> int: ...

@@ -12,6 +12,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <proxima/robot/collision_matrix.hpp>
+#include <proxima/robot/point_cloud.hpp>
 #include <proxima/robot/prepared_environment.hpp>
 #include <proxima/robot/scene_checker.hpp>
 #include <proxima/robot/urdf.hpp>
@@ -217,6 +218,20 @@ void bind_robot(py::module_& m) {
           py::arg("touch_links") = std::vector<std::string>{},
           "Adds an object (a convex shape or a Bvh) at `pose`; returns its index. `touch_links`: links allowed "
           "to touch it (a gripper around what it grasps), whose pairs with it are not checked.")
+      .def(
+          "add_point_cloud",
+          [](Environment& e, const std::string& name, const py::object& points, double voxel, const py::object& pose,
+             int min_points, std::vector<std::string> touch_links) {
+            const std::vector<Vec3> p = points_arg(points, "points");
+            robot::PointCloudOptions o;
+            o.min_points = min_points;
+            o.touch_links = std::move(touch_links);
+            return robot::add_point_cloud(e, name, p, voxel, pose_arg(pose, "pose", PoseCheck::strict), o);
+          },
+          py::arg("name"), py::arg("points"), py::arg("voxel"), py::arg("pose") = py::none(), py::kw_only(),
+          py::arg("min_points") = 1, py::arg("touch_links") = std::vector<std::string>{},
+          "Adds the occupied cells of an (N, 3) point cloud (in the frame `pose`) as cubes of side `voxel` named "
+          "'<name>/<k>'; a cell needs `min_points` points. Returns how many cubes were added.")
       .def_property_readonly("names",
                              [](const Environment& e) {
                                std::vector<std::string> n;

@@ -197,6 +197,28 @@ class RobotTest(unittest.TestCase):
         self.assertEqual(bad.status, "invalid_input")
         self.assertIn("touch link 'panda_hnd' is not a link of robot 'panda'", bad.message)
 
+    def test_point_cloud_cubes_are_the_occupied_cells(self):
+        rng = np.random.default_rng(11)
+        pts = rng.uniform(-0.3, 0.3, size=(5000, 3)) * [1.0, 1.0, 0.05] + [0.4, 0.0, 0.5]
+        voxel = 0.03
+        cells, counts = np.unique(np.floor(pts / voxel).astype(np.int64), axis=0, return_counts=True)
+        env = proxima.Environment()
+        self.assertEqual(env.add_point_cloud("cam", pts, voxel), len(cells))
+        self.assertEqual(env.add_point_cloud("dense", pts, voxel, min_points=3), int((counts >= 3).sum()))
+        self.assertEqual(len(env), len(cells) + int((counts >= 3).sum()))
+        self.assertEqual(env.names[0], "cam/0")
+        scene = proxima.SceneChecker(URDF, SRDF, environment=env)
+        self.assertTrue(any(o.startswith("cam/") for _, o in scene.check(READY).environment_pairs))
+        bad = pts.copy()
+        bad[7, 1] = float("nan")
+        with self.assertRaises(proxima.Error) as e:
+            env.add_point_cloud("cam", bad, voxel)
+        self.assertIn("point cloud 'cam': point 7 is not finite", str(e.exception))
+        with self.assertRaises(proxima.Error):
+            env.add_point_cloud("cam", pts, 0.0)
+        with self.assertRaises(ValueError):
+            env.add_point_cloud("cam", pts[:, :2], voxel)
+
     def test_batched_check_equals_single_checks(self):
         env = proxima.Environment()
         env.add("table", proxima.Box(0.6, 1.0, 0.1), ([0.5, 0.0, 0.3], [1, 0, 0, 0]))
