@@ -5,6 +5,8 @@
 #include <proxima/mesh/mesh_queries.hpp>
 #include <proxima/query.hpp>
 #include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/point_cloud.hpp>
+#include <proxima/robot/prepared_environment.hpp>
 #include <proxima/robot/urdf.hpp>
 
 int main() {
@@ -33,13 +35,21 @@ int main() {
   const double q[] = {1.5707963267948966};
   const Transform tip = robot::forward_kinematics(arm, q)[1];
   std::printf("consumer: URDF tip at z %.12f (expect 0.5)\n", tip.p.z());
+  // Three points in two 10 cm voxels, prepared: one cube holds the origin.
+  robot::Environment cloud;
+  const Vec3 pts[] = {Vec3(0.01, 0.01, 0.01), Vec3(0.02, 0.02, 0.02), Vec3(0.5, 0.5, 0.5)};
+  const std::size_t cubes = robot::add_point_cloud(cloud, "cloud", pts, 0.1);
+  const robot::PreparedEnvironment prepared(cloud);
+  std::size_t at_origin = 0;
+  prepared.index().near(Aabb{Vec3::Zero(), Vec3::Zero()}, 0.0, [&](std::size_t) { ++at_origin; });
+  std::printf("consumer: %zu cubes, %zu at the origin (expect 2, 1)\n", cubes, at_origin);
   // A ball crossing from x = −3 to 3 past one at the origin touches at t = 1/3.
   const TimeOfImpactResult hit =
       time_of_impact(Sphere(0.5), Transform::from_translation(Vec3(-3, 0, 0)), Transform::from_translation(Vec3(3, 0, 0)),
                      Sphere(0.5), Transform::identity(), Transform::identity());
   std::printf("consumer: time of impact %.9f (expect 0.333333)\n", hit.time);
   return r.status == Status::ok && std::abs(r.distance - 0.5) < 1e-12 && m.size() == 4 &&
-                 hit.collide && std::abs(hit.time - 1.0 / 3.0) < 1e-6 &&
+                 hit.collide && std::abs(hit.time - 1.0 / 3.0) < 1e-6 && cubes == 2 && at_origin == 1 &&
                  std::abs(t.distance - 0.25) < 1e-9 && std::abs(tip.p.z() - 0.5) < 1e-15 &&
                  std::abs(tip.R(1, 0) - 1.0) < 1e-15
              ? 0
