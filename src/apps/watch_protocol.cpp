@@ -91,6 +91,8 @@ int run_watch_command(const WatchCommandOptions& options, std::istream& in, std:
     const SceneChecker checker = load_robot_checker(options.robot);
     MeshFiles files;
     const Environment env = load_environment(options.environment, files);
+    // Refused at the start rather than as an invalid clearance on every sample.
+    if (auto e = checker.touch_error(env)) throw Error("environment file '" + options.environment + "': " + *e);
     const SceneClearances clearances = scene_clearances(checker, env);
     std::vector<std::string> channels{"self"};
     for (const EnvironmentObject& o : env.objects) channels.push_back(o.name);

@@ -136,6 +136,10 @@ TEST(WatchProtocol, RejectedSetUpsExitWithTheReason) {
   const std::string no_geometry = watch_file("watch_no_geometry", "[{\"name\": \"t\"}]");
   fails(watch_options(no_geometry), "environment[0]: needs \"geometry\"");
   std::filesystem::remove(no_geometry);
+  const std::string typo = watch_file(
+      "watch_touch_typo", R"([{"name": "table", "geometry": {"shape": "sphere", "radius": 0.1}, "touch_links": ["panda_hnd"]}])");
+  fails(watch_options(typo), "environment object 'table': touch link 'panda_hnd' is not a link of robot 'panda'");
+  std::filesystem::remove(typo);
   WatchCommandOptions o = watch_options("");
   o.tool = "panda_tip";
   fails(o, "no link 'panda_tip'");

@@ -183,12 +183,14 @@ class SceneChecker {
                            const MotionCheckOptions& options = {},
                            const Transform& base = Transform::identity()) const;
 
- private:
-  /// Why an object's touch links cannot be used (a name that is no link of
-  /// the robot), or nullopt: every object of a plain environment, only those
-  /// with touch links of a prepared one.
+  /// Why an object's touch links cannot be used with this robot (a name
+  /// that is no link of it), or nullopt: what every environment query
+  /// checks first, for a caller who wants to refuse a scene up front.
   std::optional<std::string> touch_error(const Environment& env) const;
+  /// Only the objects with touch links, which the prepared scene lists.
   std::optional<std::string> touch_error(const PreparedEnvironment& env) const;
+
+ private:
   std::optional<std::string> touch_error(const EnvironmentObject& object) const;
   /// Link `link` may touch `object`: the pair is not checked.
   bool touch_allowed(std::size_t link, const EnvironmentObject& object) const;
