@@ -37,7 +37,9 @@ struct Scene {
   std::shared_ptr<const robot::SceneChecker> checker;
   std::shared_ptr<Environment> environment;
   mutable std::shared_ptr<const robot::PreparedEnvironment> prepared;
-  mutable const Environment* prepared_from = nullptr;
+  // Held, not just its address: a swapped-out environment freed and a new
+  // one made at the same address would otherwise pass for it.
+  mutable std::shared_ptr<const Environment> prepared_from;
   mutable std::size_t prepared_count = 0;
 
   const robot::RobotModel& model() const { return checker->model(); }
@@ -45,9 +47,9 @@ struct Scene {
   // With the GIL held (it reads the Python-owned environment); the result
   // stays valid without it.
   std::shared_ptr<const robot::PreparedEnvironment> prepared_environment() const {
-    if (!prepared || prepared_from != environment.get() || prepared_count != environment->objects.size()) {
+    if (!prepared || prepared_from != environment || prepared_count != environment->objects.size()) {
       prepared = std::make_shared<const robot::PreparedEnvironment>(*environment);
-      prepared_from = environment.get();
+      prepared_from = environment;
       prepared_count = environment->objects.size();
     }
     return prepared;

@@ -5,8 +5,10 @@
 //
 // Each query walks the link pairs (self: pairs of links with geometry that
 // the allowed-collision matrix does not allow; environment: every link with
-// geometry against every object), skips pairs whose world AABBs are too far
-// apart to matter, and asks the narrow phase (query.hpp, mesh_queries.hpp)
+// geometry against every object but those it may touch), skips pairs whose
+// world AABBs are too far apart to matter (for the environment, through the
+// box hierarchy of a PreparedEnvironment, or by looking at every object of
+// a plain Environment), and asks the narrow phase (query.hpp, mesh_queries.hpp)
 // about each pair of their shapes. Distances are the narrow phase's
 // `distance` between the shapes with their margins (a link's safety margin
 // shrinks every distance it takes part in by that margin): 0 for touching or
