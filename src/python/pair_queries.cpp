@@ -8,25 +8,27 @@
 namespace proxima::python {
 namespace {
 
-DistanceAnswer from(const DistanceResult& d) {
+// The fields convex and mesh distance results share.
+template <class Result>
+DistanceAnswer common(const Result& d) {
   DistanceAnswer r;
   r.status = d.status;
   r.distance = d.distance;
   r.normal = d.normal;
   r.point_a = d.point_a;
   r.point_b = d.point_b;
+  return r;
+}
+
+DistanceAnswer from(const DistanceResult& d) {
+  DistanceAnswer r = common(d);
   r.iterations = d.iterations;
   r.bound_exceeded = d.bound_exceeded;
   return r;
 }
 
 DistanceAnswer from(const MeshDistanceResult& d) {
-  DistanceAnswer r;
-  r.status = d.status;
-  r.distance = d.distance;
-  r.normal = d.normal;
-  r.point_a = d.point_a;
-  r.point_b = d.point_b;
+  DistanceAnswer r = common(d);
   r.triangle_a = d.triangle_a;
   r.triangle_b = d.triangle_b;
   return r;

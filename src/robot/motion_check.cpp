@@ -183,9 +183,11 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
 
   double s = 0.0;
   for (int it = 1;; ++it) {
-    for (std::size_t k = 0; k < q.size(); ++k) q[k] = q0[k] + s * (q1[k] - q0[k]);
-    state(q, base, st);
-    if (st.status != Status::ok) return invalid_motion(st.message);
+    if (it > 1) {  // the first is q0, whose state the object filter above computed
+      for (std::size_t k = 0; k < q.size(); ++k) q[k] = q0[k] + s * (q1[k] - q0[k]);
+      state(q, base, st);
+      if (st.status != Status::ok) return invalid_motion(st.message);
+    }
     out.iterations = it;
     const double remaining = 1.0 - s;
 

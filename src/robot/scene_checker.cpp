@@ -255,12 +255,14 @@ namespace {
 // A robot shape against a node of the object index (or one object), keyed
 // by the gap between their boxes: a lower bound on the distance of any
 // object below.
+constexpr std::uint32_t kObjectDepth = ~std::uint32_t{0};
+
 struct NearItem {
   double gap;
   std::uint32_t shape;
-  std::uint32_t at;     // a node, or an object when `object`
-  std::uint32_t depth;  // objects: above every node
-  bool object;
+  std::uint32_t at;     // a node, or an object when depth is kObjectDepth
+  std::uint32_t depth;  // objects: kObjectDepth, deeper than every node
+  bool object() const { return depth == kObjectDepth; }
   // Nearest first; among equal gaps (the zero gaps of overlapping boxes in
   // a dense scene) objects, then deeper nodes: down to an object and its
   // distance, which may end the search, before opening more nodes.
@@ -278,14 +280,14 @@ DistanceReport SceneChecker::distance_near(const RobotState& s, const std::vecto
   // pairs in order of their boxes' gaps.
   std::vector<NearItem> heap;
   const std::vector<broad::BoxTree::Node>& nodes = index.nodes();
-  constexpr std::uint32_t kObject = ~std::uint32_t{0};
   const auto push = [&](double gap, std::size_t shape, std::size_t at, std::uint32_t depth) {
-    heap.push_back({gap, static_cast<std::uint32_t>(shape), static_cast<std::uint32_t>(at), depth, depth == kObject});
+    heap.push_back({gap, static_cast<std::uint32_t>(shape), static_cast<std::uint32_t>(at), depth});
     std::push_heap(heap.begin(), heap.end(), std::greater<>());
   };
   heap.reserve(4 * s.shape_boxes.size() + 16);
   for (std::size_t i = 0; i < s.shape_boxes.size(); ++i) {
-    for (const std::uint32_t o : index.unbounded()) push(broad::box_gap(s.shape_boxes[i], index.box(o)), i, o, kObject);
+    for (const std::uint32_t o : index.unbounded())
+      push(broad::box_gap(s.shape_boxes[i], index.box(o)), i, o, kObjectDepth);
     if (!nodes.empty()) push(broad::box_gap(s.shape_boxes[i], nodes[0].box), i, 0, 0);
   }
   DistanceReport r;
@@ -294,12 +296,12 @@ DistanceReport SceneChecker::distance_near(const RobotState& s, const std::vecto
     const NearItem c = heap.back();
     heap.pop_back();
     if (r.found && c.gap >= r.distance) break;
-    if (!c.object) {
+    if (!c.object()) {
       const broad::BoxTree::Node& n = nodes[c.at];
       if (n.leaf()) {
         for (std::uint32_t k = n.first; k < n.first + n.count; ++k) {
           const std::uint32_t o = index.order()[k];
-          push(broad::box_gap(s.shape_boxes[c.shape], index.box(o)), c.shape, o, kObject);
+          push(broad::box_gap(s.shape_boxes[c.shape], index.box(o)), c.shape, o, kObjectDepth);
         }
       } else {
         push(broad::box_gap(s.shape_boxes[c.shape], nodes[n.child].box), c.shape, n.child, c.depth + 1);
