@@ -4,6 +4,8 @@
 
 #include <proxima/core/error.hpp>
 
+#include "fk_step.hpp"
+
 namespace proxima::robot {
 
 std::optional<std::string> joint_vector_error(const RobotModel& model, std::span<const double> q) {
@@ -39,22 +41,60 @@ void forward_kinematics(const RobotModel& model, std::span<const double> q, cons
   if (!base.is_finite()) throw Error("robot '" + model.name() + "': base pose is not finite");
   poses.resize(model.links().size());
   poses[static_cast<std::size_t>(model.root_link())] = base;
-  // Parents first, so each parent's pose is ready when its child joint comes.
-  for (int j : model.topological_joints()) {
-    const Joint& jt = model.joint(j);
-    // The joint's position (joint_positions's, without its vector).
-    const double v =
-        jt.variable >= 0 ? jt.variable_multiplier * q[static_cast<std::size_t>(jt.variable)] + jt.variable_offset : 0.0;
-    Transform motion;
-    switch (jt.type) {
-      case JointType::revolute:
-      case JointType::continuous: motion.R = Eigen::AngleAxisd(v, jt.axis).toRotationMatrix(); break;
-      case JointType::prismatic: motion.p = v * jt.axis; break;
-      case JointType::fixed: break;
+  for (const detail::FkStep& st : model.fk_steps()) {
+    const Transform& parent = poses[static_cast<std::size_t>(st.parent)];
+    Transform& child = poses[static_cast<std::size_t>(st.child)];
+    const double v = st.variable >= 0 ? st.multiplier * q[static_cast<std::size_t>(st.variable)] + st.offset : 0.0;
+    if (st.revolute) {
+      const Mat3 local = st.fixed + std::cos(v) * st.cosine + std::sin(v) * st.sine;
+      child.R.noalias() = parent.R * local;
+    } else {
+      child.R.noalias() = parent.R * st.fixed;
     }
-    poses[static_cast<std::size_t>(jt.child_link)] = poses[static_cast<std::size_t>(jt.parent_link)] * jt.origin * motion;
+    child.p.noalias() = parent.R * (st.p + v * st.slide);
+    child.p += parent.p;
   }
 }
+
+namespace detail {
+
+std::vector<FkStep> fk_steps(const RobotModel& model) {
+  std::vector<FkStep> steps;
+  for (const int j : model.topological_joints()) {
+    const Joint& jt = model.joint(j);
+    FkStep st;
+    st.parent = jt.parent_link;
+    st.child = jt.child_link;
+    st.variable = jt.variable;
+    st.multiplier = jt.variable_multiplier;
+    st.offset = jt.variable_offset;
+    st.p = jt.origin.p;
+    st.fixed = jt.origin.R;
+    st.cosine.setZero();
+    st.sine.setZero();
+    st.slide.setZero();
+    switch (jt.type) {
+      case JointType::revolute:
+      case JointType::continuous: {
+        const Vec3& k = jt.axis;  // unit: RobotModel normalises it
+        const Vec3 ok = jt.origin.R * k;
+        Mat3 cross;
+        cross << 0.0, -k.z(), k.y(), k.z(), 0.0, -k.x(), -k.y(), k.x(), 0.0;
+        st.revolute = true;
+        st.fixed = ok * k.transpose();
+        st.cosine = jt.origin.R - st.fixed;
+        st.sine = jt.origin.R * cross;
+        break;
+      }
+      case JointType::prismatic: st.slide = jt.origin.R * jt.axis; break;
+      case JointType::fixed: break;
+    }
+    steps.push_back(st);
+  }
+  return steps;
+}
+
+}  // namespace detail
 
 std::vector<LimitViolation> joint_limit_violations(const RobotModel& model, std::span<const double> q, double slack) {
   std::vector<LimitViolation> out;

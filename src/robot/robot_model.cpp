@@ -5,6 +5,8 @@
 
 #include <proxima/core/error.hpp>
 
+#include "fk_step.hpp"
+
 namespace proxima::robot {
 
 const char* to_string(JointType t) {
@@ -161,6 +163,7 @@ RobotModel::RobotModel(std::string name, std::vector<Link> links, std::vector<Jo
     jt.variable_multiplier = mul;
     jt.variable_offset = off;
   }
+  fk_steps_ = std::make_shared<const std::vector<detail::FkStep>>(detail::fk_steps(*this));
 }
 
 int RobotModel::link_index(std::string_view name) const {

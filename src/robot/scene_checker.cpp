@@ -47,6 +47,23 @@ SceneChecker::SceneChecker(RobotGeometry geometry, AllowedCollisionMatrix acm)
     for (int b = a + 1; b < n; ++b)
       if (geometry_.has_geometry(a) && geometry_.has_geometry(b) && !acm_.allowed(a, b)) self_pairs_.emplace_back(a, b);
   sweep_ = std::make_shared<const detail::SweepGeometry>(detail::sweep_geometry(geometry_));
+  // What state() needs of each shape, packed: LinkShape also holds the
+  // geometry itself and its source, which state() never reads.
+  for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+    shape_begin_.push_back(placements_.size());
+    for (const LinkShape& shape : geometry_.links()[i].shapes) {
+      Placement pl;
+      pl.link = i;
+      pl.origin = shape.origin;
+      pl.at_link_origin = shape.origin.R == Mat3::Identity() && shape.origin.p == Vec3::Zero();
+      pl.local_box = shape.local_aabb();
+      pl.center = pl.local_box.center();
+      pl.half = pl.local_box.half_extents();
+      pl.bounded = !pl.local_box.empty() && pl.half.allFinite();
+      placements_.push_back(pl);
+    }
+  }
+  shape_begin_.push_back(placements_.size());
 }
 
 RobotState SceneChecker::state(std::span<const double> q, const Transform& base) const {
@@ -58,43 +75,56 @@ RobotState SceneChecker::state(std::span<const double> q, const Transform& base)
 void SceneChecker::state(std::span<const double> q, const Transform& base, RobotState& s) const {
   s.status = Status::ok;
   s.message.clear();
-  s.link_poses.clear();
-  s.link_boxes.clear();
-  s.shape_begin.clear();
-  s.shape_poses.clear();
-  s.shape_boxes.clear();
-  if (auto err = joint_vector_error(model(), q)) {
+  // An unusable input leaves the state empty. A usable one overwrites every
+  // entry in place: clearing first would construct every pose anew, which
+  // cost as much as the rest of this function.
+  auto refuse = [&s](std::string message) {
     s.status = Status::invalid_input;
-    s.message = *err;
-    return;
-  }
-  if (!base.is_valid()) {
-    s.status = Status::invalid_input;
-    s.message = "robot '" + model().name() + "': base pose is not finite";
-    return;
-  }
+    s.message = std::move(message);
+    s.link_poses.clear();
+    s.link_boxes.clear();
+    s.shape_begin.clear();
+    s.shape_poses.clear();
+    s.shape_boxes.clear();
+  };
+  if (auto err = joint_vector_error(model(), q)) return refuse(std::move(*err));
+  if (!base.is_valid()) return refuse("robot '" + model().name() + "': base pose is not finite");
   forward_kinematics(model(), q, base, s.link_poses);
-  const std::size_t n = s.link_poses.size();
+  const std::size_t n = s.link_poses.size(), m = placements_.size();
   s.link_boxes.assign(n, Aabb{});
-  s.shape_begin.assign(n + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) {
-    s.shape_begin[i] = s.shape_poses.size();
-    for (const LinkShape& shape : geometry_.links()[i].shapes) {
-      const Transform pose = s.link_poses[i] * shape.origin;
-      const Aabb box = shape.local_aabb().transformed(pose);
-      s.shape_poses.push_back(pose);
-      s.shape_boxes.push_back(box);
-      s.link_boxes[i].extend(box);
+  s.shape_begin = shape_begin_;
+  s.shape_poses.resize(m);
+  s.shape_boxes.resize(m);
+  bool valid = true;
+  for (std::size_t k = 0; k < m; ++k) {
+    const Placement& pl = placements_[k];
+    const Transform& link = s.link_poses[pl.link];
+    Transform& pose = s.shape_poses[k];
+    if (pl.at_link_origin) {
+      pose = link;
+    } else {
+      pose.R.noalias() = link.R * pl.origin.R;
+      pose.p.noalias() = link.R * pl.origin.p;
+      pose.p += link.p;
     }
+    // Far-out joint values can place a link beyond what the queries accept.
+    valid &= pose.is_valid();
+    // Aabb::transformed's |R| h rule on the box kept from construction.
+    Aabb& box = s.shape_boxes[k];
+    if (pl.bounded) {
+      const Vec3 c = pose.apply(pl.center);
+      const Vec3 e = pose.R.cwiseAbs() * pl.half;
+      box.min = c - e;
+      box.max = c + e;
+    } else {
+      box = pl.local_box.transformed(pose);
+    }
+    s.link_boxes[pl.link].extend(box);
   }
-  s.shape_begin[n] = s.shape_poses.size();
-  // Far-out joint values can place a link beyond what the queries accept.
-  for (std::size_t i = 0; i < s.shape_poses.size(); ++i)
-    if (!s.shape_poses[i].is_valid()) {
-      s.status = Status::invalid_input;
-      s.message = "robot '" + model().name() + "': a link pose is out of range";
-      break;
-    }
+  if (!valid) {
+    s.status = Status::invalid_input;
+    s.message = "robot '" + model().name() + "': a link pose is out of range";
+  }
 }
 
 std::optional<std::string> SceneChecker::touch_error(const EnvironmentObject& o) const {

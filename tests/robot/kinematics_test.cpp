@@ -86,6 +86,40 @@ TEST(RobotKinematics, MatchesHandComposedTransforms) {
   }
 }
 
+// Joints about oblique axes (forward kinematics folds each revolute
+// joint's motion into its origin by Rodrigues' formula): a rotation by θ
+// about the unit axis with azimuth α and polar angle β is
+// Rz(α) Ry(β) Rz(θ) Ry(−β) Rz(−α), which never forms the axis' cross matrix.
+TEST(RobotKinematics, ObliqueAxesMatchConjugatedRotations) {
+  const RobotModel m = parse_urdf(R"(<?xml version="1.0"?>
+<robot name="oblique">
+  <link name="a"/><link name="b"/><link name="c"/>
+  <joint name="turn" type="continuous">
+    <parent link="a"/><child link="b"/>
+    <origin xyz="0.1 0.2 0.3" rpy="0.3 -0.2 0.5"/><axis xyz="1 2 2"/>
+  </joint>
+  <joint name="slide" type="prismatic">
+    <parent link="b"/><child link="c"/>
+    <origin xyz="-0.2 0 0.4" rpy="0 0.7 0"/><axis xyz="2 -1 2"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/>
+  </joint>
+</robot>)",
+                                  ".", {}, "oblique.urdf");
+  const double alpha = std::atan2(2.0, 1.0), beta = std::acos(2.0 / 3.0);
+  const Matrix4d origin_b = kin_tr(0.1, 0.2, 0.3) * kin_rz(0.5) * kin_ry(-0.2) * kin_rx(0.3);
+  const Matrix4d origin_c = kin_tr(-0.2, 0, 0.4) * kin_ry(0.7);
+  for (const double theta : {0.0, 0.4, -1.3, 2.9, -3.1}) {
+    for (const double v : {0.0, 0.35, -0.8}) {
+      const double q[] = {theta, v};
+      const std::vector<Transform> T = forward_kinematics(m, q);
+      const Matrix4d b = origin_b * kin_rz(alpha) * kin_ry(beta) * kin_rz(theta) * kin_ry(-beta) * kin_rz(-alpha);
+      const Matrix4d c = b * origin_c * kin_tr(v * 2.0 / 3.0, -v / 3.0, v * 2.0 / 3.0);
+      expect_pose(T[static_cast<std::size_t>(m.link_index("b"))], b, "b");
+      expect_pose(T[static_cast<std::size_t>(m.link_index("c"))], c, "c");
+    }
+  }
+}
+
 TEST(RobotKinematics, BasePoseMovesEveryLink) {
   const RobotModel m = small_arm();
   const double q[] = {0.3, -0.6, 0.15};

@@ -200,6 +200,26 @@ TEST(RobotSceneChecker, ARefilledStateEqualsAFreshOne) {
       EXPECT_EQ(reused.shape_boxes[i].min, fresh.shape_boxes[i].min);
       EXPECT_EQ(reused.shape_boxes[i].max, fresh.shape_boxes[i].max);
     }
+    if (fresh.status != Status::ok) continue;
+    // Each shape placed at its link pose times its origin, bounded by its
+    // local box moved there, each link bounded by the union of its shapes'.
+    for (std::size_t l = 0; l < fresh.link_poses.size(); ++l) {
+      const std::vector<LinkShape>& shapes = c.geometry().links()[l].shapes;
+      ASSERT_EQ(fresh.shape_begin[l + 1] - fresh.shape_begin[l], shapes.size());
+      Aabb link_box;
+      for (std::size_t j = 0; j < shapes.size(); ++j) {
+        const std::size_t i = fresh.shape_begin[l] + j;
+        const Transform want = fresh.link_poses[l] * shapes[j].origin;
+        EXPECT_LT((fresh.shape_poses[i].R - want.R).norm(), 1e-15) << k << " shape " << i;
+        EXPECT_LT((fresh.shape_poses[i].p - want.p).norm(), 1e-15) << k << " shape " << i;
+        const Aabb box = shapes[j].local_aabb().transformed(fresh.shape_poses[i]);
+        EXPECT_EQ(fresh.shape_boxes[i].min, box.min) << k << " shape " << i;
+        EXPECT_EQ(fresh.shape_boxes[i].max, box.max) << k << " shape " << i;
+        link_box.extend(box);
+      }
+      EXPECT_EQ(fresh.link_boxes[l].min, link_box.min) << k << " link " << l;
+      EXPECT_EQ(fresh.link_boxes[l].max, link_box.max) << k << " link " << l;
+    }
   }
 }
 

@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,10 @@
 #include <proxima/core/transform.hpp>
 
 namespace proxima::robot {
+
+namespace detail {
+struct FkStep;
+}
 
 enum class JointType { revolute, continuous, prismatic, fixed };
 
@@ -141,6 +146,10 @@ class RobotModel {
   /// True when the two links are joined by a joint (either is the other's parent).
   bool adjacent(int link_a, int link_b) const;
 
+  /// The joints in topological order with their motion folded into their
+  /// origin, as forward_kinematics evaluates them (kinematics.cpp).
+  const std::vector<detail::FkStep>& fk_steps() const { return *fk_steps_; }
+
  private:
   std::string name_;
   std::vector<Link> links_;
@@ -148,6 +157,7 @@ class RobotModel {
   std::vector<int> variable_joints_;
   std::vector<int> topo_;
   int root_ = -1;
+  std::shared_ptr<const std::vector<detail::FkStep>> fk_steps_;  // immutable, so copies share it
 };
 
 }  // namespace proxima::robot

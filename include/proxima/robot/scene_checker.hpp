@@ -214,6 +214,17 @@ class SceneChecker {
   std::vector<std::pair<int, int>> self_pairs_;
   /// Per-link reach about the joints that move it, for check_motion.
   std::shared_ptr<const detail::SweepGeometry> sweep_;
+  /// Each shape's link, origin and local box, link by link as in RobotState.
+  struct Placement {
+    std::size_t link = 0;
+    bool at_link_origin = false;  ///< origin is exactly the identity
+    bool bounded = false;         ///< local_box is non-empty and finite
+    Transform origin;
+    Aabb local_box;
+    Vec3 center, half;  ///< of local_box
+  };
+  std::vector<Placement> placements_;
+  std::vector<std::size_t> shape_begin_;
 };
 
 }  // namespace proxima::robot
