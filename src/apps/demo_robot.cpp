@@ -64,7 +64,6 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
 
     q = start;
     const SceneClearances channels = scene_clearances(checker, env);
-    const std::vector<std::string> names{"self", "table"};
     Watchdog dog(q.size(), channels.channels, channels.fn, {}, {}, link_kinematics(checker.model(), "panda_hand"));
     demo.closest_watched = table_distance(q);
     double total_us = 0.0;
@@ -77,7 +76,7 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
       ++demo.updates;
       const double d = table_distance(q);
       if (k % 25 == 0 || k == kSteps - 1) {
-        demo.steps.push_back({k * kFeed, to_string(s.level), names.at(static_cast<std::size_t>(s.channel)),
+        demo.steps.push_back({k * kFeed, to_string(s.level), channels.names.at(static_cast<std::size_t>(s.channel)),
                               s.speed_factor, d});
       }
       q[1] += kShoulder * s.speed_factor * kFeed;

@@ -1,11 +1,13 @@
 #include "robot_protocol.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <istream>
 #include <ostream>
 
 #include <proxima/core/error.hpp>
 #include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/point_cloud.hpp>
 #include <proxima/robot/urdf.hpp>
 
 #include "json_lines.hpp"
@@ -91,6 +93,37 @@ Environment environment(const json& request, MeshFiles& files) {
   return environment_from_json(request["environment"], files);
 }
 
+bool is_point_cloud_json(const json& geometry) {
+  return geometry.is_object() && geometry.contains("shape") && geometry["shape"] == "point_cloud";
+}
+
+// {"shape": "point_cloud", "points": [[x, y, z], …], "voxel": s, "min_points": n}
+// in the object's frame: robot::add_point_cloud's cubes.
+void add_point_cloud_json(Environment& env, const std::string& name, const json& g, const std::string& field,
+                          const Transform& pose, std::vector<std::string> touch_links) {
+  if (!g.contains("points") || !g["points"].is_array())
+    throw Error(field + ".points: expected an array of [x, y, z] points");
+  const json& pts = g["points"];
+  std::vector<Vec3> points;
+  points.reserve(pts.size());
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    points.push_back(vec3_from_json(pts[i], field + ".points[" + std::to_string(i) + "]"));
+  if (!g.contains("voxel") || !g["voxel"].is_number()) throw Error(field + ".voxel: expected the cell size, m");
+  PointCloudOptions options;
+  options.touch_links = std::move(touch_links);
+  if (g.contains("min_points")) {
+    const json& m = g["min_points"];
+    if (!m.is_number_integer() || m.get<std::int64_t>() < 1 || m.get<std::int64_t>() > 1000000000)
+      throw Error(field + ".min_points: expected an integer from 1 to 10^9");
+    options.min_points = static_cast<int>(m.get<std::int64_t>());
+  }
+  try {
+    add_point_cloud(env, name, points, g["voxel"].get<double>(), pose, options);
+  } catch (const Error& e) {
+    throw Error(field + ": " + e.what());
+  }
+}
+
 // The first status that is not ok among the reports.
 Status worst(std::initializer_list<Status> all) {
   for (Status s : all)
@@ -118,10 +151,21 @@ Environment environment_from_json(const json& objs, MeshFiles& files) {
         touch.push_back(link.get<std::string>());
       }
     }
-    if (is_mesh_json(o["geometry"]))
-      env.add(name, *mesh_from_json(o["geometry"], field + ".geometry", files), pose, std::move(touch));
+    std::string group;
+    if (o.contains("group")) {
+      if (!o["group"].is_string()) throw Error(field + ".group: must be a string");
+      group = o["group"].get<std::string>();
+    }
+    const std::size_t first = env.objects.size();
+    const json& geometry = o["geometry"];
+    if (is_point_cloud_json(geometry))
+      add_point_cloud_json(env, name, geometry, field + ".geometry", pose, std::move(touch));
+    else if (is_mesh_json(geometry))
+      env.add(name, *mesh_from_json(geometry, field + ".geometry", files), pose, std::move(touch));
     else
-      env.add(name, shape_from_json(o["geometry"], field + ".geometry"), pose, std::move(touch));
+      env.add(name, shape_from_json(geometry, field + ".geometry"), pose, std::move(touch));
+    if (!group.empty())
+      for (std::size_t k = first; k < env.objects.size(); ++k) env.objects[k].group = group;
   }
   return env;
 }

@@ -93,14 +93,18 @@ int run_watch_command(const WatchCommandOptions& options, std::istream& in, std:
     const Environment env = load_environment(options.environment, files);
     // Refused at the start rather than as an invalid clearance on every sample.
     if (auto e = checker.touch_error(env)) throw Error("environment file '" + options.environment + "': " + *e);
-    const SceneClearances clearances = scene_clearances(checker, env);
-    std::vector<std::string> channels{"self"};
-    for (const EnvironmentObject& o : env.objects) channels.push_back(o.name);
+    const SceneClearances clearances = [&] {
+      try {
+        return scene_clearances(checker, env);
+      } catch (const Error& e) {
+        throw Error("environment file '" + options.environment + "': " + e.what());
+      }
+    }();
     ToolKinematics tool;
     if (!options.tool.empty()) tool = link_kinematics(checker.model(), options.tool);
     Watchdog dog(checker.model().variable_count(), clearances.channels, clearances.fn, options.watchdog, {},
                  std::move(tool));
-    run_watch_stream(dog, channels, in, out);
+    run_watch_stream(dog, clearances.names, in, out);
     return 0;
   } catch (const std::exception& e) {
     err << "proxima watch: " << e.what() << '\n';

@@ -46,7 +46,9 @@ std::size_t add_point_cloud(Environment& env, const std::string& name, std::span
     if (b - a >= static_cast<std::size_t>(options.min_points)) {
       const Vec3 centre((static_cast<double>(cells[a][0]) + 0.5) * voxel, (static_cast<double>(cells[a][1]) + 0.5) * voxel,
                         (static_cast<double>(cells[a][2]) + 0.5) * voxel);
-      env.add(name + "/" + std::to_string(added), cube, Transform{pose.R, pose.apply(centre)}, options.touch_links);
+      const std::size_t i =
+          env.add(name + "/" + std::to_string(added), cube, Transform{pose.R, pose.apply(centre)}, options.touch_links);
+      env.objects[i].group = name;
       ++added;
     }
     a = b;

@@ -1,7 +1,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <proxima/robot/kinematics.hpp>
@@ -11,13 +13,31 @@ namespace proxima::robot {
 
 SceneClearances scene_clearances(const SceneChecker& checker, const Environment& env,
                                  const SceneClearanceOptions& options) {
-  std::vector<Environment> objects;
-  if (options.environment) {
-    for (const EnvironmentObject& o : env.objects) objects.push_back(Environment{{o}});
-  }
   SceneClearances out;
-  out.channels = (options.self ? 1 : 0) + objects.size();
-  out.fn = [&checker, objects = std::move(objects), options](std::span<const double> q, std::span<double> d) {
+  if (options.self) out.names.push_back("self");
+  // One environment per channel, objects in their order, a group where its
+  // first object is; prepared once, as the watchdog asks them again and
+  // again (a point cloud's thousands of cubes are one channel).
+  std::vector<Environment> members;
+  if (options.environment) {
+    std::unordered_map<std::string, std::size_t> channel_of_group;
+    for (const EnvironmentObject& o : env.objects) {
+      if (!o.group.empty()) {
+        const auto [it, added] = channel_of_group.try_emplace(o.group, members.size());
+        if (!added) {
+          members[it->second].objects.push_back(o);
+          continue;
+        }
+      }
+      out.names.push_back(o.group.empty() ? o.name : o.group);
+      members.push_back(Environment{{o}});
+    }
+  }
+  auto prepared = std::make_shared<std::vector<PreparedEnvironment>>();
+  for (Environment& m : members) prepared->emplace_back(std::move(m));
+  out.channels = out.names.size();
+  out.fn = [&checker, prepared = std::shared_ptr<const std::vector<PreparedEnvironment>>(std::move(prepared)),
+            options](std::span<const double> q, std::span<double> d) {
     std::fill(d.begin(), d.end(), std::numeric_limits<double>::quiet_NaN());
     const RobotState s = checker.state(q, options.base);
     if (s.status != Status::ok) return;
@@ -27,7 +47,7 @@ SceneClearances scene_clearances(const SceneChecker& checker, const Environment&
       if (r.status != Status::ok) return;
       d[c++] = r.distance;
     }
-    for (const Environment& one : objects) {
+    for (const PreparedEnvironment& one : *prepared) {
       const DistanceReport r = checker.environment_distance(s, one);
       d[c++] = r.status == Status::ok ? r.distance : std::numeric_limits<double>::quiet_NaN();
     }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <proxima/robot/point_cloud.hpp>
+
 #include "robot_protocol.hpp"
 
 namespace proxima::apps {
@@ -137,6 +139,45 @@ TEST(RobotProtocol, TouchLinksTakeTheirPairsOut) {
   const json bad = robot_answer("{" + q + R"("environment": [)" + block + R"(, "touch_links": "panda_hand"}]})");
   EXPECT_EQ(bad["status"], "error");
   EXPECT_NE(bad["message"].get<std::string>().find("environment[0].touch_links"), std::string::npos) << bad;
+}
+
+// A scanned table: the cloud's cubes are what the robot is checked against,
+// named "<cloud>/<k>", the same as robot::add_point_cloud builds in C++.
+TEST(RobotProtocol, PointCloudsAreVoxelised) {
+  const std::string q = R"("q": [0, -0.785, 0, -2.356, 0, 1.571, 0.785], )";
+  const std::string cloud =
+      R"({"name": "scan", "pose": {"p": [0.3, 0, 0.1]}, "geometry": {"shape": "point_cloud", "voxel": 0.05,
+          "min_points": 2, "points": [[0, 0, 0], [0.01, 0.01, 0.01], [0.2, 0, 0], [0.21, 0.02, 0], [0.4, 0, 0]]}})";
+  const json a = robot_answer("{" + q + R"("environment": [)" + cloud + "]}");
+  ASSERT_EQ(a["status"], "ok") << a;
+  const std::vector<Vec3> points{{0, 0, 0}, {0.01, 0.01, 0.01}, {0.2, 0, 0}, {0.21, 0.02, 0}, {0.4, 0, 0}};
+  robot::Environment env;
+  robot::PointCloudOptions options;
+  options.min_points = 2;
+  ASSERT_EQ(robot::add_point_cloud(env, "scan", points, 0.05, Transform::from_translation(Vec3(0.3, 0, 0.1)), options),
+            2u);
+  const std::vector<double> qv{0, -0.785, 0, -2.356, 0, 1.571, 0.785};
+  const robot::DistanceReport d = robot_protocol_panda().environment_distance(robot_protocol_panda().state(qv), env);
+  ASSERT_TRUE(d.found);
+  EXPECT_EQ(a["environment_distance"]["distance"].get<double>(), d.distance);
+  EXPECT_EQ(a["environment_distance"]["other"], d.pair.other_name);
+  EXPECT_EQ(d.pair.other_name.rfind("scan/", 0), 0u) << d.pair.other_name;
+  auto error_of = [&](const std::string& geometry) {
+    const json e = robot_answer("{" + q + R"("environment": [{"name": "scan", "geometry": )" + geometry + "}]}");
+    EXPECT_EQ(e["status"], "error") << geometry;
+    return e.value("message", std::string());
+  };
+  EXPECT_EQ(error_of(R"({"shape": "point_cloud", "voxel": 0.1})"),
+            "environment[0].geometry.points: expected an array of [x, y, z] points");
+  EXPECT_NE(error_of(R"({"shape": "point_cloud", "voxel": 0.1, "points": [[0, 0]]})").find("points[0]"),
+            std::string::npos);
+  EXPECT_EQ(error_of(R"({"shape": "point_cloud", "points": []})"), "environment[0].geometry.voxel: expected the cell size, m");
+  EXPECT_NE(error_of(R"({"shape": "point_cloud", "voxel": -1, "points": []})").find("point cloud 'scan'"),
+            std::string::npos);
+  EXPECT_EQ(error_of(R"({"shape": "point_cloud", "voxel": 0.1, "min_points": 0, "points": []})"),
+            "environment[0].geometry.min_points: expected an integer from 1 to 10^9");
+  const json g = robot_answer("{" + q + R"("environment": [{"name": "b", "group": 3, "geometry": {"shape": "sphere", "radius": 0.1}}]})");
+  EXPECT_EQ(g["message"], "environment[0].group: must be a string");
 }
 
 TEST(RobotProtocol, BadLinesAnswerErrors) {

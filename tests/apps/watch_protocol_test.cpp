@@ -83,6 +83,39 @@ TEST(WatchProtocol, StopsAJogTowardsATableBeforeContact) {
   std::filesystem::remove(env);
 }
 
+// The table seen by a depth camera: points on its top, voxelised into a few
+// hundred cubes that are one channel named after the cloud.
+TEST(WatchProtocol, APointCloudIsOneChannel) {
+  std::string points;
+  for (int i = 0; i <= 30; ++i)
+    for (int j = 0; j <= 50; ++j)
+      points += (points.empty() ? "" : ", ") + std::string("[") + std::to_string(0.35 + 0.02 * i) + ", " +
+                std::to_string(-0.5 + 0.02 * j) + ", 0.18]";
+  const std::string env = watch_file(
+      "watch_cloud", R"([{"name": "post", "geometry": {"shape": "cylinder", "radius": 0.05, "length": 1.0},
+                          "pose": {"p": [-0.6, 0.5, 0.5]}},
+                         {"name": "table_scan", "geometry": {"shape": "point_cloud", "voxel": 0.04, "points": [)" +
+                         points + "]}}]");
+  std::string in;
+  for (int k = 0; k < 60; ++k) in += sample(0.032 * k, 0.4 * 0.032 * k) + "\n";
+  std::istringstream lines(in);
+  std::ostringstream out, err;
+  ASSERT_EQ(run_watch_command(watch_options(env), lines, out, err), 0) << err.str();
+  const std::vector<json> a = watch_lines(out.str());
+  ASSERT_EQ(a.size(), 60u);
+  int first_stop = -1;
+  for (int k = 0; k < 60; ++k) {
+    ASSERT_EQ(a[k]["status"], "ok") << k;
+    const std::string channel = a[k]["channel"].get<std::string>();
+    EXPECT_TRUE(channel == "self" || channel == "post" || channel == "table_scan") << k << " " << channel;
+    if (first_stop < 0 && a[k]["level"] == "stop") first_stop = k;
+  }
+  ASSERT_GT(first_stop, 0);
+  EXPECT_EQ(a[first_stop]["channel"], "table_scan");
+  EXPECT_GT(a[first_stop]["clearance"].get<double>(), 0.0);
+  std::filesystem::remove(env);
+}
+
 TEST(WatchProtocol, TicksLowerTheSpeedFactorOfAStaleFeed) {
   std::ostringstream out, err;
   std::istringstream in(sample(0.0, 0.0) + "\n" + sample(0.032, 0.0) + "\n" + R"({"t": 0.1})" + "\n" +
@@ -140,6 +173,10 @@ TEST(WatchProtocol, RejectedSetUpsExitWithTheReason) {
       "watch_touch_typo", R"([{"name": "table", "geometry": {"shape": "sphere", "radius": 0.1}, "touch_links": ["panda_hnd"]}])");
   fails(watch_options(typo), "environment object 'table': touch link 'panda_hnd' is not a link of robot 'panda'");
   std::filesystem::remove(typo);
+  const std::string cloud = watch_file(
+      "watch_bad_cloud", R"([{"name": "scan", "geometry": {"shape": "point_cloud", "voxel": 0, "points": [[0, 0, 0]]}}])");
+  fails(watch_options(cloud), "environment[0].geometry: point cloud 'scan'");
+  std::filesystem::remove(cloud);
   WatchCommandOptions o = watch_options("");
   o.tool = "panda_tip";
   fails(o, "no link 'panda_tip'");

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/point_cloud.hpp>
 #include <proxima/robot/scene_watchdog.hpp>
 #include <proxima/robot/urdf.hpp>
 
@@ -65,6 +66,45 @@ TEST(SceneWatchdog, ClearanceIsTheCheckersSmallestDistance) {
   EXPECT_TRUE(std::isnan(scene_clearance(checker, env)(short_q)));
   channels.fn(short_q, d);
   for (const double x : d) EXPECT_TRUE(std::isnan(x));
+}
+
+// Grouped objects (a point cloud's cubes, a table's top and post) are one
+// channel each: the nearest of them, which is the minimum over the
+// objects' own one-object distances.
+TEST(SceneWatchdog, GroupsAreOneChannelEach) {
+  const SceneChecker& checker = watched_panda();
+  Environment env = table_cell();
+  env.add("leg", Box(Vec3(0.05, 0.05, 0.2)), Transform::from_translation(Vec3(0.4, 0.45, 0.0)));
+  env.add("post", Cylinder(0.05, 1.0), Transform::from_translation(Vec3(-0.5, 0.4, 0.5)));
+  env.objects[0].group = env.objects[1].group = "desk";
+  std::vector<Vec3> points;
+  for (int i = 0; i < 12; ++i)
+    for (int j = 0; j < 12; ++j) points.emplace_back(0.02 * i, 0.03 * j, 0.01 * ((i * j) % 3));
+  ASSERT_GT(add_point_cloud(env, "scan", points, 0.025, Transform::from_translation(Vec3(0.2, -0.6, 0.4))), 20u);
+  std::vector<double> q = ready_pose();
+  q.resize(checker.model().variable_count(), 0.0);
+  const SceneClearances channels = scene_clearances(checker, env);
+  ASSERT_EQ(channels.channels, 4u);
+  EXPECT_EQ(channels.names, (std::vector<std::string>{"self", "desk", "post", "scan"}));
+  std::vector<double> d(channels.channels);
+  channels.fn(q, d);
+  const RobotState s = checker.state(q);
+  EXPECT_EQ(d[0], checker.self_distance(s).distance);
+  double desk = std::numeric_limits<double>::infinity(), post = desk, scan = desk;
+  for (const EnvironmentObject& o : env.objects) {
+    const double one = checker.environment_distance(s, Environment{{o}}).distance;
+    double& into = o.group == "desk" ? desk : o.group == "scan" ? scan : post;
+    into = std::min(into, one);
+  }
+  EXPECT_EQ(d[1], desk);
+  EXPECT_EQ(d[2], post);
+  EXPECT_EQ(d[3], scan);
+  EXPECT_LT(scan, post);
+  EXPECT_EQ(scene_clearance(checker, env)(q), std::min({d[0], desk, post, scan}));
+  // An object the queries cannot use is refused when the channels are made.
+  Environment bad = env;
+  bad.add("lost", Sphere(0.1), Transform::from_translation(Vec3(std::numeric_limits<double>::quiet_NaN(), 0, 0)));
+  robot_test::expect_error([&] { scene_clearances(checker, bad); }, {"lost"});
 }
 
 TEST(SceneWatchdog, LinkKinematicsIsForwardKinematics) {

@@ -20,6 +20,10 @@ struct EnvironmentObject {
   /// their pairs with it are not checked. Each must name a link of the
   /// checker's robot (a query says invalid_input otherwise).
   std::vector<std::string> touch_links = {};
+  /// Objects with the same non-empty group are one clearance channel of the
+  /// watchdog (scene_clearances): the cubes of a point cloud, the top and
+  /// legs of a table. Empty: the object is a channel of its own.
+  std::string group = {};
 };
 
 struct Environment {
@@ -28,12 +32,12 @@ struct Environment {
   /// Appends an object; returns its index.
   std::size_t add(std::string name, Shape shape, const Transform& pose, std::vector<std::string> touch_links = {}) {
     objects.push_back({std::move(name), std::variant<Shape, Bvh>(std::in_place_type<Shape>, std::move(shape)), pose,
-                       std::move(touch_links)});
+                       std::move(touch_links), {}});
     return objects.size() - 1;
   }
   std::size_t add(std::string name, Bvh mesh, const Transform& pose, std::vector<std::string> touch_links = {}) {
     objects.push_back({std::move(name), std::variant<Shape, Bvh>(std::in_place_type<Bvh>, std::move(mesh)), pose,
-                       std::move(touch_links)});
+                       std::move(touch_links), {}});
     return objects.size() - 1;
   }
 };

@@ -22,7 +22,8 @@ struct PointCloudOptions {
 };
 
 /// Adds the occupied cells of `points` (in the frame `pose`) as cubes of
-/// side `voxel`, named "<name>/<k>": cell (i, j, k) spans [i·voxel,
+/// side `voxel`, named "<name>/<k>" and grouped as `name` (one watchdog
+/// channel for the whole cloud): cell (i, j, k) spans [i·voxel,
 /// (i+1)·voxel) × … in that frame, so the grid does not depend on the
 /// points, and cells are added in (i, j, k) order. Returns how many cubes
 /// were added. Throws proxima::Error, naming the cloud and the first bad

@@ -3,7 +3,9 @@
 // kinematics from the robot model.
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <proxima/robot/scene_checker.hpp>
 #include <proxima/robot/watchdog.hpp>
@@ -26,12 +28,19 @@ ClearanceFn scene_clearance(const SceneChecker& checker, const Environment& env,
 
 /// The same distances as channels for Watchdog's multi-channel
 /// constructor, so that each is watched for approach on its own: the robot
-/// against itself (when options.self), then against each object of `env` in
-/// order (when options.environment). NaN in every channel when the checker
-/// cannot answer. `checker` is held by reference; the objects are copied
-/// (cheaply: shapes and BVHs share their data).
+/// against itself (when options.self), then against each object of `env`
+/// in order (when options.environment), except that objects sharing a
+/// group (EnvironmentObject::group: a point cloud's cubes) are one channel,
+/// the distance to the nearest of them, placed where the group's first
+/// object is. NaN in every channel when the checker cannot answer, in one
+/// when its objects cannot be checked (a touch link the robot does not
+/// have). `checker` is held by reference; the objects are copied (cheaply:
+/// shapes and BVHs share their data) and prepared once (PreparedEnvironment).
+/// Throws proxima::Error naming an object whose pose is not usable.
 struct SceneClearances {
   std::size_t channels = 0;
+  /// Per channel: "self", the object's name, or the group's.
+  std::vector<std::string> names;
   ClearancesFn fn;
 };
 SceneClearances scene_clearances(const SceneChecker& checker, const Environment& env,
