@@ -197,6 +197,12 @@ class SceneChecker {
   /// Link `link` may touch `object`: the pair is not checked.
   bool touch_allowed(std::size_t link, const EnvironmentObject& object) const;
 
+  /// Shape k of a state and another robot shape or an object are proven
+  /// farther apart than `gap` by their oriented boxes (broad/obb.hpp): a
+  /// link's world AABB is loose once the link turns off the world axes.
+  bool shapes_apart(const RobotState& s, std::size_t k, std::size_t other, double gap) const;
+  bool shape_apart(const RobotState& s, std::size_t k, const EnvironmentObject& object, double gap) const;
+
   // The environment queries proper, on the objects and their index: a
   // PreparedEnvironment's, or a flat one made for the call.
   CollisionReport collision_near(const RobotState& s, const std::vector<EnvironmentObject>& objects,
