@@ -151,9 +151,10 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
     for (std::size_t i = st.shape_begin[ul]; i < st.shape_begin[ul + 1]; ++i) {
       const auto& gi = shapes[i - st.shape_begin[ul]].geometry;
       GjkCache* row = caches.data() + p.caches + (i - st.shape_begin[ul]) * per_shape;
-      auto one = [&](const detail::Geometry& gj, const Transform& pj, const Aabb& box, std::size_t j) {
+      auto one = [&](const detail::Geometry& gj, const Transform& pj, const Aabb& box, std::size_t j,
+                     auto&& oriented_gap) {
         const double limit = std::min(bound, best.distance);
-        if (broad::box_gap(st.shape_boxes[i], box) >= limit) return;
+        if (broad::box_gap(st.shape_boxes[i], box) >= limit || oriented_gap() >= limit) return;
         ++out.distance_queries;
         const detail::PairDistance d = detail::distance_pair(gi, st.shape_poses[i], gj, pj, limit, row + j);
         if (status == Status::ok) status = d.status;
@@ -163,10 +164,12 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
         const auto uo = static_cast<std::size_t>(p.other);
         const auto& others = geometry_.link(p.other).shapes;
         for (std::size_t j = st.shape_begin[uo]; j < st.shape_begin[uo + 1]; ++j)
-          one(others[j - st.shape_begin[uo]].geometry, st.shape_poses[j], st.shape_boxes[j], j - st.shape_begin[uo]);
+          one(others[j - st.shape_begin[uo]].geometry, st.shape_poses[j], st.shape_boxes[j], j - st.shape_begin[uo],
+              [&] { return shapes_gap(st, i, j); });
       } else {
         const EnvironmentObject& obj = objects[static_cast<std::size_t>(p.other)];
-        one(obj.geometry, obj.pose, boxes[static_cast<std::size_t>(p.other)], 0);
+        one(obj.geometry, obj.pose, boxes[static_cast<std::size_t>(p.other)], 0,
+            [&] { return shape_gap(st, i, obj); });
       }
     }
     best.status = status;

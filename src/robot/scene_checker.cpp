@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -166,20 +167,19 @@ bool object_obb(const EnvironmentObject& o, broad::Obb& out) {
 
 }  // namespace
 
-bool SceneChecker::shapes_apart(const RobotState& s, std::size_t k, std::size_t other, double gap) const {
+double SceneChecker::shapes_gap(const RobotState& s, std::size_t k, std::size_t other) const {
   const Placement &a = placements_[k], &b = placements_[other];
-  if (!a.bounded || !b.bounded) return false;
+  if (!a.bounded || !b.bounded) return -std::numeric_limits<double>::infinity();
   const Transform &pa = s.shape_poses[k], &pb = s.shape_poses[other];
-  return broad::obbs_apart({pa.apply(a.center), pa.R, a.half}, {pb.apply(b.center), pb.R, b.half}, gap);
+  return broad::obb_gap_bound({pa.apply(a.center), pa.R, a.half}, {pb.apply(b.center), pb.R, b.half});
 }
 
-bool SceneChecker::shape_apart(const RobotState& s, std::size_t k, const EnvironmentObject& object,
-                               double gap) const {
+double SceneChecker::shape_gap(const RobotState& s, std::size_t k, const EnvironmentObject& object) const {
   const Placement& a = placements_[k];
   broad::Obb b;
-  if (!a.bounded || !object_obb(object, b)) return false;
+  if (!a.bounded || !object_obb(object, b)) return -std::numeric_limits<double>::infinity();
   const Transform& pa = s.shape_poses[k];
-  return broad::obbs_apart({pa.apply(a.center), pa.R, a.half}, b, gap);
+  return broad::obb_gap_bound({pa.apply(a.center), pa.R, a.half}, b);
 }
 
 CollisionReport SceneChecker::self_collision(const RobotState& s) const {
@@ -191,7 +191,7 @@ CollisionReport SceneChecker::self_collision(const RobotState& s) const {
     bool hit = false;
     for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1] && !hit; ++i)
       for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1] && !hit; ++j) {
-        if (!s.shape_boxes[i].overlaps(s.shape_boxes[j]) || shapes_apart(s, i, j, 0.0)) continue;
+        if (!s.shape_boxes[i].overlaps(s.shape_boxes[j]) || shapes_gap(s, i, j) > 0.0) continue;
         const detail::PairCollide c =
             detail::collide_pair(geometry_.link(a).shapes[i - s.shape_begin[ua]].geometry, s.shape_poses[i],
                                  geometry_.link(b).shapes[j - s.shape_begin[ub]].geometry, s.shape_poses[j]);
@@ -240,7 +240,7 @@ CollisionReport SceneChecker::collision_near(const RobotState& s, const std::vec
       if (touch_allowed(l, objects[o])) continue;
       bool hit = false;
       for (std::size_t i = s.shape_begin[l]; i < s.shape_begin[l + 1] && !hit; ++i) {
-        if (!s.shape_boxes[i].overlaps(index.box(o)) || shape_apart(s, i, objects[o], 0.0)) continue;
+        if (!s.shape_boxes[i].overlaps(index.box(o)) || shape_gap(s, i, objects[o]) > 0.0) continue;
         const detail::PairCollide c = detail::collide_pair(geometry_.links()[l].shapes[i - s.shape_begin[l]].geometry,
                                                            s.shape_poses[i], objects[o].geometry, objects[o].pose);
         note(r.status, c.status);
@@ -280,7 +280,7 @@ DistanceReport SceneChecker::self_distance(const RobotState& s) const {
   DistanceReport r;
   for (const Candidate& c : cand) {
     if (r.found && c.gap >= r.distance) break;
-    if (r.found && shapes_apart(s, c.i, c.j, r.distance)) continue;
+    if (r.found && shapes_gap(s, c.i, c.j) >= r.distance) continue;
     const auto ua = static_cast<std::size_t>(c.link), ub = static_cast<std::size_t>(c.other);
     const detail::PairDistance d = detail::distance_pair(
         geometry_.link(c.link).shapes[c.i - s.shape_begin[ua]].geometry, s.shape_poses[c.i],
@@ -373,7 +373,7 @@ DistanceReport SceneChecker::distance_near(const RobotState& s, const std::vecto
     const auto link = static_cast<std::size_t>(
         std::upper_bound(s.shape_begin.begin(), s.shape_begin.end(), std::size_t{c.shape}) - s.shape_begin.begin() - 1);
     const EnvironmentObject& obj = objects[c.at];
-    if (touch_allowed(link, obj) || (r.found && shape_apart(s, c.shape, obj, r.distance))) continue;
+    if (touch_allowed(link, obj) || (r.found && shape_gap(s, c.shape, obj) >= r.distance)) continue;
     const detail::PairDistance d =
         detail::distance_pair(geometry_.links()[link].shapes[c.shape - s.shape_begin[link]].geometry,
                               s.shape_poses[c.shape], obj.geometry, obj.pose, r.distance);
@@ -414,7 +414,7 @@ ToleranceReport SceneChecker::tolerance_near(const RobotState& s, const std::vec
     if (box_gap(s.link_boxes[ua], s.link_boxes[ub]) > t) continue;
     for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i)
       for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j) {
-        if (box_gap(s.shape_boxes[i], s.shape_boxes[j]) > t || shapes_apart(s, i, j, t)) continue;
+        if (box_gap(s.shape_boxes[i], s.shape_boxes[j]) > t || shapes_gap(s, i, j) > t) continue;
         Status st = Status::ok;
         const bool in = detail::within_pair(geometry_.link(a).shapes[i - s.shape_begin[ua]].geometry, s.shape_poses[i],
                                             geometry_.link(b).shapes[j - s.shape_begin[ub]].geometry, s.shape_poses[j],
@@ -437,7 +437,7 @@ ToleranceReport SceneChecker::tolerance_near(const RobotState& s, const std::vec
       const EnvironmentObject& obj = objects[o];
       if (touch_allowed(l, obj)) continue;
       for (std::size_t i = s.shape_begin[l]; i < s.shape_begin[l + 1]; ++i) {
-        if (box_gap(s.shape_boxes[i], index.box(o)) > t || shape_apart(s, i, obj, t)) continue;
+        if (box_gap(s.shape_boxes[i], index.box(o)) > t || shape_gap(s, i, obj) > t) continue;
         Status st = Status::ok;
         const bool in = detail::within_pair(geometry_.links()[l].shapes[i - s.shape_begin[l]].geometry,
                                             s.shape_poses[i], obj.geometry, obj.pose, t, st);

@@ -34,12 +34,12 @@ inline double obb_gap(const Obb& a, const Obb& b) {
   return std::max(along_a.maxCoeff(), along_b.maxCoeff());
 }
 
-/// Proven farther apart than `gap` (≥ 0) by obb_gap, with a margin of
-/// rounding relative to the boxes' size and distance so that touching
-/// boxes are never called apart.
-inline bool obbs_apart(const Obb& a, const Obb& b, double gap) {
+/// obb_gap less a margin of rounding relative to the boxes' size and
+/// distance: never above the true distance, so touching boxes are never
+/// proven apart.
+inline double obb_gap_bound(const Obb& a, const Obb& b) {
   const double scale = (b.center - a.center).cwiseAbs().maxCoeff() + a.half.sum() + b.half.sum();
-  return obb_gap(a, b) > gap + 1e-12 * scale;
+  return obb_gap(a, b) - 1e-12 * scale;
 }
 
 }  // namespace proxima::broad

@@ -197,11 +197,12 @@ class SceneChecker {
   /// Link `link` may touch `object`: the pair is not checked.
   bool touch_allowed(std::size_t link, const EnvironmentObject& object) const;
 
-  /// Shape k of a state and another robot shape or an object are proven
-  /// farther apart than `gap` by their oriented boxes (broad/obb.hpp): a
-  /// link's world AABB is loose once the link turns off the world axes.
-  bool shapes_apart(const RobotState& s, std::size_t k, std::size_t other, double gap) const;
-  bool shape_apart(const RobotState& s, std::size_t k, const EnvironmentObject& object, double gap) const;
+  /// A lower bound on the distance between shape k of a state and another
+  /// robot shape or an object from their oriented boxes (broad/obb.hpp;
+  /// −inf when one has none): a link's world AABB is loose once the link
+  /// turns off the world axes.
+  double shapes_gap(const RobotState& s, std::size_t k, std::size_t other) const;
+  double shape_gap(const RobotState& s, std::size_t k, const EnvironmentObject& object) const;
 
   // The environment queries proper, on the objects and their index: a
   // PreparedEnvironment's, or a flat one made for the call.
