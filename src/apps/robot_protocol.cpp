@@ -3,9 +3,11 @@
 #include <cmath>
 #include <cstdint>
 #include <istream>
+#include <optional>
 #include <ostream>
 
 #include <proxima/core/error.hpp>
+#include <proxima/robot/attached_object.hpp>
 #include <proxima/robot/kinematics.hpp>
 #include <proxima/robot/point_cloud.hpp>
 #include <proxima/robot/urdf.hpp>
@@ -93,6 +95,41 @@ Environment environment(const json& request, MeshFiles& files) {
   return environment_from_json(request["environment"], files);
 }
 
+std::vector<std::string> touch_links(const json& o, const std::string& field) {
+  std::vector<std::string> touch;
+  if (!o.contains("touch_links")) return touch;
+  const json& t = o["touch_links"];
+  if (!t.is_array()) throw Error(field + ".touch_links: must be an array of link names");
+  for (const json& link : t) {
+    if (!link.is_string()) throw Error(field + ".touch_links: must be an array of link names");
+    touch.push_back(link.get<std::string>());
+  }
+  return touch;
+}
+
+// "attached": [{"name", "link", "geometry", "pose", "touch_links"}]: the
+// objects the robot holds (robot::attach).
+std::vector<AttachedObject> attached_from_json(const json& objs, MeshFiles& files) {
+  if (!objs.is_array()) throw Error("\"attached\" must be an array of objects");
+  std::vector<AttachedObject> out;
+  for (std::size_t i = 0; i < objs.size(); ++i) {
+    const json& o = objs[i];
+    const std::string field = "attached[" + std::to_string(i) + "]";
+    if (!o.is_object()) throw Error(field + ": must be an object");
+    for (const char* key : {"name", "link"})
+      if (!o.contains(key) || !o[key].is_string()) throw Error(field + ": needs \"" + key + "\" (a string)");
+    if (!o.contains("geometry")) throw Error(field + ": needs \"geometry\"");
+    AttachedObject a{o["name"].get<std::string>(), o["link"].get<std::string>(), Shape(Sphere(1.0)),
+                     o.contains("pose") ? pose_from_json(o["pose"], field + ".pose") : Transform::identity(),
+                     touch_links(o, field)};
+    const json& g = o["geometry"];
+    if (is_mesh_json(g)) a.geometry.emplace<Bvh>(*mesh_from_json(g, field + ".geometry", files));
+    else a.geometry = shape_from_json(g, field + ".geometry");
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
 bool is_point_cloud_json(const json& geometry) {
   return geometry.is_object() && geometry.contains("shape") && geometry["shape"] == "point_cloud";
 }
@@ -142,15 +179,7 @@ Environment environment_from_json(const json& objs, MeshFiles& files) {
     if (!o.is_object() || !o.contains("geometry")) throw Error(field + ": needs \"geometry\"");
     const std::string name = o.contains("name") && o["name"].is_string() ? o["name"].get<std::string>() : field;
     const Transform pose = o.contains("pose") ? pose_from_json(o["pose"], field + ".pose") : Transform::identity();
-    std::vector<std::string> touch;
-    if (o.contains("touch_links")) {
-      const json& t = o["touch_links"];
-      if (!t.is_array()) throw Error(field + ".touch_links: must be an array of link names");
-      for (const json& link : t) {
-        if (!link.is_string()) throw Error(field + ".touch_links: must be an array of link names");
-        touch.push_back(link.get<std::string>());
-      }
-    }
+    std::vector<std::string> touch = touch_links(o, field);
     std::string group;
     if (o.contains("group")) {
       if (!o["group"].is_string()) throw Error(field + ".group: must be a string");
@@ -184,9 +213,13 @@ SceneChecker load_robot_checker(const RobotCommandOptions& options) {
   return SceneChecker(RobotGeometry(std::move(model), geo), std::move(acm));
 }
 
-json answer_robot(const SceneChecker& checker, const json& request, MeshFiles& files) {
+json answer_robot(const SceneChecker& robot, const json& request, MeshFiles& files) {
   try {
     if (!request.is_object()) return error_answer(request, "a request is a JSON object");
+    // The robot holding the request's objects, or as it is.
+    std::optional<SceneChecker> holding;
+    if (request.contains("attached")) holding.emplace(attach(robot, attached_from_json(request["attached"], files)));
+    const SceneChecker& checker = holding ? *holding : robot;
     const std::vector<double> q = joint_vector(request);
     const Transform base = request.contains("base") ? pose_from_json(request["base"], "base") : Transform::identity();
     const Environment env = environment(request, files);

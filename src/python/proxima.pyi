@@ -560,6 +560,10 @@ class SceneChecker:
     def environment(self) -> Environment: ...
     @environment.setter
     def environment(self, value: Environment) -> None: ...
+    def attach(
+        self, name: str, link: str, geometry: Operand, pose: PoseLike = None, *, touch_links: Sequence[str] = []
+    ) -> SceneChecker:
+        """A new SceneChecker for the robot holding an object fixed to `link`."""
     @property
     def joint_names(self) -> List[str]: ...
     @property

@@ -5,12 +5,15 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <pybind11/stl/filesystem.h>
 
+#include <proxima/robot/attached_object.hpp>
 #include <proxima/robot/collision_matrix.hpp>
 #include <proxima/robot/point_cloud.hpp>
 #include <proxima/robot/prepared_environment.hpp>
@@ -328,6 +331,26 @@ void bind_robot(py::module_& m) {
             s.environment = std::move(e);
           },
           "The Environment checked against (shared: objects added to it are seen by the next query).")
+      .def(
+          "attach",
+          [](const Scene& s, std::string name, std::string link, const py::object& geometry, const py::object& pose,
+             std::vector<std::string> touch_links) {
+            const Operand o = operand_arg(geometry, "geometry");
+            robot::AttachedObject a{std::move(name), std::move(link),
+                                    o.mesh ? std::variant<Shape, Bvh>(std::in_place_type<Bvh>, *o.mesh)
+                                           : std::variant<Shape, Bvh>(std::in_place_type<Shape>, *o.shape),
+                                    pose_arg(pose, "pose", PoseCheck::strict), std::move(touch_links)};
+            Scene held;
+            held.checker = std::make_shared<const robot::SceneChecker>(robot::attach(*s.checker, std::span(&a, 1)));
+            held.environment = s.environment;
+            return held;
+          },
+          py::arg("name"), py::arg("link"), py::arg("geometry"), py::arg("pose") = py::none(), py::kw_only(),
+          py::arg("touch_links") = std::vector<std::string>{},
+          "A new SceneChecker for the robot holding an object (a grasped part, a tool): a link named `name` "
+          "fixed to `link` at `pose` (in that link's frame), checked against the environment (the same one, "
+          "shared) and the other links except `link` and `touch_links` (the fingers around it). This checker is "
+          "unchanged: to let go, use it again.")
       .def_property_readonly(
           "joint_names", [](const Scene& s) { return s.model().variable_names(); },
           "The joint vector's layout (URDF order).")

@@ -88,4 +88,11 @@ RobotGeometry::RobotGeometry(RobotModel model, const GeometryOptions& options)
   }
 }
 
+RobotGeometry::RobotGeometry(RobotModel model, std::vector<LinkGeometry> links, MeshMode mode)
+    : model_(std::move(model)), links_(std::move(links)), mode_(mode) {
+  if (links_.size() != model_.links().size())
+    throw Error("robot '" + model_.name() + "': geometry for " + std::to_string(links_.size()) + " links, the model has " +
+                std::to_string(model_.links().size()));
+}
+
 }  // namespace proxima::robot

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <proxima/robot/attached_object.hpp>
 #include <proxima/robot/point_cloud.hpp>
 
 #include "robot_protocol.hpp"
@@ -178,6 +179,44 @@ TEST(RobotProtocol, PointCloudsAreVoxelised) {
             "environment[0].geometry.min_points: expected an integer from 1 to 10^9");
   const json g = robot_answer("{" + q + R"("environment": [{"name": "b", "group": 3, "geometry": {"shape": "sphere", "radius": 0.1}}]})");
   EXPECT_EQ(g["message"], "environment[0].group: must be a string");
+}
+
+// A held rod: the JSON "attached" objects are robot::attach's, and an
+// obstacle only the rod reaches is reported against it.
+TEST(RobotProtocol, AttachedObjectsAreChecked) {
+  const std::string q = R"("q": [0, -0.785, 0, -2.356, 0, 1.571, 0.785], )";
+  const std::string rod = R"({"name": "rod", "link": "panda_hand", "geometry": {"shape": "capsule", "radius": 0.015,
+      "length": 0.2}, "pose": {"p": [0, 0, 0.2]}, "touch_links": ["panda_leftfinger", "panda_rightfinger"]})";
+  const robot::SceneChecker& c = robot_protocol_panda();
+  const std::vector<double> qv{0, -0.785, 0, -2.356, 0, 1.571, 0.785};
+  const robot::RobotState s = c.state(qv);
+  const Vec3 tip = s.link_poses[static_cast<std::size_t>(c.model().link_index("panda_hand"))].apply(Vec3(0, 0, 0.3));
+  std::ostringstream ball;
+  ball << R"({"name": "ball", "geometry": {"shape": "sphere", "radius": 0.01}, "pose": {"p": [)" << tip.x() + 0.02
+       << ", " << tip.y() << ", " << tip.z() << "]}}";
+  const json bare = robot_answer("{" + q + R"("environment": [)" + ball.str() + "]}");
+  ASSERT_EQ(bare["status"], "ok") << bare;
+  EXPECT_EQ(bare["environment_collision"], false);
+  const json held = robot_answer("{" + q + R"("attached": [)" + rod + R"(], "environment": [)" + ball.str() + "]}");
+  ASSERT_EQ(held["status"], "ok") << held;
+  EXPECT_EQ(held["environment_pairs"], json::parse(R"([["rod", "ball"]])"));
+  EXPECT_EQ(held["self_collision"], false);
+  const robot::AttachedObject o{"rod", "panda_hand", Shape(Capsule(0.015, 0.2)), Transform::from_translation(Vec3(0, 0, 0.2)),
+                                {"panda_leftfinger", "panda_rightfinger"}};
+  const robot::SceneChecker h = robot::attach(c, std::span(&o, 1));
+  EXPECT_EQ(held["self_distance"]["distance"].get<double>(), h.self_distance(h.state(qv)).distance);
+  auto message = [&](const std::string& attached) {
+    const json e = robot_answer("{" + q + R"("attached": )" + attached + "}");
+    EXPECT_EQ(e["status"], "error") << attached;
+    return e.value("message", std::string());
+  };
+  EXPECT_EQ(message(R"({"name": "rod"})"), "\"attached\" must be an array of objects");
+  EXPECT_EQ(message(R"([{"name": "rod", "geometry": {"shape": "sphere", "radius": 0.1}}])"),
+            "attached[0]: needs \"link\" (a string)");
+  EXPECT_EQ(message(R"([{"name": "rod", "link": "panda_thumb", "geometry": {"shape": "sphere", "radius": 0.1}}])"),
+            "robot 'panda': attached object 'rod': link 'panda_thumb' is not a link of the robot");
+  EXPECT_NE(message(R"([{"name": "rod", "link": "panda_hand", "geometry": {"shape": "sphere"}}])").find("attached[0].geometry"),
+            std::string::npos);
 }
 
 TEST(RobotProtocol, BadLinesAnswerErrors) {

@@ -197,6 +197,38 @@ class RobotTest(unittest.TestCase):
         self.assertEqual(bad.status, "invalid_input")
         self.assertIn("touch link 'panda_hnd' is not a link of robot 'panda'", bad.message)
 
+    def test_attached_objects_move_with_their_link(self):
+        rod = proxima.Capsule(0.015, 0.2)
+        held = self.panda.attach("rod", "panda_hand", rod, ([0, 0, 0.2], [1, 0, 0, 0]),
+                                 touch_links=["panda_leftfinger", "panda_rightfinger"])
+        self.assertIn("rod", held.link_names)
+        self.assertNotIn("rod", self.panda.link_names)
+        self.assertEqual(held.dof, self.panda.dof)
+        hand = self.panda.link_poses(READY)["panda_hand"]
+        pose = held.link_poses(READY)["rod"]
+        tip = hand.apply([[0.0, 0.0, 0.3]])[0]
+        np.testing.assert_allclose(pose.apply([[0.0, 0.0, 0.1]])[0], tip, atol=1e-12)
+        # A small ball at the rod's tip: only the held rod reaches it.
+        env = proxima.Environment()
+        env.add("ball", proxima.Sphere(0.01), (tip + [0.02, 0, 0], [1, 0, 0, 0]))
+        self.panda.environment = env
+        try:
+            self.assertFalse(self.panda.check(READY).collide)
+            held = self.panda.attach("rod", "panda_hand", rod, ([0, 0, 0.2], [1, 0, 0, 0]))
+            self.assertEqual(held.check(READY).environment_pairs, [("rod", "ball")])
+            env = proxima.Environment()
+            env.add("ball", proxima.Sphere(0.01), (tip + [0.03, 0, 0], [1, 0, 0, 0]))
+            held.environment = env
+            d = held.distances(READY).environment_distance
+            self.assertAlmostEqual(d.distance, 0.03 - 0.015 - 0.01, places=9)
+        finally:
+            self.panda.environment = proxima.Environment()
+        with self.assertRaises(proxima.Error) as e:
+            self.panda.attach("rod", "panda_thumb", rod)
+        self.assertIn("link 'panda_thumb'", str(e.exception))
+        with self.assertRaises(proxima.Error):
+            self.panda.attach("panda_hand", "panda_hand", rod)
+
     def test_point_cloud_cubes_are_the_occupied_cells(self):
         rng = np.random.default_rng(11)
         pts = rng.uniform(-0.3, 0.3, size=(5000, 3)) * [1.0, 1.0, 0.05] + [0.4, 0.0, 0.5]

@@ -64,6 +64,11 @@ class RobotGeometry {
   /// naming the link for a negative or non-finite margin or a link_margins
   /// entry naming no link.
   explicit RobotGeometry(RobotModel model, const GeometryOptions& options = {});
+  /// From shapes already built, one LinkGeometry per link of `model` (a
+  /// model extended in code, as attach() does); `mode` records how the
+  /// meshes among them were built. Throws proxima::Error when the counts
+  /// differ.
+  RobotGeometry(RobotModel model, std::vector<LinkGeometry> links, MeshMode mode);
 
   const RobotModel& model() const { return model_; }
   const std::vector<LinkGeometry>& links() const { return links_; }
