@@ -5,6 +5,8 @@
 
 #include <proxima/core/error.hpp>
 
+#include "pair_query.hpp"
+
 namespace proxima::robot {
 
 namespace {
@@ -14,10 +16,6 @@ namespace {
 bool rigid(const Transform& t) {
   return t.is_valid() && (t.R.transpose() * t.R - Mat3::Identity()).cwiseAbs().maxCoeff() <= 1e-9 &&
          t.R.determinant() > 0.0;
-}
-
-Aabb local_box(const std::variant<Shape, Bvh>& g) {
-  return std::holds_alternative<Shape>(g) ? std::get<Shape>(g).local_aabb() : std::get<Bvh>(g).mesh().local_aabb();
 }
 
 }  // namespace
@@ -36,7 +34,7 @@ SceneChecker attach(const SceneChecker& checker, std::span<const AttachedObject>
     for (const std::string& t : o.touch_links)
       if (model.link_index(t) < 0) throw Error(what + ": touch link '" + t + "' is not a link of the robot");
     if (!rigid(o.pose)) throw Error(what + ": pose is not finite or not a rotation");
-    const Aabb box = local_box(o.geometry);
+    const Aabb box = detail::local_box(o.geometry);
     if (box.empty() || !box.min.allFinite() || !box.max.allFinite())
       throw Error(what + ": shape is unbounded (a halfspace cannot be held)");
     Link link;

@@ -80,13 +80,15 @@ std::optional<std::string> environment_error(const Environment& env) {
   return std::nullopt;
 }
 
+Aabb local_box(const Geometry& g) {
+  if (const Shape* s = std::get_if<Shape>(&g)) return s->local_aabb();
+  return std::get<Bvh>(g).mesh().local_aabb();
+}
+
 std::vector<Aabb> object_boxes(const Environment& env) {
   std::vector<Aabb> boxes;
   boxes.reserve(env.objects.size());
-  for (const EnvironmentObject& o : env.objects) {
-    if (const Shape* s = std::get_if<Shape>(&o.geometry)) boxes.push_back(s->world_aabb(o.pose));
-    else boxes.push_back(std::get<Bvh>(o.geometry).mesh().local_aabb().transformed(o.pose));
-  }
+  for (const EnvironmentObject& o : env.objects) boxes.push_back(local_box(o.geometry).transformed(o.pose));
   return boxes;
 }
 

@@ -46,6 +46,9 @@ bool within_pair(const Geometry& a, const Transform& pa, const Geometry& b, cons
 /// finite), or nullopt.
 std::optional<std::string> environment_error(const Environment& env);
 
+/// The geometry's bounds in its own frame (margin included).
+Aabb local_box(const Geometry& g);
+
 /// The objects' world AABBs, once per query (the robot's are in its state).
 std::vector<Aabb> object_boxes(const Environment& env);
 

@@ -158,8 +158,7 @@ bool SceneChecker::touch_allowed(std::size_t link, const EnvironmentObject& obje
 namespace {
 
 bool object_obb(const EnvironmentObject& o, broad::Obb& out) {
-  const Aabb local = std::holds_alternative<Shape>(o.geometry) ? std::get<Shape>(o.geometry).local_aabb()
-                                                                : std::get<Bvh>(o.geometry).mesh().local_aabb();
+  const Aabb local = detail::local_box(o.geometry);
   if (local.empty() || !local.min.allFinite() || !local.max.allFinite()) return false;
   out = broad::Obb::placed(local, o.pose);
   return true;
