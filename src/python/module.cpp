@@ -25,5 +25,6 @@ PYBIND11_MODULE(proxima, m) {
   bind_queries(m);
   bind_batch(m);
   bind_robot(m);
+  bind_watchdog(m);
   m.attr("__version__") = PROXIMA_VERSION;
 }

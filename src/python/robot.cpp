@@ -24,40 +24,13 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "operand.hpp"
+#include "scene.hpp"
 
 namespace proxima::python {
 namespace {
 
 using robot::Environment;
 using NamePairs = std::vector<std::pair<std::string, std::string>>;
-
-// The checker and the environment it checks against (shared with Python,
-// which may keep adding objects to it), and that environment prepared for
-// queries (robot/prepared_environment.hpp): made again only when it has
-// changed. Python can only append objects (Environment.add) or swap the
-// environment, so the environment and its object count tell.
-struct Scene {
-  std::shared_ptr<const robot::SceneChecker> checker;
-  std::shared_ptr<Environment> environment;
-  mutable std::shared_ptr<const robot::PreparedEnvironment> prepared;
-  // Held, not just its address: a swapped-out environment freed and a new
-  // one made at the same address would otherwise pass for it.
-  mutable std::shared_ptr<const Environment> prepared_from;
-  mutable std::size_t prepared_count = 0;
-
-  const robot::RobotModel& model() const { return checker->model(); }
-
-  // With the GIL held (it reads the Python-owned environment); the result
-  // stays valid without it.
-  std::shared_ptr<const robot::PreparedEnvironment> prepared_environment() const {
-    if (!prepared || prepared_from != environment || prepared_count != environment->objects.size()) {
-      prepared = std::make_shared<const robot::PreparedEnvironment>(*environment);
-      prepared_from = environment;
-      prepared_count = environment->objects.size();
-    }
-    return prepared;
-  }
-};
 
 struct CheckAnswer {
   Status status = Status::ok;
@@ -110,20 +83,8 @@ Scene make_scene(const std::filesystem::path& urdf, const std::optional<std::fil
   return s;
 }
 
-// A joint vector of the right length (ValueError otherwise); non-finite
-// values go through, for the checker to answer invalid_input.
-DoubleArray joints_arg(const Scene& s, const py::object& q) {
-  DoubleArray a = double_array(q, "q");
-  const auto dof = static_cast<py::ssize_t>(s.model().variable_count());
-  if (a.ndim() != 1 || a.shape(0) != dof) {
-    value_error("q: expected " + std::to_string(dof) + " joint values (" + std::to_string(dof) +
-                ",), got shape " + shape_string(a));
-  }
-  return a;
-}
-
 robot::RobotState state(const Scene& s, const py::object& q, const py::object& base) {
-  const DoubleArray a = joints_arg(s, q);
+  const DoubleArray a = joints_arg(s.model(), q);
   return s.checker->state(std::span<const double>(a.data(), static_cast<std::size_t>(a.size())),
                           pose_arg(base, "base"));
 }
@@ -155,7 +116,7 @@ robot::ToleranceReport tolerance(const Scene& s, const py::object& q, double t, 
 
 robot::MotionCheck check_motion(const Scene& s, const py::object& q0, const py::object& q1, double clearance,
                                 double accuracy, int max_iterations, bool self, const py::object& base) {
-  const DoubleArray a = joints_arg(s, q0), b = joints_arg(s, q1);
+  const DoubleArray a = joints_arg(s.model(), q0), b = joints_arg(s.model(), q1);
   const Transform tb = pose_arg(base, "base");
   robot::MotionCheckOptions o;
   o.clearance = clearance;
@@ -205,6 +166,16 @@ py::dict link_poses(const Scene& s, const py::object& q, const py::object& base)
 }
 
 }  // namespace
+
+DoubleArray joints_arg(const robot::RobotModel& model, const py::object& q) {
+  DoubleArray a = double_array(q, "q");
+  const auto dof = static_cast<py::ssize_t>(model.variable_count());
+  if (a.ndim() != 1 || a.shape(0) != dof) {
+    value_error("q: expected " + std::to_string(dof) + " joint values (" + std::to_string(dof) +
+                ",), got shape " + shape_string(a));
+  }
+  return a;
+}
 
 void bind_robot(py::module_& m) {
   py::class_<Environment, std::shared_ptr<Environment>>(

@@ -1,0 +1,117 @@
+// The predictive collision watchdog (robot/watchdog.hpp) on a SceneChecker:
+// one update per joint sample from the robot's feed, answering how fast the
+// robot may go.
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <proxima/robot/scene_watchdog.hpp>
+#include <proxima/robot/watchdog.hpp>
+
+#include "bindings.hpp"
+#include "convert.hpp"
+#include "scene.hpp"
+
+namespace proxima::python {
+namespace {
+
+// The Watchdog with what its clearance and tool functions refer to: the
+// checker (held here, so Python may drop its SceneChecker) and the channels'
+// names.
+struct PyWatchdog {
+  std::shared_ptr<const robot::SceneChecker> checker;
+  std::vector<std::string> channels;
+  std::optional<robot::Watchdog> dog;
+};
+
+struct PyWatchdogState {
+  robot::WatchdogState state;
+  std::string channel;
+};
+
+std::unique_ptr<PyWatchdog> make_watchdog(const Scene& scene, const std::optional<std::string>& tool, double stop,
+                                          double slow, double warn, double horizon, int path_steps,
+                                          double stale_after, double stop_after, bool self, bool environment) {
+  auto w = std::make_unique<PyWatchdog>();
+  w->checker = scene.checker;
+  if (auto e = w->checker->touch_error(*scene.environment)) throw Error(*e);
+  robot::SceneClearanceOptions co;
+  co.self = self;
+  co.environment = environment;
+  const robot::SceneClearances clearances = robot::scene_clearances(*w->checker, *scene.environment, co);
+  if (clearances.channels == 0) value_error("Watchdog: nothing to watch (self=False and environment=False)");
+  w->channels = clearances.names;
+  robot::WatchdogOptions o;
+  o.stop_distance = stop;
+  o.slow_distance = slow;
+  o.warn_distance = warn;
+  o.horizon = horizon;
+  o.path_steps = path_steps;
+  o.stale_after = stale_after;
+  o.stop_after = stop_after;
+  robot::ToolKinematics kinematics;
+  if (tool) kinematics = robot::link_kinematics(w->checker->model(), *tool);
+  w->dog.emplace(w->checker->model().variable_count(), clearances.channels, clearances.fn, o, robot::PredictorOptions{},
+                 std::move(kinematics));
+  return w;
+}
+
+PyWatchdogState answer(const PyWatchdog& w, const robot::WatchdogState& s) {
+  return {s, w.channels.at(static_cast<std::size_t>(s.channel))};
+}
+
+}  // namespace
+
+void bind_watchdog(py::module_& m) {
+  py::class_<PyWatchdogState>(m, "WatchdogState", "The watchdog's decision after a sample or a tick.")
+      .def_property_readonly("status", [](const PyWatchdogState& s) { return std::string(to_string(s.state.status)); })
+      .def_property_readonly("level", [](const PyWatchdogState& s) { return std::string(to_string(s.state.level)); },
+                             "'clear', 'warn', 'slow' or 'stop'.")
+      .def_property_readonly("speed_factor", [](const PyWatchdogState& s) { return s.state.speed_factor; },
+                             "What to scale the robot's speed by, in [0, 1].")
+      .def_property_readonly("warning", [](const PyWatchdogState& s) { return s.state.warning; },
+                             "A beeper's loudness in [0, 1]; 0 unless approaching.")
+      .def_property_readonly("clearance", [](const PyWatchdogState& s) { return s.state.clearance; })
+      .def_property_readonly("predicted_clearance", [](const PyWatchdogState& s) { return s.state.predicted_clearance; })
+      .def_property_readonly("time_to_stop_distance",
+                             [](const PyWatchdogState& s) { return s.state.time_to_stop_distance; })
+      .def_property_readonly("approaching", [](const PyWatchdogState& s) { return s.state.approaching; })
+      .def_property_readonly("stale", [](const PyWatchdogState& s) { return s.state.stale; })
+      .def_property_readonly("model", [](const PyWatchdogState& s) { return std::string(to_string(s.state.model)); },
+                             "The motion model fitted: 'stationary', 'joint' or 'cartesian'.")
+      .def_property_readonly("channel", [](const PyWatchdogState& s) { return s.channel; },
+                             "The channel that decided: 'self', an object's name or a group's.")
+      .def("__repr__", [](const PyWatchdogState& s) {
+        return "WatchdogState(level='" + std::string(to_string(s.state.level)) + "', speed_factor=" +
+               repr(s.state.speed_factor) + ", clearance=" + repr(s.state.clearance) + ", channel='" + s.channel + "')";
+      });
+
+  py::class_<PyWatchdog>(m, "Watchdog",
+                         "The predictive collision watchdog (Dumitrache et al. §III) on a SceneChecker: feed it the "
+                         "robot's joint samples; each answer says whether to warn, slow down or stop, only while "
+                         "the robot approaches something. Watches the checker's environment as it is when made.")
+      .def(py::init(&make_watchdog), py::arg("checker"), py::kw_only(), py::arg("tool") = py::none(),
+           py::arg("stop") = 0.01, py::arg("slow") = 0.10, py::arg("warn") = 0.20, py::arg("horizon") = 0.5,
+           py::arg("path_steps") = 10, py::arg("stale_after") = 0.1, py::arg("stop_after") = 0.3,
+           py::arg("self_pairs") = true, py::arg("environment") = true,
+           "Watchdog(checker, *, tool=None (a link for the Cartesian motion model), stop=0.01, slow=0.10, warn=0.20 "
+           "(m), horizon=0.5 (s), path_steps=10, stale_after=0.1, stop_after=0.3 (s), self_pairs=True, "
+           "environment=True). Raises proxima.Error for options out of order.")
+      .def_property_readonly("channels", [](const PyWatchdog& w) { return w.channels; },
+                             "Clearance channels: 'self', then each object or group (a point cloud is one).")
+      .def(
+          "update",
+          [](PyWatchdog& w, double t, const py::object& q) {
+            const DoubleArray a = joints_arg(w.checker->model(), q);
+            return answer(w, w.dog->update({t, std::vector<double>(a.data(), a.data() + a.size())}));
+          },
+          py::arg("t"), py::arg("q"),
+          "A joint sample at time t (s, strictly increasing): predict, check the path, decide.")
+      .def(
+          "tick", [](const PyWatchdog& w, double now) { return answer(w, w.dog->tick(now)); }, py::arg("now"),
+          "No sample by `now`: the last decision, its speed factor lowered for a stale feed.");
+}
+
+}  // namespace proxima::python

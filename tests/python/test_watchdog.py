@@ -1,0 +1,98 @@
+"""The watchdog on the Franka Panda (tests/data/robots/panda) jogging its
+shoulder towards a table: it must stop the robot before contact, which a
+check at each sample (SceneChecker.distances) confirms; a point cloud is one
+channel; a stale feed lowers the speed factor; bad input raises."""
+import math
+import os
+import unittest
+
+import numpy as np
+
+import proxima
+from helpers import DATA
+
+PANDA = os.path.join(DATA, "robots", "panda")
+URDF = os.path.join(PANDA, "panda.urdf")
+SRDF = os.path.join(PANDA, "panda.srdf")
+READY = np.array([0, -math.pi / 4, 0, -3 * math.pi / 4, 0, math.pi / 2, math.pi / 4])
+TABLE = proxima.Box(0.6, 1.0, 0.1), ([0.65, 0, 0.15], [1, 0, 0, 0])
+
+
+def jog(k):
+    """The ready pose with the shoulder turned at 0.4 rad/s, sampled every 32 ms."""
+    q = READY.copy()
+    q[1] += 0.4 * 0.032 * k
+    return 0.032 * k, q
+
+
+class WatchdogTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        env = proxima.Environment()
+        env.add("table", *TABLE)
+        cls.checker = proxima.SceneChecker(URDF, SRDF, environment=env)
+
+    def test_stops_a_jog_towards_a_table_before_contact(self):
+        dog = proxima.Watchdog(self.checker, tool="panda_hand")
+        self.assertEqual(dog.channels, ["self", "table"])
+        first_stop = None
+        for k in range(60):
+            t, q = jog(k)
+            s = dog.update(t, q)
+            self.assertEqual(s.status, "ok")
+            if first_stop is None and s.level == "stop":
+                first_stop = (k, s)
+        self.assertIsNotNone(first_stop)
+        k, s = first_stop
+        self.assertGreater(k, 0)
+        self.assertEqual(s.channel, "table")
+        self.assertEqual(s.speed_factor, 0.0)
+        self.assertTrue(s.approaching)
+        # Stopped ahead of contact: the table is still clear at that sample.
+        d = self.checker.distances(jog(k)[1]).environment_distance
+        self.assertGreater(d.distance, 0.0)
+        self.assertAlmostEqual(s.clearance, min(d.distance, self.checker.distances(jog(k)[1]).self_distance.distance),
+                               places=12)
+
+    def test_a_point_cloud_is_one_channel(self):
+        xs, ys = np.meshgrid(np.arange(0.35, 0.96, 0.02), np.arange(-0.5, 0.51, 0.02))
+        pts = np.column_stack([xs.ravel(), ys.ravel(), np.full(xs.size, 0.18)])
+        env = proxima.Environment()
+        self.assertGreater(env.add_point_cloud("table_scan", pts, 0.04), 100)
+        scene = proxima.SceneChecker(URDF, SRDF, environment=env)
+        dog = proxima.Watchdog(scene, self_pairs=False)
+        self.assertEqual(dog.channels, ["table_scan"])
+        levels = [dog.update(*jog(k)).level for k in range(60)]
+        self.assertIn("stop", levels)
+
+    def test_a_stale_feed_slows_the_robot(self):
+        dog = proxima.Watchdog(self.checker)
+        s = dog.update(0.0, READY)
+        self.assertEqual(s.speed_factor, 1.0)
+        self.assertEqual(dog.tick(0.05).speed_factor, 1.0)
+        self.assertFalse(dog.tick(0.05).stale)
+        late = dog.tick(0.2)
+        self.assertTrue(late.stale)
+        self.assertLess(late.speed_factor, 1.0)
+        self.assertEqual(dog.tick(0.5).speed_factor, 0.0)
+
+    def test_bad_input_raises(self):
+        with self.assertRaises(proxima.Error):
+            proxima.Watchdog(self.checker, stop=0.5, slow=0.1)
+        with self.assertRaises(proxima.Error):
+            proxima.Watchdog(self.checker, tool="panda_tip")
+        with self.assertRaises(ValueError):
+            proxima.Watchdog(self.checker, self_pairs=False, environment=False)
+        dog = proxima.Watchdog(self.checker)
+        with self.assertRaises(ValueError):
+            dog.update(0.0, [0.0, 0.1])
+        dog.update(0.1, READY)
+        with self.assertRaises(proxima.Error):
+            dog.update(0.1, READY)  # not after the last sample
+        nan = READY.copy()
+        nan[2] = float("nan")
+        self.assertRaises((proxima.Error, ValueError), dog.update, 0.2, nan)
+
+
+if __name__ == "__main__":
+    unittest.main()
