@@ -90,11 +90,6 @@ json motion_json(const MotionCheck& m) {
   return a;
 }
 
-Environment environment(const json& request, MeshFiles& files) {
-  if (!request.contains("environment")) return {};
-  return environment_from_json(request["environment"], files);
-}
-
 std::vector<std::string> touch_links(const json& o, const std::string& field) {
   std::vector<std::string> touch;
   if (!o.contains("touch_links")) return touch;
@@ -213,16 +208,35 @@ SceneChecker load_robot_checker(const RobotCommandOptions& options) {
   return SceneChecker(RobotGeometry(std::move(model), geo), std::move(acm));
 }
 
-json answer_robot(const SceneChecker& robot, const json& request, MeshFiles& files) {
+json answer_robot(const SceneChecker& robot, const json& request, MeshFiles& files, RobotSession* session) {
   try {
     if (!request.is_object()) return error_answer(request, "a request is a JSON object");
+    if (request.contains("scene")) {
+      if (session == nullptr) return error_answer(request, "\"scene\" needs a stream to keep it in");
+      Environment scene = environment_from_json(request["scene"], files);
+      if (auto err = robot.touch_error(scene)) return error_answer(request, *err);
+      session->scene = scene.objects.empty() ? nullptr : std::make_shared<const PreparedEnvironment>(std::move(scene));
+      if (!request.contains("q")) {
+        json a;
+        if (request.contains("id")) a["id"] = request["id"];
+        a["status"] = "ok";
+        a["scene_objects"] = session->scene ? session->scene->objects().size() : 0;
+        return a;
+      }
+    }
     // The robot holding the request's objects, or as it is.
     std::optional<SceneChecker> holding;
     if (request.contains("attached")) holding.emplace(attach(robot, attached_from_json(request["attached"], files)));
     const SceneChecker& checker = holding ? *holding : robot;
     const std::vector<double> q = joint_vector(request);
     const Transform base = request.contains("base") ? pose_from_json(request["base"], "base") : Transform::identity();
-    const Environment env = environment(request, files);
+    // The request's own environment, else the stream's scene, else none.
+    std::shared_ptr<const PreparedEnvironment> prepared;
+    if (request.contains("environment"))
+      prepared = std::make_shared<const PreparedEnvironment>(environment_from_json(request["environment"], files));
+    else if (session && session->scene) prepared = session->scene;
+    else prepared = std::make_shared<const PreparedEnvironment>();
+    const PreparedEnvironment& env = *prepared;
     const RobotState s = checker.state(q, base);
     if (s.status != Status::ok) return error_answer(request, s.message);
 
@@ -270,9 +284,10 @@ json answer_robot(const SceneChecker& robot, const json& request, MeshFiles& fil
 
 int run_robot_stream(const SceneChecker& checker, std::istream& in, std::ostream& out) {
   MeshFiles files;
+  RobotSession session;
   return run_json_lines(in, out, [&](const std::string& line) {
     try {
-      return answer_robot(checker, json::parse(line), files);
+      return answer_robot(checker, json::parse(line), files, &session);
     } catch (const json::exception& e) {
       return error_answer(json(), std::string("not valid JSON: ") + e.what());
     }

@@ -5,6 +5,8 @@
 //    "base": {"p": [...], "q": [w, x, y, z]},            (optional)
 //    "environment": [{"name": "table", "geometry": {"shape": "box", "size": [1, 1, 0.1]},
 //                     "pose": {"p": [0.5, 0, -0.05]}}],   (optional; any query shape or mesh)
+//    "attached": [{"name": "part", "link": "panda_hand", "geometry": {...},
+//                  "pose": {...}, "touch_links": [...]}],  (optional: objects the robot holds)
 //    "tolerance": 0.05,                                    (optional)
 //    "q_end": [...], "motion": {"clearance": 0.01}}        (optional: the segment q → q_end)
 //
@@ -20,14 +22,22 @@
 //
 // A distance with nothing to measure is null. A bad line answers
 // {"id": …, "status": "error", "message": "…"} and the stream goes on.
+//
+// A line {"id": …, "scene": [objects as in "environment"]} sets the
+// stream's scene, prepared once (robot::PreparedEnvironment) and used by
+// every later request without an "environment" of its own; it answers
+// {"id": …, "status": "ok", "scene_objects": N} (and the query too when the
+// line has a "q"). An empty array clears it.
 #pragma once
 
 #include <iosfwd>
 #include <map>
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include <proxima/robot/prepared_environment.hpp>
 #include <proxima/robot/scene_checker.hpp>
 
 #include "json_mesh.hpp"
@@ -49,8 +59,15 @@ robot::SceneChecker load_robot_checker(const RobotCommandOptions& options);
 /// mesh, with a name and a pose); throws proxima::Error naming the field.
 robot::Environment environment_from_json(const nlohmann::json& objects, MeshFiles& files);
 
-/// Answers one parsed request line. Never throws.
-nlohmann::json answer_robot(const robot::SceneChecker& checker, const nlohmann::json& request, MeshFiles& files);
+/// What a stream keeps from line to line: the scene a "scene" line set.
+struct RobotSession {
+  std::shared_ptr<const robot::PreparedEnvironment> scene;
+};
+
+/// Answers one parsed request line (a "scene" line updates `session`; with
+/// none, it is refused). Never throws.
+nlohmann::json answer_robot(const robot::SceneChecker& checker, const nlohmann::json& request, MeshFiles& files,
+                            RobotSession* session = nullptr);
 
 /// Reads request lines until EOF, one answer line each; returns the number
 /// of error answers.

@@ -219,6 +219,39 @@ TEST(RobotProtocol, AttachedObjectsAreChecked) {
             std::string::npos);
 }
 
+// A stream's scene: set once, used by the lines without an environment of
+// their own, which get the same answers as lines carrying it.
+TEST(RobotProtocol, AStreamKeepsItsScene) {
+  const std::string table =
+      R"([{"name": "table", "geometry": {"shape": "box", "size": [1.5, 1.5, 0.1]}, "pose": {"p": [0.2, 0, -0.08]}}])";
+  const std::string q = R"("q": [0, -0.785, 0, -2.356, 0, 1.571, 0.785])";
+  const std::string post = R"([{"name": "post", "geometry": {"shape": "sphere", "radius": 0.05}, "pose": {"p": [0.5, 0.5, 0.5]}}])";
+  std::istringstream in(R"({"id": 1, "scene": )" + table + "}\n" + "{\"id\": 2, " + q + "}\n" + "{\"id\": 3, " + q +
+                        R"(, "environment": )" + post + "}\n" + R"({"id": 4, "scene": []})" + "\n" + "{\"id\": 5, " + q +
+                        "}\n" + R"({"id": 6, "scene": {"name": "x"}})" + "\n" +
+                        R"({"id": 7, "scene": [{"name": "t", "geometry": {"shape": "sphere", "radius": 0.1}, "touch_links": ["panda_hnd"]}]})" +
+                        "\n");
+  std::ostringstream out;
+  EXPECT_EQ(run_robot_stream(robot_protocol_panda(), in, out), 2);
+  std::vector<json> a;
+  std::istringstream lines(out.str());
+  for (std::string l; std::getline(lines, l);) a.push_back(json::parse(l));
+  ASSERT_EQ(a.size(), 7u);
+  EXPECT_EQ(a[0]["status"], "ok");
+  EXPECT_EQ(a[0]["scene_objects"], 1);
+  const json direct = robot_answer("{" + q + R"(, "environment": )" + table + "}");
+  EXPECT_EQ(a[1]["environment_distance"], direct["environment_distance"]);
+  EXPECT_EQ(a[1]["environment_distance"]["other"], "table");
+  EXPECT_EQ(a[2]["environment_distance"]["other"], "post");  // its own environment, not the scene
+  EXPECT_EQ(a[3]["scene_objects"], 0);
+  EXPECT_TRUE(a[4]["environment_distance"].is_null());
+  EXPECT_EQ(a[5]["status"], "error");
+  EXPECT_EQ(a[6]["status"], "error");
+  EXPECT_EQ(a[6]["message"], "environment object 't': touch link 'panda_hnd' is not a link of robot 'panda'");
+  // A single answer has no stream to keep a scene in.
+  EXPECT_EQ(robot_answer(R"({"scene": []})")["status"], "error");
+}
+
 TEST(RobotProtocol, BadLinesAnswerErrors) {
   EXPECT_EQ(robot_answer(R"({"id": 3, "q": [1, 2]})")["message"], "robot 'panda': joint vector has 2 values, expected 7");
   EXPECT_EQ(robot_answer(R"({"id": 3, "q": [1, 2]})")["id"], 3);

@@ -19,11 +19,11 @@ struct Obb {
   }
 };
 
-/// A lower bound on the distance between two boxes: the widest gap along
-/// the six face normals of the separating-axis test (Gottschalk, Lin,
-/// Manocha 1996, §4), negative when none of them separates the boxes. The
-/// nine edge-pair axes are left out: they cost as much again and for robot
-/// links rejected little more.
+/// A lower bound on the distance between two boxes whose axes are
+/// rotations: the widest gap along the six face normals of the
+/// separating-axis test (Gottschalk, Lin, Manocha 1996, §4), negative when
+/// none of them separates the boxes. The nine edge-pair axes are left out:
+/// they cost as much again and for robot links rejected little more.
 inline double obb_gap(const Obb& a, const Obb& b) {
   const Mat3 r = a.axes.transpose() * b.axes;  // b's axes in a's frame
   const Mat3 abs_r = r.cwiseAbs();
