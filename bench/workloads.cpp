@@ -286,6 +286,9 @@ std::vector<TruthWorkload> make_depth_workloads(int poses, unsigned seed) {
   }
   // A robot link against a shelf or table; last, so the poses above keep their seeds.
   out.push_back(build("capsule-box (r 0.1, l 0.6; 1x0.6x0.4)", capsule(0.1, 0.6), box(1, 0.6, 0.4), poses, g, true));
+  // A link's convex hull sunk into a shelf: what an optimising planner's
+  // signed distance asks once a link is in collision.
+  out.push_back(build("polytope(200)-box (1x0.6x0.4)", polytope(200, 0.5, g), box(1, 0.6, 0.4), poses, g, true));
   return out;
 }
 
