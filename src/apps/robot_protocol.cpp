@@ -102,29 +102,6 @@ std::vector<std::string> touch_links(const json& o, const std::string& field) {
   return touch;
 }
 
-// "attached": [{"name", "link", "geometry", "pose", "touch_links"}]: the
-// objects the robot holds (robot::attach).
-std::vector<AttachedObject> attached_from_json(const json& objs, MeshFiles& files) {
-  if (!objs.is_array()) throw Error("\"attached\" must be an array of objects");
-  std::vector<AttachedObject> out;
-  for (std::size_t i = 0; i < objs.size(); ++i) {
-    const json& o = objs[i];
-    const std::string field = "attached[" + std::to_string(i) + "]";
-    if (!o.is_object()) throw Error(field + ": must be an object");
-    for (const char* key : {"name", "link"})
-      if (!o.contains(key) || !o[key].is_string()) throw Error(field + ": needs \"" + key + "\" (a string)");
-    if (!o.contains("geometry")) throw Error(field + ": needs \"geometry\"");
-    AttachedObject a{o["name"].get<std::string>(), o["link"].get<std::string>(), Shape(Sphere(1.0)),
-                     o.contains("pose") ? pose_from_json(o["pose"], field + ".pose") : Transform::identity(),
-                     touch_links(o, field)};
-    const json& g = o["geometry"];
-    if (is_mesh_json(g)) a.geometry.emplace<Bvh>(*mesh_from_json(g, field + ".geometry", files));
-    else a.geometry = shape_from_json(g, field + ".geometry");
-    out.push_back(std::move(a));
-  }
-  return out;
-}
-
 bool is_point_cloud_json(const json& geometry) {
   return geometry.is_object() && geometry.contains("shape") && geometry["shape"] == "point_cloud";
 }
@@ -164,6 +141,27 @@ Status worst(std::initializer_list<Status> all) {
 }
 
 }  // namespace
+
+std::vector<AttachedObject> attached_from_json(const json& objs, MeshFiles& files) {
+  if (!objs.is_array()) throw Error("\"attached\" must be an array of objects");
+  std::vector<AttachedObject> out;
+  for (std::size_t i = 0; i < objs.size(); ++i) {
+    const json& o = objs[i];
+    const std::string field = "attached[" + std::to_string(i) + "]";
+    if (!o.is_object()) throw Error(field + ": must be an object");
+    for (const char* key : {"name", "link"})
+      if (!o.contains(key) || !o[key].is_string()) throw Error(field + ": needs \"" + key + "\" (a string)");
+    if (!o.contains("geometry")) throw Error(field + ": needs \"geometry\"");
+    AttachedObject a{o["name"].get<std::string>(), o["link"].get<std::string>(), Shape(Sphere(1.0)),
+                     o.contains("pose") ? pose_from_json(o["pose"], field + ".pose") : Transform::identity(),
+                     touch_links(o, field)};
+    const json& g = o["geometry"];
+    if (is_mesh_json(g)) a.geometry.emplace<Bvh>(*mesh_from_json(g, field + ".geometry", files));
+    else a.geometry = shape_from_json(g, field + ".geometry");
+    out.push_back(std::move(a));
+  }
+  return out;
+}
 
 Environment environment_from_json(const json& objs, MeshFiles& files) {
   Environment env;

@@ -34,9 +34,11 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include <proxima/robot/attached_object.hpp>
 #include <proxima/robot/prepared_environment.hpp>
 #include <proxima/robot/scene_checker.hpp>
 
@@ -58,6 +60,11 @@ robot::SceneChecker load_robot_checker(const RobotCommandOptions& options);
 /// The objects of a request's "environment" array (any query shape or
 /// mesh, with a name and a pose); throws proxima::Error naming the field.
 robot::Environment environment_from_json(const nlohmann::json& objects, MeshFiles& files);
+
+/// The objects of an "attached" array ({"name", "link", "geometry", "pose",
+/// "touch_links"}: what the robot holds, robot::attach); throws
+/// proxima::Error naming the field.
+std::vector<robot::AttachedObject> attached_from_json(const nlohmann::json& objects, MeshFiles& files);
 
 /// What a stream keeps from line to line: the scene a "scene" line set.
 struct RobotSession {

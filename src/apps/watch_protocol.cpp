@@ -5,6 +5,7 @@
 #include <istream>
 #include <ostream>
 #include <sstream>
+#include <vector>
 
 #include <proxima/core/error.hpp>
 #include <proxima/robot/scene_watchdog.hpp>
@@ -57,18 +58,35 @@ json answer_watch(Watchdog& dog, const std::vector<std::string>& channels, const
   }
 }
 
-Environment load_environment(const std::string& path, MeshFiles& files) {
+// The cell file: the environment array, or {"environment": [...],
+// "attached": [...]} with the tools and parts the robot holds.
+struct Cell {
+  Environment environment;
+  std::vector<AttachedObject> attached;
+};
+
+Cell load_cell(const std::string& path, MeshFiles& files) {
   if (path.empty()) return {};
   std::ifstream in(path);
   if (!in) throw Error("environment file '" + path + "' cannot be opened");
-  json objects;
+  json file;
   try {
-    objects = json::parse(in);
+    file = json::parse(in);
   } catch (const json::exception& e) {
     throw Error("environment file '" + path + "' is not valid JSON: " + e.what());
   }
   try {
-    return environment_from_json(objects, files);
+    Cell cell;
+    if (file.is_object()) {
+      for (const auto& [key, value] : file.items())
+        if (key != "environment" && key != "attached")
+          throw Error("unknown key \"" + key + "\" (expected \"environment\" and \"attached\")");
+      if (file.contains("environment")) cell.environment = environment_from_json(file["environment"], files);
+      if (file.contains("attached")) cell.attached = attached_from_json(file["attached"], files);
+    } else {
+      cell.environment = environment_from_json(file, files);
+    }
+    return cell;
   } catch (const Error& e) {
     throw Error("environment file '" + path + "': " + e.what());
   }
@@ -88,9 +106,18 @@ int run_watch_stream(Watchdog& dog, const std::vector<std::string>& channels, st
 
 int run_watch_command(const WatchCommandOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
   try {
-    const SceneChecker checker = load_robot_checker(options.robot);
     MeshFiles files;
-    const Environment env = load_environment(options.environment, files);
+    const Cell cell = load_cell(options.environment, files);
+    const Environment& env = cell.environment;
+    const SceneChecker checker = [&] {
+      SceneChecker robot = load_robot_checker(options.robot);
+      if (cell.attached.empty()) return robot;
+      try {
+        return attach(robot, cell.attached);
+      } catch (const Error& e) {
+        throw Error("environment file '" + options.environment + "': " + e.what());
+      }
+    }();
     // Refused at the start rather than as an invalid clearance on every sample.
     if (auto e = checker.touch_error(env)) throw Error("environment file '" + options.environment + "': " + *e);
     const SceneClearances clearances = [&] {

@@ -25,7 +25,9 @@ namespace proxima::apps {
 
 struct WatchCommandOptions {
   RobotCommandOptions robot;
-  std::string environment;  ///< JSON file holding the environment array; empty: none
+  /// JSON file holding the environment array, or {"environment": [...],
+  /// "attached": [...]} with the objects the robot holds; empty: none.
+  std::string environment;
   std::string tool;         ///< link whose pose the Cartesian motion model fits; empty: joint model only
   robot::WatchdogOptions watchdog;
 };

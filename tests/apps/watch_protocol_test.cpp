@@ -120,6 +120,30 @@ TEST(WatchProtocol, APointCloudIsOneChannel) {
   std::filesystem::remove(env);
 }
 
+// A tool the URDF does not have (a 30 cm rod in the gripper, pointing at
+// the table), given in the cell file: the watchdog slows the jog earlier.
+TEST(WatchProtocol, AttachedToolsAreWatched) {
+  const std::string bare = watch_file("watch_bare", kTable);
+  const std::string tooled = watch_file("watch_tool", std::string(R"({"environment": )") + kTable + R"(,
+      "attached": [{"name": "rod", "link": "panda_hand", "geometry": {"shape": "capsule", "radius": 0.01, "length": 0.3},
+                    "pose": {"p": [0, 0, 0.25]}, "touch_links": ["panda_leftfinger", "panda_rightfinger"]}]})");
+  auto first = [](const std::vector<json>& a, const char* level) {
+    for (std::size_t k = 0; k < a.size(); ++k)
+      if (a[k]["level"] == level) return static_cast<int>(k);
+    return -1;
+  };
+  const std::vector<json> without = watch_jog(bare), with = watch_jog(tooled);
+  ASSERT_EQ(with.size(), 60u);
+  ASSERT_EQ(without.size(), 60u);
+  const int slow_with = first(with, "slow"), slow_without = first(without, "slow");
+  ASSERT_GT(slow_with, 0);
+  EXPECT_LT(slow_with, slow_without);
+  EXPECT_EQ(with[static_cast<std::size_t>(slow_with)]["channel"], "table");
+  EXPECT_GT(first(with, "stop"), 0);
+  std::filesystem::remove(bare);
+  std::filesystem::remove(tooled);
+}
+
 TEST(WatchProtocol, TicksLowerTheSpeedFactorOfAStaleFeed) {
   std::ostringstream out, err;
   std::istringstream in(sample(0.0, 0.0) + "\n" + sample(0.032, 0.0) + "\n" + R"({"t": 0.1})" + "\n" +
@@ -181,6 +205,13 @@ TEST(WatchProtocol, RejectedSetUpsExitWithTheReason) {
       "watch_bad_cloud", R"([{"name": "scan", "geometry": {"shape": "point_cloud", "voxel": 0, "points": [[0, 0, 0]]}}])");
   fails(watch_options(cloud), "environment[0].geometry: point cloud 'scan'");
   std::filesystem::remove(cloud);
+  const std::string lost_tool = watch_file(
+      "watch_lost_tool", R"({"attached": [{"name": "rod", "link": "panda_flange", "geometry": {"shape": "sphere", "radius": 0.1}}]})");
+  fails(watch_options(lost_tool), "link 'panda_flange' is not a link of the robot");
+  std::filesystem::remove(lost_tool);
+  const std::string extra = watch_file("watch_extra_key", R"({"environmnet": []})");
+  fails(watch_options(extra), "unknown key \"environmnet\"");
+  std::filesystem::remove(extra);
   WatchCommandOptions o = watch_options("");
   o.tool = "panda_tip";
   fails(o, "no link 'panda_tip'");
