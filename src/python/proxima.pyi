@@ -451,7 +451,9 @@ def collide_batch(
 
 class Environment:
     def __init__(self) -> None: ...
-    def add(self, name: str, geometry: Operand, pose: PoseLike = None, touch_links: Sequence[str] = []) -> int: ...
+    def add(
+        self, name: str, geometry: Operand, pose: PoseLike = None, touch_links: Sequence[str] = [], *, group: str = ""
+    ) -> int: ...
     def add_point_cloud(
         self,
         name: str,

@@ -184,16 +184,19 @@ void bind_robot(py::module_& m) {
       .def(
           "add",
           [](Environment& e, std::string name, const py::object& geometry, const py::object& pose,
-             std::vector<std::string> touch_links) {
+             std::vector<std::string> touch_links, std::string group) {
             const Operand o = operand_arg(geometry, "geometry");
             const Transform t = pose_arg(pose, "pose", PoseCheck::strict);
-            return o.mesh ? e.add(std::move(name), *o.mesh, t, std::move(touch_links))
-                          : e.add(std::move(name), *o.shape, t, std::move(touch_links));
+            const std::size_t i = o.mesh ? e.add(std::move(name), *o.mesh, t, std::move(touch_links))
+                                         : e.add(std::move(name), *o.shape, t, std::move(touch_links));
+            e.objects[i].group = std::move(group);
+            return i;
           },
           py::arg("name"), py::arg("geometry"), py::arg("pose") = py::none(),
-          py::arg("touch_links") = std::vector<std::string>{},
+          py::arg("touch_links") = std::vector<std::string>{}, py::kw_only(), py::arg("group") = "",
           "Adds an object (a convex shape or a Bvh) at `pose`; returns its index. `touch_links`: links allowed "
-          "to touch it (a gripper around what it grasps), whose pairs with it are not checked.")
+          "to touch it (a gripper around what it grasps), whose pairs with it are not checked. `group`: objects "
+          "sharing one are one Watchdog channel (a table's top and legs).")
       .def(
           "add_point_cloud",
           [](Environment& e, const std::string& name, const py::object& points, double voxel, const py::object& pose,

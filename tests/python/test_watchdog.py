@@ -65,6 +65,15 @@ class WatchdogTest(unittest.TestCase):
         levels = [dog.update(*jog(k)).level for k in range(60)]
         self.assertIn("stop", levels)
 
+    def test_grouped_objects_are_one_channel(self):
+        env = proxima.Environment()
+        env.add("top", *TABLE, group="desk")
+        env.add("leg", proxima.Box(0.05, 0.05, 0.2), ([0.4, 0.45, 0.0], [1, 0, 0, 0]), group="desk")
+        env.add("post", proxima.Cylinder(0.05, 1.0), ([-0.5, 0.4, 0.5], [1, 0, 0, 0]))
+        dog = proxima.Watchdog(proxima.SceneChecker(URDF, SRDF, environment=env))
+        self.assertEqual(dog.channels, ["self", "desk", "post"])
+        self.assertEqual(dog.update(*jog(0)).status, "ok")
+
     def test_a_stale_feed_slows_the_robot(self):
         dog = proxima.Watchdog(self.checker)
         s = dog.update(0.0, READY)
