@@ -1,9 +1,11 @@
 // Links against the installed proxima package and checks one known distance.
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 #include <proxima/mesh/mesh_queries.hpp>
 #include <proxima/query.hpp>
+#include <proxima/robot/attached_object.hpp>
 #include <proxima/robot/kinematics.hpp>
 #include <proxima/robot/point_cloud.hpp>
 #include <proxima/robot/prepared_environment.hpp>
@@ -35,6 +37,13 @@ int main() {
   const double q[] = {1.5707963267948966};
   const Transform tip = robot::forward_kinematics(arm, q)[1];
   std::printf("consumer: URDF tip at z %.12f (expect 0.5)\n", tip.p.z());
+  // A ball held 0.2 m out along the tip's x axis: a quarter turn puts it at y = 0.2.
+  const robot::SceneChecker checker(robot::RobotGeometry(arm), robot::AllowedCollisionMatrix::adjacent(arm));
+  const robot::AttachedObject ball{"ball", "tip", Shape(Sphere(0.05)), Transform::from_translation(Vec3(0.2, 0, 0))};
+  const robot::SceneChecker holding = robot::attach(checker, std::span(&ball, 1));
+  const robot::RobotState held = holding.state(q);
+  const Vec3 at = held.shape_poses[0].p;
+  std::printf("consumer: held ball at (%.6f, %.6f, %.6f) (expect 0, 0.2, 0.5)\n", at.x(), at.y(), at.z());
   // Three points in two 10 cm voxels, prepared: one cube holds the origin.
   robot::Environment cloud;
   const Vec3 pts[] = {Vec3(0.01, 0.01, 0.01), Vec3(0.02, 0.02, 0.02), Vec3(0.5, 0.5, 0.5)};
@@ -51,7 +60,8 @@ int main() {
   return r.status == Status::ok && std::abs(r.distance - 0.5) < 1e-12 && m.size() == 4 &&
                  hit.collide && std::abs(hit.time - 1.0 / 3.0) < 1e-6 && cubes == 2 && at_origin == 1 &&
                  std::abs(t.distance - 0.25) < 1e-9 && std::abs(tip.p.z() - 0.5) < 1e-15 &&
-                 std::abs(tip.R(1, 0) - 1.0) < 1e-15
+                 std::abs(tip.R(1, 0) - 1.0) < 1e-15 && held.status == Status::ok &&
+                 (at - Vec3(0, 0.2, 0.5)).norm() < 1e-12
              ? 0
              : 1;
 }
