@@ -5,6 +5,7 @@
 #include <istream>
 #include <optional>
 #include <ostream>
+#include <variant>
 
 #include <proxima/core/error.hpp>
 #include <proxima/robot/attached_object.hpp>
@@ -152,13 +153,13 @@ std::vector<AttachedObject> attached_from_json(const json& objs, MeshFiles& file
     for (const char* key : {"name", "link"})
       if (!o.contains(key) || !o[key].is_string()) throw Error(field + ": needs \"" + key + "\" (a string)");
     if (!o.contains("geometry")) throw Error(field + ": needs \"geometry\"");
-    AttachedObject a{o["name"].get<std::string>(), o["link"].get<std::string>(), Shape(Sphere(1.0)),
-                     o.contains("pose") ? pose_from_json(o["pose"], field + ".pose") : Transform::identity(),
-                     touch_links(o, field)};
     const json& g = o["geometry"];
-    if (is_mesh_json(g)) a.geometry.emplace<Bvh>(*mesh_from_json(g, field + ".geometry", files));
-    else a.geometry = shape_from_json(g, field + ".geometry");
-    out.push_back(std::move(a));
+    std::variant<Shape, Bvh> geometry =
+        is_mesh_json(g) ? std::variant<Shape, Bvh>(std::in_place_type<Bvh>, *mesh_from_json(g, field + ".geometry", files))
+                        : std::variant<Shape, Bvh>(std::in_place_type<Shape>, shape_from_json(g, field + ".geometry"));
+    out.push_back({o["name"].get<std::string>(), o["link"].get<std::string>(), std::move(geometry),
+                   o.contains("pose") ? pose_from_json(o["pose"], field + ".pose") : Transform::identity(),
+                   touch_links(o, field)});
   }
   return out;
 }

@@ -34,8 +34,7 @@ SceneChecker attach(const SceneChecker& checker, std::span<const AttachedObject>
     for (const std::string& t : o.touch_links)
       if (model.link_index(t) < 0) throw Error(what + ": touch link '" + t + "' is not a link of the robot");
     if (!rigid(o.pose)) throw Error(what + ": pose is not finite or not a rotation");
-    const Aabb box = detail::local_box(o.geometry);
-    if (box.empty() || !box.min.allFinite() || !box.max.allFinite())
+    if (!detail::bounded(detail::local_box(o.geometry)))
       throw Error(what + ": shape is unbounded (a halfspace cannot be held)");
     Link link;
     link.name = o.name;

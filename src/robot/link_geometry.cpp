@@ -6,12 +6,11 @@
 #include <proxima/core/error.hpp>
 #include <proxima/io/mesh_io.hpp>
 
+#include "pair_query.hpp"
+
 namespace proxima::robot {
 
-Aabb LinkShape::local_aabb() const {
-  if (const Shape* s = shape()) return s->local_aabb();
-  return bvh()->mesh().local_aabb();
-}
+Aabb LinkShape::local_aabb() const { return detail::local_box(geometry); }
 
 namespace {
 

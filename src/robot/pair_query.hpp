@@ -48,6 +48,8 @@ std::optional<std::string> environment_error(const Environment& env);
 
 /// The geometry's bounds in its own frame (margin included).
 Aabb local_box(const Geometry& g);
+/// Non-empty and finite: not a halfspace's.
+inline bool bounded(const Aabb& box) { return !box.empty() && box.min.allFinite() && box.max.allFinite(); }
 
 /// The objects' world AABBs, once per query (the robot's are in its state).
 std::vector<Aabb> object_boxes(const Environment& env);

@@ -61,7 +61,7 @@ SceneChecker::SceneChecker(RobotGeometry geometry, AllowedCollisionMatrix acm)
       pl.local_box = shape.local_aabb();
       pl.center = pl.local_box.center();
       pl.half = pl.local_box.half_extents();
-      pl.bounded = !pl.local_box.empty() && pl.half.allFinite();
+      pl.bounded = detail::bounded(pl.local_box);
       placements_.push_back(pl);
     }
   }
@@ -159,7 +159,7 @@ namespace {
 
 bool object_obb(const EnvironmentObject& o, broad::Obb& out) {
   const Aabb local = detail::local_box(o.geometry);
-  if (local.empty() || !local.min.allFinite() || !local.max.allFinite()) return false;
+  if (!detail::bounded(local)) return false;
   out = broad::Obb::placed(local, o.pose);
   return true;
 }
