@@ -118,9 +118,13 @@ DistanceResult distance(const Shape& a, const Transform& pose_a, const Shape& b,
                         const Transform& pose_b, const DistanceRequest& request = {});
 
 /// Signed distance: as `distance` for separated pairs, −depth for
-/// overlapping ones. Overlap within the margins, and every pair with a closed
-/// form, is exact; overlapping cores of other pairs report not_implemented
-/// until penetration depth lands (never a wrong number).
+/// overlapping ones. Exact for every closed-form pair and every polyhedral
+/// pair (SAT, or EPA, which is exact on polytopes); other pairs with
+/// overlapping cores go through EPA (to 1e-7 relative; status
+/// not_converged, with a finite upper bound on the depth, where it runs out
+/// of room). not_implemented only where no depth exists:
+/// two halfspaces that are not opposed, or a method forced on a pair it
+/// does not apply to.
 DistanceResult signed_distance(const Shape& a, const Transform& pose_a, const Shape& b,
                                const Transform& pose_b, const DistanceRequest& request = {});
 

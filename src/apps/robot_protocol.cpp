@@ -5,6 +5,8 @@
 #include <istream>
 #include <optional>
 #include <ostream>
+#include <string>
+#include <unordered_map>
 #include <variant>
 
 #include <proxima/core/error.hpp>
@@ -143,15 +145,15 @@ Status worst(std::initializer_list<Status> all) {
 
 }  // namespace
 
-std::vector<AttachedObject> attached_from_json(const json& objs, MeshFiles& files) {
-  if (!objs.is_array()) throw Error("\"attached\" must be an array of objects");
+std::vector<AttachedObject> attached_from_json(const json& objs, MeshFiles& files, const std::string& key) {
+  if (!objs.is_array()) throw Error("\"" + key + "\" must be an array of objects");
   std::vector<AttachedObject> out;
   for (std::size_t i = 0; i < objs.size(); ++i) {
     const json& o = objs[i];
-    const std::string field = "attached[" + std::to_string(i) + "]";
+    const std::string field = key + "[" + std::to_string(i) + "]";
     if (!o.is_object()) throw Error(field + ": must be an object");
-    for (const char* key : {"name", "link"})
-      if (!o.contains(key) || !o[key].is_string()) throw Error(field + ": needs \"" + key + "\" (a string)");
+    for (const char* member : {"name", "link"})
+      if (!o.contains(member) || !o[member].is_string()) throw Error(field + ": needs \"" + member + "\" (a string)");
     if (!o.contains("geometry")) throw Error(field + ": needs \"geometry\"");
     const json& g = o["geometry"];
     std::variant<Shape, Bvh> geometry =
@@ -164,12 +166,15 @@ std::vector<AttachedObject> attached_from_json(const json& objs, MeshFiles& file
   return out;
 }
 
-Environment environment_from_json(const json& objs, MeshFiles& files) {
+Environment environment_from_json(const json& objs, MeshFiles& files, const std::string& key) {
   Environment env;
-  if (!objs.is_array()) throw Error("\"environment\" must be an array of objects");
+  if (!objs.is_array()) throw Error("\"" + key + "\" must be an array of objects");
+  // Answers name the object they are about (the closest, the colliding),
+  // as a planning scene's object ids do: one name, one object.
+  std::unordered_map<std::string, std::size_t> entry_of;
   for (std::size_t i = 0; i < objs.size(); ++i) {
     const json& o = objs[i];
-    const std::string field = "environment[" + std::to_string(i) + "]";
+    const std::string field = key + "[" + std::to_string(i) + "]";
     if (!o.is_object() || !o.contains("geometry")) throw Error(field + ": needs \"geometry\"");
     const std::string name = o.contains("name") && o["name"].is_string() ? o["name"].get<std::string>() : field;
     const Transform pose = o.contains("pose") ? pose_from_json(o["pose"], field + ".pose") : Transform::identity();
@@ -187,8 +192,13 @@ Environment environment_from_json(const json& objs, MeshFiles& files) {
       env.add(name, *mesh_from_json(geometry, field + ".geometry", files), pose, std::move(touch));
     else
       env.add(name, shape_from_json(geometry, field + ".geometry"), pose, std::move(touch));
-    if (!group.empty())
-      for (std::size_t k = first; k < env.objects.size(); ++k) env.objects[k].group = group;
+    for (std::size_t k = first; k < env.objects.size(); ++k) {
+      if (!group.empty()) env.objects[k].group = group;
+      const auto [it, added] = entry_of.try_emplace(env.objects[k].name, i);
+      if (!added)
+        throw Error(field + ": the name '" + env.objects[k].name + "' is already taken by " + key + "[" +
+                    std::to_string(it->second) + "]");
+    }
   }
   return env;
 }
@@ -210,23 +220,44 @@ SceneChecker load_robot_checker(const RobotCommandOptions& options) {
 json answer_robot(const SceneChecker& robot, const json& request, MeshFiles& files, RobotSession* session) {
   try {
     if (!request.is_object()) return error_answer(request, "a request is a JSON object");
-    if (request.contains("scene")) {
-      if (session == nullptr) return error_answer(request, "\"scene\" needs a stream to keep it in");
-      Environment scene = environment_from_json(request["scene"], files);
-      if (auto err = robot.touch_error(scene)) return error_answer(request, *err);
-      session->scene = scene.objects.empty() ? nullptr : std::make_shared<const PreparedEnvironment>(std::move(scene));
-      if (!request.contains("q")) {
-        json a;
-        if (request.contains("id")) a["id"] = request["id"];
-        a["status"] = "ok";
-        a["scene_objects"] = session->scene ? session->scene->objects().size() : 0;
-        return a;
-      }
+    const bool sets_scene = request.contains("scene"), sets_hold = request.contains("hold");
+    if ((sets_scene || sets_hold) && session == nullptr)
+      return error_answer(request, std::string("\"") + (sets_scene ? "scene" : "hold") +
+                                       "\" needs a stream to keep it in");
+    // Both are parsed and checked before either is kept: a bad line changes
+    // nothing.
+    std::shared_ptr<const PreparedEnvironment> scene;
+    std::shared_ptr<const SceneChecker> held;
+    std::size_t held_objects = 0;
+    if (sets_hold) {
+      std::vector<AttachedObject> objects = attached_from_json(request["hold"], files, "hold");
+      held_objects = objects.size();
+      if (!objects.empty()) held = std::make_shared<const SceneChecker>(attach(robot, objects));
     }
-    // The robot holding the request's objects, or as it is.
+    if (sets_scene) {
+      Environment objects = environment_from_json(request["scene"], files, "scene");
+      // Touch links may name a held object: check against the robot as it
+      // will be after this line.
+      const SceneChecker& after = sets_hold ? (held ? *held : robot) : (session->holding ? *session->holding : robot);
+      if (auto err = after.touch_error(objects)) return error_answer(request, *err);
+      if (!objects.objects.empty()) scene = std::make_shared<const PreparedEnvironment>(std::move(objects));
+    }
+    if (sets_hold) session->holding = std::move(held);
+    if (sets_scene) session->scene = std::move(scene);
+    if ((sets_scene || sets_hold) && !request.contains("q")) {
+      json a;
+      if (request.contains("id")) a["id"] = request["id"];
+      a["status"] = "ok";
+      if (sets_scene) a["scene_objects"] = session->scene ? session->scene->objects().size() : 0;
+      if (sets_hold) a["held_objects"] = held_objects;
+      return a;
+    }
+    // The robot holding the request's objects, else the stream's, else as
+    // it was loaded.
+    const SceneChecker& kept = session && session->holding ? *session->holding : robot;
     std::optional<SceneChecker> holding;
     if (request.contains("attached")) holding.emplace(attach(robot, attached_from_json(request["attached"], files)));
-    const SceneChecker& checker = holding ? *holding : robot;
+    const SceneChecker& checker = holding ? *holding : kept;
     const std::vector<double> q = joint_vector(request);
     const Transform base = request.contains("base") ? pose_from_json(request["base"], "base") : Transform::identity();
     // The request's own environment, else the stream's scene, else none.

@@ -58,21 +58,26 @@ struct RobotCommandOptions {
 robot::SceneChecker load_robot_checker(const RobotCommandOptions& options);
 
 /// The objects of a request's "environment" array (any query shape or
-/// mesh, with a name and a pose); throws proxima::Error naming the field.
-robot::Environment environment_from_json(const nlohmann::json& objects, MeshFiles& files);
+/// mesh, with a name and a pose; names unique); throws proxima::Error
+/// naming the field, as `key`[i] (a stream's "scene" line passes "scene").
+robot::Environment environment_from_json(const nlohmann::json& objects, MeshFiles& files,
+                                         const std::string& key = "environment");
 
 /// The objects of an "attached" array ({"name", "link", "geometry", "pose",
 /// "touch_links"}: what the robot holds, robot::attach); throws
-/// proxima::Error naming the field.
-std::vector<robot::AttachedObject> attached_from_json(const nlohmann::json& objects, MeshFiles& files);
+/// proxima::Error naming the field, as `key`[i].
+std::vector<robot::AttachedObject> attached_from_json(const nlohmann::json& objects, MeshFiles& files,
+                                                      const std::string& key = "attached");
 
-/// What a stream keeps from line to line: the scene a "scene" line set.
+/// What a stream keeps from line to line: the scene a "scene" line set, and
+/// the robot holding what a "hold" line attached (null: as loaded).
 struct RobotSession {
   std::shared_ptr<const robot::PreparedEnvironment> scene;
+  std::shared_ptr<const robot::SceneChecker> holding;
 };
 
-/// Answers one parsed request line (a "scene" line updates `session`; with
-/// none, it is refused). Never throws.
+/// Answers one parsed request line (a "scene" or "hold" line updates
+/// `session`; with none, it is refused). Never throws.
 nlohmann::json answer_robot(const robot::SceneChecker& checker, const nlohmann::json& request, MeshFiles& files,
                             RobotSession* session = nullptr);
 

@@ -3,7 +3,9 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <proxima/robot/kinematics.hpp>
@@ -33,6 +35,13 @@ SceneClearances scene_clearances(const SceneChecker& checker, const Environment&
       members.push_back(Environment{{o}});
     }
   }
+  // A watchdog's report names the channel that approached: two of one name
+  // would leave the operator guessing which object it was.
+  std::unordered_set<std::string_view> seen;
+  for (const std::string& n : out.names)
+    if (!seen.insert(n).second)
+      throw Error("scene_clearances: two channels are named '" + n +
+                  "' (object names, group names and \"self\" must differ)");
   auto prepared = std::make_shared<std::vector<PreparedEnvironment>>();
   for (Environment& m : members) prepared->emplace_back(std::move(m));
   out.channels = out.names.size();

@@ -1,4 +1,5 @@
 // `proxima robot`: the JSON-lines answers for the Panda (tests/data/robots).
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -179,6 +180,14 @@ TEST(RobotProtocol, PointCloudsAreVoxelised) {
             "environment[0].geometry.min_points: expected an integer from 1 to 10^9");
   const json g = robot_answer("{" + q + R"("environment": [{"name": "b", "group": 3, "geometry": {"shape": "sphere", "radius": 0.1}}]})");
   EXPECT_EQ(g["message"], "environment[0].group: must be a string");
+  // One name, one object: a second "b", or a name a cloud's cubes already
+  // have, is refused with both entries named.
+  const json twice = robot_answer("{" + q + R"("environment": [{"name": "b", "geometry": {"shape": "sphere", "radius": 0.1}},
+      {"name": "b", "geometry": {"shape": "box", "size": [0.1, 0.1, 0.1]}}]})");
+  EXPECT_EQ(twice["message"], "environment[1]: the name 'b' is already taken by environment[0]");
+  const json cube = robot_answer("{" + q + R"("environment": [)" + cloud +
+                                 R"(, {"name": "scan/0", "geometry": {"shape": "sphere", "radius": 0.1}}]})");
+  EXPECT_EQ(cube["message"], "environment[1]: the name 'scan/0' is already taken by environment[0]");
 }
 
 // A held rod: the JSON "attached" objects are robot::attach's, and an
@@ -217,6 +226,44 @@ TEST(RobotProtocol, AttachedObjectsAreChecked) {
             "robot 'panda': attached object 'rod': link 'panda_thumb' is not a link of the robot");
   EXPECT_NE(message(R"([{"name": "rod", "link": "panda_hand", "geometry": {"shape": "sphere"}}])").find("attached[0].geometry"),
             std::string::npos);
+
+  // A stream's "hold" line: the later lines are checked with the rod held,
+  // as the line carrying it was; a line's own "attached" replaces it for
+  // that line; a bad "hold" changes nothing; "hold": [] lets go.
+  const std::string env = R"("environment": [)" + ball.str() + "]";
+  std::string rod_line = rod;  // one JSON line
+  std::replace(rod_line.begin(), rod_line.end(), '\n', ' ');
+  const std::vector<std::string> stream{
+      R"({"id": 1, "hold": [)" + rod_line + "]}",
+      R"({"id": 2, )" + q + env + "}",
+      R"({"id": 3, )" + q + R"("attached": [], )" + env + "}",
+      R"({"id": 4, "hold": [{"name": "rod", "link": "panda_thumb", "geometry": {"shape": "sphere", "radius": 0.1}}]})",
+      R"({"id": 5, )" + q + env + "}",
+      R"({"id": 6, "hold": {"name": "x"}})",
+      R"({"id": 7, "hold": [], "scene": [)" + ball.str() + "]}",
+      R"({"id": 8, )" + q + R"("tolerance": 0})"};
+  std::string text;
+  for (const std::string& line : stream) text += line + "\n";
+  std::istringstream in(text);
+  std::ostringstream out;
+  EXPECT_EQ(run_robot_stream(c, in, out), 2);
+  std::vector<json> a;
+  std::istringstream lines(out.str());
+  for (std::string l; std::getline(lines, l);) a.push_back(json::parse(l));
+  ASSERT_EQ(a.size(), stream.size());
+  EXPECT_EQ(a[0], json::parse(R"({"id": 1, "status": "ok", "held_objects": 1})"));
+  json same = held;
+  same["id"] = 2;
+  EXPECT_EQ(a[1], same);
+  EXPECT_EQ(a[2]["environment_collision"], false);
+  EXPECT_EQ(a[3]["status"], "error");
+  EXPECT_EQ(a[3]["message"], "robot 'panda': attached object 'rod': link 'panda_thumb' is not a link of the robot");
+  EXPECT_EQ(a[4]["environment_pairs"], json::parse(R"([["rod", "ball"]])"));
+  EXPECT_EQ(a[5]["message"], "\"hold\" must be an array of objects");
+  EXPECT_EQ(a[6], json::parse(R"({"id": 7, "status": "ok", "held_objects": 0, "scene_objects": 1})"));
+  EXPECT_EQ(a[7]["environment_collision"], false);
+  EXPECT_EQ(a[7]["self_distance"], bare["self_distance"]);
+  EXPECT_EQ(robot_answer(R"({"hold": []})")["message"], "\"hold\" needs a stream to keep it in");
 }
 
 // A stream's scene: set once, used by the lines without an environment of
@@ -246,6 +293,7 @@ TEST(RobotProtocol, AStreamKeepsItsScene) {
   EXPECT_EQ(a[3]["scene_objects"], 0);
   EXPECT_TRUE(a[4]["environment_distance"].is_null());
   EXPECT_EQ(a[5]["status"], "error");
+  EXPECT_EQ(a[5]["message"], "\"scene\" must be an array of objects");
   EXPECT_EQ(a[6]["status"], "error");
   EXPECT_EQ(a[6]["message"], "environment object 't': touch link 'panda_hnd' is not a link of robot 'panda'");
   // A single answer has no stream to keep a scene in.

@@ -105,6 +105,16 @@ TEST(SceneWatchdog, GroupsAreOneChannelEach) {
   Environment bad = env;
   bad.add("lost", Sphere(0.1), Transform::from_translation(Vec3(std::numeric_limits<double>::quiet_NaN(), 0, 0)));
   robot_test::expect_error([&] { scene_clearances(checker, bad); }, {"lost"});
+  // A channel name used twice (an object named as a group, or "self") is
+  // refused: the watchdog's report could not say which one approached.
+  for (const char* clash : {"desk", "self", "post"}) {
+    Environment twice = env;
+    twice.add(clash, Sphere(0.1), Transform::from_translation(Vec3(0.0, 2.0, 0.5)));
+    robot_test::expect_error([&] { scene_clearances(checker, twice); }, {"two channels", clash});
+  }
+  Environment no_self = env;
+  no_self.add("self", Sphere(0.1), Transform::from_translation(Vec3(0.0, 2.0, 0.5)));
+  EXPECT_EQ(scene_clearances(checker, no_self, {.self = false}).names.back(), "self");
 }
 
 TEST(SceneWatchdog, LinkKinematicsIsForwardKinematics) {

@@ -36,7 +36,8 @@ ClearanceFn scene_clearance(const SceneChecker& checker, const Environment& env,
 /// when its objects cannot be checked (a touch link the robot does not
 /// have). `checker` is held by reference; the objects are copied (cheaply:
 /// shapes and BVHs share their data) and prepared once (PreparedEnvironment).
-/// Throws proxima::Error naming an object whose pose is not usable.
+/// Throws proxima::Error naming an object whose pose is not usable, or a
+/// name two channels would share (an object's and a group's, or "self").
 struct SceneClearances {
   std::size_t channels = 0;
   /// Per channel: "self", the object's name, or the group's.
