@@ -619,6 +619,7 @@ struct EdgeStats {
   std::size_t missed_by_ours = 0;      ///< a sample invalid, ours clear: a bug if ever non-zero
   std::size_t later_than_sample = 0;   ///< ours' s after the first invalid sample: a bug too
   std::size_t not_converged = 0;
+  std::size_t iterations = 0, distance_queries = 0;  ///< check_motion's, summed over the edges
 };
 
 /// `short_seed`: 0 for long edges, else the seed of the short steps.
@@ -657,6 +658,8 @@ EdgeStats run_edges(const SceneChecker& checker, FclRobot& frobot, const std::ve
       st.times.ours.push_back(micros(t0, t1));
       if (m.status == proxima::Status::not_converged) ++st.not_converged;
       st.ours_hit += m.collide;
+      st.iterations += static_cast<std::size_t>(m.iterations);
+      st.distance_queries += static_cast<std::size_t>(m.distance_queries);
 
       // The first invalid sample at `resolution`, or 2.
       auto first_invalid_at = [&](double resolution, std::size_t& count) {
@@ -1284,7 +1287,10 @@ int run(const Options& opt) {
              std::to_string(e.missed_by_sampling - e.missed_confirmed) +
              " come within the accuracy only; sampled collisions the continuous check missed: " +
              std::to_string(e.missed_by_ours) + "; continuous s after the first invalid sample: " +
-             std::to_string(e.later_than_sample) + "; not converged: " + std::to_string(e.not_converged)});
+             std::to_string(e.later_than_sample) + "; not converged: " + std::to_string(e.not_converged) +
+             "; per edge " + fmt(double(e.iterations) / double(std::max<std::size_t>(e.edges, 1)), 1) +
+             " steps and " + fmt(double(e.distance_queries) / double(std::max<std::size_t>(e.edges, 1)), 1) +
+             " distance queries"});
   }
   print_table(edge_table, opt.markdown, out, {false, true, true, true, true, true, false});
 

@@ -15,6 +15,17 @@
 // bound on d(s) may stand for d(s) in that step: the gap between world
 // AABBs, or d(s₀) − μ_ik (s − s₀) from an earlier s₀. A pair whose lower
 // bound already allows the step the others do needs no narrow phase.
+//
+// A link of one convex shape against a convex object also gets C²A's
+// directional bound (sweep_bounds.hpp, speed_along): along the direction n
+// of the measured closest points, the gap g = min over the link of n·x −
+// max over the object of n·y is a lower bound on the distance for any n
+// (computed from the support functions, so an n that is off by rounding
+// costs nothing but tightness), and it shrinks no faster than the link's
+// points approach a plane normal to n. That rate leaves out what turns the
+// link about axes along n, often most of the motion (a base joint swinging
+// a link over a table), so the pair allows a longer step. Self pairs keep
+// the direction-free bound: both links move, in no common fixed frame.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -42,6 +53,11 @@ struct Tracked {
   double s_known = 0.0;
   double step = 0.0;          ///< this iteration: a lower bound on its safe step
   std::size_t caches = 0;     ///< its first shape pair's GJK warm start
+  std::size_t shared = 0;     ///< self: the joints both chains share
+  bool directional = false;   ///< one convex shape against one convex shape or object
+  /// From its directional gap: clear of keep up to s = keep_until, and
+  /// proven beyond stop before s = stop_until (−∞: no gap yet).
+  double keep_until = -kInf, stop_until = -kInf;
 };
 
 MotionCheck invalid_motion(std::string message) {
@@ -99,10 +115,18 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
   const double stop = options.clearance + options.accuracy;
   const double keep = options.clearance + 0.5 * options.accuracy;
   std::vector<Tracked> pairs;
+  // One convex shape: its support function gives the gap along any
+  // direction (the directional bound).
+  auto convex_link = [&](int l) {
+    const auto& shapes = geometry_.link(l).shapes;
+    return shapes.size() == 1 && shapes[0].shape() != nullptr;
+  };
   if (options.self)
     for (const auto& [a, b] : self_pairs_) {
       const std::size_t shared = detail::shared_joints(sweep, a, b);
       pairs.push_back({a, b, true, speeds.below(sweep, a, shared) + speeds.below(sweep, b, shared)});
+      pairs.back().shared = shared;
+      pairs.back().directional = convex_link(a) && convex_link(b);
     }
   // Only the objects a link can reach: its points move by at most μ over
   // the whole segment, so an object whose box is farther than μ + stop from
@@ -116,8 +140,12 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
     near.clear();
     index.near(st.link_boxes[static_cast<std::size_t>(l)], mu + stop, [&](std::size_t o) { near.push_back(o); });
     std::sort(near.begin(), near.end());
+    const bool convex = convex_link(l);
     for (const std::size_t o : near)
-      if (!touch_allowed(static_cast<std::size_t>(l), objects[o])) pairs.push_back({l, static_cast<int>(o), false, mu});
+      if (!touch_allowed(static_cast<std::size_t>(l), objects[o])) {
+        pairs.push_back({l, static_cast<int>(o), false, mu});
+        pairs.back().directional = convex && std::holds_alternative<Shape>(objects[o].geometry);
+      }
   }
   for (const Tracked& p : pairs)
     if (!std::isfinite(p.mu))
@@ -175,6 +203,43 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
     best.status = status;
     return best;
   };
+  // The step pair p's directional gap allows from s_now; −∞ when it has
+  // none or the gap may be within the stop distance by now.
+  auto gap_step = [](const Tracked& p, double s_now) { return s_now < p.stop_until ? p.keep_until - s_now : -kInf; };
+  // The gap along the direction of d's closest points at s_now, and how
+  // long it stays beyond keep and stop; kept when it allows a longer step
+  // than the pair's earlier one.
+  std::vector<detail::ApproachTerm> terms;
+  auto directional_gap = [&](Tracked& p, const detail::PairDistance& d, double s_now) {
+    if (!p.directional || !(d.distance < kInf)) return;
+    const Vec3 w = d.point_a - d.point_b;
+    const double len = w.norm();
+    if (!(len > 0.0)) return;
+    const Vec3 n = w / len;
+    const Transform& pose = st.shape_poses[st.shape_begin[static_cast<std::size_t>(p.link)]];
+    const Transform& other_pose =
+        p.self ? st.shape_poses[st.shape_begin[static_cast<std::size_t>(p.other)]]
+               : objects[static_cast<std::size_t>(p.other)].pose;
+    const detail::Geometry& other = p.self ? geometry_.link(p.other).shapes[0].geometry
+                                           : objects[static_cast<std::size_t>(p.other)].geometry;
+    const std::optional<double> low = detail::support_value(geometry_.link(p.link).shapes[0].geometry, pose, -n);
+    const std::optional<double> high = detail::support_value(other, other_pose, n);
+    if (!low || !high) return;
+    // Rounding of the two support values, relative to the positions.
+    const double slack =
+        1e-12 * (1.0 + pose.p.lpNorm<1>() + other_pose.p.lpNorm<1>() + std::abs(*low) + std::abs(*high));
+    const double gap = -*low - *high - slack;
+    if (!(gap > stop)) return;
+    terms.clear();
+    detail::approach_terms(model(), sweep, speeds, p.link, p.shared, n, st.link_poses, terms);
+    if (p.self) detail::approach_terms(model(), sweep, speeds, p.other, p.shared, n, st.link_poses, terms);
+    const double left = 1.0 - s_now;
+    const double keep_h = detail::approach_horizon(terms, gap - keep, left);
+    if (s_now + keep_h <= p.keep_until) return;
+    p.keep_until = keep_h >= left ? kInf : s_now + keep_h;
+    const double stop_h = detail::approach_horizon(terms, gap - stop, left);
+    p.stop_until = stop_h >= left ? kInf : s_now + stop_h;
+  };
   auto report = [&](const Tracked& p, const detail::PairDistance& d) {
     out.self = p.self;
     out.pair = {p.link, p.other, model().link(p.link).name,
@@ -204,15 +269,24 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
                                     broad::box_gap(st.link_boxes[static_cast<std::size_t>(p.link)], other));
       if (lower > stop) p.step = p.mu > 0.0 ? (lower - keep) / p.mu : kInf;
       else p.step = -kInf;  // may be within the stop distance: measure it
+      p.step = std::max(p.step, gap_step(p, s));
       if (p.step < remaining) order.push_back(k);
     }
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return pairs[a].step < pairs[b].step; });
+    // Smallest step first (ties by index), popped from a heap: an
+    // iteration measures a few pairs of the dozens, so sorting them all
+    // cost more than the measuring it ordered.
+    auto later = [&](std::size_t a, std::size_t b) {
+      return pairs[a].step != pairs[b].step ? pairs[a].step > pairs[b].step : a > b;
+    };
+    std::make_heap(order.begin(), order.end(), later);
 
     double step = remaining;
     const Tracked* limiting = nullptr;
     detail::PairDistance limiting_distance;
-    for (std::size_t k : order) {
-      Tracked& p = pairs[k];
+    while (!order.empty()) {
+      std::pop_heap(order.begin(), order.end(), later);
+      Tracked& p = pairs[order.back()];
+      order.pop_back();
       if (p.step >= step) break;
       // Beyond this the pair allows at least `step`: no need to know more.
       const double bound = std::max(stop, keep + step * p.mu);
@@ -228,7 +302,9 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
         report(p, d);
         return out;
       }
-      const double own = p.mu > 0.0 ? (p.known - keep) / p.mu : kInf;
+      double own = p.mu > 0.0 ? (p.known - keep) / p.mu : kInf;
+      directional_gap(p, d, s);
+      own = std::max(own, gap_step(p, s));
       if (own < step) {
         step = own;
         limiting = &p;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include <proxima/mesh/mesh_queries.hpp>
 #include <proxima/query.hpp>
@@ -83,6 +84,21 @@ std::optional<std::string> environment_error(const Environment& env) {
 Aabb local_box(const Geometry& g) {
   if (const Shape* s = std::get_if<Shape>(&g)) return s->local_aabb();
   return std::get<Bvh>(g).mesh().local_aabb();
+}
+
+std::optional<double> support_value(const Geometry& g, const Transform& pose, const Vec3& u) {
+  const Shape* s = std::get_if<Shape>(&g);
+  if (!s) return std::nullopt;
+  return std::visit(
+      [&](const auto& shape) -> std::optional<double> {
+        using T = std::decay_t<decltype(shape)>;
+        if constexpr (std::is_same_v<T, Halfspace>) {
+          return std::nullopt;
+        } else {
+          return u.dot(pose.apply(shape.core_support(pose.rotate_inverse(u)))) + shape.core_inflation();
+        }
+      },
+      s->variant());
 }
 
 std::vector<Aabb> object_boxes(const Environment& env) {

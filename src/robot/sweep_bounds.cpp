@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <proxima/narrow/conservative_advancement.hpp>
+#include <proxima/robot/kinematics.hpp>
 
 namespace proxima::robot::detail {
 
@@ -85,6 +86,28 @@ SweepGeometry sweep_geometry(const RobotGeometry& geometry) {
     g.axis_reach[i] = r.axis;
   }
   g.chain_begin[n] = g.chain.size();
+  // World axes at q = 0; 1e-12 rad counts as parallel, and approach_terms
+  // still charges such joints a 1e-9 share of their rate.
+  const std::vector<double> zero(model.variable_count(), 0.0);
+  const std::vector<Transform> at_zero = forward_kinematics(model, zero);
+  auto world_axis = [&](int joint) {
+    const Joint& j = model.joint(joint);
+    return Vec3(at_zero[static_cast<std::size_t>(j.child_link)].R * j.axis);
+  };
+  g.parallel_from.assign(g.chain.size(), 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t b = g.chain_begin[i], m = g.chain_begin[i + 1] - b;
+    for (std::size_t l = 0; l < m; ++l) {
+      const Vec3 a = world_axis(g.chain[b + l]);
+      std::size_t from = l;
+      while (from > 0) {
+        const Joint& above = model.joint(g.chain[b + from - 1]);
+        if (turns(above.type) && world_axis(g.chain[b + from - 1]).cross(a).norm() > 1e-12) break;
+        --from;
+      }
+      g.parallel_from[b + l] = from;
+    }
+  }
   return g;
 }
 
@@ -98,9 +121,13 @@ void link_speeds(const RobotModel& model, const SweepGeometry& g, std::span<cons
                  std::span<const double> q1, LinkSpeeds& out) {
   const std::size_t n = model.links().size();
   out.tail.assign(g.chain.size() + n, 0.0);
+  out.term.assign(g.chain.size() + n, 0.0);
+  out.spin.assign(g.chain.size() + n, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
     const std::size_t b = g.chain_begin[i], m = g.chain_begin[i + 1] - b;
     double* tail = out.tail.data() + b + i;
+    double* term = out.term.data() + b + i;
+    double* spin = out.spin.data() + b + i;
     // Walking up from the anchor: `lever` bounds the distance from the
     // current joint's child-frame origin to the link's points, `radius`
     // the distance from the current joint's axis to them.
@@ -120,12 +147,62 @@ void link_speeds(const RobotModel& model, const SweepGeometry& g, std::span<cons
       if (j.variable >= 0) {
         const auto v = static_cast<std::size_t>(j.variable);
         const double rate = std::abs(j.variable_multiplier * (q1[v] - q0[v]));
-        if (turns(j.type)) speed = rate * radius;
-        else if (j.type == JointType::prismatic) speed = rate;
+        if (turns(j.type)) {
+          speed = rate * radius;
+          spin[l] = rate;
+        } else if (j.type == JointType::prismatic) {
+          speed = rate;
+        }
       }
+      term[l] = speed;
       tail[l] = tail[l + 1] + speed;
     }
   }
+}
+
+void approach_terms(const RobotModel& model, const SweepGeometry& g, const LinkSpeeds& speeds, int link,
+                    std::size_t from, const Vec3& n, std::span<const Transform> link_poses,
+                    std::vector<ApproachTerm>& out) {
+  const auto i = static_cast<std::size_t>(link);
+  const std::size_t b = g.chain_begin[i], m = g.chain_begin[i + 1] - b;
+  for (std::size_t l = from; l < m; ++l) {
+    const double term = speeds.term[b + i + l];
+    if (term == 0.0) continue;
+    const Joint& j = model.joint(g.chain[b + l]);
+    const Vec3 axis = link_poses[static_cast<std::size_t>(j.child_link)].R * j.axis;
+    double turn = 0.0;
+    const std::size_t locked = g.parallel_from[b + l];
+    for (std::size_t k = from; k < l; ++k) turn += (k < locked ? 1.0 : 1e-9) * speeds.spin[b + i + k];
+    out.push_back({term, turns(j.type) ? n.cross(axis).norm() : std::abs(n.dot(axis)), turn * (1.0 + 1e-12)});
+  }
+}
+
+double approach_horizon(std::span<const ApproachTerm> terms, double room, double limit) {
+  if (!(room > 0.0)) return 0.0;
+  // φ(h) ≤ S h and φ(h) ≤ F h + T h²/2 (S, F, T: the sums of term, term·f
+  // and term·turn), so φ stays within room up to the larger of the two
+  // roots. The slack covers the rounding of the sums and of unit vectors.
+  constexpr double kUp = 1.0 + 1e-12;
+  double speed = 0.0, along = 0.0, turning = 0.0;
+  for (const ApproachTerm& t : terms) {
+    speed += t.term;
+    along += t.term * t.factor;
+    turning += t.term * t.turn;
+  }
+  speed *= kUp;
+  along *= kUp;
+  turning *= kUp;
+  if (!(speed > 0.0)) return limit;
+  double h = room / speed;
+  if (turning > 0.0) {
+    // F h + T h²/2 = room, in the cancellation-free form of the root.
+    h = std::max(h, 2.0 * room / (along + std::sqrt(along * along + 2.0 * turning * room)));
+  } else if (along > 0.0) {
+    h = std::max(h, room / along);
+  } else {
+    return limit;
+  }
+  return std::min(h * (1.0 - 1e-12), limit);
 }
 
 std::size_t shared_joints(const SweepGeometry& g, int a, int b) {

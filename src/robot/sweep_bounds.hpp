@@ -43,6 +43,13 @@ struct SweepGeometry {
   /// out: they add to every distance alike), and from the anchor's axis
   /// (through that origin); 0 for a link without geometry.
   std::vector<double> reach, axis_reach;
+  /// Same indexing as chain: the first position of the run of turning
+  /// joints just above this one whose axes are parallel to its own at
+  /// q = 0 (its own position when there is none). Rotations about parallel
+  /// axes keep them parallel in every configuration, so those joints never
+  /// turn its axis: a planar arm's, or a UR arm's shoulder, elbow and first
+  /// wrist joint.
+  std::vector<std::size_t> parallel_from;
 };
 
 SweepGeometry sweep_geometry(const RobotGeometry& geometry);
@@ -54,6 +61,10 @@ SweepGeometry sweep_geometry(const RobotGeometry& geometry);
 /// m_i] = 0 (one entry past each link's run).
 struct LinkSpeeds {
   std::vector<double> tail;
+  /// Same indexing, positions l < m_i only: the joint at position l's own
+  /// share of tail (|θ'_j| R_ji, or |v'_p| for a slide), and its |θ'_j|
+  /// when it turns (0 otherwise).
+  std::vector<double> term, spin;
 
   /// Bound on the speed of link i's points relative to the child frame of
   /// the first `shared` joints of its chain (0: relative to the world).
@@ -64,6 +75,35 @@ struct LinkSpeeds {
 /// must be valid joint vectors.
 void link_speeds(const RobotModel& model, const SweepGeometry& g, std::span<const double> q0,
                  std::span<const double> q1, LinkSpeeds& out);
+
+/// The directional form of the bound (C²A's, Tang, Kim, Manocha 2009, for
+/// a chain). In the child frame F of the first `from` joints of a link's
+/// chain (the world for from = 0; for a link pair, the joints both chains
+/// share, which move the two rigidly together), fix a unit normal n. A
+/// point's velocity in F is a sum of θ'_j a_j × r and v'_p a_p over the
+/// joints below, whose components along n are at most |θ'_j| R_ji |n × a_j|
+/// and |v'_p| |n · a_p|. Both factors are 1-Lipschitz in the angle of the
+/// axis, which turns in F by at most turn_j t in a time t (the |θ'| of the
+/// revolute joints between `from` and j, less those about axes locked
+/// parallel to a_j: SweepGeometry::parallel_from), and at most 1; at s they are
+/// frame-independent, so world axes and a world n serve. Over [s, s + h]
+/// the link's points approach a plane of normal n, fixed in F, by at most
+/// φ(h) = Σ_j term_j min(h, f_j h + turn_j h²/2). A joint whose axis lies
+/// along n (a base turning a link above a table) adds little.
+struct ApproachTerm {
+  double term, factor, turn;
+};
+
+/// Appends `link`'s terms from chain position `from` on, for normal n and
+/// the link poses at s.
+void approach_terms(const RobotModel& model, const SweepGeometry& g, const LinkSpeeds& speeds, int link,
+                    std::size_t from, const Vec3& n, std::span<const Transform> link_poses,
+                    std::vector<ApproachTerm>& out);
+
+/// An h ≤ limit with φ(h) ≤ room (φ over all of `terms`: a pair's two
+/// links approach from both sides), in closed form from two upper bounds
+/// of φ; never below the direction-free room / Σ term.
+double approach_horizon(std::span<const ApproachTerm> terms, double room, double limit);
 
 /// How many joints the chains of links a and b share (from the root).
 std::size_t shared_joints(const SweepGeometry& g, int a, int b);

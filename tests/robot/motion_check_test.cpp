@@ -198,6 +198,134 @@ TEST(RobotMotionCheck, TheIterationCapGivesAProvenLowerBound) {
   EXPECT_GT(m.distance, 0.0);
 }
 
+// The directional bound (C²A): turning about vertical axes moves the tool
+// only sideways, so above a table the check needs one step, where the
+// direction-free bound (every point's whole speed counts as closing) would
+// creep; a slide down meets the table where the closed form says.
+TEST(RobotMotionCheck, TurningAboveATableIsOneStepASlideMeetsIt) {
+  const SceneChecker c = planar_checker();
+  Environment table;
+  table.add("table", Box(4.0, 4.0, 0.1), Transform::from_translation(Vec3(0, 0, -0.1)));  // top at z = −0.05
+  const double q0[] = {0, 0, 0, 0}, turning[] = {2.0, 1.0, -1.5, 0};
+  const MotionCheck m = c.check_motion(q0, turning, table);
+  ASSERT_EQ(m.status, Status::ok) << m.message;
+  EXPECT_FALSE(m.collide);
+  EXPECT_EQ(m.iterations, 1);
+  // The same turn while j4 slides the tool down 0.1 m: its ball (radius
+  // 0.03, centre at the slide) meets the top at slide −0.02, s = 0.2.
+  const double sliding[] = {2.0, 1.0, -1.5, -0.1};
+  MotionCheckOptions o;
+  o.accuracy = 1e-6;
+  const MotionCheck hit = c.check_motion(q0, sliding, table, o);
+  ASSERT_EQ(hit.status, Status::ok) << hit.message;
+  ASSERT_TRUE(hit.collide);
+  EXPECT_EQ(hit.pair.other_name, "table");
+  EXPECT_LE(hit.s, 0.2);
+  EXPECT_GT(hit.s, 0.2 - 1e-6 / 0.1);  // the gap closes at 0.1 m per unit s
+  EXPECT_LT(hit.iterations, 10);
+}
+
+// Self pairs with the directional bound: links that share a turning joint
+// (l1 and l3 below j1) and links on the base (its box against l2, l3),
+// folding onto each other, against dense sampling.
+TEST(RobotMotionCheck, FoldingArmSelfPairsMatchDenseSampling) {
+  const RobotModel model = parse_urdf(R"(<?xml version="1.0"?>
+<robot name="folding">
+  <link name="base"><collision><origin xyz="0 0 -0.1"/><geometry><box size="0.3 0.3 0.1"/></geometry></collision></link>
+  <link name="l1"><collision><origin xyz="0.15 0 0.1"/><geometry><box size="0.3 0.08 0.05"/></geometry></collision></link>
+  <link name="l2"><collision><origin xyz="0.15 0 0" rpy="0 1.5707963267948966 0"/><geometry><cylinder radius="0.02" length="0.2"/></geometry></collision></link>
+  <link name="l3"><collision><origin xyz="0.2 0 0"/><geometry><sphere radius="0.04"/></geometry></collision></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/><axis xyz="0 0 1"/><limit lower="-3" upper="3"/></joint>
+  <joint name="j2" type="revolute"><parent link="l1"/><child link="l2"/><origin xyz="0.3 0 0.1"/><axis xyz="0 1 0"/><limit lower="-3" upper="3"/></joint>
+  <joint name="j3" type="revolute"><parent link="l2"/><child link="l3"/><origin xyz="0.3 0 0"/><axis xyz="0 1 0"/><limit lower="-3" upper="3"/></joint>
+</robot>
+)",
+                                      ".");
+  const SceneChecker c(RobotGeometry(model), AllowedCollisionMatrix::adjacent(model));
+  ASSERT_EQ(c.self_pairs().size(), 3u);
+  const Environment none;
+  Rng rng(317);
+  RobotState st;
+  int hits = 0, misses = 0;
+  for (int k = 0; k < testing::scaled(80); ++k) {
+    auto draw = [&] {
+      for (;;) {
+        std::vector<double> q = {rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0)};
+        if (!robot_test::hits_at(c, q, none, 0.0, st)) return q;
+      }
+    };
+    const std::vector<double> q0 = draw(), q1 = draw();
+    const double clearance = k % 2 == 0 ? 0.0 : 0.01;
+    MotionCheckOptions o;
+    o.clearance = clearance;
+    const MotionCheck m = c.check_motion(q0, q1, none, o);
+    ASSERT_EQ(m.status, Status::ok) << m.message;
+    if (m.s == 0.0) continue;  // the start is within the clearance
+    const robot_test::DenseHit truth = robot_test::dense_first_hit(c, q0, q1, none, clearance, 3000);
+    if (!m.collide) {
+      EXPECT_FALSE(truth.hit) << k << ": sampled contact at s = " << truth.first;
+      ++misses;
+      continue;
+    }
+    ++hits;
+    EXPECT_TRUE(m.self);
+    EXPECT_LE(m.s, truth.first) << k;
+    const double d = robot_test::distance_at(c, robot_test::lerp_joints(q0, q1, m.s), none);
+    EXPECT_GE(d, clearance) << k;
+    EXPECT_LE(d, clearance + o.accuracy + 1e-9) << k;
+  }
+  if (testing::scaled(80) >= 80) {
+    EXPECT_GT(hits, 10);
+    EXPECT_GT(misses, 5);
+  }
+}
+
+// The directional bound must follow the axes as they turn: j2 spins a
+// ball about an axis that is vertical at j1 = 0, where the ball moves only
+// sideways above the table, and that j1 tilts during the segment, when the
+// spin swings the ball down into it. Against dense sampling.
+TEST(RobotMotionCheck, ATiltingSpinnerMatchesDenseSampling) {
+  const RobotModel model = parse_urdf(R"(<?xml version="1.0"?>
+<robot name="spinner">
+  <link name="base"/><link name="l1"/>
+  <link name="l2"><collision><origin xyz="0.3 0 0"/><geometry><sphere radius="0.03"/></geometry></collision></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/><origin xyz="0 0 0.5"/><axis xyz="1 0 0"/><limit lower="-1.2" upper="1.2"/></joint>
+  <joint name="j2" type="revolute"><parent link="l1"/><child link="l2"/><axis xyz="0 0 1"/><limit lower="-6" upper="6"/></joint>
+</robot>
+)",
+                                      ".");
+  const SceneChecker c(RobotGeometry(model), AllowedCollisionMatrix::adjacent(model));
+  Environment table;
+  table.add("table", Box(2.0, 2.0, 0.1), Transform::from_translation(Vec3(0, 0, 0.3)));  // top at z = 0.35
+  Rng rng(331);
+  RobotState st;
+  int hits = 0, misses = 0;
+  for (int k = 0; k < testing::scaled(120); ++k) {
+    auto draw = [&](double tilt) {
+      for (;;) {
+        std::vector<double> q = {rng.uniform(-tilt, tilt), rng.uniform(-6.0, 6.0)};
+        if (!robot_test::hits_at(c, q, table, 0.0, st)) return q;
+      }
+    };
+    // Starting level (the spin axis vertical) half of the time.
+    const std::vector<double> q0 = draw(k % 2 == 0 ? 0.0 : 1.2), q1 = draw(1.2);
+    const MotionCheck m = c.check_motion(q0, q1, table);
+    ASSERT_EQ(m.status, Status::ok) << m.message;
+    const robot_test::DenseHit truth = robot_test::dense_first_hit(c, q0, q1, table, 0.0, 3000);
+    if (!m.collide) {
+      EXPECT_FALSE(truth.hit) << k << ": sampled contact at s = " << truth.first;
+      ++misses;
+      continue;
+    }
+    ++hits;
+    EXPECT_LE(m.s, truth.first) << k;
+  }
+  if (testing::scaled(120) >= 120) {
+    EXPECT_GT(hits, 10);
+    EXPECT_GT(misses, 10);
+  }
+}
+
 // ---------------------------------------------------------- small arm --
 
 SceneChecker ccd_small_arm() {
