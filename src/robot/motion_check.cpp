@@ -52,12 +52,14 @@ struct Tracked {
   double known = -kInf;       ///< a lower bound on the distance at s_known
   double s_known = 0.0;
   double step = 0.0;          ///< this iteration: a lower bound on its safe step
+  double lower = 0.0;         ///< this iteration: the lower bound on its distance the step is from
   std::size_t caches = 0;     ///< its first shape pair's GJK warm start
   std::size_t shared = 0;     ///< self: the joints both chains share
   bool directional = false;   ///< one convex shape against one convex shape or object
   /// From its directional gap: clear of keep up to s = keep_until, and
   /// proven beyond stop before s = stop_until (−∞: no gap yet).
   double keep_until = -kInf, stop_until = -kInf;
+  int hint_link = -1, hint_other = -1;  ///< hull support warm starts
 };
 
 MotionCheck invalid_motion(std::string message) {
@@ -222,8 +224,9 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
                : objects[static_cast<std::size_t>(p.other)].pose;
     const detail::Geometry& other = p.self ? geometry_.link(p.other).shapes[0].geometry
                                            : objects[static_cast<std::size_t>(p.other)].geometry;
-    const std::optional<double> low = detail::support_value(geometry_.link(p.link).shapes[0].geometry, pose, -n);
-    const std::optional<double> high = detail::support_value(other, other_pose, n);
+    const std::optional<double> low =
+        detail::support_value(geometry_.link(p.link).shapes[0].geometry, pose, -n, p.hint_link);
+    const std::optional<double> high = detail::support_value(other, other_pose, n, p.hint_other);
     if (!low || !high) return;
     // Rounding of the two support values, relative to the positions.
     const double slack =
@@ -267,16 +270,26 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
                                  : boxes[static_cast<std::size_t>(p.other)];
       const double lower = std::max(p.known - p.mu * (s - p.s_known),
                                     broad::box_gap(st.link_boxes[static_cast<std::size_t>(p.link)], other));
+      p.lower = lower;
       if (lower > stop) p.step = p.mu > 0.0 ? (lower - keep) / p.mu : kInf;
       else p.step = -kInf;  // may be within the stop distance: measure it
       p.step = std::max(p.step, gap_step(p, s));
       if (p.step < remaining) order.push_back(k);
     }
-    // Smallest step first (ties by index), popped from a heap: an
-    // iteration measures a few pairs of the dozens, so sorting them all
-    // cost more than the measuring it ordered.
+    // Smallest step first, popped from a heap: an iteration measures a few
+    // pairs of the dozens, so sorting them all cost more than the measuring
+    // it ordered. Among the pairs that must be measured (step −∞), the one
+    // whose lower bound is highest first: the pair that limited the last
+    // step has just come down to the stop distance, and is the likeliest to
+    // limit this one, and the smaller the step found early, the less the
+    // next queries need to know (their bound). On 599 long and 600 short
+    // random Panda edges this made 4 % and 9 % fewer shape-pair queries
+    // than the index order, 9 % and 16 % fewer than nearest first.
     auto later = [&](std::size_t a, std::size_t b) {
-      return pairs[a].step != pairs[b].step ? pairs[a].step > pairs[b].step : a > b;
+      const Tracked &x = pairs[a], &y = pairs[b];
+      if (x.step != y.step) return x.step > y.step;
+      if (x.lower != y.lower) return x.lower < y.lower;
+      return a > b;
     };
     std::make_heap(order.begin(), order.end(), later);
 
@@ -303,8 +316,11 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
         return out;
       }
       double own = p.mu > 0.0 ? (p.known - keep) / p.mu : kInf;
-      directional_gap(p, d, s);
-      own = std::max(own, gap_step(p, s));
+      // Only a pair that would hold the step back needs the longer horizon.
+      if (own < step) {
+        directional_gap(p, d, s);
+        own = std::max(own, gap_step(p, s));
+      }
       if (own < step) {
         step = own;
         limiting = &p;

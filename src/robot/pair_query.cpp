@@ -86,7 +86,7 @@ Aabb local_box(const Geometry& g) {
   return std::get<Bvh>(g).mesh().local_aabb();
 }
 
-std::optional<double> support_value(const Geometry& g, const Transform& pose, const Vec3& u) {
+std::optional<double> support_value(const Geometry& g, const Transform& pose, const Vec3& u, int& hint) {
   const Shape* s = std::get_if<Shape>(&g);
   if (!s) return std::nullopt;
   return std::visit(
@@ -94,6 +94,8 @@ std::optional<double> support_value(const Geometry& g, const Transform& pose, co
         using T = std::decay_t<decltype(shape)>;
         if constexpr (std::is_same_v<T, Halfspace>) {
           return std::nullopt;
+        } else if constexpr (std::is_same_v<T, ConvexPolytope>) {
+          return u.dot(pose.apply(shape.core_support(pose.rotate_inverse(u), hint))) + shape.core_inflation();
         } else {
           return u.dot(pose.apply(shape.core_support(pose.rotate_inverse(u)))) + shape.core_inflation();
         }

@@ -54,8 +54,9 @@ inline bool bounded(const Aabb& box) { return !box.empty() && box.min.allFinite(
 /// The largest u·x over the points x of a bounded convex geometry placed at
 /// `pose` (margin included), u unit; nullopt for a mesh or a halfspace.
 /// −h(−n) − h'(n) is the gap along n between two such geometries, a lower
-/// bound on their distance whatever n is.
-std::optional<double> support_value(const Geometry& g, const Transform& pose, const Vec3& u);
+/// bound on their distance whatever n is. `hint`: a polytope's hill-climb
+/// start, updated (−1: none), for a geometry asked again along nearby u.
+std::optional<double> support_value(const Geometry& g, const Transform& pose, const Vec3& u, int& hint);
 
 /// The objects' world AABBs, once per query (the robot's are in its state).
 std::vector<Aabb> object_boxes(const Environment& env);
