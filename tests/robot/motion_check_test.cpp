@@ -5,6 +5,7 @@
 // and every kind of bad input.
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -198,6 +199,41 @@ TEST(RobotMotionCheck, TheIterationCapGivesAProvenLowerBound) {
   EXPECT_GT(m.distance, 0.0);
 }
 
+// Segments between configurations `draw(k)` gives (collision-free at both
+// ends), every other one with a 1 cm clearance, against dense sampling:
+// the check never misses a sampled contact nor reports one later than the
+// samples do, and stops at a distance within [clearance, clearance +
+// accuracy]. Returns how many segments collide and how many stay clear.
+template <class Draw>
+std::pair<int, int> expect_dense_agreement(const SceneChecker& c, const Environment& env, int segments, Draw&& draw,
+                                           bool self_only = false) {
+  int hits = 0, misses = 0;
+  for (int k = 0; k < segments; ++k) {
+    const auto [q0, q1] = draw(k);
+    const double clearance = k % 2 == 0 ? 0.0 : 0.01;
+    MotionCheckOptions o;
+    o.clearance = clearance;
+    const MotionCheck m = c.check_motion(q0, q1, env, o);
+    EXPECT_EQ(m.status, Status::ok) << m.message;
+    if (m.s == 0.0) continue;  // the start is within the clearance
+    const robot_test::DenseHit truth = robot_test::dense_first_hit(c, q0, q1, env, clearance, 3000);
+    if (!m.collide) {
+      EXPECT_FALSE(truth.hit) << k << ": sampled contact at s = " << truth.first;
+      ++misses;
+      continue;
+    }
+    ++hits;
+    if (self_only) {
+      EXPECT_TRUE(m.self) << k;
+    }
+    EXPECT_LE(m.s, truth.first) << k;
+    const double d = robot_test::distance_at(c, robot_test::lerp_joints(q0, q1, m.s), env);
+    EXPECT_GE(d, clearance) << k;
+    EXPECT_LE(d, clearance + o.accuracy + 1e-9) << k;
+  }
+  return {hits, misses};
+}
+
 // The directional bound (C²A): turning about vertical axes moves the tool
 // only sideways, so above a table the check needs one step, where the
 // direction-free bound (every point's whole speed counts as closing) would
@@ -246,34 +282,14 @@ TEST(RobotMotionCheck, FoldingArmSelfPairsMatchDenseSampling) {
   const Environment none;
   Rng rng(317);
   RobotState st;
-  int hits = 0, misses = 0;
-  for (int k = 0; k < testing::scaled(80); ++k) {
-    auto draw = [&] {
-      for (;;) {
-        std::vector<double> q = {rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0)};
-        if (!robot_test::hits_at(c, q, none, 0.0, st)) return q;
-      }
-    };
-    const std::vector<double> q0 = draw(), q1 = draw();
-    const double clearance = k % 2 == 0 ? 0.0 : 0.01;
-    MotionCheckOptions o;
-    o.clearance = clearance;
-    const MotionCheck m = c.check_motion(q0, q1, none, o);
-    ASSERT_EQ(m.status, Status::ok) << m.message;
-    if (m.s == 0.0) continue;  // the start is within the clearance
-    const robot_test::DenseHit truth = robot_test::dense_first_hit(c, q0, q1, none, clearance, 3000);
-    if (!m.collide) {
-      EXPECT_FALSE(truth.hit) << k << ": sampled contact at s = " << truth.first;
-      ++misses;
-      continue;
+  auto clear_q = [&] {
+    for (;;) {
+      std::vector<double> q = {rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0), rng.uniform(-3.0, 3.0)};
+      if (!robot_test::hits_at(c, q, none, 0.0, st)) return q;
     }
-    ++hits;
-    EXPECT_TRUE(m.self);
-    EXPECT_LE(m.s, truth.first) << k;
-    const double d = robot_test::distance_at(c, robot_test::lerp_joints(q0, q1, m.s), none);
-    EXPECT_GE(d, clearance) << k;
-    EXPECT_LE(d, clearance + o.accuracy + 1e-9) << k;
-  }
+  };
+  const auto [hits, misses] = expect_dense_agreement(
+      c, none, testing::scaled(80), [&](int) { return std::pair{clear_q(), clear_q()}; }, true);
   if (testing::scaled(80) >= 80) {
     EXPECT_GT(hits, 10);
     EXPECT_GT(misses, 5);
@@ -299,27 +315,17 @@ TEST(RobotMotionCheck, ATiltingSpinnerMatchesDenseSampling) {
   table.add("table", Box(2.0, 2.0, 0.1), Transform::from_translation(Vec3(0, 0, 0.3)));  // top at z = 0.35
   Rng rng(331);
   RobotState st;
-  int hits = 0, misses = 0;
-  for (int k = 0; k < testing::scaled(120); ++k) {
-    auto draw = [&](double tilt) {
-      for (;;) {
-        std::vector<double> q = {rng.uniform(-tilt, tilt), rng.uniform(-6.0, 6.0)};
-        if (!robot_test::hits_at(c, q, table, 0.0, st)) return q;
-      }
-    };
-    // Starting level (the spin axis vertical) half of the time.
-    const std::vector<double> q0 = draw(k % 2 == 0 ? 0.0 : 1.2), q1 = draw(1.2);
-    const MotionCheck m = c.check_motion(q0, q1, table);
-    ASSERT_EQ(m.status, Status::ok) << m.message;
-    const robot_test::DenseHit truth = robot_test::dense_first_hit(c, q0, q1, table, 0.0, 3000);
-    if (!m.collide) {
-      EXPECT_FALSE(truth.hit) << k << ": sampled contact at s = " << truth.first;
-      ++misses;
-      continue;
+  auto clear_q = [&](double tilt) {
+    for (;;) {
+      std::vector<double> q = {rng.uniform(-tilt, tilt), rng.uniform(-6.0, 6.0)};
+      if (!robot_test::hits_at(c, q, table, 0.0, st)) return q;
     }
-    ++hits;
-    EXPECT_LE(m.s, truth.first) << k;
-  }
+  };
+  // Starting level (the spin axis vertical) every other time.
+  const auto [hits, misses] = expect_dense_agreement(c, table, testing::scaled(120), [&](int k) {
+    std::vector<double> q0 = clear_q((k / 2) % 2 == 0 ? 0.0 : 1.2);
+    return std::pair{std::move(q0), clear_q(1.2)};
+  });
   if (testing::scaled(120) >= 120) {
     EXPECT_GT(hits, 10);
     EXPECT_GT(misses, 10);
@@ -350,33 +356,14 @@ TEST(RobotMotionCheck, SmallArmMatchesDenseSampling) {
   const Environment env = ccd_small_arm_env();
   Rng rng(313);
   RobotState st;
-  int hits = 0, misses = 0;
-  for (int k = 0; k < testing::scaled(80); ++k) {
-    auto draw = [&] {
-      for (;;) {
-        std::vector<double> q = {rng.uniform(-3.0, 3.0), rng.uniform(-2.0, 2.0), rng.uniform(0.0, 0.3)};
-        if (!robot_test::hits_at(c, q, env, 0.0, st)) return q;
-      }
-    };
-    const std::vector<double> q0 = draw(), q1 = draw();
-    const double clearance = k % 2 == 0 ? 0.0 : 0.01;
-    MotionCheckOptions o;
-    o.clearance = clearance;
-    const MotionCheck m = c.check_motion(q0, q1, env, o);
-    ASSERT_EQ(m.status, Status::ok) << m.message;
-    if (m.s == 0.0) continue;  // the start is within the clearance
-    const robot_test::DenseHit truth = robot_test::dense_first_hit(c, q0, q1, env, clearance, 3000);
-    if (!m.collide) {
-      EXPECT_FALSE(truth.hit) << k << ": sampled contact at s = " << truth.first;
-      ++misses;
-      continue;
+  auto clear_q = [&] {
+    for (;;) {
+      std::vector<double> q = {rng.uniform(-3.0, 3.0), rng.uniform(-2.0, 2.0), rng.uniform(0.0, 0.3)};
+      if (!robot_test::hits_at(c, q, env, 0.0, st)) return q;
     }
-    ++hits;
-    EXPECT_LE(m.s, truth.first) << k;
-    const double d = robot_test::distance_at(c, robot_test::lerp_joints(q0, q1, m.s), env);
-    EXPECT_GE(d, clearance) << k;
-    EXPECT_LE(d, clearance + o.accuracy + 1e-9) << k;
-  }
+  };
+  const auto [hits, misses] =
+      expect_dense_agreement(c, env, testing::scaled(80), [&](int) { return std::pair{clear_q(), clear_q()}; });
   if (testing::scaled(80) >= 80) {
     EXPECT_GT(hits, 10);
     EXPECT_GT(misses, 5);
