@@ -16,16 +16,16 @@
 // AABBs, or d(s₀) − μ_ik (s − s₀) from an earlier s₀. A pair whose lower
 // bound already allows the step the others do needs no narrow phase.
 //
-// A link of one convex shape against a convex object also gets C²A's
-// directional bound (sweep_bounds.hpp, speed_along): along the direction n
-// of the measured closest points, the gap g = min over the link of n·x −
-// max over the object of n·y is a lower bound on the distance for any n
-// (computed from the support functions, so an n that is off by rounding
-// costs nothing but tightness), and it shrinks no faster than the link's
-// points approach a plane normal to n. That rate leaves out what turns the
-// link about axes along n, often most of the motion (a base joint swinging
-// a link over a table), so the pair allows a longer step. Self pairs keep
-// the direction-free bound: both links move, in no common fixed frame.
+// A pair of one convex shape each (a hull link against a convex object or
+// another such link) also gets C²A's directional bound (sweep_bounds.hpp,
+// approach_terms): along the direction n of the measured closest points,
+// the gap g = min over A of n·x − max over B of n·y is a lower bound on the
+// distance for any n (computed from the support functions, so an n that
+// is off by rounding costs nothing but tightness), and it shrinks no
+// faster than the two approach a plane normal to n, fixed in the frame of
+// the joints both chains share. That rate leaves out what turns a link
+// about axes along n, often most of the motion (a base joint swinging a
+// link over a table), so the pair allows a longer step.
 #include <algorithm>
 #include <cmath>
 #include <optional>
