@@ -73,6 +73,10 @@ class WatchdogTest(unittest.TestCase):
         dog = proxima.Watchdog(proxima.SceneChecker(URDF, SRDF, environment=env))
         self.assertEqual(dog.channels, ["self", "desk", "post"])
         self.assertEqual(dog.update(*jog(0)).status, "ok")
+        # A channel name used twice: the report could not say which it was.
+        env.add("desk", proxima.Sphere(0.1), ([0, 2, 0.5], [1, 0, 0, 0]))
+        with self.assertRaisesRegex(proxima.Error, "two channels are named 'desk'"):
+            proxima.Watchdog(proxima.SceneChecker(URDF, SRDF, environment=env))
 
     def test_a_stale_feed_slows_the_robot(self):
         dog = proxima.Watchdog(self.checker)
