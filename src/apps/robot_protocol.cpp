@@ -227,19 +227,18 @@ json answer_robot(const SceneChecker& robot, const json& request, MeshFiles& fil
     // Both are parsed and checked before either is kept: a bad line changes
     // nothing.
     std::shared_ptr<const PreparedEnvironment> scene;
-    std::shared_ptr<const SceneChecker> held;
+    std::shared_ptr<const SceneChecker> held = session ? session->holding : nullptr;
     std::size_t held_objects = 0;
     if (sets_hold) {
       std::vector<AttachedObject> objects = attached_from_json(request["hold"], files, "hold");
       held_objects = objects.size();
-      if (!objects.empty()) held = std::make_shared<const SceneChecker>(attach(robot, objects));
+      held = objects.empty() ? nullptr : std::make_shared<const SceneChecker>(attach(robot, objects));
     }
     if (sets_scene) {
       Environment objects = environment_from_json(request["scene"], files, "scene");
-      // Touch links may name a held object: check against the robot as it
+      // Touch links may name a held object: checked against the robot as it
       // will be after this line.
-      const SceneChecker& after = sets_hold ? (held ? *held : robot) : (session->holding ? *session->holding : robot);
-      if (auto err = after.touch_error(objects)) return error_answer(request, *err);
+      if (auto err = (held ? *held : robot).touch_error(objects)) return error_answer(request, *err);
       if (!objects.objects.empty()) scene = std::make_shared<const PreparedEnvironment>(std::move(objects));
     }
     if (sets_hold) session->holding = std::move(held);

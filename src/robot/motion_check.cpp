@@ -18,7 +18,7 @@
 //
 // A pair of one convex shape each (a hull link against a convex object or
 // another such link) also gets C²A's directional bound (sweep_bounds.hpp,
-// approach_terms): along the direction n of the measured closest points,
+// Approach): along the direction n of the measured closest points,
 // the gap g = min over A of n·x − max over B of n·y is a lower bound on the
 // distance for any n (computed from the support functions, so an n that
 // is off by rounding costs nothing but tightness), and it shrinks no
@@ -211,7 +211,6 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
   // The gap along the direction of d's closest points at s_now, and how
   // long it stays beyond keep and stop; kept when it allows a longer step
   // than the pair's earlier one.
-  std::vector<detail::ApproachTerm> terms;
   auto directional_gap = [&](Tracked& p, const detail::PairDistance& d, double s_now) {
     if (!p.directional || !(d.distance < kInf)) return;
     const Vec3 w = d.point_a - d.point_b;
@@ -233,14 +232,14 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
         1e-12 * (1.0 + pose.p.lpNorm<1>() + other_pose.p.lpNorm<1>() + std::abs(*low) + std::abs(*high));
     const double gap = -*low - *high - slack;
     if (!(gap > stop)) return;
-    terms.clear();
-    detail::approach_terms(model(), sweep, speeds, p.link, p.shared, n, st.link_poses, terms);
-    if (p.self) detail::approach_terms(model(), sweep, speeds, p.other, p.shared, n, st.link_poses, terms);
+    detail::Approach approach;
+    approach.add(model(), sweep, speeds, p.link, p.shared, n, st.link_poses);
+    if (p.self) approach.add(model(), sweep, speeds, p.other, p.shared, n, st.link_poses);
     const double left = 1.0 - s_now;
-    const double keep_h = detail::approach_horizon(terms, gap - keep, left);
+    const double keep_h = approach.horizon(gap - keep, left);
     if (s_now + keep_h <= p.keep_until) return;
     p.keep_until = keep_h >= left ? kInf : s_now + keep_h;
-    const double stop_h = detail::approach_horizon(terms, gap - stop, left);
+    const double stop_h = approach.horizon(gap - stop, left);
     p.stop_until = stop_h >= left ? kInf : s_now + stop_h;
   };
   auto report = [&](const Tracked& p, const detail::PairDistance& d) {

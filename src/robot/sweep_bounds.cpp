@@ -86,7 +86,7 @@ SweepGeometry sweep_geometry(const RobotGeometry& geometry) {
     g.axis_reach[i] = r.axis;
   }
   g.chain_begin[n] = g.chain.size();
-  // World axes at q = 0; 1e-12 rad counts as parallel, and approach_terms
+  // World axes at q = 0; 1e-12 rad counts as parallel, and Approach::add
   // still charges such joints a 1e-9 share of their rate.
   const std::vector<double> zero(model.variable_count(), 0.0);
   const std::vector<Transform> at_zero = forward_kinematics(model, zero);
@@ -160,9 +160,8 @@ void link_speeds(const RobotModel& model, const SweepGeometry& g, std::span<cons
   }
 }
 
-void approach_terms(const RobotModel& model, const SweepGeometry& g, const LinkSpeeds& speeds, int link,
-                    std::size_t from, const Vec3& n, std::span<const Transform> link_poses,
-                    std::vector<ApproachTerm>& out) {
+void Approach::add(const RobotModel& model, const SweepGeometry& g, const LinkSpeeds& speeds, int link,
+                   std::size_t from, const Vec3& n, std::span<const Transform> link_poses) {
   const auto i = static_cast<std::size_t>(link);
   const std::size_t b = g.chain_begin[i], m = g.chain_begin[i + 1] - b;
   for (std::size_t l = from; l < m; ++l) {
@@ -173,32 +172,24 @@ void approach_terms(const RobotModel& model, const SweepGeometry& g, const LinkS
     double turn = 0.0;
     const std::size_t locked = g.parallel_from[b + l];
     for (std::size_t k = from; k < l; ++k) turn += (k < locked ? 1.0 : 1e-9) * speeds.spin[b + i + k];
-    out.push_back({term, turns(j.type) ? n.cross(axis).norm() : std::abs(n.dot(axis)), turn * (1.0 + 1e-12)});
+    speed += term;
+    along += term * (turns(j.type) ? n.cross(axis).norm() : std::abs(n.dot(axis)));
+    turning += term * (turn * (1.0 + 1e-12));
   }
 }
 
-double approach_horizon(std::span<const ApproachTerm> terms, double room, double limit) {
+double Approach::horizon(double room, double limit) const {
   if (!(room > 0.0)) return 0.0;
-  // φ(h) ≤ S h and φ(h) ≤ F h + T h²/2 (S, F, T: the sums of term, term·f
-  // and term·turn), so φ stays within room up to the larger of the two
-  // roots. The slack covers the rounding of the sums and of unit vectors.
+  // The slack covers the rounding of the sums and of unit vectors.
   constexpr double kUp = 1.0 + 1e-12;
-  double speed = 0.0, along = 0.0, turning = 0.0;
-  for (const ApproachTerm& t : terms) {
-    speed += t.term;
-    along += t.term * t.factor;
-    turning += t.term * t.turn;
-  }
-  speed *= kUp;
-  along *= kUp;
-  turning *= kUp;
-  if (!(speed > 0.0)) return limit;
-  double h = room / speed;
-  if (turning > 0.0) {
+  const double s = speed * kUp, f = along * kUp, t = turning * kUp;
+  if (!(s > 0.0)) return limit;
+  double h = room / s;
+  if (t > 0.0) {
     // F h + T h²/2 = room, in the cancellation-free form of the root.
-    h = std::max(h, 2.0 * room / (along + std::sqrt(along * along + 2.0 * turning * room)));
-  } else if (along > 0.0) {
-    h = std::max(h, room / along);
+    h = std::max(h, 2.0 * room / (f + std::sqrt(f * f + 2.0 * t * room)));
+  } else if (f > 0.0) {
+    h = std::max(h, room / f);
   } else {
     return limit;
   }

@@ -90,20 +90,23 @@ void link_speeds(const RobotModel& model, const SweepGeometry& g, std::span<cons
 /// the link's points approach a plane of normal n, fixed in F, by at most
 /// φ(h) = Σ_j term_j min(h, f_j h + turn_j h²/2). A joint whose axis lies
 /// along n (a base turning a link above a table) adds little.
-struct ApproachTerm {
-  double term, factor, turn;
+///
+/// Approach holds φ's sums S = Σ term_j, F = Σ term_j f_j and T = Σ term_j turn_j over a
+/// pair's links (both approach the plane, from either side). φ(h) ≤ S h and
+/// φ(h) ≤ F h + T h²/2, so φ stays within a room up to the larger of the
+/// two roots.
+struct Approach {
+  double speed = 0.0, along = 0.0, turning = 0.0;
+
+  /// Adds `link`'s joints from chain position `from` on, for normal n and
+  /// the link poses at s.
+  void add(const RobotModel& model, const SweepGeometry& g, const LinkSpeeds& speeds, int link, std::size_t from,
+           const Vec3& n, std::span<const Transform> link_poses);
+
+  /// An h ≤ limit with φ(h) ≤ room, in closed form; never below the
+  /// direction-free room / S.
+  double horizon(double room, double limit) const;
 };
-
-/// Appends `link`'s terms from chain position `from` on, for normal n and
-/// the link poses at s.
-void approach_terms(const RobotModel& model, const SweepGeometry& g, const LinkSpeeds& speeds, int link,
-                    std::size_t from, const Vec3& n, std::span<const Transform> link_poses,
-                    std::vector<ApproachTerm>& out);
-
-/// An h ≤ limit with φ(h) ≤ room (φ over all of `terms`: a pair's two
-/// links approach from both sides), in closed form from two upper bounds
-/// of φ; never below the direction-free room / Σ term.
-double approach_horizon(std::span<const ApproachTerm> terms, double room, double limit);
 
 /// How many joints the chains of links a and b share (from the root).
 std::size_t shared_joints(const SweepGeometry& g, int a, int b);
