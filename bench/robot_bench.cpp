@@ -1,4 +1,6 @@
-// proxima-robot-bench: the Panda scene checker beside FCL 0.7 on real
+// proxima-robot-bench: the scene checker beside FCL 0.7 on a real robot (the
+// Panda by default; --robot ur5 for the other one in tests/data/robots, or a
+// folder holding one URDF, its SRDF and scenes/) and real
 // MotionBenchMaker planning scenes — what a motion planner asks millions of
 // times ("is this configuration valid?") and what a safety monitor asks
 // ("how far is the robot from the scene, from itself?").
@@ -27,7 +29,7 @@
 // The edge-check table sets the continuous check of a joint-space segment
 // beside MoveIt's way of checking one, validity at a fixed resolution.
 //
-// Usage: proxima-robot-bench [--configs N] [--scenes DIR] [--robot DIR]
+// Usage: proxima-robot-bench [--configs N] [--scenes DIR] [--robot DIR|panda|ur5]
 //                            [--seed S] [--no-indep] [--markdown]
 #include <fcntl.h>
 #include <poll.h>
@@ -696,7 +698,7 @@ EdgeStats run_edges(const SceneChecker& checker, FclRobot& frobot, const std::ve
 
 // ----------------------------------------------------------- clutter --
 
-// The Panda among many small boxes (a planning scene built from a voxelised
+// The robot among many small boxes (a planning scene built from a voxelised
 // point cloud, say): the plain Environment (checked and boxed on every call,
 // every object looked at), the PreparedEnvironment (its box hierarchy) and
 // FCL's DynamicAABBTreeCollisionManager. Times exclude the pose update on
@@ -714,8 +716,9 @@ struct ClutterRow {
 // About `count` cubic voxels on the surfaces of a cell (a voxelised depth
 // image's kind of scene): a floor just below the robot's base, two walls
 // and a table top in its reach, each cube's position jittered by a tenth of
-// its size so that no two scenes line up exactly.
-Environment clutter_environment(std::size_t count, unsigned long seed) {
+// its size so that no two scenes line up exactly. `base` is the frame of the
+// robot's base link (identity for the Panda; the UR5 stands on a pedestal).
+Environment clutter_environment(std::size_t count, unsigned long seed, const Transform& base) {
   struct Rect {
     Vec3 origin, u, v;  // corner and the two edge vectors
   };
@@ -744,16 +747,16 @@ Environment clutter_environment(std::size_t count, unsigned long seed) {
         const Vec3 c = r.origin + (i + 0.5) / nu * r.u + (j + 0.5) / nv * r.v + lift + Vec3(dx, dy, dz) +
                        (ri == 0 ? Vec3::Zero() : Vec3(0.5 * cell * normal));
         env.add("voxel" + std::to_string(env.objects.size()), proxima::Box(cell, cell, cell),
-                Transform::from_translation(c));
+                Transform{base.R, base.apply(c)});
       }
   }
   return env;
 }
 
 ClutterRow run_clutter(const SceneChecker& checker, FclRobot& frobot, std::size_t count, std::size_t configs,
-                       unsigned long seed) {
+                       unsigned long seed, const Transform& base) {
   ClutterRow row;
-  const Environment env = clutter_environment(count, seed);
+  const Environment env = clutter_environment(count, seed, base);
   row.objects = env.objects.size();
   auto t0 = Clock::now();
   const PreparedEnvironment prepared(env);
@@ -836,14 +839,14 @@ ClutterRow run_clutter(const SceneChecker& checker, FclRobot& frobot, std::size_
 
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "proxima-robot-bench: " << why
-            << "\nusage: proxima-robot-bench [--configs N] [--scenes DIR] [--robot DIR] [--seed S] [--no-indep] [--markdown]\n";
+            << "\nusage: proxima-robot-bench [--configs N] [--scenes DIR] [--robot DIR|panda|ur5] [--seed S] [--no-indep] "
+               "[--markdown]\n";
   std::exit(2);
 }
 
 Options parse_args(int argc, char** argv) {
   Options o;
-  o.robot = fs::path(PROXIMA_ROBOT_DATA_DIR);
-  o.scenes = o.robot / "scenes";
+  o.robot = "panda";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -874,15 +877,30 @@ Options parse_args(int argc, char** argv) {
       usage("bad number for " + a);
     }
   }
+  // A robot named, not a folder: the shipped one of that name.
+  if (!fs::is_directory(o.robot)) o.robot = fs::path(PROXIMA_ROBOTS_DIR) / o.robot;
+  if (o.scenes.empty()) o.scenes = o.robot / "scenes";
   return o;
+}
+
+// The one file of `dir` ending in `ext` (the robot folder holds one URDF and
+// its SRDF).
+fs::path only_file(const fs::path& dir, const std::string& ext) {
+  std::vector<fs::path> found;
+  if (fs::is_directory(dir))
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.is_regular_file() && e.path().extension() == ext) found.push_back(e.path());
+  if (found.size() != 1)
+    throw std::runtime_error(dir.string() + ": expected one " + ext + " file, found " + std::to_string(found.size()));
+  return found.front();
 }
 
 
 int run(const Options& opt) {
   // The robot: convex hulls, adjacent links and the SRDF's pairs allowed.
-  const RobotModel model = load_urdf(opt.robot / "panda.urdf");
+  const RobotModel model = load_urdf(only_file(opt.robot, ".urdf"));
   AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(model);
-  apply_srdf(model, opt.robot / "panda.srdf", acm);
+  apply_srdf(model, only_file(opt.robot, ".srdf"), acm);
   GeometryOptions gopt;
   gopt.mesh_mode = MeshMode::convex_hull;
   const SceneChecker checker(RobotGeometry(model, gopt), acm);
@@ -1238,7 +1256,7 @@ int run(const Options& opt) {
   std::ostream& out = std::cout;
   std::size_t total = 0;
   for (const Scene& sc : scenes) total += sc.configs.size();
-  out << "Panda (convex hulls of its collision meshes, " << checker.self_pairs().size()
+  out << model.name() << " (convex hulls of its collision meshes, " << checker.self_pairs().size()
       << " self pairs after adjacent links and the SRDF) in " << scenes.size() << " MotionBenchMaker scenes, "
       << opt.configs << " random configurations per scene (uniform in the joint limits, seeds " << opt.seed << " + scene index"
       << ") plus each scene's request start state: " << total << " queries per row; " << machine_name()
@@ -1352,9 +1370,21 @@ int run(const Options& opt) {
 
   // ------------------------------------------------------- clutter --
   const std::size_t clutter_configs = std::min<std::size_t>(opt.configs, 300);
+  // The base link: the first link with geometry (it hangs from the root by
+  // fixed joints, so any joint vector places it).
+  Transform base = Transform::identity();
+  {
+    const std::vector<Transform> at_zero = forward_kinematics(model, std::vector<double>(dof, 0.0));
+    for (std::size_t i = 0; i < at_zero.size(); ++i)
+      if (checker.geometry().has_geometry(static_cast<int>(i))) {
+        base = at_zero[i];
+        break;
+      }
+  }
   if (clutter_configs > 0) {
-    out << "\nClutter: the Panda among about N cubic voxels on a floor just below its base, two walls and a table "
-           "top in its reach (a voxelised depth image's kind of scene; the cube size follows from N), "
+    out << "\nClutter: the robot among about N cubic voxels on a floor just below its base, two walls and a table "
+           "top in its reach (a voxelised depth image's kind of scene, in the base link's frame; the cube size "
+           "follows from N), "
         << clutter_configs
         << " random configurations per N (seed " << opt.seed
         << " + N). Median µs per query after the pose update (not timed on either side). Plain: `Environment` "
@@ -1366,7 +1396,7 @@ int run(const Options& opt) {
     ct.push_back({"objects", "query", "plain", "prepared", "FCL", "plain / prepared", "FCL / prepared", "agreement",
                   "set-up ms (prepared / FCL)"});
     for (const std::size_t n : {std::size_t{100}, std::size_t{1000}, std::size_t{10000}}) {
-      const ClutterRow r = run_clutter(checker, frobot, n, clutter_configs, opt.seed + n);
+      const ClutterRow r = run_clutter(checker, frobot, n, clutter_configs, opt.seed + n, base);
       const double cp = median_of(r.col_plain), cq = median_of(r.col_prepared), cf = median_of(r.col_fcl);
       const double dp = median_of(r.dist_plain), dq = median_of(r.dist_prepared), df = median_of(r.dist_fcl);
       const std::string setup = fmt(r.prepare_ms, 2) + " / " + fmt(r.fcl_setup_ms, 2);

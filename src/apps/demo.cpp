@@ -207,10 +207,13 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
     // Issue #7's 10-cube mesh stack beside ODE's trimesh collider.
     report << "\n## Mesh cube stack beside ODE\n\n";
     if (!append_bench("proxima-stack-bench", "--time 5 --markdown", report, out)) code = 1;
-    // The Panda scene checker beside FCL on MotionBenchMaker scenes, a
-    // quick setting (the bench's default is 2,000 configurations per scene).
-    report << "\n## Robot scene checker benchmark\n\n";
-    if (!append_bench("proxima-robot-bench", "--configs 300 --markdown", report, out)) code = 1;
+    // The scene checker beside FCL on MotionBenchMaker scenes, the Panda
+    // and the UR5, a quick setting (the bench's default is 2,000
+    // configurations per scene).
+    report << "\n## Robot scene checker benchmark: Panda\n\n";
+    if (!append_bench("proxima-robot-bench", "--robot panda --configs 300 --markdown", report, out)) code = 1;
+    report << "\n## Robot scene checker benchmark: UR5\n\n";
+    if (!append_bench("proxima-robot-bench", "--robot ur5 --configs 300 --markdown", report, out)) code = 1;
     // time_of_impact beside FCL's continuousCollide and Bullet's convex
     // casts on the same motions (the bench's default is 1,000 per workload).
     report << "\n## Time of impact benchmark\n\n";
