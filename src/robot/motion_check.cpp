@@ -233,8 +233,9 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
     const double gap = -*low - *high - slack;
     if (!(gap > stop)) return;
     detail::Approach approach;
-    approach.add(model(), sweep, speeds, p.link, p.shared, n, st.link_poses);
-    if (p.self) approach.add(model(), sweep, speeds, p.other, p.shared, n, st.link_poses);
+    approach.add(model(), sweep, speeds, p.link, p.shared, n, st.link_poses, geometry_.link(p.link).shapes[0].geometry,
+                 pose);
+    if (p.self) approach.add(model(), sweep, speeds, p.other, p.shared, n, st.link_poses, other, other_pose);
     const double left = 1.0 - s_now;
     const double keep_h = approach.horizon(gap - keep, left);
     if (s_now + keep_h <= p.keep_until) return;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <proxima/narrow/conservative_advancement.hpp>
 #include <proxima/robot/kinematics.hpp>
@@ -161,20 +162,43 @@ void link_speeds(const RobotModel& model, const SweepGeometry& g, std::span<cons
 }
 
 void Approach::add(const RobotModel& model, const SweepGeometry& g, const LinkSpeeds& speeds, int link,
-                   std::size_t from, const Vec3& n, std::span<const Transform> link_poses) {
+                   std::size_t from, const Vec3& n, std::span<const Transform> link_poses, const Geometry& shape,
+                   const Transform& shape_pose) {
   const auto i = static_cast<std::size_t>(link);
   const std::size_t b = g.chain_begin[i], m = g.chain_begin[i + 1] - b;
+  double spun = 0.0;  // Σ |θ'| of the turning joints from `from` to the current one
+  // The shape's local box, placed: its corners bound the extents (eight
+  // corners in closed form, where the hull's own support values took a
+  // hill climb per direction and cost more than the steps they saved).
+  const Aabb box = local_box(shape);
+  const Vec3 centre = shape_pose.apply(box.center());
+  const Vec3 half = 0.5 * (box.max - box.min);
   for (std::size_t l = from; l < m; ++l) {
-    const double term = speeds.term[b + i + l];
+    const double term = speeds.term[b + i + l], spin = speeds.spin[b + i + l];
+    spun += spin;
     if (term == 0.0) continue;
     const Joint& j = model.joint(g.chain[b + l]);
-    const Vec3 axis = link_poses[static_cast<std::size_t>(j.child_link)].R * j.axis;
+    const Transform& frame = link_poses[static_cast<std::size_t>(j.child_link)];
+    const Vec3 axis = frame.R * j.axis;
     double turn = 0.0;
     const std::size_t locked = g.parallel_from[b + l];
     for (std::size_t k = from; k < l; ++k) turn += (k < locked ? 1.0 : 1e-9) * speeds.spin[b + i + k];
     speed += term;
-    along += term * (turns(j.type) ? n.cross(axis).norm() : std::abs(n.dot(axis)));
     turning += term * (turn * (1.0 + 1e-12));
+    if (!turns(j.type)) {
+      const double f = std::abs(n.dot(axis));
+      along += term * f;
+      extent += term * f;
+      extent_turning += term * (turn * (1.0 + 1e-12));
+      continue;
+    }
+    const Vec3 t = n.cross(axis);
+    along += term * t.norm();
+    // The extent about the axis (through the child frame's origin) along t.
+    const Vec3 tl = shape_pose.R.transpose() * t;
+    const double e = std::abs(t.dot(centre - frame.p)) + half.dot(tl.cwiseAbs());
+    extent += spin * e * (1.0 + 1e-12);
+    extent_turning += (term * spun + spin * speeds.tail[b + i + l + 1]) * (1.0 + 1e-12);
   }
 }
 
@@ -182,17 +206,17 @@ double Approach::horizon(double room, double limit) const {
   if (!(room > 0.0)) return 0.0;
   // The slack covers the rounding of the sums and of unit vectors.
   constexpr double kUp = 1.0 + 1e-12;
-  const double s = speed * kUp, f = along * kUp, t = turning * kUp;
+  const double s = speed * kUp;
   if (!(s > 0.0)) return limit;
-  double h = room / s;
-  if (t > 0.0) {
-    // F h + T h²/2 = room, in the cancellation-free form of the root.
-    h = std::max(h, 2.0 * room / (f + std::sqrt(f * f + 2.0 * t * room)));
-  } else if (f > 0.0) {
-    h = std::max(h, room / f);
-  } else {
-    return limit;
-  }
+  // The root of a h + c h²/2 = room, in its cancellation-free form
+  // (infinite when both are 0: that bound never reaches the room).
+  auto root = [&](double a, double c) {
+    a *= kUp;
+    c *= kUp;
+    if (c > 0.0) return 2.0 * room / (a + std::sqrt(a * a + 2.0 * c * room));
+    return a > 0.0 ? room / a : std::numeric_limits<double>::infinity();
+  };
+  const double h = std::max({room / s, root(along, turning), root(extent, extent_turning)});
   return std::min(h * (1.0 - 1e-12), limit);
 }
 

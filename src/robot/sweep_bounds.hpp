@@ -29,6 +29,8 @@
 
 #include <proxima/robot/link_geometry.hpp>
 
+#include "pair_query.hpp"
+
 namespace proxima::robot::detail {
 
 /// The configuration-independent part, built once per robot.
@@ -93,15 +95,30 @@ void link_speeds(const RobotModel& model, const SweepGeometry& g, std::span<cons
 ///
 /// Approach holds φ's sums S = Σ term_j, F = Σ term_j f_j and T = Σ term_j turn_j over a
 /// pair's links (both approach the plane, from either side). φ(h) ≤ S h and
-/// φ(h) ≤ F h + T h²/2, so φ stays within a room up to the larger of the
-/// two roots.
+/// φ(h) ≤ F h + T h²/2, so φ stays within a room up to the largest of the
+/// roots (the third bound below included).
+///
+/// The extent bound. A point x moves along n, through joint j, at θ'_j w·n
+/// with w = a_j × (x − o_j), and w·n = (x − o_j)·(n × a_j): the link's
+/// extent along n × a_j about the axis, not its whole radius R_ji, is what
+/// counts (a housing turning about its own axis beside a base has a small
+/// one, though its far end moves fast). At s that extent is at most e_j,
+/// the largest |(x − o_j)·(n × a_j)| over the corners of the shape's placed
+/// local box.
+/// Over the step w·n changes at most by R_ji per unit angle the joints from
+/// `from` to j turn w (a parallel axis turns w too) and by the speed the
+/// joints below j give x relative to j (LinkSpeeds::tail): rate G_j. So φ(h)
+/// ≤ E h + U h²/2 with E = Σ |θ'_j| e_j and U = Σ |θ'_j| G_j (slides as in F
+/// and T).
 struct Approach {
   double speed = 0.0, along = 0.0, turning = 0.0;
+  double extent = 0.0, extent_turning = 0.0;  ///< E and U
 
   /// Adds `link`'s joints from chain position `from` on, for normal n and
-  /// the link poses at s.
+  /// the link poses at s; `shape` (the link's geometry, placed at
+  /// `shape_pose`) gives the extents.
   void add(const RobotModel& model, const SweepGeometry& g, const LinkSpeeds& speeds, int link, std::size_t from,
-           const Vec3& n, std::span<const Transform> link_poses);
+           const Vec3& n, std::span<const Transform> link_poses, const Geometry& shape, const Transform& shape_pose);
 
   /// An h ≤ limit with φ(h) ≤ room, in closed form; never below the
   /// direction-free room / S.

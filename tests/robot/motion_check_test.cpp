@@ -5,6 +5,7 @@
 // and every kind of bad input.
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <utility>
 
 #include <gtest/gtest.h>
@@ -294,6 +295,44 @@ TEST(RobotMotionCheck, FoldingArmSelfPairsMatchDenseSampling) {
     EXPECT_GT(hits, 10);
     EXPECT_GT(misses, 5);
   }
+}
+
+// The extent bound: an arm whose housing (the box's lower end) is centred
+// on its joint's axis turns above a base. Its far end moves at 0.5 m/rad,
+// but along the normal to the base only the housing's extent about the
+// axis counts. The lowest corner (0.05, 0.05 from the axis) dips to
+// 0.05 (sin θ + cos θ) below the axis: with the base 6 cm below it the two
+// meet at sin(θ + π/4) = 0.06 / (0.05 √2); with the base 3 cm lower they
+// never do.
+TEST(RobotMotionCheck, AnArmTurningAboutItsHousingMeetsTheBaseAtTheClosedFormAngle) {
+  const RobotModel model = parse_urdf(R"(<?xml version="1.0"?>
+<robot name="housing">
+  <link name="base"/>
+  <link name="arm"><collision><origin xyz="0 0 0.225"/><geometry><box size="0.1 0.1 0.55"/></geometry></collision></link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><origin xyz="0 0 0.2"/><axis xyz="1 0 0"/><limit lower="-2" upper="2"/></joint>
+</robot>
+)",
+                                      ".");
+  const SceneChecker c(RobotGeometry(model), AllowedCollisionMatrix::adjacent(model));
+  const double q0[] = {0.0}, q1[] = {1.0};
+  MotionCheckOptions o;
+  o.accuracy = 1e-6;
+  Environment near, far;
+  near.add("base", Box(0.4, 0.4, 0.1), Transform::from_translation(Vec3(0, 0, 0.09)));  // top 6 cm below the axis
+  far.add("base", Box(0.4, 0.4, 0.1), Transform::from_translation(Vec3(0, 0, 0.06)));   // top 9 cm below it
+  const MotionCheck hit = c.check_motion(q0, q1, near, o);
+  ASSERT_EQ(hit.status, Status::ok) << hit.message;
+  ASSERT_TRUE(hit.collide);
+  const double theta = std::asin(0.06 / (0.05 * std::sqrt(2.0))) - std::numbers::pi / 4;
+  EXPECT_LE(hit.s, theta);
+  // The corner dips at 0.05 (cos θ − sin θ) > 0.037 m/rad there.
+  EXPECT_GT(hit.s, theta - 1e-6 / 0.037);
+  const MotionCheck clear = c.check_motion(q0, q1, far, o);
+  ASSERT_EQ(clear.status, Status::ok) << clear.message;
+  EXPECT_FALSE(clear.collide);
+  // Without the extent bound: 127 and 22 steps; with it, 35 and 13.
+  EXPECT_LT(hit.iterations, 60);
+  EXPECT_LT(clear.iterations, 17);
 }
 
 // The directional bound must follow the axes as they turn: j2 spins a
