@@ -32,13 +32,8 @@ const RobotModel& panda() {
 }
 
 const SceneChecker& panda_checker(MeshMode mode) {
-  auto make = [](MeshMode md) {
-    AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(panda());
-    apply_srdf(panda(), panda_dir() / "panda.srdf", acm);
-    return SceneChecker(RobotGeometry(panda(), robot_test::options(md)), acm);
-  };
-  static const SceneChecker hull = make(MeshMode::convex_hull);
-  static const SceneChecker raw = make(MeshMode::triangle_mesh);
+  static const SceneChecker hull = robot_test::panda_checker(MeshMode::convex_hull);
+  static const SceneChecker raw = robot_test::panda_checker(MeshMode::triangle_mesh);
   return mode == MeshMode::convex_hull ? hull : raw;
 }
 
@@ -116,23 +111,7 @@ TEST(RobotPanda, EveryCollisionMeshLoads) {
 // string search, is an allowed pair, and the links of each joint are too.
 TEST(RobotPanda, SrdfPairsAndJointNeighboursAreAllowed) {
   const SceneChecker& c = panda_checker(MeshMode::convex_hull);
-  std::ifstream in(panda_dir() / "panda.srdf");
-  std::string line;
-  int pairs = 0;
-  auto value = [](const std::string& l, const std::string& key) {
-    const std::size_t a = l.find(key + "=\"") + key.size() + 2;
-    return l.substr(a, l.find('"', a) - a);
-  };
-  while (std::getline(in, line)) {
-    if (line.find("<disable_collisions") == std::string::npos) continue;
-    ++pairs;
-    const int a = panda().link_index(value(line, "link1")), b = panda().link_index(value(line, "link2"));
-    ASSERT_GE(a, 0) << line;
-    ASSERT_GE(b, 0) << line;
-    EXPECT_TRUE(c.allowed().allowed(a, b)) << line;
-  }
-  EXPECT_EQ(pairs, 34);
-  for (const Joint& j : panda().joints()) EXPECT_TRUE(c.allowed().allowed(j.parent_link, j.child_link)) << j.name;
+  EXPECT_EQ(robot_test::expect_srdf_pairs_allowed(c, panda_dir() / "panda.srdf"), 34);
   for (const auto& [a, b] : c.self_pairs()) EXPECT_FALSE(c.allowed().allowed(a, b));
 }
 

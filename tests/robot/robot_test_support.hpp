@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -34,15 +35,45 @@ inline robot::GeometryOptions options(robot::MeshMode mode, double margin = 0.0)
   return o;
 }
 
-/// The Panda of tests/data/robots/panda with its SRDF's allowed pairs, link
-/// meshes in `mode` (callers keep one: reading and hulling take a moment).
-inline robot::SceneChecker panda_checker(robot::MeshMode mode) {
-  const auto dir = robots_dir() / "panda";
-  const robot::RobotModel m = robot::load_urdf(dir / "panda.urdf");
+/// The robot of tests/data/robots/<name> (<name>.urdf) with its SRDF's
+/// allowed pairs, link meshes in `mode` (callers keep one: reading and
+/// hulling take a moment).
+inline robot::SceneChecker shipped_checker(const std::string& name, robot::MeshMode mode) {
+  const auto dir = robots_dir() / name;
+  const robot::RobotModel m = robot::load_urdf(dir / (name + ".urdf"));
   robot::AllowedCollisionMatrix acm = robot::AllowedCollisionMatrix::adjacent(m);
-  robot::apply_srdf(m, dir / "panda.srdf", acm);
+  robot::apply_srdf(m, dir / (name + ".srdf"), acm);
   return robot::SceneChecker(robot::RobotGeometry(m, options(mode)), acm);
 }
+
+/// Every disable_collisions line of `srdf`, found in its text with a plain
+/// string search, is an allowed pair of `c`, and so are the links of each
+/// joint. Returns the number of such lines.
+inline int expect_srdf_pairs_allowed(const robot::SceneChecker& c, const std::filesystem::path& srdf) {
+  const robot::RobotModel& m = c.model();
+  std::ifstream in(srdf);
+  std::string line;
+  int pairs = 0;
+  auto value = [](const std::string& l, const std::string& key) {
+    const std::size_t at = l.find(key + "=\"") + key.size() + 2;
+    return l.substr(at, l.find('"', at) - at);
+  };
+  while (std::getline(in, line)) {
+    if (line.find("<disable_collisions") == std::string::npos) continue;
+    ++pairs;
+    const int a = m.link_index(value(line, "link1")), b = m.link_index(value(line, "link2"));
+    EXPECT_GE(a, 0) << line;
+    EXPECT_GE(b, 0) << line;
+    if (a >= 0 && b >= 0) {
+      EXPECT_TRUE(c.allowed().allowed(a, b)) << line;
+    }
+  }
+  for (const robot::Joint& j : m.joints()) EXPECT_TRUE(c.allowed().allowed(j.parent_link, j.child_link)) << j.name;
+  return pairs;
+}
+
+/// The Panda of tests/data/robots/panda (shipped_checker).
+inline robot::SceneChecker panda_checker(robot::MeshMode mode) { return shipped_checker("panda", mode); }
 
 /// A 3-variable arm: revolute j1 (z), revolute j2 (y, behind an rpy origin),
 /// prismatic j3 (x), a fixed tool and a finger whose revolute joint mimics

@@ -31,13 +31,8 @@ const RobotModel& ur5() {
 }
 
 const SceneChecker& ur5_checker(MeshMode mode) {
-  auto make = [](MeshMode md) {
-    AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(ur5());
-    apply_srdf(ur5(), ur5_dir() / "ur5.srdf", acm);
-    return SceneChecker(RobotGeometry(ur5(), robot_test::options(md)), acm);
-  };
-  static const SceneChecker hull = make(MeshMode::convex_hull);
-  static const SceneChecker raw = make(MeshMode::triangle_mesh);
+  static const SceneChecker hull = robot_test::shipped_checker("ur5", MeshMode::convex_hull);
+  static const SceneChecker raw = robot_test::shipped_checker("ur5", MeshMode::triangle_mesh);
   return mode == MeshMode::convex_hull ? hull : raw;
 }
 
@@ -107,28 +102,11 @@ TEST(RobotUr5, EveryCollisionMeshLoads) {
   }
   int with_geometry = 0;
   for (std::size_t l = 0; l < ur5().links().size(); ++l) with_geometry += hull.geometry().has_geometry(static_cast<int>(l));
-  EXPECT_EQ(with_geometry, 18);  // 7 arm links, the force sensor's two halves, the gripper's base and 8 finger parts
+  EXPECT_EQ(with_geometry, 18);  // 7 arm links, ee_link, the force sensor, the gripper's base and 8 finger parts
 }
 
 TEST(RobotUr5, SrdfPairsAndJointNeighboursAreAllowed) {
-  const SceneChecker& c = ur5_checker(MeshMode::convex_hull);
-  std::ifstream in(ur5_dir() / "ur5.srdf");
-  std::string line;
-  int pairs = 0;
-  auto value = [](const std::string& l, const std::string& key) {
-    const std::size_t at = l.find(key + "=\"") + key.size() + 2;
-    return l.substr(at, l.find('"', at) - at);
-  };
-  while (std::getline(in, line)) {
-    if (line.find("<disable_collisions") == std::string::npos) continue;
-    ++pairs;
-    const int a = ur5().link_index(value(line, "link1")), b = ur5().link_index(value(line, "link2"));
-    ASSERT_GE(a, 0) << line;
-    ASSERT_GE(b, 0) << line;
-    EXPECT_TRUE(c.allowed().allowed(a, b)) << line;
-  }
-  EXPECT_EQ(pairs, 88);
-  for (const Joint& j : ur5().joints()) EXPECT_TRUE(c.allowed().allowed(j.parent_link, j.child_link)) << j.name;
+  EXPECT_EQ(robot_test::expect_srdf_pairs_allowed(ur5_checker(MeshMode::convex_hull), ur5_dir() / "ur5.srdf"), 88);
 }
 
 // The SRDF's "home" pose (upper arm up, forearm level), with both geometries.
