@@ -57,9 +57,9 @@ using Cv = ConvexPolytope;
 namespace cfi = closed_form::impl;  // unchecked (run() checked the poses); inline but for the halfspace forms
 using detail::gjk_pair;
 
-// clang-format off
 }  // namespace
 
+// clang-format off
 constexpr PairFn kAnalyticPairs[kShapeTypeCount][kShapeTypeCount] = {
   //            sphere                                  capsule                                  cylinder  cone     box                                ellipsoid halfspace                                         convex
   /*sphere*/   {analytic<S, S, cfi::sphere_sphere>,      analytic<S, Ca, cfi::sphere_capsule>,     analytic<S, Cy, cfi::sphere_cylinder>, analytic<S, Co, cfi::sphere_cone>, analytic<S, Bx, cfi::sphere_box>,   analytic<S, El, cfi::sphere_ellipsoid>,  analytic<S, Hs, cfi::shape_halfspace<S>>,   nullptr},
