@@ -6,8 +6,8 @@
 #include <cmath>
 #include <fstream>
 #include <iterator>
-#include <string>
 #include <numbers>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -76,8 +76,7 @@ TEST(RobotUr5, ForwardKinematicsMatchesPublishedDhParameters) {
     const Transform rel = T[base].inverse() * T[flange];
     Eigen::Matrix4d acc = dh_base;
     for (int i = 0; i < 6; ++i) acc = acc * standard_dh(a[i], d[i], alpha[i], q[i]);
-    // The URDF writes π/2 as 1.570796325 (1.8e-9 short) and the packaging's
-    // gripper turn as 1.57: the arm's chain is good to a few nanometres.
+    // The URDF writes π/2 as 1.570796325 (1.8e-9 short): good to a few nanometres.
     EXPECT_LT((rel.p - acc.topRightCorner<3, 1>()).norm(), 1e-8) << "k " << k;
     EXPECT_LT((rel.R.col(0) - acc.block<3, 1>(0, 2)).norm(), 1e-8) << "k " << k;
   }
