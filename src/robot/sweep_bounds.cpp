@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include <proxima/broad/obb.hpp>
 #include <proxima/narrow/conservative_advancement.hpp>
 #include <proxima/robot/kinematics.hpp>
 
@@ -171,9 +172,7 @@ void Approach::add(const RobotModel& model, const SweepGeometry& g, const LinkSp
   // form. (The hull's own support values, a hill climb per direction, are
   // tighter, but in one A/B run they took the Panda's long edges from 126
   // to 154 ms while saving steps.)
-  const Aabb box = local_box(shape);
-  const Vec3 centre = shape_pose.apply(box.center());
-  const Vec3 half = 0.5 * (box.max - box.min);
+  const broad::Obb box = broad::Obb::placed(local_box(shape), shape_pose);
   for (std::size_t l = from; l < m; ++l) {
     const double term = speeds.term[b + i + l], spin = speeds.spin[b + i + l];
     spun += spin;
@@ -184,20 +183,20 @@ void Approach::add(const RobotModel& model, const SweepGeometry& g, const LinkSp
     double turn = 0.0;
     const std::size_t locked = g.parallel_from[b + l];
     for (std::size_t k = from; k < l; ++k) turn += (k < locked ? 1.0 : 1e-9) * speeds.spin[b + i + k];
+    const double turned = term * (turn * (1.0 + 1e-12));
     speed += term;
-    turning += term * (turn * (1.0 + 1e-12));
+    turning += turned;
     if (!turns(j.type)) {
       const double f = std::abs(n.dot(axis));
       along += term * f;
       extent += term * f;
-      extent_turning += term * (turn * (1.0 + 1e-12));
+      extent_turning += turned;
       continue;
     }
     const Vec3 t = n.cross(axis);
     along += term * t.norm();
     // The extent about the axis (through the child frame's origin) along t.
-    const Vec3 tl = shape_pose.R.transpose() * t;
-    const double e = std::abs(t.dot(centre - frame.p)) + half.dot(tl.cwiseAbs());
+    const double e = std::abs(t.dot(box.center - frame.p)) + box.reach(t);
     extent += spin * e * (1.0 + 1e-12);
     extent_turning += (term * spun + spin * speeds.tail[b + i + l + 1]) * (1.0 + 1e-12);
   }

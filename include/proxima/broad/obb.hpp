@@ -17,6 +17,8 @@ struct Obb {
   static Obb placed(const Aabb& local, const Transform& pose) {
     return {pose.apply(local.center()), pose.R, local.half_extents()};
   }
+  /// The largest u·(x − center) over the box's points x: its half width along u.
+  double reach(const Vec3& u) const { return half.dot((axes.transpose() * u).cwiseAbs()); }
 };
 
 /// A lower bound on the distance between two boxes whose axes are
