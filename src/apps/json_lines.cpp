@@ -14,9 +14,13 @@ int run_json_lines(std::istream& in, std::ostream& out,
     const nlohmann::json a = answer(line);
     const auto status = a.find("status");
     if (status != a.end() && status->is_string() && status->get<std::string>() == "error") ++errors;
-    out << a.dump() << '\n' << std::flush;
+    out << answer_text(a) << '\n' << std::flush;
   }
   return errors;
+}
+
+std::string answer_text(const nlohmann::json& answer) {
+  return answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 nlohmann::json error_line(const nlohmann::json& request, const char* key, const std::string& message) {

@@ -43,9 +43,15 @@ bool moving(JointType t) { return t != JointType::fixed; }
 
 }  // namespace
 
-RobotModel::RobotModel(std::string name, std::vector<Link> links, std::vector<Joint> joints)
+RobotModel::RobotModel(std::string name, std::vector<Link> links, std::vector<Joint> joints,
+                       const SourceLocation& where)
     : name_(std::move(name)), links_(std::move(links)), joints_(std::move(joints)) {
-  if (links_.empty()) fail(name_, "has no link");
+  // The whole tree's errors name the model's own source.
+  const std::string at = where.str();
+  auto fail_tree = [&](const std::string& message) {
+    throw Error("robot '" + name_ + "'" + (at.empty() ? "" : " (" + at + ")") + ": " + message);
+  };
+  if (links_.empty()) fail_tree("has no link");
 
   // Names: non-empty and unique, so that SRDF pairs and joint vectors can
   // refer to them unambiguously.
@@ -104,9 +110,9 @@ RobotModel::RobotModel(std::string name, std::vector<Link> links, std::vector<Jo
   std::vector<int> roots;
   for (std::size_t i = 0; i < links_.size(); ++i)
     if (links_[i].parent_joint < 0) roots.push_back(static_cast<int>(i));
-  if (roots.empty()) fail(name_, "has no root link (the joints form a cycle)");
+  if (roots.empty()) fail_tree("has no root link (the joints form a cycle)");
   if (roots.size() > 1)
-    fail(name_, "has " + std::to_string(roots.size()) + " root links ('" + links_[static_cast<std::size_t>(roots[0])].name +
+    fail_tree("has " + std::to_string(roots.size()) + " root links ('" + links_[static_cast<std::size_t>(roots[0])].name +
                     "' and '" + links_[static_cast<std::size_t>(roots[1])].name +
                     "' have no parent joint): the links must form one tree");
   root_ = roots[0];

@@ -155,7 +155,7 @@ RobotModel parse_document(const xml::Document& d, const std::filesystem::path& b
     if (tag == "link") links.push_back(read_link(d, e, base_dir, options));
     else if (tag == "joint") joints.push_back(read_joint(d, e));
   }
-  return RobotModel(name, std::move(links), std::move(joints));
+  return RobotModel(name, std::move(links), std::move(joints), d.where(robot));
 }
 
 }  // namespace

@@ -18,7 +18,8 @@ namespace proxima::sim::detail {
 /// exactly, and (Π₁ − Π₀)·I⁻¹Π_m = −h (Ω × Π_m)·Ω = 0, so the energy
 /// ½ Πᵀ I⁻¹ Π is kept exactly too; the rotation is second-order accurate.
 /// cay(hΩ) is the unit quaternion along (1, hΩ/2). The fixed point is
-/// contracting with ratio ~h|ω| and is iterated to rounding.
+/// contracting with ratio ~h|ω| and is iterated to rounding; a step where
+/// that ratio could pass 1/4 is split into sub-steps at the same L.
 Quat rotation_step(const Quat& q, const Vec3& L, const Mat3& inv_inertia, double h);
 
 }  // namespace proxima::sim::detail

@@ -527,5 +527,26 @@ TEST(QueryProtocol, StreamAnswersEveryLineInOrderAndGoesOn) {
   EXPECT_EQ(answers[3]["collide"], true);
 }
 
+// A line that is not UTF-8 (a Latin-1 file, a corrupted pipe): the parse
+// error's message quotes its bytes, and writing that answer used to throw
+// and end the stream (found by fuzz/fuzz_query.cpp). Now the bad bytes are
+// written as U+FFFD and the next line is answered.
+TEST(QueryProtocol, StreamSurvivesALineThatIsNotUtf8) {
+  std::istringstream in(std::string("{\"id\": 1, \"a\": {\xdc\x8c\x97 \"sphere\"}}\n") +
+                        "{\"id\": 2, \"query\": \"collide\", \"a\": {\"shape\": \"sphere\", \"radius\": 1}, "
+                        "\"b\": {\"shape\": \"sphere\", \"radius\": 1}}\n");
+  std::ostringstream out;
+  EXPECT_EQ(run_query_stream(in, out), 1);
+  std::istringstream lines(out.str());
+  std::vector<json> answers;
+  for (std::string l; std::getline(lines, l);) answers.push_back(json::parse(l));
+  ASSERT_EQ(answers.size(), 2u);
+  EXPECT_EQ(answers[0]["status"], "error");
+  EXPECT_NE(answers[0]["message"].get<std::string>().find("not valid JSON"), std::string::npos);
+  EXPECT_NE(answers[0]["message"].get<std::string>().find("\xEF\xBF\xBD"), std::string::npos);  // U+FFFD
+  EXPECT_EQ(answers[1]["id"], 2);
+  EXPECT_EQ(answers[1]["collide"], true);
+}
+
 }  // namespace
 }  // namespace proxima::apps

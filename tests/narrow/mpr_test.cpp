@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <proxima/narrow/mpr.hpp>
+#include <proxima/query.hpp>
 #include <proxima/shape/shape.hpp>
 
 #include "../oracle/minkowski_oracle.hpp"
@@ -194,6 +195,37 @@ TEST(MprRay, DegenerateDirectionsNeverNaN) {
   const MprRayResult cs = mpr_ray(s, I, s, I, Vec3(0.3, -0.2, 0.9));
   EXPECT_EQ(cs.status, Status::ok);
   EXPECT_NEAR(cs.distance, 0.8, 1e-12);
+}
+
+// A long thin box turned about its long axis, inside a flat wide cylinder,
+// centres together (fuzz/corpus/shapes/regress_mpr_plane_before_refinement):
+// the portal's first triangle already brackets the exit distance, so the cast
+// stops before its first refinement call. It reported the ray itself as the
+// normal with support value +inf, and the `mpr` depth was −inf with status
+// ok. The plane reported must be a support plane of C through the exit
+// point: its value checked against the two shapes' own support functions.
+TEST(MprRay, BoundsThatMeetBeforeRefinementStillReportASupportPlane) {
+  const Vec3 half(16.476691844052795, 0.001730144197756924, 0.0015195696955825132);
+  const Box box(2.0 * half.x(), 2.0 * half.y(), 2.0 * half.z());
+  const double radius = 5.1410696574349579, half_length = 0.0039599450675211713;
+  const Cylinder cyl(radius, 2.0 * half_length);
+  Transform ta = Transform::identity();
+  ta.R << 1, 0, 0, 0, -0.95097017081775403, 0.30928261220904807, 0, -0.30928261220904807, -0.95097017081775403;
+  const Transform tb = Transform::identity();
+  const MprRayResult r = mpr_ray(box, ta, cyl, tb, Vec3::UnitZ());
+  ASSERT_EQ(r.status, Status::ok);
+  ASSERT_TRUE(std::isfinite(r.support_value) && r.normal.allFinite());
+  const Vec3 n = r.normal;
+  const double h_box = (ta.R.transpose() * n).cwiseAbs().dot(half);
+  const double h_cyl = radius * std::hypot(n.x(), n.y()) + half_length * std::abs(n.z());
+  EXPECT_NEAR(r.support_value, h_box + h_cyl, 1e-12);
+  ASSERT_GT(n.z(), 0.0);
+  EXPECT_NEAR(r.support_value / n.z(), r.distance, 1e-9);  // the plane holds the exit point
+  DistanceRequest req;
+  req.method = Method::mpr;
+  const DistanceResult d = signed_distance(Shape(box), ta, Shape(cyl), tb, req);
+  EXPECT_EQ(d.status, Status::ok);
+  EXPECT_NEAR(d.distance, -r.support_value, 1e-12);
 }
 
 TEST(MprRay, InvalidInput) {

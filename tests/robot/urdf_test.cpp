@@ -119,7 +119,10 @@ TEST(RobotUrdf, MalformedXmlNamesTheLine) {
 TEST(RobotUrdf, MissingRobotElement) {
   expect_error([] { parse_urdf("<?xml version=\"1.0\"?>\n<model name=\"x\"/>", ".", {}, "m.urdf"); },
                {"m.urdf", "no <robot>"});
-  expect_error([] { parse_urdf("<robot name=\"r\"/>", "."); }, {"robot 'r'", "has no link"});
+  // The whole tree's errors name the <robot> element's source too (a fuzz
+  // finding: they named only the robot).
+  expect_error([] { parse_urdf("<robot name=\"r\"/>", "."); }, {"robot 'r' (line 1)", "has no link"});
+  expect_error([] { parse_urdf("\n<robot name=\"r\"/>", ".", {}, "m.urdf"); }, {"robot 'r' (m.urdf:2)", "has no link"});
 }
 
 TEST(RobotUrdf, JointReferringToMissingLink) {
@@ -142,7 +145,7 @@ TEST(RobotUrdf, TwoParentsAndCyclesAreRejected) {
   <joint name="j2" type="fixed"><parent link="b"/><child link="c"/></joint></robot>)";
   expect_error([&] { parse_urdf(island, "."); }, {"link 'b'", "cycle"});
   const std::string forest = R"(<robot name="r"><link name="a"/><link name="b"/></robot>)";
-  expect_error([&] { parse_urdf(forest, "."); }, {"2 root links", "'a'", "'b'"});
+  expect_error([&] { parse_urdf(forest, ".", {}, "f.urdf"); }, {"f.urdf:1", "2 root links", "'a'", "'b'"});
   const std::string dup = R"(<robot name="r"><link name="a"/><link name="a"/></robot>)";
   expect_error([&] { parse_urdf(dup, "."); }, {"link 'a'", "duplicate"});
 }

@@ -141,19 +141,33 @@ MprRaw mpr_ray_core(Support& sup, const Vec3& d, double tol_abs, double tol_rel,
   out.normal = d;
   double L = 0.0;
   auto eps = [&] { return tol_abs + tol_rel * sup.scale(); };
+  // The support plane (u, h) behind the upper bound: it holds the point
+  // upper·d, so when the bounds meet it is the plane at the exit point. Any
+  // call can give it, portal discovery's included, so a cast that converges
+  // on the bounds before its first refinement call still reports a real
+  // plane (it used to report d with h = +inf: a fuzz finding).
+  Vec3 upper_n = d;
+  double upper_h = std::numeric_limits<double>::infinity();
   // One support call: updates the upper bound ρ(d) ≤ h/(u·d) and asks the visitor.
   auto call = [&](const Vec3& u, Vec3& w, double& h) PROXIMA_HOT_INLINE {
     w = sup(u);
     h = u.dot(w);
     ++out.calls;
     const double ud = u.dot(d);
-    if (ud > 1e-12) out.upper = std::min(out.upper, h / ud);
+    if (ud > 1e-12 && h / ud < out.upper) {
+      out.upper = h / ud;
+      upper_n = u;
+      upper_h = h;
+    }
     return vis.support(u, h, L);
   };
   auto finish = [&](MprStop s, const Vec3& n, double h) {
     out.stop = s;
-    out.normal = n;
-    out.support = h;
+    // A stop before any refinement call (cap, degenerate portal) has no
+    // plane of its own yet: the upper bound's is still a real one.
+    const bool own = std::isfinite(h);
+    out.normal = own ? n : upper_n;
+    out.support = own ? h : upper_h;
     out.lower = L;
     return out;
   };
@@ -222,7 +236,7 @@ MprRaw mpr_ray_core(Support& sup, const Vec3& d, double tol_abs, double tol_rel,
     L = std::max(L, c / nd);
     out.lower = L;
     if (vis.lower(L)) return finish(MprStop::visitor, out.normal, out.support);
-    if (out.upper - L <= eps()) return finish(MprStop::converged, out.normal, out.support);
+    if (out.upper - L <= eps()) return finish(MprStop::converged, upper_n, upper_h);
     if (out.calls >= max_calls) return finish(MprStop::iteration_cap, out.normal, out.support);
     Vec3 w4;
     double h4;
@@ -231,7 +245,8 @@ MprRaw mpr_ray_core(Support& sup, const Vec3& d, double tol_abs, double tol_rel,
     out.normal = pn;
     out.support = h4;
     // Paper's test: the support plane is within eps of the portal.
-    if (h4 - c <= eps() || out.upper - L <= eps()) return finish(MprStop::converged, pn, h4);
+    if (h4 - c <= eps()) return finish(MprStop::converged, pn, h4);
+    if (out.upper - L <= eps()) return finish(MprStop::converged, upper_n, upper_h);
     // Keep the one of the three triangles (w4 with an edge of the portal)
     // that the ray still crosses. With t = d × w4 and a_i = w_i·t, the triangle
     // replacing w1 holds d iff a2 ≥ 0 ≥ a3, replacing w2 iff a3 ≥ 0 ≥ a1,

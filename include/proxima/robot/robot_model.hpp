@@ -118,7 +118,9 @@ class RobotModel {
   /// non-finite origin; a zero or non-finite axis of a moving joint; limits
   /// that are not finite with lower ≤ upper for revolute and prismatic
   /// joints; a mimic naming a missing or fixed joint, or a cycle of mimics.
-  RobotModel(std::string name, std::vector<Link> links, std::vector<Joint> joints);
+  /// `where` (the <robot> element) is named by the errors about the whole
+  /// tree: no link, no root, several roots.
+  RobotModel(std::string name, std::vector<Link> links, std::vector<Joint> joints, const SourceLocation& where = {});
 
   const std::string& name() const { return name_; }
   const std::vector<Link>& links() const { return links_; }

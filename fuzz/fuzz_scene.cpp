@@ -1,0 +1,34 @@
+// `proxima sim` scene files on arbitrary text, then five steps of the
+// scene. The promise (apps/scene.hpp, docs/scene-format.md): a scene, or a
+// proxima::Error naming the field; never another exception, a crash or a
+// hang. A scene that loads steps without a non-finite pose or velocity.
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <proxima/core/error.hpp>
+
+#include "fuzz_input.hpp"
+#include "scene.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace proxima;
+  const nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, false);
+  if (j.is_discarded()) return 0;
+  std::optional<apps::Scene> scene;
+  try {
+    scene.emplace(apps::scene_from_json(j, "/nonexistent-fuzz-dir"));
+  } catch (const Error&) {
+    return 0;
+  }
+  for (int k = 0; k < 5; ++k) {
+    scene->world.step();
+    for (const sim::Body& b : scene->world.bodies())
+      if (!b.pose.is_valid() || !b.linear_velocity.allFinite() || !b.angular_velocity.allFinite())
+        fuzz::broken("non-finite body state after step", std::to_string(k));
+  }
+  return 0;
+}
