@@ -389,9 +389,9 @@ bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
     }
     sd = sat_box_box_finite(a, pose_a, b, pose_b);  // the points after all (rare)
   }
-  // signed_distance's own route for two boxes: SAT answers an overlap, GJK
-  // the rest.
-  const bool from_sat = sd.status == Status::ok && sd.distance < 0.0;
+  // signed_distance's own route for two boxes: SAT answers an overlap of
+  // the cores, GJK the rest.
+  const bool from_sat = sat_cores_overlap(sd, a.core_inflation() + b.core_inflation());
   if (!from_sat) {
     DistanceRequest req;
     req.bound = reach;

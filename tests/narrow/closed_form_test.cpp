@@ -285,6 +285,14 @@ TEST(ClosedForm, SphereEllipsoid) {
   expect_result(signed_distance(s, at(0, 0, 0), e, at(0, 0, 0)), -0.3, Vec3::UnitZ());
   // Inside on the long axis, near its end: out through that end.
   expect_result(signed_distance(s, at(0, 0.45, 0), e, at(0, 0, 0)), -0.15, Vec3::UnitY(), 1e-12);
+  // A centre off the smallest axis's plane by a denormal (y/e underflows;
+  // a fuzz finding gave −inf): the concentric answer, out along ±z.
+  for (const double tiny : {5e-324, -5e-324, 1e-310}) {
+    const DistanceResult r = signed_distance(s, at(0, 0, tiny), e, at(0, 0, 0));
+    ASSERT_EQ(r.status, Status::ok);
+    EXPECT_NEAR(r.distance, -0.3, 1e-15) << tiny;
+    EXPECT_NEAR(std::abs(r.normal.z()), 1.0, 1e-15) << tiny;
+  }
   expect_result(signed_distance(e, at(0, 0, 0), s, at(0, 0, -0.5)), 0.2, Vec3::UnitZ());
   // Equal semi-axes: the sphere–sphere answer, inside and out.
   const Ellipsoid round(Vec3(0.3, 0.3, 0.3), 0.05);

@@ -102,8 +102,18 @@ DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transfo
 DistanceResult sat_box_capsule(const Box& a, const Transform& ta, const Capsule& b, const Transform& tb);
 
 /// Box–box on the 15 classic axes (3 + 3 face normals, 9 edge cross products;
-/// every one of them is a facet normal of A ⊖ B for two boxes).
+/// every one of them is a facet normal of A ⊖ B for two boxes). Exact when
+/// the cores overlap; when they are apart, the best axis's separation (a
+/// lower bound on the cores' distance) minus the margins, which can be
+/// negative though the pair is apart: see sat_cores_overlap.
 DistanceResult sat_box_box(const Box& a, const Transform& ta, const Box& b, const Transform& tb);
+
+/// Whether a SAT result (distance = −core depth − margins) found the cores
+/// overlapping, i.e. is the exact signed distance; `radii` is the sum of the
+/// two core inflations. Otherwise GJK must measure the cores' distance.
+inline bool sat_cores_overlap(const DistanceResult& r, double radii) {
+  return r.status == Status::ok && r.distance + radii < 0.0;
+}
 
 /// Box against polytope and back, through the generic Gauss-map code.
 DistanceResult sat_box_polytope(const Box& a, const Transform& ta, const ConvexPolytope& b,
