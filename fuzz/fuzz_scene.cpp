@@ -1,7 +1,7 @@
 // `proxima sim` scene files on arbitrary text, then five steps of the
 // scene. The promise (apps/scene.hpp, docs/scene-format.md): a scene, or a
 // proxima::Error naming the field; never another exception, a crash or a
-// hang. A scene that loads steps without a non-finite pose or velocity.
+// hang. A scene that loads steps without a NaN or infinite pose or velocity.
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -27,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (int k = 0; k < 5; ++k) {
     scene->world.step();
     for (const sim::Body& b : scene->world.bodies())
-      if (!b.pose.is_valid() || !b.linear_velocity.allFinite() || !b.angular_velocity.allFinite())
+      if (!b.pose.R.allFinite() || !b.pose.p.allFinite() || !b.linear_velocity.allFinite() ||
+          !b.angular_velocity.allFinite())
         fuzz::broken("non-finite body state after step", std::to_string(k));
   }
   return 0;

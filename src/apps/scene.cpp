@@ -35,6 +35,36 @@ double number_or(const json& j, const char* key, double fallback, const std::str
   return j.contains(key) ? number(j[key], field + "." + key) : fallback;
 }
 
+// The scene's sanity limits (docs/scene-format.md): beyond them a few
+// steps overflow the doubles, or a count overflows an int. Found by
+// fuzz/fuzz_scene.cpp, which fed a dt of 2e53 s.
+constexpr double kMaxDt = 1.0;           // s
+constexpr double kMaxSteps = 1e9;        // time / dt
+constexpr double kMaxRate = 1e6;         // |gravity| m/s², |velocity| m/s, |angular velocity| rad/s
+constexpr double kMaxCount = 1e6;        // pgs_iterations, tessellated_sphere vertices
+constexpr double kMaxFrictionDirections = 64;
+
+// An integer number in [lo, hi].
+int integer_in(const json& j, const std::string& field, double lo, double hi) {
+  const double v = number(j, field);
+  if (v < lo || v > hi || v != std::floor(v)) {
+    std::ostringstream m;
+    m << "must be an integer in [" << lo << ", " << hi << "]";
+    fail(field, m.str());
+  }
+  return static_cast<int>(v);
+}
+
+Vec3 bounded_vec3(const json& j, const std::string& field, const char* unit) {
+  const Vec3 v = vec3_from_json(j, field);
+  if (!(v.stableNorm() <= kMaxRate)) {
+    std::ostringstream m;
+    m << "magnitude " << v.stableNorm() << " " << unit << " is above " << kMaxRate;
+    fail(field, m.str());
+  }
+  return v;
+}
+
 bool bool_or(const json& j, const char* key, bool fallback, const std::string& field) {
   if (!j.contains(key)) return fallback;
   if (!j[key].is_boolean()) fail(field + "." + key, "expected true or false");
@@ -52,12 +82,11 @@ Shape scene_shape(const json& j, const std::string& field) {
     if (!j.contains("radius")) fail(field, "missing \"radius\"");
     if (!j.contains("vertices")) fail(field, "missing \"vertices\"");
     const double r = number(j["radius"], field + ".radius");
-    const double n = number(j["vertices"], field + ".vertices");
     if (r <= 0) fail(field + ".radius", "must be > 0");
-    if (n < 4 || n != std::floor(n)) fail(field + ".vertices", "must be an integer ≥ 4");
+    const int n = integer_in(j["vertices"], field + ".vertices", 4, kMaxCount);
     const std::string rest = j.contains("rest") ? string_member(j, "rest", field) : "face";
     if (rest != "face" && rest != "vertex") fail(field + ".rest", "expected \"face\" or \"vertex\"");
-    return ConvexPolytope(tessellated_sphere_points(r, static_cast<int>(n), rest),
+    return ConvexPolytope(tessellated_sphere_points(r, n, rest),
                           number_or(j, "margin", 0.0, field));
   }
   return shape_from_json(j, field);
@@ -103,9 +132,9 @@ sim::Body body_from_json(const json& j, const std::string& field, SceneContext& 
     b.geometry = std::make_shared<sim::ConvexGeometry>(scene_shape(j["shape"], field + ".shape"));
   b.is_static = bool_or(j, "static", false, field);
   b.pose = pose_from_json(j.contains("pose") ? j["pose"] : json(), field + ".pose");
-  if (j.contains("velocity")) b.linear_velocity = vec3_from_json(j["velocity"], field + ".velocity");
+  if (j.contains("velocity")) b.linear_velocity = bounded_vec3(j["velocity"], field + ".velocity", "m/s");
   if (j.contains("angular_velocity"))
-    b.angular_velocity = vec3_from_json(j["angular_velocity"], field + ".angular_velocity");
+    b.angular_velocity = bounded_vec3(j["angular_velocity"], field + ".angular_velocity", "rad/s");
   if (b.is_static) return b;
   // Mass: "density" (mass properties from the geometry) or "mass" (+ optional
   // "inertia"; without it the geometry's inertia scaled to the mass).
@@ -145,6 +174,16 @@ sim::Body body_from_json(const json& j, const std::string& field, SceneContext& 
 }
 
 }  // namespace
+
+void check_run(double dt, double time, const std::string& dt_field, const std::string& time_field) {
+  if (!(dt > 0.0 && dt <= kMaxDt)) fail(dt_field, "must be in (0, 1] s");
+  if (!(time >= 0.0 && std::isfinite(time))) fail(time_field, "must be ≥ 0 s");
+  if (time / dt > kMaxSteps) {
+    std::ostringstream m;
+    m << "is " << time / dt << " steps of " << dt << " s; at most " << kMaxSteps;
+    fail(time_field, m.str());
+  }
+}
 
 std::vector<Vec3> tessellated_sphere_points(double radius, int n, const std::string& rest) {
   // Fibonacci spiral: near-uniform points, deterministic.
@@ -186,9 +225,9 @@ Scene scene_from_json(const json& j, const std::string& base_dir) {
   Scene s;
   s.name = j.contains("name") && j["name"].is_string() ? j["name"].get<std::string>() : "scene";
   sim::World& w = s.world;
-  if (j.contains("gravity")) w.gravity = vec3_from_json(j["gravity"], "gravity");
+  if (j.contains("gravity")) w.gravity = bounded_vec3(j["gravity"], "gravity", "m/s²");
   w.options.dt = number_or(j, "dt", 1e-3, "scene");
-  if (w.options.dt <= 0) fail("dt", "must be > 0");
+  check_run(w.options.dt, number_or(j, "time", 1.0, "scene"), "dt", "time");
   s.time = number_or(j, "time", 1.0, "scene");
   if (j.contains("solver")) {
     const json& o = j["solver"];
@@ -199,12 +238,13 @@ Scene scene_from_json(const json& j, const std::string& base_dir) {
       else if (k == "pgs") w.options.solver = sim::SolverKind::pgs;
       else fail("solver.kind", "unknown solver \"" + k + "\" (expected lemke or pgs)");
     }
-    const double q = number_or(o, "friction_directions", 4, "solver");
-    if (q < 3 || q != std::floor(q)) fail("solver.friction_directions", "must be an integer ≥ 3");
-    w.options.solve.friction_directions = static_cast<int>(q);
+    if (o.contains("friction_directions"))
+      w.options.solve.friction_directions =
+          integer_in(o["friction_directions"], "solver.friction_directions", 3, kMaxFrictionDirections);
     w.options.contact_margin = number_or(o, "contact_margin", w.options.contact_margin, "solver");
     w.options.stabilization = number_or(o, "stabilization", w.options.stabilization, "solver");
-    w.options.solve.pgs_max_iterations = static_cast<int>(number_or(o, "pgs_iterations", w.options.solve.pgs_max_iterations, "solver"));
+    if (o.contains("pgs_iterations"))
+      w.options.solve.pgs_max_iterations = integer_in(o["pgs_iterations"], "solver.pgs_iterations", 1, kMaxCount);
     w.options.warm_start = bool_or(o, "warm_start", true, "solver");
     w.options.reuse.enabled = bool_or(o, "contact_reuse", w.options.reuse.enabled, "solver");
     w.options.solve.pgs_velocity_tolerance =

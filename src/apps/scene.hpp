@@ -29,6 +29,11 @@ Scene scene_from_json(const nlohmann::json& j, const std::string& base_dir = {})
 /// Reads and parses a file; the message names the file too.
 Scene load_scene(const std::string& path);
 
+/// Throws proxima::Error naming `dt_field` or `time_field` unless dt is in
+/// (0, 1] s, time is ≥ 0 and time / dt is at most 1e9 steps (the scene's
+/// limits, docs/scene-format.md).
+void check_run(double dt, double time, const std::string& dt_field, const std::string& time_field);
+
 /// Tessellated sphere: the hull of n Fibonacci-spiral points on a sphere of
 /// `radius`, turned to rest on a face ("face") or balanced on a vertex
 /// ("vertex") and shifted so that the lowest point is the local origin with

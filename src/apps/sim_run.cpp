@@ -43,6 +43,7 @@ SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv, const S
     *csv << std::setprecision(10);
     csv_header(scene, *csv);
   }
+  check_run(scene.world.options.dt, duration, "dt", "duration");
   const int steps = static_cast<int>(std::llround(duration / scene.world.options.dt));
   for (int i = 1; i <= steps; ++i) {
     const sim::StepStats& st = scene.world.step();
@@ -82,6 +83,7 @@ int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, s
     else if (o.friction_basis == "sliding") so.friction_basis = sim::FrictionBasis::sliding;
     else if (!o.friction_basis.empty()) throw Error("--friction-basis: expected fixed or sliding");
     const double duration = o.time > 0 ? o.time : scene.time;
+    check_run(so.dt, duration, o.dt > 0 ? "--dt" : "dt", o.time > 0 ? "--time" : "time");
     std::ofstream csv;
     if (!o.out_path.empty()) {
       csv.open(o.out_path);

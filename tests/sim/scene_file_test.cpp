@@ -75,6 +75,50 @@ TEST(SceneFile, MissingFields) {
   EXPECT_EQ(error_of(j), "friction.pairs[0]: missing \"mu\"");
 }
 
+// Finite numbers that a few steps would overflow, or an int cannot hold
+// (fuzz/fuzz_scene.cpp fed a dt of 2e53 s; the steps' positions passed
+// 1e100): refused by name.
+TEST(SceneFile, OutOfRangeNumbersAreRefusedByName) {
+  auto starts = [](const json& j, const std::string& prefix) {
+    const std::string e = error_of(j);
+    EXPECT_EQ(e.rfind(prefix, 0), 0u) << e;
+  };
+  json j = good();
+  j["dt"] = 2.2e53;
+  starts(j, "dt: must be in (0, 1] s");
+  j["dt"] = 0.0;
+  starts(j, "dt: must be in (0, 1] s");
+  j = good();
+  j["time"] = -1.0;
+  starts(j, "time: must be ≥ 0 s");
+  j["time"] = 1e10;
+  starts(j, "time: is 1e+13 steps of 0.001 s; at most 1e+09");
+  j = good();
+  j["gravity"] = {0.0, 0.0, -1e7};
+  starts(j, "gravity: magnitude 1e+07 m/s² is above 1e+06");
+  j = good();
+  j["bodies"][1]["velocity"] = {1e300, 0.0, 0.0};
+  starts(j, "bodies[1].velocity: magnitude 1e+300 m/s");
+  j = good();
+  j["bodies"][1]["angular_velocity"] = {0.0, 2e6, 0.0};
+  starts(j, "bodies[1].angular_velocity: magnitude 2e+06 rad/s");
+  j = good();
+  j["solver"] = {{"friction_directions", 1e12}};
+  starts(j, "solver.friction_directions: must be an integer in [3, 64]");
+  j["solver"] = {{"pgs_iterations", 0.5}};
+  starts(j, "solver.pgs_iterations: must be an integer in [1, 1e+06]");
+  j = good();
+  j["bodies"][1]["shape"] = {{"shape", "tessellated_sphere"}, {"radius", 0.1}, {"vertices", 1e12}};
+  starts(j, "bodies[1].shape.vertices: must be an integer in [4, 1e+06]");
+  // At the limits, the scene loads.
+  j = good();
+  j["dt"] = 1.0;
+  j["time"] = 1e6;
+  j["gravity"] = {0.0, 0.0, -1e6};
+  j["solver"] = {{"friction_directions", 64}, {"pgs_iterations", 1e6}};
+  EXPECT_NO_THROW(apps::scene_from_json(j));
+}
+
 TEST(SceneFile, FileErrorsNameTheFile) {
   try {
     apps::load_scene("/nonexistent/scene.json");

@@ -45,7 +45,7 @@ enum class BvhSplit {
 
 /// Which bounding volumes the queries use (AABB nodes are always built).
 enum class BvhVolume {
-  aabb,  ///< the 32-byte AABB nodes only (the default)
+  aabb,  ///< the 32-byte AABB nodes only
   /// Also an oriented box per node (principal axes of the node's vertices,
   /// 64 bytes, parallel array), used by mesh–mesh queries when both meshes
   /// have them. Tighter on smooth tilted surfaces, but measured no faster on
