@@ -227,8 +227,8 @@ Scene scene_from_json(const json& j, const std::string& base_dir) {
   sim::World& w = s.world;
   if (j.contains("gravity")) w.gravity = bounded_vec3(j["gravity"], "gravity", "m/s²");
   w.options.dt = number_or(j, "dt", 1e-3, "scene");
-  check_run(w.options.dt, number_or(j, "time", 1.0, "scene"), "dt", "time");
   s.time = number_or(j, "time", 1.0, "scene");
+  check_run(w.options.dt, s.time, "dt", "time");
   if (j.contains("solver")) {
     const json& o = j["solver"];
     if (!o.is_object()) fail("solver", "expected an object");

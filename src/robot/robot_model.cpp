@@ -113,8 +113,8 @@ RobotModel::RobotModel(std::string name, std::vector<Link> links, std::vector<Jo
   if (roots.empty()) fail_tree("has no root link (the joints form a cycle)");
   if (roots.size() > 1)
     fail_tree("has " + std::to_string(roots.size()) + " root links ('" + links_[static_cast<std::size_t>(roots[0])].name +
-                    "' and '" + links_[static_cast<std::size_t>(roots[1])].name +
-                    "' have no parent joint): the links must form one tree");
+              "' and '" + links_[static_cast<std::size_t>(roots[1])].name +
+              "' have no parent joint): the links must form one tree");
   root_ = roots[0];
   std::vector<int> stack{root_};
   std::vector<bool> seen(links_.size(), false);

@@ -507,18 +507,26 @@ TEST(QueryProtocol, BadLinesGiveErrorsNamingTheInput) {
   }
 }
 
+// The stream's answers to `input`, each output line parsed; `errors` is the
+// count run_query_stream must return.
+std::vector<json> stream_answers(const std::string& input, int errors) {
+  std::istringstream in(input);
+  std::ostringstream out;
+  EXPECT_EQ(run_query_stream(in, out), errors);
+  std::istringstream lines(out.str());
+  std::vector<json> answers;
+  for (std::string l; std::getline(lines, l);) answers.push_back(json::parse(l));
+  return answers;
+}
+
 TEST(QueryProtocol, StreamAnswersEveryLineInOrderAndGoesOn) {
-  std::istringstream in(
+  const std::vector<json> answers = stream_answers(
       "{\"id\": 1, \"query\": \"distance\", \"a\": {\"shape\": \"sphere\", \"radius\": 1}, \"b\": {\"shape\": \"sphere\", \"radius\": 1}, \"pose_a\": {\"p\": [3, 0, 0]}}\n"
       "garbage\n"
       "\n"
       "{\"id\": 3, \"query\": \"contacts\", \"a\": {\"shape\": \"sphere\", \"radius\": 1}, \"b\": {\"shape\": \"sphere\", \"radius\": 1}}\n"
-      "{\"id\": 4, \"query\": \"collide\", \"a\": {\"shape\": \"sphere\", \"radius\": 1}, \"b\": {\"shape\": \"sphere\", \"radius\": 1}}\n");
-  std::ostringstream out;
-  EXPECT_EQ(run_query_stream(in, out), 1);
-  std::istringstream lines(out.str());
-  std::vector<json> answers;
-  for (std::string l; std::getline(lines, l);) answers.push_back(json::parse(l));
+      "{\"id\": 4, \"query\": \"collide\", \"a\": {\"shape\": \"sphere\", \"radius\": 1}, \"b\": {\"shape\": \"sphere\", \"radius\": 1}}\n",
+      1);
   ASSERT_EQ(answers.size(), 4u);
   EXPECT_EQ(answers[0]["id"], 1);
   EXPECT_EQ(answers[1]["status"], "error");
@@ -532,14 +540,11 @@ TEST(QueryProtocol, StreamAnswersEveryLineInOrderAndGoesOn) {
 // and end the stream (found by fuzz/fuzz_query.cpp). Now the bad bytes are
 // written as U+FFFD and the next line is answered.
 TEST(QueryProtocol, StreamSurvivesALineThatIsNotUtf8) {
-  std::istringstream in(std::string("{\"id\": 1, \"a\": {\xdc\x8c\x97 \"sphere\"}}\n") +
-                        "{\"id\": 2, \"query\": \"collide\", \"a\": {\"shape\": \"sphere\", \"radius\": 1}, "
-                        "\"b\": {\"shape\": \"sphere\", \"radius\": 1}}\n");
-  std::ostringstream out;
-  EXPECT_EQ(run_query_stream(in, out), 1);
-  std::istringstream lines(out.str());
-  std::vector<json> answers;
-  for (std::string l; std::getline(lines, l);) answers.push_back(json::parse(l));
+  const std::vector<json> answers =
+      stream_answers(std::string("{\"id\": 1, \"a\": {\xdc\x8c\x97 \"sphere\"}}\n") +
+                         "{\"id\": 2, \"query\": \"collide\", \"a\": {\"shape\": \"sphere\", \"radius\": 1}, "
+                         "\"b\": {\"shape\": \"sphere\", \"radius\": 1}}\n",
+                     1);
   ASSERT_EQ(answers.size(), 2u);
   EXPECT_EQ(answers[0]["status"], "error");
   EXPECT_NE(answers[0]["message"].get<std::string>().find("not valid JSON"), std::string::npos);
