@@ -89,7 +89,10 @@ double extent(const Shape& s) {
 void describe(const char* name, const Shape& s, const Transform& t) {
   if (!std::getenv("PROXIMA_FUZZ_VERBOSE")) return;
   const Aabb box = s.local_aabb();
-  std::fprintf(stderr, "%s: %s box [%.17g %.17g %.17g]–[%.17g %.17g %.17g] margin %.17g\n  R row0 %.17g %.17g %.17g row1 %.17g %.17g %.17g row2 %.17g %.17g %.17g\n  p %.17g %.17g %.17g\n",
+  std::fprintf(stderr,
+               "%s: %s box [%.17g %.17g %.17g]–[%.17g %.17g %.17g] margin %.17g\n"
+               "  R row0 %.17g %.17g %.17g row1 %.17g %.17g %.17g row2 %.17g %.17g %.17g\n"
+               "  p %.17g %.17g %.17g\n",
                name, s.name(), box.min.x(), box.min.y(), box.min.z(), box.max.x(), box.max.y(), box.max.z(), s.margin(),
                t.R(0, 0), t.R(0, 1), t.R(0, 2), t.R(1, 0), t.R(1, 1), t.R(1, 2), t.R(2, 0), t.R(2, 1), t.R(2, 2),
                t.p.x(), t.p.y(), t.p.z());
@@ -122,7 +125,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   const DistanceResult sd = signed_distance(*a, ta, *b, tb, req);
   if (std::getenv("PROXIMA_FUZZ_VERBOSE"))
-    std::fprintf(stderr, "method %u: signed %.17g (status %d, %d it)\n", method, sd.distance, int(sd.status), sd.iterations);
+    std::fprintf(stderr, "method %u: signed %.17g (status %d, %d it)\n", method, sd.distance, int(sd.status),
+                 sd.iterations);
   check_result("signed_distance", sd, true);
   const DistanceResult d = distance(*a, ta, *b, tb, req);
   check_result("distance", d, false);

@@ -5,12 +5,12 @@
 # written to build-fuzz/fuzz/<target>-crash-… (or -timeout-, -oom-) and the
 # run stops with its stack. Copy a fixed finding into fuzz/corpus/<target>
 # so that the tests replay it.
-#   scripts/fuzz.sh [SECONDS] [TARGET ...]    targets: meshes mesh_readers query robot scene shapes urdf
+#   scripts/fuzz.sh [SECONDS] [TARGET ...]    targets: meshes mesh_readers query robot scene shapes urdf watch
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-meshes mesh_readers query robot scene shapes urdf}
+targets=${*:-meshes mesh_readers query robot scene shapes urdf watch}
 scripts/deps.sh
 if ! command -v clang++ >/dev/null; then
   sudo=""

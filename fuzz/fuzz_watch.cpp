@@ -1,0 +1,65 @@
+// `proxima watch` on arbitrary lines (joint samples and clock ticks) for the
+// Panda beside a table, each input a fresh watchdog. The promise
+// (apps/watch_protocol.hpp, docs/watch-command.md): one JSON answer per
+// line, an error answer for a bad line, never an exception, a crash or a
+// NaN (a number it cannot give, +inf, is written as null).
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <proxima/robot/scene_watchdog.hpp>
+#include <proxima/shape/box.hpp>
+
+#include "fuzz_input.hpp"
+#include "watch_protocol.hpp"
+
+namespace {
+
+using namespace proxima;
+
+const robot::SceneChecker& panda() {
+  static const robot::SceneChecker checker = [] {
+    apps::RobotCommandOptions o;
+    o.urdf = PROXIMA_ROBOTS_DIR "/panda/panda.urdf";
+    o.srdf = PROXIMA_ROBOTS_DIR "/panda/panda.srdf";
+    return apps::load_robot_checker(o);
+  }();
+  return checker;
+}
+
+// The channels ("self", "table"); scene_clearances holds the checker by
+// reference, which the static above keeps in place.
+const robot::SceneClearances& clearances() {
+  static const robot::SceneClearances c = [] {
+    robot::Environment env;
+    env.add("table", Shape(Box(1.5, 1.5, 0.1)), Transform::from_translation(Vec3(0.2, 0.0, -0.08)));
+    return robot::scene_clearances(panda(), env);
+  }();
+  return c;
+}
+
+void check_finite(const nlohmann::json& j) {
+  if (j.is_number_float() && !std::isfinite(j.get<double>())) fuzz::broken("non-finite number in", j.dump());
+  if (j.is_structured())
+    for (const auto& x : j) check_finite(x);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const robot::SceneClearances& c = clearances();
+  robot::Watchdog dog(panda().model().variable_count(), c.channels, c.fn);
+  std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
+  std::ostringstream out;
+  apps::run_watch_stream(dog, c.names, in, out);
+  std::istringstream lines(out.str());
+  for (std::string l; std::getline(lines, l);) {
+    const nlohmann::json a = nlohmann::json::parse(l, nullptr, false);
+    if (a.is_discarded() || !a.is_object() || !a.contains("status")) fuzz::broken("answer line", l);
+    check_finite(a);
+  }
+  return 0;
+}
