@@ -2,7 +2,6 @@
 // answers it (answer_line, then dump). The promise (DESIGN.md, query_protocol.hpp):
 // one JSON answer per line, an error answer for a bad request, never an
 // exception, a crash or a NaN (JSON has none: it would print as null).
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -10,18 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_input.hpp"
+#include "json_checks.hpp"
 #include "json_lines.hpp"
 #include "query_protocol.hpp"
-
-namespace {
-
-void check_finite(const nlohmann::json& j) {
-  if (j.is_number_float() && !std::isfinite(j.get<double>())) proxima::fuzz::broken("non-finite number in", j.dump());
-  if (j.is_structured())
-    for (const auto& x : j) check_finite(x);
-}
-
-}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -35,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     const nlohmann::json a = proxima::apps::answer_line(line, files);
     if (!a.is_object() || !a.contains("status")) proxima::fuzz::broken("answer without a status:", a.dump());
-    check_finite(a);
+    proxima::fuzz::check_finite(a);
     // What run_json_lines writes: one line that parses back as JSON.
     const nlohmann::json back = nlohmann::json::parse(proxima::apps::answer_text(a), nullptr, false);
     if (back.is_discarded() || back.value("status", "") != a.value("status", "")) proxima::fuzz::broken("answer line");

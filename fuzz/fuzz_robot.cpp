@@ -3,7 +3,6 @@
 // hold lines, motion checks. The promise (apps/robot_protocol.hpp): one JSON
 // answer per line, an error answer for a bad request, never an exception, a
 // crash or a NaN.
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -11,16 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz_input.hpp"
+#include "json_checks.hpp"
 #include "json_lines.hpp"
 #include "robot_protocol.hpp"
 
 namespace {
-
-void check_finite(const nlohmann::json& j) {
-  if (j.is_number_float() && !std::isfinite(j.get<double>())) proxima::fuzz::broken("non-finite number in", j.dump());
-  if (j.is_structured())
-    for (const auto& x : j) check_finite(x);
-}
 
 const proxima::robot::SceneChecker& panda() {
   static const proxima::robot::SceneChecker checker = [] {
@@ -48,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (request.is_discarded()) continue;  // the stream's parse error is fuzz_query's
     const nlohmann::json a = proxima::apps::answer_robot(panda(), request, files, &session);
     if (!a.is_object() || !a.contains("status")) proxima::fuzz::broken("answer without a status:", a.dump());
-    check_finite(a);
+    proxima::fuzz::check_finite(a);
     const nlohmann::json back = nlohmann::json::parse(proxima::apps::answer_text(a), nullptr, false);
     if (back.is_discarded()) proxima::fuzz::broken("answer line");
   }

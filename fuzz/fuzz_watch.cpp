@@ -3,7 +3,6 @@
 // (apps/watch_protocol.hpp, docs/watch-command.md): one JSON answer per
 // line, an error answer for a bad line, never an exception, a crash or a
 // NaN (a number it cannot give, +inf, is written as null).
-#include <cmath>
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -14,6 +13,7 @@
 #include <proxima/shape/box.hpp>
 
 #include "fuzz_input.hpp"
+#include "json_checks.hpp"
 #include "watch_protocol.hpp"
 
 namespace {
@@ -41,12 +41,6 @@ const robot::SceneClearances& clearances() {
   return c;
 }
 
-void check_finite(const nlohmann::json& j) {
-  if (j.is_number_float() && !std::isfinite(j.get<double>())) fuzz::broken("non-finite number in", j.dump());
-  if (j.is_structured())
-    for (const auto& x : j) check_finite(x);
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -59,7 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::string l; std::getline(lines, l);) {
     const nlohmann::json a = nlohmann::json::parse(l, nullptr, false);
     if (a.is_discarded() || !a.is_object() || !a.contains("status")) fuzz::broken("answer line", l);
-    check_finite(a);
+    proxima::fuzz::check_finite(a);
   }
   return 0;
 }
