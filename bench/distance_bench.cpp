@@ -296,6 +296,7 @@ std::string fmt(const char* f, double v) {
 int main(int argc, char** argv) {
   int poses = 1000, repeats = 50;
   bool markdown = false, peers = true, distance_table = true, depth = true, contact_table = true;
+  bool depth_rows = true;  // false: of the depth section, only the interleaved ODE duel
   std::string only;  // run only the workloads whose name contains this
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--poses") && i + 1 < argc) poses = std::max(1, std::atoi(argv[++i]));
@@ -305,10 +306,11 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--only-distance")) depth = contact_table = false;
     else if (!std::strcmp(argv[i], "--only-depth")) distance_table = contact_table = false;
     else if (!std::strcmp(argv[i], "--only-contacts")) distance_table = depth = false;
+    else if (!std::strcmp(argv[i], "--only-duel")) distance_table = contact_table = depth_rows = false;
     else if (!std::strcmp(argv[i], "--workload") && i + 1 < argc) only = argv[++i];
     else {
       std::fprintf(stderr, "usage: proxima-bench [--poses N] [--repeats R] [--markdown] [--no-peers] "
-                           "[--only-distance | --only-depth | --only-contacts] [--workload NAME-PART]\n");
+                           "[--only-distance | --only-depth | --only-contacts | --only-duel] [--workload NAME-PART]\n");
       return 2;
     }
   }
@@ -374,7 +376,7 @@ int main(int argc, char** argv) {
                 "normal error = angle to the true normal (degrees).\n\n", poses);
     std::printf("| workload | library | method | median ns | × Proxima | max error | mean error | max normal error ° | failures | note |\n");
     std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
-    for (const pb::TruthWorkload& w : pb::make_depth_workloads(poses)) {
+    for (const pb::TruthWorkload& w : depth_rows ? pb::make_depth_workloads(poses) : std::vector<pb::TruthWorkload>{}) {
       if (skip(w.work.name)) continue;
       std::vector<Row> rows;
       rows.push_back({"Proxima", "signed_distance (auto)", run_proxima_depth(w, repeats, proxima::Method::automatic)});

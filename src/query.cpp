@@ -6,7 +6,7 @@ namespace {
 
 DistanceResult run(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb,
                    const DistanceRequest& req, narrow::Mode mode) {
-  if (!ta.is_valid() || !tb.is_valid()) {
+  if (!both_valid(ta, tb)) {
     DistanceResult r;
     r.status = Status::invalid_input;
     return r;

@@ -252,7 +252,7 @@ inline bool start(const Transform& pose_a, const Transform& pose_b, const MeshCo
            MeshContactStats& st) {
   reset(out);
   st = {};
-  if (bad_options(options) || options.clustering.max_contacts < 1 || !pose_a.is_valid() || !pose_b.is_valid()) {
+  if (bad_options(options) || options.clustering.max_contacts < 1 || !both_valid(pose_a, pose_b)) {
     out.status = Status::invalid_input;
     return false;
   }

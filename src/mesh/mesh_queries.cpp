@@ -106,7 +106,7 @@ struct Best {
   bool hit = false;  // collide / tolerance answer
 };
 
-bool bad_pose(const Transform& a, const Transform& b) { return !a.is_valid() || !b.is_valid(); }
+bool bad_pose(const Transform& a, const Transform& b) { return !both_valid(a, b); }
 
 
 // ---------------------------------------------------------------- mesh–mesh

@@ -66,7 +66,7 @@ namespace {
 // which call impl:: directly).
 template <class F>
 DistanceResult checked(const Transform& ta, const Transform& tb, F&& f) {
-  if (!ta.is_valid() || !tb.is_valid()) {
+  if (!both_valid(ta, tb)) {
     DistanceResult r;
     r.status = Status::invalid_input;
     return r;

@@ -65,7 +65,7 @@ bool invalid(const Transform& pose_a, const Transform& pose_b, const ContactOpti
   out.status = Status::ok;
   out.distance = 0.0;
   out.normal = Vec3::UnitZ();
-  if (narrow::detail::bad_contact_options(options) || !pose_a.is_valid() || !pose_b.is_valid()) {
+  if (narrow::detail::bad_contact_options(options) || !both_valid(pose_a, pose_b)) {
     out.status = Status::invalid_input;
     return true;
   }

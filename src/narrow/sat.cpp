@@ -183,7 +183,7 @@ template <class VA, class VB>
 DistanceResult sat_views(const VA& a, const Transform& ta, const VB& b, const Transform& tb,
                          SatStats* stats) {
   DistanceResult r;
-  if (!ta.is_valid() || !tb.is_valid()) {
+  if (!both_valid(ta, tb)) {
     r.status = Status::invalid_input;
     return r;
   }
@@ -337,7 +337,7 @@ DistanceResult sat_polytope_box(const ConvexPolytope& a, const Transform& ta, co
 }
 
 DistanceResult sat_box_box(const Box& a, const Transform& ta, const Box& b, const Transform& tb) {
-  if (!ta.is_valid() || !tb.is_valid()) {
+  if (!both_valid(ta, tb)) {
     DistanceResult r;
     r.status = Status::invalid_input;
     return r;

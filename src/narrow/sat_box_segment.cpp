@@ -109,7 +109,7 @@ DistanceResult box_segment(const Box& box, const Transform& tx, const detail::Se
 }  // namespace
 
 DistanceResult sat_box_capsule(const Box& a, const Transform& ta, const Capsule& b, const Transform& tb) {
-  if (!ta.is_valid() || !tb.is_valid()) {
+  if (!both_valid(ta, tb)) {
     DistanceResult r;
     r.status = Status::invalid_input;
     return r;

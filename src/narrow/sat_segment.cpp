@@ -308,7 +308,7 @@ DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, co
 
 DistanceResult sat_polytope_capsule(const ConvexPolytope& a, const Transform& ta, const Capsule& b,
                                     const Transform& tb, SatStats* stats) {
-  if (!ta.is_valid() || !tb.is_valid()) {
+  if (!both_valid(ta, tb)) {
     DistanceResult r;
     r.status = Status::invalid_input;
     return r;

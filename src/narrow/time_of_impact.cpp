@@ -73,7 +73,7 @@ TimeOfImpactResult time_of_impact(const Shape& a, const Transform& pose_a, const
                                   const Shape& b, const Transform& pose_b, const Transform& pose_b_end,
                                   const TimeOfImpactRequest& request) {
   TimeOfImpactResult out;
-  if (!pose_a.is_valid() || !pose_a_end.is_valid() || !pose_b.is_valid() || !pose_b_end.is_valid() ||
+  if (!both_valid(pose_a, pose_a_end) || !both_valid(pose_b, pose_b_end) ||
       !narrow::is_valid(request)) {
     out.status = Status::invalid_input;
     out.collide = false;

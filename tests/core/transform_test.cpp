@@ -62,6 +62,44 @@ TEST(Transform, ValidPosesAreFiniteAndWithinTheRange) {
   }
 }
 
+// both_valid (packed with SSE2) answers a.is_valid() && b.is_valid() for
+// every entry of either pose set to each kind of bad or edge value.
+TEST(Transform, BothValidAgreesWithIsValidEntryByEntry) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const double values[] = {nan, -nan, inf, -inf, 7.0, -6.5, kMaxLength, std::nextafter(kMaxLength, inf),
+                           -std::nextafter(kMaxLength, inf), 1e300, 5e-324, -0.0, 0.5};
+  testing::Rng rng(7);
+  int invalid = 0, checked = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Transform base_a = rng.pose(3.0), base_b = rng.pose(3.0);
+    ASSERT_TRUE(both_valid(base_a, base_b));
+    for (int which = 0; which < 2; ++which) {
+      for (int entry = 0; entry < 12; ++entry) {
+        for (const double v : values) {
+          Transform a = base_a, b = base_b;
+          Transform& t = which == 0 ? a : b;
+          (entry < 9 ? t.R.data()[entry] : t.p[entry - 9]) = v;
+          const bool expected = a.is_valid() && b.is_valid();
+          EXPECT_EQ(both_valid(a, b), expected) << "pose " << which << " entry " << entry << " = " << v;
+          EXPECT_EQ(both_valid(b, a), expected) << "swapped; pose " << which << " entry " << entry << " = " << v;
+          invalid += !expected;
+          ++checked;
+        }
+      }
+    }
+  }
+  // The values above make most cases invalid but not all (a rotation entry
+  // of 0.5 or a translation of exactly kMaxLength stays valid).
+  EXPECT_GT(invalid, checked / 2);
+  EXPECT_LT(invalid, checked);
+  // Rotation entries summing to just over 6 (each finite and small).
+  Transform a = Transform::identity(), b = Transform::identity();
+  b.R.setConstant(6.0 / 9.0);
+  b.R(0, 0) = std::nextafter(b.R(0, 0), 1.0) + 1e-12;
+  EXPECT_EQ(both_valid(a, b), b.is_valid());
+  EXPECT_FALSE(both_valid(a, b));
+}
+
 TEST(Transform, InverseAndComposition) {
   testing::Rng rng(1);
   for (int i = 0; i < 100; ++i) {

@@ -70,7 +70,7 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
               detail::Simplex* simplex_out = nullptr) {
   GjkResult out;
   detail::Simplex local_simplex;
-  if (!pose_a.is_valid() || !pose_b.is_valid()) {
+  if (!both_valid(pose_a, pose_b)) {
     out.status = Status::invalid_input;
     return out;
   }

@@ -162,7 +162,7 @@ DistanceResult incremental_penetration_impl(const A& a, const Transform& pose_a,
                                             int hint_a, int hint_b, const PenetrationOptions& opt,
                                             PenetrationCache* cache) {
   DistanceResult out;
-  if (!pose_a.is_valid() || !pose_b.is_valid()) {
+  if (!both_valid(pose_a, pose_b)) {
     out.status = Status::invalid_input;
     return out;
   }

@@ -272,7 +272,7 @@ MprRayResult mpr_ray(const A& a, const Transform& pose_a, const B& b, const Tran
                      const Vec3& direction, const MprOptions& opt = {}) {
   MprRayResult out;
   const double dn = direction.norm();
-  if (!pose_a.is_valid() || !pose_b.is_valid() || !std::isfinite(dn) || !(dn > 0.0)) {
+  if (!both_valid(pose_a, pose_b) || !std::isfinite(dn) || !(dn > 0.0)) {
     out.status = Status::invalid_input;
     return out;
   }
