@@ -160,6 +160,7 @@ TypedDuel typed_closed_form(pb::Kind a, pb::Kind b) {
   if (a == pb::Kind::capsule && b == pb::Kind::capsule)
     return &TypedDuelQuery<Capsule, Capsule, cf::capsule_capsule>::duel;
   if (a == pb::Kind::capsule && b == pb::Kind::box) return &TypedDuelQuery<Capsule, Box, cf::capsule_box>::duel;
+  if (a == pb::Kind::sphere && b == pb::Kind::box) return &TypedDuelQuery<Sphere, Box, cf::sphere_box>::duel;
   return nullptr;
 }
 #endif

@@ -289,6 +289,8 @@ std::vector<TruthWorkload> make_depth_workloads(int poses, unsigned seed) {
   // A link's convex hull sunk into a shelf: what an optimising planner's
   // signed distance asks once a link is in collision.
   out.push_back(build("polytope(200)-box (1x0.6x0.4)", polytope(200, 0.5, g), box(1, 0.6, 0.4), poses, g, true));
+  // A bounding sphere (a fingertip, a tool) against a shelf board.
+  out.push_back(build("sphere-box (r 0.25; 1x0.6x0.4)", sphere(0.25), box(1, 0.6, 0.4), poses, g, true));
   return out;
 }
 

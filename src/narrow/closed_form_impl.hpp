@@ -158,15 +158,23 @@ PROXIMA_HOT_INLINE inline DistanceResult capsule_capsule(const Capsule& a, const
   return from_points(ta.p + s * ua, tb.p + t * ub, fallback, a.core_inflation(), b.core_inflation());
 }
 
-inline DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box& b, const Transform& tb) {
+PROXIMA_HOT_INLINE inline DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box& b,
+                                                   const Transform& tb) {
   const Vec3 c = tb.apply_inverse(ta.p);
   const Vec3& h = b.half_extents();
-  const Vec3 q = c.cwiseMax(-h).cwiseMin(h);
   const double ra = a.core_inflation(), rb = b.core_inflation();
-  if (q != c) {
-    const Vec3 d = c - q;
-    const double len = d.norm();
-    return from_cores(ta.p, tb.apply(q), tb.rotate(d / len), len, ra, rb);
+  // c less its nearest point of the box: zero inside. Outside it is no
+  // smaller than the rounding of h ≥ kMinLength, so l2 > 1e-62 and 1/l2 is
+  // finite; as in from_points, the root and 1/l2 run side by side, and d is
+  // turned into the world frame meanwhile. The box's point is the centre
+  // less that: one rotation instead of two.
+  const Vec3 d = c - c.cwiseMax(-h).cwiseMin(h);
+  const double l2 = d.squaredNorm();
+  if (l2 > 0.0) {
+    const double len = std::sqrt(l2);
+    const double inv_len = len * (1.0 / l2);
+    const Vec3 world_d = tb.rotate(d);
+    return from_cores(ta.p, ta.p - world_d, Vec3(world_d * inv_len), len, ra, rb);
   }
   // Centre inside the box: leave through the nearest face.
   int axis = 0;
@@ -175,11 +183,10 @@ inline DistanceResult sphere_box(const Sphere& a, const Transform& ta, const Box
     const double g = h[i] - std::abs(c[i]);
     if (g < gap) { gap = g; axis = i; }
   }
-  Vec3 n = Vec3::Zero();
-  n[axis] = c[axis] >= 0.0 ? 1.0 : -1.0;
-  Vec3 face = c;
-  face[axis] = n[axis] * h[axis];
-  return from_cores(ta.p, tb.apply(face), tb.rotate(n), -gap, ra, rb);
+  // The face's normal is a column of the box's rotation, and its point
+  // the centre moved out by the gap along it.
+  const Vec3 n = c[axis] >= 0.0 ? Vec3(tb.R.col(axis)) : Vec3(-tb.R.col(axis));
+  return from_cores(ta.p, ta.p + gap * n, n, -gap, ra, rb);
 }
 
 // A sphere's centre c against a solid of revolution about local z whose
