@@ -154,13 +154,18 @@ struct TypedDuelQuery {
 using TypedDuel = pb::Duel (*)(const pb::Workload&, const DuelQuery&, int);
 TypedDuel typed_closed_form(pb::Kind a, pb::Kind b) {
   namespace cf = proxima::closed_form;
-  using proxima::Box, proxima::Capsule, proxima::Sphere;
+  using proxima::Box, proxima::Capsule, proxima::Halfspace, proxima::Sphere;
   if (a == pb::Kind::sphere && b == pb::Kind::sphere) return &TypedDuelQuery<Sphere, Sphere, cf::sphere_sphere>::duel;
   if (a == pb::Kind::sphere && b == pb::Kind::capsule) return &TypedDuelQuery<Sphere, Capsule, cf::sphere_capsule>::duel;
   if (a == pb::Kind::capsule && b == pb::Kind::capsule)
     return &TypedDuelQuery<Capsule, Capsule, cf::capsule_capsule>::duel;
   if (a == pb::Kind::capsule && b == pb::Kind::box) return &TypedDuelQuery<Capsule, Box, cf::capsule_box>::duel;
   if (a == pb::Kind::sphere && b == pb::Kind::box) return &TypedDuelQuery<Sphere, Box, cf::sphere_box>::duel;
+  if (b == pb::Kind::halfspace) {
+    if (a == pb::Kind::sphere) return &TypedDuelQuery<Sphere, Halfspace, cf::shape_halfspace<Sphere>>::duel;
+    if (a == pb::Kind::capsule) return &TypedDuelQuery<Capsule, Halfspace, cf::shape_halfspace<Capsule>>::duel;
+    if (a == pb::Kind::box) return &TypedDuelQuery<Box, Halfspace, cf::shape_halfspace<Box>>::duel;
+  }
   return nullptr;
 }
 #endif
@@ -381,17 +386,23 @@ int main(int argc, char** argv) {
       if (skip(w.work.name)) continue;
       std::vector<Row> rows;
       rows.push_back({"Proxima", "signed_distance (auto)", run_proxima_depth(w, repeats, proxima::Method::automatic)});
-      rows.push_back({"Proxima", "GJK + EPA", run_proxima_depth(w, repeats, proxima::Method::gjk)});
-      if (w.work.a.kind == pb::Kind::box || w.work.a.kind == pb::Kind::convex)
-        rows.push_back({"Proxima", "SAT", run_proxima_depth(w, repeats, proxima::Method::sat)});
-      rows.push_back({"Proxima", "incremental, cold", run_proxima_depth(w, repeats, proxima::Method::incremental)});
-      for (double deg : {0.0, 15.0, 45.0, 90.0}) {
-        rows.push_back({"Proxima", "incremental, warm " + std::to_string(int(deg)) + "°",
-                        run_proxima_depth(w, repeats, proxima::Method::incremental, deg)});
+      // A halfspace is unbounded: its pairs have a closed form and no other
+      // method, and of the peers only ODE (a plane geom) takes it.
+      const bool halfspace = w.work.b.kind == pb::Kind::halfspace;
+      if (!halfspace) {
+        rows.push_back({"Proxima", "GJK + EPA", run_proxima_depth(w, repeats, proxima::Method::gjk)});
+        if (w.work.a.kind == pb::Kind::box || w.work.a.kind == pb::Kind::convex)
+          rows.push_back({"Proxima", "SAT", run_proxima_depth(w, repeats, proxima::Method::sat)});
+        rows.push_back({"Proxima", "incremental, cold", run_proxima_depth(w, repeats, proxima::Method::incremental)});
+        for (double deg : {0.0, 15.0, 45.0, 90.0}) {
+          rows.push_back({"Proxima", "incremental, warm " + std::to_string(int(deg)) + "°",
+                          run_proxima_depth(w, repeats, proxima::Method::incremental, deg)});
+        }
+        rows.push_back({"Proxima", "MPR (centre line)", run_proxima_depth(w, repeats, proxima::Method::mpr)});
       }
-      rows.push_back({"Proxima", "MPR (centre line)", run_proxima_depth(w, repeats, proxima::Method::mpr)});
 #ifdef PROXIMA_HAVE_PEERS
       for (const pb::Peer& peer : peers ? pb::all_depth_peers() : std::vector<pb::Peer>{}) {
+        if (halfspace && peer.library.rfind("ODE", 0) != 0) continue;
         rows.push_back({peer.library, peer.solver, pb::run_peer_isolated(peer, w.work, repeats)});
       }
 #endif
@@ -451,7 +462,8 @@ int main(int argc, char** argv) {
         if (skip(w.work.name)) continue;
         const pb::Kind ka = w.work.a.kind, kb = w.work.b.kind;
         const bool primitive = (ka == pb::Kind::sphere || ka == pb::Kind::capsule || ka == pb::Kind::box) &&
-                               (kb == pb::Kind::sphere || kb == pb::Kind::capsule || kb == pb::Kind::box);
+                               (kb == pb::Kind::sphere || kb == pb::Kind::capsule || kb == pb::Kind::box ||
+                                kb == pb::Kind::halfspace);
         if (!primitive) continue;
         DuelQuery q{pb::to_shape(w.work.a), pb::to_shape(w.work.b), {}, {}};
         for (std::size_t i = 0; i < w.work.pose_a.size() && i < w.work.pose_b.size(); ++i) {

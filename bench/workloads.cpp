@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -19,6 +20,7 @@ ShapeSpec capsule(double r, double l) { ShapeSpec s; s.kind = Kind::capsule; s.r
 ShapeSpec cylinder(double r, double l) { ShapeSpec s; s.kind = Kind::cylinder; s.radius = r; s.length = l; return s; }
 ShapeSpec box(double x, double y, double z) { ShapeSpec s; s.kind = Kind::box; s.size = {x, y, z}; return s; }
 ShapeSpec ellipsoid(double x, double y, double z) { ShapeSpec s; s.kind = Kind::ellipsoid; s.radii = {x, y, z}; return s; }
+ShapeSpec floor_halfspace() { ShapeSpec s; s.kind = Kind::halfspace; return s; }  // z ≤ 0
 
 // Hull vertices of `n` random points on a sphere of radius r.
 ShapeSpec polytope(int n, double r, std::mt19937& g) {
@@ -44,6 +46,7 @@ double bounding_radius(const ShapeSpec& s) {
       for (const auto& p : s.points) r = std::max(r, std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
       return r;
     }
+    case Kind::halfspace: return 0.0;  // unbounded; its workloads place A around its plane
   }
   return 1.0;
 }
@@ -99,6 +102,7 @@ Vec3 support(const ShapeSpec& s, const Transform& t, const Vec3& d_world) {
       }
       break;
     }
+    case Kind::halfspace: break;  // unbounded: its workloads' truth is in closed form (build_on_halfspace)
   }
   return t.apply(p);
 }
@@ -239,6 +243,36 @@ Workload shallow(const std::string& name, const ShapeSpec& a, const ShapeSpec& b
   return w;
 }
 
+// Shape A sunk into a halfspace B kept at the identity pose: A turned at
+// random, its centre within its bounding radius of the plane. The truth is in
+// closed form: A's lowest core vertex along the normal, less the plane's
+// offset and A's radius; the normal (B→A) is the plane's.
+TruthWorkload build_on_halfspace(const std::string& name, const ShapeSpec& a, const ShapeSpec& b, int poses,
+                                 std::mt19937& g) {
+  TruthWorkload w;
+  w.work.name = name;
+  w.work.a = a;
+  w.work.b = b;
+  w.oracle = "closed form (lowest core vertex)";
+  const Vec3 n(b.normal[0], b.normal[1], b.normal[2]);
+  const double reach = bounding_radius(a);
+  int attempts = 0;
+  while (static_cast<int>(w.truth.size()) < poses && attempts++ < 100 * poses) {
+    Pose pa = random_pose(g, reach);
+    const Transform ta = to_transform(pa);
+    double ra = 0.0;
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const Vec3& v : core_vertices(a, ta, ra)) lowest = std::min(lowest, n.dot(v));
+    const double truth = lowest - b.offset - ra;
+    if (!(truth < -1e-6)) continue;
+    w.work.pose_a.push_back(pa);
+    w.work.pose_b.push_back(Pose{});
+    w.truth.push_back(truth);
+    w.truth_normal.push_back(n);
+  }
+  return w;
+}
+
 }  // namespace
 
 Shape to_shape(const ShapeSpec& s) {
@@ -253,6 +287,7 @@ Shape to_shape(const ShapeSpec& s) {
       for (const auto& p : s.points) pts.emplace_back(p[0], p[1], p[2]);
       return ConvexPolytope(pts);
     }
+    case Kind::halfspace: return Halfspace(Vec3(s.normal[0], s.normal[1], s.normal[2]), s.offset);
   }
   return Sphere(1.0);
 }
@@ -291,6 +326,10 @@ std::vector<TruthWorkload> make_depth_workloads(int poses, unsigned seed) {
   out.push_back(build("polytope(200)-box (1x0.6x0.4)", polytope(200, 0.5, g), box(1, 0.6, 0.4), poses, g, true));
   // A bounding sphere (a fingertip, a tool) against a shelf board.
   out.push_back(build("sphere-box (r 0.25; 1x0.6x0.4)", sphere(0.25), box(1, 0.6, 0.4), poses, g, true));
+  // Shapes sunk into a floor (ODE's plane; the halfspace z ≤ 0).
+  out.push_back(build_on_halfspace("sphere-halfspace (r 0.25)", sphere(0.25), floor_halfspace(), poses, g));
+  out.push_back(build_on_halfspace("capsule-halfspace (r 0.1, l 0.6)", capsule(0.1, 0.6), floor_halfspace(), poses, g));
+  out.push_back(build_on_halfspace("box-halfspace (1x0.6x0.4)", box(1, 0.6, 0.4), floor_halfspace(), poses, g));
   return out;
 }
 

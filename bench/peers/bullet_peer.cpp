@@ -48,6 +48,7 @@ std::unique_ptr<btConvexShape> make_shape(const ShapeSpec& s) {
       shape = std::make_unique<btBoxShape>(btVector3(0.5 * s.size[0], 0.5 * s.size[1], 0.5 * s.size[2]));
       break;
     case Kind::ellipsoid: return nullptr;
+    case Kind::halfspace: return nullptr;  // not convex: not a GJK shape
     case Kind::convex: {
       auto hull = std::make_unique<btConvexHullShape>();
       for (const auto& p : s.points) hull->addPoint(btVector3(p[0], p[1], p[2]), false);

@@ -61,6 +61,7 @@ Vec local_support(const ShapeSpec& s, const Vec& d) {
       }
       return arg;
     }
+    case Kind::halfspace: break;  // unbounded: not given to this adapter (ODE alone takes halfspaces)
   }
   return {};
 }

@@ -35,6 +35,7 @@ inline const char* kind_name(Kind kind) {
     case Kind::box: return "box";
     case Kind::ellipsoid: return "ellipsoid";
     case Kind::convex: return "convex";
+    case Kind::halfspace: return "halfspace";
   }
   return "?";
 }

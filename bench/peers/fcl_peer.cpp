@@ -33,8 +33,9 @@ std::shared_ptr<fcl::CollisionGeometryd> make_geometry(const ShapeSpec& s) {
       return std::make_shared<fcl::Convexd>(vertices, static_cast<int>(hull.triangles.size()),
                                             faces, /*throw_if_invalid=*/true);
     }
+    case Kind::halfspace: break;  // not given to this adapter (ODE alone takes halfspaces)
   }
-  throw std::invalid_argument("unknown shape kind");
+  throw std::invalid_argument("unsupported shape kind");
 }
 
 fcl::Transform3d to_fcl(const Pose& pose) {

@@ -124,6 +124,11 @@ bool make_geom(const ShapeSpec& s, Geom& g) {
     case Kind::cylinder: g.id = dCreateCylinder(nullptr, s.radius, s.length); return true;
     case Kind::box: g.id = dCreateBox(nullptr, s.size[0], s.size[1], s.size[2]); return true;
     case Kind::ellipsoid: return false;
+    // A plane geom is not placeable: it stays {x : n·x = offset} in world
+    // coordinates, which is why halfspace workloads keep B at the identity.
+    case Kind::halfspace:
+      g.id = dCreatePlane(nullptr, s.normal[0], s.normal[1], s.normal[2], s.offset);
+      return true;
     case Kind::convex: {
       g.convex = std::make_unique<ConvexData>(convex_data(s.points));
       const ConvexData& c = *g.convex;
@@ -148,6 +153,7 @@ std::string make_geoms(const Workload& work, Geom& a, Geom& b) {
 }
 
 void place(dGeomID g, const Pose& pose) {
+  if (dGeomGetClass(g) == dPlaneClass) return;  // not placeable; its workloads keep it at the identity
   const auto q = detail::unit_wxyz(pose);
   const dQuaternion dq{q[0], q[1], q[2], q[3]};  // ODE's quaternion is (w, x, y, z) too
   dGeomSetPosition(g, pose.p[0], pose.p[1], pose.p[2]);
@@ -318,6 +324,7 @@ Duel duel_ode(const Workload& work, int repeats, int rounds, void (*ours)(void* 
     at_b.push_back(placement(work.pose_b[i]));
   }
   auto set = [](dGeomID g, const Placement& x) {
+    if (dGeomGetClass(g) == dPlaneClass) return;  // static: nothing to set
     dGeomSetPosition(g, x.p[0], x.p[1], x.p[2]);
     dGeomSetRotation(g, x.R);
   };

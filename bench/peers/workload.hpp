@@ -9,12 +9,14 @@
 
 namespace proxima::bench {
 
-enum class Kind { sphere, capsule, cylinder, box, ellipsoid, convex };
+enum class Kind { sphere, capsule, cylinder, box, ellipsoid, convex, halfspace };
 
 /// One convex shape, centred at its local origin. Capsule and cylinder axes
 /// are local z; capsule `length` is the segment, cylinder `length` the full
 /// height; box `size` is the full extents; `points` are the polytope vertices
-/// (already on their hull).
+/// (already on their hull). A halfspace is {x : normal·x ≤ offset}; its
+/// workloads keep it at the identity pose (ODE's planes are not placeable),
+/// and only ODE among the peers takes it.
 struct ShapeSpec {
   Kind kind = Kind::sphere;
   double radius = 0.0;
@@ -22,6 +24,8 @@ struct ShapeSpec {
   std::array<double, 3> size{};
   std::array<double, 3> radii{};
   std::vector<std::array<double, 3>> points;
+  std::array<double, 3> normal{0.0, 0.0, 1.0};  ///< halfspace, unit
+  double offset = 0.0;                          ///< halfspace
 };
 
 /// A rigid pose: translation p and unit quaternion q = (w, x, y, z).

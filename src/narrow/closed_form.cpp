@@ -11,23 +11,13 @@
 namespace proxima::closed_form {
 namespace impl {
 
-template <class S>
-DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b, const Transform& tb) {
-  const Vec3 n = tb.rotate(b.normal());
-  const double offset = b.offset() + n.dot(tb.p);
-  const Vec3 ca = ta.apply(a.core_support(ta.rotate_inverse(-n)));
-  const double s = n.dot(ca) - offset;
-  return from_cores(ca, ca - s * n, n, s, a.core_inflation(), b.core_inflation());
-}
-
-// shape_halfspace for every bounded shape type, here (impl::) and below (public).
+// shape_halfspace (closed_form_impl.hpp) for every bounded shape type, as the public closed form below.
 #define PROXIMA_SHAPE_HALFSPACE(S) \
   template DistanceResult shape_halfspace(const S&, const Transform&, const Halfspace&, const Transform&);
 #define PROXIMA_SHAPE_HALFSPACE_ALL                                                                   \
   PROXIMA_SHAPE_HALFSPACE(Sphere) PROXIMA_SHAPE_HALFSPACE(Capsule) PROXIMA_SHAPE_HALFSPACE(Cylinder) \
   PROXIMA_SHAPE_HALFSPACE(Cone) PROXIMA_SHAPE_HALFSPACE(Box) PROXIMA_SHAPE_HALFSPACE(Ellipsoid)       \
   PROXIMA_SHAPE_HALFSPACE(ConvexPolytope)
-PROXIMA_SHAPE_HALFSPACE_ALL
 
 DistanceResult halfspace_halfspace(const Halfspace& a, const Transform& ta, const Halfspace& b, const Transform& tb) {
   const Vec3 na = ta.rotate(a.normal()), nb = tb.rotate(b.normal());

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <utility>
 
 #include <proxima/query.hpp>
@@ -404,9 +405,35 @@ inline DistanceResult sphere_ellipsoid(const Sphere& a, const Transform& ta, con
 // the SAT on box ⊖ segment when the segment reaches into the box.
 DistanceResult capsule_box(const Capsule& a, const Transform& ta, const Box& b, const Transform& tb);
 
-// Defined in closed_form.cpp for every bounded shape type.
+// A's deepest core point along −n (world): A's core support in that
+// direction, which for a sphere is its centre and for a capsule the end of
+// its axis with the lower height along n (the same copysign as
+// Capsule::core_support), written so that no rotation is applied to a zero.
 template <class S>
-DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b, const Transform& tb);
+PROXIMA_HOT_INLINE inline Vec3 deepest_core_point(const S& a, const Transform& ta, const Vec3& n) {
+  if constexpr (std::is_same_v<S, Sphere>) {
+    return ta.p;
+  } else if constexpr (std::is_same_v<S, Capsule>) {
+    const Vec3 axis = axis_of(ta);
+    return ta.p + std::copysign(a.half_length(), -axis.dot(n)) * axis;
+  } else {
+    return ta.apply(a.core_support(ta.rotate_inverse(-n)));
+  }
+}
+
+// Any bounded shape A against halfspace B. The core's height over B's plane
+// is n·(c − p_B) − offset: one dot product after the difference, which is
+// ready as soon as n is.
+template <class S>
+PROXIMA_HOT_INLINE inline DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b,
+                                                         const Transform& tb) {
+  const Vec3 n = tb.rotate(b.normal());
+  const Vec3 ca = deepest_core_point(a, ta, n);
+  const double s = n.dot(ca - tb.p) - b.offset();
+  return from_cores(ca, ca - s * n, n, s, a.core_inflation(), b.core_inflation());
+}
+
+// Defined in closed_form.cpp.
 DistanceResult halfspace_halfspace(const Halfspace& a, const Transform& ta, const Halfspace& b, const Transform& tb);
 
 }  // namespace proxima::closed_form::impl

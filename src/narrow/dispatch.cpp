@@ -54,7 +54,7 @@ using Bx = Box;
 using El = Ellipsoid;
 using Hs = Halfspace;
 using Cv = ConvexPolytope;
-namespace cfi = closed_form::impl;  // unchecked (run() checked the poses); inline but for the halfspace forms
+namespace cfi = closed_form::impl;  // unchecked (run() checked the poses); inline but for halfspace–halfspace
 using detail::gjk_pair;
 
 }  // namespace
