@@ -405,31 +405,36 @@ inline DistanceResult sphere_ellipsoid(const Sphere& a, const Transform& ta, con
 // the SAT on box ⊖ segment when the segment reaches into the box.
 DistanceResult capsule_box(const Capsule& a, const Transform& ta, const Box& b, const Transform& tb);
 
-// A's deepest core point along −n (world): A's core support in that
-// direction, which for a sphere is its centre and for a capsule the end of
-// its axis with the lower height along n (the same copysign as
-// Capsule::core_support), written so that no rotation is applied to a zero.
-template <class S>
-PROXIMA_HOT_INLINE inline Vec3 deepest_core_point(const S& a, const Transform& ta, const Vec3& n) {
-  if constexpr (std::is_same_v<S, Sphere>) {
-    return ta.p;
-  } else if constexpr (std::is_same_v<S, Capsule>) {
-    const Vec3 axis = axis_of(ta);
-    return ta.p + std::copysign(a.half_length(), -axis.dot(n)) * axis;
-  } else {
-    return ta.apply(a.core_support(ta.rotate_inverse(-n)));
-  }
-}
-
-// Any bounded shape A against halfspace B. The core's height over B's plane
-// is n·(c − p_B) − offset: one dot product after the difference, which is
-// ready as soon as n is.
+// Any bounded shape A against halfspace B: the core's height over B's plane
+// is that of A's origin, n·(p_A − p_B) − offset, less the core's reach below
+// its origin along n. For a sphere that reach is 0; for a capsule h|axis·n|;
+// for a box Σ h_i |col_i·n|. Those dot products run side by side once n is
+// there, instead of after the deepest point as n·(c − p_B) would, and the
+// deepest point itself (the copysigns of Capsule and Box::core_support along
+// −n) is made meanwhile. Other shapes: their core support, then its height.
 template <class S>
 PROXIMA_HOT_INLINE inline DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b,
                                                          const Transform& tb) {
   const Vec3 n = tb.rotate(b.normal());
-  const Vec3 ca = deepest_core_point(a, ta, n);
-  const double s = n.dot(ca - tb.p) - b.offset();
+  Vec3 ca;
+  double s;
+  if constexpr (std::is_same_v<S, Sphere>) {
+    ca = ta.p;
+    s = n.dot(ta.p - tb.p) - b.offset();
+  } else if constexpr (std::is_same_v<S, Capsule>) {
+    const Vec3 axis = axis_of(ta);
+    const double k = axis.dot(n), h = a.half_length();
+    ca = ta.p + std::copysign(h, -k) * axis;
+    s = (n.dot(ta.p - tb.p) - b.offset()) - h * std::abs(k);
+  } else if constexpr (std::is_same_v<S, Box>) {
+    const Vec3 k = ta.rotate_inverse(n);
+    const Vec3& h = a.half_extents();
+    ca = ta.apply(Vec3(std::copysign(h.x(), -k.x()), std::copysign(h.y(), -k.y()), std::copysign(h.z(), -k.z())));
+    s = (n.dot(ta.p - tb.p) - b.offset()) - h.cwiseProduct(k.cwiseAbs()).sum();
+  } else {
+    ca = ta.apply(a.core_support(ta.rotate_inverse(-n)));
+    s = n.dot(ca - tb.p) - b.offset();
+  }
   return from_cores(ca, ca - s * n, n, s, a.core_inflation(), b.core_inflation());
 }
 
