@@ -415,7 +415,9 @@ DistanceResult capsule_box(const Capsule& a, const Transform& ta, const Box& b, 
 template <class S>
 PROXIMA_HOT_INLINE inline DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b,
                                                          const Transform& tb) {
-  const Vec3 n = tb.rotate(b.normal());
+  // A normal along an axis (a floor, a wall) turns into a column of R:
+  // R·(±e_k) with no multiplication, and no rounding either way.
+  const Vec3 n = b.axis() >= 0 ? Vec3(b.axis_sign() * tb.R.col(b.axis())) : Vec3(tb.rotate(b.normal()));
   Vec3 ca;
   double s;
   if constexpr (std::is_same_v<S, Sphere>) {

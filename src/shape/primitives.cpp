@@ -146,6 +146,12 @@ Halfspace::Halfspace(const Vec3& normal, double offset, double margin)
   // halfspace rebuilt from its own normal (a copy, an unpickled one) would
   // then differ from the original.
   if (std::abs(n - 1.0) > 4.0 * std::numeric_limits<double>::epsilon()) normal_ /= n;
+  for (int k = 0; k < 3; ++k) {
+    if (std::abs(normal_[k]) == 1.0 && normal_[(k + 1) % 3] == 0.0 && normal_[(k + 2) % 3] == 0.0) {
+      axis_ = k;
+      axis_sign_ = normal_[k];
+    }
+  }
 }
 Aabb Halfspace::local_aabb() const {
   // Bounded only along an axis-aligned normal's own axis, on one side.

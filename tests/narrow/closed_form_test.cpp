@@ -383,6 +383,61 @@ TEST(ClosedForm, ShapesOnHalfspace) {
   expect_result(signed_distance(Cylinder(0.3, 1.0), at(0, 0, 0.4), ground, {}), -0.1, Vec3::UnitZ(), 1e-15);
 }
 
+// Sphere, capsule and box against halfspaces whose normals lie along an
+// axis (taken as a column of the pose's rotation) and off every axis, both
+// bodies at random poses: the signed distance is the lowest core vertex's
+// height over the turned plane, less the radii, computed here from the
+// vertices; the normal is the turned plane's; the witness on B lies on the
+// plane (shifted by B's margin) and A's is the distance away along it.
+TEST(ClosedForm, ShapesOnHalfspaceMatchTheirLowestVertexAtRandomPoses) {
+  EXPECT_EQ(Halfspace(Vec3::UnitZ(), 0.0).axis(), 2);
+  EXPECT_EQ(Halfspace(Vec3(0, 0, 3), 0.0).axis(), 2);  // normalized first
+  EXPECT_EQ(Halfspace(-Vec3::UnitX(), 0.0).axis(), 0);
+  EXPECT_EQ(Halfspace(-Vec3::UnitX(), 0.0).axis_sign(), -1.0);
+  EXPECT_EQ(Halfspace(Vec3(0, 1, 1), 0.0).axis(), -1);
+  EXPECT_EQ(Halfspace(Vec3(0, 1e-300, 1), 0.0).axis(), -1);
+  const Halfspace planes[] = {Halfspace(Vec3::UnitZ(), 0.3), Halfspace(-Vec3::UnitY(), -0.2, 0.05),
+                              Halfspace(Vec3::UnitX(), 0.0), Halfspace(Vec3(0.2, -0.5, 1.0), 0.1),
+                              Halfspace(Vec3(0, 1e-300, 1), 0.3)};
+  struct Body {
+    Shape shape;
+    std::vector<Vec3> core;  // local core vertices
+    double radius;           // core inflation
+  };
+  const std::vector<Body> bodies = {
+      {Sphere(0.25, 0.01), {Vec3::Zero()}, 0.26},
+      {Capsule(0.1, 0.6), {Vec3(0, 0, -0.3), Vec3(0, 0, 0.3)}, 0.1},
+      {Box(1.0, 0.6, 0.4), {}, 0.0},
+  };
+  std::vector<Vec3> corners;
+  for (int c = 0; c < 8; ++c) corners.emplace_back((c & 1) ? 0.5 : -0.5, (c & 2) ? 0.3 : -0.3, (c & 4) ? 0.2 : -0.2);
+  testing::Rng rng(2611);
+  int overlapping = 0, checked = 0;
+  for (const Halfspace& plane : planes) {
+    for (const Body& body : bodies) {
+      const std::vector<Vec3>& core = body.core.empty() ? corners : body.core;
+      for (int i = 0; i < 300; ++i) {
+        const Transform ta = rng.pose(1.0), tb = rng.pose(0.5);
+        const Vec3 n = tb.R * plane.normal();
+        const double offset = plane.offset() + n.dot(tb.p);
+        double lowest = std::numeric_limits<double>::infinity();
+        for (const Vec3& v : core) lowest = std::min(lowest, n.dot(ta.apply(v)) - offset);
+        const double truth = lowest - body.radius - plane.margin();
+        const DistanceResult r = signed_distance(body.shape, ta, Shape(plane), tb);
+        ASSERT_EQ(r.status, Status::ok);
+        EXPECT_NEAR(r.distance, truth, 1e-14) << "plane axis " << plane.axis() << ", pose " << i;
+        EXPECT_LT((r.normal - n).norm(), 1e-15);
+        EXPECT_NEAR(n.dot(r.point_b) - offset, plane.margin(), 1e-14);
+        EXPECT_LT((r.point_a - r.point_b - r.distance * n).norm(), 1e-14);
+        overlapping += truth < 0.0;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(overlapping, checked / 5);
+  EXPECT_LT(overlapping, checked - checked / 5);
+}
+
 TEST(ClosedForm, HalfspacePairs) {
   const Halfspace below(Vec3::UnitZ(), 0.0), above(-Vec3::UnitZ(), -1.0);
   // above = {z ≥ 1}: a 1 m slab gap.

@@ -17,6 +17,12 @@ class Halfspace {
   Halfspace(const Vec3& normal, double offset, double margin = 0.0);
 
   const Vec3& normal() const { return normal_; }
+  /// 0, 1 or 2 when the normal is exactly ±(that unit axis), as a floor's or
+  /// a wall's is, else −1; axis_sign() is then its sign. A query turns such
+  /// a normal by taking a column of the pose's rotation instead of
+  /// multiplying by it.
+  int axis() const { return axis_; }
+  double axis_sign() const { return axis_sign_; }
   double offset() const { return offset_; }
   double margin() const { return margin_; }
   double core_inflation() const { return margin_; }
@@ -29,6 +35,8 @@ class Halfspace {
   Vec3 normal_;
   double offset_;
   double margin_;
+  int axis_ = -1;
+  double axis_sign_ = 1.0;
 };
 
 }  // namespace proxima
