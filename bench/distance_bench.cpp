@@ -382,7 +382,9 @@ int main(int argc, char** argv) {
                 "normal error = angle to the true normal (degrees).\n\n", poses);
     std::printf("| workload | library | method | median ns | × Proxima | max error | mean error | max normal error ° | failures | note |\n");
     std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
-    for (const pb::TruthWorkload& w : depth_rows ? pb::make_depth_workloads(poses) : std::vector<pb::TruthWorkload>{}) {
+    const std::vector<pb::TruthWorkload> depth_works =
+        depth_rows ? pb::make_depth_workloads(poses) : std::vector<pb::TruthWorkload>{};
+    for (const pb::TruthWorkload& w : depth_works) {
       if (skip(w.work.name)) continue;
       std::vector<Row> rows;
       rows.push_back({"Proxima", "signed_distance (auto)", run_proxima_depth(w, repeats, proxima::Method::automatic)});

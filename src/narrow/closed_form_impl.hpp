@@ -23,7 +23,8 @@ namespace proxima::closed_form::impl {
 // The fields are computed before the result is written: it is the caller's
 // return slot, which may alias the poses, so a default-constructed result
 // would be stored twice.
-PROXIMA_HOT_INLINE inline DistanceResult from_cores(const Vec3& ca, const Vec3& cb, const Vec3& n, double s, double ra, double rb) {
+PROXIMA_HOT_INLINE inline DistanceResult from_cores(const Vec3& ca, const Vec3& cb, const Vec3& n, double s,
+                                                   double ra, double rb) {
   const Vec3 pa = ca - ra * n, pb = cb + rb * n;
   return DistanceResult{Status::ok, s - (ra + rb), n, pa, pb, 0, false};
 }
@@ -35,8 +36,8 @@ PROXIMA_HOT_INLINE inline DistanceResult from_cores(const Vec3& ca, const Vec3& 
 // Below 1e-290, 1/l2 would overflow: there the division follows the root.
 // `d` is ca − cb, passed where the caller has a shorter way to it.
 template <class Fallback>
-PROXIMA_HOT_INLINE inline DistanceResult from_points(const Vec3& ca, const Vec3& cb, const Vec3& d, Fallback&& fallback, double ra,
-                                  double rb) {
+PROXIMA_HOT_INLINE inline DistanceResult from_points(const Vec3& ca, const Vec3& cb, const Vec3& d,
+                                                    Fallback&& fallback, double ra, double rb) {
   const double l2 = d.squaredNorm();
   const double len = std::sqrt(l2);
   const double inv_len = l2 > 1e-290 ? len * (1.0 / l2) : 1.0 / len;
@@ -44,7 +45,8 @@ PROXIMA_HOT_INLINE inline DistanceResult from_points(const Vec3& ca, const Vec3&
   return from_cores(ca, cb, n, len, ra, rb);
 }
 template <class Fallback>
-PROXIMA_HOT_INLINE inline DistanceResult from_points(const Vec3& ca, const Vec3& cb, Fallback&& fallback, double ra, double rb) {
+PROXIMA_HOT_INLINE inline DistanceResult from_points(const Vec3& ca, const Vec3& cb, Fallback&& fallback, double ra,
+                                                    double rb) {
   return from_points(ca, cb, Vec3(ca - cb), std::forward<Fallback>(fallback), ra, rb);
 }
 
@@ -103,12 +105,12 @@ inline std::pair<double, double> closest_segment_params(const Vec3& p0, const Ve
 }
 
 PROXIMA_HOT_INLINE inline DistanceResult sphere_sphere(const Sphere& a, const Transform& ta, const Sphere& b,
-                             const Transform& tb) {
+                                                      const Transform& tb) {
   return from_points(ta.p, tb.p, [] { return Vec3::UnitZ(); }, a.core_inflation(), b.core_inflation());
 }
 
 PROXIMA_HOT_INLINE inline DistanceResult sphere_capsule(const Sphere& a, const Transform& ta, const Capsule& b,
-                              const Transform& tb) {
+                                                       const Transform& tb) {
   const Vec3 axis = axis_of(tb);
   const double h = b.half_length();
   const Vec3 r = ta.p - tb.p;
@@ -123,8 +125,9 @@ PROXIMA_HOT_INLINE inline DistanceResult sphere_capsule(const Sphere& a, const T
 // with unit ua, ub, r = ca − cb: the closest_segment_params system with
 // a = e = 1, so the only division is by sin²θ; the chained divisions by a
 // and e were a third of a capsule pair's time.
-PROXIMA_HOT_INLINE inline std::pair<double, double> closest_centred_segment_params(const Vec3& ua, double ha, const Vec3& ub,
-                                                                double hb, const Vec3& r) {
+PROXIMA_HOT_INLINE inline std::pair<double, double> closest_centred_segment_params(const Vec3& ua, double ha,
+                                                                                   const Vec3& ub, double hb,
+                                                                                   const Vec3& r) {
   const double k = ua.dot(ub), c = ua.dot(r), f = ub.dot(r);
   const double denom = 1.0 - k * k;
   double s;
@@ -147,7 +150,7 @@ PROXIMA_HOT_INLINE inline std::pair<double, double> closest_centred_segment_para
 }
 
 PROXIMA_HOT_INLINE inline DistanceResult capsule_capsule(const Capsule& a, const Transform& ta, const Capsule& b,
-                               const Transform& tb) {
+                                                        const Transform& tb) {
   const Vec3 ua = axis_of(ta), ub = axis_of(tb);
   const auto [s, t] = closest_centred_segment_params(ua, a.half_length(), ub, b.half_length(), ta.p - tb.p);
   // Crossing segments: the depth is the sum of radii along the common normal.
