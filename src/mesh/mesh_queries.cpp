@@ -645,7 +645,7 @@ MeshDistanceResult distance(const Bvh& a, const Transform& pose_a, const Shape& 
     if constexpr (std::is_same_v<S, Halfspace>) {
       const HalfspacePair h(a, pose_a, s, pose_b);
       const Status st = h.run<Ask::distance>(0.0, best);
-      return finish_halfspace(best, pose_a, pose_b.rotate(s.normal()), a.mesh().margin(), h.rh, st);
+      return finish_halfspace(best, pose_a, s.world_normal(pose_b), a.mesh().margin(), h.rh, st);
     } else {
       ConvexPair<S> c(a, pose_a, s, pose_b);
       Status st = Status::ok;

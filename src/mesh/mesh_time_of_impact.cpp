@@ -85,7 +85,7 @@ MeshTimeOfImpactResult time_of_impact(const Bvh& a, const Transform& pose_a, con
   mreq.cache = &cache;
   if (b.type() == ShapeType::halfspace && mb.rotates()) {
     // Queried in the halfspace's frame, where it stands still.
-    const Vec3 n = mb.start.rotate(b.as<Halfspace>().normal());
+    const Vec3 n = b.as<Halfspace>().world_normal(mb.start);
     return run(
         request,
         [&](double t) {

@@ -232,7 +232,7 @@ struct PlaneInNodes {
   double off_node;  // relative to A's node origin
 
   PlaneInNodes(const Bvh& a, const Transform& pose_a, const Halfspace& h, const Transform& pose_b) {
-    const Vec3 nw = pose_b.rotate(h.normal());
+    const Vec3 nw = h.world_normal(pose_b);
     const double ow = h.offset() + nw.dot(pose_b.p);
     n = pose_a.rotate_inverse(nw);
     offset = ow - nw.dot(pose_a.p);

@@ -11,16 +11,8 @@
 namespace proxima::closed_form {
 namespace impl {
 
-// shape_halfspace (closed_form_impl.hpp) for every bounded shape type, as the public closed form below.
-#define PROXIMA_SHAPE_HALFSPACE(S) \
-  template DistanceResult shape_halfspace(const S&, const Transform&, const Halfspace&, const Transform&);
-#define PROXIMA_SHAPE_HALFSPACE_ALL                                                                   \
-  PROXIMA_SHAPE_HALFSPACE(Sphere) PROXIMA_SHAPE_HALFSPACE(Capsule) PROXIMA_SHAPE_HALFSPACE(Cylinder) \
-  PROXIMA_SHAPE_HALFSPACE(Cone) PROXIMA_SHAPE_HALFSPACE(Box) PROXIMA_SHAPE_HALFSPACE(Ellipsoid)       \
-  PROXIMA_SHAPE_HALFSPACE(ConvexPolytope)
-
 DistanceResult halfspace_halfspace(const Halfspace& a, const Transform& ta, const Halfspace& b, const Transform& tb) {
-  const Vec3 na = ta.rotate(a.normal()), nb = tb.rotate(b.normal());
+  const Vec3 na = a.world_normal(ta), nb = b.world_normal(tb);
   const double oa = a.offset() + na.dot(ta.p), ob = b.offset() + nb.dot(tb.p);
   const double ra = a.core_inflation(), rb = b.core_inflation();
   if (na.dot(nb) <= -1.0 + 1e-12) {
@@ -92,6 +84,14 @@ DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace&
                                const Transform& tb) {
   return checked(ta, tb, [&] { return impl::shape_halfspace(a, ta, b, tb); });
 }
+
+// The public shape_halfspace for every bounded shape type.
+#define PROXIMA_SHAPE_HALFSPACE(S) \
+  template DistanceResult shape_halfspace(const S&, const Transform&, const Halfspace&, const Transform&);
+#define PROXIMA_SHAPE_HALFSPACE_ALL                                                                   \
+  PROXIMA_SHAPE_HALFSPACE(Sphere) PROXIMA_SHAPE_HALFSPACE(Capsule) PROXIMA_SHAPE_HALFSPACE(Cylinder) \
+  PROXIMA_SHAPE_HALFSPACE(Cone) PROXIMA_SHAPE_HALFSPACE(Box) PROXIMA_SHAPE_HALFSPACE(Ellipsoid)       \
+  PROXIMA_SHAPE_HALFSPACE(ConvexPolytope)
 
 PROXIMA_SHAPE_HALFSPACE_ALL
 #undef PROXIMA_SHAPE_HALFSPACE_ALL

@@ -29,18 +29,26 @@ PROXIMA_HOT_INLINE inline DistanceResult from_cores(const Vec3& ca, const Vec3& 
   return DistanceResult{Status::ok, s - (ra + rb), n, pa, pb, 0, false};
 }
 
+// √l2 and its reciprocal, the latter as √l2 · (1/l2): the root and the
+// division run side by side instead of one after the other (on sphere pairs
+// the chain from the poses to the normal, not the instruction count, sets
+// the time). Below 1e-290, 1/l2 would overflow: there the division follows
+// the root. inv is inf for l2 = 0.
+struct LengthAndInverse {
+  double len, inv;
+};
+PROXIMA_HOT_INLINE inline LengthAndInverse length_and_inverse(double l2) {
+  const double len = std::sqrt(l2);
+  return {len, l2 > 1e-290 ? len * (1.0 / l2) : 1.0 / len};
+}
+
 // Point cores at ca, cb; `fallback()` gives the normal when they coincide
-// (computed only then). 1/len as √l2 · (1/l2): the root and the division run
-// side by side instead of one after the other (on sphere pairs the chain
-// from the poses to the normal, not the instruction count, sets the time).
-// Below 1e-290, 1/l2 would overflow: there the division follows the root.
-// `d` is ca − cb, passed where the caller has a shorter way to it.
+// (computed only then). `d` is ca − cb, passed where the caller has a
+// shorter way to it.
 template <class Fallback>
 PROXIMA_HOT_INLINE inline DistanceResult from_points(const Vec3& ca, const Vec3& cb, const Vec3& d,
                                                     Fallback&& fallback, double ra, double rb) {
-  const double l2 = d.squaredNorm();
-  const double len = std::sqrt(l2);
-  const double inv_len = l2 > 1e-290 ? len * (1.0 / l2) : 1.0 / len;
+  const auto [len, inv_len] = length_and_inverse(d.squaredNorm());
   const Vec3 n = len > 0.0 ? Vec3(d * inv_len) : Vec3(fallback());
   return from_cores(ca, cb, n, len, ra, rb);
 }
@@ -167,16 +175,13 @@ PROXIMA_HOT_INLINE inline DistanceResult sphere_box(const Sphere& a, const Trans
   const Vec3 c = tb.apply_inverse(ta.p);
   const Vec3& h = b.half_extents();
   const double ra = a.core_inflation(), rb = b.core_inflation();
-  // c less its nearest point of the box: zero inside. Outside it is no
-  // smaller than the rounding of h ≥ kMinLength, so l2 > 1e-62 and 1/l2 is
-  // finite; as in from_points, the root and 1/l2 run side by side, and d is
-  // turned into the world frame meanwhile. The box's point is the centre
-  // less that: one rotation instead of two.
+  // c less its nearest point of the box: zero inside. Outside, d is turned
+  // into the world frame while its length is taken; the box's point is the
+  // centre less that: one rotation instead of two.
   const Vec3 d = c - c.cwiseMax(-h).cwiseMin(h);
   const double l2 = d.squaredNorm();
   if (l2 > 0.0) {
-    const double len = std::sqrt(l2);
-    const double inv_len = len * (1.0 / l2);
+    const auto [len, inv_len] = length_and_inverse(l2);
     const Vec3 world_d = tb.rotate(d);
     return from_cores(ta.p, ta.p - world_d, Vec3(world_d * inv_len), len, ra, rb);
   }
@@ -413,14 +418,13 @@ DistanceResult capsule_box(const Capsule& a, const Transform& ta, const Box& b, 
 // its origin along n. For a sphere that reach is 0; for a capsule h|axis·n|;
 // for a box Σ h_i |col_i·n|. Those dot products run side by side once n is
 // there, instead of after the deepest point as n·(c − p_B) would, and the
-// deepest point itself (the copysigns of Capsule and Box::core_support along
-// −n) is made meanwhile. Other shapes: their core support, then its height.
+// deepest point itself (the core support along −n; for the capsule its
+// copysign written out) is made meanwhile. Other shapes: their core
+// support, then its height.
 template <class S>
 PROXIMA_HOT_INLINE inline DistanceResult shape_halfspace(const S& a, const Transform& ta, const Halfspace& b,
                                                          const Transform& tb) {
-  // A normal along an axis (a floor, a wall) turns into a column of R:
-  // R·(±e_k) with no multiplication, and no rounding either way.
-  const Vec3 n = b.axis() >= 0 ? Vec3(b.axis_sign() * tb.R.col(b.axis())) : Vec3(tb.rotate(b.normal()));
+  const Vec3 n = b.world_normal(tb);
   Vec3 ca;
   double s;
   if constexpr (std::is_same_v<S, Sphere>) {
@@ -434,7 +438,7 @@ PROXIMA_HOT_INLINE inline DistanceResult shape_halfspace(const S& a, const Trans
   } else if constexpr (std::is_same_v<S, Box>) {
     const Vec3 k = ta.rotate_inverse(n);
     const Vec3& h = a.half_extents();
-    ca = ta.apply(Vec3(std::copysign(h.x(), -k.x()), std::copysign(h.y(), -k.y()), std::copysign(h.z(), -k.z())));
+    ca = ta.apply(a.core_support(-k));
     s = (n.dot(ta.p - tb.p) - b.offset()) - h.cwiseProduct(k.cwiseAbs()).sum();
   } else {
     ca = ta.apply(a.core_support(ta.rotate_inverse(-n)));

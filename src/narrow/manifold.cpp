@@ -54,7 +54,7 @@ double core_extent(const Shape& s) {
 // ⟂ n, so the height is one number).
 double halfspace_height(const Halfspace& h, const Transform& pose, const PlaneFrame& f,
                         double lift) {
-  const Vec3 nw = pose.rotate(h.normal());
+  const Vec3 nw = h.world_normal(pose);
   const double c = h.offset() + nw.dot(pose.p);
   return f.project(c * nw, lift).h;
 }

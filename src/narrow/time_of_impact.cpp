@@ -62,7 +62,7 @@ TimeOfImpactResult against_turning_halfspace(const Shape& a, const RigidMotion& 
         return r;
       },
       [&](const DistanceResult&) {
-        return narrow::closing_speed_to_turning_halfspace(mb.start.rotate(b.as<Halfspace>().normal()), ma, ra, mb,
+        return narrow::closing_speed_to_turning_halfspace(b.as<Halfspace>().world_normal(mb.start), ma, ra, mb,
                                                           now);
       });
 }

@@ -3,6 +3,7 @@
 
 #include <proxima/core/aabb.hpp>
 #include <proxima/core/mass_properties.hpp>
+#include <proxima/core/transform.hpp>
 #include <proxima/shape/shape_type.hpp>
 
 namespace proxima {
@@ -18,11 +19,15 @@ class Halfspace {
 
   const Vec3& normal() const { return normal_; }
   /// 0, 1 or 2 when the normal is exactly ±(that unit axis), as a floor's or
-  /// a wall's is, else −1; axis_sign() is then its sign. A query turns such
-  /// a normal by taking a column of the pose's rotation instead of
-  /// multiplying by it.
+  /// a wall's is, else −1; axis_sign() is then its sign.
   int axis() const { return axis_; }
   double axis_sign() const { return axis_sign_; }
+  /// The normal turned by `pose`. An axis normal is a column of the
+  /// rotation, taken instead of multiplied (R·(±e_k) has no rounding either
+  /// way): on the closed forms' critical path.
+  Vec3 world_normal(const Transform& pose) const {
+    return axis_ >= 0 ? Vec3(axis_sign_ * pose.R.col(axis_)) : Vec3(pose.rotate(normal_));
+  }
   double offset() const { return offset_; }
   double margin() const { return margin_; }
   double core_inflation() const { return margin_; }
