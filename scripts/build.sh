@@ -4,5 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
-cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release} "$@" >/dev/null
+# The project's environment (scripts/venv.sh), when it is there, is the Python
+# the module is built and tested for, and where the bench finds Coal and MuJoCo.
+python=()
+[ -x .venv/bin/python ] && python=(-DPython3_EXECUTABLE="$PWD/.venv/bin/python")
+cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release} "${python[@]}" "$@" >/dev/null
 cmake --build "$build_dir" -j"$(nproc)"

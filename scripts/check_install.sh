@@ -3,7 +3,7 @@
 # and uses it as a user would: a CMake project that finds the package and,
 # when that build made the Python module, `import proxima` from the site
 # directory it was installed to, with its type stubs beside it (and checked
-# by mypy when it is installed). .ci/run calls it after the tests.
+# by mypy from the project's environment). .ci/run calls it after the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
@@ -56,15 +56,16 @@ for stub in proxima.pyi proxima-stubs/__init__.pyi; do
   [ -f "$site/$stub" ] || { echo "python: $site/$stub was not installed" >&2; exit 1; }
 done
 # mypy finds an installed module's types only through the stub package.
-if command -v mypy >/dev/null; then
+if "$python" -c 'import mypy' 2>/dev/null; then
   work=$(mktemp -d)
   printf '%s\n' 'import proxima' \
     'r: proxima.DistanceResult = proxima.distance(proxima.Sphere(0.3), None, proxima.Box(1.0, 1.0, 1.0), None)' \
     'd: float = r.distance' >"$work/use.py"
-  (cd "$work" && PYTHONPATH="$site" mypy --strict --no-error-summary --cache-dir "$work/cache" \
+  (cd "$work" && PYTHONPATH="$site" "$python" -m mypy --strict --no-error-summary --cache-dir "$work/cache" \
     --python-executable "$python" use.py)
   rm -rf "$work"
   echo "python: mypy --strict reads the installed stubs"
 else
-  echo "python: mypy not installed; installed stubs not type-checked"
+  echo "python: $python has no mypy (scripts/venv.sh installs it)" >&2
+  exit 1
 fi

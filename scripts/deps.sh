@@ -12,21 +12,20 @@ packages=(
   # COLLADA (.dae) meshes, as URDFs often name them (src/io/dae_reader.cpp).
   libassimp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  # The Python module (src/python) and its tests; python3-dev brings the
-  # headers it compiles against.
-  python3-dev python3-numpy pybind11-dev
-  # Test mesh: the MuJoCo samples ship a scanned, open mug (model/mug/mug.obj).
-  libmujoco-samples
+  # The Python module (src/python): python3-dev brings the headers it
+  # compiles against, python3-venv the project's environment (scripts/venv.sh
+  # fills it from PyPI with numpy, pybind11, pytest and the bench's peers).
+  python3-dev python3-venv
+  # Real meshes for the reader and mesh tests, none made here: a scanned, open
+  # mug (MuJoCo's samples, model/mug/mug.obj), the Stanford bunny (glmark2's
+  # data, models/bunny.obj), and the files of assimp's own test suite
+  # (STL/OBJ/PLY from real exporters, and its invalid/ inputs).
+  libmujoco-samples glmark2-data assimp-testmodels
   # Peers for the side-by-side benchmark (never linked into the library).
   libfcl-dev libccd-dev libbullet-dev
   # Optional penetration-depth peer (the peers build without it).
   libode-dev
 )
-# npm fetches the stl-models test meshes (scripts/fetch_test_data.sh). Any
-# npm will do; Node.js from elsewhere brings its own, which Debian's npm
-# package would conflict with.
-command -v npm >/dev/null || packages+=(npm)
-
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

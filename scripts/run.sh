@@ -4,5 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
+scripts/venv.sh
 scripts/build.sh
 exec build/bin/proxima demo "$@"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Quick start, part 2: install, build, and run every test.
+# Quick start, part 2: install, build, and run every test (the C++ tests and,
+# under pytest, the Python module's).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
+scripts/venv.sh
 scripts/build.sh
-scripts/fetch_test_data.sh
 cd "${BUILD_DIR:-build}"
 ctest --output-on-failure -j"$(nproc)" --timeout 1500

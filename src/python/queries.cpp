@@ -16,11 +16,10 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Mesh queries can take milliseconds: let other Python threads run.
-std::optional<py::gil_scoped_release> release_for_meshes(const Operand& a, const Operand& b) {
-  std::optional<py::gil_scoped_release> r;
-  if (a.mesh || b.mesh) r.emplace();
-  return r;
+// Mesh queries can take milliseconds: let other Python threads run. The
+// caller owns the release (pybind11's guard cannot be moved out of here).
+void release_for_meshes(std::optional<py::gil_scoped_release>& unlocked, const Operand& a, const Operand& b) {
+  if (a.mesh || b.mesh) unlocked.emplace();
 }
 
 void require(bool ok, const std::string& message) {
@@ -56,7 +55,8 @@ CollideAnswer collide_py(const py::object& a, const py::object& pose_a, const py
   CollideRequest req;
   req.method = method_arg(method);
   require(req.method == Method::automatic || (oa.shape && ob.shape), "method: applies to convex pairs only");
-  auto unlocked = release_for_meshes(oa, ob);
+  std::optional<py::gil_scoped_release> unlocked;
+  release_for_meshes(unlocked, oa, ob);
   return pair_collide(oa, ta, ob, tb, req);
 }
 
@@ -66,7 +66,8 @@ DistanceAnswer distance_py(const py::object& a, const py::object& pose_a, const 
   const Operand oa = operand_arg(a, "a"), ob = operand_arg(b, "b");
   const Transform ta = pose_arg(pose_a, "pose_a"), tb = pose_arg(pose_b, "pose_b");
   const DistanceRequest req = distance_request(oa, ob, method, bound, tol_rel, max_iterations);
-  auto unlocked = release_for_meshes(oa, ob);
+  std::optional<py::gil_scoped_release> unlocked;
+  release_for_meshes(unlocked, oa, ob);
   return pair_distance(oa, ta, ob, tb, req, signed_distance);
 }
 
@@ -109,7 +110,8 @@ ContactAnswer contacts_py(const py::object& a, const py::object& pose_a, const p
       convex.disc_points = *disc_points;
     }
   }
-  auto unlocked = release_for_meshes(oa, ob);
+  std::optional<py::gil_scoped_release> unlocked;
+  release_for_meshes(unlocked, oa, ob);
   return pair_contacts(oa, ta, ob, tb, convex, mesh);
 }
 
@@ -134,7 +136,8 @@ ToleranceAnswer tolerance_py(const py::object& a, const py::object& pose_a, cons
   const Operand oa = operand_arg(a, "a"), ob = operand_arg(b, "b");
   const Transform ta = pose_arg(pose_a, "pose_a"), tb = pose_arg(pose_b, "pose_b");
   const double t = non_negative(tolerance, "tolerance");
-  auto unlocked = release_for_meshes(oa, ob);
+  std::optional<py::gil_scoped_release> unlocked;
+  release_for_meshes(unlocked, oa, ob);
   return pair_tolerance(oa, ta, ob, tb, t);
 }
 

@@ -143,6 +143,48 @@ TEST(StlReader, AsciiErrorsNameTheLine) {
   expect_error([&] { read_stl(dir.write("nul.stl", nul)); }, {"nul.stl", "byte 80", "binary STL declares"});
 }
 
+// What exporters get wrong around the geometry: normals are not read (the
+// corner order gives the orientation), so a missing, NaN or wrong normal
+// changes nothing; the endsolid name is informational; a file of a few
+// facets is an open surface, loaded as it is.
+TEST(StlReader, AsciiNormalsAndNamesAreNotReadAndOpenFilesLoad) {
+  TempDir dir;
+  const std::string good = ascii_stl(kTetra);
+  auto every = [&](const std::string& from, const std::string& to) {
+    std::string s = good;
+    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) {
+      s.replace(at, from.size(), to);
+    }
+    return s;
+  };
+  const struct {
+    const char* file;
+    std::string text;
+  } closed[] = {
+      {"no_normal.stl", every("facet normal 0 0 0", "facet")},
+      {"nan_normal.stl", every("facet normal 0 0 0", "facet normal nan NaN -nan")},
+      {"wrong_normal.stl", every("facet normal 0 0 0", "facet normal 0 0 -1")},
+      {"name_mismatch.stl", every("endsolid tetra", "endsolid another")},
+  };
+  for (const auto& c : closed) {
+    SCOPED_TRACE(c.file);
+    expect_tetrahedron(read_stl(dir.write(c.file, c.text)), 1.0);
+  }
+  for (std::size_t facets : {1u, 3u}) {
+    const std::vector<Facet> part(kTetra.begin(), kTetra.begin() + facets);
+    const TriangleMesh m = read_stl(dir.write("open.stl", ascii_stl(part)));
+    EXPECT_EQ(m.triangle_count(), facets);
+    EXPECT_EQ(m.vertices().size(), facets == 1 ? 3u : 4u);
+    EXPECT_FALSE(m.is_closed());
+    EXPECT_FALSE(m.mass_properties().has_value());
+  }
+  // A facet of two corners is no triangle; the error names the endloop line.
+  std::string two = good;
+  const std::string corner = "      vertex 0.000000 0.000000 3.000000\n";
+  two.erase(two.find(corner), corner.size());  // facet 1 keeps two corners
+  expect_error([&] { read_stl(dir.write("two.stl", two)); }, {"two.stl", "line 13", "2 vertices"});
+}
+
 TEST(StlReader, RejectsMissingAndEmptyFiles) {
   TempDir dir;
   expect_error([&] { read_stl(dir.path() / "absent.stl"); }, {"absent.stl", "no such file"});

@@ -54,6 +54,6 @@ def write_cube_obj(path):
     with open(path, "w") as f:
         f.write("# unit cube\n")
         for v in CUBE_VERTICES:
-            f.write("v %r %r %r\n" % tuple(v))
+            f.write("v %r %r %r\n" % tuple(float(x) for x in v))
         for t in CUBE_TRIANGLES:
             f.write("f %d %d %d\n" % tuple(t + 1))
