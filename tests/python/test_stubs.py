@@ -8,6 +8,7 @@ import ast
 import inspect
 import os
 import re
+import site
 import subprocess
 import sys
 import tempfile
@@ -257,7 +258,12 @@ class StubsTest(unittest.TestCase):
                 path = os.path.join(tmp, "use.py")
                 with open(path, "w") as f:
                     f.write(code)
-                env = dict(os.environ, MYPYPATH=os.path.dirname(STUB))
+                # Installed, mypy finds the stub package in the interpreter's
+                # site-packages (which it refuses on MYPYPATH); in the build
+                # tree, proxima.pyi on MYPYPATH.
+                stub_dir = os.path.realpath(os.path.dirname(STUB))
+                installed = stub_dir in {os.path.realpath(p) for p in site.getsitepackages()}
+                env = dict(os.environ) if installed else dict(os.environ, MYPYPATH=stub_dir)
                 return subprocess.run(
                     [sys.executable, "-m", "mypy", "--strict", "--no-error-summary", "--cache-dir", os.path.join(tmp, "cache"),
                      "--python-executable", sys.executable, path],
