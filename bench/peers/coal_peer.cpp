@@ -6,9 +6,13 @@
 // coal::ComputeDistance / coal::ComputeCollision functor is built once per
 // workload (it resolves the pair's function and keeps its GJK solver), and
 // every query calls it with the two transforms. Its GJK/EPA runs with the
-// default GJK settings and the EPA iteration cap raised to epa_iterations:
-// at Coal's default of 64 EPA stops early on polytopes of 2000 vertices and
-// is ~1e-3 m off.
+// default GJK settings and the EPA iteration cap raised from 64 to 128
+// (detail::coal_epa_iterations): at 64, EPA stops early on the polytope(2000)
+// depth workload, up to 5.7e-3 m and 63° off (300 poses, seed 2027); at 128
+// its worst is 2.6e-7 m, as at 256 and 512, where EPA's tolerance (1e-6,
+// the default) rules. A larger cap costs time on every EPA call (Coal's EPA
+// readies a face list the size of the cap): box–box depth took 2.6 µs at
+// 64 and 5.3 µs at 1000.
 #include <array>
 #include <cmath>
 #include <memory>

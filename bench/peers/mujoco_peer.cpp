@@ -15,7 +15,11 @@
 //    d->contact).
 // Convex pairs without a dedicated collider (meshes, cylinders, ellipsoids)
 // go through MuJoCo's native GJK/EPA, run with the iteration cap and
-// tolerance below so that it converges (the defaults are 35 and 1e-6).
+// tolerance below so that it converges. With MuJoCo's defaults (35, 1e-6)
+// depth on the polytope(N)-capsule workloads is up to 0.002-0.04 m off,
+// with a cap of 100 still 4.3e-3 m on polytope(2000); at 1000 and 1e-10 the
+// worst is 2.7e-8 m, and no query took measurably longer than with the
+// defaults (2026-11-28, 300 poses).
 #include <array>
 #include <cmath>
 #include <cstdio>
