@@ -270,6 +270,59 @@ ManifoldComparison compare_manifolds(const pb::ManifoldCell& ours, const pb::Man
   return out;
 }
 
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// Per workload, Proxima's first row beside the fastest peer that is exact on
+// every pose and the fastest peer of all, for the summary tables. Every peer
+// row of the same run takes part (Coal and MuJoCo too when built).
+constexpr double exact_error = 1e-6;      // m
+constexpr double exact_normal_deg = 0.01;  // where the peer gives normals
+
+struct Summary {
+  std::string workload;
+  double proxima_ns = std::numeric_limits<double>::quiet_NaN(), proxima_error = 0.0;
+  std::string exact_peer, fastest_peer;
+  double exact_ns = std::numeric_limits<double>::infinity(), fastest_ns = std::numeric_limits<double>::infinity();
+  double fastest_error = std::numeric_limits<double>::quiet_NaN();
+
+  // One row's outcome: `max_error` over its finite answers, `normal_deg` its
+  // worst normal (NaN: none given), `failures` poses without an answer.
+  void add(const Row& r, double max_error, double normal_deg, int failures) {
+    const pb::PeerCell& c = r.cell;
+    if (r.library == "Proxima") {
+      if (std::isnan(proxima_ns)) proxima_ns = c.median_ns, proxima_error = max_error;
+      return;
+    }
+    if (!c.supported || !std::isfinite(c.median_ns) || c.median_ns <= 0) return;
+    const std::string name = r.library + " " + r.solver;
+    if (c.median_ns < fastest_ns) fastest_ns = c.median_ns, fastest_peer = name, fastest_error = max_error;
+    const bool exact =
+        failures == 0 && max_error <= exact_error && !(std::isfinite(normal_deg) && normal_deg > exact_normal_deg);
+    if (exact && c.median_ns < exact_ns) exact_ns = c.median_ns, exact_peer = name;
+  }
+};
+
+void print_summary(const std::vector<Summary>& rows, const char* what) {
+  if (rows.empty()) return;
+  std::printf("\n#### %s: Proxima against the fastest exact peer of this run\n\n", what);
+  std::printf("Exact: every pose answered, max error ≤ %.0e m and, where the peer gives normals, every normal within "
+              "%.2g° of the true one. × Proxima = peer ns / Proxima ns.\n\n", exact_error, exact_normal_deg);
+  std::printf("| workload | Proxima ns | max error | fastest exact peer | its ns | × Proxima | fastest peer | its ns | "
+              "its max error |\n|---|---:|---:|---|---:|---:|---|---:|---:|\n");
+  for (const Summary& r : rows) {
+    const bool exact = std::isfinite(r.exact_ns), any = std::isfinite(r.fastest_ns);
+    std::printf("| %s | %.0f | %.2g | %s | %s | %s | %s | %s | %s |\n", r.workload.c_str(), r.proxima_ns,
+                r.proxima_error, exact ? r.exact_peer.c_str() : "none", exact ? fmt("%.0f", r.exact_ns).c_str() : "–",
+                exact ? fmt("%.2f", r.exact_ns / r.proxima_ns).c_str() : "–", any ? r.fastest_peer.c_str() : "none",
+                any ? fmt("%.0f", r.fastest_ns).c_str() : "–", any ? fmt("%.2g", r.fastest_error).c_str() : "–");
+  }
+  std::fflush(stdout);
+}
+
 std::string machine() {
   std::string cpu = "unknown CPU";
   std::ifstream f("/proc/cpuinfo");
@@ -288,12 +341,6 @@ std::string today() {
   const std::time_t t = std::time(nullptr);
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
-  return buf;
-}
-
-std::string fmt(const char* f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, v);
   return buf;
 }
 
@@ -336,9 +383,12 @@ int main(int argc, char** argv) {
     std::printf("|---|---|---|---:|---:|---:|---:|---:|---|\n");
   }
   const auto skip = [&only](const std::string& name) { return !only.empty() && name.find(only) == std::string::npos; };
+  std::vector<Summary> distance_summary;
   for (const pb::TruthWorkload& w : works) {
     if (skip(w.work.name)) continue;
     std::vector<Row> rows;
+    Summary& summary = distance_summary.emplace_back();
+    summary.workload = w.work.name;
     rows.push_back({"Proxima", "distance (auto)", run_proxima(w, repeats, proxima::Method::automatic)});
     const bool has_closed_form = w.work.a.kind == pb::Kind::sphere || w.work.a.kind == pb::Kind::capsule;
     if (has_closed_form) rows.push_back({"Proxima", "distance (GJK forced)", run_proxima(w, repeats, proxima::Method::gjk)});
@@ -369,12 +419,15 @@ int main(int argc, char** argv) {
         meane = fmt("%.2g", sum / n);
       }
       const int failures = c.supported ? std::max(c.failures, missing) : 0;
+      summary.add(r, n > 0 ? mx : std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN(),
+                  failures);
       std::printf("| %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", w.work.name.c_str(), r.library.c_str(),
                   r.solver.c_str(), ns.c_str(), ratio.c_str(), maxe.c_str(), meane.c_str(), failures,
                   c.supported ? c.note.c_str() : ("unsupported: " + c.note).c_str());
       std::fflush(stdout);
     }
   }
+  print_summary(distance_summary, "Distance");
   if (depth) {
     std::printf("\n### Penetration depth (overlapping poses)\n\n");
     std::printf("Signed distance on overlapping pairs, %d poses per workload (seed 2027); error = |signed distance − "
@@ -384,9 +437,12 @@ int main(int argc, char** argv) {
     std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
     const std::vector<pb::TruthWorkload> depth_works =
         depth_rows ? pb::make_depth_workloads(poses) : std::vector<pb::TruthWorkload>{};
+    std::vector<Summary> depth_summary;
     for (const pb::TruthWorkload& w : depth_works) {
       if (skip(w.work.name)) continue;
       std::vector<Row> rows;
+      Summary& summary = depth_summary.emplace_back();
+      summary.workload = w.work.name;
       rows.push_back({"Proxima", "signed_distance (auto)", run_proxima_depth(w, repeats, proxima::Method::automatic)});
       // A halfspace is unbounded: its pairs have a closed form and no other
       // method, and of the peers only ODE (a plane geom) takes it.
@@ -436,12 +492,15 @@ int main(int argc, char** argv) {
         }
         if (nn > 0) nerr = fmt("%.2g", nmax);
         const int failures = c.supported ? std::max(c.failures, missing) : 0;
+        summary.add(r, n > 0 ? mx : std::numeric_limits<double>::infinity(),
+                    nn > 0 ? nmax : std::numeric_limits<double>::quiet_NaN(), failures);
         std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s |\n", w.work.name.c_str(), r.library.c_str(),
                     r.solver.c_str(), ns.c_str(), ratio.c_str(), maxe.c_str(), meane.c_str(), nerr.c_str(), failures,
                     c.supported ? c.note.c_str() : ("unsupported: " + c.note).c_str());
         std::fflush(stdout);
       }
     }
+    print_summary(depth_summary, "Penetration depth");
 #ifdef PROXIMA_HAVE_ODE
     // The rows above are measured one after another (the peers in child
     // processes), minutes apart on a shared machine: on queries of 20 ns

@@ -4,21 +4,24 @@
 //  1. A 1,000,000-triangle noisy fractal terrain with holes: BVH build time
 //     and bytes per triangle (SAH vs median split), then distance and
 //     tolerance from a 1k-triangle foot mesh at random poses near the surface.
-//  2. The Stanford bunny (69,451 triangles, npm stl-models, fetched by
-//     scripts/fetch_test_data.sh) scaled to 0.2 m when its path is given, else
-//     a sphere-like 70k-triangle noisy blob ~0.2 m across, against itself and against a box at 10^3
+//  2. The Stanford bunny (69,666 triangles, Debian glmark2-data's
+//     /usr/share/glmark2/models/bunny.obj, or the mesh file given) scaled to
+//     0.2 m; without it (or given "blob"), a sphere-like 70k-triangle noisy
+//     blob ~0.2 m across. Against itself and against a box at 10^3
 //     random poses, half of them colliding: collide, distance, tolerance
 //     (5 mm) for Proxima, collide and distance for FCL BVHModel<OBBRSS> and
-//     BVHModel<RSS> (FCL has no tolerance query). "distance-sep" rows time
-//     the separated half alone.
+//     BVHModel<RSS> (FCL has no tolerance query) and for Coal's
+//     BVHModel<OBBRSS> (its ComputeCollision / ComputeDistance functors,
+//     built once). "distance-sep" rows time the separated half alone.
 //
-// Usage: proxima-mesh-bench [poses=1000] [repeats=3] [blob noise=0.03] [mesh file]
+// Usage: proxima-mesh-bench [poses=1000] [repeats=3] [blob noise=0.03] [mesh file | blob]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <functional>
 #include <random>
 #include <string>
@@ -34,6 +37,9 @@
 
 #ifdef PROXIMA_HAVE_FCL
 #include <fcl/fcl.h>
+#endif
+#ifdef PROXIMA_HAVE_COAL
+#include "peers/coal_mesh.hpp"
 #endif
 
 namespace {
@@ -260,16 +266,20 @@ int main(int argc, char** argv) {
 
   // ---- 2. blob vs blob, blob vs box
   {
-    const TriangleMesh blob = argc > 4 ? centred_and_scaled(proxima::read_mesh(argv[4]), 0.2)
-                                       : blob_mesh(186, 187, 0.1, blob_noise, 10);
+    // The bunny from Debian's glmark2-data when installed (apt-get install glmark2-data).
+    const char* bunny = "/usr/share/glmark2/models/bunny.obj";
+    const std::string mesh_file = argc > 4 ? argv[4] : std::filesystem::exists(bunny) ? bunny : "blob";
+    const bool from_file = mesh_file != "blob";
+    const TriangleMesh blob = from_file ? centred_and_scaled(proxima::read_mesh(mesh_file), 0.2)
+                                        : blob_mesh(186, 187, 0.1, blob_noise, 10);
     const Bvh a(blob);
     const Bvh a_obb = quick ? a : Bvh(blob, {proxima::BvhSplit::sah, 4, proxima::BvhVolume::obb});
     // The AABB-only hierarchy (the default before RSS nodes), timed in every
     // run so the RSS rows have their "before" beside them.
     const Bvh a_aabb(blob, {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb});
     const proxima::Box box(0.15, 0.1, 0.05);
-    if (argc > 4) {
-      std::printf("\n2. %s: %zu triangles, scaled to 0.2 m; BVH build %.3f s\n", argv[4],
+    if (from_file) {
+      std::printf("\n2. %s: %zu triangles, scaled to 0.2 m; BVH build %.3f s\n", mesh_file.c_str(),
                   blob.triangle_count(), a.build_seconds());
     } else {
       std::printf("\n2. blob: %zu triangles, radius 0.1 m, radial noise ±%.1f%%; BVH build %.3f s\n",
@@ -389,6 +399,50 @@ int main(int argc, char** argv) {
       };
       fcl_rows(fcl_model<fcl::OBBRSSd>(blob), "fcl BVHModel<OBBRSS>");
       fcl_rows(fcl_model<fcl::RSSd>(blob), "fcl BVHModel<RSS>");
+#endif
+#ifdef PROXIMA_HAVE_COAL
+      {
+        // As FCL's rows: B's pose is set inside each timed query.
+        std::vector<std::array<double, 3>> vertices;
+        for (const Vec3& v : blob.vertices()) vertices.push_back({v.x(), v.y(), v.z()});
+        std::vector<std::array<int, 3>> triangles;
+        for (const TriangleIndices& t : blob.triangles())
+          triangles.push_back({static_cast<int>(t[0]), static_cast<int>(t[1]), static_cast<int>(t[2])});
+        proxima::bench::CoalMeshPair c(vertices, triangles,
+                                       pair == 0 ? std::vector<double>{} : std::vector<double>{0.15, 0.1, 0.05});
+        const auto place = [&](const Transform& t) {
+          c.set_pose_b({t.R(0, 0), t.R(0, 1), t.R(0, 2), t.R(1, 0), t.R(1, 1), t.R(1, 2), t.R(2, 0), t.R(2, 1), t.R(2, 2)},
+                       {t.p.x(), t.p.y(), t.p.z()});
+        };
+        double max_err = 0.0;
+        int disagree = 0;
+        for (std::size_t i = 0; i < P.size(); ++i) {
+          place(P[i]);
+          if (c.collide() != (ours[i] == 0.0)) ++disagree;
+          if (ours[i] > 0.0) max_err = std::max(max_err, std::abs(c.distance() - ours[i]));
+        }
+        char note[128];
+        std::snprintf(note, sizeof note, "max |d - ours| %.1e on separated poses; collide disagrees on %d/%zu", max_err,
+                      disagree, P.size());
+        const std::string name = proxima::bench::CoalMeshPair::library();
+        std::string slow;
+        const double collide_ns = time_queries(
+            P.size(), repeats,
+            [&](std::size_t i) {
+              place(P[i]);
+              keep(c.collide());
+            },
+            &slow);
+        rows.push_back({name, "collide", collide_ns, slow.empty() ? std::string(note) : slow + "; " + note});
+        rows.push_back({name, "distance", time_queries(P.size(), repeats, [&](std::size_t i) {
+                          place(P[i]);
+                          keep(c.distance());
+                        })});
+        rows.push_back({name, "distance-sep", time_queries(n_sep, repeats, [&](std::size_t i) {
+                          place(P[sep + i]);
+                          keep(c.distance());
+                        })});
+      }
 #endif
       print_rows(rows, pair == 0 ? "  blob vs blob (half colliding)" : "  blob vs box 0.15x0.1x0.05 (half colliding)");
     }

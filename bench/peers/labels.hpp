@@ -2,6 +2,7 @@
 // crashed child's row reads the same as a successful one.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace proxima::bench::detail {
@@ -10,12 +11,20 @@ std::string fcl_library();     // defined in fcl_peer.cpp
 std::string ccd_library();     // defined in ccd_peer.cpp
 std::string bullet_library();  // defined in bullet_peer.cpp
 std::string ode_library();     // defined in ode_peer.cpp (built only with ODE)
+std::string coal_library();    // defined in coal_peer.cpp (built only with Coal)
+std::string mujoco_library();  // defined in mujoco_peer.cpp (built only with MuJoCo)
+
+// Coal's EPA iteration cap (its default, 64, is up to 5.7e-3 m off on
+// polytopes of 2000 vertices; see coal_peer.cpp); the labels below carry it.
+inline constexpr std::size_t coal_epa_iterations = 128;
 
 inline constexpr const char* fcl_libccd_solver = "fcl::distance GST_LIBCCD";
 inline constexpr const char* fcl_indep_solver = "fcl::distance GST_INDEP";
 inline constexpr const char* ccd_solver = "ccdGJKPenetration (GJK+EPA)";
 inline constexpr const char* bullet_gjk_solver = "btGjkPairDetector (Voronoi simplex + GJK-EPA depth)";
 inline constexpr const char* bullet_epa_solver = "btGjkEpaSolver2::Distance (Penetration on overlap)";
+inline constexpr const char* coal_distance_solver = "ComputeDistance (GJK; EPA cap 128)";
+inline constexpr const char* mujoco_distance_solver = "mj_geomDistance";
 
 // Penetration-depth peers (all_depth_peers).
 inline constexpr const char* ccd_gjk_depth_solver = "ccdGJKPenetration (GJK+EPA)";
@@ -27,6 +36,10 @@ inline constexpr const char* fcl_indep_contact_solver = "fcl::collide contact GS
 inline constexpr const char* bullet_epa_depth_solver = "btGjkEpaSolver2::Penetration";
 inline constexpr const char* bullet_pair_depth_solver = "btGjkPairDetector + btGjkEpaPenetrationDepthSolver";
 inline constexpr const char* ode_solver = "dCollide (deepest contact)";
+inline constexpr const char* coal_signed_solver = "ComputeDistance signed (GJK+EPA, cap 128)";
+inline constexpr const char* coal_contact_solver = "ComputeCollision contact (GJK+EPA, cap 128)";
+inline constexpr const char* mujoco_signed_solver = "mj_geomDistance (signed)";
+inline constexpr const char* mujoco_collision_solver = "mj_collision (deepest contact)";
 
 // Contact-manifold peers (all_manifold_peers).
 inline constexpr const char* bullet_box_box_manifold_solver = "btBoxBoxDetector";

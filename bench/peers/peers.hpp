@@ -92,6 +92,28 @@ Duel duel_ode(const Workload& work, int repeats, int rounds, void (*ours)(void* 
               void* ctx);
 #endif
 
+#ifdef PROXIMA_HAVE_COAL
+/// Coal (coal_peer.cpp): a coal::ComputeDistance functor built once per
+/// workload, called per query with the two transforms; EPA's iteration cap
+/// raised to detail::coal_epa_iterations. Distance: min_distance. Depth:
+/// the signed min_distance and minus Coal's normal (o1 to o2), and the same
+/// through coal::ComputeCollision with one contact.
+PeerCell run_coal_distance(const Workload& work, int repeats);
+PeerCell run_coal_signed(const Workload& work, int repeats);
+PeerCell run_coal_contact(const Workload& work, int repeats);
+#endif
+#ifdef PROXIMA_HAVE_MUJOCO
+/// MuJoCo (mujoco_peer.cpp): a model compiled once per workload with the two
+/// shapes as geoms of two free bodies; per pose (untimed) qpos is set and
+/// mj_kinematics run. Distance: mj_geomDistance alone (distmax 100; a
+/// result at distmax is a failure). Depth: mj_geomDistance's negative
+/// result with the normal from its fromto segment, and mj_collision (broad
+/// and narrow phase through mjData) with the deepest contact. No halfspace.
+PeerCell run_mujoco_distance(const Workload& work, int repeats);
+PeerCell run_mujoco_signed(const Workload& work, int repeats);
+PeerCell run_mujoco_collision(const Workload& work, int repeats);
+#endif
+
 /// One peer solver with the labels its cells carry, so a crashed run can
 /// still be attributed.
 struct Peer {

@@ -11,6 +11,12 @@ const std::vector<Peer>& all_peers() {
       {detail::ccd_library(), detail::ccd_solver, run_libccd},
       {detail::bullet_library(), detail::bullet_gjk_solver, run_bullet_gjk_pair},
       {detail::bullet_library(), detail::bullet_epa_solver, run_bullet_epa_distance},
+#ifdef PROXIMA_HAVE_COAL
+      {detail::coal_library(), detail::coal_distance_solver, run_coal_distance},
+#endif
+#ifdef PROXIMA_HAVE_MUJOCO
+      {detail::mujoco_library(), detail::mujoco_distance_solver, run_mujoco_distance},
+#endif
   };
   return peers;
 }
@@ -27,6 +33,14 @@ const std::vector<Peer>& all_depth_peers() {
       {detail::bullet_library(), detail::bullet_pair_depth_solver, run_bullet_pair_depth},
 #ifdef PROXIMA_HAVE_ODE
       {detail::ode_library(), detail::ode_solver, run_ode},
+#endif
+#ifdef PROXIMA_HAVE_COAL
+      {detail::coal_library(), detail::coal_signed_solver, run_coal_signed},
+      {detail::coal_library(), detail::coal_contact_solver, run_coal_contact},
+#endif
+#ifdef PROXIMA_HAVE_MUJOCO
+      {detail::mujoco_library(), detail::mujoco_signed_solver, run_mujoco_signed},
+      {detail::mujoco_library(), detail::mujoco_collision_solver, run_mujoco_collision},
 #endif
   };
   return peers;

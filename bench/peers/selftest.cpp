@@ -1,5 +1,8 @@
 // Checks every peer adapter against closed-form distances, and shows what a
-// crashing or hanging peer looks like through run_isolated.
+// crashing or hanging peer looks like through run_isolated. The known faults
+// of FCL, libccd, Bullet and ODE are printed, not failed; Coal and MuJoCo are
+// held to every answer (exit status 1 if one is unsupported, fails or is
+// off), so a broken adapter shows in CI.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -17,6 +20,11 @@ using namespace proxima::bench;
 namespace {
 
 constexpr double tolerance = 1e-6;
+
+// Peers that must answer every case here: they support every shape pair and
+// are exact on these closed forms.
+bool strict(const std::string& library) { return library.rfind("Coal", 0) == 0 || library.rfind("MuJoCo", 0) == 0; }
+int strict_faults = 0;
 
 struct Case {
   Workload work;
@@ -127,6 +135,11 @@ std::vector<Case> cases() {
       // Tip at (0.3, 2.2, 0.4): nearest capsule point is the side at z = 0.4.
       make("capsule-convex", capsule(0.5, 2), spike({0.3, 2.2, 0}),
            {{at(0, 0, 0), at(0.3, 2.2, 0.4)}}, {std::hypot(0.3, 2.2) - 0.5}),
+      // Closed forms against a face, an edge and a corner of the box.
+      make("sphere-box", sphere(0.5), box(2, 2, 2),
+           {{at(0, 0, 2), at(0, 0, 0)}, {at(2, 2, 0.5), at(0, 0, 0)}, {at(2, 2, 2), at(0, 0, 0)},
+            {at(0, 2.5, 0), turned(at(0, 0, 0), 0, 45)}},
+           {0.5, s2 - 0.5, std::sqrt(3.0) - 0.5, 2.5 - s2 - 0.5}),
       make("convex-sphere", cube_hull(1), sphere(0.5),
            {{at(0, 0, 0), at(0, 0, 3)}, {at(0, 0, 0), at(2, 2, 2)}},
            {1.5, std::sqrt(3.0) - 0.5}),
@@ -143,6 +156,7 @@ int check_peers() {
       std::printf("  %-21s %-52s", cell.library.c_str(), cell.solver.c_str());
       if (!cell.supported) {
         std::printf(" unsupported: %s\n", cell.note.c_str());
+        strict_faults += strict(cell.library);
         continue;
       }
       double worst = 0;
@@ -155,6 +169,7 @@ int check_peers() {
         const double err = cell.distances[i] - c.expected[i];
         if (std::fabs(err) <= tolerance) continue;
         off += std::isfinite(err);
+        strict_faults += strict(cell.library);
         std::printf("      pose %zu: got % .12f  want % .12f  err % .1e\n", i, cell.distances[i],
                     c.expected[i], err);
       }
@@ -233,6 +248,7 @@ int check_depth_peers() {
       std::printf("  %-22s %-50s", cell.library.c_str(), cell.solver.c_str());
       if (!cell.supported) {
         std::printf(" unsupported: %s\n", cell.note.c_str());
+        strict_faults += strict(cell.library);
         continue;
       }
       std::printf(" %7.0f ns  failures %d%s%s\n", cell.median_ns, cell.failures,
@@ -253,6 +269,8 @@ int check_depth_peers() {
         const bool wrong = !std::isfinite(d) || depth_err > 1e-3 || angle > 1.0;
         const bool exact = depth_err <= 1e-6 && angle <= 1e-6 * 180.0 / M_PI;
         off += std::isfinite(d) && wrong;
+        // Coal and MuJoCo: exact depth and a normal within 1e-6 rad.
+        strict_faults += strict(cell.library) && !(exact && has_normal);
         std::printf("      pose %zu: d % .6f (err %.1e)", i, d, depth_err);
         if (has_normal)
           std::printf("  n (% .4f % .4f % .4f) (%6.3f deg)", cell.normals[i][0], cell.normals[i][1],
@@ -333,5 +351,6 @@ int main() {
   std::printf("\n%d finite distances off by more than %.0e\n", off, tolerance);
   std::printf("%d finite depth answers wrong (depth off by > 1e-3 or normal by > 1 degree)\n", depth_off);
   std::printf("%d manifold peers with a wrong converted manifold\n", manifold_wrong);
-  return 0;
+  std::printf("%d Coal or MuJoCo answers unsupported, failed or off (must be 0)\n", strict_faults);
+  return strict_faults == 0 ? 0 : 1;
 }
