@@ -39,7 +39,8 @@
 #include <fcl/fcl.h>
 #endif
 #ifdef PROXIMA_HAVE_COAL
-#include "peers/coal_mesh.hpp"
+#include "peers/coal_api.hpp"
+#include "peers/labels.hpp"
 #endif
 
 namespace {
@@ -408,8 +409,9 @@ int main(int argc, char** argv) {
         std::vector<std::array<int, 3>> triangles;
         for (const TriangleIndices& t : blob.triangles())
           triangles.push_back({static_cast<int>(t[0]), static_cast<int>(t[1]), static_cast<int>(t[2])});
-        proxima::bench::CoalMeshPair c(vertices, triangles,
-                                       pair == 0 ? std::vector<double>{} : std::vector<double>{0.15, 0.1, 0.05});
+        const auto coal = proxima::bench::coal_api().mesh_pair(
+            vertices, triangles, pair == 0 ? std::vector<double>{} : std::vector<double>{0.15, 0.1, 0.05});
+        proxima::bench::CoalMeshPair& c = *coal;
         const auto place = [&](const Transform& t) {
           c.set_pose_b({t.R(0, 0), t.R(0, 1), t.R(0, 2), t.R(1, 0), t.R(1, 1), t.R(1, 2), t.R(2, 0), t.R(2, 1), t.R(2, 2)},
                        {t.p.x(), t.p.y(), t.p.z()});
@@ -424,7 +426,7 @@ int main(int argc, char** argv) {
         char note[128];
         std::snprintf(note, sizeof note, "max |d - ours| %.1e on separated poses; collide disagrees on %d/%zu", max_err,
                       disagree, P.size());
-        const std::string name = proxima::bench::CoalMeshPair::library();
+        const std::string name = proxima::bench::detail::coal_library() + " BVHModel<OBBRSS>";
         std::string slow;
         const double collide_ns = time_queries(
             P.size(), repeats,

@@ -8,8 +8,9 @@
 # --reuse BUILD_DIR: build in that already-built folder (pip's
 # --no-build-isolation with -Cbuild-dir), so the library is not compiled
 # again; .ci/run passes the test build's folder, which this reconfigures for
-# the module alone. Without it, pip builds in an isolated environment from
-# scratch, as a user's first `pip install .` does (about 6 minutes on 2 cores).
+# the module alone (a later scripts/build.sh there compiles the tests again).
+# Without it, pip builds in an isolated environment from scratch, as a user's
+# first `pip install .` does (10 minutes of CPU on this project's machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD

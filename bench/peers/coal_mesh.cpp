@@ -7,8 +7,20 @@
 #include <coal/shape/geometric_shapes.h>
 
 namespace proxima::bench {
+namespace {
 
-struct CoalMeshPair::Impl {
+struct CoalBvhPair final : CoalMeshPair {
+  CoalBvhPair(const std::vector<std::array<double, 3>>& vertices, const std::vector<std::array<int, 3>>& triangles,
+              const std::vector<double>& box_size);
+  void set_pose_b(const std::array<double, 9>& rotation, const std::array<double, 3>& translation) override;
+  bool collide() const override;
+  double distance() const override;
+
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+struct CoalBvhPair::Impl {
   std::shared_ptr<coal::CollisionGeometry> a, b;
   coal::Transform3s ta = coal::Transform3s::Identity(), tb = coal::Transform3s::Identity();
   std::unique_ptr<coal::ComputeCollision> collide;
@@ -17,8 +29,8 @@ struct CoalMeshPair::Impl {
   coal::DistanceRequest distance_request{};
 };
 
-CoalMeshPair::CoalMeshPair(const std::vector<std::array<double, 3>>& vertices,
-                           const std::vector<std::array<int, 3>>& triangles, const std::vector<double>& box_size)
+CoalBvhPair::CoalBvhPair(const std::vector<std::array<double, 3>>& vertices,
+                         const std::vector<std::array<int, 3>>& triangles, const std::vector<double>& box_size)
     : impl_(std::make_unique<Impl>()) {
   auto model = std::make_shared<coal::BVHModel<coal::OBBRSS>>();
   std::vector<coal::Vec3s> points;
@@ -46,25 +58,29 @@ CoalMeshPair::CoalMeshPair(const std::vector<std::array<double, 3>>& vertices,
   impl_->distance = std::make_unique<coal::ComputeDistance>(impl_->a.get(), impl_->b.get());
 }
 
-CoalMeshPair::~CoalMeshPair() = default;
-
-void CoalMeshPair::set_pose_b(const std::array<double, 9>& r, const std::array<double, 3>& p) {
+void CoalBvhPair::set_pose_b(const std::array<double, 9>& r, const std::array<double, 3>& p) {
   coal::Matrix3s rotation;
   rotation << r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8];
   impl_->tb = coal::Transform3s(rotation, coal::Vec3s(p[0], p[1], p[2]));
 }
 
-bool CoalMeshPair::collide() const {
+bool CoalBvhPair::collide() const {
   coal::CollisionResult result;
   (*impl_->collide)(impl_->ta, impl_->tb, impl_->collision_request, result);
   return result.isCollision();
 }
 
-double CoalMeshPair::distance() const {
+double CoalBvhPair::distance() const {
   coal::DistanceResult result;
   return (*impl_->distance)(impl_->ta, impl_->tb, impl_->distance_request, result);
 }
 
-std::string CoalMeshPair::library() { return std::string("coal ") + COAL_VERSION + " BVHModel<OBBRSS>"; }
+}  // namespace
+
+std::unique_ptr<CoalMeshPair> make_coal_mesh_pair(const std::vector<std::array<double, 3>>& vertices,
+                                                  const std::vector<std::array<int, 3>>& triangles,
+                                                  const std::vector<double>& box_size) {
+  return std::make_unique<CoalBvhPair>(vertices, triangles, box_size);
+}
 
 }  // namespace proxima::bench

@@ -1,6 +1,6 @@
-// Coal's BVHModel<OBBRSS> for the mesh benchmark, behind plain types so that
-// proxima-mesh-bench compiles without Coal's headers (coal_mesh.cpp is in the
-// Coal library, built only with PROXIMA_HAVE_COAL).
+// Coal's BVHModel<OBBRSS> for the mesh benchmark, behind an interface of
+// plain types: proxima-mesh-bench compiles without Coal's headers and gets
+// the implementation from the Coal library through coal_api() (coal_api.hpp).
 #pragma once
 
 #include <array>
@@ -16,26 +16,19 @@ namespace proxima::bench {
 /// which every query calls with the two transforms.
 class CoalMeshPair {
  public:
-  /// `box_size` empty: B is A's mesh; else B is a box of these full extents.
-  CoalMeshPair(const std::vector<std::array<double, 3>>& vertices, const std::vector<std::array<int, 3>>& triangles,
-               const std::vector<double>& box_size = {});
-  ~CoalMeshPair();
-  CoalMeshPair(const CoalMeshPair&) = delete;
-  CoalMeshPair& operator=(const CoalMeshPair&) = delete;
-
+  virtual ~CoalMeshPair() = default;
   /// B's pose: row-major rotation and translation.
-  void set_pose_b(const std::array<double, 9>& rotation, const std::array<double, 3>& translation);
+  virtual void set_pose_b(const std::array<double, 9>& rotation, const std::array<double, 3>& translation) = 0;
   /// Collision (no contact), stopping at the first colliding triangle pair.
-  bool collide() const;
+  virtual bool collide() const = 0;
   /// Distance with nearest points (Coal's BVH distance; 0 or below when
   /// overlapping).
-  double distance() const;
-
-  static std::string library();
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  virtual double distance() const = 0;
 };
+
+/// `box_size` empty: B is A's mesh; else B is a box of these full extents.
+std::unique_ptr<CoalMeshPair> make_coal_mesh_pair(const std::vector<std::array<double, 3>>& vertices,
+                                                  const std::vector<std::array<int, 3>>& triangles,
+                                                  const std::vector<double>& box_size);
 
 }  // namespace proxima::bench

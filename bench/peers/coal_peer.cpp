@@ -26,6 +26,7 @@
 #include <coal/shape/convex.h>
 #include <coal/shape/geometric_shapes.h>
 
+#include "coal_api.hpp"
 #include "convert.hpp"
 #include "labels.hpp"
 #include "peers.hpp"
@@ -112,16 +113,14 @@ PeerCell run_distance(const Workload& work, int repeats, const char* solver, Ans
 
 }  // namespace
 
-std::string detail::coal_library() { return std::string("Coal ") + COAL_VERSION; }
-
-PeerCell run_coal_distance(const Workload& work, int repeats) {
+PeerCell coal_side::distance(const Workload& work, int repeats) {
   return run_distance(work, repeats, detail::coal_distance_solver,
                       [](const coal::DistanceResult& r) { return r.min_distance; });
 }
 
 // Coal's DistanceResult::normal points from o1 (A) to o2 (B): B-to-A is its
 // negative; min_distance is already signed (negative = -depth).
-PeerCell run_coal_signed(const Workload& work, int repeats) {
+PeerCell coal_side::signed_distance(const Workload& work, int repeats) {
   return run_distance(work, repeats, detail::coal_signed_solver, [](const coal::DistanceResult& r) {
     detail::Depth out;
     out.distance = r.min_distance;
@@ -134,7 +133,7 @@ PeerCell run_coal_signed(const Workload& work, int repeats) {
 // Contact::penetration_depth is the signed distance d (negative on overlap;
 // translating A by d * normal separates), kept as is; its normal points
 // from o1 (A) to o2 (B), so B-to-A is its negative.
-PeerCell run_coal_contact(const Workload& work, int repeats) {
+PeerCell coal_side::contact(const Workload& work, int repeats) {
   PeerCell cell = start_cell(detail::coal_contact_solver);
   Geometries g;
   if (!build(work, cell, g)) return cell;
@@ -171,3 +170,10 @@ PeerCell run_coal_contact(const Workload& work, int repeats) {
 }
 
 }  // namespace proxima::bench
+
+extern "C" const proxima::bench::CoalApi* proxima_bench_coal_api() {
+  using namespace proxima::bench;
+  static const CoalApi api{coal_side::distance, coal_side::signed_distance, coal_side::contact,
+                           make_coal_mesh_pair};
+  return &api;
+}

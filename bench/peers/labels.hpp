@@ -11,8 +11,13 @@ std::string fcl_library();     // defined in fcl_peer.cpp
 std::string ccd_library();     // defined in ccd_peer.cpp
 std::string bullet_library();  // defined in bullet_peer.cpp
 std::string ode_library();     // defined in ode_peer.cpp (built only with ODE)
-std::string coal_library();    // defined in coal_peer.cpp (built only with Coal)
 std::string mujoco_library();  // defined in mujoco_peer.cpp (built only with MuJoCo)
+
+#ifdef PROXIMA_COAL_VERSION
+// From CMake: the parent process labels Coal's rows without loading Coal
+// (coal_api.hpp says why it loads only where it runs).
+inline std::string coal_library() { return std::string("Coal ") + PROXIMA_COAL_VERSION; }
+#endif
 
 // Coal's EPA iteration cap (its default, 64, is up to 5.7e-3 m off on
 // polytopes of 2000 vertices; see coal_peer.cpp); the labels below carry it.
