@@ -263,5 +263,56 @@ TEST(SceneWatchdog, ClosedLoopPandaJogWithoutAToolStopsBeforeTheTable) {
               r.samples, 1e3 * r.final_clearance, 1e3 * r.lowest);
 }
 
+// Inside the table: the table channel reads the signed distance (minus the
+// penetration depth, as the Minkowski oracle measures it from the links'
+// hull vertices and the box's corners), pushing deeper is a stop, backing
+// out is allowed and said so.
+TEST(SceneWatchdog, InsideTheTablePushingDeeperStopsAndBackingOutIsAllowed) {
+  const SceneChecker& checker = watched_panda();
+  const RobotModel& model = checker.model();
+  const Environment env = table_cell();
+  const std::vector<closed_loop::BoxObstacle> table = closed_loop::boxes_of(env);
+  auto exact = [&](std::span<const double> x) { return closed_loop::independent_clearance(checker, x, table, 0.05); };
+  std::vector<double> q = ready_pose();
+  q.resize(model.variable_count(), 0.0);
+  // The shoulder turned on until the arm is 5–15 mm inside the table top.
+  while (exact(q) > 0.05) q[1] += 0.01;
+  while (exact(q) > -0.005) q[1] += 0.001;
+  ASSERT_LT(exact(q), -0.005);
+  ASSERT_GT(exact(q), -0.015);
+  const SceneClearances channels = scene_clearances(checker, env, {.self = false});
+  std::vector<double> d(1);
+  channels.fn(q, d);
+  EXPECT_NEAR(d[0], exact(q), 1e-6);
+  EXPECT_NEAR(scene_clearance(checker, env, {.self = false})(q), exact(q), 1e-6);
+  Watchdog dog(q.size(), channels.channels, channels.fn, {}, {}, link_kinematics(model, "panda_hand"));
+  double t = 0.0, last = 0.0;
+  for (int k = 0; k < 8; ++k, t += 0.032) {
+    const WatchdogState s = dog.update({t, q});
+    ASSERT_EQ(s.status, Status::ok);
+    EXPECT_EQ(s.level, WatchdogLevel::stop) << k;
+    EXPECT_EQ(s.speed_factor, 0.0) << k;
+    EXPECT_FALSE(s.receding) << k;
+    EXPECT_NEAR(s.clearance, exact(q), 1e-6) << k;
+    if (k > 0) {
+      EXPECT_LT(s.clearance, last) << k;
+    }
+    last = s.clearance;
+    q[1] += 0.001;  // deeper
+  }
+  for (int k = 0; k < 6; ++k, t += 0.032) {
+    q[1] -= 0.002;  // backing out
+    const WatchdogState s = dog.update({t, q});
+    ASSERT_EQ(s.status, Status::ok);
+    EXPECT_TRUE(s.receding) << k;
+    EXPECT_EQ(s.level, WatchdogLevel::clear) << k;
+    EXPECT_EQ(s.speed_factor, 1.0) << k;
+    EXPECT_LT(s.clearance, 0.0) << k;
+    EXPECT_NEAR(s.clearance, exact(q), 1e-6) << k;
+  }
+  // Stopping while inside (no longer moving out) is a stop again.
+  EXPECT_EQ(dog.update({t, q}).level, WatchdogLevel::stop);
+}
+
 }  // namespace
 }  // namespace proxima::robot
