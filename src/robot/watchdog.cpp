@@ -96,14 +96,15 @@ WatchdogState Watchdog::judge(std::size_t c, double now, double predicted, doubl
     s.time_to_stop_distance = 0.0;  // already there and going deeper
   }
   // Measured since the last sample (false before the first: NaN). A
-  // clearance that grew is the robot moving away (or out of an overlap)
-  // now, whatever a prediction fitted to earlier samples still says:
-  // allowed at full speed, and it ends a slow-down.
+  // clearance that grew and is not predicted to fall is the robot moving
+  // away (or out of an overlap): allowed at full speed, and it ends a
+  // slow-down. (A swing past an obstacle can grow the clearance for a
+  // while and still be predicted to close in: not receding.)
   const double before = last_clearance_[c];
   const bool fell = before - now > o.approach_epsilon;
-  s.receding = now - before > o.approach_epsilon;
-  if (s.receding) return s;
   s.approaching = predicted < now - o.approach_epsilon;
+  s.receding = now - before > o.approach_epsilon && !s.approaching;
+  if (s.receding) return s;
   double f = 1.0;
   if (s.approaching) {
     s.warning = 1.0 - clearance_score(predicted, o.stop_distance, o.warn_distance);
@@ -146,8 +147,14 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
   for (const double d : now) nan |= std::isnan(d);
   if (!nan && p.model != MotionModel::stationary) {
     const auto path = predictor_.path(p, o.horizon, o.path_steps);
+    // A sample that turned back against the predicted motion (a jog
+    // reversed: the fit still follows the earlier samples) is judged by its
+    // measured change alone, so that backing out reads as moving away.
+    double along = 0.0;
+    for (std::size_t i = 0; i < last_q_.size(); ++i) along += (path[0][i] - sample.q[i]) * (sample.q[i] - last_q_[i]);
+    const bool reversed = along < 0.0;
     const double dt = o.horizon / o.path_steps;
-    for (std::size_t k = 0; k < path.size() && !nan; ++k) {
+    for (std::size_t k = 0; k < path.size() && !nan && !reversed; ++k) {
       clearances_(path[k], at);
       for (std::size_t c = 0; c < channels_; ++c) {
         const double d = at[c];
@@ -207,6 +214,7 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
   }
   s.model = p.model;
   state_ = s;
+  last_q_ = sample.q;
   return s;
 }
 

@@ -49,7 +49,9 @@
 // stop_factor) once the robot stands still, so that it can close in to the
 // band instead of stopping for good wherever a fast approach was caught.
 // Clearances are signed (negative inside an obstacle): pushing deeper is a
-// stop, moving out is allowed (`receding`).
+// stop, moving out is allowed (`receding`: the clearance grew since the last
+// sample and is not predicted to fall; a sample that turned back against
+// the predicted motion, a jog reversed, is judged by its measured change).
 #pragma once
 
 #include <functional>
@@ -168,6 +170,7 @@ class Watchdog {
   /// Per channel: the factor of the slow-down in force (1: none) and the
   /// clearance at the last sample (NaN before the first).
   std::vector<double> held_, last_clearance_;
+  std::vector<double> last_q_;  ///< the last sample's joints (empty before the first)
 };
 
 }  // namespace proxima::robot
