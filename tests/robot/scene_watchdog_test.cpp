@@ -250,7 +250,7 @@ closed_loop::RunResult jog_panda_to_the_table(double rate, const char* tool) {
 // t = 20.99 s, never stopped.
 TEST(SceneWatchdog, ClosedLoopPandaJogWithTheHandStopsBeforeTheTable) {
   const closed_loop::RunResult r = jog_panda_to_the_table(0.4, "panda_hand");
-  std::printf("hand, 0.4 rad/s: stopped after %.2f s (%d samples), clearance %.2f mm (lowest %.2f mm)\n", r.time,
+  std::printf("hand, 0.4 rad/s: ended after %.2f s (%d samples), clearance %.2f mm (lowest %.2f mm)\n", r.time,
               r.samples, 1e3 * r.final_clearance, 1e3 * r.lowest);
 }
 
@@ -259,7 +259,7 @@ TEST(SceneWatchdog, ClosedLoopPandaJogWithTheHandStopsBeforeTheTable) {
 // sample in contact.
 TEST(SceneWatchdog, ClosedLoopPandaJogWithoutAToolStopsBeforeTheTable) {
   const closed_loop::RunResult r = jog_panda_to_the_table(1.0, nullptr);
-  std::printf("no tool, 1 rad/s: stopped after %.2f s (%d samples), clearance %.2f mm (lowest %.2f mm)\n", r.time,
+  std::printf("no tool, 1 rad/s: ended after %.2f s (%d samples), clearance %.2f mm (lowest %.2f mm)\n", r.time,
               r.samples, 1e3 * r.final_clearance, 1e3 * r.lowest);
 }
 
