@@ -34,6 +34,7 @@ json state_json(double t, const WatchdogState& s, const std::vector<std::string>
           {"predicted_clearance", finite_or_null(s.predicted_clearance)},
           {"time_to_stop_distance", finite_or_null(s.time_to_stop_distance)},
           {"approaching", s.approaching},
+          {"receding", s.receding},
           {"stale", s.stale},
           {"model", to_string(s.model)},
           {"channel", channels.at(static_cast<std::size_t>(s.channel))}};

@@ -78,6 +78,8 @@ void bind_watchdog(py::module_& m) {
       .def_property_readonly("time_to_stop_distance",
                              [](const PyWatchdogState& s) { return s.state.time_to_stop_distance; })
       .def_property_readonly("approaching", [](const PyWatchdogState& s) { return s.state.approaching; })
+      .def_property_readonly("receding", [](const PyWatchdogState& s) { return s.state.receding; },
+                             "The deciding channel moves away (or out of an overlap): allowed at full speed.")
       .def_property_readonly("stale", [](const PyWatchdogState& s) { return s.state.stale; })
       .def_property_readonly("model", [](const PyWatchdogState& s) { return std::string(to_string(s.state.model)); },
                              "The motion model fitted: 'stationary', 'joint' or 'cartesian'.")

@@ -6,12 +6,68 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <variant>
 #include <vector>
 
+#include <proxima/query.hpp>
 #include <proxima/robot/kinematics.hpp>
 #include <proxima/robot/scene_watchdog.hpp>
 
 namespace proxima::robot {
+namespace {
+
+// The checker's distances are 0 for any overlap. Where a channel reads 0,
+// the depth: the most negative signed distance over its overlapping convex
+// pairs (a mesh kept as triangles has no inside, and stays at 0), so that
+// a robot inside an obstacle reads how deep, and pushing deeper is
+// approaching. NaN when a pair's depth cannot be computed.
+double signed_overlap(const DistanceResult& r, double deepest) {
+  if (r.status != Status::ok) return std::numeric_limits<double>::quiet_NaN();
+  return std::min(deepest, r.distance);
+}
+
+double environment_depth(const SceneChecker& checker, const RobotState& s, const PreparedEnvironment& env) {
+  const auto& links = checker.geometry().links();
+  double deepest = 0.0;
+  for (std::size_t l = 0; l < links.size(); ++l) {
+    for (std::size_t k = s.shape_begin[l]; k < s.shape_begin[l + 1]; ++k) {
+      const Shape* a = links[l].shapes[k - s.shape_begin[l]].shape();
+      if (a == nullptr) continue;
+      for (const EnvironmentObject& o : env.objects()) {
+        const Shape* b = std::get_if<Shape>(&o.geometry);
+        if (b == nullptr) continue;
+        if (std::find(o.touch_links.begin(), o.touch_links.end(), checker.model().link(static_cast<int>(l)).name) !=
+            o.touch_links.end())
+          continue;
+        if (!s.shape_boxes[k].overlaps(b->world_aabb(o.pose))) continue;
+        deepest = signed_overlap(signed_distance(*a, s.shape_poses[k], *b, o.pose), deepest);
+        if (std::isnan(deepest)) return deepest;
+      }
+    }
+  }
+  return deepest;
+}
+
+double self_depth(const SceneChecker& checker, const RobotState& s) {
+  const auto& links = checker.geometry().links();
+  double deepest = 0.0;
+  for (const auto& [la, lb] : checker.self_pairs()) {
+    const auto a_link = static_cast<std::size_t>(la), b_link = static_cast<std::size_t>(lb);
+    for (std::size_t i = s.shape_begin[a_link]; i < s.shape_begin[a_link + 1]; ++i) {
+      const Shape* a = links[a_link].shapes[i - s.shape_begin[a_link]].shape();
+      if (a == nullptr) continue;
+      for (std::size_t j = s.shape_begin[b_link]; j < s.shape_begin[b_link + 1]; ++j) {
+        const Shape* b = links[b_link].shapes[j - s.shape_begin[b_link]].shape();
+        if (b == nullptr || !s.shape_boxes[i].overlaps(s.shape_boxes[j])) continue;
+        deepest = signed_overlap(signed_distance(*a, s.shape_poses[i], *b, s.shape_poses[j]), deepest);
+        if (std::isnan(deepest)) return deepest;
+      }
+    }
+  }
+  return deepest;
+}
+
+}  // namespace
 
 SceneClearances scene_clearances(const SceneChecker& checker, const Environment& env,
                                  const SceneClearanceOptions& options) {
@@ -54,11 +110,13 @@ SceneClearances scene_clearances(const SceneChecker& checker, const Environment&
     if (options.self) {
       const DistanceReport r = checker.self_distance(s);
       if (r.status != Status::ok) return;
-      d[c++] = r.distance;
+      d[c++] = r.distance > 0.0 ? r.distance : self_depth(checker, s);
     }
     for (const PreparedEnvironment& one : *prepared) {
       const DistanceReport r = checker.environment_distance(s, one);
-      d[c++] = r.status == Status::ok ? r.distance : std::numeric_limits<double>::quiet_NaN();
+      d[c++] = r.status != Status::ok ? std::numeric_limits<double>::quiet_NaN()
+               : r.distance > 0.0     ? r.distance
+                                      : environment_depth(checker, s, one);
     }
   };
   return out;

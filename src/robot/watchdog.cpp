@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 #include <vector>
 #include <string>
 #include <tuple>
@@ -59,6 +60,22 @@ Watchdog::Watchdog(std::size_t dof, std::size_t channels, ClearancesFn clearance
                "feed timeouts must be finite with 0 ≤ stale_after < stop_after (got " + std::to_string(o.stale_after) +
                    ", " + std::to_string(o.stop_after) + ")");
   check_option(std::isfinite(o.gamma) && o.gamma > 0.0, "gamma " + std::to_string(o.gamma) + " must be positive");
+  check_option(o.stop_factor >= 0.0 && o.stop_factor < 1.0,
+               "stop_factor " + std::to_string(o.stop_factor) + " must be in [0, 1)");
+  band_ = stop_band(o);
+  held_.assign(channels_, 1.0);
+  last_clearance_.assign(channels_, std::numeric_limits<double>::quiet_NaN());
+}
+
+double stop_band(const WatchdogOptions& o) {
+  // The inverse of clearance_score's quarter wave at stop_factor.
+  const double x = std::asin(std::pow(o.stop_factor, 1.0 / o.gamma)) * 2.0 / std::numbers::pi;
+  return x * (o.slow_distance - o.stop_distance);
+}
+
+double Watchdog::ramp(double clearance) const {
+  if (!(clearance < options_.slow_distance)) return 1.0;
+  return clearance_score(clearance, options_.stop_distance, options_.slow_distance, options_.gamma);
 }
 
 double Watchdog::staleness_factor(double age) const {
@@ -67,8 +84,9 @@ double Watchdog::staleness_factor(double age) const {
   return (options_.stop_after - age) / (options_.stop_after - options_.stale_after);
 }
 
-// One channel's decision from its present and predicted clearance.
-WatchdogState Watchdog::judge(double now, double predicted, double time_to_stop) const {
+// One channel's decision from its present and predicted clearance, the
+// slow-down it holds and its clearance at the last sample.
+WatchdogState Watchdog::judge(std::size_t c, double now, double predicted, double time_to_stop) const {
   const WatchdogOptions& o = options_;
   WatchdogState s;
   s.clearance = now;
@@ -77,17 +95,41 @@ WatchdogState Watchdog::judge(double now, double predicted, double time_to_stop)
   if (now <= o.stop_distance && std::isinf(time_to_stop) && predicted < now) {
     s.time_to_stop_distance = 0.0;  // already there and going deeper
   }
+  // Measured since the last sample (false before the first: NaN). A
+  // clearance that grew and is not predicted to fall is the robot moving
+  // away (or out of an overlap): allowed at full speed, and it ends a
+  // slow-down. (A swing past an obstacle can grow the clearance for a
+  // while and still be predicted to close in: not receding.)
+  const double before = last_clearance_[c];
+  const bool fell = before - now > o.approach_epsilon;
   s.approaching = predicted < now - o.approach_epsilon;
-  if (!s.approaching) return s;
-  s.warning = 1.0 - clearance_score(predicted, o.stop_distance, o.warn_distance);
-  if (predicted <= o.stop_distance) {
-    s.level = WatchdogLevel::stop;
-    s.speed_factor = 0.0;
-  } else if (predicted < o.slow_distance) {
-    s.level = WatchdogLevel::slow;
-    s.speed_factor = clearance_score(predicted, o.stop_distance, o.slow_distance, o.gamma);
-  } else if (predicted < o.warn_distance) {
-    s.level = WatchdogLevel::warn;
+  s.receding = now - before > o.approach_epsilon && !s.approaching;
+  if (s.receding) return s;
+  double f = 1.0;
+  if (s.approaching) {
+    s.warning = 1.0 - clearance_score(predicted, o.stop_distance, o.warn_distance);
+    f = ramp(predicted);
+    if (predicted < o.warn_distance) s.level = WatchdogLevel::warn;
+  }
+  // A slow-down in force holds (at most its factor) until the channel moves
+  // away or reads beyond slow_distance: a crawl that reads as stationary, or
+  // a predicted change below approach_epsilon, must not lift it. A fresh
+  // prediction of the approach may raise it (the robot slowed, so the path
+  // ahead is shorter), at most doubling it per sample, from 1 % (or
+  // stop_factor) after a stop the prediction called. Held or measured closing in, the factor follows the
+  // present clearance too.
+  const bool held = held_[c] < 1.0 && now < o.slow_distance;
+  if (held) {
+    f = std::min(f, s.approaching ? 2.0 * std::max({held_[c], o.stop_factor, 0.01}) : held_[c]);
+  }
+  if (held || fell || s.approaching) f = std::min(f, ramp(now));
+  // Within the stop band (or inside it, or below) and not moving away: stop.
+  if (f < o.stop_factor || now - o.stop_distance <= band_) f = 0.0;
+  s.speed_factor = f;
+  if (f < 1.0) {
+    s.level = f == 0.0 ? WatchdogLevel::stop : WatchdogLevel::slow;
+    const double score = std::isinf(now) ? 1.0 : clearance_score(now, o.stop_distance, o.warn_distance);
+    s.warning = f == 0.0 ? 1.0 : std::max(s.warning, 1.0 - score);
   }
   return s;
 }
@@ -105,8 +147,14 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
   for (const double d : now) nan |= std::isnan(d);
   if (!nan && p.model != MotionModel::stationary) {
     const auto path = predictor_.path(p, o.horizon, o.path_steps);
+    // A sample that turned back against the predicted motion (a jog
+    // reversed: the fit still follows the earlier samples) is judged by its
+    // measured change alone, so that backing out reads as moving away.
+    double along = 0.0;
+    for (std::size_t i = 0; i < last_q_.size(); ++i) along += (path[0][i] - sample.q[i]) * (sample.q[i] - last_q_[i]);
+    const bool reversed = along < 0.0;
     const double dt = o.horizon / o.path_steps;
-    for (std::size_t k = 0; k < path.size() && !nan; ++k) {
+    for (std::size_t k = 0; k < path.size() && !nan && !reversed; ++k) {
       clearances_(path[k], at);
       for (std::size_t c = 0; c < channels_; ++c) {
         const double d = at[c];
@@ -141,7 +189,7 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
     };
     std::size_t decisive = 0;
     for (std::size_t c = 0; c < channels_; ++c) {
-      js.push_back(judge(now[c], predicted[c], time_to_stop[c]));
+      js.push_back(judge(c, now[c], predicted[c], time_to_stop[c]));
       if (severity(js[c]) > severity(js[decisive])) decisive = c;
     }
     s = js[decisive];
@@ -154,19 +202,19 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
       s.speed_factor = std::min(s.speed_factor, j.speed_factor);
       s.approaching = s.approaching || j.approaching;
     }
-    if (p.model == MotionModel::stationary && state_.level >= WatchdogLevel::slow) {
-      // A robot slowed to a crawl or stopped reads as standing still: the
-      // slow-down holds, or the next step would be at full speed (seen on
-      // the Panda test: 10.5 mm from the table at 0.6 % speed, then one full
-      // step to 6.6 mm).
-      s.level = state_.level;
-      s.speed_factor = std::min(s.speed_factor, state_.speed_factor);
-      s.warning = std::max(s.warning, state_.warning);
-      s.channel = state_.channel;
+    for (std::size_t c = 0; c < channels_; ++c) {
+      // A stop within the stop band holds. One the prediction called
+      // further out holds as a crawl (1 %, or stop_factor): a robot that
+      // stopped short of the band may close in to it, at most doubling
+      // its speed per sample while it is predicted to approach.
+      const bool in_band = now[c] - o.stop_distance <= band_;
+      held_[c] = js[c].speed_factor == 0.0 && !in_band ? std::max(o.stop_factor, 0.01) : js[c].speed_factor;
+      last_clearance_[c] = now[c];
     }
   }
   s.model = p.model;
   state_ = s;
+  last_q_ = sample.q;
   return s;
 }
 

@@ -54,6 +54,36 @@ class WatchdogTest(unittest.TestCase):
         self.assertAlmostEqual(s.clearance, min(d.distance, self.checker.distances(jog(k)[1]).self_distance.distance),
                                places=12)
 
+    def test_inside_the_table_pushing_deeper_stops_and_moving_out_is_allowed(self):
+        # The shoulder turned on past contact (at 0.906 rad from the ready
+        # pose; about 1 cm deep at 0.92 rad, in a table top 0.1 m thick),
+        # then on at 0.0625 rad/s.
+        inside = READY.copy()
+        inside[1] += 0.92
+        self.assertEqual(self.checker.distances(inside).environment_distance.distance, 0.0)
+        step = np.array([0, 0.002, 0, 0, 0, 0, 0])
+        dog = proxima.Watchdog(self.checker, tool="panda_hand")
+        deeper = [dog.update(0.032 * k, inside + k * step) for k in range(8)]
+        for s in deeper:
+            self.assertEqual(s.status, "ok")
+            self.assertEqual(s.level, "stop")
+            self.assertEqual(s.speed_factor, 0.0)
+            self.assertFalse(s.receding)
+        # Signed: negative inside, and falling as it pushes deeper.
+        self.assertLess(deeper[0].clearance, 0.0)
+        for a, b in zip(deeper, deeper[1:]):
+            self.assertLess(b.clearance, a.clearance)
+        self.assertEqual(deeper[-1].channel, "table")
+        # Backing out (the shoulder turned back) is allowed, and said so.
+        last = inside + 7 * step
+        for k in range(1, 6):
+            s = dog.update(0.032 * (7 + k), last - k * step)
+            self.assertEqual(s.status, "ok")
+            self.assertTrue(s.receding)
+            self.assertEqual(s.level, "clear")
+            self.assertEqual(s.speed_factor, 1.0)
+            self.assertLess(s.clearance, 0.0)
+
     def test_a_point_cloud_is_one_channel(self):
         xs, ys = np.meshgrid(np.arange(0.35, 0.96, 0.02), np.arange(-0.5, 0.51, 0.02))
         pts = np.column_stack([xs.ravel(), ys.ravel(), np.full(xs.size, 0.18)])

@@ -100,6 +100,82 @@ TEST(Watchdog, MovingAwayNeverWarns) {
   }
 }
 
+// A signed clearance: negative inside an obstacle. Pushing deeper is a
+// stop; moving out is allowed at full speed and reported as receding;
+// standing still inside is a stop.
+TEST(Watchdog, InsideAnObstaclePushingDeeperStopsMovingOutIsAllowed) {
+  ClearanceFn clearance = [](std::span<const double> q) { return -q[0]; };  // q[0] m deep
+  Watchdog dog(1, clearance);
+  double t = 0.0, q = 0.005;
+  for (int k = 0; k < 10; ++k, t += kPeriod, q += 0.2 * kPeriod) {
+    const WatchdogState s = dog.update({t, {q}});
+    EXPECT_EQ(s.clearance, -q);
+    if (k > 1) {
+      EXPECT_TRUE(s.approaching) << k;
+    }
+    EXPECT_EQ(s.level, WatchdogLevel::stop) << k;
+    EXPECT_EQ(s.speed_factor, 0.0) << k;
+    EXPECT_FALSE(s.receding) << k;
+  }
+  q -= 0.2 * kPeriod;  // the step after the last sample was never sent
+  for (int k = 0; k < 8; ++k, t += kPeriod) {
+    q -= 0.2 * kPeriod;
+    const WatchdogState s = dog.update({t, {q}});
+    EXPECT_TRUE(s.receding) << k;
+    EXPECT_FALSE(s.approaching) << k;
+    EXPECT_EQ(s.level, WatchdogLevel::clear) << k;
+    EXPECT_EQ(s.speed_factor, 1.0) << k;
+    EXPECT_EQ(s.warning, 0.0) << k;
+  }
+  const WatchdogState still = dog.update({t, {q}});
+  EXPECT_LT(still.clearance, 0.0);
+  EXPECT_EQ(still.level, WatchdogLevel::stop);
+  EXPECT_FALSE(still.receding);
+}
+
+// The two ways a slow-down was lifted too early, in closed form: a crawl the
+// predictor reads as stationary, and a predicted change below
+// approach_epsilon. Closing in at any speed ends in an exact 0 at the stop
+// band, before the stop distance, never a crawl or a jump back to 1.
+TEST(Watchdog, ASlowDownIsNeverLiftedByACrawlOrATinyPredictedChange) {
+  const WatchdogOptions o;
+  for (const double rate : {0.05, 0.4, 1.0, 1.5}) {  // m/s towards the wall at factor 1
+    ClearanceFn clearance = [](std::span<const double> q) { return 0.3 - q[0]; };
+    Watchdog dog(1, clearance, o);
+    double t = 0.0, q = 0.0, lowest = 1.0, factor = 1.0;
+    bool slowed = false;
+    int samples = 0;
+    for (; samples < 1000000; ++samples, t += kPeriod) {
+      const WatchdogState s = dog.update({t, {q}});
+      ASSERT_FALSE(s.receding) << rate << " m/s, sample " << samples;
+      if (slowed) {
+        // Within slow_distance, only a fresh prediction of the approach may
+        // raise the factor (the robot slowed, so the path ahead is shorter).
+        ASSERT_GE(s.level, WatchdogLevel::slow) << rate << " m/s, sample " << samples << ": the slow-down was lifted";
+        // Read as still or barely approaching, it never rises; except that
+        // a stop the prediction called short of the stop band becomes a
+        // 1 % crawl once the robot stands still.
+        const bool called = factor == 0.0 && s.clearance - o.stop_distance > stop_band(o);
+        if (!s.approaching) {
+          ASSERT_LE(s.speed_factor, called ? 0.01 : factor) << rate << " m/s, sample " << samples;
+        }
+      }
+      slowed |= s.level >= WatchdogLevel::slow && s.clearance < o.slow_distance;
+      factor = s.speed_factor;
+      // Stopped for good: a stop answered for a robot that reads as still.
+      if (factor == 0.0 && s.model == MotionModel::stationary) break;
+      q += rate * factor * kPeriod;
+      lowest = std::min(lowest, clearance(std::vector<double>{q}));
+    }
+    EXPECT_EQ(factor, 0.0) << rate << " m/s: never stopped";
+    // κ = π·V·T/(2(slow − stop)) ≤ 1 for these: the tight bound.
+    EXPECT_GE(lowest, o.stop_distance) << rate;
+    EXPECT_LT(lowest, 2.0 * o.stop_distance) << rate << ": stopped far from the wall";
+    // Standing still at the stop, it stays a stop.
+    EXPECT_EQ(dog.update({t + kPeriod, {q}}).speed_factor, 0.0) << rate;
+  }
+}
+
 TEST(Watchdog, ApproachingIsPredictedBeforeTheClearanceDrops) {
   // The same approach seen one sample at a time: the prediction warns while
   // the present clearance is still above the warn distance.
@@ -161,7 +237,11 @@ TEST(Watchdog, StaleFeedRampsTheSpeedFactorToAStop) {
   o.stop_after = 0.3;
   Watchdog dog(4, cell.fn(), o);
   EXPECT_EQ(dog.tick(5.0).speed_factor, 1.0);  // no feed yet: nothing to judge
-  dog.update({1.0, {0.2, 0.3, 0.0, 0.0}});
+  // Well clear of the wall (at {0.2, 0.3, 0, 0} the tool is within the
+  // stop distance, a stop of its own).
+  const std::vector<double> clear{1.6, -1.2, 0.3, 0.0};
+  ASSERT_GT(cell.clearance(clear), 0.25);
+  dog.update({1.0, clear});
   EXPECT_EQ(dog.tick(1.05).speed_factor, 1.0);
   EXPECT_FALSE(dog.tick(1.05).stale);
   EXPECT_NEAR(dog.tick(1.2).speed_factor, 0.5, 1e-12);
@@ -170,7 +250,7 @@ TEST(Watchdog, StaleFeedRampsTheSpeedFactorToAStop) {
   EXPECT_EQ(dog.tick(1.3).level, WatchdogLevel::stop);
   EXPECT_EQ(dog.tick(std::numeric_limits<double>::quiet_NaN()).speed_factor, 0.0);
   // A fresh sample ends it.
-  EXPECT_EQ(dog.update({1.35, {0.2, 0.3, 0.0, 0.0}}).speed_factor, 1.0);
+  EXPECT_EQ(dog.update({1.35, clear}).speed_factor, 1.0);
 }
 
 TEST(Watchdog, NanClearanceStopsWithoutNan) {
@@ -195,6 +275,8 @@ TEST(Watchdog, BadOptionsAreNamed) {
   robot_test::expect_error([&] { Watchdog(2, ok, {.horizon = -1.0}); }, {"horizon"});
   robot_test::expect_error([&] { Watchdog(2, ok, {.path_steps = 0}); }, {"path_steps"});
   robot_test::expect_error([&] { Watchdog(2, ok, {.stale_after = 0.5, .stop_after = 0.4}); }, {"stale_after"});
+  robot_test::expect_error([&] { Watchdog(2, ok, {.stop_factor = 1.0}); }, {"stop_factor"});
+  robot_test::expect_error([&] { Watchdog(2, ok, {.stop_factor = -0.1}); }, {"stop_factor"});
   robot_test::expect_error([&] { Watchdog(0, ok); }, {"at least one joint"});
   Watchdog dog(2, ok);
   robot_test::expect_error([&] { dog.update({0.0, {1.0, 2.0, 3.0}}); }, {"3 joint values"});

@@ -18,8 +18,8 @@ struct SceneClearanceOptions {
   Transform base = Transform::identity();  ///< the robot's root link in the world
 };
 
-/// The smallest distance of the robot at q: min of its self distance and its
-/// distance to `env`, +inf when there is no pair to measure. NaN when the
+/// The smallest (signed) distance of the robot at q: min of its self
+/// distance and its distance to `env`, +inf when there is no pair to measure. NaN when the
 /// checker cannot answer (a bad joint vector, a narrow-phase status other
 /// than ok): the watchdog stops on it. `checker` is held by reference and
 /// must outlive the function; the objects of `env` are copied (cheaply).
@@ -32,7 +32,11 @@ ClearanceFn scene_clearance(const SceneChecker& checker, const Environment& env,
 /// in order (when options.environment), except that objects sharing a
 /// group (EnvironmentObject::group: a point cloud's cubes) are one channel,
 /// the distance to the nearest of them, placed where the group's first
-/// object is. NaN in every channel when the checker cannot answer, in one
+/// object is. The distances are signed: where the checker reads 0 (touching
+/// or overlapping), a channel reads minus the deepest penetration of its
+/// convex pairs (signed_distance; a mesh kept as triangles has no inside
+/// and reads 0), so that pushing deeper reads as approaching and moving
+/// out as moving away. NaN in every channel when the checker cannot answer, in one
 /// when its objects cannot be checked (a touch link the robot does not
 /// have). `checker` is held by reference; the objects are copied (cheaply:
 /// shapes and BVHs share their data) and prepared once (PreparedEnvironment).

@@ -5,20 +5,68 @@
 // the speed factor down, stop. It warns only while approaching, never while
 // the robot moves away, and lowers the speed factor to a stop when the feed
 // goes stale.
+//
+// The closed-loop guarantee. Assume
+//  (A1) the controller multiplies the robot's speed by each answer's
+//       speed_factor within D ∈ {0, 1} sample periods of the sample it
+//       answers (D = 0: from that sample on; D = 1: one period late) and
+//       keeps it until the next answer takes over;
+//  (A2) samples come at most T seconds apart;
+//  (A3) at speed factor f no clearance falls faster than f·V, V its rate at
+//       full speed: for a jog of joint j at ω rad/s, V ≤ ω·R_j, R_j the
+//       reach of the geometry beyond joint j (its largest distance from the
+//       joint's axis); for any motion, V ≤ Σ_j v̄_j·R_j with v̄_j the URDF's
+//       velocity limits.
+// Then no channel's clearance ever falls below
+//       min(stop_distance, d_r) − B,      B = (1 + D)·V·T,
+// d_r the clearance at which that channel last moved away (`receding`;
+// +inf if it never did), and the robot is brought to speed exactly 0 (an
+// answer `stop`) by the time the channel is within stop_band() of
+// stop_distance: never left crawling. Tighter, once the channel is being
+// slowed (f ≤ ramp(clearance)): for gamma ≥ 1, D = 0 and
+// κ = π·V·T / (2·(slow_distance − stop_distance)) ≤ 1 it never falls below
+// stop_distance at all, each period taking at most κ of the remaining gap.
+// The prediction's error does not enter B: the prediction only slows the
+// robot earlier; the bound rests on the measured present clearance.
+// Why: (1) the answer for a channel within stop_band() of stop_distance (or
+// below it) that is not moving away is 0, and a 0 holds until the channel
+// moves away; (2) a period at factor f removes at most f·V·T ≤ V·T. At the
+// first sample k inside the band the clearance is above stop − V·T (it was
+// above the band at k − 1); the 0 answered there is in force after at most
+// D more periods of at most V·T each. For (3), f ≤ ramp(g) ≤ π·g/(2·(slow −
+// stop)) for a gap g = clearance − stop_distance, so a period leaves at
+// least (1 − κ)·g.
+// What keeps a slow-down from lifting: a channel that is slowed stays
+// slowed, at no more than its last factor and the ramp of its present
+// clearance, until it moves away or reads beyond slow_distance; neither a
+// robot that reads as stationary (crawling) nor a predicted change below
+// approach_epsilon lifts it. A fresh prediction of the approach may raise
+// it (the robot slowed, so the path ahead is shorter), at most doubling it
+// per sample. A clearance that fell since the last sample slows the channel
+// even when the prediction saw nothing. A stop within stop_band() holds; a
+// stop the prediction called further out (the motion as it was would have
+// crossed stop_distance within the horizon) holds as a 1 % crawl (or
+// stop_factor) once the robot stands still, so that it can close in to the
+// band instead of stopping for good wherever a fast approach was caught.
+// Clearances are signed (negative inside an obstacle): pushing deeper is a
+// stop, moving out is allowed (`receding`: the clearance grew since the last
+// sample and is not predicted to fall; a sample that turned back against
+// the predicted motion, a jog reversed, is judged by its measured change).
 #pragma once
 
 #include <functional>
 #include <limits>
 #include <span>
+#include <vector>
 
 #include <proxima/core/error.hpp>
 #include <proxima/robot/motion_predictor.hpp>
 
 namespace proxima::robot {
 
-/// The clearance of a configuration in metres: the smallest distance
+/// The clearance of a configuration in metres: the smallest signed distance
 /// between the robot and its surroundings (and between its own links),
-/// ≤ 0 when something touches. The watchdog calls it once per path point.
+/// 0 when something touches, minus the penetration depth inside. The watchdog calls it once per path point.
 using ClearanceFn = std::function<double(std::span<const double> q)>;
 
 /// Several clearances of one configuration, one per channel (the robot
@@ -43,7 +91,16 @@ struct WatchdogOptions {
   double stale_after = 0.1;
   double stop_after = 0.3;
   double gamma = 1.0;  ///< exponent of the slow-down ramp (clearance_score's)
+  /// A speed factor below this is a stop: exactly 0, level stop. The slow
+  /// ramp reaches it at stop_band() above stop_distance, so a robot that
+  /// keeps closing in is stopped there instead of crawling on: in [0, 1).
+  double stop_factor = 0.01;
 };
+
+/// The clearance above stop_distance at which the slow ramp falls to
+/// stop_factor (quarter wave of exponent gamma): within it, a channel that
+/// is not moving away is `stop`. 0.57 mm for the defaults.
+double stop_band(const WatchdogOptions& options);
 
 enum class WatchdogLevel { clear, warn, slow, stop };
 const char* to_string(WatchdogLevel l);
@@ -61,6 +118,10 @@ struct WatchdogState {
   /// (+inf when it does not within the horizon).
   double time_to_stop_distance = std::numeric_limits<double>::infinity();
   bool approaching = false;
+  /// The deciding channel's clearance grew since the last sample and is not
+  /// predicted to fall: the robot moves away (or out of an overlap), which
+  /// is always allowed at full speed and ends any slow-down or stop.
+  bool receding = false;
   /// The channel that decided (the most severe level, then one that is
   /// approaching, then the soonest stop, then the smallest predicted
   /// clearance); 0 for a single clearance function.
@@ -73,7 +134,7 @@ class Watchdog {
  public:
   /// Throws proxima::Error for options out of order or range
   /// (0 ≤ stop < slow ≤ warn, horizon > 0, steps ≥ 1, stale_after <
-  /// stop_after) and those of MotionPredictor.
+  /// stop_after, 0 ≤ stop_factor < 1) and those of MotionPredictor.
   Watchdog(std::size_t dof, ClearanceFn clearance, WatchdogOptions options = {}, PredictorOptions predictor = {},
            ToolKinematics kinematics = {});
   /// `channels` ≥ 1 clearances per configuration; the state reports the
@@ -81,11 +142,11 @@ class Watchdog {
   Watchdog(std::size_t dof, std::size_t channels, ClearancesFn clearances, WatchdogOptions options = {},
            PredictorOptions predictor = {}, ToolKinematics kinematics = {});
 
-  /// A new joint sample: predict, check the path, decide. Throws as
-  /// MotionPredictor::add for a bad sample. A slow-down or stop holds while
-  /// the robot stands still (slowed to a crawl it reads as still, and must
-  /// not take the next step at full speed); it ends when a sample shows it
-  /// moving away.
+  /// A new joint sample: predict, check the path, decide (the rules and
+  /// the guarantee they give: this file's head). Throws as
+  /// MotionPredictor::add for a bad sample. A slow-down or stop holds until
+  /// a sample shows the channel moving away (or beyond slow_distance), and
+  /// tightens with the present clearance meanwhile.
   WatchdogState update(const MotionSample& sample);
   /// No new sample by time `now`: the last decision, with the speed factor
   /// lowered for a stale feed.
@@ -96,7 +157,8 @@ class Watchdog {
 
  private:
   double staleness_factor(double age) const;
-  WatchdogState judge(double now, double predicted, double time_to_stop) const;
+  double ramp(double clearance) const;
+  WatchdogState judge(std::size_t channel, double now, double predicted, double time_to_stop) const;
 
   std::size_t channels_;
   ClearancesFn clearances_;
@@ -104,6 +166,11 @@ class Watchdog {
   MotionPredictor predictor_;
   WatchdogState state_;
   double last_time_ = 0.0;
+  double band_ = 0.0;  ///< stop_band(options_)
+  /// Per channel: the factor of the slow-down in force (1: none) and the
+  /// clearance at the last sample (NaN before the first).
+  std::vector<double> held_, last_clearance_;
+  std::vector<double> last_q_;  ///< the last sample's joints (empty before the first)
 };
 
 }  // namespace proxima::robot
