@@ -116,8 +116,8 @@ WatchdogState Watchdog::judge(std::size_t c, double now, double predicted, doubl
   // a predicted change below approach_epsilon, must not lift it. A fresh
   // prediction of the approach may raise it (the robot slowed, so the path
   // ahead is shorter), at most doubling it per sample, from 1 % (or
-  // stop_factor) after a stop the prediction called. Held or measured closing in, the factor follows the
-  // present clearance too.
+  // stop_factor) after a stop the prediction called. Held or measured
+  // closing in, the factor follows the present clearance too.
   const bool held = held_[c] < 1.0 && now < o.slow_distance;
   if (held) {
     f = std::min(f, s.approaching ? 2.0 * std::max({held_[c], o.stop_factor, 0.01}) : held_[c]);
