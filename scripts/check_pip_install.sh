@@ -7,8 +7,9 @@
 #
 # --reuse BUILD_DIR: build in that already-built folder (pip's
 # --no-build-isolation with -Cbuild-dir), so the library is not compiled
-# again; .ci/run passes the test build's folder, which this reconfigures for
-# the module alone (a later scripts/build.sh there compiles the tests again).
+# again; .ci/run passes the test build's folder. pip reconfigures it for the
+# module alone; its cache is put back afterwards (a later build there may
+# compile the tests again).
 # Without it, pip builds in an isolated environment from scratch, as a user's
 # first `pip install .` does (10 minutes of CPU on this project's machine).
 set -euo pipefail
@@ -22,7 +23,14 @@ case "${1:-}" in
 esac
 
 env_dir=$(mktemp -d)
-trap 'rm -rf "$env_dir"' EXIT
+restore_cache() {
+  if [ -n "$reuse" ] && [ -f "$env_dir/CMakeCache.txt" ]; then
+    cp "$env_dir/CMakeCache.txt" "$reuse/CMakeCache.txt"
+    cmake -S "$root" -B "$reuse" >/dev/null
+  fi
+  rm -rf "$env_dir"
+}
+trap restore_cache EXIT
 .venv/bin/python -m venv "$env_dir"
 pip=("$env_dir/bin/python" -m pip --disable-pip-version-check)
 # The test tools at the project's pins (pytest, numpy, mypy, with what they
@@ -35,6 +43,7 @@ if [ -n "$reuse" ]; then
   # The folder's own generator: scikit-build-core would pick Ninja.
   generator=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$reuse/CMakeCache.txt")
   echo "pip: install . reusing $reuse ($generator)"
+  cp "$reuse/CMakeCache.txt" "$env_dir/CMakeCache.txt"
   CMAKE_GENERATOR=$generator CMAKE_BUILD_PARALLEL_LEVEL=$(nproc) "${pip[@]}" install --quiet --no-build-isolation -Cbuild-dir="$reuse" .
 else
   echo "pip: install . (isolated build)"

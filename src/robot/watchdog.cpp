@@ -60,8 +60,9 @@ Watchdog::Watchdog(std::size_t dof, std::size_t channels, ClearancesFn clearance
                "feed timeouts must be finite with 0 ≤ stale_after < stop_after (got " + std::to_string(o.stale_after) +
                    ", " + std::to_string(o.stop_after) + ")");
   check_option(std::isfinite(o.gamma) && o.gamma > 0.0, "gamma " + std::to_string(o.gamma) + " must be positive");
-  check_option(o.stop_factor >= 0.0 && o.stop_factor < 1.0,
-               "stop_factor " + std::to_string(o.stop_factor) + " must be in [0, 1)");
+  // 0 would leave no band: the ramp only tends to 0, a crawl without end.
+  check_option(o.stop_factor > 0.0 && o.stop_factor < 1.0,
+               "stop_factor " + std::to_string(o.stop_factor) + " must be in (0, 1)");
   band_ = stop_band(o);
   held_.assign(channels_, 1.0);
   last_clearance_.assign(channels_, std::numeric_limits<double>::quiet_NaN());
@@ -75,6 +76,7 @@ double stop_band(const WatchdogOptions& o) {
 
 double Watchdog::ramp(double clearance) const {
   if (!(clearance < options_.slow_distance)) return 1.0;
+  if (clearance <= options_.stop_distance) return 0.0;  // also -inf, deep inside
   return clearance_score(clearance, options_.stop_distance, options_.slow_distance, options_.gamma);
 }
 
@@ -118,9 +120,13 @@ WatchdogState Watchdog::judge(std::size_t c, double now, double predicted, doubl
   // ahead is shorter), at most doubling it per sample, from 1 % (or
   // stop_factor) after a stop the prediction called. Held or measured
   // closing in, the factor follows the present clearance too.
-  const bool held = held_[c] < 1.0 && now < o.slow_distance;
+  // Beyond slow_distance (up to warn_distance) a held factor is raised by
+  // doubling each sample whatever the prediction says, never lifted at once:
+  // a robot stopped early by a fast predicted approach resumes gradually.
+  const bool held = held_[c] < 1.0 && now < o.warn_distance;
   if (held) {
-    f = std::min(f, s.approaching ? 2.0 * std::max({held_[c], o.stop_factor, 0.01}) : held_[c]);
+    const double raised = 2.0 * std::max({held_[c], o.stop_factor, 0.01});
+    f = std::min(f, s.approaching || now >= o.slow_distance ? raised : held_[c]);
   }
   if (held || fell || s.approaching) f = std::min(f, ramp(now));
   // Within the stop band (or inside it, or below) and not moving away: stop.
@@ -178,6 +184,8 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
     s.level = WatchdogLevel::stop;
     s.speed_factor = 0.0;
     s.warning = 1.0;
+    // The next sample is not compared with a clearance from before this one.
+    last_clearance_.assign(channels_, std::numeric_limits<double>::quiet_NaN());
   } else {
     // The most severe channel decides (level, then approaching, then the
     // sooner stop, then the smaller predicted clearance); the clearances

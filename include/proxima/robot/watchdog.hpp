@@ -29,8 +29,8 @@
 // The prediction's error does not enter B: the prediction only slows the
 // robot earlier; the bound rests on the measured present clearance.
 // Why: (1) the answer for a channel within stop_band() of stop_distance (or
-// below it) that is not moving away is 0, and a 0 holds until the channel
-// moves away; (2) a period at factor f removes at most f·V·T ≤ V·T. At the
+// below it) that is not moving away is 0, and a 0 inside the band holds
+// until the channel moves away; (2) a period at factor f removes at most f·V·T ≤ V·T. At the
 // first sample k inside the band the clearance is above stop − V·T (it was
 // above the band at k − 1); the 0 answered there is in force after at most
 // D more periods of at most V·T each. For (3), f ≤ ramp(g) ≤ π·g/(2·(slow −
@@ -38,7 +38,8 @@
 // least (1 − κ)·g.
 // What keeps a slow-down from lifting: a channel that is slowed stays
 // slowed, at no more than its last factor and the ramp of its present
-// clearance, until it moves away or reads beyond slow_distance; neither a
+// clearance, until it moves away (beyond slow_distance, up to
+// warn_distance, it is raised by doubling per sample instead); neither a
 // robot that reads as stationary (crawling) nor a predicted change below
 // approach_epsilon lifts it. A fresh prediction of the approach may raise
 // it (the robot slowed, so the path ahead is shorter), at most doubling it
