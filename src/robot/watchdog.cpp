@@ -120,10 +120,11 @@ WatchdogState Watchdog::judge(std::size_t c, double now, double predicted, doubl
   // ahead is shorter), at most doubling it per sample, from 1 % (or
   // stop_factor) after a stop the prediction called. Held or measured
   // closing in, the factor follows the present clearance too.
-  // Beyond slow_distance (up to warn_distance) a held factor is raised by
-  // doubling each sample whatever the prediction says, never lifted at once:
-  // a robot stopped early by a fast predicted approach resumes gradually.
-  const bool held = held_[c] < 1.0 && now < o.warn_distance;
+  // Beyond slow_distance a held factor is raised by doubling each sample
+  // whatever the prediction says, never lifted at once: a robot stopped
+  // early by a fast predicted approach resumes gradually, instead of
+  // alternating between a stop and full speed.
+  const bool held = held_[c] < 1.0;
   if (held) {
     const double raised = 2.0 * std::max({held_[c], o.stop_factor, 0.01});
     f = std::min(f, s.approaching || now >= o.slow_distance ? raised : held_[c]);

@@ -176,6 +176,34 @@ TEST(Watchdog, ASlowDownIsNeverLiftedByACrawlOrATinyPredictedChange) {
   }
 }
 
+TEST(Watchdog, AStopCalledFarOutResumesByDoublingNeverAtOnce) {
+  // So fast that the prediction calls a stop beyond warn_distance: standing
+  // there, the robot must not be let go at full speed (and be stopped again
+  // the next sample), but resume at most doubling its speed per sample,
+  // until it stops in the band before the wall.
+  const WatchdogOptions o;
+  for (const double rate : {1.5, 3.0}) {
+    ClearanceFn clearance = [](std::span<const double> q) { return 0.6 - q[0]; };
+    Watchdog dog(1, clearance, o);
+    double t = 0.0, q = 0.0, lowest = 1.0, factor = 1.0;
+    int held_far_out = 0, samples = 0;
+    for (; samples < 100000; ++samples, t += kPeriod) {
+      const WatchdogState s = dog.update({t, {q}});
+      if (factor < 1.0 && !s.receding) {
+        ASSERT_LE(s.speed_factor, 2.0 * std::max(factor, 0.01)) << rate << " m/s, sample " << samples;
+        held_far_out += s.clearance > o.slow_distance ? 1 : 0;
+      }
+      factor = s.speed_factor;
+      if (factor == 0.0 && s.model == MotionModel::stationary && s.clearance - o.stop_distance <= stop_band(o)) break;
+      q += rate * factor * kPeriod;
+      lowest = std::min(lowest, clearance(std::vector<double>{q}));
+    }
+    EXPECT_GT(held_far_out, 0) << rate << " m/s: no slow-down was held beyond slow_distance";
+    EXPECT_EQ(factor, 0.0) << rate << " m/s: never stopped in the band";
+    EXPECT_GE(lowest, o.stop_distance - rate * kPeriod) << rate;
+  }
+}
+
 TEST(Watchdog, ApproachingIsPredictedBeforeTheClearanceDrops) {
   // The same approach seen one sample at a time: the prediction warns while
   // the present clearance is still above the warn distance.
@@ -276,6 +304,7 @@ TEST(Watchdog, BadOptionsAreNamed) {
   robot_test::expect_error([&] { Watchdog(2, ok, {.path_steps = 0}); }, {"path_steps"});
   robot_test::expect_error([&] { Watchdog(2, ok, {.stale_after = 0.5, .stop_after = 0.4}); }, {"stale_after"});
   robot_test::expect_error([&] { Watchdog(2, ok, {.stop_factor = 1.0}); }, {"stop_factor"});
+  robot_test::expect_error([&] { Watchdog(2, ok, {.stop_factor = 0.0}); }, {"stop_factor"});
   robot_test::expect_error([&] { Watchdog(2, ok, {.stop_factor = -0.1}); }, {"stop_factor"});
   robot_test::expect_error([&] { Watchdog(0, ok); }, {"at least one joint"});
   Watchdog dog(2, ok);

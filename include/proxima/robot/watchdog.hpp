@@ -38,8 +38,8 @@
 // least (1 − κ)·g.
 // What keeps a slow-down from lifting: a channel that is slowed stays
 // slowed, at no more than its last factor and the ramp of its present
-// clearance, until it moves away (beyond slow_distance, up to
-// warn_distance, it is raised by doubling per sample instead); neither a
+// clearance, until it moves away (beyond slow_distance it is raised by
+// doubling per sample instead); neither a
 // robot that reads as stationary (crawling) nor a predicted change below
 // approach_epsilon lifts it. A fresh prediction of the approach may raise
 // it (the robot slowed, so the path ahead is shorter), at most doubling it
