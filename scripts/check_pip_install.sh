@@ -33,11 +33,9 @@ restore_cache() {
 trap restore_cache EXIT
 .venv/bin/python -m venv "$env_dir"
 pip=("$env_dir/bin/python" -m pip --disable-pip-version-check)
-# The test tools at the project's pins (pytest, numpy, mypy, with what they
-# pull in), and the build tools when pip is not to isolate the build.
-tools='pytest|numpy|mypy|iniconfig|packaging|pluggy|Pygments|mypy_extensions|typing_extensions|pathspec|librt|ast_serialize'
-[ -n "$reuse" ] && tools="$tools|scikit-build-core|pybind11"
-grep -E "^($tools)==" scripts/requirements.txt >"$env_dir/requirements.txt"
+# The project's pins without the benchmark's peers (Coal, MuJoCo and Coal's
+# cmeel dependencies): the test tools, and the build tools for --reuse.
+grep -vE '^(libcoal|mujoco-core|cmeel)' scripts/requirements.txt >"$env_dir/requirements.txt"
 "${pip[@]}" install --quiet -r "$env_dir/requirements.txt"
 if [ -n "$reuse" ]; then
   # The folder's own generator: scikit-build-core would pick Ninja.

@@ -9,71 +9,62 @@
 namespace proxima::bench {
 namespace {
 
+// The geometries, B's pose and the pair's two functors, built once; each
+// timed query is one functor call.
 struct CoalBvhPair final : CoalMeshPair {
   CoalBvhPair(const std::vector<std::array<double, 3>>& vertices, const std::vector<std::array<int, 3>>& triangles,
-              const std::vector<double>& box_size);
-  void set_pose_b(const std::array<double, 9>& rotation, const std::array<double, 3>& translation) override;
-  bool collide() const override;
-  double distance() const override;
+              const std::vector<double>& box_size) {
+    auto model = std::make_shared<coal::BVHModel<coal::OBBRSS>>();
+    std::vector<coal::Vec3s> points;
+    points.reserve(vertices.size());
+    for (const auto& v : vertices) points.emplace_back(v[0], v[1], v[2]);
+    std::vector<coal::Triangle> tris;
+    tris.reserve(triangles.size());
+    for (const auto& t : triangles)
+      tris.emplace_back(static_cast<coal::Triangle::index_type>(t[0]), static_cast<coal::Triangle::index_type>(t[1]),
+                        static_cast<coal::Triangle::index_type>(t[2]));
+    model->beginModel();
+    model->addSubModel(points, tris);
+    model->endModel();
+    a = model;
+    if (box_size.size() == 3)
+      b = std::make_shared<coal::Box>(box_size[0], box_size[1], box_size[2]);
+    else
+      b = model;
+    // Node pairs closer than break_distance (1 mm by default) are opened up
+    // for Coal's distance lower bound, which this benchmark does not read; at
+    // 0 the traversal stops at separated volumes, as FCL's and ours do, and
+    // the answers are the same (bunny-bunny collide 16.4 -> 13.5 us,
+    // 2026-11-28).
+    collision_request.break_distance = 0.0;
+    collide_pair = std::make_unique<coal::ComputeCollision>(a.get(), b.get());
+    distance_pair = std::make_unique<coal::ComputeDistance>(a.get(), b.get());
+  }
 
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
+  void set_pose_b(const std::array<double, 9>& r, const std::array<double, 3>& p) override {
+    coal::Matrix3s rotation;
+    rotation << r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8];
+    tb = coal::Transform3s(rotation, coal::Vec3s(p[0], p[1], p[2]));
+  }
 
-struct CoalBvhPair::Impl {
+  bool collide() const override {
+    coal::CollisionResult result;
+    (*collide_pair)(ta, tb, collision_request, result);
+    return result.isCollision();
+  }
+
+  double distance() const override {
+    coal::DistanceResult result;
+    return (*distance_pair)(ta, tb, distance_request, result);
+  }
+
   std::shared_ptr<coal::CollisionGeometry> a, b;
   coal::Transform3s ta = coal::Transform3s::Identity(), tb = coal::Transform3s::Identity();
-  std::unique_ptr<coal::ComputeCollision> collide;
-  std::unique_ptr<coal::ComputeDistance> distance;
+  std::unique_ptr<coal::ComputeCollision> collide_pair;
+  std::unique_ptr<coal::ComputeDistance> distance_pair;
   coal::CollisionRequest collision_request{coal::NO_REQUEST, 1};
   coal::DistanceRequest distance_request{};
 };
-
-CoalBvhPair::CoalBvhPair(const std::vector<std::array<double, 3>>& vertices,
-                         const std::vector<std::array<int, 3>>& triangles, const std::vector<double>& box_size)
-    : impl_(std::make_unique<Impl>()) {
-  auto model = std::make_shared<coal::BVHModel<coal::OBBRSS>>();
-  std::vector<coal::Vec3s> points;
-  points.reserve(vertices.size());
-  for (const auto& v : vertices) points.emplace_back(v[0], v[1], v[2]);
-  std::vector<coal::Triangle> tris;
-  tris.reserve(triangles.size());
-  for (const auto& t : triangles)
-    tris.emplace_back(static_cast<coal::Triangle::index_type>(t[0]), static_cast<coal::Triangle::index_type>(t[1]),
-                      static_cast<coal::Triangle::index_type>(t[2]));
-  model->beginModel();
-  model->addSubModel(points, tris);
-  model->endModel();
-  impl_->a = model;
-  if (box_size.size() == 3)
-    impl_->b = std::make_shared<coal::Box>(box_size[0], box_size[1], box_size[2]);
-  else
-    impl_->b = model;
-  // Node pairs closer than break_distance (1 mm by default) are opened up
-  // for Coal's distance lower bound, which this benchmark does not read; at 0
-  // the traversal stops at separated volumes, as FCL's and ours do, and the
-  // answers are the same (bunny-bunny collide 16.4 -> 13.5 us, 2026-11-28).
-  impl_->collision_request.break_distance = 0.0;
-  impl_->collide = std::make_unique<coal::ComputeCollision>(impl_->a.get(), impl_->b.get());
-  impl_->distance = std::make_unique<coal::ComputeDistance>(impl_->a.get(), impl_->b.get());
-}
-
-void CoalBvhPair::set_pose_b(const std::array<double, 9>& r, const std::array<double, 3>& p) {
-  coal::Matrix3s rotation;
-  rotation << r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8];
-  impl_->tb = coal::Transform3s(rotation, coal::Vec3s(p[0], p[1], p[2]));
-}
-
-bool CoalBvhPair::collide() const {
-  coal::CollisionResult result;
-  (*impl_->collide)(impl_->ta, impl_->tb, impl_->collision_request, result);
-  return result.isCollision();
-}
-
-double CoalBvhPair::distance() const {
-  coal::DistanceResult result;
-  return (*impl_->distance)(impl_->ta, impl_->tb, impl_->distance_request, result);
-}
 
 }  // namespace
 
