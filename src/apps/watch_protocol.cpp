@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fstream>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <vector>
@@ -60,11 +61,37 @@ json answer_watch(Watchdog& dog, const std::vector<std::string>& channels, const
 }
 
 // The cell file: the environment array, or {"environment": [...],
-// "attached": [...]} with the tools and parts the robot holds.
+// "attached": [...], "thresholds": {...}} with the tools and parts the
+// robot holds and distances of its own for some channels.
 struct Cell {
   Environment environment;
   std::vector<AttachedObject> attached;
+  std::vector<ThresholdsFor> thresholds;
 };
+
+// "thresholds": {"table": {"stop": 0.02, "slow": 0.15}, "self": {"warn": 0.05}, ...}
+std::vector<ThresholdsFor> thresholds_from_json(const json& j) {
+  if (!j.is_object()) throw Error("\"thresholds\" must be an object of channel names");
+  std::vector<ThresholdsFor> out;
+  for (const auto& [name, entry] : j.items()) {
+    const std::string where = "\"thresholds\".\"" + name + "\"";
+    if (!entry.is_object()) throw Error(where + " must be an object with \"stop\", \"slow\" and/or \"warn\" (m)");
+    ThresholdsFor t{name, {}, {}, {}};
+    for (const auto& [key, value] : entry.items()) {
+      std::optional<double>* field = key == "stop"   ? &t.stop_distance
+                                     : key == "slow" ? &t.slow_distance
+                                     : key == "warn" ? &t.warn_distance
+                                                     : nullptr;
+      if (field == nullptr)
+        throw Error(where + ": unknown key \"" + key + "\" (expected \"stop\", \"slow\", \"warn\")");
+      if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0.0)
+        throw Error(where + ".\"" + key + "\" must be a finite distance ≥ 0 (m)");
+      *field = value.get<double>();
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
 
 Cell load_cell(const std::string& path, MeshFiles& files) {
   if (path.empty()) return {};
@@ -80,10 +107,11 @@ Cell load_cell(const std::string& path, MeshFiles& files) {
     Cell cell;
     if (file.is_object()) {
       for (const auto& [key, value] : file.items())
-        if (key != "environment" && key != "attached")
-          throw Error("unknown key \"" + key + "\" (expected \"environment\" and \"attached\")");
+        if (key != "environment" && key != "attached" && key != "thresholds")
+          throw Error("unknown key \"" + key + "\" (expected \"environment\", \"attached\" and \"thresholds\")");
       if (file.contains("environment")) cell.environment = environment_from_json(file["environment"], files);
       if (file.contains("attached")) cell.attached = attached_from_json(file["attached"], files);
+      if (file.contains("thresholds")) cell.thresholds = thresholds_from_json(file["thresholds"]);
     } else {
       cell.environment = environment_from_json(file, files);
     }
@@ -121,17 +149,20 @@ int run_watch_command(const WatchCommandOptions& options, std::istream& in, std:
     }();
     // Refused at the start rather than as an invalid clearance on every sample.
     if (auto e = checker.touch_error(env)) throw Error("environment file '" + options.environment + "': " + *e);
+    WatchdogOptions watchdog = options.watchdog;
     const SceneClearances clearances = [&] {
       try {
-        return scene_clearances(checker, env);
+        SceneClearances c =
+            scene_clearances(checker, env, {.exact_within = largest_warn_distance(watchdog, cell.thresholds)});
+        watchdog.channels = scene_thresholds(c, watchdog, cell.thresholds);
+        return c;
       } catch (const Error& e) {
         throw Error("environment file '" + options.environment + "': " + e.what());
       }
     }();
     ToolKinematics tool;
     if (!options.tool.empty()) tool = link_kinematics(checker.model(), options.tool);
-    Watchdog dog(checker.model().variable_count(), clearances.channels, clearances.fn, options.watchdog, {},
-                 std::move(tool));
+    Watchdog dog(checker.model().variable_count(), clearances.channels, clearances.fn, watchdog, {}, std::move(tool));
     run_watch_stream(dog, clearances.names, in, out);
     return 0;
   } catch (const std::exception& e) {
