@@ -19,6 +19,8 @@
 //       velocity limits.
 // Then no channel's clearance ever falls below
 //       min(stop_distance, d_r) − B,      B = (1 + D)·V·T,
+// stop_distance the channel's own (ChannelThresholds: as given, or as its
+// first clearance set it for a channel that rests close),
 // d_r the clearance at which that channel last moved away (`receding`;
 // +inf if it never did), and the robot is brought to speed exactly 0 (an
 // answer `stop`) by the time the channel is within stop_band() of
