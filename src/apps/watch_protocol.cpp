@@ -2,10 +2,10 @@
 
 #include <chrono>
 #include <cmath>
-#include <limits>
-#include <optional>
 #include <fstream>
 #include <istream>
+#include <limits>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <vector>
@@ -73,7 +73,7 @@ json state_json(double t, const WatchdogState& s, const WatchStreamOptions& o, d
     }
     case WatchdogReason::joint_speed:
       a["joint"] = joint_text(o, s.joint);
-      a["value"] = s.joint_value;
+      a["value"] = finite_or_null(s.joint_value);  // +inf: a move in next to no time
       a["limit"] = s.joint_limit;
       a["message"] = joint_text(o, s.joint) + " moved at " + number_text(s.joint_value) +
                      unit_text(o, s.joint, "/s") + " since the last sample, above its velocity limit " +
@@ -90,8 +90,8 @@ json state_json(double t, const WatchdogState& s, const WatchStreamOptions& o, d
 
 // `sampled` is set when the line was a sample the watchdog took;
 // `last_sample` is the time of the last one before it.
-json answer_watch(Watchdog& dog, const WatchStreamOptions& o, const json& line, const std::optional<double>& last_sample,
-                  bool& sampled) {
+json answer_watch(Watchdog& dog, const WatchStreamOptions& o, const json& line,
+                  const std::optional<double>& last_sample, bool& sampled) {
   try {
     if (!line.is_object()) return watch_error(line, "a line is a JSON object");
     if (!line.contains("t") || !line["t"].is_number()) return watch_error(line, "missing \"t\" (the time, s)");
@@ -180,6 +180,7 @@ int run_watch_stream(Watchdog& dog, const WatchStreamOptions& options, LineSourc
     if (r == LineSource::Read::eof) break;
     json a;
     if (r == LineSource::Read::timeout) {
+      if (!deadline || !sample_t) continue;  // no deadline armed: nothing to answer
       const double silent = since(line_wall);
       if (silent < *deadline) continue;
       line_wall = clock::now();

@@ -107,10 +107,12 @@ void bind_watchdog(py::module_& m) {
                              "or 'stale_feed'.")
       .def_property_readonly("joint", [](const PyWatchdogState& s) { return s.joint; },
                              "For 'joint_limit' and 'joint_speed': the joint that broke its limit; else None.")
-      .def_property_readonly("joint_value", [](const PyWatchdogState& s) { return joint_number(s, s.state.joint_value); },
-                             "Its position (joint_limit) or speed since the last sample (joint_speed); else None.")
-      .def_property_readonly("joint_limit", [](const PyWatchdogState& s) { return joint_number(s, s.state.joint_limit); },
-                             "The position or velocity limit it went beyond (without tolerance); else None.")
+      .def_property_readonly(
+          "joint_value", [](const PyWatchdogState& s) { return joint_number(s, s.state.joint_value); },
+          "Its position (joint_limit) or speed since the last sample (joint_speed); else None.")
+      .def_property_readonly(
+          "joint_limit", [](const PyWatchdogState& s) { return joint_number(s, s.state.joint_limit); },
+          "The position or velocity limit it went beyond (without tolerance); else None.")
       .def("__repr__", [](const PyWatchdogState& s) {
         return "WatchdogState(level='" + std::string(to_string(s.state.level)) + "', speed_factor=" +
                repr(s.state.speed_factor) + ", clearance=" + repr(s.state.clearance) + ", channel='" + s.channel +

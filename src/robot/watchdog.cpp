@@ -20,7 +20,9 @@ void check_option(bool ok, const std::string& what) {
 
 bool finite_nonneg(double x) { return std::isfinite(x) && x >= 0.0; }
 
-std::string field(const char* name, std::size_t i) { return std::string("limits.") + name + "[" + std::to_string(i) + "]"; }
+std::string field(const char* name, std::size_t i) {
+  return std::string("limits.") + name + "[" + std::to_string(i) + "]";
+}
 
 // Each vector empty or one entry per joint variable, each entry in range.
 void check_limits(const FeedLimits& l, std::size_t dof) {
@@ -218,7 +220,8 @@ std::optional<WatchdogState> Watchdog::feed_fault(const MotionSample& sample) co
   const double dt = sample.time - last_sample_.time;
   for (std::size_t i = 0; i < l.velocity.size(); ++i) {
     const double speed = std::abs(sample.q[i] - last_sample_.q[i]) / dt;
-    if (speed > l.speed_tolerance * l.velocity[i]) return feed_stop(WatchdogReason::joint_speed, i, speed, l.velocity[i]);
+    if (speed > l.speed_tolerance * l.velocity[i])
+      return feed_stop(WatchdogReason::joint_speed, i, speed, l.velocity[i]);
   }
   return std::nullopt;
 }

@@ -3,8 +3,10 @@
 // and ticks out of order are errors, never answers as if current. Every
 // limit and sample here is written out by hand.
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -197,37 +199,27 @@ TEST(WatchdogFeed, ReasonsNameTheCause) {
 }
 
 TEST(WatchdogFeed, BadLimitsAreNamed) {
-  const auto with = [](auto change) {
+  // Two joints with one change to the valid limits.
+  const auto fails = [](auto change, std::initializer_list<std::string> parts) {
     WatchdogOptions o = feed_two_joint_limits();
     change(o.limits);
-    return o;
+    robot_test::expect_error([&] { Watchdog(2, kFeedFar, o); }, parts);
   };
-  using robot_test::expect_error;
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.lower = {0, 0, 0}; })); },
-               {"limits.lower", "3 entries", "2 joint variables"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.velocity = {1}; })); }, {"limits.velocity", "1 entries"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.tolerance = {1, 1, 1}; })); }, {"limits.tolerance"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.upper.clear(); })); }, {"limits.lower and limits.upper"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.lower.clear(), l.upper.clear(); })); },
-               {"limits.tolerance is given without"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.lower[1] = 3.0; })); },
-               {"limits.lower[1]", "above", "limits.upper[1]"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.lower[0] = std::nan(""); })); }, {"limits.lower[0]"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.lower[0] = kFeedInf, l.upper[0] = kFeedInf; })); },
-               {"limits.lower[0]", "below +inf"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.upper[1] = -kFeedInf, l.lower[1] = -kFeedInf; })); },
-               {"limits.upper[1]", "above -inf"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.tolerance[1] = -0.01; })); },
-               {"limits.tolerance[1]", ">= 0"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.tolerance[0] = kFeedInf; })); }, {"limits.tolerance[0]"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.velocity[1] = 0.0; })); },
-               {"limits.velocity[1]", "positive"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.velocity[0] = std::nan(""); })); },
-               {"limits.velocity[0]"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.speed_tolerance = 0.9; })); },
-               {"limits.speed_tolerance", ">= 1"});
-  expect_error([&] { Watchdog(2, kFeedFar, with([](FeedLimits& l) { l.speed_tolerance = kFeedInf; })); },
-               {"limits.speed_tolerance"});
+  fails([](FeedLimits& l) { l.lower = {0, 0, 0}; }, {"limits.lower", "3 entries", "2 joint variables"});
+  fails([](FeedLimits& l) { l.velocity = {1}; }, {"limits.velocity", "1 entries"});
+  fails([](FeedLimits& l) { l.tolerance = {1, 1, 1}; }, {"limits.tolerance"});
+  fails([](FeedLimits& l) { l.upper.clear(); }, {"limits.lower and limits.upper"});
+  fails([](FeedLimits& l) { l.lower.clear(), l.upper.clear(); }, {"limits.tolerance is given without"});
+  fails([](FeedLimits& l) { l.lower[1] = 3.0; }, {"limits.lower[1]", "above", "limits.upper[1]"});
+  fails([](FeedLimits& l) { l.lower[0] = std::nan(""); }, {"limits.lower[0]"});
+  fails([](FeedLimits& l) { l.lower[0] = kFeedInf, l.upper[0] = kFeedInf; }, {"limits.lower[0]", "below +inf"});
+  fails([](FeedLimits& l) { l.upper[1] = -kFeedInf, l.lower[1] = -kFeedInf; }, {"limits.upper[1]", "above -inf"});
+  fails([](FeedLimits& l) { l.tolerance[1] = -0.01; }, {"limits.tolerance[1]", ">= 0"});
+  fails([](FeedLimits& l) { l.tolerance[0] = kFeedInf; }, {"limits.tolerance[0]"});
+  fails([](FeedLimits& l) { l.velocity[1] = 0.0; }, {"limits.velocity[1]", "positive"});
+  fails([](FeedLimits& l) { l.velocity[0] = std::nan(""); }, {"limits.velocity[0]"});
+  fails([](FeedLimits& l) { l.speed_tolerance = 0.9; }, {"limits.speed_tolerance", ">= 1"});
+  fails([](FeedLimits& l) { l.speed_tolerance = kFeedInf; }, {"limits.speed_tolerance"});
 }
 
 }  // namespace

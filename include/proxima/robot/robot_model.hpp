@@ -121,7 +121,8 @@ class RobotModel {
   /// a link with two parent joints; a cycle; not exactly one root link; a
   /// non-finite origin; a zero or non-finite axis of a moving joint; limits
   /// that are not finite with lower ≤ upper for revolute and prismatic
-  /// joints; a velocity limit that is not positive (+infinity: none); a mimic naming a missing or fixed joint, or a cycle of mimics.
+  /// joints; a velocity limit that is not positive (+infinity: none); a
+  /// mimic naming a missing or fixed joint, or a cycle of mimics.
   /// `where` (the <robot> element) is named by the errors about the whole
   /// tree: no link, no root, several roots.
   RobotModel(std::string name, std::vector<Link> links, std::vector<Joint> joints, const SourceLocation& where = {});
