@@ -136,7 +136,7 @@ struct WatchdogOptions {
   /// while samples read beyond a position limit; after a speed violation,
   /// until a sample within the limits arrives at a plausible speed from
   /// the one before it.
-  FeedLimits limits;
+  FeedLimits limits{};
 };
 
 /// The clearance above stop_distance at which the slow ramp falls to
