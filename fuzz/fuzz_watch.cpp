@@ -52,11 +52,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   robot::Watchdog dog(panda().model().variable_count(), c.channels, c.fn, options);
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
   std::ostringstream out;
-  apps::StreamLineSource lines(in);
+  apps::StreamLineSource input(in);
   apps::WatchStreamOptions stream;
   stream.channels = c.names;
   stream.joints = panda().model().variable_names();
-  apps::run_watch_stream(dog, stream, lines, out);
+  apps::run_watch_stream(dog, stream, input, out);
   std::istringstream lines(out.str());
   for (std::string l; std::getline(lines, l);) {
     const nlohmann::json a = nlohmann::json::parse(l, nullptr, false);

@@ -181,10 +181,13 @@ int run_watch_stream(Watchdog& dog, const WatchStreamOptions& options, LineSourc
     json a;
     if (r == LineSource::Read::timeout) {
       if (!deadline || !sample_t) continue;  // no deadline armed: nothing to answer
-      const double silent = since(line_wall);
+      // One reading of the clock: the next stop comes `deadline` after this
+      // one's stamp, and the stamps are that far apart.
+      const clock::time_point now = clock::now();
+      const double silent = std::chrono::duration<double>(now - line_wall).count();
       if (silent < *deadline) continue;
-      line_wall = clock::now();
-      a = deadline_json(dog, options, *sample_t + since(sample_wall), silent);
+      line_wall = now;
+      a = deadline_json(dog, options, *sample_t + std::chrono::duration<double>(now - sample_wall).count(), silent);
     } else {
       if (text.find_first_not_of(" \t\r") == std::string::npos) continue;  // not a line to answer
       line_wall = clock::now();
