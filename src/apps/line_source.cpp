@@ -8,7 +8,6 @@
 #include <chrono>
 #include <cstring>
 #include <istream>
-#include <limits>
 
 #include <proxima/core/error.hpp>
 
@@ -20,7 +19,10 @@ LineSource::Read StreamLineSource::next(std::string& line, double /*timeout*/) {
 
 LineSource::Read FdLineSource::next(std::string& line, double timeout) {
   using clock = std::chrono::steady_clock;
-  const bool forever = !(timeout < std::numeric_limits<double>::infinity());
+  // Beyond 1e9 s (three decades) a wait is as good as for ever; the cap
+  // keeps the conversion to the clock's integer ticks from overflowing.
+  constexpr double kForever = 1e9;
+  const bool forever = !(timeout < kForever);
   const clock::time_point until =
       forever ? clock::time_point::max()
               : clock::now() + std::chrono::duration_cast<clock::duration>(

@@ -14,8 +14,8 @@ class LineSource {
   enum class Read { line, timeout, eof };
   virtual ~LineSource() = default;
   /// The next line, without its '\n' (the last one may lack it), into
-  /// `line`; waits at most `timeout` seconds for it to complete (+inf: as
-  /// long as it takes). Read::timeout comes once `timeout` seconds have
+  /// `line`; waits at most `timeout` seconds for it to complete (+inf, or
+  /// anything beyond 1e9 s: as long as it takes). Read::timeout comes once `timeout` seconds have
   /// passed on std::chrono::steady_clock, not before.
   virtual Read next(std::string& line, double timeout) = 0;
 };

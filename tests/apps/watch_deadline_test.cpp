@@ -210,10 +210,16 @@ TEST(WatchDeadline, AFileDescriptorGivesLinesAsTheyCompleteThenTimesOutThenEnds)
   // Half a line: nothing to give yet.
   EXPECT_EQ(lines.next(line, 0.0), LineSource::Read::timeout);
   EXPECT_EQ(lines.next(line, 0.001), LineSource::Read::timeout);
-  const std::string more = "ond\nlast";
+  const std::string more = "ond\n";
   ASSERT_EQ(::write(p[1], more.data(), more.size()), static_cast<ssize_t>(more.size()));
-  EXPECT_EQ(lines.next(line, 0.0), LineSource::Read::line);
+  // A wait beyond any clock (or no number at all) is for ever: a complete
+  // line comes at once.
+  EXPECT_EQ(lines.next(line, 1e300), LineSource::Read::line);
   EXPECT_EQ(line, "second");
+  const std::string again = "third\nlast";
+  ASSERT_EQ(::write(p[1], again.data(), again.size()), static_cast<ssize_t>(again.size()));
+  EXPECT_EQ(lines.next(line, std::numeric_limits<double>::quiet_NaN()), LineSource::Read::line);
+  EXPECT_EQ(line, "third");
   ::close(p[1]);
   EXPECT_EQ(lines.next(line, 0.0), LineSource::Read::line);  // the last, without its newline
   EXPECT_EQ(line, "last");
