@@ -121,6 +121,7 @@ json deadline_json(const Watchdog& dog, const WatchStreamOptions& o, double t, d
   s.stale = true;
   s.reason = WatchdogReason::deadline;
   s.joint = -1;
+  s.joint_value = s.joint_limit = 0.0;
   return state_json(t, s, o, silent);
 }
 

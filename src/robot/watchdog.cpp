@@ -343,7 +343,7 @@ WatchdogState Watchdog::tick(double now) const {
       s.speed_factor = f;
       s.reason = WatchdogReason::stale_feed;
       s.joint = -1;
-      s.joint_value = s.joint_limit = std::numeric_limits<double>::quiet_NaN();
+      s.joint_value = s.joint_limit = 0.0;
     }
     if (s.speed_factor == 0.0) s.level = WatchdogLevel::stop;
   }

@@ -27,12 +27,13 @@ echo "$out" | sed -n 6p | grep -q '"stale":true'
 # --deadline: silence after a sample is answered by a stop of the command's
 # own, after the sample's answer; closing the input ends the stream.
 coproc WATCH { "$proxima" watch "$panda/panda.urdf" --srdf "$panda/panda.srdf" --deadline 0.05; }
+watch_pid=$WATCH_PID  # bash unsets WATCH_PID once the coprocess has ended
 echo '{"t":1.0,"q":[0,-0.785,0,-2.356,0,1.571,0.785]}' >&"${WATCH[1]}"
 read -r -t 300 first <&"${WATCH[0]}"
 read -r -t 300 second <&"${WATCH[0]}"
 watch_in=${WATCH[1]}
 eval "exec ${watch_in}>&-"
-wait "$WATCH_PID"
+wait "$watch_pid"
 echo "$first"
 echo "$second"
 echo "$first" | grep -q '"t":1.0'

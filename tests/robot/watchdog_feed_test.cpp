@@ -51,6 +51,8 @@ void expect_feed_clear(const WatchdogState& s) {
   EXPECT_EQ(s.speed_factor, 1.0);
   EXPECT_EQ(s.reason, WatchdogReason::none);
   EXPECT_EQ(s.joint, -1);
+  EXPECT_EQ(s.joint_value, 0.0);
+  EXPECT_EQ(s.joint_limit, 0.0);
 }
 
 TEST(WatchdogFeed, AJointBeyondItsLimitStopsWhileItReadsBeyond) {

@@ -184,12 +184,12 @@ struct WatchdogState {
   /// Why the level is what it is (none when clear).
   WatchdogReason reason = WatchdogReason::none;
   /// For joint_limit and joint_speed: the joint variable that broke its
-  /// limit (−1 otherwise), its position or speed (|Δq|/Δt) and the limit it
-  /// went beyond (the bound itself, without tolerance; for a speed, the
-  /// velocity limit).
+  /// limit, its position or speed (|Δq|/Δt; +inf for a move in next to no
+  /// time) and the limit it went beyond (the bound itself, without
+  /// tolerance; for a speed, the velocity limit). −1, 0 and 0 otherwise.
   int joint = -1;
-  double joint_value = std::numeric_limits<double>::quiet_NaN();
-  double joint_limit = std::numeric_limits<double>::quiet_NaN();
+  double joint_value = 0.0;
+  double joint_limit = 0.0;
 };
 
 class Watchdog {
