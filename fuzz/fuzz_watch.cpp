@@ -2,7 +2,8 @@
 // Panda beside a table, each input a fresh watchdog. The promise
 // (apps/watch_protocol.hpp, docs/watch-command.md): one JSON answer per
 // line, an error answer for a bad line, never an exception, a crash or a
-// NaN (a number it cannot give, +inf, is written as null).
+// NaN (a number it cannot give, +inf, is written as null); a sample beyond
+// the Panda's joint limits or speeds is a stop naming the joint.
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -30,7 +31,7 @@ const robot::SceneChecker& panda() {
   return checker;
 }
 
-// The channels ("self", "table"); scene_clearances holds the checker by
+// The channels (each pair of links, "table"); scene_clearances holds the checker by
 // reference, which the static above keeps in place.
 const robot::SceneClearances& clearances() {
   static const robot::SceneClearances c = [] {
@@ -45,15 +46,26 @@ const robot::SceneClearances& clearances() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const robot::SceneClearances& c = clearances();
-  robot::Watchdog dog(panda().model().variable_count(), c.channels, c.fn);
+  // With the feed checked against the Panda's limits, as `proxima watch` does.
+  robot::WatchdogOptions options;
+  options.limits = robot::feed_limits(panda().model());
+  robot::Watchdog dog(panda().model().variable_count(), c.channels, c.fn, options);
   std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
   std::ostringstream out;
-  apps::run_watch_stream(dog, c.names, in, out);
+  apps::StreamLineSource input(in);
+  apps::WatchStreamOptions stream;
+  stream.channels = c.names;
+  stream.joints = panda().model().variable_names();
+  apps::run_watch_stream(dog, stream, input, out);
   std::istringstream lines(out.str());
   for (std::string l; std::getline(lines, l);) {
     const nlohmann::json a = nlohmann::json::parse(l, nullptr, false);
     if (a.is_discarded() || !a.is_object() || !a.contains("status")) fuzz::broken("answer line", l);
     proxima::fuzz::check_finite(a);
+    const auto reason = a.find("reason");
+    if (reason != a.end() && (*reason == "joint_limit" || *reason == "joint_speed") &&
+        (a["level"] != "stop" || a["speed_factor"] != 0.0 || !a.contains("joint") || !a.contains("message")))
+      fuzz::broken("feed stop", l);
   }
   return 0;
 }

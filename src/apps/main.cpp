@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 
 #include "demo.hpp"
@@ -79,6 +81,18 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   watchc->add_option("--stop-after", watch_opt.watchdog.stop_after, "Feed age at which the robot stops, s")
       ->capture_default_str();
+  watchc->add_option("--angle-tolerance", watch_opt.feed.angle_tolerance,
+                     "A sample may read this far beyond a revolute joint's limit, rad")
+      ->capture_default_str();
+  watchc->add_option("--length-tolerance", watch_opt.feed.length_tolerance,
+                     "A sample may read this far beyond a prismatic joint's limit, m")
+      ->capture_default_str();
+  watchc->add_option("--speed-tolerance", watch_opt.feed.speed_tolerance,
+                     "A move between samples may imply this multiple of a joint's velocity limit")
+      ->capture_default_str();
+  double watch_deadline = 0.0;
+  CLI::Option* watch_deadline_flag = watchc->add_option(
+      "--deadline", watch_deadline, "Seconds of silence after which watch writes a stop itself (real-time mode)");
 
   CLI11_PARSE(app, argc, argv);
 
@@ -102,8 +116,12 @@ int main(int argc, char** argv) {
   }
   if (*watchc) {
     if (!parse_packages("watch", watch_packages, watch_opt.robot.packages)) return 1;
+    if (watch_deadline_flag->count() > 0) watch_opt.deadline = watch_deadline;  // checked by run_watch_command
     std::ios::sync_with_stdio(false);
-    return proxima::apps::run_watch_command(watch_opt, std::cin, std::cout, std::cerr);
+    if (!watch_opt.deadline) return proxima::apps::run_watch_command(watch_opt, std::cin, std::cout, std::cerr);
+    // Silence is answered too: stdin is polled, not read through std::cin.
+    proxima::apps::FdLineSource stdin_lines(STDIN_FILENO);
+    return proxima::apps::run_watch_command(watch_opt, stdin_lines, std::cout, std::cerr);
   }
 
   if (*simc) return proxima::apps::run_sim_command(scene_path, sim_opt, std::cout, std::cerr);

@@ -1,8 +1,10 @@
 #include "watch_protocol.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <istream>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -25,28 +27,76 @@ json watch_error(const json& line, const std::string& message) { return error_li
 // +inf (nothing predicted) has no JSON spelling: null.
 json finite_or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
-json state_json(double t, const WatchdogState& s, const std::vector<std::string>& channels) {
-  return {{"t", t},
-          {"status", to_string(s.status)},
-          {"level", to_string(s.level)},
-          {"speed_factor", s.speed_factor},
-          {"warning", s.warning},
-          {"clearance", finite_or_null(s.clearance)},
-          {"predicted_clearance", finite_or_null(s.predicted_clearance)},
-          {"time_to_stop_distance", finite_or_null(s.time_to_stop_distance)},
-          {"approaching", s.approaching},
-          {"receding", s.receding},
-          {"stale", s.stale},
-          {"model", to_string(s.model)},
-          {"channel", channels.at(static_cast<std::size_t>(s.channel))}};
+std::string number_text(double x) {
+  std::ostringstream s;
+  s.precision(6);
+  s << x;
+  return s.str();
 }
 
-json answer_watch(Watchdog& dog, const std::vector<std::string>& channels, const json& line) {
+std::string joint_text(const WatchStreamOptions& o, int j) {
+  const auto i = static_cast<std::size_t>(j);
+  return i < o.joints.size() ? o.joints[i] : "joint " + std::to_string(j);
+}
+
+std::string unit_text(const WatchStreamOptions& o, int j, const char* per) {
+  const auto i = static_cast<std::size_t>(j);
+  return i < o.units.size() ? " " + o.units[i] + per : std::string();
+}
+
+// `age`: seconds since the last sample, for a stale feed's message.
+json state_json(double t, const WatchdogState& s, const WatchStreamOptions& o, double age) {
+  json a = {{"t", t},
+            {"status", to_string(s.status)},
+            {"level", to_string(s.level)},
+            {"speed_factor", s.speed_factor},
+            {"warning", s.warning},
+            {"clearance", finite_or_null(s.clearance)},
+            {"predicted_clearance", finite_or_null(s.predicted_clearance)},
+            {"time_to_stop_distance", finite_or_null(s.time_to_stop_distance)},
+            {"approaching", s.approaching},
+            {"receding", s.receding},
+            {"stale", s.stale},
+            {"model", to_string(s.model)},
+            {"channel", o.channels.at(static_cast<std::size_t>(s.channel))},
+            {"reason", to_string(s.reason)}};
+  switch (s.reason) {
+    case WatchdogReason::joint_limit: {
+      const bool above = s.joint_value > s.joint_limit;
+      a["joint"] = joint_text(o, s.joint);
+      a["value"] = s.joint_value;
+      a["limit"] = s.joint_limit;
+      a["message"] = joint_text(o, s.joint) + " reads " + number_text(s.joint_value) + unit_text(o, s.joint, "") +
+                     ", " + (above ? "above its upper" : "below its lower") + " limit " +
+                     number_text(s.joint_limit) + unit_text(o, s.joint, "");
+      break;
+    }
+    case WatchdogReason::joint_speed:
+      a["joint"] = joint_text(o, s.joint);
+      a["value"] = finite_or_null(s.joint_value);  // +inf: a move in next to no time
+      a["limit"] = s.joint_limit;
+      a["message"] = joint_text(o, s.joint) + " moved at " + number_text(s.joint_value) +
+                     unit_text(o, s.joint, "/s") + " since the last sample, above its velocity limit " +
+                     number_text(s.joint_limit) + unit_text(o, s.joint, "/s");
+      break;
+    case WatchdogReason::stale_feed: a["message"] = "no sample for " + number_text(age) + " s"; break;
+    case WatchdogReason::deadline: a["message"] = "no line for " + number_text(age) + " s"; break;
+    case WatchdogReason::invalid_clearance: a["message"] = "a clearance could not be computed"; break;
+    case WatchdogReason::none:
+    case WatchdogReason::clearance: break;
+  }
+  return a;
+}
+
+// `sampled` is set when the line was a sample the watchdog took;
+// `last_sample` is the time of the last one before it.
+json answer_watch(Watchdog& dog, const WatchStreamOptions& o, const json& line,
+                  const std::optional<double>& last_sample, bool& sampled) {
   try {
     if (!line.is_object()) return watch_error(line, "a line is a JSON object");
     if (!line.contains("t") || !line["t"].is_number()) return watch_error(line, "missing \"t\" (the time, s)");
     const double t = line["t"].get<double>();
-    if (!line.contains("q")) return state_json(t, dog.tick(t), channels);
+    if (!line.contains("q")) return state_json(t, dog.tick(t), o, last_sample ? t - *last_sample : 0.0);
     const json& q = line["q"];
     if (!q.is_array()) return watch_error(line, "\"q\" must be an array of numbers");
     MotionSample sample{t, {}};
@@ -54,10 +104,25 @@ json answer_watch(Watchdog& dog, const std::vector<std::string>& channels, const
       if (!q[i].is_number()) return watch_error(line, "\"q\"[" + std::to_string(i) + "] is not a number");
       sample.q.push_back(q[i].get<double>());
     }
-    return state_json(t, dog.update(sample), channels);
+    const WatchdogState s = dog.update(sample);
+    sampled = true;
+    return state_json(t, s, o, 0.0);
   } catch (const std::exception& e) {
     return watch_error(line, e.what());
   }
+}
+
+// Silence past the deadline: the last decision as of `t`, stopped.
+json deadline_json(const Watchdog& dog, const WatchStreamOptions& o, double t, double silent) {
+  WatchdogState s = dog.tick(t);
+  s.level = WatchdogLevel::stop;
+  s.speed_factor = 0.0;
+  s.warning = 1.0;
+  s.stale = true;
+  s.reason = WatchdogReason::deadline;
+  s.joint = -1;
+  s.joint_value = s.joint_limit = 0.0;
+  return state_json(t, s, o, silent);
 }
 
 // The cell file: the environment array, or {"environment": [...],
@@ -123,18 +188,93 @@ Cell load_cell(const std::string& path, MeshFiles& files) {
 
 }  // namespace
 
-int run_watch_stream(Watchdog& dog, const std::vector<std::string>& channels, std::istream& in, std::ostream& out) {
-  return run_json_lines(in, out, [&](const std::string& text) {
-    try {
-      return answer_watch(dog, channels, json::parse(text));
-    } catch (const json::exception& e) {
-      return watch_error(json(), std::string("not valid JSON: ") + e.what());
+int run_watch_stream(Watchdog& dog, const WatchStreamOptions& options, LineSource& in, std::ostream& out) {
+  const std::optional<double>& deadline = options.deadline;
+  if (deadline && !(std::isfinite(*deadline) && *deadline > 0.0))
+    throw Error("deadline " + number_text(*deadline) + " must be a positive number of seconds");
+  using clock = std::chrono::steady_clock;
+  const auto since = [](clock::time_point then) { return std::chrono::duration<double>(clock::now() - then).count(); };
+  int errors = 0;
+  // The last sample taken (its time, and when it arrived), and when the
+  // last line did: the deadline counts from there once a sample gave the
+  // stream a time.
+  std::optional<double> sample_t;
+  clock::time_point sample_wall, line_wall;
+  std::string text;
+  for (;;) {
+    double wait = std::numeric_limits<double>::infinity();
+    if (deadline && sample_t) wait = *deadline - since(line_wall);
+    const LineSource::Read r = in.next(text, wait);
+    if (r == LineSource::Read::eof) break;
+    json a;
+    if (r == LineSource::Read::timeout) {
+      if (!deadline || !sample_t) continue;  // no deadline armed: nothing to answer
+      // One reading of the clock: the next stop comes `deadline` after this
+      // one's stamp, and the stamps are that far apart.
+      const clock::time_point now = clock::now();
+      const double silent = std::chrono::duration<double>(now - line_wall).count();
+      if (silent < *deadline) continue;
+      line_wall = now;
+      a = deadline_json(dog, options, *sample_t + std::chrono::duration<double>(now - sample_wall).count(), silent);
+    } else {
+      if (text.find_first_not_of(" \t\r") == std::string::npos) continue;  // not a line to answer
+      line_wall = clock::now();
+      bool sampled = false;
+      try {
+        a = answer_watch(dog, options, json::parse(text), sample_t, sampled);
+      } catch (const json::exception& e) {
+        a = watch_error(json(), std::string("not valid JSON: ") + e.what());
+      }
+      if (sampled) {
+        sample_t = a["t"].get<double>();
+        sample_wall = line_wall;
+      }
+      if (a["status"] == "error") ++errors;
     }
-  });
+    out << answer_text(a) << '\n' << std::flush;
+  }
+  return errors;
 }
 
+int run_watch_stream(Watchdog& dog, const std::vector<std::string>& channels, std::istream& in, std::ostream& out) {
+  StreamLineSource lines(in);
+  WatchStreamOptions options;
+  options.channels = channels;
+  return run_watch_stream(dog, options, lines, out);
+}
+
+namespace {
+
+// The flags that are checked here rather than by the watchdog, named as
+// the command line spells them.
+void check_flags(const WatchCommandOptions& o) {
+  const auto check = [](bool ok, const char* flag, double x, const char* what) {
+    if (!ok) throw Error(std::string(flag) + " " + number_text(x) + " must be " + what);
+  };
+  check(std::isfinite(o.feed.angle_tolerance) && o.feed.angle_tolerance >= 0.0, "--angle-tolerance",
+        o.feed.angle_tolerance, "finite and >= 0 (rad)");
+  check(std::isfinite(o.feed.length_tolerance) && o.feed.length_tolerance >= 0.0, "--length-tolerance",
+        o.feed.length_tolerance, "finite and >= 0 (m)");
+  check(std::isfinite(o.feed.speed_tolerance) && o.feed.speed_tolerance >= 1.0, "--speed-tolerance",
+        o.feed.speed_tolerance, "finite and >= 1 (a multiple of the velocity limit)");
+  if (o.deadline)
+    check(std::isfinite(*o.deadline) && *o.deadline > 0.0, "--deadline", *o.deadline, "a positive number of seconds");
+}
+
+}  // namespace
+
 int run_watch_command(const WatchCommandOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
+  if (options.deadline) {
+    err << "proxima watch: --deadline needs its input as a file descriptor (poll), not a stream\n";
+    return 1;
+  }
+  StreamLineSource lines(in);
+  return run_watch_command(options, lines, out, err);
+}
+
+int run_watch_command(const WatchCommandOptions& options, LineSource& in, std::ostream& out, std::ostream& err) {
   try {
+    check_flags(options);
     MeshFiles files;
     const Cell cell = load_cell(options.environment, files);
     const Environment& env = cell.environment;
@@ -162,8 +302,17 @@ int run_watch_command(const WatchCommandOptions& options, std::istream& in, std:
     }();
     ToolKinematics tool;
     if (!options.tool.empty()) tool = link_kinematics(checker.model(), options.tool);
-    Watchdog dog(checker.model().variable_count(), clearances.channels, clearances.fn, watchdog, {}, std::move(tool));
-    run_watch_stream(dog, clearances.names, in, out);
+    // The feed is checked against the robot's own limits.
+    const RobotModel& model = checker.model();
+    watchdog.limits = feed_limits(model, options.feed);
+    Watchdog dog(model.variable_count(), clearances.channels, clearances.fn, watchdog, {}, std::move(tool));
+    WatchStreamOptions so;
+    so.channels = clearances.names;
+    so.joints = model.variable_names();
+    for (std::size_t i = 0; i < model.variable_count(); ++i)
+      so.units.push_back(model.joint(model.variable_joint(i)).type == JointType::prismatic ? "m" : "rad");
+    so.deadline = options.deadline;
+    run_watch_stream(dog, so, in, out);
     return 0;
   } catch (const std::exception& e) {
     err << "proxima watch: " << e.what() << '\n';

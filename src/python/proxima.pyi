@@ -620,6 +620,16 @@ class WatchdogState:
     def model(self) -> Literal["stationary", "joint", "cartesian"]: ...
     @property
     def channel(self) -> str: ...
+    @property
+    def reason(
+        self,
+    ) -> Literal["none", "clearance", "invalid_clearance", "joint_limit", "joint_speed", "stale_feed"]: ...
+    @property
+    def joint(self) -> Optional[str]: ...
+    @property
+    def joint_value(self) -> Optional[float]: ...
+    @property
+    def joint_limit(self) -> Optional[float]: ...
 
 class Watchdog:
     def __init__(
@@ -636,6 +646,9 @@ class Watchdog:
         stop_after: float = 0.3,
         self_pairs: bool = True,
         environment: bool = True,
+        angle_tolerance: float = 0.02,
+        length_tolerance: float = 0.002,
+        speed_tolerance: float = 1.5,
         thresholds: Optional[Dict[str, Dict[Literal["stop", "slow", "warn"], float]]] = None,
     ) -> None: ...
     @property

@@ -29,6 +29,7 @@ struct PyWatchdog {
 struct PyWatchdogState {
   robot::WatchdogState state;
   std::string channel;
+  std::optional<std::string> joint;  ///< the joint a feed stop names
 };
 
 // {"table": {"stop": 0.02, "slow": 0.15}, "self": {"warn": 0.05}}: every
@@ -62,6 +63,7 @@ std::vector<robot::ThresholdsFor> thresholds_arg(const std::optional<py::dict>& 
 std::unique_ptr<PyWatchdog> make_watchdog(const Scene& scene, const std::optional<std::string>& tool, double stop,
                                           double slow, double warn, double horizon, int path_steps,
                                           double stale_after, double stop_after, bool self, bool environment,
+                                          double angle_tolerance, double length_tolerance, double speed_tolerance,
                                           const std::optional<py::dict>& thresholds) {
   auto w = std::make_unique<PyWatchdog>();
   w->checker = scene.checker;
@@ -74,6 +76,12 @@ std::unique_ptr<PyWatchdog> make_watchdog(const Scene& scene, const std::optiona
   o.path_steps = path_steps;
   o.stale_after = stale_after;
   o.stop_after = stop_after;
+  // The feed is checked against the robot's own limits.
+  robot::FeedLimitOptions feed;
+  feed.angle_tolerance = angle_tolerance;
+  feed.length_tolerance = length_tolerance;
+  feed.speed_tolerance = speed_tolerance;
+  o.limits = robot::feed_limits(w->checker->model(), feed);
   const std::vector<robot::ThresholdsFor> given = thresholds_arg(thresholds);
   robot::SceneClearanceOptions co;
   co.self = self;
@@ -91,7 +99,16 @@ std::unique_ptr<PyWatchdog> make_watchdog(const Scene& scene, const std::optiona
 }
 
 PyWatchdogState answer(const PyWatchdog& w, const robot::WatchdogState& s) {
-  return {s, w.channels.at(static_cast<std::size_t>(s.channel))};
+  PyWatchdogState a{s, w.channels.at(static_cast<std::size_t>(s.channel)), std::nullopt};
+  if (s.joint >= 0) {
+    const robot::RobotModel& model = w.checker->model();
+    a.joint = model.joint(model.variable_joint(static_cast<std::size_t>(s.joint))).name;
+  }
+  return a;
+}
+
+std::optional<double> joint_number(const PyWatchdogState& s, double x) {
+  return s.joint ? std::optional<double>(x) : std::nullopt;
 }
 
 }  // namespace
@@ -117,9 +134,21 @@ void bind_watchdog(py::module_& m) {
                              "The motion model fitted: 'stationary', 'joint' or 'cartesian'.")
       .def_property_readonly("channel", [](const PyWatchdogState& s) { return s.channel; },
                              "The channel that decided: a pair of links 'link_a/link_b', an object's name or a group's.")
+      .def_property_readonly("reason", [](const PyWatchdogState& s) { return std::string(to_string(s.state.reason)); },
+                             "Why: 'none' (clear), 'clearance', 'invalid_clearance', 'joint_limit', 'joint_speed' "
+                             "or 'stale_feed'.")
+      .def_property_readonly("joint", [](const PyWatchdogState& s) { return s.joint; },
+                             "For 'joint_limit' and 'joint_speed': the joint that broke its limit; else None.")
+      .def_property_readonly(
+          "joint_value", [](const PyWatchdogState& s) { return joint_number(s, s.state.joint_value); },
+          "Its position (joint_limit) or speed since the last sample (joint_speed); else None.")
+      .def_property_readonly(
+          "joint_limit", [](const PyWatchdogState& s) { return joint_number(s, s.state.joint_limit); },
+          "The position or velocity limit it went beyond (without tolerance); else None.")
       .def("__repr__", [](const PyWatchdogState& s) {
         return "WatchdogState(level='" + std::string(to_string(s.state.level)) + "', speed_factor=" +
-               repr(s.state.speed_factor) + ", clearance=" + repr(s.state.clearance) + ", channel='" + s.channel + "')";
+               repr(s.state.speed_factor) + ", clearance=" + repr(s.state.clearance) + ", channel='" + s.channel +
+               "', reason='" + to_string(s.state.reason) + "')";
       });
 
   py::class_<PyWatchdog>(m, "Watchdog",
@@ -129,12 +158,16 @@ void bind_watchdog(py::module_& m) {
       .def(py::init(&make_watchdog), py::arg("checker"), py::kw_only(), py::arg("tool") = py::none(),
            py::arg("stop") = 0.01, py::arg("slow") = 0.10, py::arg("warn") = 0.20, py::arg("horizon") = 0.5,
            py::arg("path_steps") = 10, py::arg("stale_after") = 0.1, py::arg("stop_after") = 0.3,
-           py::arg("self_pairs") = true, py::arg("environment") = true, py::arg("thresholds") = py::none(),
+           py::arg("self_pairs") = true, py::arg("environment") = true, py::arg("angle_tolerance") = 0.02,
+           py::arg("length_tolerance") = 0.002, py::arg("speed_tolerance") = 1.5, py::arg("thresholds") = py::none(),
            "Watchdog(checker, *, tool=None (a link for the Cartesian motion model), stop=0.01, slow=0.10, warn=0.20 "
            "(m), horizon=0.5 (s), path_steps=10, stale_after=0.1, stop_after=0.3 (s), self_pairs=True, "
-           "environment=True, thresholds=None: {channel: {'stop': m, 'slow': m, 'warn': m}} for some channels, "
-           "an object's or group's name, 'link_a/link_b' or 'self'; a pair of links given none rests close). "
-           "Raises proxima.Error for options out of order or a name that is no channel's.")
+           "environment=True, angle_tolerance=0.02 (rad), length_tolerance=0.002 (m), speed_tolerance=1.5, "
+           "thresholds=None). Each sample is checked against the URDF's limits: beyond a position limit by more "
+           "than the tolerance, or moving faster than speed_tolerance times a velocity limit, is a stop (reason "
+           "'joint_limit' or 'joint_speed'). thresholds: {channel: {'stop': m, 'slow': m, 'warn': m}} for some "
+           "channels, an object's or group's name, 'link_a/link_b' or 'self'; a pair of links given none rests "
+           "close. Raises proxima.Error for options out of order or range, or a name that is no channel's.")
       .def_property_readonly("channels", [](const PyWatchdog& w) { return w.channels; },
                              "Clearance channels: each pair of the robot's links 'link_a/link_b', then each object "
                              "or group (a point cloud is one).")
@@ -162,10 +195,12 @@ void bind_watchdog(py::module_& m) {
             return answer(w, w.dog->update({t, std::vector<double>(a.data(), a.data() + a.size())}));
           },
           py::arg("t"), py::arg("q"),
-          "A joint sample at time t (s, strictly increasing): predict, check the path, decide.")
+          "A joint sample at time t (s, strictly increasing: raises proxima.Error for a time not after the last "
+          "sample's): check it against the joint limits, predict, check the path, decide.")
       .def(
           "tick", [](const PyWatchdog& w, double now) { return answer(w, w.dog->tick(now)); }, py::arg("now"),
-          "No sample by `now`: the last decision, its speed factor lowered for a stale feed.");
+          "No sample by `now`: the last decision, its speed factor lowered for a stale feed. Raises proxima.Error "
+          "for a time before the last sample's.");
 }
 
 }  // namespace proxima::python

@@ -103,6 +103,8 @@ RobotModel::RobotModel(std::string name, std::vector<Link> links, std::vector<Jo
         fail(name_, what + ": limits [" + std::to_string(jt.lower) + ", " + std::to_string(jt.upper) +
                         "] must be finite with lower <= upper");
     }
+    if (!(jt.velocity > 0.0))
+      fail(name_, what + ": velocity limit " + std::to_string(jt.velocity) + " must be positive (+inf: none)");
   }
 
   // One root; a tree with n links and one root has n − 1 joints, and every

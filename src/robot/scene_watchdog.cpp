@@ -230,6 +230,27 @@ double largest_warn_distance(const WatchdogOptions& defaults, const std::vector<
   return w;
 }
 
+FeedLimits feed_limits(const RobotModel& model, const FeedLimitOptions& options) {
+  const auto check = [](double x, const char* name) {
+    if (!(std::isfinite(x) && x >= 0.0))
+      throw Error(std::string("feed_limits: ") + name + " " + std::to_string(x) + " must be finite and >= 0");
+  };
+  check(options.angle_tolerance, "angle_tolerance");
+  check(options.length_tolerance, "length_tolerance");
+  if (!(std::isfinite(options.speed_tolerance) && options.speed_tolerance >= 1.0))
+    throw Error("feed_limits: speed_tolerance " + std::to_string(options.speed_tolerance) + " must be finite and >= 1");
+  FeedLimits l;
+  l.speed_tolerance = options.speed_tolerance;
+  for (std::size_t i = 0; i < model.variable_count(); ++i) {
+    const Joint& j = model.joint(model.variable_joint(i));
+    l.lower.push_back(j.lower);
+    l.upper.push_back(j.upper);
+    l.tolerance.push_back(j.type == JointType::prismatic ? options.length_tolerance : options.angle_tolerance);
+    l.velocity.push_back(j.velocity);
+  }
+  return l;
+}
+
 ToolKinematics link_kinematics(const RobotModel& model, std::string_view link, const Transform& base) {
   const int index = model.link_index(link);
   if (index < 0) throw Error("link_kinematics: robot '" + model.name() + "' has no link '" + std::string(link) + "'");

@@ -131,6 +131,14 @@ Joint read_joint(const xml::Document& d, const XMLElement* e) {
     j.upper = xml::number_or(d, limit, "upper", what + " <limit>", 0.0);
     if (j.lower > j.upper) d.fail(limit, what, "limit lower > upper");
   }
+  // The velocity limit is optional here (urdfdom requires it); exporters
+  // write 0 for "not given", read as no limit (a joint that cannot move is
+  // a fixed joint). The watchdog checks the feed's speed against it.
+  if (limit && j.type != JointType::fixed) {
+    const double v = xml::number_or(d, limit, "velocity", what + " <limit>", 0.0);
+    if (v < 0.0) d.fail(limit, what, "limit velocity " + std::to_string(v) + " is negative");
+    if (v > 0.0) j.velocity = v;
+  }
   if (const XMLElement* m = e->FirstChildElement("mimic")) {
     Mimic mimic;
     mimic.joint = xml::required(d, m, "joint", what + " <mimic>");

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <vector>
 #include <string>
 #include <tuple>
@@ -42,6 +43,56 @@ double band_of(const ChannelThresholds& t, const WatchdogOptions& o) {
   return x * (t.slow_distance - t.stop_distance);
 }
 
+std::string field(const char* name, std::size_t i) {
+  return std::string("limits.") + name + "[" + std::to_string(i) + "]";
+}
+
+// Each vector empty or one entry per joint variable, each entry in range.
+void check_limits(const FeedLimits& l, std::size_t dof) {
+  const auto sized = [dof](const std::vector<double>& v, const char* name) {
+    check_option(v.empty() || v.size() == dof, std::string("limits.") + name + " has " + std::to_string(v.size()) +
+                                                   " entries, the robot " + std::to_string(dof) +
+                                                   " joint variables (empty: unchecked)");
+  };
+  sized(l.lower, "lower");
+  sized(l.upper, "upper");
+  sized(l.tolerance, "tolerance");
+  sized(l.velocity, "velocity");
+  check_option(l.lower.empty() == l.upper.empty(), "limits.lower and limits.upper are given together or not at all");
+  check_option(l.tolerance.empty() || !l.lower.empty(), "limits.tolerance is given without limits.lower and upper");
+  for (std::size_t i = 0; i < l.lower.size(); ++i) {
+    // ±inf is an unbounded side (a continuous joint); NaN is no bound at all.
+    check_option(!std::isnan(l.lower[i]) && l.lower[i] < std::numeric_limits<double>::infinity(),
+                 field("lower", i) + " = " + std::to_string(l.lower[i]) + " must be a number below +inf");
+    check_option(!std::isnan(l.upper[i]) && l.upper[i] > -std::numeric_limits<double>::infinity(),
+                 field("upper", i) + " = " + std::to_string(l.upper[i]) + " must be a number above -inf");
+    check_option(l.lower[i] <= l.upper[i], field("lower", i) + " = " + std::to_string(l.lower[i]) +
+                                               " is above " + field("upper", i) + " = " + std::to_string(l.upper[i]));
+  }
+  for (std::size_t i = 0; i < l.tolerance.size(); ++i)
+    check_option(finite_nonneg(l.tolerance[i]),
+                 field("tolerance", i) + " = " + std::to_string(l.tolerance[i]) + " must be finite and >= 0");
+  for (std::size_t i = 0; i < l.velocity.size(); ++i)
+    check_option(l.velocity[i] > 0.0, field("velocity", i) + " = " + std::to_string(l.velocity[i]) +
+                                          " must be positive (+inf: unchecked)");
+  check_option(std::isfinite(l.speed_tolerance) && l.speed_tolerance >= 1.0,
+               "limits.speed_tolerance = " + std::to_string(l.speed_tolerance) + " must be finite and >= 1");
+}
+
+// A stop the feed called: nothing measured, the robot held still.
+WatchdogState feed_stop(WatchdogReason reason, std::size_t joint, double value, double limit) {
+  WatchdogState s;
+  s.clearance = s.predicted_clearance = 0.0;  // not measured, as for an invalid clearance
+  s.level = WatchdogLevel::stop;
+  s.speed_factor = 0.0;
+  s.warning = 1.0;
+  s.reason = reason;
+  s.joint = static_cast<int>(joint);
+  s.joint_value = value;
+  s.joint_limit = limit;
+  return s;
+}
+
 }  // namespace
 
 const char* to_string(WatchdogLevel l) {
@@ -50,6 +101,19 @@ const char* to_string(WatchdogLevel l) {
     case WatchdogLevel::warn: return "warn";
     case WatchdogLevel::slow: return "slow";
     case WatchdogLevel::stop: return "stop";
+  }
+  return "?";
+}
+
+const char* to_string(WatchdogReason r) {
+  switch (r) {
+    case WatchdogReason::none: return "none";
+    case WatchdogReason::clearance: return "clearance";
+    case WatchdogReason::invalid_clearance: return "invalid_clearance";
+    case WatchdogReason::joint_limit: return "joint_limit";
+    case WatchdogReason::joint_speed: return "joint_speed";
+    case WatchdogReason::stale_feed: return "stale_feed";
+    case WatchdogReason::deadline: return "deadline";
   }
   return "?";
 }
@@ -90,6 +154,7 @@ Watchdog::Watchdog(std::size_t dof, std::size_t channels, ClearancesFn clearance
     band_.push_back(band_of(t, o));
     unsettled_.push_back(t.rests_close);
   }
+  check_limits(o.limits, dof);
   held_.assign(channels_, 1.0);
   last_clearance_.assign(channels_, std::numeric_limits<double>::quiet_NaN());
 }
@@ -187,9 +252,44 @@ WatchdogState Watchdog::judge(std::size_t c, double now, double predicted, doubl
   return s;
 }
 
+// Position limits first (the sample as it reads), then the speed from the
+// sample before it, sane or not: after a spike, the way back reads as too
+// fast as well, so a stop holds until two sane samples in a row agree.
+std::optional<WatchdogState> Watchdog::feed_fault(const MotionSample& sample) const {
+  const FeedLimits& l = options_.limits;
+  for (std::size_t i = 0; i < l.lower.size(); ++i) {
+    const double tol = l.tolerance.empty() ? 0.0 : l.tolerance[i];
+    if (sample.q[i] < l.lower[i] - tol) return feed_stop(WatchdogReason::joint_limit, i, sample.q[i], l.lower[i]);
+    if (sample.q[i] > l.upper[i] + tol) return feed_stop(WatchdogReason::joint_limit, i, sample.q[i], l.upper[i]);
+  }
+  if (last_sample_.q.empty()) return std::nullopt;
+  const double dt = sample.time - last_sample_.time;
+  for (std::size_t i = 0; i < l.velocity.size(); ++i) {
+    const double speed = std::abs(sample.q[i] - last_sample_.q[i]) / dt;
+    if (speed > l.speed_tolerance * l.velocity[i])
+      return feed_stop(WatchdogReason::joint_speed, i, speed, l.velocity[i]);
+  }
+  return std::nullopt;
+}
+
 WatchdogState Watchdog::update(const MotionSample& sample) {
-  predictor_.add(sample);
+  // The predictor checks the order against the samples it holds; a sample
+  // that broke the limits is not among them, yet comes before this one.
+  if (std::isfinite(sample.time) && !last_sample_.q.empty() && !(sample.time > last_sample_.time))
+    throw Error("Watchdog: sample time " + std::to_string(sample.time) + " is not after the last one (" +
+                std::to_string(last_sample_.time) + ")");
+  predictor_.add(sample);  // throws for a bad size, a non-finite value or time
   last_time_ = sample.time;
+  if (std::optional<WatchdogState> fault = feed_fault(sample)) {
+    // Not the robot as modelled: its clearance means nothing, and a fit
+    // through it would predict nonsense. The prediction starts afresh from
+    // the next sane sample; the slow-downs in force stay.
+    predictor_.clear();
+    last_sample_ = sample;
+    state_ = *fault;
+    return state_;
+  }
+  last_sample_ = sample;
   const WatchdogOptions& o = options_;
   std::vector<double> now(channels_), predicted, before, at(channels_);
   std::vector<double> time_to_stop(channels_, std::numeric_limits<double>::infinity());
@@ -234,6 +334,7 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
     s.level = WatchdogLevel::stop;
     s.speed_factor = 0.0;
     s.warning = 1.0;
+    s.reason = WatchdogReason::invalid_clearance;
     // The next sample is not compared with a clearance from before this one.
     last_clearance_.assign(channels_, std::numeric_limits<double>::quiet_NaN());
   } else {
@@ -264,6 +365,7 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
       s.speed_factor = std::min(s.speed_factor, j.speed_factor);
       s.approaching = s.approaching || j.approaching;
     }
+    if (s.level != WatchdogLevel::clear) s.reason = WatchdogReason::clearance;
     for (std::size_t c = 0; c < channels_; ++c) {
       // A stop within the stop band holds. One the prediction called
       // further out holds as a crawl (1 %, or stop_factor): a robot that
@@ -282,11 +384,20 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
 
 WatchdogState Watchdog::tick(double now) const {
   WatchdogState s = state_;
-  if (predictor_.size() == 0) return s;
+  if (last_sample_.q.empty()) return s;
+  if (now < last_time_)
+    throw Error("Watchdog: tick time " + std::to_string(now) + " is before the last sample's (" +
+                std::to_string(last_time_) + ")");
   const double age = std::isfinite(now) ? now - last_time_ : options_.stop_after;
   if (age > options_.stale_after) {
     s.stale = true;
-    s.speed_factor = std::min(s.speed_factor, staleness_factor(age));
+    const double f = staleness_factor(age);
+    if (f < s.speed_factor) {
+      s.speed_factor = f;
+      s.reason = WatchdogReason::stale_feed;
+      s.joint = -1;
+      s.joint_value = s.joint_limit = 0.0;
+    }
     if (s.speed_factor == 0.0) s.level = WatchdogLevel::stop;
   }
   return s;

@@ -2,6 +2,7 @@
 // (tests/data/robots) jogging towards a table.
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -85,6 +86,9 @@ TEST(WatchProtocol, StopsAJogTowardsATableBeforeContact) {
   ASSERT_GT(first_stop, first_warning);
   EXPECT_EQ(a[first_stop]["channel"], "table");
   EXPECT_EQ(a[first_stop]["speed_factor"], 0.0);
+  EXPECT_EQ(a[first_stop]["reason"], "clearance");
+  EXPECT_EQ(a[first_warning]["reason"], "clearance");
+  EXPECT_EQ(a[0]["reason"], "none");
   EXPECT_TRUE(a[first_stop]["approaching"].get<bool>());
   // Predicted: at the first stop the table is still clear of the arm.
   EXPECT_GT(a[first_stop]["clearance"].get<double>(), 0.0);
@@ -188,6 +192,10 @@ TEST(WatchProtocol, TicksLowerTheSpeedFactorOfAStaleFeed) {
   // No environment: the robot against itself only, a pair of its links.
   EXPECT_NE(a[4]["channel"].get<std::string>().find("panda_"), std::string::npos);
   EXPECT_NE(a[4]["channel"].get<std::string>().find('/'), std::string::npos);
+  EXPECT_EQ(a[2]["reason"], "none");
+  EXPECT_EQ(a[3]["reason"], "stale_feed");
+  EXPECT_EQ(a[3]["message"], "no sample for 0.2 s");
+  EXPECT_EQ(a[4]["reason"], "stale_feed");
 }
 
 TEST(WatchProtocol, BadLinesAreAnsweredAndTheStreamGoesOn) {
@@ -208,6 +216,88 @@ TEST(WatchProtocol, BadLinesAreAnsweredAndTheStreamGoesOn) {
       EXPECT_EQ(a[k]["status"], "ok") << k;
     }
   }
+}
+
+// attr="value" of the joint `joint`'s <limit> in the Panda URDF's text
+// (found with a string search, not the URDF reader).
+double panda_urdf_limit(const std::string& joint, const std::string& attr) {
+  std::ifstream in(watch_panda_dir() / "panda.urdf");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t j = text.find("<joint name=\"" + joint + "\"");
+  const std::size_t limit = text.find("<limit ", j);
+  const std::size_t at = text.find(" " + attr + "=\"", limit) + attr.size() + 3;
+  return std::stod(text.substr(at, text.find('"', at) - at));
+}
+
+std::vector<json> watch_run(const WatchCommandOptions& o, const std::string& text) {
+  std::istringstream in(text);
+  std::ostringstream out, err;
+  EXPECT_EQ(run_watch_command(o, in, out, err), 0) << err.str();
+  return watch_lines(out.str());
+}
+
+TEST(WatchProtocol, AFeedStopNamesTheJointItsValueAndTheUrdfsLimit) {
+  const double upper4 = panda_urdf_limit("panda_joint4", "upper");
+  const double velocity1 = panda_urdf_limit("panda_joint1", "velocity");
+  ASSERT_EQ(upper4, 0.0873);
+  auto q = [](double t, double j1, double j4) {
+    std::ostringstream s;
+    s.precision(17);
+    s << R"({"t": )" << t << R"(, "q": [)" << j1 << ", -0.785, 0, " << j4 << ", 0, 1.571, 0.785]}";
+    return s.str() + "\n";
+  };
+  const std::vector<json> a = watch_run(watch_options(""), q(0.0, 0.0, -2.356) + q(0.032, 0.0, upper4 + 0.05) +
+                                                               q(0.064, 0.0, upper4 + 0.05) + q(1.0, 0.0, -2.356) +
+                                                               q(1.032, 0.2, -2.356) + q(1.064, 0.2, -2.356));
+  ASSERT_EQ(a.size(), 6u);
+  EXPECT_EQ(a[0]["reason"], "none");
+  EXPECT_FALSE(a[0].contains("joint"));
+  for (int k : {1, 2}) {
+    EXPECT_EQ(a[k]["status"], "ok");
+    EXPECT_EQ(a[k]["level"], "stop");
+    EXPECT_EQ(a[k]["speed_factor"], 0.0);
+    EXPECT_EQ(a[k]["reason"], "joint_limit");
+    EXPECT_EQ(a[k]["joint"], "panda_joint4");
+    EXPECT_DOUBLE_EQ(a[k]["value"].get<double>(), upper4 + 0.05);
+    EXPECT_EQ(a[k]["limit"].get<double>(), upper4);
+    const std::string m = a[k]["message"].get<std::string>();
+    EXPECT_NE(m.find("panda_joint4 reads 0.1373 rad, above its upper limit 0.0873 rad"), std::string::npos) << m;
+  }
+  EXPECT_EQ(a[3]["reason"], "none");
+  // 0.2 rad in 32 ms: 6.25 rad/s, beyond 1.5 × the URDF's velocity.
+  ASSERT_GT(0.2 / 0.032, 1.5 * velocity1);
+  EXPECT_EQ(a[4]["reason"], "joint_speed");
+  EXPECT_EQ(a[4]["level"], "stop");
+  EXPECT_EQ(a[4]["joint"], "panda_joint1");
+  EXPECT_NEAR(a[4]["value"].get<double>(), 6.25, 1e-9);
+  EXPECT_EQ(a[4]["limit"].get<double>(), velocity1);
+  EXPECT_NE(a[4]["message"].get<std::string>().find("rad/s"), std::string::npos);
+  EXPECT_EQ(a[5]["reason"], "none");
+  EXPECT_EQ(a[5]["speed_factor"], 1.0);
+  // Wider tolerances let the same samples through.
+  WatchCommandOptions wide = watch_options("");
+  wide.feed.angle_tolerance = 0.06;
+  wide.feed.speed_tolerance = 3.0;
+  for (const json& w : watch_run(wide, q(0.0, 0.0, upper4 + 0.05) + q(0.032, 0.2, upper4 + 0.05)))
+    EXPECT_EQ(w["reason"], "none") << w.dump();
+}
+
+TEST(WatchProtocol, TimesOutOfOrderAreErrorLinesNotAnswers) {
+  const std::vector<json> a = watch_run(watch_options(""), sample(0.1, 0.0) + "\n" + sample(0.1, 0.0) + "\n" +
+                                                               R"({"t": 0.05})" + "\n" + R"({"t": 0.1})" + "\n" +
+                                                               sample(0.2, 0.0) + "\n");
+  ASSERT_EQ(a.size(), 5u);
+  EXPECT_EQ(a[0]["status"], "ok");
+  EXPECT_EQ(a[1]["status"], "error");
+  EXPECT_NE(a[1]["message"].get<std::string>().find("not after the last one"), std::string::npos) << a[1].dump();
+  EXPECT_EQ(a[1]["t"], 0.1);
+  EXPECT_FALSE(a[1].contains("level"));
+  EXPECT_EQ(a[2]["status"], "error");
+  EXPECT_NE(a[2]["message"].get<std::string>().find("before the last sample"), std::string::npos) << a[2].dump();
+  EXPECT_FALSE(a[2].contains("speed_factor"));
+  EXPECT_EQ(a[3]["status"], "ok");  // a tick at the sample's own time
+  EXPECT_EQ(a[3]["stale"], false);
+  EXPECT_EQ(a[4]["status"], "ok");
 }
 
 TEST(WatchProtocol, RejectedSetUpsExitWithTheReason) {

@@ -1,9 +1,11 @@
 """The watchdog on the Franka Panda (tests/data/robots/panda) jogging its
 shoulder towards a table: it must stop the robot before contact, which a
 check at each sample (SceneChecker.distances) confirms; a point cloud is one
-channel; a stale feed lowers the speed factor; bad input raises."""
+channel; a stale feed lowers the speed factor; a sample beyond the URDF's
+joint limits or speeds stops naming the joint; bad input raises."""
 import math
 import os
+import re
 import unittest
 
 import numpy as np
@@ -23,6 +25,14 @@ def jog(k):
     q = READY.copy()
     q[1] += 0.4 * 0.032 * k
     return 0.032 * k, q
+
+
+def urdf_limit(joint, attr):
+    """The attribute of a joint's <limit> in the Panda URDF's text."""
+    with open(URDF) as f:
+        text = f.read()
+    at = text.index('<limit ', text.index('<joint name="%s"' % joint))
+    return float(re.search(r'\s%s="([^"]*)"' % attr, text[at:text.index(">", at)]).group(1))
 
 
 class WatchdogTest(unittest.TestCase):
@@ -163,6 +173,62 @@ class WatchdogTest(unittest.TestCase):
         self.assertTrue(late.stale)
         self.assertLess(late.speed_factor, 1.0)
         self.assertEqual(dog.tick(0.5).speed_factor, 0.0)
+        self.assertEqual(late.reason, "stale_feed")
+        self.assertEqual(dog.tick(0.05).reason, "none")
+
+    def test_a_sample_beyond_the_urdfs_limits_stops_naming_the_joint(self):
+        upper = urdf_limit("panda_joint4", "upper")
+        dog = proxima.Watchdog(self.checker)
+        s = dog.update(0.0, READY)
+        self.assertEqual(s.reason, "none")
+        self.assertIsNone(s.joint)
+        self.assertIsNone(s.joint_value)
+        q = READY.copy()
+        q[3] = upper + 0.03  # beyond the 0.02 rad tolerance
+        s = dog.update(10.0, q)
+        self.assertEqual((s.level, s.speed_factor, s.reason), ("stop", 0.0, "joint_limit"))
+        self.assertEqual(s.joint, "panda_joint4")
+        self.assertEqual(s.joint_value, q[3])
+        self.assertEqual(s.joint_limit, upper)
+        self.assertIn("joint_limit", repr(s))
+        q[3] = upper + 0.01  # within it
+        self.assertEqual(dog.update(20.0, q).reason, "none")
+        # panda_joint1 at 1.6 times its velocity limit, then slower again.
+        v = urdf_limit("panda_joint1", "velocity")
+        # Back at the ready pose: no feed fault (the wrist's pair, resting
+        # close, may warn of the elbow's motion carried on).
+        back = dog.update(30.0, READY)
+        self.assertIn(back.reason, ("none", "clearance"))
+        self.assertNotEqual(back.level, "stop")
+        fast = READY.copy()
+        fast[0] += 1.6 * v * 0.032
+        s = dog.update(30.032, fast)
+        self.assertEqual((s.level, s.reason, s.joint), ("stop", "joint_speed", "panda_joint1"))
+        self.assertAlmostEqual(s.joint_value, 1.6 * v, places=9)
+        self.assertEqual(s.joint_limit, v)
+        fast[0] += 0.2 * v * 0.032
+        self.assertEqual(dog.update(30.064, fast).reason, "none")
+
+    def test_feed_tolerances_are_options_checked_by_name(self):
+        q = READY.copy()
+        q[3] = urdf_limit("panda_joint4", "upper") + 0.03
+        dog = proxima.Watchdog(self.checker, angle_tolerance=0.05)
+        self.assertEqual(dog.update(0.0, q).reason, "none")
+        for kwargs, name in [({"angle_tolerance": -0.01}, "angle_tolerance"),
+                             ({"length_tolerance": float("nan")}, "length_tolerance"),
+                             ({"speed_tolerance": 0.5}, "speed_tolerance")]:
+            with self.assertRaisesRegex(proxima.Error, name):
+                proxima.Watchdog(self.checker, **kwargs)
+
+    def test_times_out_of_order_raise(self):
+        dog = proxima.Watchdog(self.checker)
+        dog.update(1.0, READY)
+        with self.assertRaisesRegex(proxima.Error, "not after the last one"):
+            dog.update(0.5, READY)
+        with self.assertRaisesRegex(proxima.Error, "before the last sample"):
+            dog.tick(0.5)
+        self.assertFalse(dog.tick(1.0).stale)
+        self.assertEqual(dog.update(1.032, READY).status, "ok")
 
     def test_bad_input_raises(self):
         with self.assertRaises(proxima.Error):

@@ -90,6 +90,10 @@ struct Joint {
   /// Position limits (radians or metres); ±infinity for continuous joints.
   double lower = -std::numeric_limits<double>::infinity();
   double upper = std::numeric_limits<double>::infinity();
+  /// Velocity limit (rad/s or m/s, > 0): the URDF's <limit velocity>;
+  /// +infinity when it gives none, or 0 (which exporters write for "not
+  /// given": a joint that may not move at all is a fixed joint).
+  double velocity = std::numeric_limits<double>::infinity();
   /// Set for a joint that follows another (e.g. the second finger of a
   /// gripper); such a joint takes no entry in the joint vector. A mimic
   /// element on a fixed joint is ignored (a fixed joint has no position; the
@@ -117,7 +121,8 @@ class RobotModel {
   /// a link with two parent joints; a cycle; not exactly one root link; a
   /// non-finite origin; a zero or non-finite axis of a moving joint; limits
   /// that are not finite with lower ≤ upper for revolute and prismatic
-  /// joints; a mimic naming a missing or fixed joint, or a cycle of mimics.
+  /// joints; a velocity limit that is not positive (+infinity: none); a
+  /// mimic naming a missing or fixed joint, or a cycle of mimics.
   /// `where` (the <robot> element) is named by the errors about the whole
   /// tree: no link, no root, several roots.
   RobotModel(std::string name, std::vector<Link> links, std::vector<Joint> joints, const SourceLocation& where = {});

@@ -86,6 +86,22 @@ std::vector<ChannelThresholds> scene_thresholds(const SceneClearances& channels,
 /// and `given`: SceneClearanceOptions::exact_within for them.
 double largest_warn_distance(const WatchdogOptions& defaults, const std::vector<ThresholdsFor>& given);
 
+/// How far a joint sample may read beyond the URDF's limits (feed_limits).
+struct FeedLimitOptions {
+  double angle_tolerance = 0.02;    ///< rad beyond a revolute joint's position limit
+  double length_tolerance = 0.002;  ///< m beyond a prismatic joint's
+  double speed_tolerance = 1.5;     ///< multiple of a velocity limit a move may imply (≥ 1)
+};
+
+/// The watchdog's feed limits (WatchdogOptions::limits) from the robot:
+/// per joint variable, in joint-vector order, its joint's position limits
+/// (±infinity for a continuous joint) with the tolerance of its kind, and
+/// its velocity limit (+infinity, unchecked, where the URDF gives none). A
+/// mimic joint follows its variable and is not checked on its own. Throws
+/// proxima::Error naming a tolerance that is negative or not finite, or a
+/// speed tolerance below 1.
+FeedLimits feed_limits(const RobotModel& model, const FeedLimitOptions& options = {});
+
 /// The world pose of link `link` (the tool, for the Cartesian motion model).
 /// Throws proxima::Error naming a link the model does not have. `model` is
 /// held by reference.

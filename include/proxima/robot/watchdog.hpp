@@ -55,10 +55,25 @@
 // stop, moving out is allowed (`receding`: the clearance grew since the last
 // sample and is not predicted to fall; a sample that turned back against
 // the predicted motion, a jog reversed, is judged by its measured change).
+// Feed sanity (WatchdogOptions::limits): the guarantee reads the robot
+// from its feed, so a sample that cannot be the robot (beyond a joint's
+// position limit by more than its tolerance, or a move from the sample
+// before implying more than speed_tolerance × its velocity limit) is a
+// `stop` naming the joint, and is neither judged nor fitted. The stop
+// holds while samples read beyond a limit; after a speed violation, until
+// a sample within the limits arrives at a plausible speed from the one
+// before it (a spike reads too fast on the way back too: two sane samples
+// in a row end it). Safe because a stop is speed 0, which closes in on
+// nothing (A3), and the sample that ends it is judged by the rules above on
+// its measured clearance, every slow-down from before the fault still in
+// force; the prediction restarts from sane samples (its error is not in B
+// anyway). A sample time not after the last sample's, or a tick before it,
+// throws: never an answer as if current.
 #pragma once
 
 #include <functional>
 #include <limits>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -97,6 +112,27 @@ struct ChannelThresholds {
   bool rests_close = false;
 };
 
+/// Feed sanity: limits each joint sample is checked against before it is
+/// judged. A sample beyond a position limit (by more than its tolerance),
+/// or whose move from the previous sample implies a speed above
+/// speed_tolerance × the velocity limit, cannot be the robot as modelled (a
+/// bad encoder, a wrong joint order, a lost sample): the answer is `stop`
+/// and the clearance is not computed from it. Each vector holds one entry
+/// per joint variable, or none: that check is off.
+struct FeedLimits {
+  /// Position limits (rad or m); ±infinity for an unbounded joint
+  /// (continuous), lower ≤ upper.
+  std::vector<double> lower, upper;
+  /// How far beyond lower/upper a sample may read (≥ 0, finite): encoder
+  /// noise and a controller's overshoot at a limit. Empty: 0 for all.
+  std::vector<double> tolerance;
+  /// Velocity limits (rad/s or m/s), > 0; +infinity: unchecked.
+  std::vector<double> velocity;
+  /// A move may imply up to this multiple of the velocity limit (≥ 1,
+  /// finite): timestamps jitter, and a controller overshoots briefly.
+  double speed_tolerance = 1.5;
+};
+
 struct WatchdogOptions {
   double stop_distance = 0.01;  ///< stop before the predicted clearance falls to this (m)
   double slow_distance = 0.10;  ///< below it, while approaching, the speed factor ramps down (m)
@@ -119,6 +155,11 @@ struct WatchdogOptions {
   /// ramp reaches it at stop_band() above stop_distance, so a robot that
   /// keeps closing in is stopped there instead of crawling on: in [0, 1).
   double stop_factor = 0.01;
+  /// Feed sanity (FeedLimits; empty: unchecked). The stop it calls holds
+  /// while samples read beyond a position limit; after a speed violation,
+  /// until a sample within the limits arrives at a plausible speed from
+  /// the one before it.
+  FeedLimits limits{};
 };
 
 /// The clearance above stop_distance at which the slow ramp falls to
@@ -131,6 +172,17 @@ double stop_band(const ChannelThresholds& channel, const WatchdogOptions& option
 
 enum class WatchdogLevel { clear, warn, slow, stop };
 const char* to_string(WatchdogLevel l);
+
+/// Why the level is not `clear`. clearance: a channel's present or
+/// predicted clearance (warn, slow or stop); invalid_clearance: a clearance
+/// that could not be computed (stop); joint_limit, joint_speed: the sample
+/// broke the feed limits (stop, WatchdogState::joint names the variable);
+/// stale_feed: no sample for longer than stale_after (tick); deadline: no
+/// line at all within a real-time deadline (set by `proxima watch
+/// --deadline`, never by Watchdog itself).
+enum class WatchdogReason { none, clearance, invalid_clearance, joint_limit, joint_speed, stale_feed, deadline };
+/// "none", "clearance", "invalid_clearance", "joint_limit", "joint_speed", "stale_feed" or "deadline".
+const char* to_string(WatchdogReason r);
 
 struct WatchdogState {
   Status status = Status::ok;  ///< invalid_input when the clearance came back NaN
@@ -155,6 +207,15 @@ struct WatchdogState {
   int channel = 0;
   bool stale = false;  ///< the feed is older than stale_after
   MotionModel model = MotionModel::stationary;
+  /// Why the level is what it is (none when clear).
+  WatchdogReason reason = WatchdogReason::none;
+  /// For joint_limit and joint_speed: the joint variable that broke its
+  /// limit, its position or speed (|Δq|/Δt; +inf for a move in next to no
+  /// time) and the limit it went beyond (the bound itself, without
+  /// tolerance; for a speed, the velocity limit). −1, 0 and 0 otherwise.
+  int joint = -1;
+  double joint_value = 0.0;
+  double joint_limit = 0.0;
 };
 
 class Watchdog {
@@ -162,7 +223,9 @@ class Watchdog {
   /// Throws proxima::Error for options out of order or range
   /// (0 ≤ stop < slow ≤ warn, for each channel too, and as many channel
   /// entries as channels; horizon > 0, steps ≥ 1, stale_after <
-  /// stop_after, 0 < stop_factor < 1) and those of MotionPredictor.
+  /// stop_after, 0 < stop_factor < 1, limits: each vector empty or of
+  /// `dof` entries, values as FeedLimits says, naming the field and the
+  /// variable) and those of MotionPredictor.
   Watchdog(std::size_t dof, ClearanceFn clearance, WatchdogOptions options = {}, PredictorOptions predictor = {},
            ToolKinematics kinematics = {});
   /// `channels` ≥ 1 clearances per configuration; the state reports the
@@ -171,13 +234,20 @@ class Watchdog {
            PredictorOptions predictor = {}, ToolKinematics kinematics = {});
 
   /// A new joint sample: predict, check the path, decide (the rules and
-  /// the guarantee they give: this file's head). Throws as
-  /// MotionPredictor::add for a bad sample. A slow-down or stop holds until
-  /// a sample shows the channel moving away (or beyond slow_distance), and
-  /// tightens with the present clearance meanwhile.
+  /// the guarantee they give: this file's head). Throws proxima::Error,
+  /// leaving the state as it was, for a joint vector of the wrong size, a
+  /// non-finite value or a time not after the last sample's (also one that
+  /// broke the feed limits). A sample that breaks options.limits is `stop`
+  /// (reason joint_limit or joint_speed): it is neither judged nor fed to
+  /// the prediction, which starts afresh from the next sane sample; the
+  /// slow-downs in force are kept. A slow-down or stop holds until a sample
+  /// shows the channel moving away (or beyond slow_distance), and tightens
+  /// with the present clearance meanwhile.
   WatchdogState update(const MotionSample& sample);
   /// No new sample by time `now`: the last decision, with the speed factor
-  /// lowered for a stale feed.
+  /// lowered for a stale feed (reason stale_feed once lowered). Throws
+  /// proxima::Error for a time before the last sample's: a tick from the
+  /// past is not answered as if current.
   WatchdogState tick(double now) const;
 
   const WatchdogState& state() const { return state_; }
@@ -191,6 +261,8 @@ class Watchdog {
   double ramp(std::size_t channel, double clearance) const;
   void settle(std::size_t channel, double first);
   WatchdogState judge(std::size_t channel, double now, double predicted, double time_to_stop) const;
+  /// The stop for a sample that breaks options_.limits; nullopt when sane.
+  std::optional<WatchdogState> feed_fault(const MotionSample& sample) const;
 
   std::size_t channels_;
   ClearancesFn clearances_;
@@ -207,6 +279,9 @@ class Watchdog {
   /// clearance at the last sample (NaN before the first).
   std::vector<double> held_, last_clearance_;
   std::vector<double> last_q_;  ///< the last sample's joints (empty before the first)
+  /// The last sample received, sane or not (the speed check's reference;
+  /// empty q before the first).
+  MotionSample last_sample_;
 };
 
 }  // namespace proxima::robot
