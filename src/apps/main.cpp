@@ -79,6 +79,12 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   watchc->add_option("--stop-after", watch_opt.watchdog.stop_after, "Feed age at which the robot stops, s")
       ->capture_default_str();
+  watchc->add_option("--program-tolerance", watch_opt.program.tolerance,
+                     "A sample farther from the program (joint space, rad) is off it: warn")
+      ->capture_default_str();
+  watchc->add_option("--program-fallback", watch_opt.program.fallback,
+                     "Farther from the program than this, the prediction is checked instead, rad")
+      ->capture_default_str();
 
   CLI11_PARSE(app, argc, argv);
 

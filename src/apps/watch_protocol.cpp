@@ -3,14 +3,17 @@
 #include <cmath>
 #include <fstream>
 #include <istream>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <vector>
 
 #include <proxima/core/error.hpp>
+#include <proxima/robot/program_follower.hpp>
 #include <proxima/robot/scene_watchdog.hpp>
 
 #include "json_lines.hpp"
+#include "json_program.hpp"
 
 namespace proxima::apps {
 
@@ -37,14 +40,28 @@ json state_json(double t, const WatchdogState& s, const std::vector<std::string>
           {"receding", s.receding},
           {"stale", s.stale},
           {"model", to_string(s.model)},
-          {"channel", channels.at(static_cast<std::size_t>(s.channel))}};
+          {"channel", channels.at(static_cast<std::size_t>(s.channel))},
+          {"path", s.programmed ? "program" : "prediction"},
+          {"deviation", finite_or_null(s.deviation)},
+          {"program_time", finite_or_null(s.program_time)},
+          {"off_program", s.off_program}};
 }
 
-json answer_watch(Watchdog& dog, const std::vector<std::string>& channels, const json& line) {
+json answer_watch(Watchdog& dog, ProgramFollower* follower, const std::vector<std::string>& channels,
+                  const json& line) {
   try {
     if (!line.is_object()) return watch_error(line, "a line is a JSON object");
+    for (const auto& [key, value] : line.items())
+      if (key != "t" && key != "q" && key != "program")
+        return watch_error(line, "unknown key \"" + key + "\" (expected \"t\", \"q\" and \"program\")");
     if (!line.contains("t") || !line["t"].is_number()) return watch_error(line, "missing \"t\" (the time, s)");
     const double t = line["t"].get<double>();
+    if (line.contains("program")) {
+      // Set, replaced or (null) cleared before the line's sample, if any.
+      if (follower == nullptr) return watch_error(line, "\"program\": this watchdog follows no program");
+      if (line["program"].is_null()) follower->clear();
+      else follower->set(program_from_json(line["program"], "program"));
+    }
     if (!line.contains("q")) return state_json(t, dog.tick(t), channels);
     const json& q = line["q"];
     if (!q.is_array()) return watch_error(line, "\"q\" must be an array of numbers");
@@ -64,6 +81,7 @@ json answer_watch(Watchdog& dog, const std::vector<std::string>& channels, const
 struct Cell {
   Environment environment;
   std::vector<AttachedObject> attached;
+  std::optional<ProgramRequest> program;
 };
 
 Cell load_cell(const std::string& path, MeshFiles& files) {
@@ -80,10 +98,11 @@ Cell load_cell(const std::string& path, MeshFiles& files) {
     Cell cell;
     if (file.is_object()) {
       for (const auto& [key, value] : file.items())
-        if (key != "environment" && key != "attached")
-          throw Error("unknown key \"" + key + "\" (expected \"environment\" and \"attached\")");
+        if (key != "environment" && key != "attached" && key != "program")
+          throw Error("unknown key \"" + key + "\" (expected \"environment\", \"attached\" and \"program\")");
       if (file.contains("environment")) cell.environment = environment_from_json(file["environment"], files);
       if (file.contains("attached")) cell.attached = attached_from_json(file["attached"], files);
+      if (file.contains("program")) cell.program = program_from_json(file["program"], "program");
     } else {
       cell.environment = environment_from_json(file, files);
     }
@@ -95,10 +114,11 @@ Cell load_cell(const std::string& path, MeshFiles& files) {
 
 }  // namespace
 
-int run_watch_stream(Watchdog& dog, const std::vector<std::string>& channels, std::istream& in, std::ostream& out) {
+int run_watch_stream(Watchdog& dog, const std::vector<std::string>& channels, std::istream& in, std::ostream& out,
+                     ProgramFollower* follower) {
   return run_json_lines(in, out, [&](const std::string& text) {
     try {
-      return answer_watch(dog, channels, json::parse(text));
+      return answer_watch(dog, follower, channels, json::parse(text));
     } catch (const json::exception& e) {
       return watch_error(json(), std::string("not valid JSON: ") + e.what());
     }
@@ -132,7 +152,18 @@ int run_watch_command(const WatchCommandOptions& options, std::istream& in, std:
     if (!options.tool.empty()) tool = link_kinematics(checker.model(), options.tool);
     Watchdog dog(checker.model().variable_count(), clearances.channels, clearances.fn, options.watchdog, {},
                  std::move(tool));
-    run_watch_stream(dog, clearances.names, in, out);
+    // The automatic mode: a program from the cell file or a stdin line is
+    // checked ahead continuously (check_motion), as `proxima robot` does.
+    const auto follower = follow_programs(dog, joint_limits(checker.model()), options.program,
+                                          scene_segment_check(checker, env, clearances));
+    if (cell.program) {
+      try {
+        follower->set(*cell.program);
+      } catch (const Error& e) {
+        throw Error("environment file '" + options.environment + "': " + e.what());
+      }
+    }
+    run_watch_stream(dog, clearances.names, in, out, follower.get());
     return 0;
   } catch (const std::exception& e) {
     err << "proxima watch: " << e.what() << '\n';

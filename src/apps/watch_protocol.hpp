@@ -6,6 +6,7 @@
 //
 //   {"t": 0.032, "q": [0, -0.785, 0, -2.356, 0, 1.571, 0.785]}   a sample
 //   {"t": 0.2}                                                    a tick: no sample by then
+//   {"t": 0.3, "program": {"to": [...], "speed": 0.5}}           set a program (the automatic mode)
 //
 //   {"t": 0.032, "status": "ok", "level": "slow", "speed_factor": 0.42, "warning": 0.71,
 //    "clearance": 0.061, "predicted_clearance": 0.018, "time_to_stop_distance": 0.31,
@@ -17,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <proxima/robot/program_follower.hpp>
 #include <proxima/robot/watchdog.hpp>
 
 #include "robot_protocol.hpp"
@@ -30,12 +32,14 @@ struct WatchCommandOptions {
   std::string environment;
   std::string tool;         ///< link whose pose the Cartesian motion model fits; empty: joint model only
   robot::WatchdogOptions watchdog;
+  robot::ProgramOptions program;  ///< the automatic mode's tolerances
 };
 
 /// Reads lines until EOF, one answer each; returns the number of error
-/// answers. `channels` names the watchdog's clearance channels.
+/// answers. `channels` names the watchdog's clearance channels; a line's
+/// "program" goes to `follower` (none: such a line is an error).
 int run_watch_stream(robot::Watchdog& dog, const std::vector<std::string>& channels, std::istream& in,
-                     std::ostream& out);
+                     std::ostream& out, robot::ProgramFollower* follower = nullptr);
 
 /// The whole command. Returns the exit code: 1 when the robot, the
 /// environment file, the tool link or the options are rejected (the

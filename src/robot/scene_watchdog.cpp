@@ -84,9 +84,11 @@ SceneClearances scene_clearances(const SceneChecker& checker, const Environment&
         const auto [it, added] = channel_of_group.try_emplace(o.group, members.size());
         if (!added) {
           members[it->second].objects.push_back(o);
+          out.object_channel.push_back(it->second + (options.self ? 1 : 0));
           continue;
         }
       }
+      out.object_channel.push_back(out.names.size());
       out.names.push_back(o.group.empty() ? o.name : o.group);
       members.push_back(Environment{{o}});
     }
@@ -133,6 +135,34 @@ ClearanceFn scene_clearance(const SceneChecker& checker, const Environment& env,
       smallest = std::min(smallest, x);
     }
     return smallest;
+  };
+}
+
+SegmentCheckFn scene_segment_check(const SceneChecker& checker, const Environment& env, const SceneClearances& channels,
+                                   const SceneClearanceOptions& options) {
+  if (options.environment && channels.object_channel.size() != env.objects.size())
+    throw Error("scene_segment_check: the channels were made for another environment (" +
+                std::to_string(channels.object_channel.size()) + " objects, not " + std::to_string(env.objects.size()) +
+                ")");
+  auto prepared = std::make_shared<const PreparedEnvironment>(options.environment ? env : Environment{});
+  return [&checker, prepared, object_channel = channels.object_channel, options](
+             std::span<const double> q0, std::span<const double> q1, double clearance) {
+    MotionCheckOptions mo;
+    mo.clearance = clearance;
+    mo.self = options.self;
+    const MotionCheck m = checker.check_motion(q0, q1, *prepared, mo, options.base);
+    SegmentCrossing out;
+    if (m.status == Status::invalid_input) {
+      out.status = m.status;
+      out.message = m.message;
+      return out;
+    }
+    if (!m.collide) return out;
+    out.found = true;
+    out.s = m.s;
+    out.distance = m.distance;
+    out.channel = m.self ? 0 : object_channel.at(static_cast<std::size_t>(m.pair.other));
+    return out;
   };
 }
 

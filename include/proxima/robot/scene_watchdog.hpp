@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include <proxima/robot/program_follower.hpp>
 #include <proxima/robot/scene_checker.hpp>
 #include <proxima/robot/watchdog.hpp>
 
@@ -47,9 +48,21 @@ struct SceneClearances {
   /// Per channel: "self", the object's name, or the group's.
   std::vector<std::string> names;
   ClearancesFn fn;
+  /// Per object of `env` (in order): its channel (when options.environment).
+  std::vector<std::size_t> object_channel;
 };
 SceneClearances scene_clearances(const SceneChecker& checker, const Environment& env,
                                  const SceneClearanceOptions& options = {});
+
+/// The continuous check of a joint-space segment for the automatic mode
+/// (program_follower.hpp): SceneChecker::check_motion against `env` (and
+/// the robot itself when options.self), the crossing reported in the
+/// channel of `channels` (made by scene_clearances with the same env and
+/// options) that the pair found belongs to. A check that ran out of
+/// iterations reports the proven-clear fraction as the crossing (the safe
+/// answer). `checker` is held by reference; `env` is prepared once.
+SegmentCheckFn scene_segment_check(const SceneChecker& checker, const Environment& env, const SceneClearances& channels,
+                                   const SceneClearanceOptions& options = {});
 
 /// The world pose of link `link` (the tool, for the Cartesian motion model).
 /// Throws proxima::Error naming a link the model does not have. `model` is

@@ -53,10 +53,16 @@
 // stop, moving out is allowed (`receding`: the clearance grew since the last
 // sample and is not predicted to fall; a sample that turned back against
 // the predicted motion, a jog reversed, is judged by its measured change).
+// The automatic mode (program.hpp, program_follower.hpp) only replaces the
+// path the clearance is checked along, and adds crossings found by a
+// continuous check: a path can only lower the predicted clearance and
+// bring a stop sooner, never raise the present clearance the bound rests
+// on, so the guarantee holds with a program as without one.
 #pragma once
 
 #include <functional>
 #include <limits>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -129,7 +135,43 @@ struct WatchdogState {
   int channel = 0;
   bool stale = false;  ///< the feed is older than stale_after
   MotionModel model = MotionModel::stationary;
+  /// The path checked was a program's (the automatic mode), not the
+  /// prediction from the feed.
+  bool programmed = false;
+  /// With a program: the sample's distance from it (joint space, rad or m)
+  /// and the program time it was located at; NaN without a program.
+  double deviation = std::numeric_limits<double>::quiet_NaN();
+  double program_time = std::numeric_limits<double>::quiet_NaN();
+  /// The sample is farther from the program than its tolerance: at least a
+  /// warning (program_follower.hpp).
+  bool off_program = false;
 };
+
+/// A path to check in place of the predicted one (the automatic mode).
+struct PlannedPath {
+  /// Joint vectors at horizon·k/path_steps seconds after the sample,
+  /// k = 1…; empty: the robot is not expected to move.
+  std::vector<std::vector<double>> points;
+  /// Per channel (or empty): seconds after the sample at which a continuous
+  /// check of the path found the channel within `crossing_distance` (≤
+  /// stop_distance + its accuracy), +inf where it found nothing. Catches
+  /// what lies between the points.
+  std::vector<double> crossing, crossing_distance;
+  /// The continuous check could not answer: the watchdog stops.
+  bool failed = false;
+};
+
+/// What a path provider says about one sample.
+struct PathReport {
+  std::optional<PlannedPath> path;  ///< none: check the prediction's path
+  double deviation = std::numeric_limits<double>::quiet_NaN();
+  double program_time = std::numeric_limits<double>::quiet_NaN();
+  bool off_program = false;
+};
+
+/// Called by Watchdog::update with each sample (after the predictor took
+/// it) and the previous answer (the default state before the first).
+using PathProvider = std::function<PathReport(const MotionSample& sample, const WatchdogState& previous)>;
 
 class Watchdog {
  public:
@@ -155,6 +197,13 @@ class Watchdog {
 
   const WatchdogState& state() const { return state_; }
   const MotionPredictor& predictor() const { return predictor_; }
+  const WatchdogOptions& options() const { return options_; }
+  std::size_t channels() const { return channels_; }
+
+  /// Replaces the predicted path by the provider's where it gives one (an
+  /// empty function: the prediction only). The decision rules are the same;
+  /// an off-program sample is at least `warn`.
+  void set_path_provider(PathProvider provider) { provider_ = std::move(provider); }
 
  private:
   double staleness_factor(double age) const;
@@ -172,6 +221,7 @@ class Watchdog {
   /// clearance at the last sample (NaN before the first).
   std::vector<double> held_, last_clearance_;
   std::vector<double> last_q_;  ///< the last sample's joints (empty before the first)
+  PathProvider provider_;
 };
 
 }  // namespace proxima::robot
