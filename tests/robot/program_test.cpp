@@ -173,7 +173,9 @@ TEST(ProgramWatchdog, ATurnIntoTheWallIsSeenBeforeTheFeedShowsIt) {
     a = automatic.update({t, p.at(t)});
     // Half a second on from the start the program is 0.1 from the wall:
     // the top of the slow ramp.
-    if (k == 0) EXPECT_GT(a.speed_factor, 0.999);
+    if (k == 0) {
+      EXPECT_GT(a.speed_factor, 0.999);
+    }
   }
   EXPECT_EQ(m.level, WatchdogLevel::clear);
   EXPECT_EQ(m.speed_factor, 1.0);

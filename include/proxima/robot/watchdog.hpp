@@ -54,10 +54,11 @@
 // sample and is not predicted to fall; a sample that turned back against
 // the predicted motion, a jog reversed, is judged by its measured change).
 // The automatic mode (program.hpp, program_follower.hpp) only replaces the
-// path the clearance is checked along, and adds crossings found by a
-// continuous check: a path can only lower the predicted clearance and
-// bring a stop sooner, never raise the present clearance the bound rests
-// on, so the guarantee holds with a program as without one.
+// path the clearance is checked along (set_path_provider), and adds the
+// crossings a continuous check found on it. The guarantee above does not
+// rest on the path checked, whichever it is (it enters only through
+// `approaching`, which can only slow the robot earlier or, with a clearance
+// that grew, let it move away: d_r), so it holds with a program as without.
 #pragma once
 
 #include <functional>
