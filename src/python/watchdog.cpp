@@ -93,6 +93,10 @@ robot::ProgramRequest program_arg(const py::object& waypoints, const py::object&
   return r;
 }
 
+PyWatchdogState answer(const PyWatchdog& w, const robot::WatchdogState& s) {
+  return {s, w.channels.at(static_cast<std::size_t>(s.channel))};
+}
+
 }  // namespace
 
 void bind_watchdog(py::module_& m) {
