@@ -238,7 +238,8 @@ template <class Program, class Judge>
 RunResult run_program(Watchdog& dog, Program&& at, double tau_begin, double tau_end, const Controller& ctl,
                       testing::Rng& rng, Judge&& clearance) {
   RunResult r;
-  double t = 0.0, tau = tau_begin, pending = 1.0;
+  double t = 0.0, tau = tau_begin, pending = 1.0, before = 1.0;
+  bool moved = true;  // in the last interval
   std::vector<double> q = at(tau);
   r.lowest = r.final_clearance = clearance(q);
   for (;;) {
@@ -247,10 +248,14 @@ RunResult run_program(Watchdog& dog, Program&& at, double tau_begin, double tau_
     r.last = s;
     const double applied = ctl.delay == 0 ? s.speed_factor : pending;
     pending = s.speed_factor;
-    if (applied == 0.0 && s.speed_factor == 0.0 && s.model == MotionModel::stationary) {
+    // Stopped: a stop answered again for a robot that stood still since the
+    // last stop. (A stop the program's look-ahead called far out becomes a
+    // crawl once the robot stands: it may close in.)
+    if (applied == 0.0 && s.speed_factor == 0.0 && before == 0.0 && !moved) {
       r.stopped = true;
       break;
     }
+    before = s.speed_factor;
     if (t > ctl.give_up) {
       r.gave_up = true;
       break;
@@ -261,6 +266,7 @@ RunResult run_program(Watchdog& dog, Program&& at, double tau_begin, double tau_
     }
     const double dt = ctl.period * (1.0 + ctl.jitter * rng.uniform(-1.0, 1.0));
     r.longest_interval = std::max(r.longest_interval, dt);
+    moved = applied > 0.0;
     tau = std::min(tau_end, tau + applied * dt);
     q = at(tau);
     t += dt;
