@@ -21,8 +21,7 @@ std::vector<double> numbers_at(const json& j, const std::string& where) {
   return out;
 }
 
-void only_keys(const json& j, const std::string& where, std::initializer_list<const char*> keys,
-               const char* expected) {
+void only_keys(const json& j, const std::string& where, std::initializer_list<const char*> keys, const char* expected) {
   for (const auto& [key, value] : j.items()) {
     bool known = false;
     for (const char* k : keys) known = known || key == k;

@@ -51,8 +51,7 @@ JointLimits joint_limits(const RobotModel& model) {
 
 std::optional<std::string> program_error(const ProgramRequest& r, const JointLimits& limits) {
   const bool segment = !r.to.empty() || r.speed != 0.0;
-  if (!r.waypoints.empty() && segment)
-    return "a program is either \"waypoints\" or \"to\" with \"speed\", not both";
+  if (!r.waypoints.empty() && segment) return "a program is either \"waypoints\" or \"to\" with \"speed\", not both";
   if (r.waypoints.empty() && !segment) return "waypoints: a program needs at least one waypoint";
   if (segment) {
     if (r.to.empty()) return "to: missing (the target joints of the segment)";
@@ -95,8 +94,8 @@ JointProgram::JointProgram(const ProgramRequest& r, std::span<const double> pres
 std::vector<double> JointProgram::at(double t) const {
   if (!(t > points_.front().t)) return points_.front().q;
   if (!(t < points_.back().t)) return points_.back().q;
-  const auto next = std::upper_bound(points_.begin(), points_.end(), t,
-                                     [](double x, const ProgramWaypoint& w) { return x < w.t; });
+  const auto next =
+      std::upper_bound(points_.begin(), points_.end(), t, [](double x, const ProgramWaypoint& w) { return x < w.t; });
   const ProgramWaypoint& b = *next;
   const ProgramWaypoint& a = *(next - 1);
   const double u = (t - a.t) / (b.t - a.t);

@@ -11,11 +11,7 @@ namespace proxima::robot {
 
 ProgramFollower::ProgramFollower(std::size_t channels, JointLimits limits, WatchdogOptions watch,
                                  ProgramOptions options, SegmentCheckFn check)
-    : channels_(channels),
-      limits_(std::move(limits)),
-      watch_(watch),
-      options_(options),
-      check_(std::move(check)) {
+    : channels_(channels), limits_(std::move(limits)), watch_(watch), options_(options), check_(std::move(check)) {
   if (!(std::isfinite(options_.tolerance) && options_.tolerance > 0.0))
     throw Error("program tolerance " + std::to_string(options_.tolerance) + " must be finite and > 0");
   if (!(std::isfinite(options_.fallback) && options_.fallback >= options_.tolerance))
@@ -120,9 +116,8 @@ std::shared_ptr<ProgramFollower> follow_programs(Watchdog& dog, JointLimits limi
                                                  SegmentCheckFn check) {
   auto follower =
       std::make_shared<ProgramFollower>(dog.channels(), std::move(limits), dog.options(), options, std::move(check));
-  dog.set_path_provider([follower](const MotionSample& sample, const WatchdogState& previous) {
-    return (*follower)(sample, previous);
-  });
+  dog.set_path_provider(
+      [follower](const MotionSample& sample, const WatchdogState& previous) { return (*follower)(sample, previous); });
   return follower;
 }
 

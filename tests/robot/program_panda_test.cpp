@@ -96,8 +96,7 @@ TEST(ProgramPanda, AThinPlateBetweenThePathPointsIsFoundByTheContinuousCheck) {
   // The continuous check finds the plate: a stop, and the time it gives is
   // where the arm comes within stop_distance of it.
   Watchdog dog(p.dof(), cell.channels.channels, cell.channels.fn, o);
-  follow_programs(dog, joint_limits(panda().model()), {},
-                  scene_segment_check(panda(), cell.env, cell.channels))
+  follow_programs(dog, joint_limits(panda().model()), {}, scene_segment_check(panda(), cell.env, cell.channels))
       ->set(program);
   const WatchdogState s = dog.update({0.0, p.at(0.0)});
   ASSERT_EQ(s.status, Status::ok);
@@ -139,13 +138,14 @@ TEST(ProgramPanda, ClosedLoopTheProgramStopsBeforeThePlate) {
     testing::Rng rng(7);
     const closed_loop::Controller ctl{.period = k.period, .jitter = 0.25, .delay = k.delay};
     auto exact = [&](std::span<const double> q) { return cell.exact(q); };
-    const closed_loop::RunResult r =
-        closed_loop::run_program(dog, [&](double tau) { return p.at(tau); }, 0.0, p.end_time(), ctl, rng, exact);
+    const closed_loop::RunResult r = closed_loop::run_program(
+        dog, [&](double tau) { return p.at(tau); }, 0.0, p.end_time(), ctl, rng, exact);
     const double bound = o.stop_distance - (1 + k.delay) * v * r.longest_interval;
-    std::printf("%s, delay %d, period %.0f ms: stopped %d after %.2f s (%d samples) at bearing %.4f, clearance %.2f mm "
-                "(lowest %.2f, bound %.2f)\n",
-                k.sparse ? "sparse" : "default", k.delay, 1e3 * k.period, r.stopped, r.time, r.samples, r.q[0], 1e3 * r.final_clearance,
-                1e3 * r.lowest, 1e3 * bound);
+    std::printf(
+        "%s, delay %d, period %.0f ms: stopped %d after %.2f s (%d samples) at bearing %.4f, clearance %.2f mm "
+        "(lowest %.2f, bound %.2f)\n",
+        k.sparse ? "sparse" : "default", k.delay, 1e3 * k.period, r.stopped, r.time, r.samples, r.q[0],
+        1e3 * r.final_clearance, 1e3 * r.lowest, 1e3 * bound);
     ASSERT_GT(bound, 0.0);
     EXPECT_TRUE(r.stopped) << "the program ran on: at its end " << r.at_limit << ", gave up " << r.gave_up;
     EXPECT_TRUE(r.held);

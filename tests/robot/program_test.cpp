@@ -95,8 +95,8 @@ TEST(Program, ASegmentTakesTheTimeOfItsLongestJointMove) {
 }
 
 TEST(Program, LocatesTheClosestPointAndWalksThroughADwellAsExpected) {
-  const JointProgram p(waypoints({{0.0, {0.0, 0.0}}, {1.0, {1.0, 0.0}}, {2.0, {1.0, 0.0}}, {3.0, {1.0, 1.0}}}),
-                       {}, two_joints());
+  const JointProgram p(waypoints({{0.0, {0.0, 0.0}}, {1.0, {1.0, 0.0}}, {2.0, {1.0, 0.0}}, {3.0, {1.0, 1.0}}}), {},
+                       two_joints());
   const std::vector<double> beside{0.5, 0.2};
   JointProgram::Location at = p.locate(beside, 0.0, 3.0, 0.0);
   EXPECT_DOUBLE_EQ(at.t, 0.5);

@@ -54,9 +54,9 @@ struct SegmentCrossing {
   Status status = Status::ok;  ///< invalid_input: the check could not answer (the watchdog stops)
   std::string message;
   bool found = false;
-  double s = 1.0;            ///< found: the fraction of the segment (a proven lower bound)
-  std::size_t channel = 0;   ///< found: the channel
-  double distance = 0.0;     ///< found: its distance there
+  double s = 1.0;           ///< found: the fraction of the segment (a proven lower bound)
+  std::size_t channel = 0;  ///< found: the channel
+  double distance = 0.0;    ///< found: its distance there
 };
 using SegmentCheckFn =
     std::function<SegmentCrossing(std::span<const double> q0, std::span<const double> q1, double clearance)>;
@@ -88,10 +88,10 @@ class ProgramFollower {
   SegmentCheckFn check_;
   std::optional<ProgramRequest> pending_;
   std::optional<JointProgram> program_;
-  bool located_ = false;   ///< a sample was located on the program
-  bool reacquire_ = false; ///< the last sample was beyond fallback: search the rest of the program
-  double tau_ = 0.0;       ///< the last location (program time)
-  double last_time_ = 0.0; ///< its sample's time
+  bool located_ = false;    ///< a sample was located on the program
+  bool reacquire_ = false;  ///< the last sample was beyond fallback: search the rest of the program
+  double tau_ = 0.0;        ///< the last location (program time)
+  double last_time_ = 0.0;  ///< its sample's time
 };
 
 /// Makes a follower and sets it as `dog`'s path provider (the dog holds it
