@@ -77,12 +77,38 @@ json answer_watch(Watchdog& dog, ProgramFollower* follower, const std::vector<st
 }
 
 // The cell file: the environment array, or {"environment": [...],
-// "attached": [...]} with the tools and parts the robot holds.
+// "attached": [...], "thresholds": {...}} with the tools and parts the
+// robot holds and distances of its own for some channels.
 struct Cell {
   Environment environment;
   std::vector<AttachedObject> attached;
+  std::vector<ThresholdsFor> thresholds;
   std::optional<ProgramRequest> program;
 };
+
+// "thresholds": {"table": {"stop": 0.02, "slow": 0.15}, "self": {"warn": 0.05}, ...}
+std::vector<ThresholdsFor> thresholds_from_json(const json& j) {
+  if (!j.is_object()) throw Error("\"thresholds\" must be an object of channel names");
+  std::vector<ThresholdsFor> out;
+  for (const auto& [name, entry] : j.items()) {
+    const std::string where = "\"thresholds\".\"" + name + "\"";
+    if (!entry.is_object()) throw Error(where + " must be an object with \"stop\", \"slow\" and/or \"warn\" (m)");
+    ThresholdsFor t{name, {}, {}, {}};
+    for (const auto& [key, value] : entry.items()) {
+      std::optional<double>* field = key == "stop"   ? &t.stop_distance
+                                     : key == "slow" ? &t.slow_distance
+                                     : key == "warn" ? &t.warn_distance
+                                                     : nullptr;
+      if (field == nullptr)
+        throw Error(where + ": unknown key \"" + key + "\" (expected \"stop\", \"slow\", \"warn\")");
+      if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0.0)
+        throw Error(where + ".\"" + key + "\" must be a finite distance ≥ 0 (m)");
+      *field = value.get<double>();
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
 
 Cell load_cell(const std::string& path, MeshFiles& files) {
   if (path.empty()) return {};
@@ -98,10 +124,12 @@ Cell load_cell(const std::string& path, MeshFiles& files) {
     Cell cell;
     if (file.is_object()) {
       for (const auto& [key, value] : file.items())
-        if (key != "environment" && key != "attached" && key != "program")
-          throw Error("unknown key \"" + key + "\" (expected \"environment\", \"attached\" and \"program\")");
+        if (key != "environment" && key != "attached" && key != "thresholds" && key != "program")
+          throw Error("unknown key \"" + key +
+                      "\" (expected \"environment\", \"attached\", \"thresholds\" and \"program\")");
       if (file.contains("environment")) cell.environment = environment_from_json(file["environment"], files);
       if (file.contains("attached")) cell.attached = attached_from_json(file["attached"], files);
+      if (file.contains("thresholds")) cell.thresholds = thresholds_from_json(file["thresholds"]);
       if (file.contains("program")) cell.program = program_from_json(file["program"], "program");
     } else {
       cell.environment = environment_from_json(file, files);
@@ -141,17 +169,20 @@ int run_watch_command(const WatchCommandOptions& options, std::istream& in, std:
     }();
     // Refused at the start rather than as an invalid clearance on every sample.
     if (auto e = checker.touch_error(env)) throw Error("environment file '" + options.environment + "': " + *e);
+    WatchdogOptions watchdog = options.watchdog;
     const SceneClearances clearances = [&] {
       try {
-        return scene_clearances(checker, env);
+        SceneClearances c =
+            scene_clearances(checker, env, {.exact_within = largest_warn_distance(watchdog, cell.thresholds)});
+        watchdog.channels = scene_thresholds(c, watchdog, cell.thresholds);
+        return c;
       } catch (const Error& e) {
         throw Error("environment file '" + options.environment + "': " + e.what());
       }
     }();
     ToolKinematics tool;
     if (!options.tool.empty()) tool = link_kinematics(checker.model(), options.tool);
-    Watchdog dog(checker.model().variable_count(), clearances.channels, clearances.fn, options.watchdog, {},
-                 std::move(tool));
+    Watchdog dog(checker.model().variable_count(), clearances.channels, clearances.fn, watchdog, {}, std::move(tool));
     // The automatic mode: a program from the cell file or a stdin line is
     // checked ahead continuously (check_motion), as `proxima robot` does.
     const auto follower = follow_programs(dog, joint_limits(checker.model()), options.program,

@@ -33,19 +33,42 @@ struct PyWatchdogState {
   std::string channel;
 };
 
+// {"table": {"stop": 0.02, "slow": 0.15}, "self": {"warn": 0.05}}: every
+// key and value checked, as the watch command's cell file.
+std::vector<robot::ThresholdsFor> thresholds_arg(const std::optional<py::dict>& given) {
+  std::vector<robot::ThresholdsFor> out;
+  if (!given) return out;
+  for (const auto& [key, value] : *given) {
+    if (!py::isinstance<py::str>(key)) type_error("Watchdog: thresholds keys must be channel names (str)");
+    const std::string name = key.cast<std::string>();
+    if (!py::isinstance<py::dict>(value))
+      type_error("Watchdog: thresholds['" + name + "'] must be a dict with 'stop', 'slow' and/or 'warn' (m)");
+    robot::ThresholdsFor t{name, {}, {}, {}};
+    for (const auto& [k, v] : value.cast<py::dict>()) {
+      const std::string field = py::isinstance<py::str>(k) ? k.cast<std::string>() : std::string(py::repr(k));
+      std::optional<double>* into = field == "stop"   ? &t.stop_distance
+                                    : field == "slow" ? &t.slow_distance
+                                    : field == "warn" ? &t.warn_distance
+                                                      : nullptr;
+      if (into == nullptr)
+        value_error("Watchdog: thresholds['" + name + "']: unknown key '" + field + "' (expected 'stop', 'slow', 'warn')");
+      if (py::isinstance<py::bool_>(v) || !(py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v)))
+        type_error("Watchdog: thresholds['" + name + "']['" + field + "'] must be a number (m)");
+      *into = v.cast<double>();
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
 std::unique_ptr<PyWatchdog> make_watchdog(const Scene& scene, const std::optional<std::string>& tool, double stop,
                                           double slow, double warn, double horizon, int path_steps,
                                           double stale_after, double stop_after, bool self, bool environment,
-                                          double program_tolerance, double program_fallback) {
+                                          const std::optional<py::dict>& thresholds, double program_tolerance,
+                                          double program_fallback) {
   auto w = std::make_unique<PyWatchdog>();
   w->checker = scene.checker;
   if (auto e = w->checker->touch_error(*scene.environment)) throw Error(*e);
-  robot::SceneClearanceOptions co;
-  co.self = self;
-  co.environment = environment;
-  const robot::SceneClearances clearances = robot::scene_clearances(*w->checker, *scene.environment, co);
-  if (clearances.channels == 0) value_error("Watchdog: nothing to watch (self=False and environment=False)");
-  w->channels = clearances.names;
   robot::WatchdogOptions o;
   o.stop_distance = stop;
   o.slow_distance = slow;
@@ -54,6 +77,15 @@ std::unique_ptr<PyWatchdog> make_watchdog(const Scene& scene, const std::optiona
   o.path_steps = path_steps;
   o.stale_after = stale_after;
   o.stop_after = stop_after;
+  const std::vector<robot::ThresholdsFor> given = thresholds_arg(thresholds);
+  robot::SceneClearanceOptions co;
+  co.self = self;
+  co.environment = environment;
+  co.exact_within = robot::largest_warn_distance(o, given);
+  const robot::SceneClearances clearances = robot::scene_clearances(*w->checker, *scene.environment, co);
+  if (clearances.channels == 0) value_error("Watchdog: nothing to watch (self_pairs=False and environment=False)");
+  w->channels = clearances.names;
+  o.channels = robot::scene_thresholds(clearances, o, given);
   robot::ToolKinematics kinematics;
   if (tool) kinematics = robot::link_kinematics(w->checker->model(), *tool);
   w->dog.emplace(w->checker->model().variable_count(), clearances.channels, clearances.fn, o, robot::PredictorOptions{},
@@ -119,7 +151,7 @@ void bind_watchdog(py::module_& m) {
       .def_property_readonly("model", [](const PyWatchdogState& s) { return std::string(to_string(s.state.model)); },
                              "The motion model fitted: 'stationary', 'joint' or 'cartesian'.")
       .def_property_readonly("channel", [](const PyWatchdogState& s) { return s.channel; },
-                             "The channel that decided: 'self', an object's name or a group's.")
+                             "The channel that decided: a pair of links 'link_a/link_b', an object's name or a group's.")
       .def_property_readonly("programmed", [](const PyWatchdogState& s) { return s.state.programmed; },
                              "The path checked was the program's (the automatic mode), not the prediction.")
       .def_property_readonly("deviation", [](const PyWatchdogState& s) { return s.state.deviation; },
@@ -140,14 +172,35 @@ void bind_watchdog(py::module_& m) {
       .def(py::init(&make_watchdog), py::arg("checker"), py::kw_only(), py::arg("tool") = py::none(),
            py::arg("stop") = 0.01, py::arg("slow") = 0.10, py::arg("warn") = 0.20, py::arg("horizon") = 0.5,
            py::arg("path_steps") = 10, py::arg("stale_after") = 0.1, py::arg("stop_after") = 0.3,
-           py::arg("self_pairs") = true, py::arg("environment") = true, py::arg("program_tolerance") = 0.05,
-           py::arg("program_fallback") = 0.2,
+           py::arg("self_pairs") = true, py::arg("environment") = true, py::arg("thresholds") = py::none(),
+           py::arg("program_tolerance") = 0.05, py::arg("program_fallback") = 0.2,
            "Watchdog(checker, *, tool=None (a link for the Cartesian motion model), stop=0.01, slow=0.10, warn=0.20 "
            "(m), horizon=0.5 (s), path_steps=10, stale_after=0.1, stop_after=0.3 (s), self_pairs=True, "
-           "environment=True, program_tolerance=0.05, program_fallback=0.2 (rad: off the program beyond the first, the "
-           "prediction checked instead beyond the second)). Raises proxima.Error for options out of order.")
+           "environment=True, thresholds=None: {channel: {'stop': m, 'slow': m, 'warn': m}} for some channels, "
+           "an object's or group's name, 'link_a/link_b' or 'self'; a pair of links given none rests close; "
+           "program_tolerance=0.05, program_fallback=0.2 (rad: off the program beyond the first, the prediction "
+           "checked instead beyond the second)). Raises proxima.Error for options out of order or a name that is no "
+           "channel's.")
       .def_property_readonly("channels", [](const PyWatchdog& w) { return w.channels; },
-                             "Clearance channels: 'self', then each object or group (a point cloud is one).")
+                             "Clearance channels: each pair of the robot's links 'link_a/link_b', then each object "
+                             "or group (a point cloud is one).")
+      .def(
+          "thresholds",
+          [](const PyWatchdog& w, const std::string& channel) {
+            for (std::size_t c = 0; c < w.channels.size(); ++c) {
+              if (w.channels[c] != channel) continue;
+              const robot::ChannelThresholds& t = w.dog->thresholds(c);
+              py::dict d;
+              d["stop"] = t.stop_distance;
+              d["slow"] = t.slow_distance;
+              d["warn"] = t.warn_distance;
+              return d;
+            }
+            value_error("Watchdog.thresholds: no channel '" + channel + "'");
+          },
+          py::arg("channel"),
+          "The channel's distances in force {'stop', 'slow', 'warn'} (m): as given, or for a pair of links that "
+          "rests close, as its first sample set them.")
       .def(
           "update",
           [](PyWatchdog& w, double t, const py::object& q) {

@@ -80,6 +80,11 @@ PathReport ProgramFollower::operator()(const MotionSample& sample, const Watchdo
       path.points.push_back(program.at(tk));
     }
     if (check_) {
+      // One clearance for every channel: the largest stop distance, so that
+      // no channel's crossing is found late (one with a smaller stop distance
+      // is found early, and slowed rather than stopped by its distance there).
+      double clearance = watch_.stop_distance;
+      for (const ChannelThresholds& t : watch_.channels) clearance = std::max(clearance, t.stop_distance);
       // From the sample itself (it may be off the program by up to the
       // fallback), then through the waypoints, to the end of the window.
       std::vector<double> a = sample.q;
@@ -90,7 +95,7 @@ PathReport ProgramFollower::operator()(const MotionSample& sample, const Watchdo
         const double tb = std::min(w.t, end);
         const std::vector<double> b = tb < w.t ? program.at(tb) : w.q;
         if (a != b) {
-          const SegmentCrossing c = check_(a, b, watch_.stop_distance);
+          const SegmentCrossing c = check_(a, b, clearance);
           if (c.status == Status::invalid_input) {
             path.failed = true;
             break;

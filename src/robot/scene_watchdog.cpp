@@ -9,9 +9,12 @@
 #include <variant>
 #include <vector>
 
+#include <proxima/broad/box_tree.hpp>
 #include <proxima/query.hpp>
 #include <proxima/robot/kinematics.hpp>
 #include <proxima/robot/scene_watchdog.hpp>
+
+#include "pair_query.hpp"
 
 namespace proxima::robot {
 namespace {
@@ -48,20 +51,42 @@ double environment_depth(const SceneChecker& checker, const RobotState& s, const
   return deepest;
 }
 
-double self_depth(const SceneChecker& checker, const RobotState& s) {
+// One pair of the robot's own links: its distance, exact when below
+// `exact_within`, else a lower bound beyond it (the watchdog needs exact
+// values only within its warn distance; most pairs of an arm are farther
+// apart and cost a box test). Where the links overlap, minus the deepest
+// penetration of their convex pairs.
+double self_pair_clearance(const SceneChecker& checker, const RobotState& s, std::size_t la, std::size_t lb,
+                           double exact_within) {
   const auto& links = checker.geometry().links();
-  double deepest = 0.0;
-  for (const auto& [la, lb] : checker.self_pairs()) {
-    const auto a_link = static_cast<std::size_t>(la), b_link = static_cast<std::size_t>(lb);
-    for (std::size_t i = s.shape_begin[a_link]; i < s.shape_begin[a_link + 1]; ++i) {
-      const Shape* a = links[a_link].shapes[i - s.shape_begin[a_link]].shape();
-      if (a == nullptr) continue;
-      for (std::size_t j = s.shape_begin[b_link]; j < s.shape_begin[b_link + 1]; ++j) {
-        const Shape* b = links[b_link].shapes[j - s.shape_begin[b_link]].shape();
-        if (b == nullptr || !s.shape_boxes[i].overlaps(s.shape_boxes[j])) continue;
-        deepest = signed_overlap(signed_distance(*a, s.shape_poses[i], *b, s.shape_poses[j]), deepest);
-        if (std::isnan(deepest)) return deepest;
+  double d = std::numeric_limits<double>::infinity();  // exact, below exact_within
+  double beyond = d;                                     // a lower bound, ≥ exact_within
+  for (std::size_t i = s.shape_begin[la]; i < s.shape_begin[la + 1]; ++i) {
+    for (std::size_t j = s.shape_begin[lb]; j < s.shape_begin[lb + 1]; ++j) {
+      const double gap = broad::box_gap(s.shape_boxes[i], s.shape_boxes[j]);
+      const double bound = std::min(d, exact_within);
+      if (gap >= bound) {
+        beyond = std::min(beyond, gap);
+        continue;
       }
+      const detail::PairDistance r =
+          detail::distance_pair(links[la].shapes[i - s.shape_begin[la]].geometry, s.shape_poses[i],
+                                links[lb].shapes[j - s.shape_begin[lb]].geometry, s.shape_poses[j], bound);
+      if (r.status != Status::ok) return std::numeric_limits<double>::quiet_NaN();
+      if (r.distance < d) d = r.distance;
+      else beyond = std::min(beyond, bound);  // proven farther than the bound
+    }
+  }
+  if (d > 0.0) return std::isinf(d) ? std::max(beyond, exact_within) : d;
+  double deepest = 0.0;
+  for (std::size_t i = s.shape_begin[la]; i < s.shape_begin[la + 1]; ++i) {
+    const Shape* a = links[la].shapes[i - s.shape_begin[la]].shape();
+    if (a == nullptr) continue;
+    for (std::size_t j = s.shape_begin[lb]; j < s.shape_begin[lb + 1]; ++j) {
+      const Shape* b = links[lb].shapes[j - s.shape_begin[lb]].shape();
+      if (b == nullptr || !s.shape_boxes[i].overlaps(s.shape_boxes[j])) continue;
+      deepest = signed_overlap(signed_distance(*a, s.shape_poses[i], *b, s.shape_poses[j]), deepest);
+      if (std::isnan(deepest)) return deepest;
     }
   }
   return deepest;
@@ -72,24 +97,32 @@ double self_depth(const SceneChecker& checker, const RobotState& s) {
 SceneClearances scene_clearances(const SceneChecker& checker, const Environment& env,
                                  const SceneClearanceOptions& options) {
   SceneClearances out;
-  if (options.self) out.names.push_back("self");
+  if (!(options.exact_within > 0.0)) throw Error("scene_clearances: exact_within must be positive");
+  if (options.self) {
+    for (const auto& [a, b] : checker.self_pairs()) {
+      out.names.push_back(checker.model().link(a).name + "/" + checker.model().link(b).name);
+      out.self_pair.push_back(true);
+    }
+  }
   // One environment per channel, objects in their order, a group where its
   // first object is; prepared once, as the watchdog asks them again and
   // again (a point cloud's thousands of cubes are one channel).
   std::vector<Environment> members;
   if (options.environment) {
+    const std::size_t first_object_channel = out.names.size();
     std::unordered_map<std::string, std::size_t> channel_of_group;
     for (const EnvironmentObject& o : env.objects) {
       if (!o.group.empty()) {
         const auto [it, added] = channel_of_group.try_emplace(o.group, members.size());
         if (!added) {
           members[it->second].objects.push_back(o);
-          out.object_channel.push_back(it->second + (options.self ? 1 : 0));
+          out.object_channel.push_back(first_object_channel + it->second);
           continue;
         }
       }
       out.object_channel.push_back(out.names.size());
       out.names.push_back(o.group.empty() ? o.name : o.group);
+      out.self_pair.push_back(false);
       members.push_back(Environment{{o}});
     }
   }
@@ -99,7 +132,7 @@ SceneClearances scene_clearances(const SceneChecker& checker, const Environment&
   for (const std::string& n : out.names)
     if (!seen.insert(n).second)
       throw Error("scene_clearances: two channels are named '" + n +
-                  "' (object names, group names and \"self\" must differ)");
+                  "' (object names, group names and the robot's link pairs \"link/link\" must differ)");
   auto prepared = std::make_shared<std::vector<PreparedEnvironment>>();
   for (Environment& m : members) prepared->emplace_back(std::move(m));
   out.channels = out.names.size();
@@ -110,9 +143,10 @@ SceneClearances scene_clearances(const SceneChecker& checker, const Environment&
     if (s.status != Status::ok) return;
     std::size_t c = 0;
     if (options.self) {
-      const DistanceReport r = checker.self_distance(s);
-      if (r.status != Status::ok) return;
-      d[c++] = r.distance > 0.0 ? r.distance : self_depth(checker, s);
+      for (const auto& [a, b] : checker.self_pairs()) {
+        d[c++] = self_pair_clearance(checker, s, static_cast<std::size_t>(a), static_cast<std::size_t>(b),
+                                     options.exact_within);
+      }
     }
     for (const PreparedEnvironment& one : *prepared) {
       const DistanceReport r = checker.environment_distance(s, one);
@@ -138,6 +172,67 @@ ClearanceFn scene_clearance(const SceneChecker& checker, const Environment& env,
   };
 }
 
+std::vector<ChannelThresholds> scene_thresholds(const SceneClearances& channels, const WatchdogOptions& defaults,
+                                                const std::vector<ThresholdsFor>& given) {
+  // Each name a channel answers to: its own, and a pair's in both orders.
+  std::unordered_map<std::string, std::size_t> index;
+  for (std::size_t c = 0; c < channels.channels; ++c) {
+    index.emplace(channels.names[c], c);
+    const std::string& n = channels.names[c];
+    if (const auto slash = n.find('/'); channels.self_pair[c] && slash != std::string::npos)
+      index.emplace(n.substr(slash + 1) + "/" + n.substr(0, slash), c);
+  }
+  const ChannelThresholds base{defaults.stop_distance, defaults.slow_distance, defaults.warn_distance, false};
+  std::vector<ChannelThresholds> out(channels.channels, base);
+  for (std::size_t c = 0; c < channels.channels; ++c) out[c].rests_close = channels.self_pair[c];
+  const auto apply = [](ChannelThresholds& t, const ThresholdsFor& g) {
+    if (g.stop_distance) t.stop_distance = *g.stop_distance;
+    if (g.slow_distance) t.slow_distance = *g.slow_distance;
+    if (g.warn_distance) t.warn_distance = *g.warn_distance;
+    t.rests_close = false;  // given distances are taken as they are
+  };
+  std::unordered_set<std::string_view> seen;
+  std::vector<bool> own(channels.channels, false);
+  // "self" first, so that a pair's own entry overrides it field by field.
+  for (const bool self_entry : {true, false}) {
+    for (const ThresholdsFor& g : given) {
+      if ((g.name == "self") != self_entry) continue;
+      const std::string why = "thresholds for '" + g.name + "': ";
+      if (!seen.insert(g.name).second) throw Error(why + "given twice");
+      if (!g.stop_distance && !g.slow_distance && !g.warn_distance) throw Error(why + "no distance given");
+      if (self_entry) {
+        bool any = false;
+        for (std::size_t c = 0; c < channels.channels; ++c)
+          if (channels.self_pair[c]) apply(out[c], g), any = true;
+        if (!any) throw Error(why + "the robot has no pair of links to watch");
+        continue;
+      }
+      const auto it = index.find(g.name);
+      if (it == index.end())
+        throw Error(why + "no channel is named so (objects, groups, \"link_a/link_b\" pairs, or \"self\")");
+      if (own[it->second]) throw Error(why + "given twice (as '" + channels.names[it->second] + "')");
+      own[it->second] = true;
+      apply(out[it->second], g);
+    }
+  }
+  for (std::size_t c = 0; c < channels.channels; ++c) {
+    const ChannelThresholds& t = out[c];
+    try {
+      stop_band(t, defaults);
+    } catch (const Error& e) {
+      throw Error("thresholds for channel '" + channels.names[c] + "': " + e.what());
+    }
+  }
+  return out;
+}
+
+double largest_warn_distance(const WatchdogOptions& defaults, const std::vector<ThresholdsFor>& given) {
+  double w = defaults.warn_distance;
+  for (const ThresholdsFor& g : given)
+    if (g.warn_distance && std::isfinite(*g.warn_distance)) w = std::max(w, *g.warn_distance);
+  return w;
+}
+
 SegmentCheckFn scene_segment_check(const SceneChecker& checker, const Environment& env, const SceneClearances& channels,
                                    const SceneClearanceOptions& options) {
   if (options.environment && channels.object_channel.size() != env.objects.size())
@@ -145,12 +240,12 @@ SegmentCheckFn scene_segment_check(const SceneChecker& checker, const Environmen
                 std::to_string(channels.object_channel.size()) + " objects, not " + std::to_string(env.objects.size()) +
                 ")");
   auto prepared = std::make_shared<const PreparedEnvironment>(options.environment ? env : Environment{});
-  return [&checker, prepared, object_channel = channels.object_channel, options](
+  return [&checker, prepared, object_channel = channels.object_channel, base = options.base](
              std::span<const double> q0, std::span<const double> q1, double clearance) {
     MotionCheckOptions mo;
     mo.clearance = clearance;
-    mo.self = options.self;
-    const MotionCheck m = checker.check_motion(q0, q1, *prepared, mo, options.base);
+    mo.self = false;
+    const MotionCheck m = checker.check_motion(q0, q1, *prepared, mo, base);
     SegmentCrossing out;
     if (m.status == Status::invalid_input) {
       out.status = m.status;
@@ -161,7 +256,7 @@ SegmentCheckFn scene_segment_check(const SceneChecker& checker, const Environmen
     out.found = true;
     out.s = m.s;
     out.distance = m.distance;
-    out.channel = m.self ? 0 : object_channel.at(static_cast<std::size_t>(m.pair.other));
+    out.channel = object_channel.at(static_cast<std::size_t>(m.pair.other));
     return out;
   };
 }

@@ -111,7 +111,8 @@ TEST(WatchProtocol, APointCloudIsOneChannel) {
   for (int k = 0; k < 60; ++k) {
     ASSERT_EQ(a[k]["status"], "ok") << k;
     const std::string channel = a[k]["channel"].get<std::string>();
-    EXPECT_TRUE(channel == "self" || channel == "post" || channel == "table_scan") << k << " " << channel;
+    EXPECT_TRUE(channel.find('/') != std::string::npos || channel == "post" || channel == "table_scan")
+        << k << " " << channel;
     if (first_stop < 0 && a[k]["level"] == "stop") first_stop = k;
   }
   ASSERT_GT(first_stop, 0);
@@ -144,6 +145,30 @@ TEST(WatchProtocol, AttachedToolsAreWatched) {
   std::filesystem::remove(tooled);
 }
 
+// The table given a stop distance of its own (5 cm) in the cell file: the
+// jog is stopped earlier (farther from the table) than under the default
+// 1 cm. (`clearance` is the smallest of all channels: here the wrist's 22 mm
+// beside the hand, so the time tells.)
+TEST(WatchProtocol, TheCellFileGivesAChannelItsOwnDistances) {
+  const std::string near = watch_file("watch_near", kTable);
+  const std::string far = watch_file("watch_far", std::string(R"({"environment": )") + kTable + R"(,
+      "thresholds": {"table": {"stop": 0.05, "slow": 0.15}, "self": {"warn": 0.05, "slow": 0.03}}})");
+  // The clearance at the first stop, and after it the stop's channel.
+  auto first_stop = [](const std::vector<json>& a) {
+    for (const json& x : a)
+      if (x["level"] == "stop") return x;
+    return json();
+  };
+  const json a = first_stop(watch_jog(near)), b = first_stop(watch_jog(far));
+  ASSERT_FALSE(a.is_null());
+  ASSERT_FALSE(b.is_null());
+  EXPECT_EQ(a["channel"], "table");
+  EXPECT_EQ(b["channel"], "table");
+  EXPECT_LT(b["t"].get<double>(), a["t"].get<double>() - 0.1);
+  std::filesystem::remove(near);
+  std::filesystem::remove(far);
+}
+
 TEST(WatchProtocol, TicksLowerTheSpeedFactorOfAStaleFeed) {
   std::ostringstream out, err;
   std::istringstream in(sample(0.0, 0.0) + "\n" + sample(0.032, 0.0) + "\n" + R"({"t": 0.1})" + "\n" +
@@ -160,7 +185,9 @@ TEST(WatchProtocol, TicksLowerTheSpeedFactorOfAStaleFeed) {
   EXPECT_NEAR(a[3]["speed_factor"].get<double>(), 0.5, 1e-9);  // 0.2 s old: half-way from 0.1 to 0.3
   EXPECT_EQ(a[4]["speed_factor"], 0.0);
   EXPECT_EQ(a[4]["level"], "stop");
-  EXPECT_EQ(a[4]["channel"], "self");  // no environment: the robot against itself only
+  // No environment: the robot against itself only, a pair of its links.
+  EXPECT_NE(a[4]["channel"].get<std::string>().find("panda_"), std::string::npos);
+  EXPECT_NE(a[4]["channel"].get<std::string>().find('/'), std::string::npos);
 }
 
 TEST(WatchProtocol, BadLinesAreAnsweredAndTheStreamGoesOn) {
@@ -212,6 +239,22 @@ TEST(WatchProtocol, RejectedSetUpsExitWithTheReason) {
   const std::string extra = watch_file("watch_extra_key", R"({"environmnet": []})");
   fails(watch_options(extra), "unknown key \"environmnet\"");
   std::filesystem::remove(extra);
+  const std::pair<const char*, const char*> thresholds[] = {
+      {R"({"tabel": {"stop": 0.02}})", "thresholds for 'tabel': no channel is named so"},
+      {R"({"table": {"stpo": 0.02}})", "\"thresholds\".\"table\": unknown key \"stpo\""},
+      {R"({"table": {"stop": "2 cm"}})", "\"thresholds\".\"table\".\"stop\" must be a finite distance"},
+      {R"({"table": {"stop": -0.01}})", "\"thresholds\".\"table\".\"stop\" must be a finite distance"},
+      {R"({"table": 0.02})", "\"thresholds\".\"table\" must be an object"},
+      {R"({"table": {}})", "thresholds for 'table': no distance given"},
+      {R"({"table": {"stop": 0.2}})", "thresholds for channel 'table'"},
+      {R"({"panda_link5/panda_link7": {"stop": 0.001}, "panda_link7/panda_link5": {"warn": 0.3}})", "given twice"},
+      {R"([0.02])", "\"thresholds\" must be an object"}};
+  for (const auto& [given, part] : thresholds) {
+    const std::string f =
+        watch_file("watch_thresholds", std::string(R"({"environment": )") + kTable + R"(, "thresholds": )" + given + "}");
+    fails(watch_options(f), part);
+    std::filesystem::remove(f);
+  }
   WatchCommandOptions o = watch_options("");
   o.tool = "panda_tip";
   fails(o, "no link 'panda_tip'");

@@ -34,7 +34,8 @@ class WatchdogTest(unittest.TestCase):
 
     def test_stops_a_jog_towards_a_table_before_contact(self):
         dog = proxima.Watchdog(self.checker, tool="panda_hand")
-        self.assertEqual(dog.channels, ["self", "table"])
+        # Each pair of links the checker checks, then the table.
+        self.assertEqual(dog.channels, [f"{a}/{b}" for a, b in self.checker.self_pairs] + ["table"])
         first_stop = None
         for k in range(60):
             t, q = jog(k)
@@ -101,12 +102,56 @@ class WatchdogTest(unittest.TestCase):
         env.add("leg", proxima.Box(0.05, 0.05, 0.2), ([0.4, 0.45, 0.0], [1, 0, 0, 0]), group="desk")
         env.add("post", proxima.Cylinder(0.05, 1.0), ([-0.5, 0.4, 0.5], [1, 0, 0, 0]))
         dog = proxima.Watchdog(proxima.SceneChecker(URDF, SRDF, environment=env))
-        self.assertEqual(dog.channels, ["self", "desk", "post"])
+        self.assertEqual(dog.channels[-2:], ["desk", "post"])
+        self.assertEqual(proxima.Watchdog(proxima.SceneChecker(URDF, SRDF, environment=env), self_pairs=False).channels,
+                         ["desk", "post"])
         self.assertEqual(dog.update(*jog(0)).status, "ok")
         # A channel name used twice: the report could not say which it was.
         env.add("desk", proxima.Sphere(0.1), ([0, 2, 0.5], [1, 0, 0, 0]))
         with self.assertRaisesRegex(proxima.Error, "two channels are named 'desk'"):
             proxima.Watchdog(proxima.SceneChecker(URDF, SRDF, environment=env))
+
+    def test_thresholds_by_channel(self):
+        near = proxima.Watchdog(self.checker, tool="panda_hand")
+        far = proxima.Watchdog(self.checker, tool="panda_hand",
+                               thresholds={"table": {"stop": 0.05, "slow": 0.15}, "self": {"warn": 0.05, "slow": 0.03}})
+        self.assertEqual(far.thresholds("table"), {"stop": 0.05, "slow": 0.15, "warn": 0.2})
+        self.assertEqual(far.thresholds("panda_link5/panda_link7"), {"stop": 0.01, "slow": 0.03, "warn": 0.05})
+        # A pair given nothing rests close: its first sample sets its distances.
+        first = proxima.Watchdog(self.checker)
+        first.update(*jog(0))
+        wrist = first.thresholds("panda_link5/panda_link7")
+        d = self.checker.distances(READY).self_distance.distance
+        self.assertGreater(wrist["warn"], 0.015)
+        self.assertLess(wrist["warn"], 0.03)
+        self.assertAlmostEqual(wrist["slow"], (wrist["warn"] + wrist["stop"]) / 2, places=12)
+        self.assertLessEqual(d, wrist["warn"] + 1e-12)
+
+        def first_stop(dog):
+            for k in range(60):
+                s = dog.update(*jog(k))
+                if s.level == "stop":
+                    return k, s
+            return None, None
+
+        a_k, a = first_stop(near)
+        b_k, b = first_stop(far)
+        self.assertIsNotNone(a)
+        self.assertIsNotNone(b)
+        self.assertEqual(b.channel, "table")
+        # Stopped earlier, farther from the table (a sample is 32 ms).
+        self.assertLess(b_k, a_k - 3)
+        for bad, error, text in [({"tabel": {"stop": 0.02}}, proxima.Error, "no channel is named so"),
+                                 ({"table": {"stpo": 0.02}}, ValueError, "unknown key 'stpo'"),
+                                 ({"table": {"stop": "2 cm"}}, TypeError, "must be a number"),
+                                 ({"table": {"stop": True}}, TypeError, "must be a number"),
+                                 ({"table": 0.02}, TypeError, "must be a dict"),
+                                 ({"table": {"stop": 0.2}}, proxima.Error, "channel 'table'"),
+                                 ({"table": {"stop": float("nan")}}, proxima.Error, "channel 'table'")]:
+            with self.assertRaisesRegex(error, text):
+                proxima.Watchdog(self.checker, thresholds=bad)
+        with self.assertRaisesRegex(ValueError, "no channel 'tabel'"):
+            far.thresholds("tabel")
 
     def test_a_stale_feed_slows_the_robot(self):
         dog = proxima.Watchdog(self.checker)

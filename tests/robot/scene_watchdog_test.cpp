@@ -1,9 +1,12 @@
 // The watchdog on the Franka Panda (tests/data/robots/panda): its clearance
 // from the scene checker, its tool from the model's kinematics, a jog
 // towards a table stopped before contact.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <string>
 #include <limits>
 #include <numbers>
 #include <span>
@@ -50,18 +53,20 @@ TEST(SceneWatchdog, ClearanceIsTheCheckersSmallestDistance) {
   EXPECT_EQ(scene_clearance(checker, env)(q), std::min(self, outside));
   EXPECT_EQ(scene_clearance(checker, env, {.self = false})(q), outside);
   EXPECT_EQ(scene_clearance(checker, env, {.environment = false})(q), self);
-  // The channels: self, then each object.
+  // The channels: each pair of links, then each object.
   Environment two = env;
   two.add("post", Cylinder(0.05, 1.0), Transform::from_translation(Vec3(-0.5, 0.4, 0.5)));
   const SceneClearances channels = scene_clearances(checker, two);
-  ASSERT_EQ(channels.channels, 3u);
-  std::vector<double> d(3);
+  const std::size_t pairs = checker.self_pairs().size();
+  ASSERT_GT(pairs, 10u);
+  ASSERT_EQ(channels.channels, pairs + 2);
+  std::vector<double> d(channels.channels);
   channels.fn(q, d);
-  EXPECT_EQ(d[0], self);
-  EXPECT_EQ(d[1], outside);
+  EXPECT_NEAR(*std::min_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(pairs)), self, 1e-12);
+  EXPECT_EQ(d[pairs], outside);
   Environment post_only;
   post_only.objects.push_back(two.objects[1]);
-  EXPECT_EQ(d[2], checker.environment_distance(s, post_only).distance);
+  EXPECT_EQ(d[pairs + 1], checker.environment_distance(s, post_only).distance);
   EXPECT_EQ(scene_clearances(checker, two, {.self = false}).channels, 2u);
   // An unanswerable configuration is NaN, which the watchdog turns into a stop.
   const std::vector<double> short_q{0.0, 0.1};
@@ -85,38 +90,211 @@ TEST(SceneWatchdog, GroupsAreOneChannelEach) {
   ASSERT_GT(add_point_cloud(env, "scan", points, 0.025, Transform::from_translation(Vec3(0.2, -0.6, 0.4))), 20u);
   std::vector<double> q = ready_pose();
   q.resize(checker.model().variable_count(), 0.0);
-  const SceneClearances channels = scene_clearances(checker, env);
-  ASSERT_EQ(channels.channels, 4u);
-  EXPECT_EQ(channels.names, (std::vector<std::string>{"self", "desk", "post", "scan"}));
+  const SceneClearances all = scene_clearances(checker, env);
+  EXPECT_EQ(all.channels, checker.self_pairs().size() + 3);
+  EXPECT_EQ(std::vector<std::string>(all.names.end() - 3, all.names.end()),
+            (std::vector<std::string>{"desk", "post", "scan"}));
+  const SceneClearances channels = scene_clearances(checker, env, {.self = false});
+  ASSERT_EQ(channels.channels, 3u);
+  EXPECT_EQ(channels.names, (std::vector<std::string>{"desk", "post", "scan"}));
+  EXPECT_EQ(channels.self_pair, (std::vector<bool>{false, false, false}));
   std::vector<double> d(channels.channels);
   channels.fn(q, d);
   const RobotState s = checker.state(q);
-  EXPECT_EQ(d[0], checker.self_distance(s).distance);
   double desk = std::numeric_limits<double>::infinity(), post = desk, scan = desk;
   for (const EnvironmentObject& o : env.objects) {
     const double one = checker.environment_distance(s, Environment{{o}}).distance;
     double& into = o.group == "desk" ? desk : o.group == "scan" ? scan : post;
     into = std::min(into, one);
   }
-  EXPECT_EQ(d[1], desk);
-  EXPECT_EQ(d[2], post);
-  EXPECT_EQ(d[3], scan);
+  EXPECT_EQ(d[0], desk);
+  EXPECT_EQ(d[1], post);
+  EXPECT_EQ(d[2], scan);
   EXPECT_LT(scan, post);
-  EXPECT_EQ(scene_clearance(checker, env)(q), std::min({d[0], desk, post, scan}));
+  EXPECT_NEAR(scene_clearance(checker, env)(q), std::min({checker.self_distance(s).distance, desk, post, scan}),
+              1e-12);
   // An object the queries cannot use is refused when the channels are made.
   Environment bad = env;
   bad.add("lost", Sphere(0.1), Transform::from_translation(Vec3(std::numeric_limits<double>::quiet_NaN(), 0, 0)));
   robot_test::expect_error([&] { scene_clearances(checker, bad); }, {"lost"});
-  // A channel name used twice (an object named as a group, or "self") is
-  // refused: the watchdog's report could not say which one approached.
-  for (const char* clash : {"desk", "self", "post"}) {
+  // A channel name used twice (an object named as a group, or as a pair of
+  // links) is refused: the watchdog's report could not say which one approached.
+  for (const char* clash : {"desk", "panda_link5/panda_link7", "post"}) {
     Environment twice = env;
     twice.add(clash, Sphere(0.1), Transform::from_translation(Vec3(0.0, 2.0, 0.5)));
     robot_test::expect_error([&] { scene_clearances(checker, twice); }, {"two channels", clash});
   }
   Environment no_self = env;
-  no_self.add("self", Sphere(0.1), Transform::from_translation(Vec3(0.0, 2.0, 0.5)));
-  EXPECT_EQ(scene_clearances(checker, no_self, {.self = false}).names.back(), "self");
+  no_self.add("panda_link5/panda_link7", Sphere(0.1), Transform::from_translation(Vec3(0.0, 2.0, 0.5)));
+  EXPECT_EQ(scene_clearances(checker, no_self, {.self = false}).names.back(), "panda_link5/panda_link7");
+  robot_test::expect_error([&] { scene_clearances(checker, env, {.exact_within = 0.0}); }, {"exact_within"});
+}
+
+// The world vertices of each of link l's hulls at q.
+std::vector<std::vector<Eigen::Vector3d>> link_hulls(const SceneChecker& c, std::span<const double> q, int l) {
+  const auto elements = closed_loop::element_vertices(c, q);
+  std::size_t first = 0;
+  for (int k = 0; k < l; ++k) first += c.geometry().links()[static_cast<std::size_t>(k)].shapes.size();
+  std::vector<std::vector<Eigen::Vector3d>> out;
+  for (std::size_t e = 0; e < c.geometry().links()[static_cast<std::size_t>(l)].shapes.size(); ++e)
+    out.emplace_back(elements[first + e].begin(), elements[first + e].end());
+  return out;
+}
+
+// The signed distance between two links' hulls by the Minkowski-difference
+// oracle (qhull), independent of the narrow phase.
+double oracle_pair(const SceneChecker& c, std::span<const double> q, int a, int b) {
+  double d = std::numeric_limits<double>::infinity();
+  for (const auto& x : link_hulls(c, q, a))
+    for (const auto& y : link_hulls(c, q, b)) d = std::min(d, oracle::minkowski_signed_distance(x, y));
+  return d;
+}
+
+// Each pair of links is a channel: its distance (the oracle's, from the
+// hulls' vertices), exact below exact_within and a lower bound beyond it;
+// minus the depth where two links overlap.
+TEST(SceneWatchdog, EachPairOfLinksIsAChannelOfItsOwn) {
+  const SceneChecker& checker = watched_panda();
+  const auto& pairs = checker.self_pairs();
+  std::vector<double> ready = ready_pose(), folded = ready;
+  ready.resize(checker.model().variable_count(), 0.0);
+  folded.resize(ready.size(), 0.0);
+  folded[3] = -2.9;  // the elbow folded fully: the forearm over the upper arm
+  folded[5] = 0.0;   // and the wrist flat against link 5
+  for (const auto& q : {ready, folded}) {
+    const SceneClearances exact = scene_clearances(checker, Environment{});
+    const SceneClearances near = scene_clearances(checker, Environment{}, {.exact_within = 0.05});
+    ASSERT_EQ(exact.channels, pairs.size());
+    std::vector<double> d(exact.channels), n(exact.channels);
+    exact.fn(q, d);
+    near.fn(q, n);
+    int within = 0;
+    for (std::size_t c = 0; c < pairs.size(); ++c) {
+      const auto [a, b] = pairs[c];
+      EXPECT_EQ(exact.names[c], checker.model().link(a).name + "/" + checker.model().link(b).name);
+      EXPECT_TRUE(exact.self_pair[c]);
+      const double truth = oracle_pair(checker, q, a, b);
+      EXPECT_NEAR(d[c], truth, 1e-7) << exact.names[c];
+      if (truth < 0.05) {
+        ++within;
+        EXPECT_NEAR(n[c], truth, 1e-7) << exact.names[c];
+      } else {
+        EXPECT_GE(n[c], 0.05) << exact.names[c];
+        EXPECT_LE(n[c], truth + 1e-9) << exact.names[c];
+      }
+    }
+    EXPECT_GT(within, 0);
+  }
+}
+
+// Distances by channel name (scene_thresholds): an object's, a pair's in
+// either order, "self" for every pair; a pair given nothing rests close.
+TEST(SceneWatchdog, ThresholdsAreGivenByChannelName) {
+  const SceneChecker& checker = watched_panda();
+  Environment env = table_cell();
+  env.add("post", Cylinder(0.05, 1.0), Transform::from_translation(Vec3(-0.5, 0.4, 0.5)));
+  const SceneClearances channels = scene_clearances(checker, env);
+  const WatchdogOptions defaults;
+  const auto index = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(channels.names.begin(), channels.names.end(), name) -
+                                     channels.names.begin());
+  };
+  const std::size_t table = index("table"), post = index("post"), wrist = index("panda_link5/panda_link7");
+  ASSERT_LT(wrist, channels.channels);
+  const std::size_t elbow = wrist == 0 ? 1 : 0;  // another pair of links
+  ASSERT_TRUE(channels.self_pair[elbow]);
+  {
+    const auto t = scene_thresholds(channels, defaults);
+    ASSERT_EQ(t.size(), channels.channels);
+    for (std::size_t c = 0; c < t.size(); ++c) {
+      EXPECT_EQ(t[c].rests_close, channels.self_pair[c]) << channels.names[c];
+      EXPECT_EQ(t[c].stop_distance, defaults.stop_distance);
+      EXPECT_EQ(t[c].slow_distance, defaults.slow_distance);
+      EXPECT_EQ(t[c].warn_distance, defaults.warn_distance);
+    }
+  }
+  const auto t = scene_thresholds(channels, defaults,
+                                  {{"table", 0.02, 0.15, 0.3},
+                                   {"self", std::nullopt, std::nullopt, 0.12},
+                                   {"panda_link7/panda_link5", 0.004, 0.01, std::nullopt}});
+  EXPECT_EQ(t[table].stop_distance, 0.02);
+  EXPECT_EQ(t[table].slow_distance, 0.15);
+  EXPECT_EQ(t[table].warn_distance, 0.3);
+  EXPECT_EQ(t[post].stop_distance, defaults.stop_distance);
+  EXPECT_EQ(t[wrist].stop_distance, 0.004);
+  EXPECT_EQ(t[wrist].slow_distance, 0.01);
+  EXPECT_EQ(t[wrist].warn_distance, 0.12);  // from "self"
+  EXPECT_FALSE(t[wrist].rests_close);
+  EXPECT_EQ(t[elbow].warn_distance, 0.12);
+  EXPECT_EQ(t[elbow].slow_distance, defaults.slow_distance);
+  EXPECT_FALSE(t[elbow].rests_close);  // given distances are taken as they are
+  robot_test::expect_error([&] { scene_thresholds(channels, defaults, {{"tabel", 0.02, {}, {}}}); },
+                           {"'tabel'", "no channel"});
+  robot_test::expect_error(
+      [&] {
+        scene_thresholds(channels, defaults,
+                         {{"panda_link5/panda_link7", 0.02, {}, {}}, {"panda_link7/panda_link5", 0.02, {}, {}}});
+      },
+      {"given twice"});
+  robot_test::expect_error([&] { scene_thresholds(channels, defaults, {{"table", {}, {}, {}}}); },
+                           {"'table'", "no distance"});
+  robot_test::expect_error([&] { scene_thresholds(channels, defaults, {{"table", 0.2, {}, {}}}); },
+                           {"channel 'table'", "stop_distance < slow_distance"});
+  robot_test::expect_error([&] { scene_thresholds(channels, defaults, {{"post", {}, {}, 0.05}}); },
+                           {"channel 'post'", "slow_distance ≤ warn_distance"});
+  EXPECT_EQ(largest_warn_distance(defaults, {{"table", 0.02, 0.15, 0.3}, {"post", {}, {}, 0.1}}), 0.3);
+  EXPECT_EQ(largest_warn_distance(defaults, {}), defaults.warn_distance);
+}
+
+// The Panda's link 5 and link 7 rest 22 mm apart at the ready pose: a jog of
+// joint 6 with the table 28 cm below the hand is not slowed by that pair
+// unless it closes in further than it started (judged by the oracle's
+// distances, not the watchdog's).
+TEST(SceneWatchdog, APairRestingCloseDoesNotSlowAWristJog) {
+  const SceneChecker& checker = watched_panda();
+  const RobotModel& model = checker.model();
+  const Environment env = table_cell();
+  const std::vector<closed_loop::BoxObstacle> table = closed_loop::boxes_of(env);
+  std::vector<double> q0 = ready_pose();
+  q0.resize(model.variable_count(), 0.0);
+  const auto& pairs = checker.self_pairs();
+  std::vector<double> rest(pairs.size());
+  for (std::size_t c = 0; c < pairs.size(); ++c) rest[c] = oracle_pair(checker, q0, pairs[c].first, pairs[c].second);
+  const int l5 = model.link_index("panda_link5"), l7 = model.link_index("panda_link7");
+  const double wrist_rest = oracle_pair(checker, q0, l5, l7);
+  EXPECT_GT(wrist_rest, 0.015);
+  EXPECT_LT(wrist_rest, 0.03);
+  const double table_rest = closed_loop::independent_clearance(checker, q0, table, 0.05);
+  EXPECT_GT(table_rest, 0.2);
+  for (const double rate : {0.5, -0.5}) {
+    const SceneClearances channels = scene_clearances(checker, env, {.exact_within = WatchdogOptions{}.warn_distance});
+    WatchdogOptions o;
+    o.channels = scene_thresholds(channels, o);
+    Watchdog dog(q0.size(), channels.channels, channels.fn, o, {}, link_kinematics(model, "panda_hand"));
+    std::vector<double> q = q0;
+    int slowed = 0, samples = 0;
+    for (double t = 0.0; t < 1.5; t += 0.032, ++samples) {
+      const WatchdogState s = dog.update({t, q});
+      ASSERT_EQ(s.status, Status::ok);
+      if (s.speed_factor < 1.0) {
+        ++slowed;
+        // Slowed only where a pair of links has closed in below its rest
+        // distance (or the table is within the slow distance).
+        bool cause = closed_loop::independent_clearance(checker, q, table, 0.05) < o.slow_distance;
+        for (std::size_t c = 0; c < pairs.size() && !cause; ++c)
+          cause = rest[c] < o.slow_distance && oracle_pair(checker, q, pairs[c].first, pairs[c].second) < rest[c];
+        EXPECT_TRUE(cause) << "rate " << rate << ", t " << t << ": speed factor " << s.speed_factor << " on "
+                           << channels.names[static_cast<std::size_t>(s.channel)];
+      }
+      q[5] += rate * s.speed_factor * 0.032;
+      q[5] = std::clamp(q[5], model.joint(model.variable_joint(5)).lower, model.joint(model.variable_joint(5)).upper);
+    }
+    std::printf("joint 6 at %+.1f rad/s: slowed on %d of %d samples, link5–link7 from %.1f to %.1f mm\n", rate,
+                slowed, samples, 1e3 * wrist_rest, 1e3 * oracle_pair(checker, q, l5, l7));
+    // The pair stays within a millimetre of its rest: never slowed.
+    EXPECT_GT(oracle_pair(checker, q, l5, l7), wrist_rest - 0.001);
+    EXPECT_EQ(slowed, 0) << rate;
+  }
 }
 
 TEST(SceneWatchdog, LinkKinematicsIsForwardKinematics) {

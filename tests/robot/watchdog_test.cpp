@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -295,6 +297,118 @@ TEST(Watchdog, NanClearanceStopsWithoutNan) {
   EXPECT_FALSE(std::isnan(s.predicted_clearance));
 }
 
+// The stop band in closed form: the quarter wave sin(π/2·x) (gamma 1) falls
+// to stop_factor at x = (2/π)·asin(stop_factor) of the slow ramp's width.
+double band_of(double stop, double slow, double stop_factor = 0.01) {
+  return 2.0 / std::numbers::pi * std::asin(stop_factor) * (slow - stop);
+}
+
+// A slider at q[0] m closes in on two obstacles, 1 m and 1.05 m away; the
+// farther one has distances of its own (stop 8 cm): the slider stops where
+// that channel reaches its stop band, not at the default 1 cm of the nearer.
+TEST(Watchdog, EachChannelStopsAtItsOwnDistances) {
+  const ClearancesFn two = [](std::span<const double> q, std::span<double> out) {
+    out[0] = 1.0 - q[0];
+    out[1] = 1.05 - q[0];
+  };
+  WatchdogOptions o;
+  o.channels = {{}, {.stop_distance = 0.08, .slow_distance = 0.12, .warn_distance = 0.3}};
+  Watchdog dog(1, 2, two, o);
+  EXPECT_EQ(dog.thresholds(1).stop_distance, 0.08);
+  EXPECT_EQ(dog.thresholds(0).stop_distance, WatchdogOptions{}.stop_distance);
+  EXPECT_NEAR(stop_band(o.channels[1], o), band_of(0.08, 0.12), 1e-15);
+  EXPECT_NEAR(stop_band(o), band_of(0.01, 0.10), 1e-15);
+  std::vector<double> q{0.0};
+  const double rate = 0.2, period = 0.01;
+  WatchdogState s;
+  double t = 0.0;
+  // Until stopped and standing still (a stop the prediction calls further
+  // out holds as a crawl once the slider stands).
+  for (int k = 0; k < 100000; ++k, t += period) {
+    s = dog.update({t, q});
+    if (s.speed_factor == 0.0 && s.model == MotionModel::stationary) break;
+    q[0] += rate * s.speed_factor * period;
+  }
+  ASSERT_EQ(s.level, WatchdogLevel::stop);
+  EXPECT_EQ(s.channel, 1);
+  // Channel 1 within its band of 8 cm, and not below 8 cm less one period's travel.
+  EXPECT_LE(1.05 - q[0] - 0.08, band_of(0.08, 0.12) + 1e-12);
+  EXPECT_GE(1.05 - q[0], 0.08 - rate * period);
+  EXPECT_GT(1.0 - q[0], 0.02);  // the nearer channel never came close to its own 1 cm
+}
+
+// A channel resting close by design (a wrist 22 mm beside its hand) takes
+// its slow and warn distances from its first clearance: holding there, or
+// a tiny wobble, is never slowed; closing in further ramps down to a stop
+// short of contact.
+TEST(Watchdog, AChannelThatRestsCloseTakesItsFirstClearance) {
+  const auto wobble = [](int k) { return k % 4 == 1 ? 2e-4 : k % 4 == 3 ? -2e-4 : 0.0; };
+  const ClearancesFn gap = [](std::span<const double> q, std::span<double> out) { out[0] = q[0]; };
+  WatchdogOptions o;
+  o.channels = {{.rests_close = true}};
+  {
+    Watchdog dog(1, 1, gap, o);
+    double t = 0.0;
+    for (int k = 0; k < 50; ++k, t += 0.032) {
+      // ±0.2 mm of sensor noise around 22 mm.
+      const WatchdogState s = dog.update({t, {0.022 + wobble(k)}});
+      EXPECT_EQ(s.speed_factor, 1.0) << k;
+    }
+    EXPECT_EQ(dog.thresholds(0).stop_distance, 0.01);
+    EXPECT_EQ(dog.thresholds(0).slow_distance, 0.016);
+    EXPECT_EQ(dog.thresholds(0).warn_distance, 0.022);
+  }
+  {
+    // The same channel not resting close is slowed by the wobble at 22 mm
+    // (the default slow distance is 10 cm): what the rule is for.
+    Watchdog dog(1, 1, gap);
+    double lowest = 1.0, t = 0.0;
+    for (int k = 0; k < 50; ++k, t += 0.032) lowest = std::min(lowest, dog.update({t, {0.022 + wobble(k)}}).speed_factor);
+    EXPECT_LT(lowest, 0.5);
+  }
+  {
+    // Closing in from 22 mm: a stop within the band above 10 mm.
+    Watchdog dog(1, 1, gap, o);
+    std::vector<double> q{0.022};
+    WatchdogState s;
+    double t = 0.0;
+    for (int k = 0; k < 100000; ++k, t += 0.01) {
+      s = dog.update({t, q});
+      if (s.speed_factor == 0.0 && s.model == MotionModel::stationary) break;
+      q[0] -= 0.05 * s.speed_factor * 0.01;
+    }
+    EXPECT_EQ(s.level, WatchdogLevel::stop);
+    EXPECT_LE(q[0] - 0.01, band_of(0.01, 0.016) + 1e-12);
+    EXPECT_GE(q[0], 0.01 - 0.05 * 0.01);
+  }
+  // Resting at 6 mm, inside the stop distance: stop at 3 mm, slow from
+  // 4.5 mm, warn from 6 mm.
+  const auto settled = [&](double first) {
+    Watchdog dog(1, 1, gap, o);
+    dog.update({0.0, {first}});
+    return dog.thresholds(0);
+  };
+  EXPECT_EQ(settled(0.006).stop_distance, 0.003);
+  EXPECT_DOUBLE_EQ(settled(0.006).slow_distance, 0.0045);
+  EXPECT_EQ(settled(0.006).warn_distance, 0.006);
+  // Beyond the slow distance, touching or inside: the distances as given.
+  for (const double first : {0.15, 0.0, -0.004}) {
+    EXPECT_EQ(settled(first).stop_distance, 0.01) << first;
+    EXPECT_EQ(settled(first).slow_distance, 0.10) << first;
+    EXPECT_EQ(settled(first).warn_distance, 0.20) << first;
+  }
+  // The first finite clearance counts, not a NaN before it.
+  Watchdog dog(1, 1, [](std::span<const double> q, std::span<double> out) {
+    out[0] = q[0] < 0.0 ? std::numeric_limits<double>::quiet_NaN() : q[0];
+  }, o);
+  dog.update({0.0, {-1.0}});
+  EXPECT_EQ(dog.thresholds(0).slow_distance, 0.10);
+  dog.update({0.1, {0.03}});
+  EXPECT_EQ(dog.thresholds(0).warn_distance, 0.03);
+  EXPECT_EQ(dog.thresholds(0).slow_distance, 0.02);
+  EXPECT_EQ(dog.thresholds(0).stop_distance, 0.01);
+}
+
 TEST(Watchdog, BadOptionsAreNamed) {
   const ClearanceFn ok = [](std::span<const double>) { return 1.0; };
   robot_test::expect_error([] { Watchdog(2, ClearanceFn{}); }, {"no clearance function"});
@@ -307,6 +421,14 @@ TEST(Watchdog, BadOptionsAreNamed) {
   robot_test::expect_error([&] { Watchdog(2, ok, {.stop_factor = 0.0}); }, {"stop_factor"});
   robot_test::expect_error([&] { Watchdog(2, ok, {.stop_factor = -0.1}); }, {"stop_factor"});
   robot_test::expect_error([&] { Watchdog(0, ok); }, {"at least one joint"});
+  robot_test::expect_error([&] { Watchdog(2, ok, {.channels = {{}, {}}}); }, {"2 channel thresholds for 1 channels"});
+  robot_test::expect_error(
+      [&] { Watchdog(2, ok, {.channels = {{.stop_distance = 0.1, .slow_distance = 0.05, .warn_distance = 0.2}}}); },
+      {"channel 0", "stop_distance < slow_distance"});
+  robot_test::expect_error([&] { Watchdog(2, ok, {.channels = {{.warn_distance = 0.05}}}); },
+                           {"channel 0", "slow_distance ≤ warn_distance"});
+  robot_test::expect_error([] { stop_band(WatchdogOptions{.stop_factor = 2.0}); }, {"stop_factor"});
+  robot_test::expect_error([] { stop_band({.stop_distance = -1.0}, WatchdogOptions{}); }, {"stop_distance"});
   Watchdog dog(2, ok);
   robot_test::expect_error([&] { dog.update({0.0, {1.0, 2.0, 3.0}}); }, {"3 joint values"});
 }

@@ -3,6 +3,8 @@
 // kinematics from the robot model.
 #pragma once
 
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +19,11 @@ struct SceneClearanceOptions {
   bool self = true;         ///< include link–link distances (allowed pairs excluded)
   bool environment = true;  ///< include link–object distances
   Transform base = Transform::identity();  ///< the robot's root link in the world
+  /// scene_clearances: a pair of links farther apart than this reads a lower
+  /// bound on its distance (≥ exact_within) instead of the distance, which
+  /// spares the narrow phase for pairs far beyond any threshold; set it to
+  /// the largest warn distance of the self pairs (+inf: always exact).
+  double exact_within = std::numeric_limits<double>::infinity();
 };
 
 /// The smallest (signed) distance of the robot at q: min of its self
@@ -28,9 +35,11 @@ ClearanceFn scene_clearance(const SceneChecker& checker, const Environment& env,
                             const SceneClearanceOptions& options = {});
 
 /// The same distances as channels for Watchdog's multi-channel
-/// constructor, so that each is watched for approach on its own: the robot
-/// against itself (when options.self), then against each object of `env`
-/// in order (when options.environment), except that objects sharing a
+/// constructor, so that each is watched for approach on its own: each pair
+/// of the robot's own links that the checker checks (when options.self,
+/// named "link_a/link_b" in SceneChecker::self_pairs() order), then the
+/// robot against each object of `env` in order (when options.environment),
+/// except that objects sharing a
 /// group (EnvironmentObject::group: a point cloud's cubes) are one channel,
 /// the distance to the nearest of them, placed where the group's first
 /// object is. The distances are signed: where the checker reads 0 (touching
@@ -45,8 +54,10 @@ ClearanceFn scene_clearance(const SceneChecker& checker, const Environment& env,
 /// name two channels would share (an object's and a group's, or "self").
 struct SceneClearances {
   std::size_t channels = 0;
-  /// Per channel: "self", the object's name, or the group's.
+  /// Per channel: "link_a/link_b", the object's name, or the group's.
   std::vector<std::string> names;
+  /// Per channel: a pair of the robot's own links (else an object or group).
+  std::vector<bool> self_pair;
   ClearancesFn fn;
   /// Per object of `env` (in order): its channel (when options.environment).
   std::vector<std::size_t> object_channel;
@@ -54,11 +65,37 @@ struct SceneClearances {
 SceneClearances scene_clearances(const SceneChecker& checker, const Environment& env,
                                  const SceneClearanceOptions& options = {});
 
+/// Distances for some channels, by name; an unset field keeps the default.
+struct ThresholdsFor {
+  /// An object's or a group's name, "link_a/link_b" for one pair of the
+  /// robot's links (either order), or "self" for every pair of them.
+  std::string name;
+  std::optional<double> stop_distance, slow_distance, warn_distance;
+};
+
+/// Each channel's distances (WatchdogOptions::channels) by the rule of
+/// paper §IV as this library applies it: a channel named in `given` takes
+/// the fields given there (a pair's own entry before "self"), the others
+/// `defaults`' distances; a pair of the robot's own links that is given no
+/// distance rests close (ChannelThresholds::rests_close: a wrist 22 mm from
+/// its hand by design slows only once it closes in further than it
+/// started). Throws proxima::Error naming an entry whose name is no
+/// channel's (or given twice), or a channel whose distances end up out of
+/// order.
+std::vector<ChannelThresholds> scene_thresholds(const SceneClearances& channels, const WatchdogOptions& defaults,
+                                                const std::vector<ThresholdsFor>& given = {});
+
+/// The largest warn distance a pair of links can be given by `defaults`
+/// and `given`: SceneClearanceOptions::exact_within for them.
+double largest_warn_distance(const WatchdogOptions& defaults, const std::vector<ThresholdsFor>& given);
+
 /// The continuous check of a joint-space segment for the automatic mode
-/// (program_follower.hpp): SceneChecker::check_motion against `env` (and
-/// the robot itself when options.self), the crossing reported in the
-/// channel of `channels` (made by scene_clearances with the same env and
-/// options) that the pair found belongs to. A check that ran out of
+/// (program_follower.hpp): SceneChecker::check_motion against the objects
+/// of `env`, the crossing reported in the channel of `channels` (made by
+/// scene_clearances with the same env and options) that the object found
+/// belongs to. The robot's own pairs are left to the path points: a pair
+/// of links resting within the clearance by design would end the check at
+/// its start. A check that ran out of
 /// iterations reports the proven-clear fraction as the crossing (the safe
 /// answer). `checker` is held by reference; `env` is prepared once.
 SegmentCheckFn scene_segment_check(const SceneChecker& checker, const Environment& env, const SceneClearances& channels,

@@ -19,6 +19,8 @@
 //       velocity limits.
 // Then no channel's clearance ever falls below
 //       min(stop_distance, d_r) − B,      B = (1 + D)·V·T,
+// stop_distance the channel's own (ChannelThresholds: as given, or as its
+// first clearance set it for a channel that rests close),
 // d_r the clearance at which that channel last moved away (`receding`;
 // +inf if it never did), and the robot is brought to speed exactly 0 (an
 // answer `stop`) by the time the channel is within stop_band() of
@@ -84,10 +86,31 @@ using ClearanceFn = std::function<double(std::span<const double> q)>;
 /// cannot hide another pair closing in.
 using ClearancesFn = std::function<void(std::span<const double> q, std::span<double> out)>;
 
+/// One channel's distances in metres (paper §IV: the thresholds may differ
+/// per pair of bodies): 0 ≤ stop_distance < slow_distance ≤ warn_distance.
+struct ChannelThresholds {
+  double stop_distance = 0.01;  ///< stop before the predicted clearance falls to this
+  double slow_distance = 0.10;  ///< below it, while approaching, the speed factor ramps down
+  double warn_distance = 0.20;  ///< below it, while approaching, warn
+  /// The channel rests close by design (a pair of the robot's own links,
+  /// such as a wrist beside its hand): its distance at rest says how near
+  /// is normal for it, as the paper's laser sensor 10 mm from a link by
+  /// design. When its first finite clearance c₀ is positive and below
+  /// slow_distance, its distances become: stop s = min(stop_distance,
+  /// c₀/2), warn c₀, slow (c₀ + s)/2. It warns once the pair closes in
+  /// further than it started, slows from halfway to its stop distance (a
+  /// wrist turning past its hand, a prediction off by a millimetre, do not
+  /// slow the robot), and still stops short of contact.
+  bool rests_close = false;
+};
+
 struct WatchdogOptions {
   double stop_distance = 0.01;  ///< stop before the predicted clearance falls to this (m)
   double slow_distance = 0.10;  ///< below it, while approaching, the speed factor ramps down (m)
   double warn_distance = 0.20;  ///< below it, while approaching, warn (m)
+  /// Per channel (empty: every channel takes the three distances above and
+  /// does not rest close); else one entry per channel.
+  std::vector<ChannelThresholds> channels = {};
   double horizon = 0.5;         ///< seconds of predicted motion checked
   int path_steps = 10;          ///< clearance checks along the horizon
   /// Approaching: the predicted clearance falls below the present one by
@@ -107,8 +130,11 @@ struct WatchdogOptions {
 
 /// The clearance above stop_distance at which the slow ramp falls to
 /// stop_factor (quarter wave of exponent gamma): within it, a channel that
-/// is not moving away is `stop`. 0.57 mm for the defaults.
+/// is not moving away is `stop`. 0.57 mm for the defaults. Throws
+/// proxima::Error for options the Watchdog would refuse.
 double stop_band(const WatchdogOptions& options);
+/// The same for one channel's distances under `options`' ramp.
+double stop_band(const ChannelThresholds& channel, const WatchdogOptions& options);
 
 enum class WatchdogLevel { clear, warn, slow, stop };
 const char* to_string(WatchdogLevel l);
@@ -131,8 +157,8 @@ struct WatchdogState {
   /// is always allowed at full speed and ends any slow-down or stop.
   bool receding = false;
   /// The channel that decided (the most severe level, then one that is
-  /// approaching, then the soonest stop, then the smallest predicted
-  /// clearance); 0 for a single clearance function.
+  /// approaching within its warn distance, then the soonest stop, then the
+  /// smallest predicted clearance); 0 for a single clearance function.
   int channel = 0;
   bool stale = false;  ///< the feed is older than stale_after
   MotionModel model = MotionModel::stationary;
@@ -177,8 +203,9 @@ using PathProvider = std::function<PathReport(const MotionSample& sample, const 
 class Watchdog {
  public:
   /// Throws proxima::Error for options out of order or range
-  /// (0 ≤ stop < slow ≤ warn, horizon > 0, steps ≥ 1, stale_after <
-  /// stop_after, 0 ≤ stop_factor < 1) and those of MotionPredictor.
+  /// (0 ≤ stop < slow ≤ warn, for each channel too, and as many channel
+  /// entries as channels; horizon > 0, steps ≥ 1, stale_after <
+  /// stop_after, 0 < stop_factor < 1) and those of MotionPredictor.
   Watchdog(std::size_t dof, ClearanceFn clearance, WatchdogOptions options = {}, PredictorOptions predictor = {},
            ToolKinematics kinematics = {});
   /// `channels` ≥ 1 clearances per configuration; the state reports the
@@ -198,6 +225,9 @@ class Watchdog {
 
   const WatchdogState& state() const { return state_; }
   const MotionPredictor& predictor() const { return predictor_; }
+  /// Channel c's distances in force: as given, or, for a channel that
+  /// rests close, as its first clearance set them.
+  const ChannelThresholds& thresholds(std::size_t c) const { return thresholds_.at(c); }
   const WatchdogOptions& options() const { return options_; }
   std::size_t channels() const { return channels_; }
 
@@ -208,7 +238,8 @@ class Watchdog {
 
  private:
   double staleness_factor(double age) const;
-  double ramp(double clearance) const;
+  double ramp(std::size_t channel, double clearance) const;
+  void settle(std::size_t channel, double first);
   WatchdogState judge(std::size_t channel, double now, double predicted, double time_to_stop) const;
 
   std::size_t channels_;
@@ -217,7 +248,11 @@ class Watchdog {
   MotionPredictor predictor_;
   WatchdogState state_;
   double last_time_ = 0.0;
-  double band_ = 0.0;  ///< stop_band(options_)
+  /// Per channel: its distances in force, stop_band() of them, and whether
+  /// a channel that rests close is still to see its first clearance.
+  std::vector<ChannelThresholds> thresholds_;
+  std::vector<double> band_;
+  std::vector<bool> unsettled_;
   /// Per channel: the factor of the slow-down in force (1: none) and the
   /// clearance at the last sample (NaN before the first).
   std::vector<double> held_, last_clearance_;
