@@ -239,5 +239,51 @@ TEST(ProgramWatchdog, ASegmentSetWhileRunningStartsAtTheNextSample) {
   EXPECT_TRUE(s.approaching);
 }
 
+// A continuous check (here by hand: a thin wall at q0 = 0.3, clearance
+// |0.3 − q0|, within stop_distance from q0 = 0.29) gives the crossing the
+// point beyond the wall misses; one that cannot answer stops the robot,
+// never a NaN.
+TEST(ProgramWatchdog, TheContinuousCheckGivesTheCrossingAndOneThatCannotAnswerStops) {
+  const JointLimits l = two_joints();
+  const ProgramRequest r = waypoints({{0.0, {0.0, 0.0}}, {1.0, {1.0, 0.0}}});
+  SegmentCheckFn wall_check = [](std::span<const double> q0, std::span<const double> q1, double clearance) {
+    SegmentCrossing c;
+    const double at = 0.3 - clearance;  // q0 where the clearance 0.3 − q0 falls to `clearance`
+    if (q1[0] > at && q0[0] <= at) {
+      c.found = true;
+      c.s = (at - q0[0]) / (q1[0] - q0[0]);
+      c.distance = clearance;
+    }
+    return c;
+  };
+  WatchdogOptions one_point;
+  one_point.path_steps = 1;  // the point half a second on: q0 = 0.5, 0.2 beyond the wall
+  const ClearanceFn thin = [](std::span<const double> q) { return std::abs(0.3 - q[0]); };
+  Watchdog blind(2, thin, one_point), dog(2, thin, one_point);
+  follow_programs(blind, l)->set(r);
+  follow_programs(dog, l, {}, wall_check)->set(r);
+  const WatchdogState b0 = blind.update({0.0, {0.0, 0.0}});
+  EXPECT_TRUE(std::isinf(b0.time_to_stop_distance));
+  EXPECT_NEAR(b0.predicted_clearance, 0.2, 1e-12);
+  EXPECT_EQ(b0.speed_factor, 1.0);  // as far as the point tells, nothing within slow_distance
+  const WatchdogState s = dog.update({0.0, {0.0, 0.0}});
+  EXPECT_NEAR(s.time_to_stop_distance, 0.29, 1e-12);  // program time = wall time at full rate
+  EXPECT_NEAR(s.predicted_clearance, 0.01, 1e-12);
+  EXPECT_EQ(s.level, WatchdogLevel::stop);
+
+  Watchdog broken(2, wall(0.3));
+  follow_programs(broken, l, {}, [](std::span<const double>, std::span<const double>, double) {
+    SegmentCrossing c;
+    c.status = Status::invalid_input;
+    c.message = "no answer";
+    return c;
+  })->set(r);
+  const WatchdogState b = broken.update({0.0, {0.0, 0.0}});
+  EXPECT_EQ(b.status, Status::invalid_input);
+  EXPECT_EQ(b.level, WatchdogLevel::stop);
+  EXPECT_EQ(b.speed_factor, 0.0);
+  EXPECT_FALSE(std::isnan(b.clearance));
+}
+
 }  // namespace program_test
 }  // namespace proxima::robot
