@@ -93,6 +93,12 @@ int main(int argc, char** argv) {
   double watch_deadline = 0.0;
   CLI::Option* watch_deadline_flag = watchc->add_option(
       "--deadline", watch_deadline, "Seconds of silence after which watch writes a stop itself (real-time mode)");
+  watchc->add_option("--program-tolerance", watch_opt.program.tolerance,
+                     "A sample farther from the program (joint space, rad) is off it: warn")
+      ->capture_default_str();
+  watchc->add_option("--program-fallback", watch_opt.program.fallback,
+                     "Farther from the program than this, the prediction is checked instead, rad")
+      ->capture_default_str();
 
   CLI11_PARSE(app, argc, argv);
 

@@ -11,9 +11,11 @@
 #include <vector>
 
 #include <proxima/core/error.hpp>
+#include <proxima/robot/program_follower.hpp>
 #include <proxima/robot/scene_watchdog.hpp>
 
 #include "json_lines.hpp"
+#include "json_program.hpp"
 
 namespace proxima::apps {
 
@@ -59,6 +61,10 @@ json state_json(double t, const WatchdogState& s, const WatchStreamOptions& o, d
             {"stale", s.stale},
             {"model", to_string(s.model)},
             {"channel", o.channels.at(static_cast<std::size_t>(s.channel))},
+            {"path", s.programmed ? "program" : "prediction"},
+            {"deviation", finite_or_null(s.deviation)},
+            {"program_time", finite_or_null(s.program_time)},
+            {"off_program", s.off_program},
             {"reason", to_string(s.reason)}};
   switch (s.reason) {
     case WatchdogReason::joint_limit: {
@@ -94,8 +100,17 @@ json answer_watch(Watchdog& dog, const WatchStreamOptions& o, const json& line,
                   const std::optional<double>& last_sample, bool& sampled) {
   try {
     if (!line.is_object()) return watch_error(line, "a line is a JSON object");
+    for (const auto& [key, value] : line.items())
+      if (key != "t" && key != "q" && key != "program")
+        return watch_error(line, "unknown key \"" + key + "\" (expected \"t\", \"q\" and \"program\")");
     if (!line.contains("t") || !line["t"].is_number()) return watch_error(line, "missing \"t\" (the time, s)");
     const double t = line["t"].get<double>();
+    if (line.contains("program")) {
+      // Set, replaced or (null) cleared before the line's sample, if any.
+      if (o.follower == nullptr) return watch_error(line, "\"program\": this watchdog follows no program");
+      if (line["program"].is_null()) o.follower->clear();
+      else o.follower->set(program_from_json(line["program"], "program"));
+    }
     if (!line.contains("q")) return state_json(t, dog.tick(t), o, last_sample ? t - *last_sample : 0.0);
     const json& q = line["q"];
     if (!q.is_array()) return watch_error(line, "\"q\" must be an array of numbers");
@@ -132,6 +147,7 @@ struct Cell {
   Environment environment;
   std::vector<AttachedObject> attached;
   std::vector<ThresholdsFor> thresholds;
+  std::optional<ProgramRequest> program;
 };
 
 // "thresholds": {"table": {"stop": 0.02, "slow": 0.15}, "self": {"warn": 0.05}, ...}
@@ -172,11 +188,13 @@ Cell load_cell(const std::string& path, MeshFiles& files) {
     Cell cell;
     if (file.is_object()) {
       for (const auto& [key, value] : file.items())
-        if (key != "environment" && key != "attached" && key != "thresholds")
-          throw Error("unknown key \"" + key + "\" (expected \"environment\", \"attached\" and \"thresholds\")");
+        if (key != "environment" && key != "attached" && key != "thresholds" && key != "program")
+          throw Error("unknown key \"" + key +
+                      "\" (expected \"environment\", \"attached\", \"thresholds\" and \"program\")");
       if (file.contains("environment")) cell.environment = environment_from_json(file["environment"], files);
       if (file.contains("attached")) cell.attached = attached_from_json(file["attached"], files);
       if (file.contains("thresholds")) cell.thresholds = thresholds_from_json(file["thresholds"]);
+      if (file.contains("program")) cell.program = program_from_json(file["program"], "program");
     } else {
       cell.environment = environment_from_json(file, files);
     }
@@ -236,10 +254,12 @@ int run_watch_stream(Watchdog& dog, const WatchStreamOptions& options, LineSourc
   return errors;
 }
 
-int run_watch_stream(Watchdog& dog, const std::vector<std::string>& channels, std::istream& in, std::ostream& out) {
+int run_watch_stream(Watchdog& dog, const std::vector<std::string>& channels, std::istream& in, std::ostream& out,
+                     ProgramFollower* follower) {
   StreamLineSource lines(in);
   WatchStreamOptions options;
   options.channels = channels;
+  options.follower = follower;
   return run_watch_stream(dog, options, lines, out);
 }
 
@@ -312,6 +332,18 @@ int run_watch_command(const WatchCommandOptions& options, LineSource& in, std::o
     for (std::size_t i = 0; i < model.variable_count(); ++i)
       so.units.push_back(model.joint(model.variable_joint(i)).type == JointType::prismatic ? "m" : "rad");
     so.deadline = options.deadline;
+    // The automatic mode: a program from the cell file or a stdin line is
+    // checked ahead continuously (check_motion), as `proxima robot` does.
+    const auto follower = follow_programs(dog, joint_limits(model), options.program,
+                                          scene_segment_check(checker, env, clearances));
+    if (cell.program) {
+      try {
+        follower->set(*cell.program);
+      } catch (const Error& e) {
+        throw Error("environment file '" + options.environment + "': " + e.what());
+      }
+    }
+    so.follower = follower.get();
     run_watch_stream(dog, so, in, out);
     return 0;
   } catch (const std::exception& e) {

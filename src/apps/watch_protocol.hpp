@@ -6,6 +6,7 @@
 //
 //   {"t": 0.032, "q": [0, -0.785, 0, -2.356, 0, 1.571, 0.785]}   a sample
 //   {"t": 0.2}                                                    a tick: no sample by then
+//   {"t": 0.3, "program": {"to": [...], "speed": 0.5}}           set a program (the automatic mode)
 //
 //   {"t": 0.032, "status": "ok", "level": "slow", "speed_factor": 0.42, "warning": 0.71,
 //    "clearance": 0.061, "predicted_clearance": 0.018, "time_to_stop_distance": 0.31,
@@ -23,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include <proxima/robot/scene_watchdog.hpp>
+#include <proxima/robot/program_follower.hpp>
 #include <proxima/robot/watchdog.hpp>
 
 #include "line_source.hpp"
@@ -42,9 +44,10 @@ struct WatchCommandOptions {
   /// (and again every as many while silent); none: only lines are answered.
   /// Needs the FdLineSource form of run_watch_command; must be positive.
   std::optional<double> deadline;
+  robot::ProgramOptions program;  ///< the automatic mode's tolerances
 };
 
-/// How run_watch_stream names what it reports.
+/// How run_watch_stream names what it reports, and where programs go.
 struct WatchStreamOptions {
   std::vector<std::string> channels;  ///< the watchdog's clearance channels
   /// Per joint variable, its name and unit ("rad", "m") for the messages of
@@ -53,15 +56,18 @@ struct WatchStreamOptions {
   /// Seconds (> 0) of silence, counted from the first sample on, answered by
   /// a `stop` (reason "deadline"); none: never.
   std::optional<double> deadline;
+  /// A line's "program" goes here (none: such a line is an error).
+  robot::ProgramFollower* follower = nullptr;
 };
 
 /// Reads lines until EOF, one answer each (and the deadline's stops);
 /// returns the number of error answers. Throws proxima::Error for a
 /// deadline that is not positive.
 int run_watch_stream(robot::Watchdog& dog, const WatchStreamOptions& options, LineSource& in, std::ostream& out);
-/// The same without a deadline; `channels` names the clearance channels.
+/// The same without a deadline; `channels` names the clearance channels, a
+/// line's "program" goes to `follower` (none: such a line is an error).
 int run_watch_stream(robot::Watchdog& dog, const std::vector<std::string>& channels, std::istream& in,
-                     std::ostream& out);
+                     std::ostream& out, robot::ProgramFollower* follower = nullptr);
 
 /// The whole command. Returns the exit code: 1 when the robot, the
 /// environment file, the tool link or the options are rejected (the

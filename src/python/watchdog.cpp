@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <proxima/robot/program_follower.hpp>
 #include <proxima/robot/scene_watchdog.hpp>
 #include <proxima/robot/watchdog.hpp>
 
@@ -24,6 +25,7 @@ struct PyWatchdog {
   std::shared_ptr<const robot::SceneChecker> checker;
   std::vector<std::string> channels;
   std::optional<robot::Watchdog> dog;
+  std::shared_ptr<robot::ProgramFollower> follower;  ///< the automatic mode (no program: manual)
 };
 
 struct PyWatchdogState {
@@ -64,7 +66,8 @@ std::unique_ptr<PyWatchdog> make_watchdog(const Scene& scene, const std::optiona
                                           double slow, double warn, double horizon, int path_steps,
                                           double stale_after, double stop_after, bool self, bool environment,
                                           double angle_tolerance, double length_tolerance, double speed_tolerance,
-                                          const std::optional<py::dict>& thresholds) {
+                                          const std::optional<py::dict>& thresholds, double program_tolerance,
+                                          double program_fallback) {
   auto w = std::make_unique<PyWatchdog>();
   w->checker = scene.checker;
   if (auto e = w->checker->touch_error(*scene.environment)) throw Error(*e);
@@ -95,7 +98,39 @@ std::unique_ptr<PyWatchdog> make_watchdog(const Scene& scene, const std::optiona
   if (tool) kinematics = robot::link_kinematics(w->checker->model(), *tool);
   w->dog.emplace(w->checker->model().variable_count(), clearances.channels, clearances.fn, o, robot::PredictorOptions{},
                  std::move(kinematics));
+  w->follower = robot::follow_programs(*w->dog, robot::joint_limits(w->checker->model()),
+                                       {.tolerance = program_tolerance, .fallback = program_fallback},
+                                       robot::scene_segment_check(*w->checker, *scene.environment, clearances, co));
   return w;
+}
+
+// A program of (t, q) waypoints, or a segment to `to` at `speed`.
+robot::ProgramRequest program_arg(const py::object& waypoints, const py::object& to, const py::object& speed) {
+  robot::ProgramRequest r;
+  if (!waypoints.is_none()) {
+    if (!to.is_none() || !speed.is_none()) value_error("set_program: waypoints, or to with speed, not both");
+    std::size_t i = 0;
+    for (const py::handle item : waypoints) {
+      const std::string name = "waypoints[" + std::to_string(i++) + "]";
+      if (!py::isinstance<py::sequence>(item) || py::len(item) != 2) value_error(name + ": must be a pair (t, q)");
+      const auto pair = py::reinterpret_borrow<py::sequence>(item);
+      const DoubleArray t = double_array(pair[0], name + ".t");
+      if (t.ndim() != 0) value_error(name + ".t: must be a number, got shape " + shape_string(t));
+      const DoubleArray q = double_array(pair[1], name + ".q");
+      if (q.ndim() != 1) value_error(name + ".q: must be a 1-D array of joints, got shape " + shape_string(q));
+      r.waypoints.push_back({*t.data(), std::vector<double>(q.data(), q.data() + q.size())});
+    }
+    if (r.waypoints.empty()) value_error("set_program: waypoints is empty");
+    return r;
+  }
+  if (to.is_none() || speed.is_none()) value_error("set_program: give waypoints, or to and speed");
+  const DoubleArray a = double_array(to, "to");
+  if (a.ndim() != 1) value_error("to: must be a 1-D array of joints, got shape " + shape_string(a));
+  r.to.assign(a.data(), a.data() + a.size());
+  const DoubleArray v = double_array(speed, "speed");
+  if (v.ndim() != 0) value_error("speed: must be a number, got shape " + shape_string(v));
+  r.speed = *v.data();
+  return r;
 }
 
 PyWatchdogState answer(const PyWatchdog& w, const robot::WatchdogState& s) {
@@ -145,6 +180,14 @@ void bind_watchdog(py::module_& m) {
       .def_property_readonly(
           "joint_limit", [](const PyWatchdogState& s) { return joint_number(s, s.state.joint_limit); },
           "The position or velocity limit it went beyond (without tolerance); else None.")
+      .def_property_readonly("programmed", [](const PyWatchdogState& s) { return s.state.programmed; },
+                             "The path checked was the program's (the automatic mode), not the prediction.")
+      .def_property_readonly("deviation", [](const PyWatchdogState& s) { return s.state.deviation; },
+                             "The sample's joint-space distance from the program (nan without one).")
+      .def_property_readonly("program_time", [](const PyWatchdogState& s) { return s.state.program_time; },
+                             "Where on the program the sample was located, program seconds (nan without one).")
+      .def_property_readonly("off_program", [](const PyWatchdogState& s) { return s.state.off_program; },
+                             "The sample is farther from the program than its tolerance: at least 'warn'.")
       .def("__repr__", [](const PyWatchdogState& s) {
         return "WatchdogState(level='" + std::string(to_string(s.state.level)) + "', speed_factor=" +
                repr(s.state.speed_factor) + ", clearance=" + repr(s.state.clearance) + ", channel='" + s.channel +
@@ -160,14 +203,17 @@ void bind_watchdog(py::module_& m) {
            py::arg("path_steps") = 10, py::arg("stale_after") = 0.1, py::arg("stop_after") = 0.3,
            py::arg("self_pairs") = true, py::arg("environment") = true, py::arg("angle_tolerance") = 0.02,
            py::arg("length_tolerance") = 0.002, py::arg("speed_tolerance") = 1.5, py::arg("thresholds") = py::none(),
+           py::arg("program_tolerance") = 0.05, py::arg("program_fallback") = 0.2,
            "Watchdog(checker, *, tool=None (a link for the Cartesian motion model), stop=0.01, slow=0.10, warn=0.20 "
            "(m), horizon=0.5 (s), path_steps=10, stale_after=0.1, stop_after=0.3 (s), self_pairs=True, "
            "environment=True, angle_tolerance=0.02 (rad), length_tolerance=0.002 (m), speed_tolerance=1.5, "
-           "thresholds=None). Each sample is checked against the URDF's limits: beyond a position limit by more "
-           "than the tolerance, or moving faster than speed_tolerance times a velocity limit, is a stop (reason "
-           "'joint_limit' or 'joint_speed'). thresholds: {channel: {'stop': m, 'slow': m, 'warn': m}} for some "
-           "channels, an object's or group's name, 'link_a/link_b' or 'self'; a pair of links given none rests "
-           "close. Raises proxima.Error for options out of order or range, or a name that is no channel's.")
+           "thresholds=None, program_tolerance=0.05, program_fallback=0.2). Each sample is checked against the "
+           "URDF's limits: beyond a position limit by more than the tolerance, or moving faster than "
+           "speed_tolerance times a velocity limit, is a stop (reason 'joint_limit' or 'joint_speed'). thresholds: "
+           "{channel: {'stop': m, 'slow': m, 'warn': m}} for some channels, an object's or group's name, "
+           "'link_a/link_b' or 'self'; a pair of links given none rests close. program_tolerance, program_fallback "
+           "(rad): off the program beyond the first, the prediction checked instead beyond the second. Raises "
+           "proxima.Error for options out of order or range, or a name that is no channel's.")
       .def_property_readonly("channels", [](const PyWatchdog& w) { return w.channels; },
                              "Clearance channels: each pair of the robot's links 'link_a/link_b', then each object "
                              "or group (a point cloud is one).")
@@ -200,7 +246,21 @@ void bind_watchdog(py::module_& m) {
       .def(
           "tick", [](const PyWatchdog& w, double now) { return answer(w, w.dog->tick(now)); }, py::arg("now"),
           "No sample by `now`: the last decision, its speed factor lowered for a stale feed. Raises proxima.Error "
-          "for a time before the last sample's.");
+          "for a time before the last sample's.")
+      .def(
+          "set_program",
+          [](PyWatchdog& w, const py::object& waypoints, const py::object& to, const py::object& speed) {
+            w.follower->set(program_arg(waypoints, to, speed));
+          },
+          py::arg("waypoints") = py::none(), py::kw_only(), py::arg("to") = py::none(), py::arg("speed") = py::none(),
+          "The automatic mode from the next sample on: the program is checked ahead continuously instead of the "
+          "prediction. set_program([(t, q), ...]) (program seconds, strictly increasing; piecewise linear in joint "
+          "space) or set_program(to=q, speed=rad/s) (from the next sample's joints, the joint moving most at "
+          "`speed`). Raises proxima.Error naming the field.")
+      .def(
+          "clear_program", [](PyWatchdog& w) { w.follower->clear(); },
+          "Back to the manual mode (the prediction from the feed) from the next sample on.")
+      .def_property_readonly("has_program", [](const PyWatchdog& w) { return w.follower->active(); });
 }
 
 }  // namespace proxima::python

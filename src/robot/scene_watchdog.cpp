@@ -109,15 +109,18 @@ SceneClearances scene_clearances(const SceneChecker& checker, const Environment&
   // again (a point cloud's thousands of cubes are one channel).
   std::vector<Environment> members;
   if (options.environment) {
+    const std::size_t first_object_channel = out.names.size();
     std::unordered_map<std::string, std::size_t> channel_of_group;
     for (const EnvironmentObject& o : env.objects) {
       if (!o.group.empty()) {
         const auto [it, added] = channel_of_group.try_emplace(o.group, members.size());
         if (!added) {
           members[it->second].objects.push_back(o);
+          out.object_channel.push_back(first_object_channel + it->second);
           continue;
         }
       }
+      out.object_channel.push_back(out.names.size());
       out.names.push_back(o.group.empty() ? o.name : o.group);
       out.self_pair.push_back(false);
       members.push_back(Environment{{o}});
@@ -249,6 +252,34 @@ FeedLimits feed_limits(const RobotModel& model, const FeedLimitOptions& options)
     l.velocity.push_back(j.velocity);
   }
   return l;
+}
+
+SegmentCheckFn scene_segment_check(const SceneChecker& checker, const Environment& env, const SceneClearances& channels,
+                                   const SceneClearanceOptions& options) {
+  if (options.environment && channels.object_channel.size() != env.objects.size())
+    throw Error("scene_segment_check: the channels were made for another environment (" +
+                std::to_string(channels.object_channel.size()) + " objects, not " + std::to_string(env.objects.size()) +
+                ")");
+  auto prepared = std::make_shared<const PreparedEnvironment>(options.environment ? env : Environment{});
+  return [&checker, prepared, object_channel = channels.object_channel, base = options.base](
+             std::span<const double> q0, std::span<const double> q1, double clearance) {
+    MotionCheckOptions mo;
+    mo.clearance = clearance;
+    mo.self = false;
+    const MotionCheck m = checker.check_motion(q0, q1, *prepared, mo, base);
+    SegmentCrossing out;
+    if (m.status == Status::invalid_input) {
+      out.status = m.status;
+      out.message = m.message;
+      return out;
+    }
+    if (!m.collide) return out;
+    out.found = true;
+    out.s = m.s;
+    out.distance = m.distance;
+    out.channel = object_channel.at(static_cast<std::size_t>(m.pair.other));
+    return out;
+  };
 }
 
 ToolKinematics link_kinematics(const RobotModel& model, std::string_view link, const Transform& base) {

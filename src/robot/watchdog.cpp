@@ -300,13 +300,20 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
   const Prediction p = predictor_.predict();
   bool nan = false;
   for (const double d : now) nan |= std::isnan(d);
-  if (!nan && p.model != MotionModel::stationary) {
-    const auto path = predictor_.path(p, o.horizon, o.path_steps);
+  // The automatic mode: a program's path in place of the prediction.
+  const PathReport plan = provider_ ? provider_(sample, state_) : PathReport{};
+  if (plan.path) nan |= plan.path->failed;
+  if (!nan && (plan.path || p.model != MotionModel::stationary)) {
+    const auto path = plan.path ? plan.path->points : predictor_.path(p, o.horizon, o.path_steps);
     // A sample that turned back against the predicted motion (a jog
     // reversed: the fit still follows the earlier samples) is judged by its
-    // measured change alone, so that backing out reads as moving away.
+    // measured change alone, so that backing out reads as moving away. A
+    // program's path is not a fit: it is checked whichever way the robot
+    // last moved.
     double along = 0.0;
-    for (std::size_t i = 0; i < last_q_.size(); ++i) along += (path[0][i] - sample.q[i]) * (sample.q[i] - last_q_[i]);
+    if (!plan.path)
+      for (std::size_t i = 0; i < last_q_.size(); ++i)
+        along += (path[0][i] - sample.q[i]) * (sample.q[i] - last_q_[i]);
     const bool reversed = along < 0.0;
     const double dt = o.horizon / o.path_steps;
     for (std::size_t k = 0; k < path.size() && !nan && !reversed; ++k) {
@@ -324,6 +331,17 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
         predicted[c] = std::min(predicted[c], d);
         before[c] = d;
       }
+    }
+  }
+  if (plan.path && !nan) {
+    // The continuous check's crossings: what lies between the path points.
+    const PlannedPath& pp = *plan.path;
+    for (std::size_t c = 0; c < channels_ && c < pp.crossing.size(); ++c) {
+      if (!(pp.crossing[c] < time_to_stop[c])) continue;
+      time_to_stop[c] = pp.crossing[c];
+      const double at_crossing =
+          c < pp.crossing_distance.size() ? pp.crossing_distance[c] : thresholds_[c].stop_distance;
+      predicted[c] = std::min(predicted[c], at_crossing);
     }
   }
   WatchdogState s;
@@ -377,6 +395,12 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
     }
   }
   s.model = p.model;
+  s.programmed = plan.path.has_value();
+  s.deviation = plan.deviation;
+  s.program_time = plan.program_time;
+  s.off_program = plan.off_program;
+  // Off the program: the robot is not doing what it was told.
+  if (s.off_program && s.level < WatchdogLevel::warn) s.level = WatchdogLevel::warn;
   state_ = s;
   last_q_ = sample.q;
   return s;

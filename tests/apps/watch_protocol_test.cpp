@@ -356,5 +356,99 @@ TEST(WatchProtocol, RejectedSetUpsExitWithTheReason) {
   fails(o, "/nonexistent/robot.urdf");
 }
 
+// The ready pose swung about the base by `yaw`, as a JSON array.
+std::string swung(double yaw) {
+  std::ostringstream s;
+  s << "[" << yaw << ", -0.785398, 0, -2.356194, 0, 1.570796, 0.785398]";
+  return s.str();
+}
+
+std::vector<json> watch_run(const WatchCommandOptions& o, const std::string& lines) {
+  std::istringstream in(lines);
+  std::ostringstream out, err;
+  if (run_watch_command(o, in, out, err) != 0) {
+    ADD_FAILURE() << err.str();
+    return {};
+  }
+  return watch_lines(out.str());
+}
+
+TEST(WatchProtocol, AProgramFromTheCellFileIsFollowedAndALineReplacesOrClearsIt) {
+  // A swing about the base from bearing 0 to 1 rad in 2 s; the samples
+  // follow it at full speed, then leave it by 0.1 rad at the elbow.
+  const std::string cell = watch_file(
+      "watch_program", std::string(R"({"environment": )") + kTable + R"(, "program": {"waypoints": [{"t": 0, "q": )" +
+                           swung(0.0) + R"(}, {"t": 2, "q": )" + swung(1.0) + "}]}}");
+  std::string lines;
+  for (int k = 0; k < 5; ++k) lines += R"({"t": )" + std::to_string(0.032 * k) + R"(, "q": )" + swung(0.016 * k) + "}\n";
+  lines += R"({"t": 0.2, "q": [0.08, -0.785398, 0, -2.256194, 0, 1.570796, 0.785398]})" "\n";
+  // Replaced by a segment back to bearing 0 at 0.5 rad/s, from the next sample.
+  lines += R"({"t": 0.25, "program": {"to": )" + swung(0.0) + R"(, "speed": 0.5}, "q": )" + swung(0.1) + "}\n";
+  lines += R"({"t": 0.3, "program": null, "q": )" + swung(0.09) + "}\n";
+  const std::vector<json> a = watch_run(watch_options(cell), lines);
+  ASSERT_EQ(a.size(), 8u);
+  for (int k = 0; k < 5; ++k) {
+    ASSERT_EQ(a[k]["status"], "ok") << a[k].dump();
+    EXPECT_EQ(a[k]["path"], "program") << k;
+    EXPECT_NEAR(a[k]["deviation"].get<double>(), 0.0, 1e-6) << k;
+    EXPECT_NEAR(a[k]["program_time"].get<double>(), 0.032 * k, 1e-6) << k;
+    EXPECT_EQ(a[k]["off_program"], false) << k;
+  }
+  // 0.1 rad off at the elbow (tolerance 0.05): flagged, a warning at least.
+  EXPECT_EQ(a[5]["path"], "program");
+  EXPECT_NEAR(a[5]["deviation"].get<double>(), 0.1, 1e-6);
+  EXPECT_EQ(a[5]["off_program"], true);
+  EXPECT_NE(a[5]["level"], "clear");
+  // The segment starts at its own sample: program time 0, no deviation.
+  EXPECT_EQ(a[6]["path"], "program");
+  EXPECT_EQ(a[6]["program_time"], 0.0);
+  EXPECT_EQ(a[6]["deviation"], 0.0);
+  // Cleared: the prediction, no deviation.
+  EXPECT_EQ(a[7]["path"], "prediction");
+  EXPECT_TRUE(a[7]["deviation"].is_null());
+  EXPECT_EQ(a[7]["off_program"], false);
+  std::filesystem::remove(cell);
+}
+
+TEST(WatchProtocol, ProgramsAreParsedStrictlyNamingTheKey) {
+  const std::string q = swung(0.0);
+  const std::string lines =
+      std::string(R"({"t": 0, "q": )") + q + ", \"qq\": 1}\n" +                                  // unknown key
+      R"({"t": 0, "program": {"waypoints": [{"t": 0, "q": )" + q + R"(, "dt": 1}]}})" + "\n" +   // unknown waypoint key
+      R"({"t": 0, "program": {"waypoints": [{"q": )" + q + "}]}}\n" +                            // no t
+      R"({"t": 0, "program": {"waypoints": [{"t": 1, "q": )" + q + R"(}, {"t": 1, "q": )" + q + "}]}}\n" +
+      R"({"t": 0, "program": {"to": )" + q + R"(, "speed": 0}})" + "\n" +
+      R"({"t": 0, "program": {"to": )" + q + "}}\n" +
+      R"({"t": 0, "program": {"to": [0, 0], "speed": 1}})" + "\n" +
+      R"({"t": 0, "program": {"to": [0, -0.785, 0, -2.356, 0, 1.571, 9], "speed": 1}})" + "\n" +
+      R"({"t": 0, "program": {"to": )" + q + R"(, "speed": 1, "waypoints": []}})" + "\n" +
+      R"({"t": 0, "program": [1]})" + "\n" +
+      R"({"t": 0, "program": {"to": )" + q + R"(, "speed": "fast"}})" + "\n";
+  const std::vector<json> a = watch_run(watch_options(""), lines);
+  const char* expect[] = {"unknown key \"qq\"",
+                          "program.waypoints[0]: unknown key \"dt\"",
+                          "program.waypoints[0]: missing \"t\"",
+                          "waypoints[1].t: 1 must be after waypoints[0].t (1)",
+                          "speed: 0 must be a finite number > 0",
+                          "missing \"speed\"",
+                          "to: has 2 values, the robot has 7 joints",
+                          "to[6] (panda_joint7): 9 is outside the joint's limits",
+                          "not both",
+                          "program: must be an object",
+                          "program.speed: must be a number"};
+  ASSERT_EQ(a.size(), std::size(expect));
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    EXPECT_EQ(a[k]["status"], "error") << k;
+    EXPECT_NE(a[k]["message"].get<std::string>().find(expect[k]), std::string::npos) << a[k].dump();
+  }
+  // In the cell file: the command refuses to start.
+  const std::string bad = watch_file("watch_bad_program", std::string(R"({"program": {"to": )") + q + R"(, "speed": -1}})");
+  std::istringstream in;
+  std::ostringstream out, err;
+  EXPECT_EQ(run_watch_command(watch_options(bad), in, out, err), 1);
+  EXPECT_NE(err.str().find("program: speed: -1"), std::string::npos) << err.str();
+  std::filesystem::remove(bad);
+}
+
 }  // namespace
 }  // namespace proxima::apps

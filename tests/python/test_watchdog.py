@@ -247,6 +247,57 @@ class WatchdogTest(unittest.TestCase):
         nan[2] = float("nan")
         self.assertRaises((proxima.Error, ValueError), dog.update, 0.2, nan)
 
+    def test_a_program_is_followed_and_a_sample_off_it_is_flagged(self):
+        def swing(yaw):
+            return np.concatenate(([yaw], READY[1:]))
+
+        dog = proxima.Watchdog(self.checker)
+        self.assertFalse(dog.has_program)
+        dog.set_program([(0.0, swing(0.0)), (2.0, swing(1.0))])
+        self.assertTrue(dog.has_program)
+        s = dog.update(0.0, swing(0.0))
+        self.assertTrue(s.programmed)
+        self.assertEqual(s.deviation, 0.0)
+        self.assertEqual(s.program_time, 0.0)
+        self.assertFalse(s.off_program)
+        # On the program's bearing at t = 0.032, the elbow 0.1 rad off it.
+        q = swing(0.016)
+        q[3] += 0.1
+        s = dog.update(0.032, q)
+        self.assertAlmostEqual(s.program_time, 0.032, places=9)
+        self.assertAlmostEqual(s.deviation, 0.1, places=9)
+        self.assertTrue(s.off_program)
+        self.assertNotEqual(s.level, "clear")
+        # A segment starts at the next sample.
+        dog.set_program(to=swing(0.0), speed=0.5)
+        s = dog.update(0.064, swing(0.1))
+        self.assertEqual(s.program_time, 0.0)
+        self.assertEqual(s.deviation, 0.0)
+        dog.clear_program()
+        s = dog.update(0.096, swing(0.1))
+        self.assertFalse(s.programmed)
+        self.assertTrue(math.isnan(s.deviation))
+
+    def test_bad_programs_raise_naming_the_field(self):
+        dog = proxima.Watchdog(self.checker)
+        with self.assertRaisesRegex(proxima.Error, r"waypoints\[1\]\.t: 0 must be after"):
+            dog.set_program([(0.0, READY), (0.0, READY)])
+        with self.assertRaisesRegex(proxima.Error, r"waypoints\[0\]\.q: has 2 values"):
+            dog.set_program([(0.0, [0.0, 0.1])])
+        with self.assertRaisesRegex(proxima.Error, "speed: 0 must be"):
+            dog.set_program(to=READY, speed=0.0)
+        with self.assertRaisesRegex(proxima.Error, r"to\[0\] \(panda_joint1\): 10 is outside"):
+            dog.set_program(to=READY + 10, speed=1.0)
+        with self.assertRaisesRegex(ValueError, "pair"):
+            dog.set_program([(0.0,)])
+        with self.assertRaisesRegex(ValueError, "not both"):
+            dog.set_program([(0.0, READY)], to=READY, speed=1.0)
+        with self.assertRaisesRegex(ValueError, "to and speed"):
+            dog.set_program(to=READY)
+        with self.assertRaises(proxima.Error):
+            proxima.Watchdog(self.checker, program_tolerance=0.3, program_fallback=0.2)
+        self.assertFalse(dog.has_program)
+
 
 if __name__ == "__main__":
     unittest.main()

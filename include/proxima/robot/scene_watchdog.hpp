@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include <proxima/robot/program_follower.hpp>
 #include <proxima/robot/scene_checker.hpp>
 #include <proxima/robot/watchdog.hpp>
 
@@ -58,6 +59,8 @@ struct SceneClearances {
   /// Per channel: a pair of the robot's own links (else an object or group).
   std::vector<bool> self_pair;
   ClearancesFn fn;
+  /// Per object of `env` (in order): its channel (when options.environment).
+  std::vector<std::size_t> object_channel;
 };
 SceneClearances scene_clearances(const SceneChecker& checker, const Environment& env,
                                  const SceneClearanceOptions& options = {});
@@ -101,6 +104,18 @@ struct FeedLimitOptions {
 /// proxima::Error naming a tolerance that is negative or not finite, or a
 /// speed tolerance below 1.
 FeedLimits feed_limits(const RobotModel& model, const FeedLimitOptions& options = {});
+
+/// The continuous check of a joint-space segment for the automatic mode
+/// (program_follower.hpp): SceneChecker::check_motion against the objects
+/// of `env`, the crossing reported in the channel of `channels` (made by
+/// scene_clearances with the same env and options) that the object found
+/// belongs to. The robot's own pairs are left to the path points: a pair
+/// of links resting within the clearance by design would end the check at
+/// its start. A check that ran out of
+/// iterations reports the proven-clear fraction as the crossing (the safe
+/// answer). `checker` is held by reference; `env` is prepared once.
+SegmentCheckFn scene_segment_check(const SceneChecker& checker, const Environment& env, const SceneClearances& channels,
+                                   const SceneClearanceOptions& options = {});
 
 /// The world pose of link `link` (the tool, for the Cartesian motion model).
 /// Throws proxima::Error naming a link the model does not have. `model` is

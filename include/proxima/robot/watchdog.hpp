@@ -69,6 +69,13 @@
 // force; the prediction restarts from sane samples (its error is not in B
 // anyway). A sample time not after the last sample's, or a tick before it,
 // throws: never an answer as if current.
+//
+// The automatic mode (program.hpp, program_follower.hpp) only replaces the
+// path the clearance is checked along (set_path_provider), and adds the
+// crossings a continuous check found on it. The guarantee above does not
+// rest on the path checked, whichever it is (it enters only through
+// `approaching`, which can only slow the robot earlier or, with a clearance
+// that grew, let it move away: d_r), so it holds with a program as without.
 #pragma once
 
 #include <functional>
@@ -216,7 +223,43 @@ struct WatchdogState {
   int joint = -1;
   double joint_value = 0.0;
   double joint_limit = 0.0;
+  /// The path checked was a program's (the automatic mode), not the
+  /// prediction from the feed.
+  bool programmed = false;
+  /// With a program: the sample's distance from it (joint space, rad or m)
+  /// and the program time it was located at; NaN without a program.
+  double deviation = std::numeric_limits<double>::quiet_NaN();
+  double program_time = std::numeric_limits<double>::quiet_NaN();
+  /// The sample is farther from the program than its tolerance: at least a
+  /// warning (program_follower.hpp).
+  bool off_program = false;
 };
+
+/// A path to check in place of the predicted one (the automatic mode).
+struct PlannedPath {
+  /// Joint vectors at horizon·k/path_steps seconds after the sample,
+  /// k = 1…; empty: the robot is not expected to move.
+  std::vector<std::vector<double>> points;
+  /// Per channel (or empty): seconds after the sample at which a continuous
+  /// check of the path found the channel within `crossing_distance` (≤
+  /// stop_distance + its accuracy), +inf where it found nothing. Catches
+  /// what lies between the points.
+  std::vector<double> crossing, crossing_distance;
+  /// The continuous check could not answer: the watchdog stops.
+  bool failed = false;
+};
+
+/// What a path provider says about one sample.
+struct PathReport {
+  std::optional<PlannedPath> path;  ///< none: check the prediction's path
+  double deviation = std::numeric_limits<double>::quiet_NaN();
+  double program_time = std::numeric_limits<double>::quiet_NaN();
+  bool off_program = false;
+};
+
+/// Called by Watchdog::update with each sample (after the predictor took
+/// it) and the previous answer (the default state before the first).
+using PathProvider = std::function<PathReport(const MotionSample& sample, const WatchdogState& previous)>;
 
 class Watchdog {
  public:
@@ -255,6 +298,13 @@ class Watchdog {
   /// Channel c's distances in force: as given, or, for a channel that
   /// rests close, as its first clearance set them.
   const ChannelThresholds& thresholds(std::size_t c) const { return thresholds_.at(c); }
+  const WatchdogOptions& options() const { return options_; }
+  std::size_t channels() const { return channels_; }
+
+  /// Replaces the predicted path by the provider's where it gives one (an
+  /// empty function: the prediction only). The decision rules are the same;
+  /// an off-program sample is at least `warn`.
+  void set_path_provider(PathProvider provider) { provider_ = std::move(provider); }
 
  private:
   double staleness_factor(double age) const;
@@ -282,6 +332,7 @@ class Watchdog {
   /// The last sample received, sane or not (the speed check's reference;
   /// empty q before the first).
   MotionSample last_sample_;
+  PathProvider provider_;
 };
 
 }  // namespace proxima::robot
