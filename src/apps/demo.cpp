@@ -169,11 +169,21 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   mesh_contact_markdown(run_mesh_contact_demo(), report);
   report << "\n## Robot watchdog\n\n";
   const RobotDemo robot = run_robot_demo(default_robots_dir());
-  robot_markdown(robot, report);
-
   std::error_code ec;
   fs::create_directories(options.report_dir, ec);
   int code = 0;
+  // The watched jog's plots beside the report, linked from it.
+  std::vector<std::string> plots;
+  if (robot.error.empty()) {
+    const std::vector<std::string> svg = robot_plots(robot);
+    for (std::size_t i = 0; i < svg.size(); ++i) {
+      const std::string name = i == 0 ? "watchdog_table_distance.svg" : "watchdog_speed_factor.svg";
+      std::ofstream f(fs::path(options.report_dir) / name);
+      f << svg[i];
+      if (f) plots.push_back(name);
+    }
+  }
+  robot_markdown(robot, report, plots);
   if (options.sim) {
     // Short runs of the example scenes: a table here, plots in index.html.
     const std::string examples = options.examples_dir.empty() ? default_examples_dir() : options.examples_dir;

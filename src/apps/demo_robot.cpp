@@ -10,6 +10,8 @@
 #include <proxima/robot/scene_watchdog.hpp>
 #include <proxima/robot/urdf.hpp>
 
+#include "svg_plot.hpp"
+
 namespace proxima::apps {
 
 using namespace proxima::robot;
@@ -18,7 +20,8 @@ namespace {
 
 constexpr double kFeed = 0.032;     // s between joint samples (the paper's poll period)
 constexpr double kShoulder = 0.4;   // rad/s commanded on joint 2
-constexpr int kSteps = 250;         // 8 s
+constexpr int kSteps = 250;         // 8 s of the unwatched jog
+constexpr double kWatchedFor = 60.0;  // s: the closed loop gives up then
 
 std::vector<double> ready_pose() {
   constexpr double pi = std::numbers::pi;
@@ -62,12 +65,19 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
       if (checker.environment_collision(checker.state(q), env).collide()) demo.contact_time_unwatched = (k + 1) * kFeed;
     }
 
+    // The closed loop: the jog scaled by each answer, run until the stop
+    // holds (a stop answered for a robot the predictor reads as still).
     q = start;
-    const SceneClearances channels = scene_clearances(checker, env);
-    Watchdog dog(q.size(), channels.channels, channels.fn, {}, {}, link_kinematics(checker.model(), "panda_hand"));
+    WatchdogOptions options;
+    const SceneClearances channels =
+        scene_clearances(checker, env, {.exact_within = largest_warn_distance(options, {})});
+    options.channels = scene_thresholds(channels, options);
+    Watchdog dog(q.size(), channels.channels, channels.fn, options, {},
+                 link_kinematics(checker.model(), "panda_hand"));
     demo.closest_watched = table_distance(q);
     double total_us = 0.0;
-    for (int k = 0; k < kSteps; ++k) {
+    const int samples = static_cast<int>(kWatchedFor / kFeed);
+    for (int k = 0; k < samples; ++k) {
       const auto u0 = clock::now();
       const WatchdogState s = dog.update({k * kFeed, q});
       const double us = std::chrono::duration<double, std::micro>(clock::now() - u0).count();
@@ -75,9 +85,17 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
       demo.update_us_max = std::max(demo.update_us_max, us);
       ++demo.updates;
       const double d = table_distance(q);
-      if (k % 25 == 0 || k == kSteps - 1) {
+      demo.time.push_back(k * kFeed);
+      demo.table_mm.push_back(1e3 * d);
+      demo.speed_factor.push_back(s.speed_factor);
+      const bool stopped = s.speed_factor == 0.0 && s.model == MotionModel::stationary;
+      if (k % 25 == 0 || stopped) {
         demo.steps.push_back({k * kFeed, to_string(s.level), channels.names.at(static_cast<std::size_t>(s.channel)),
                               s.speed_factor, d});
+      }
+      if (stopped) {
+        demo.stop_time = k * kFeed;
+        break;
       }
       q[1] += kShoulder * s.speed_factor * kFeed;
       demo.closest_watched = std::min(demo.closest_watched, table_distance(q));
@@ -89,7 +107,13 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
   return demo;
 }
 
-void robot_markdown(const RobotDemo& demo, std::ostream& out) {
+std::vector<std::string> robot_plots(const RobotDemo& demo) {
+  return {svg_line_plot({demo.time, demo.table_mm}, "watched jog: table distance against time (s)", "mm", 480, 200),
+          svg_line_plot({demo.time, demo.speed_factor}, "watched jog: speed factor against time (s)", "factor", 480,
+                        200)};
+}
+
+void robot_markdown(const RobotDemo& demo, std::ostream& out, const std::vector<std::string>& plots) {
   if (!demo.error.empty()) {
     out << "The Panda did not load: " << demo.error << "\n";
     return;
@@ -110,14 +134,24 @@ void robot_markdown(const RobotDemo& demo, std::ostream& out) {
     out << "never reaches the table in " << kSteps * kFeed << " s.";
   }
   out << " Watched (`proxima watch`'s defaults: warn 0.2 m, slow 0.1 m, stop 0.01 m, 0.5 s horizon), the speed factor "
-         "is applied to the jog: its closest approach is "
-      << demo.closest_watched * 1000 << " mm. A watchdog update (motion fit, 10 predicted points, self and table "
+         "is applied to the jog at each sample, a closed loop run until the stop holds: ";
+  if (demo.stop_time >= 0) {
+    out << "stopped for good after " << std::setprecision(2) << demo.stop_time << std::setprecision(1) << " s";
+  } else {
+    out << "still moving after " << kWatchedFor << " s";
+  }
+  out << ", its closest approach " << demo.closest_watched * 1000 << " mm. A watchdog update (motion fit, 10 predicted points, self and table "
       << "clearances at each) took " << demo.update_us_mean << " µs on average, " << demo.update_us_max
       << " µs at most, over " << demo.updates << " updates.\n\n";
   out << "| t (s) | level | deciding channel | speed factor | table distance (mm) |\n|---:|---|---|---:|---:|\n";
   for (const RobotDemo::Step& s : demo.steps) {
     out << "| " << std::setprecision(3) << s.t << " | " << s.level << " | " << s.channel << " | " << s.speed_factor
         << " | " << std::setprecision(1) << s.table_distance * 1000 << " |\n";
+  }
+  if (!plots.empty()) {
+    out << "\n";
+    for (const std::string& p : plots) out << "![" << p << "](" << p << ") ";
+    out << "\n";
   }
   out.flags(flags);
   out.precision(precision);

@@ -20,6 +20,12 @@ struct RobotDemo {
   };
   std::vector<Step> steps;             ///< the watched run, every few steps and the last
   double closest_watched = 0.0;        ///< smallest table distance of the watched run, m
+  /// The watched run is a closed loop run until the stop holds (the speed
+  /// factor 0 on a robot standing still): when that was (s; −1: not within
+  /// the run's 60 s), and per sample its time, the table distance (mm) and
+  /// the speed factor, for the plots.
+  double stop_time = -1.0;
+  std::vector<double> time, table_mm, speed_factor;
   double contact_time_unwatched = -1;  ///< when the unwatched jog touches the table, s (−1: never)
   int updates = 0;                     ///< watchdog updates timed
   double update_us_mean = 0.0, update_us_max = 0.0;
@@ -32,7 +38,12 @@ std::string default_robots_dir();
 /// Runs both jogs; never throws (a robot that does not load sets `error`).
 RobotDemo run_robot_demo(const std::string& robots_dir);
 
-/// The runs as Markdown.
-void robot_markdown(const RobotDemo& demo, std::ostream& out);
+/// The runs as Markdown; `plots` (may be empty) names the SVG files of the
+/// watched run's table distance and speed factor to link.
+void robot_markdown(const RobotDemo& demo, std::ostream& out, const std::vector<std::string>& plots = {});
+
+/// The watched run's table distance and speed factor over time, SVG
+/// elements (svg_plot.hpp).
+std::vector<std::string> robot_plots(const RobotDemo& demo);
 
 }  // namespace proxima::apps

@@ -3,6 +3,8 @@
 // thrown.
 #include <filesystem>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -22,10 +24,25 @@ TEST(DemoRobot, TheWatchdogKeepsThePandaOffTheTable) {
   EXPECT_EQ(demo.steps.front().level, "clear");
   EXPECT_NE(demo.steps.back().level, "clear");
   EXPECT_EQ(demo.steps.back().channel, "table");
+  // A closed loop run to the stop, recorded at every sample.
+  EXPECT_GT(demo.stop_time, 0.0);
+  EXPECT_EQ(demo.steps.back().level, "stop");
+  EXPECT_EQ(demo.steps.back().speed_factor, 0.0);
+  ASSERT_EQ(demo.time.size(), demo.speed_factor.size());
+  ASSERT_EQ(demo.time.size(), demo.table_mm.size());
+  EXPECT_DOUBLE_EQ(demo.time.back(), demo.stop_time);
+  EXPECT_EQ(demo.speed_factor.front(), 1.0);
+  EXPECT_EQ(demo.speed_factor.back(), 0.0);
+  EXPECT_GE(demo.table_mm.back(), 1e3 * demo.closest_watched - 1e-9);
   std::ostringstream md;
-  robot_markdown(demo, md);
+  robot_markdown(demo, md, {"a.svg", "b.svg"});
   EXPECT_NE(md.str().find("| t (s) | level |"), std::string::npos);
   EXPECT_NE(md.str().find("touches the table after"), std::string::npos);
+  EXPECT_NE(md.str().find("stopped for good after"), std::string::npos);
+  EXPECT_NE(md.str().find("![a.svg](a.svg)"), std::string::npos);
+  const std::vector<std::string> plots = robot_plots(demo);
+  ASSERT_EQ(plots.size(), 2u);
+  for (const std::string& p : plots) EXPECT_EQ(p.rfind("<svg", 0), 0u);
 }
 
 TEST(DemoRobot, AMissingRobotIsReported) {

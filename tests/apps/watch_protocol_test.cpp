@@ -340,8 +340,9 @@ TEST(WatchProtocol, RejectedSetUpsExitWithTheReason) {
       {R"({"panda_link5/panda_link7": {"stop": 0.001}, "panda_link7/panda_link5": {"warn": 0.3}})", "given twice"},
       {R"([0.02])", "\"thresholds\" must be an object"}};
   for (const auto& [given, part] : thresholds) {
-    const std::string f =
-        watch_file("watch_thresholds", std::string(R"({"environment": )") + kTable + R"(, "thresholds": )" + given + "}");
+    std::string text = R"({"environment": )";
+    text.append(kTable).append(R"(, "thresholds": )").append(given).append("}");
+    const std::string f = watch_file("watch_thresholds", text);
     fails(watch_options(f), part);
     std::filesystem::remove(f);
   }
@@ -361,16 +362,6 @@ std::string swung(double yaw) {
   std::ostringstream s;
   s << "[" << yaw << ", -0.785398, 0, -2.356194, 0, 1.570796, 0.785398]";
   return s.str();
-}
-
-std::vector<json> watch_run(const WatchCommandOptions& o, const std::string& lines) {
-  std::istringstream in(lines);
-  std::ostringstream out, err;
-  if (run_watch_command(o, in, out, err) != 0) {
-    ADD_FAILURE() << err.str();
-    return {};
-  }
-  return watch_lines(out.str());
 }
 
 TEST(WatchProtocol, AProgramFromTheCellFileIsFollowedAndALineReplacesOrClearsIt) {
