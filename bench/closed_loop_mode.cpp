@@ -19,11 +19,14 @@ namespace {
 using robot::closed_loop::CampaignOptions;
 
 constexpr const char* kUsage =
-    "usage: proxima-robot-bench closed-loop [--runs N] [--seed S] [--threads N] [--give-up SECONDS] [--csv FILE]\n"
+    "usage: proxima-robot-bench closed-loop [--runs N] [--seed S] [--threads N] [--give-up SECONDS]\n"
+    "                                   [--wall-limit SECONDS] [--csv FILE]\n"
     "  --runs N           runs of the campaign (default 100)\n"
     "  --seed S           the campaign's seed, an unsigned integer (default 1)\n"
     "  --threads N        worker threads, 1 to 256 (default: the hardware's)\n"
     "  --give-up SECONDS  simulated seconds after which a run still moving fails (default 300)\n"
+    "  --wall-limit SECONDS  start no run after this many wall seconds (default: none); the report\n"
+    "                     then covers the runs 0 … k−1 that had started\n"
     "  --csv FILE         also write one line per run to FILE\n";
 
 struct BadArgument : std::runtime_error {
@@ -66,7 +69,8 @@ int closed_loop_main(int argc, char** argv) {
         std::cout << kUsage;
         return 0;
       }
-      if (a != "--runs" && a != "--seed" && a != "--threads" && a != "--give-up" && a != "--csv")
+      if (a != "--runs" && a != "--seed" && a != "--threads" && a != "--give-up" && a != "--wall-limit" &&
+          a != "--csv")
         throw BadArgument("unknown option '" + a + "'");
       if (!seen.insert(a).second) throw BadArgument(a + " given twice");
       if (i + 1 >= argc) throw BadArgument(a + " needs a value");
@@ -75,6 +79,7 @@ int closed_loop_main(int argc, char** argv) {
       if (a == "--seed") o.seed = static_cast<unsigned long>(integer(a, v, 0, 4294967295LL));
       if (a == "--threads") o.threads = static_cast<int>(integer(a, v, 1, 256));
       if (a == "--give-up") o.give_up = positive(a, v);
+      if (a == "--wall-limit") o.wall_limit = positive(a, v);
       if (a == "--csv") {
         if (v.empty()) throw BadArgument("--csv needs a file name");
         csv = v;

@@ -197,10 +197,16 @@ Jog cartesian_jog(const RobotCell& robot, const Vec3& direction, double speed) {
     constexpr double damping = 0.05;
     const Eigen::Matrix<double, 6, 6> jjt = jac * jac.transpose() + damping * damping * Eigen::Matrix<double, 6, 6>::Identity();
     const Eigen::VectorXd qd = jac.transpose() * jjt.ldlt().solve(twist);
+    // The line leaves the arm's reach (or a singularity holds it) when the
+    // tool would move at under a tenth of the speed asked or over 25° off
+    // the line: the jog ends there instead of thrashing at full joint speed.
+    const Vec3 moved = jac.topRows<3>() * qd;
+    if (moved.dot(direction) < 0.1 || moved.dot(direction) < 0.9 * moved.norm()) return false;
     std::vector<double> v(velocity.size(), 0.0);
     for (Eigen::Index k = 0; k < n; ++k) v[robot.arm[static_cast<std::size_t>(k)]] = qd[k];
     scale_to(v, robot.arm, speed);
     std::copy(v.begin(), v.end(), velocity.begin());
+    return true;
   };
 }
 
@@ -232,7 +238,10 @@ RunRecord one_run(const Setup& setup, Worker& worker, const CampaignOptions& o, 
     rec.scene = scene.name;
     const bool with_tool = rng.uniform(0.0, 1.0) < 0.5;
     rec.tool = with_tool ? robot.tool : "";
-    rec.speed = 0.05 * std::pow(40.0, rng.uniform(0.0, 1.0));  // log-uniform 0.05–2 rad/s
+    // Uniform in 0.05–2 rad/s: the fast end is where the bound is widest
+    // apart from stop_distance and the slow end where a run takes longest
+    // (a log-uniform draw would spend most of the campaign's time crawling).
+    rec.speed = rng.uniform(0.05, 2.0);
     rec.delay = rng.uniform(0.0, 1.0) < 0.5 ? 0 : 1;
     rec.period = rng.uniform(0.004, 0.032);
     rec.drop = rng.uniform(0.0, 1.0) < 0.25 ? rng.uniform(0.02, 0.1) : 0.0;
@@ -267,6 +276,7 @@ RunRecord one_run(const Setup& setup, Worker& worker, const CampaignOptions& o, 
     } else {
       jog = [velocity](std::span<const double>, std::span<double> out) {
         std::copy(velocity.begin(), velocity.end(), out.begin());
+        return true;
       };
     }
 
@@ -286,6 +296,7 @@ RunRecord one_run(const Setup& setup, Worker& worker, const CampaignOptions& o, 
     const RunResult r = run(dog, q, jog, robot.lower, robot.upper, ctl, rng, *robot.judge, scene.obstacles, stop);
     rec.stopped = r.stopped;
     rec.at_limit = r.at_limit;
+    rec.jog_ended = r.jog_ended;
     rec.gave_up = r.gave_up;
     rec.held = r.held;
     rec.time = r.time;
@@ -294,6 +305,8 @@ RunRecord one_run(const Setup& setup, Worker& worker, const CampaignOptions& o, 
     rec.first_stop = r.first.level == WatchdogLevel::stop;
     rec.first_channel = channels.names[static_cast<std::size_t>(r.first.channel)];
     rec.stop_channel = channels.names[static_cast<std::size_t>(r.last.channel)];
+    rec.last_factor = r.last.speed_factor;
+    rec.last_level = r.last.level;
     rec.start_clearance = r.start_clearance;
     rec.lowest = r.lowest;
     rec.lowest_between = r.lowest_between;
@@ -321,21 +334,32 @@ CampaignResult run_campaign(const CampaignOptions& o) {
   if (o.threads < 1) throw std::invalid_argument("threads must be at least 1");
   if (!(o.give_up > 0.0)) throw std::invalid_argument("give_up must be positive");
   if (!(o.start_margin >= 0.0)) throw std::invalid_argument("start_margin must be >= 0");
+  if (!(o.wall_limit >= 0.0)) throw std::invalid_argument("wall_limit must be >= 0");
   const Clock::time_point start = Clock::now();
   const Setup setup = load_setup(o.robots_dir);
   CampaignResult result;
   result.runs.resize(static_cast<std::size_t>(o.runs));
-  std::atomic<int> next{0};
+  std::mutex taking;
+  int next = 0;
+  // The next run's index, or −1 when the campaign is done or out of time
+  // (taken under a lock, so the runs taken are always 0 … next−1).
+  auto take = [&]() {
+    const std::lock_guard<std::mutex> lock(taking);
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    if (next >= o.runs || (o.wall_limit > 0.0 && elapsed > o.wall_limit)) return -1;
+    return next++;
+  };
   auto work = [&]() {
     Worker w;
     for (const auto& scenes : setup.scenes) w.channels.emplace_back(scenes.size());
-    for (int k = next++; k < o.runs; k = next++) result.runs[static_cast<std::size_t>(k)] = one_run(setup, w, o, k);
+    for (int k = take(); k >= 0; k = take()) result.runs[static_cast<std::size_t>(k)] = one_run(setup, w, o, k);
   };
   const int threads = std::min(o.threads, o.runs);
   std::vector<std::thread> pool;
   for (int t = 1; t < threads; ++t) pool.emplace_back(work);
   work();
   for (std::thread& t : pool) t.join();
+  result.runs.resize(static_cast<std::size_t>(next));
   result.wall_seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

@@ -31,6 +31,9 @@ struct CampaignOptions {
   double give_up = 300.0;  ///< simulated seconds a run may take before it counts as a failure
   /// Starts closer than stop_distance + this (independent clearance) are drawn again.
   double start_margin = 0.02;
+  /// Wall seconds after which no further run starts (0: none): the runs
+  /// begun by then finish, so the result is runs 0 … k−1 of the campaign.
+  double wall_limit = 0.0;
   std::filesystem::path robots_dir;  ///< holds panda/ and ur5/ (URDF, SRDF, scenes/)
   WatchdogOptions watchdog;
 };
@@ -47,9 +50,12 @@ struct RunRecord {
   int start_draws = 0;  ///< start configurations drawn until one was accepted
   // The outcome.
   bool stopped = false, at_limit = false, gave_up = false, held = true;
+  bool jog_ended = false;  ///< a Cartesian line left the arm's reach (the motion ended there)
   bool first_stop = false;     ///< the answer to the very first sample was a stop
   std::string first_channel;   ///< its channel
   std::string stop_channel;    ///< the channel of the last answer
+  double last_factor = 1.0;    ///< the last answer's speed factor
+  WatchdogLevel last_level = WatchdogLevel::clear;
   double time = 0.0;
   int samples = 0, dropped = 0;
   double start_clearance = 0.0, lowest = 0.0, lowest_between = 0.0, final_clearance = 0.0;
@@ -66,7 +72,7 @@ struct RunRecord {
 };
 
 struct CampaignResult {
-  std::vector<RunRecord> runs;  ///< by index
+  std::vector<RunRecord> runs;  ///< by index: all CampaignOptions::runs unless the wall limit cut the campaign short
   double wall_seconds = 0.0;
 };
 

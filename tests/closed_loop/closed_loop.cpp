@@ -34,7 +34,9 @@ Obstacle cylinder_prism(const std::string& name, const Transform& pose, double r
   constexpr int n = kCylinderSides;
   const double step = 2.0 * std::numbers::pi / n;
   const double corner = radius / std::cos(step / 2);
-  Obstacle o{name, {}, {}, corner - radius};
+  Obstacle o;
+  o.name = name;
+  o.excess = corner - radius;
   for (int k = 0; k < n; ++k) {
     const double a = (k + 0.5) * step;
     for (const double z : {-0.5 * length, 0.5 * length})
@@ -43,6 +45,20 @@ Obstacle cylinder_prism(const std::string& name, const Transform& pose, double r
   for (int k = 0; k < n / 2; ++k) o.axes.push_back(pose.R * Vec3(std::cos(k * step), std::sin(k * step), 0.0));
   o.axes.push_back(pose.R.col(2));
   return o;
+}
+
+void project(Obstacle& o) {
+  o.lo.clear();
+  o.hi.clear();
+  for (const Vec3& n : o.axes) {
+    double lo = kInf, hi = -kInf;
+    for (const Vec3& p : o.vertices) {
+      lo = std::min(lo, n.dot(p));
+      hi = std::max(hi, n.dot(p));
+    }
+    o.lo.push_back(lo);
+    o.hi.push_back(hi);
+  }
 }
 
 }  // namespace
@@ -54,34 +70,48 @@ std::vector<Obstacle> obstacles_of(const Environment& env) {
     if (s == nullptr || s->margin() != 0.0 || (s->type() != ShapeType::box && s->type() != ShapeType::cylinder))
       throw std::invalid_argument(e.name + ": the closed-loop judge takes boxes and cylinders without margin only");
     if (s->type() == ShapeType::box) {
-      out.push_back({e.name, box_corners(e.pose, s->as<Box>().half_extents()),
-                     {e.pose.R.col(0), e.pose.R.col(1), e.pose.R.col(2)}, 0.0});
+      Obstacle o;
+      o.name = e.name;
+      o.vertices = box_corners(e.pose, s->as<Box>().half_extents());
+      o.axes = {e.pose.R.col(0), e.pose.R.col(1), e.pose.R.col(2)};
+      out.push_back(std::move(o));
     } else {
       const Cylinder& c = s->as<Cylinder>();
       out.push_back(cylinder_prism(e.name, e.pose, c.radius(), c.length()));
     }
+    project(out.back());
   }
   return out;
 }
 
 double face_axis_bound(const std::vector<Vec3>& v, const Obstacle& o) {
   double bound = -kInf;
-  for (const Vec3& n : o.axes) {
-    double lo = kInf, hi = -kInf, olo = kInf, ohi = -kInf;
+  for (std::size_t i = 0; i < o.axes.size(); ++i) {
+    const Vec3& n = o.axes[i];
+    double lo = kInf, hi = -kInf;
     for (const Vec3& p : v) {
       const double s = n.dot(p);
       lo = std::min(lo, s);
       hi = std::max(hi, s);
     }
-    for (const Vec3& p : o.vertices) {
-      const double s = n.dot(p);
-      olo = std::min(olo, s);
-      ohi = std::max(ohi, s);
-    }
-    bound = std::max({bound, lo - ohi, olo - hi});
+    bound = std::max({bound, lo - o.hi[i], o.lo[i] - hi});
   }
   return bound;
 }
+
+namespace {
+
+// The same bound for a ball: its projection on each axis is its centre's ± radius.
+double ball_bound(const Vec3& centre, double radius, const Obstacle& o) {
+  double bound = -kInf;
+  for (std::size_t i = 0; i < o.axes.size(); ++i) {
+    const double s = o.axes[i].dot(centre);
+    bound = std::max({bound, s - radius - o.hi[i], o.lo[i] - s - radius});
+  }
+  return bound;
+}
+
+}  // namespace
 
 IndependentRobot::IndependentRobot(const SceneChecker& checker) : checker_(&checker) {
   const RobotModel& m = checker.model();
@@ -95,6 +125,21 @@ IndependentRobot::IndependentRobot(const SceneChecker& checker) : checker_(&chec
         throw std::invalid_argument("link " + m.link(static_cast<int>(l)).name + ": an element (" + e.source +
                                     ") that is neither a hull nor a box without margin");
       element_link_.push_back(static_cast<int>(l));
+      // A ball about the middle of the element's bounds, through its farthest vertex.
+      std::vector<Vec3> v;
+      if (s->type() == ShapeType::convex) {
+        for (const Vec3& p : s->as<ConvexPolytope>().vertices()) v.push_back(e.origin.apply(p));
+      } else {
+        v = box_corners(e.origin, s->as<Box>().half_extents());
+      }
+      Vec3 lo = v.front(), hi = v.front();
+      for (const Vec3& p : v) {
+        lo = lo.cwiseMin(p);
+        hi = hi.cwiseMax(p);
+      }
+      Ball b{0.5 * (lo + hi), 0.0};
+      for (const Vec3& p : v) b.radius = std::max(b.radius, (p - b.centre).norm());
+      balls_.push_back({b.centre, b.radius * (1 + 1e-12) + 1e-12});
     }
   }
   // Per joint, the links it moves: its child and everything below it (the
@@ -137,24 +182,41 @@ double IndependentRobot::clearance(std::span<const double> q, const std::vector<
 
 double IndependentRobot::clearance(const std::vector<std::vector<Vec3>>& elements,
                                    const std::vector<Obstacle>& obstacles, double exact_below, int* nearest) const {
-  // Every pair's cheap bound first; then the oracle for pairs in increasing
-  // bound, while the bound is below both exact_below and the smallest
-  // distance found (a pair whose bound is not can only tie it).
+  // Every pair's cheapest bound first (its ball's); then the pairs in
+  // increasing bound while it is below the smallest value found (a pair
+  // whose bound is not can only tie it): the bound itself where it is at
+  // least exact_below, else the face-axis bound, else the oracle.
+  std::vector<Vec3> centres(elements.size());
+  for (std::size_t e = 0; e < elements.size(); ++e) {
+    // The world ball: the vertices' bounds' middle moves with the element,
+    // and the radius is the largest distance from it in any frame.
+    Vec3 lo = elements[e].front(), hi = elements[e].front();
+    for (const Vec3& p : elements[e]) {
+      lo = lo.cwiseMin(p);
+      hi = hi.cwiseMax(p);
+    }
+    centres[e] = 0.5 * (lo + hi);
+  }
   struct Pair {
     double bound;
     std::size_t element, obstacle;
   };
   std::vector<Pair> pairs;
   pairs.reserve(elements.size() * obstacles.size());
-  for (std::size_t o = 0; o < obstacles.size(); ++o)
-    for (std::size_t e = 0; e < elements.size(); ++e) pairs.push_back({face_axis_bound(elements[e], obstacles[o]), e, o});
+  for (std::size_t e = 0; e < elements.size(); ++e) {
+    double radius = 0.0;
+    for (const Vec3& p : elements[e]) radius = std::max(radius, (p - centres[e]).squaredNorm());
+    radius = std::sqrt(radius) * (1 + 1e-12) + 1e-12;
+    for (std::size_t o = 0; o < obstacles.size(); ++o) pairs.push_back({ball_bound(centres[e], radius, obstacles[o]), e, o});
+  }
   std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) { return a.bound < b.bound; });
   double d = kInf;
   int near = -1;
   for (const Pair& p : pairs) {
     if (p.bound >= d) break;
     double value = p.bound;
-    if (p.bound < exact_below) {
+    if (value < exact_below) value = face_axis_bound(elements[p.element], obstacles[p.obstacle]);
+    if (value < exact_below) {
       const std::vector<Eigen::Vector3d> a(elements[p.element].begin(), elements[p.element].end());
       const std::vector<Eigen::Vector3d> b(obstacles[p.obstacle].vertices.begin(),
                                            obstacles[p.obstacle].vertices.end());
@@ -170,7 +232,8 @@ double IndependentRobot::clearance(const std::vector<std::vector<Vec3>>& element
 }
 
 std::vector<double> IndependentRobot::reaches(std::span<const double> q,
-                                              const std::vector<std::vector<Vec3>>& elements) const {
+                                              const std::vector<std::vector<Vec3>>& elements,
+                                              std::span<const double> wanted) const {
   const RobotModel& m = checker_->model();
   const std::vector<Transform> links = forward_kinematics(m, q);
   std::vector<double> out(m.variable_count(), 0.0);
@@ -178,19 +241,23 @@ std::vector<double> IndependentRobot::reaches(std::span<const double> q,
   // no faster than the sum over them of |multiplier| × its speed per joint.
   for (std::size_t j = 0; j < m.joints().size(); ++j) {
     const Joint& jt = m.joint(static_cast<int>(j));
-    if (jt.variable < 0) continue;
+    if (jt.variable < 0 || wanted[static_cast<std::size_t>(jt.variable)] == 0.0) continue;
     double r = 0.0;
     if (jt.type == JointType::prismatic) {
       r = 1.0;
     } else {
       const Transform& frame = links[static_cast<std::size_t>(jt.child_link)];
       const Vec3 axis = (frame.R * jt.axis).normalized();
+      auto from_axis = [&](const Vec3& p) {
+        const Vec3 off = p - frame.p;
+        return (off - off.dot(axis) * axis).norm();
+      };
       for (std::size_t e = 0; e < elements.size(); ++e) {
-        if (!moves_link_[j][static_cast<std::size_t>(element_link_[e])]) continue;
-        for (const Vec3& p : elements[e]) {
-          const Vec3 off = p - frame.p;
-          r = std::max(r, (off - off.dot(axis) * axis).norm());
-        }
+        const auto link = static_cast<std::size_t>(element_link_[e]);
+        if (!moves_link_[j][link]) continue;
+        // No vertex of an element whose ball lies within r can set a new largest.
+        if (from_axis(links[link].apply(balls_[e].centre)) + balls_[e].radius <= r) continue;
+        for (const Vec3& p : elements[e]) r = std::max(r, from_axis(p));
       }
     }
     out[static_cast<std::size_t>(jt.variable)] += std::abs(jt.variable_multiplier) * r;
@@ -216,6 +283,23 @@ double speed_of(const std::vector<double>& velocity, const std::vector<double>& 
   return s;
 }
 
+// The smallest clearance on the joint-space segment a → b, its ends'
+// clearances ca and cb, neither falling by more than `fall` along it: the
+// Lipschitz bound (ca + cb − fall)/2, the segment halved while that bound is
+// below exact_below and more than 0.01 mm under both ends (at most `depth`
+// times).
+double segment_low(const IndependentRobot& robot, const std::vector<Obstacle>& obstacles, double exact_below,
+                   const std::vector<double>& a, const std::vector<double>& b, double ca, double cb, double fall,
+                   int depth) {
+  const double bound = 0.5 * (ca + cb - fall);
+  if (bound >= exact_below || bound >= std::min(ca, cb) - 1e-5 || depth == 0) return std::min({ca, cb, bound});
+  std::vector<double> mid(a.size());
+  for (std::size_t j = 0; j < a.size(); ++j) mid[j] = 0.5 * (a[j] + b[j]);
+  const double cm = robot.clearance(mid, obstacles, exact_below);
+  return std::min(segment_low(robot, obstacles, exact_below, a, mid, ca, cm, 0.5 * fall, depth - 1),
+                  segment_low(robot, obstacles, exact_below, mid, b, cm, cb, 0.5 * fall, depth - 1));
+}
+
 }  // namespace
 
 RunResult run(Watchdog& dog, std::vector<double> q, const Jog& jog, const std::vector<double>& lower,
@@ -225,10 +309,11 @@ RunResult run(Watchdog& dog, std::vector<double> q, const Jog& jog, const std::v
   const std::size_t dof = q.size();
   std::vector<std::vector<Vec3>> elements;
   robot.element_vertices(q, elements);
-  std::vector<double> reach = robot.reaches(q, elements), velocity(dof, 0.0);
+  std::vector<double> velocity(dof, 0.0);
   double clearance = robot.clearance(elements, obstacles, exact_below, &r.lowest_obstacle);
   r.start_clearance = r.lowest = r.lowest_between = clearance;
-  jog(q, velocity);
+  r.jog_ended = !jog(q, velocity);
+  std::vector<double> reach = robot.reaches(q, elements, velocity);
   r.speed_bound = speed_of(velocity, reach);
   double t = 0.0, last_sample = 0.0;
   double latest = 1.0;  // the last answer received (full speed before the first)
@@ -260,9 +345,20 @@ RunResult run(Watchdog& dog, std::vector<double> q, const Jog& jog, const std::v
       r.gave_up = true;
       break;
     }
+    if (r.jog_ended) break;
     const double dt = ctl.period * (1.0 + ctl.jitter * rng.uniform(-1.0, 1.0));
-    jog(q, velocity);
+    // The velocities of this step (a Cartesian jog's change with q): the
+    // reaches at its start for them.
+    if (r.ticks > 0) {
+      const std::vector<double> before_velocity = velocity;
+      if (!jog(q, velocity)) {
+        r.jog_ended = true;
+        break;
+      }
+      if (velocity != before_velocity) reach = robot.reaches(q, elements, velocity);
+    }
     bool limit = false;
+    const std::vector<double> from = q;
     for (std::size_t j = 0; j < dof; ++j) {
       q[j] += velocity[j] * applied * dt;
       if (q[j] <= lower[j] || q[j] >= upper[j]) {
@@ -272,7 +368,7 @@ RunResult run(Watchdog& dog, std::vector<double> q, const Jog& jog, const std::v
     }
     t += dt;
     robot.element_vertices(q, elements);
-    const std::vector<double> next_reach = robot.reaches(q, elements);
+    const std::vector<double> next_reach = robot.reaches(q, elements, velocity);
     // The reaches along the step: the larger end's, padded by how far a
     // point can move relative to a joint's axis within the step (the
     // joints below it turning: at most the whole speed bound times dt).
@@ -291,7 +387,8 @@ RunResult run(Watchdog& dog, std::vector<double> q, const Jog& jog, const std::v
       r.lowest_obstacle = near;
     }
     // Between the two ends: each falls at most applied·v_step per second.
-    r.lowest_between = std::min({r.lowest_between, next, 0.5 * (clearance + next - applied * v_step * dt)});
+    r.lowest_between = std::min(r.lowest_between, segment_low(robot, obstacles, exact_below, from, q, clearance, next,
+                                                              applied * v_step * dt, 10));
     clearance = next;
     if (limit) {
       r.at_limit = true;

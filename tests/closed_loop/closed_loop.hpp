@@ -39,6 +39,9 @@ struct Obstacle {
   /// circumscribed prism's excess r·(1/cos(π/n) − 1) for a cylinder): a
   /// clearance to the polytope is at most this much below the true one.
   double excess = 0.0;
+  /// Per axis, the vertices' smallest and largest projection (made by
+  /// obstacles_of; face_axis_bound reads them).
+  std::vector<double> lo, hi;
 };
 
 /// Sides of the prism that stands in for a cylinder.
@@ -74,13 +77,22 @@ class IndependentRobot {
   /// Per joint variable at q: how fast (m/s) any point of the geometry it
   /// moves can go per unit/s of that variable. Revolute: the largest
   /// distance of those points from the joint's axis; prismatic: 1. A
-  /// clearance falls no faster than Σ_j |q̇_j|·reach_j.
-  std::vector<double> reaches(std::span<const double> q, const std::vector<std::vector<Vec3>>& elements) const;
+  /// clearance falls no faster than Σ_j |q̇_j|·reach_j. Only the variables
+  /// with a non-zero entry in `wanted` are measured (the others read 0).
+  std::vector<double> reaches(std::span<const double> q, const std::vector<std::vector<Vec3>>& elements,
+                              std::span<const double> wanted) const;
   /// Does joint variable `variable` move link `link`?
   bool moves(std::size_t variable, int link) const;
 
  private:
+  /// Per element: the centre and radius of a ball holding it, in its
+  /// link's frame (a cheap first bound for distances and reaches).
+  struct Ball {
+    Vec3 centre = Vec3::Zero();
+    double radius = 0.0;
+  };
   const SceneChecker* checker_;
+  std::vector<Ball> balls_;
   std::vector<int> element_link_;              ///< per element: its link
   std::vector<std::vector<bool>> moves_link_;  ///< per joint, per link: does the joint move it
 };
@@ -105,11 +117,14 @@ struct Controller {
 
 /// Joint velocities (units/s at speed factor 1) to command at q: a joint
 /// jog returns the same vector always, a Cartesian jog recomputes them.
-using Jog = std::function<void(std::span<const double> q, std::span<double> velocity)>;
+/// Returns false when the jog cannot go on from q (a Cartesian line out of
+/// the arm's reach): the motion ends there.
+using Jog = std::function<bool(std::span<const double> q, std::span<double> velocity)>;
 
 struct RunResult {
   bool stopped = false;   ///< a stop was in force (the motion ended by the watchdog)
   bool at_limit = false;  ///< a joint reached its limit (the motion ended there)
+  bool jog_ended = false; ///< the jog could not go on (the motion ended there)
   bool gave_up = false;   ///< still moving at Controller::give_up
   bool held = true;       ///< the stop held on samples at the final pose
   double time = 0.0;      ///< when the motion ended, s
@@ -119,7 +134,8 @@ struct RunResult {
   int lowest_obstacle = -1;
   /// A lower bound on the clearance between ticks too: on each tick's
   /// straight joint-space step the clearance falls at most f·V_k per second
-  /// from either end.
+  /// from either end; where that bound is below exact_below, the step is
+  /// halved (up to 10 times) until it is within 0.01 mm of the ends'.
   double lowest_between = std::numeric_limits<double>::infinity();
   double start_clearance = std::numeric_limits<double>::infinity();
   double final_clearance = std::numeric_limits<double>::infinity();  ///< as `lowest` (exact below exact_below)

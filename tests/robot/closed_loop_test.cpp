@@ -106,6 +106,7 @@ void campaign(const std::string& robot, const std::vector<std::size_t>& arm, con
                  tool != nullptr ? link_kinematics(model, tool) : ToolKinematics{});
     const closed_loop::Jog jog = [&velocity](std::span<const double>, std::span<double> out) {
       std::copy(velocity.begin(), velocity.end(), out.begin());
+      return true;
     };
     // Exact (the oracle) below the stop distance, where the assertions
     // look; a lower bound above it. The final clearance exactly.
@@ -115,7 +116,7 @@ void campaign(const std::string& robot, const std::vector<std::size_t>& arm, con
     // turn about that joint's own axis does not change.
     std::vector<std::vector<Vec3>> elements;
     judge.element_vertices(q, elements);
-    const double v = rate * judge.reaches(q, elements)[joint];
+    const double v = rate * judge.reaches(q, elements, velocity)[joint];
     EXPECT_GE(r.speed_bound, v * (1 - 1e-9)) << "the run's own speed bound is below the jog's";
     const double bound = o.stop_distance - (1 + ctl.delay) * v * r.longest_interval;
     const std::string what = robot + (tool != nullptr ? " with tool" : "") + " run " + std::to_string(run) +
