@@ -293,7 +293,7 @@ RunRecord one_run(const Setup& setup, Worker& worker, const CampaignOptions& o, 
     ctl.give_up = o.give_up;
     // Exact (the oracle) below the stop distance: the bound lies below it,
     // so a lower bound at or above it settles both checks.
-    const RunResult r = run(dog, q, jog, robot.lower, robot.upper, ctl, rng, *robot.judge, scene.obstacles, stop);
+    const RunResult r = run(dog, q, jog, robot.lower, robot.upper, ctl, rng, *robot.judge, scene.obstacles, stop, stop);
     rec.stopped = r.stopped;
     rec.at_limit = r.at_limit;
     rec.jog_ended = r.jog_ended;

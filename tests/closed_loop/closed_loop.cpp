@@ -283,28 +283,29 @@ double speed_of(const std::vector<double>& velocity, const std::vector<double>& 
   return s;
 }
 
-// The smallest clearance on the joint-space segment a → b, its ends'
-// clearances ca and cb, neither falling by more than `fall` along it: the
-// Lipschitz bound (ca + cb − fall)/2, the segment halved while that bound is
-// below exact_below and more than 0.01 mm under both ends (at most `depth`
-// times).
+// A lower bound on the smallest clearance on the joint-space segment a → b,
+// its ends' clearances ca and cb, neither falling by more than `fall` along
+// it: the Lipschitz bound (ca + cb − fall)/2, the segment halved while that
+// bound is below `level` (what it has to clear) and more than 0.01 mm under
+// both ends (at most `depth` times).
 double segment_low(const IndependentRobot& robot, const std::vector<Obstacle>& obstacles, double exact_below,
                    const std::vector<double>& a, const std::vector<double>& b, double ca, double cb, double fall,
-                   int depth) {
+                   double level, int depth) {
   const double bound = 0.5 * (ca + cb - fall);
-  if (bound >= exact_below || bound >= std::min(ca, cb) - 1e-5 || depth == 0) return std::min({ca, cb, bound});
+  if (bound >= level || bound >= std::min(ca, cb) - 1e-5 || depth == 0) return std::min({ca, cb, bound});
   std::vector<double> mid(a.size());
   for (std::size_t j = 0; j < a.size(); ++j) mid[j] = 0.5 * (a[j] + b[j]);
   const double cm = robot.clearance(mid, obstacles, exact_below);
-  return std::min(segment_low(robot, obstacles, exact_below, a, mid, ca, cm, 0.5 * fall, depth - 1),
-                  segment_low(robot, obstacles, exact_below, mid, b, cm, cb, 0.5 * fall, depth - 1));
+  return std::min(segment_low(robot, obstacles, exact_below, a, mid, ca, cm, 0.5 * fall, level, depth - 1),
+                  segment_low(robot, obstacles, exact_below, mid, b, cm, cb, 0.5 * fall, level, depth - 1));
 }
 
 }  // namespace
 
 RunResult run(Watchdog& dog, std::vector<double> q, const Jog& jog, const std::vector<double>& lower,
               const std::vector<double>& upper, const Controller& ctl, testing::Rng& rng,
-              const IndependentRobot& robot, const std::vector<Obstacle>& obstacles, double exact_below) {
+              const IndependentRobot& robot, const std::vector<Obstacle>& obstacles, double exact_below,
+              double stop_distance) {
   RunResult r;
   const std::size_t dof = q.size();
   std::vector<std::vector<Vec3>> elements;
@@ -387,8 +388,11 @@ RunResult run(Watchdog& dog, std::vector<double> q, const Jog& jog, const std::v
       r.lowest_obstacle = near;
     }
     // Between the two ends: each falls at most applied·v_step per second.
+    // What it has to clear: contact, and the guarantee's bound with the V
+    // and T so far (they only grow, so the run's final bound is lower).
+    const double level = std::max(0.0, stop_distance - (1 + ctl.delay) * r.speed_bound * r.longest_interval);
     r.lowest_between = std::min(r.lowest_between, segment_low(robot, obstacles, exact_below, from, q, clearance, next,
-                                                              applied * v_step * dt, 10));
+                                                              applied * v_step * dt, level, 10));
     clearance = next;
     if (limit) {
       r.at_limit = true;

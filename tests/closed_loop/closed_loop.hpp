@@ -134,8 +134,10 @@ struct RunResult {
   int lowest_obstacle = -1;
   /// A lower bound on the clearance between ticks too: on each tick's
   /// straight joint-space step the clearance falls at most f·V_k per second
-  /// from either end; where that bound is below exact_below, the step is
-  /// halved (up to 10 times) until it is within 0.01 mm of the ends'.
+  /// from either end; where that bound is below contact or the guarantee's
+  /// bound (stop_distance − (1 + D)·V·T with the V and T so far), the step
+  /// is halved (up to 10 times) until it clears them or is within 0.01 mm
+  /// of the ends'.
   double lowest_between = std::numeric_limits<double>::infinity();
   double start_clearance = std::numeric_limits<double>::infinity();
   double final_clearance = std::numeric_limits<double>::infinity();  ///< as `lowest` (exact below exact_below)
@@ -156,8 +158,10 @@ struct RunResult {
 /// Runs `jog` from q0 under the watchdog until the motion ends, judging
 /// each tick's configuration by `robot` against `obstacles` (exact below
 /// `exact_below`). `lower`/`upper`: the joint limits, where the motion ends.
+/// `stop_distance`: the watchdog's, for the bound between ticks.
 RunResult run(Watchdog& dog, std::vector<double> q0, const Jog& jog, const std::vector<double>& lower,
               const std::vector<double>& upper, const Controller& ctl, testing::Rng& rng,
-              const IndependentRobot& robot, const std::vector<Obstacle>& obstacles, double exact_below);
+              const IndependentRobot& robot, const std::vector<Obstacle>& obstacles, double exact_below,
+              double stop_distance);
 
 }  // namespace proxima::robot::closed_loop

@@ -110,7 +110,8 @@ void campaign(const std::string& robot, const std::vector<std::size_t>& arm, con
     };
     // Exact (the oracle) below the stop distance, where the assertions
     // look; a lower bound above it. The final clearance exactly.
-    closed_loop::RunResult r = closed_loop::run(dog, q, jog, lower, upper, ctl, rng, judge, boxes, o.stop_distance);
+    closed_loop::RunResult r = closed_loop::run(dog, q, jog, lower, upper, ctl, rng, judge, boxes, o.stop_distance,
+                                                 o.stop_distance);
     r.final_clearance = judge.clearance(r.q, boxes, 0.05);
     // A jog of one joint: V is its rate times the joint's reach, which the
     // turn about that joint's own axis does not change.

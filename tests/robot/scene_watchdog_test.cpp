@@ -229,7 +229,8 @@ closed_loop::RunResult jog_panda_to_the_table(double rate, const char* tool) {
     std::copy(velocity.begin(), velocity.end(), out.begin());
     return true;
   };
-  closed_loop::RunResult r = closed_loop::run(dog, q, jog, lower, upper, ctl, rng, judge, table, 0.05);
+  closed_loop::RunResult r = closed_loop::run(dog, q, jog, lower, upper, ctl, rng, judge, table, 0.05,
+                                                 WatchdogOptions{}.stop_distance);
   // The guarantee's bound for this jog (watchdog.hpp): the shoulder's reach
   // times the jog's speed over one period, and κ for the tight form.
   const WatchdogOptions o;
