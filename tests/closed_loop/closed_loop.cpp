@@ -313,7 +313,7 @@ RunResult run(Watchdog& dog, std::vector<double> q, const Jog& jog, const std::v
   std::vector<double> velocity(dof, 0.0);
   double clearance = robot.clearance(elements, obstacles, exact_below, &r.lowest_obstacle);
   r.start_clearance = r.lowest = r.lowest_between = clearance;
-  r.jog_ended = !jog(q, velocity);
+  const bool ended_at_start = !jog(q, velocity);
   std::vector<double> reach = robot.reaches(q, elements, velocity);
   r.speed_bound = speed_of(velocity, reach);
   double t = 0.0, last_sample = 0.0;
@@ -346,7 +346,11 @@ RunResult run(Watchdog& dog, std::vector<double> q, const Jog& jog, const std::v
       r.gave_up = true;
       break;
     }
-    if (r.jog_ended) break;
+    // A jog that cannot start ends the motion unless the first answer stopped it.
+    if (ended_at_start) {
+      r.jog_ended = true;
+      break;
+    }
     const double dt = ctl.period * (1.0 + ctl.jitter * rng.uniform(-1.0, 1.0));
     // The velocities of this step (a Cartesian jog's change with q): the
     // reaches at its start for them.
