@@ -14,6 +14,7 @@
 // (no test framework here: a geometry this rig cannot judge throws).
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <span>
@@ -163,5 +164,76 @@ RunResult run(Watchdog& dog, std::vector<double> q0, const Jog& jog, const std::
               const std::vector<double>& upper, const Controller& ctl, testing::Rng& rng,
               const IndependentRobot& robot, const std::vector<Obstacle>& obstacles, double exact_below,
               double stop_distance);
+
+
+// The rig's earlier interface, kept for the tests written against it.
+using BoxObstacle = Obstacle;
+/// obstacles_of (boxes and cylinders).
+inline std::vector<Obstacle> boxes_of(const Environment& env) { return obstacles_of(env); }
+/// IndependentRobot(c).clearance(q, obstacles, exact_below).
+inline double independent_clearance(const SceneChecker& c, std::span<const double> q,
+                                    const std::vector<Obstacle>& obstacles, double exact_below) {
+  return IndependentRobot(c).clearance(q, obstacles, exact_below);
+}
+/// The reach of joint variable `variable` at q (IndependentRobot::reaches).
+inline double reach(const SceneChecker& c, std::span<const double> q, std::size_t variable) {
+  const IndependentRobot robot(c);
+  std::vector<std::vector<Vec3>> elements;
+  robot.element_vertices(q, elements);
+  std::vector<double> wanted(q.size(), 0.0);
+  wanted[variable] = 1.0;
+  return robot.reaches(q, elements, wanted)[variable];
+}
+
+/// Runs a program under the watchdog: the controller advances the
+/// program's clock by the speed factor times each interval (a monitor speed
+/// scaling the whole program) and the robot is where the program puts it,
+/// `at(tau)`, until the program's end (`at_limit`) or a stop.
+template <class Program, class Judge>
+RunResult run_program(Watchdog& dog, Program&& at, double tau_begin, double tau_end, const Controller& ctl,
+                      testing::Rng& rng, Judge&& clearance) {
+  RunResult r;
+  double t = 0.0, tau = tau_begin, pending = 1.0, before = 1.0;
+  bool moved = true;  // in the last interval
+  std::vector<double> q = at(tau);
+  r.lowest = r.final_clearance = clearance(q);
+  for (;;) {
+    const WatchdogState s = dog.update({t, q});
+    ++r.samples;
+    r.last = s;
+    const double applied = ctl.delay == 0 ? s.speed_factor : pending;
+    pending = s.speed_factor;
+    // Stopped: a stop answered again for a robot that stood still since the
+    // last stop. (A stop the program's look-ahead called far out becomes a
+    // crawl once the robot stands: it may close in.)
+    if (applied == 0.0 && s.speed_factor == 0.0 && before == 0.0 && !moved) {
+      r.stopped = true;
+      break;
+    }
+    before = s.speed_factor;
+    if (t > ctl.give_up) {
+      r.gave_up = true;
+      break;
+    }
+    if (tau >= tau_end) {
+      r.at_limit = true;  // the program ran to its end
+      break;
+    }
+    const double dt = ctl.period * (1.0 + ctl.jitter * rng.uniform(-1.0, 1.0));
+    r.longest_interval = std::max(r.longest_interval, dt);
+    moved = applied > 0.0;
+    tau = std::min(tau_end, tau + applied * dt);
+    q = at(tau);
+    t += dt;
+    r.final_clearance = clearance(q);
+    r.lowest = std::min(r.lowest, r.final_clearance);
+  }
+  r.time = t;
+  r.q = q;
+  if (r.stopped) {
+    for (int k = 1; k <= 3; ++k) r.held &= dog.update({t + k * ctl.period, q}).speed_factor == 0.0;
+  }
+  return r;
+}
 
 }  // namespace proxima::robot::closed_loop
