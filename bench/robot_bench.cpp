@@ -31,6 +31,8 @@
 //
 // Usage: proxima-robot-bench [--configs N] [--scenes DIR] [--robot DIR|panda|ur5]
 //                            [--seed S] [--no-indep] [--markdown]
+//        proxima-robot-bench closed-loop [--runs N] [--seed S] [--threads N] [--give-up S] [--csv FILE]
+// The second form is the watchdog's closed-loop campaign (closed_loop_mode.cpp).
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -69,6 +71,7 @@
 #include <proxima/shape/cylinder.hpp>
 #include <proxima/shape/sphere.hpp>
 
+#include "closed_loop_mode.hpp"
 #include "minkowski_oracle.hpp"
 #include "report.hpp"
 #include "scene_yaml.hpp"
@@ -840,7 +843,7 @@ ClutterRow run_clutter(const SceneChecker& checker, FclRobot& frobot, std::size_
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "proxima-robot-bench: " << why
             << "\nusage: proxima-robot-bench [--configs N] [--scenes DIR] [--robot DIR|panda|ur5] [--seed S] [--no-indep] "
-               "[--markdown]\n";
+               "[--markdown]\n       proxima-robot-bench closed-loop --help\n";
   std::exit(2);
 }
 
@@ -1428,8 +1431,9 @@ int run(const Options& opt) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const Options opt = parse_args(argc, argv);
   try {
+    if (argc > 1 && std::string(argv[1]) == "closed-loop") return proxima::bench::closed_loop_main(argc - 1, argv + 1);
+    const Options opt = parse_args(argc, argv);
     return run(opt);
   } catch (const std::exception& e) {
     std::cerr << "proxima-robot-bench: " << e.what() << "\n";

@@ -4,8 +4,9 @@
 // periods of 4–32 ms with ±25 % jitter, the answer applied at once or one
 // sample late, with and without a tool for the Cartesian model; each run
 // until the motion stops. Judged by the links' geometry against the boxes
-// (closed_loop.hpp: separating axes, then the Minkowski oracle), not by the
-// scene checker that feeds the watchdog: no contact, and nothing closer than
+// (tests/closed_loop/closed_loop.hpp: separating axes, then the Minkowski
+// oracle), not by the scene checker that feeds the watchdog: no contact,
+// and nothing closer than
 // stop_distance − (1 + delay)·V·T, V the jog's speed times the joint's reach.
 // A run's "lowest" is exact below stop_distance and a lower bound above it;
 // its final clearance is exact.
@@ -58,8 +59,11 @@ void campaign(const std::string& robot, const std::vector<std::size_t>& arm, con
   const SceneChecker checker = robot_test::shipped_checker(robot, MeshMode::convex_hull);
   const RobotModel& model = checker.model();
   const Environment env = loop_scene(robot, "cage_scene0001");
-  const std::vector<closed_loop::BoxObstacle> boxes = closed_loop::boxes_of(env);
-  const SceneClearances channels = scene_clearances(checker, env);
+  const closed_loop::IndependentRobot judge(checker);
+  const std::vector<closed_loop::Obstacle> boxes = closed_loop::obstacles_of(env);
+  WatchdogOptions o;
+  const SceneClearances channels = scene_clearances(checker, env, {.exact_within = largest_warn_distance(o, {})});
+  o.channels = scene_thresholds(channels, o);
   const std::size_t dof = model.variable_count();
   std::vector<double> lower(dof), upper(dof);
   for (std::size_t j = 0; j < dof; ++j) {
@@ -67,7 +71,6 @@ void campaign(const std::string& robot, const std::vector<std::size_t>& arm, con
     lower[j] = jt.lower;
     upper[j] = jt.upper;
   }
-  const WatchdogOptions o;
   Rng rng(seed);
   LoopStats stats;
   const int runs = loop_runs();
@@ -83,7 +86,7 @@ void campaign(const std::string& robot, const std::vector<std::size_t>& arm, con
       sign = rng.uniform(0.0, 1.0) < 0.5 ? -1.0 : 1.0;
       const RobotState s = checker.state(q);
       if (checker.self_collision(s).collide() || checker.environment_distance(s, env).distance < 0.03) continue;
-      if (closed_loop::independent_clearance(checker, q, boxes, 0.05) < 0.03) continue;
+      if (judge.clearance(q, boxes, 0.05) < 0.03) continue;
       bool hits = false;
       std::vector<double> x = q;
       for (int k = 1; k <= 100 && !hits; ++k) {
@@ -102,14 +105,21 @@ void campaign(const std::string& robot, const std::vector<std::size_t>& arm, con
     ctl.give_up = 300.0;
     Watchdog dog(dof, channels.channels, channels.fn, o, {},
                  tool != nullptr ? link_kinematics(model, tool) : ToolKinematics{});
+    const closed_loop::Jog jog = [&velocity](std::span<const double>, std::span<double> out) {
+      std::copy(velocity.begin(), velocity.end(), out.begin());
+      return true;
+    };
     // Exact (the oracle) below the stop distance, where the assertions
     // look; a lower bound above it. The final clearance exactly.
-    auto judge = [&](std::span<const double> x) {
-      return closed_loop::independent_clearance(checker, x, boxes, o.stop_distance);
-    };
-    closed_loop::RunResult r = closed_loop::run(dog, q, velocity, lower, upper, ctl, rng, judge);
-    r.final_clearance = closed_loop::independent_clearance(checker, r.q, boxes, 0.05);
-    const double v = rate * closed_loop::reach(checker, q, joint);
+    closed_loop::RunResult r = closed_loop::run(dog, q, jog, lower, upper, ctl, rng, judge, boxes, o.stop_distance,
+                                                 o.stop_distance);
+    r.final_clearance = judge.clearance(r.q, boxes, 0.05);
+    // A jog of one joint: V is its rate times the joint's reach, which the
+    // turn about that joint's own axis does not change.
+    std::vector<std::vector<Vec3>> elements;
+    judge.element_vertices(q, elements);
+    const double v = rate * judge.reaches(q, elements, velocity)[joint];
+    EXPECT_GE(r.speed_bound, v * (1 - 1e-9)) << "the run's own speed bound is below the jog's";
     const double bound = o.stop_distance - (1 + ctl.delay) * v * r.longest_interval;
     const std::string what = robot + (tool != nullptr ? " with tool" : "") + " run " + std::to_string(run) +
                              ": joint " + std::to_string(joint) + " at " + std::to_string(sign * rate) +

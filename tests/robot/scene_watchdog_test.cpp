@@ -5,11 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
-#include <string>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -20,6 +20,7 @@
 #include <proxima/robot/urdf.hpp>
 
 #include "closed_loop.hpp"
+#include "minkowski_oracle.hpp"
 #include "robot_test_support.hpp"
 
 namespace proxima::robot {
@@ -132,7 +133,8 @@ TEST(SceneWatchdog, GroupsAreOneChannelEach) {
 
 // The world vertices of each of link l's hulls at q.
 std::vector<std::vector<Eigen::Vector3d>> link_hulls(const SceneChecker& c, std::span<const double> q, int l) {
-  const auto elements = closed_loop::element_vertices(c, q);
+  std::vector<std::vector<Vec3>> elements;
+  closed_loop::IndependentRobot(c).element_vertices(q, elements);
   std::size_t first = 0;
   for (int k = 0; k < l; ++k) first += c.geometry().links()[static_cast<std::size_t>(k)].shapes.size();
   std::vector<std::vector<Eigen::Vector3d>> out;
@@ -264,7 +266,7 @@ TEST(SceneWatchdog, APairRestingCloseDoesNotSlowAWristJog) {
   const double wrist_rest = oracle_pair(checker, q0, l5, l7);
   EXPECT_GT(wrist_rest, 0.015);
   EXPECT_LT(wrist_rest, 0.03);
-  const double table_rest = closed_loop::independent_clearance(checker, q0, table, 0.05);
+  const double table_rest = closed_loop::independent_clearance(checker, q0, table, 1.0);
   EXPECT_GT(table_rest, 0.2);
   for (const double rate : {0.5, -0.5}) {
     const SceneClearances channels = scene_clearances(checker, env, {.exact_within = WatchdogOptions{}.warn_distance});
@@ -280,7 +282,7 @@ TEST(SceneWatchdog, APairRestingCloseDoesNotSlowAWristJog) {
         ++slowed;
         // Slowed only where a pair of links has closed in below its rest
         // distance (or the table is within the slow distance).
-        bool cause = closed_loop::independent_clearance(checker, q, table, 0.05) < o.slow_distance;
+        bool cause = closed_loop::independent_clearance(checker, q, table, o.slow_distance) < o.slow_distance;
         for (std::size_t c = 0; c < pairs.size() && !cause; ++c)
           cause = rest[c] < o.slow_distance && oracle_pair(checker, q, pairs[c].first, pairs[c].second) < rest[c];
         EXPECT_TRUE(cause) << "rate " << rate << ", t " << t << ": speed factor " << s.speed_factor << " on "
@@ -379,7 +381,8 @@ TEST(SceneWatchdog, PredictsAPandaCartesianMotion) {
 // The README's demo in a closed loop: the shoulder jogged towards the table
 // at `rate` rad/s times the speed factor, one sample per 32 ms, until the
 // motion stops. Judged by the links' geometry against the table box
-// (closed_loop.hpp), not by the checker that feeds the watchdog.
+// (tests/closed_loop/closed_loop.hpp), not by the checker that feeds the
+// watchdog.
 closed_loop::RunResult jog_panda_to_the_table(double rate, const char* tool) {
   const SceneChecker& checker = watched_panda();
   const RobotModel& model = checker.model();
@@ -390,9 +393,9 @@ closed_loop::RunResult jog_panda_to_the_table(double rate, const char* tool) {
   const SceneClearances channels = scene_clearances(checker, env);
   Watchdog dog(dof, channels.channels, channels.fn, {}, {},
                tool != nullptr ? link_kinematics(model, tool) : ToolKinematics{});
-  const std::vector<closed_loop::BoxObstacle> table = closed_loop::boxes_of(env);
-  auto judge = [&](std::span<const double> x) { return closed_loop::independent_clearance(checker, x, table, 0.05); };
-  EXPECT_GT(judge(q), 0.15);
+  const std::vector<closed_loop::Obstacle> table = closed_loop::obstacles_of(env);
+  const closed_loop::IndependentRobot judge(checker);
+  EXPECT_GT(judge.clearance(q, table, 0.05), 0.15);
   std::vector<double> velocity(dof, 0.0), lower(dof), upper(dof);
   velocity[1] = rate;  // shoulder forward and down
   for (std::size_t j = 0; j < dof; ++j) {
@@ -402,11 +405,18 @@ closed_loop::RunResult jog_panda_to_the_table(double rate, const char* tool) {
   }
   testing::Rng rng(1);
   const closed_loop::Controller ctl{.period = 0.032};
-  closed_loop::RunResult r = closed_loop::run(dog, q, velocity, lower, upper, ctl, rng, judge);
+  const closed_loop::Jog jog = [&velocity](std::span<const double>, std::span<double> out) {
+    std::copy(velocity.begin(), velocity.end(), out.begin());
+    return true;
+  };
+  closed_loop::RunResult r = closed_loop::run(dog, q, jog, lower, upper, ctl, rng, judge, table, 0.05,
+                                                 WatchdogOptions{}.stop_distance);
   // The guarantee's bound for this jog (watchdog.hpp): the shoulder's reach
   // times the jog's speed over one period, and κ for the tight form.
   const WatchdogOptions o;
-  const double v = rate * closed_loop::reach(checker, q, 1);
+  std::vector<std::vector<Vec3>> elements;
+  judge.element_vertices(q, elements);
+  const double v = rate * judge.reaches(q, elements, velocity)[1];
   const double kappa = std::numbers::pi * v * ctl.period / (2.0 * (o.slow_distance - o.stop_distance));
   EXPECT_LE(kappa, 1.0) << "the tight bound does not apply to this jog";
   std::printf("shoulder reach %.3f m, V·T %.2f mm, κ %.3f\n", v / rate, 1e3 * v * ctl.period, kappa);
@@ -449,8 +459,9 @@ TEST(SceneWatchdog, InsideTheTablePushingDeeperStopsAndBackingOutIsAllowed) {
   const SceneChecker& checker = watched_panda();
   const RobotModel& model = checker.model();
   const Environment env = table_cell();
-  const std::vector<closed_loop::BoxObstacle> table = closed_loop::boxes_of(env);
-  auto exact = [&](std::span<const double> x) { return closed_loop::independent_clearance(checker, x, table, 0.05); };
+  const std::vector<closed_loop::Obstacle> table = closed_loop::obstacles_of(env);
+  const closed_loop::IndependentRobot judge(checker);
+  auto exact = [&](std::span<const double> x) { return judge.clearance(x, table, 0.05); };
   std::vector<double> q = ready_pose();
   q.resize(model.variable_count(), 0.0);
   // The shoulder turned on until the arm is 5–15 mm inside the table top.
