@@ -157,6 +157,8 @@ Watchdog::Watchdog(std::size_t dof, std::size_t channels, ClearancesFn clearance
   check_limits(o.limits, dof);
   held_.assign(channels_, 1.0);
   last_clearance_.assign(channels_, std::numeric_limits<double>::quiet_NaN());
+  steady_ref_.assign(channels_, std::numeric_limits<double>::quiet_NaN());
+  steady_since_.assign(channels_, std::numeric_limits<double>::quiet_NaN());
 }
 
 double stop_band(const WatchdogOptions& o) {
@@ -234,11 +236,17 @@ WatchdogState Watchdog::judge(std::size_t c, double now, double predicted, doubl
   // Beyond slow_distance a held factor is raised by doubling each sample
   // whatever the prediction says, never lifted at once: a robot stopped
   // early by a fast predicted approach resumes gradually, instead of
-  // alternating between a stop and full speed.
+  // alternating between a stop and full speed. So is one whose clearance
+  // has not fallen by approach_epsilon for a whole horizon (a wrist rolling
+  // beside its hand, a move along a wall): held for ever it would crawl
+  // without end; raised, it is still capped by the ramp of its clearance
+  // and stopped within the band, and one period of the raised factor that
+  // closes in shows as a fall, which holds it again.
   const bool held = held_[c] < 1.0;
   if (held) {
+    const bool steady = !s.approaching && last_time_ - steady_since_[c] >= o.horizon;
     const double raised = 2.0 * std::max({held_[c], o.stop_factor, 0.01});
-    f = std::min(f, s.approaching || now >= t.slow_distance ? raised : held_[c]);
+    f = std::min(f, s.approaching || steady || now >= t.slow_distance ? raised : held_[c]);
   }
   if (held || fell || s.approaching) f = std::min(f, ramp(c, now));
   // Within the stop band (or inside it, or below) and not moving away: stop.
@@ -355,6 +363,7 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
     s.reason = WatchdogReason::invalid_clearance;
     // The next sample is not compared with a clearance from before this one.
     last_clearance_.assign(channels_, std::numeric_limits<double>::quiet_NaN());
+    steady_since_.assign(channels_, std::numeric_limits<double>::quiet_NaN());
   } else {
     // The most severe channel decides (level, then approaching within its
     // warn distance, then the sooner stop, then the smaller predicted
@@ -392,6 +401,14 @@ WatchdogState Watchdog::update(const MotionSample& sample) {
       const bool in_band = now[c] - thresholds_[c].stop_distance <= band_[c];
       held_[c] = js[c].speed_factor == 0.0 && !in_band ? std::max(o.stop_factor, 0.01) : js[c].speed_factor;
       last_clearance_[c] = now[c];
+      // Steady since: the last time the clearance fell by approach_epsilon
+      // below the highest it read after the fall before.
+      if (std::isnan(steady_since_[c]) || now[c] < steady_ref_[c] - o.approach_epsilon) {
+        steady_ref_[c] = now[c];
+        steady_since_[c] = sample.time;
+      } else {
+        steady_ref_[c] = std::max(steady_ref_[c], now[c]);
+      }
     }
   }
   s.model = p.model;

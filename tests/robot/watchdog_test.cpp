@@ -409,6 +409,48 @@ TEST(Watchdog, AChannelThatRestsCloseTakesItsFirstClearance) {
   EXPECT_EQ(dog.thresholds(0).stop_distance, 0.01);
 }
 
+// A slow-down held on a channel whose clearance then holds steady (a move
+// along a wall, a wrist rolling beside its hand) is raised by doubling once
+// a whole horizon has passed without a fall, never above the ramp of the
+// clearance (closed form): it does not crawl for ever.
+TEST(Watchdog, AHeldSlowDownResumesOnlyAfterAHorizonWithoutAFall) {
+  const ClearancesFn gap = [](std::span<const double> q, std::span<double> out) { out[0] = q[0]; };
+  const WatchdogOptions o;
+  Watchdog dog(1, 1, gap, o);
+  const double period = 0.032;
+  double t = 0.0, x = 0.3;
+  WatchdogState s;
+  // Closing in at 0.2 m/s times the factor, until held below 6 cm.
+  for (; x > 0.06; t += period) {
+    s = dog.update({t, {x}});
+    x -= 0.2 * s.speed_factor * period;
+  }
+  ASSERT_EQ(s.level, WatchdogLevel::slow);
+  const double ramp = std::sin(std::numbers::pi / 2 * (x - o.stop_distance) / (o.slow_distance - o.stop_distance));
+  // The last fall shows at the next sample: holding steady from there.
+  const double since = t;
+  double held = -1.0;
+  int raised_at = -1;
+  for (int k = 0; k < 60; ++k, t += period) {
+    s = dog.update({t, {x}});
+    EXPECT_LE(s.speed_factor, ramp + 1e-12) << k;
+    // The first samples still fit the approach (which may raise the factor
+    // to the ramp of the predicted clearance); held from the first that
+    // reads the slider as still.
+    if (s.model != MotionModel::stationary) continue;
+    if (held < 0.0) held = s.speed_factor;
+    if (t - since < o.horizon - 1e-9) {
+      EXPECT_EQ(s.speed_factor, held) << k;
+    } else if (raised_at < 0) {
+      raised_at = k;
+      EXPECT_GT(s.speed_factor, held) << k;
+    }
+  }
+  EXPECT_LT(held, ramp - 0.05);
+  ASSERT_GE(raised_at, 0);
+  EXPECT_NEAR(s.speed_factor, ramp, 1e-12);
+}
+
 TEST(Watchdog, BadOptionsAreNamed) {
   const ClearanceFn ok = [](std::span<const double>) { return 1.0; };
   robot_test::expect_error([] { Watchdog(2, ClearanceFn{}); }, {"no clearance function"});

@@ -40,8 +40,9 @@
 // least (1 − κ)·g.
 // What keeps a slow-down from lifting: a channel that is slowed stays
 // slowed, at no more than its last factor and the ramp of its present
-// clearance, until it moves away (beyond slow_distance it is raised by
-// doubling per sample instead); neither a
+// clearance, until it moves away (beyond slow_distance, or once its
+// clearance has not fallen by approach_epsilon for a whole horizon, it is
+// raised by doubling per sample instead, still under the ramp); neither a
 // robot that reads as stationary (crawling) nor a predicted change below
 // approach_epsilon lifts it. A fresh prediction of the approach may raise
 // it (the robot slowed, so the path ahead is shorter), at most doubling it
@@ -328,6 +329,10 @@ class Watchdog {
   /// Per channel: the factor of the slow-down in force (1: none) and the
   /// clearance at the last sample (NaN before the first).
   std::vector<double> held_, last_clearance_;
+  /// Per channel: since when (sample time; NaN before the first) its
+  /// clearance has not fallen by approach_epsilon below steady_ref_, the
+  /// highest it read since.
+  std::vector<double> steady_ref_, steady_since_;
   std::vector<double> last_q_;  ///< the last sample's joints (empty before the first)
   /// The last sample received, sane or not (the speed check's reference;
   /// empty q before the first).
