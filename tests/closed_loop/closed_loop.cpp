@@ -406,10 +406,7 @@ RunResult run(Watchdog& dog, std::vector<double> q, const Jog& jog, const std::v
   r.final_clearance = clearance;
   r.time = t;
   r.q = q;
-  if (r.stopped) {
-    // Standing still at the stop, it stays a stop.
-    for (int k = 1; k <= 3; ++k) r.held &= dog.update({t + k * ctl.period, q}).speed_factor == 0.0;
-  }
+  if (r.stopped) r.held = stop_holds(dog, t, ctl.period, q);
   return r;
 }
 

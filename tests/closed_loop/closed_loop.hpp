@@ -185,6 +185,14 @@ inline double reach(const SceneChecker& c, std::span<const double> q, std::size_
   return robot.reaches(q, elements, wanted)[variable];
 }
 
+/// Standing still at a stop (three more samples at `q`, one period apart
+/// after `t`), it stays a stop.
+inline bool stop_holds(Watchdog& dog, double t, double period, const std::vector<double>& q) {
+  bool held = true;
+  for (int k = 1; k <= 3; ++k) held &= dog.update({t + k * period, q}).speed_factor == 0.0;
+  return held;
+}
+
 /// Runs a program under the watchdog: the controller advances the
 /// program's clock by the speed factor times each interval (a monitor speed
 /// scaling the whole program) and the robot is where the program puts it,
@@ -230,9 +238,7 @@ RunResult run_program(Watchdog& dog, Program&& at, double tau_begin, double tau_
   }
   r.time = t;
   r.q = q;
-  if (r.stopped) {
-    for (int k = 1; k <= 3; ++k) r.held &= dog.update({t + k * ctl.period, q}).speed_factor == 0.0;
-  }
+  if (r.stopped) r.held = stop_holds(dog, t, ctl.period, q);
   return r;
 }
 
