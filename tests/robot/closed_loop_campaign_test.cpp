@@ -6,6 +6,7 @@
 // scene, come closer than stop_distance − (1 + D)·V·T or fail to hold its
 // stop. (A run still crawling at the give-up time is counted and printed:
 // the campaign's report lists them.)
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -17,6 +18,7 @@
 
 #include "campaign.hpp"
 #include "robot_test_support.hpp"
+#include "support/test_shapes.hpp"
 
 namespace proxima::robot {
 namespace {
@@ -26,13 +28,15 @@ using closed_loop::JogKind;
 using closed_loop::RunRecord;
 
 TEST(ClosedLoopCampaign, SeededSampleOfBothRobotsAndEveryJogKindKeepsTheGuarantee) {
+  // Four runs per robot and jog kind (one under the sanitizers).
+  const int per_kind = testing::scaled(4);
   CampaignOptions o;
-  o.runs = 24;
+  o.runs = 6 * per_kind;
   o.seed = 7;
   o.threads = 2;
   o.robots_dir = robot_test::robots_dir();
   const closed_loop::CampaignResult result = closed_loop::run_campaign(o);
-  ASSERT_EQ(result.runs.size(), 24u);
+  ASSERT_EQ(result.runs.size(), static_cast<std::size_t>(o.runs));
   std::map<std::pair<std::string, JogKind>, int> covered;
   int stopped = 0;
   for (const RunRecord& r : result.runs) {
@@ -55,7 +59,7 @@ TEST(ClosedLoopCampaign, SeededSampleOfBothRobotsAndEveryJogKindKeepsTheGuarante
   }
   for (const char* robot : {"panda", "ur5"})
     for (const JogKind k : {JogKind::one_joint, JogKind::joint_direction, JogKind::cartesian})
-      EXPECT_EQ((covered[{robot, k}]), 4) << robot << ", " << to_string(k);
+      EXPECT_EQ((covered[{robot, k}]), per_kind) << robot << ", " << to_string(k);
   EXPECT_GT(stopped, 0);
   std::ostringstream report;
   closed_loop::print_report(report, o, result);
@@ -64,7 +68,7 @@ TEST(ClosedLoopCampaign, SeededSampleOfBothRobotsAndEveryJogKindKeepsTheGuarante
 
 TEST(ClosedLoopCampaign, RunsDoNotDependOnTheThreadCount) {
   CampaignOptions o;
-  o.runs = 4;
+  o.runs = std::max(2, testing::scaled(4));
   o.seed = 3;
   o.robots_dir = robot_test::robots_dir();
   o.threads = 1;
