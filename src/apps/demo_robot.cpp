@@ -69,9 +69,7 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
     // holds (a stop answered for a robot the predictor reads as still).
     q = start;
     WatchdogOptions options;
-    const SceneClearances channels =
-        scene_clearances(checker, env, {.exact_within = largest_warn_distance(options, {})});
-    options.channels = scene_thresholds(channels, options);
+    const SceneClearances channels = watched_channels(checker, env, options);
     Watchdog dog(q.size(), channels.channels, channels.fn, options, {},
                  link_kinematics(checker.model(), "panda_hand"));
     demo.closest_watched = table_distance(q);

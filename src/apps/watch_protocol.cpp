@@ -312,10 +312,7 @@ int run_watch_command(const WatchCommandOptions& options, LineSource& in, std::o
     WatchdogOptions watchdog = options.watchdog;
     const SceneClearances clearances = [&] {
       try {
-        SceneClearances c =
-            scene_clearances(checker, env, {.exact_within = largest_warn_distance(watchdog, cell.thresholds)});
-        watchdog.channels = scene_thresholds(c, watchdog, cell.thresholds);
-        return c;
+        return watched_channels(checker, env, watchdog, cell.thresholds);
       } catch (const Error& e) {
         throw Error("environment file '" + options.environment + "': " + e.what());
       }

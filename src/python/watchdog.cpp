@@ -89,11 +89,9 @@ std::unique_ptr<PyWatchdog> make_watchdog(const Scene& scene, const std::optiona
   robot::SceneClearanceOptions co;
   co.self = self;
   co.environment = environment;
-  co.exact_within = robot::largest_warn_distance(o, given);
-  const robot::SceneClearances clearances = robot::scene_clearances(*w->checker, *scene.environment, co);
+  const robot::SceneClearances clearances = robot::watched_channels(*w->checker, *scene.environment, o, given, co);
   if (clearances.channels == 0) value_error("Watchdog: nothing to watch (self_pairs=False and environment=False)");
   w->channels = clearances.names;
-  o.channels = robot::scene_thresholds(clearances, o, given);
   robot::ToolKinematics kinematics;
   if (tool) kinematics = robot::link_kinematics(w->checker->model(), *tool);
   w->dog.emplace(w->checker->model().variable_count(), clearances.channels, clearances.fn, o, robot::PredictorOptions{},

@@ -18,6 +18,10 @@ ProgramFollower::ProgramFollower(std::size_t channels, JointLimits limits, Watch
     throw Error("program fallback " + std::to_string(options_.fallback) + " must be finite and ≥ the tolerance (" +
                 std::to_string(options_.tolerance) + ")");
   if (limits_.lower.size() != limits_.upper.size()) throw Error("ProgramFollower: joint limits of unequal lengths");
+  // One clearance for every channel (one with a smaller stop distance is
+  // found early, and slowed rather than stopped by its distance there).
+  check_clearance_ = watch_.stop_distance;
+  for (const ChannelThresholds& t : watch_.channels) check_clearance_ = std::max(check_clearance_, t.stop_distance);
 }
 
 void ProgramFollower::set(const ProgramRequest& request) {
@@ -80,11 +84,6 @@ PathReport ProgramFollower::operator()(const MotionSample& sample, const Watchdo
       path.points.push_back(program.at(tk));
     }
     if (check_) {
-      // One clearance for every channel: the largest stop distance, so that
-      // no channel's crossing is found late (one with a smaller stop distance
-      // is found early, and slowed rather than stopped by its distance there).
-      double clearance = watch_.stop_distance;
-      for (const ChannelThresholds& t : watch_.channels) clearance = std::max(clearance, t.stop_distance);
       // From the sample itself (it may be off the program by up to the
       // fallback), then through the waypoints, to the end of the window.
       std::vector<double> a = sample.q;
@@ -95,7 +94,7 @@ PathReport ProgramFollower::operator()(const MotionSample& sample, const Watchdo
         const double tb = std::min(w.t, end);
         const std::vector<double> b = tb < w.t ? program.at(tb) : w.q;
         if (a != b) {
-          const SegmentCrossing c = check_(a, b, clearance);
+          const SegmentCrossing c = check_(a, b, check_clearance_);
           if (c.status == Status::invalid_input) {
             path.failed = true;
             break;

@@ -282,6 +282,14 @@ SegmentCheckFn scene_segment_check(const SceneChecker& checker, const Environmen
   };
 }
 
+SceneClearances watched_channels(const SceneChecker& checker, const Environment& env, WatchdogOptions& options,
+                                 const std::vector<ThresholdsFor>& given, SceneClearanceOptions clearance_options) {
+  clearance_options.exact_within = largest_warn_distance(options, given);
+  SceneClearances channels = scene_clearances(checker, env, clearance_options);
+  options.channels = scene_thresholds(channels, options, given);
+  return channels;
+}
+
 ToolKinematics link_kinematics(const RobotModel& model, std::string_view link, const Transform& base) {
   const int index = model.link_index(link);
   if (index < 0) throw Error("link_kinematics: robot '" + model.name() + "' has no link '" + std::string(link) + "'");

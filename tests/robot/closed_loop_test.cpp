@@ -62,8 +62,7 @@ void campaign(const std::string& robot, const std::vector<std::size_t>& arm, con
   const closed_loop::IndependentRobot judge(checker);
   const std::vector<closed_loop::Obstacle> boxes = closed_loop::obstacles_of(env);
   WatchdogOptions o;
-  const SceneClearances channels = scene_clearances(checker, env, {.exact_within = largest_warn_distance(o, {})});
-  o.channels = scene_thresholds(channels, o);
+  const SceneClearances channels = watched_channels(checker, env, o);
   const std::size_t dof = model.variable_count();
   std::vector<double> lower(dof), upper(dof);
   for (std::size_t j = 0; j < dof; ++j) {

@@ -86,6 +86,9 @@ class ProgramFollower {
   WatchdogOptions watch_;
   ProgramOptions options_;
   SegmentCheckFn check_;
+  /// The continuous check's clearance: the largest stop distance of any
+  /// channel, so that no channel's crossing is found late.
+  double check_clearance_ = 0.0;
   std::optional<ProgramRequest> pending_;
   std::optional<JointProgram> program_;
   bool located_ = false;    ///< a sample was located on the program

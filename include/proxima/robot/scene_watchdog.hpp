@@ -89,6 +89,13 @@ std::vector<ChannelThresholds> scene_thresholds(const SceneClearances& channels,
 /// and `given`: SceneClearanceOptions::exact_within for them.
 double largest_warn_distance(const WatchdogOptions& defaults, const std::vector<ThresholdsFor>& given);
 
+/// The channels of a cell as `proxima watch` watches them: scene_clearances
+/// (`clearance_options`, exact within the largest warn distance) with
+/// `options.channels` set by scene_thresholds from `given`. Throws as those.
+SceneClearances watched_channels(const SceneChecker& checker, const Environment& env, WatchdogOptions& options,
+                                 const std::vector<ThresholdsFor>& given = {},
+                                 SceneClearanceOptions clearance_options = {});
+
 /// How far a joint sample may read beyond the URDF's limits (feed_limits).
 struct FeedLimitOptions {
   double angle_tolerance = 0.02;    ///< rad beyond a revolute joint's position limit
