@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include <proxima/core/error.hpp>
+#include <proxima/io/file.hpp>
 
 #include "json_mesh.hpp"
 #include "json_shapes.hpp"
@@ -325,11 +326,10 @@ Scene scene_from_json(const json& j, const std::string& base_dir) {
 }
 
 Scene load_scene(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the scene file");
+  const std::string text = read_whole_file(path, "scene file");
   json j;
   try {
-    j = json::parse(in);
+    j = json::parse(text);
   } catch (const json::parse_error& e) {
     throw Error(path + ": not valid JSON (" + e.what() + ")");
   }
