@@ -169,31 +169,42 @@ int main(int argc, char** argv) {
       "\"thresholds\"}. Full format and the stated guarantee: docs/watch-command.md.");
   watchc->add_option("--environment", watch_opt.environment, "JSON file: the environment array of `proxima robot`");
   watchc->add_option("--tool", watch_opt.tool, "Tool link, for the Cartesian motion model");
-  watchc->add_option("--stop", watch_opt.watchdog.stop_distance, "Stop distance, m")->capture_default_str();
-  watchc->add_option("--slow", watch_opt.watchdog.slow_distance, "Slow-down distance, m")->capture_default_str();
-  watchc->add_option("--warn", watch_opt.watchdog.warn_distance, "Warning distance, m")->capture_default_str();
-  watchc->add_option("--horizon", watch_opt.watchdog.horizon, "Predicted motion checked, s")->capture_default_str();
+  watchc->add_option("--stop", watch_opt.watchdog.stop_distance, "Stop distance, m")->check(number_in(0.0, 1e3, false, "m"))->capture_default_str();
+  watchc->add_option("--slow", watch_opt.watchdog.slow_distance, "Slow-down distance, m")
+      ->check(number_in(0.0, 1e3, true, "m"))->capture_default_str();
+  watchc->add_option("--warn", watch_opt.watchdog.warn_distance, "Warning distance, m")
+      ->check(number_in(0.0, 1e3, true, "m"))->capture_default_str();
+  watchc->add_option("--horizon", watch_opt.watchdog.horizon, "Predicted motion checked, s")
+      ->check(number_in(0.0, 60.0, true, "s"))->capture_default_str();
   watchc->add_option("--stale-after", watch_opt.watchdog.stale_after, "Feed age at which slowing starts, s")
+      ->check(number_in(0.0, 3600.0, false, "s"))
       ->capture_default_str();
   watchc->add_option("--stop-after", watch_opt.watchdog.stop_after, "Feed age at which the robot stops, s")
+      ->check(number_in(0.0, 3600.0, true, "s"))
       ->capture_default_str();
   watchc->add_option("--angle-tolerance", watch_opt.feed.angle_tolerance,
                      "A sample may read this far beyond a revolute joint's limit, rad")
+      ->check(number_in(0.0, 10.0, false, "rad"))
       ->capture_default_str();
   watchc->add_option("--length-tolerance", watch_opt.feed.length_tolerance,
                      "A sample may read this far beyond a prismatic joint's limit, m")
+      ->check(number_in(0.0, 10.0, false, "m"))
       ->capture_default_str();
   watchc->add_option("--speed-tolerance", watch_opt.feed.speed_tolerance,
                      "A move between samples may imply this multiple of a joint's velocity limit")
+      ->check(number_in(1.0, 1e3, false, ""))
       ->capture_default_str();
   double watch_deadline = 0.0;
   CLI::Option* watch_deadline_flag = watchc->add_option(
-      "--deadline", watch_deadline, "Seconds of silence after which watch writes a stop itself (real-time mode)");
+      "--deadline", watch_deadline, "Seconds of silence after which watch writes a stop itself (real-time mode)")
+      ->check(number_in(0.0, 3600.0, true, "s"));
   watchc->add_option("--program-tolerance", watch_opt.program.tolerance,
                      "A sample farther from the program (joint space, rad) is off it: warn")
+      ->check(number_in(0.0, 10.0, true, "rad"))
       ->capture_default_str();
   watchc->add_option("--program-fallback", watch_opt.program.fallback,
                      "Farther from the program than this, the prediction is checked instead, rad")
+      ->check(number_in(0.0, 10.0, true, "rad"))
       ->capture_default_str();
 
   CLI11_PARSE(app, argc, argv);

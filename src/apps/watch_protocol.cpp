@@ -279,6 +279,21 @@ void check_flags(const WatchCommandOptions& o) {
         o.feed.speed_tolerance, "finite and >= 1 (a multiple of the velocity limit)");
   if (o.deadline)
     check(std::isfinite(*o.deadline) && *o.deadline > 0.0, "--deadline", *o.deadline, "a positive number of seconds");
+  // The default distances, before any channel is built from them: the
+  // watchdog would name the first channel, not the flags.
+  const WatchdogOptions& w = o.watchdog;
+  for (const auto& [flag, x] : {std::pair{"--stop", w.stop_distance}, std::pair{"--slow", w.slow_distance},
+                                std::pair{"--warn", w.warn_distance}})
+    check(std::isfinite(x) && x >= 0.0 && x <= 1e3, flag, x, "finite, >= 0 and <= 1000 (m)");
+  if (!(w.stop_distance < w.slow_distance && w.slow_distance <= w.warn_distance))
+    throw Error("--stop " + number_text(w.stop_distance) + ", --slow " + number_text(w.slow_distance) + ", --warn " +
+                number_text(w.warn_distance) + ": must be ordered stop < slow <= warn");
+}
+
+// "environment file 'F': " before an error about what the file set up, or
+// "" when no file was given (the error then comes from the robot or flags).
+std::string file_prefix(const WatchCommandOptions& o) {
+  return o.environment.empty() ? std::string() : "environment file '" + o.environment + "': ";
 }
 
 }  // namespace
@@ -304,17 +319,17 @@ int run_watch_command(const WatchCommandOptions& options, LineSource& in, std::o
       try {
         return attach(robot, cell.attached);
       } catch (const Error& e) {
-        throw Error("environment file '" + options.environment + "': " + e.what());
+        throw Error(file_prefix(options) + e.what());
       }
     }();
     // Refused at the start rather than as an invalid clearance on every sample.
-    if (auto e = checker.touch_error(env)) throw Error("environment file '" + options.environment + "': " + *e);
+    if (auto e = checker.touch_error(env)) throw Error(file_prefix(options) + *e);
     WatchdogOptions watchdog = options.watchdog;
     const SceneClearances clearances = [&] {
       try {
         return watched_channels(checker, env, watchdog, cell.thresholds);
       } catch (const Error& e) {
-        throw Error("environment file '" + options.environment + "': " + e.what());
+        throw Error(file_prefix(options) + e.what());
       }
     }();
     ToolKinematics tool;
@@ -337,7 +352,7 @@ int run_watch_command(const WatchCommandOptions& options, LineSource& in, std::o
       try {
         follower->set(*cell.program);
       } catch (const Error& e) {
-        throw Error("environment file '" + options.environment + "': " + e.what());
+        throw Error(file_prefix(options) + e.what());
       }
     }
     so.follower = follower.get();

@@ -59,6 +59,16 @@ expect_error "bench --poses -5" "--poses" "$proxima" bench --poses -5
 expect_error "robot --margin -1" "--margin" "$proxima" robot /dev/null --margin -1
 expect_error "robot --margin nan" "--margin" "$proxima" robot /dev/null --margin nan
 expect_error "robot of a directory" "not a regular file" "$proxima" robot "$examples"
+urdf=$(dirname "$0")/../data/robots/panda/panda.urdf
+for bad in "--stop -1" "--slow 0" "--warn nan" "--horizon 0" "--horizon 61" "--stale-after -1" "--stop-after inf" \
+           "--angle-tolerance -0.1" "--length-tolerance nan" "--speed-tolerance 0.5" "--deadline 0" \
+           "--program-tolerance 0" "--program-fallback -1" "--margin -0.1"; do
+  # shellcheck disable=SC2086
+  expect_error "watch $bad" "${bad%% *}" "$proxima" watch "$urdf" $bad
+done
+expect_error "watch with stop above slow" "must be ordered stop < slow <= warn" "$proxima" watch "$urdf" --stop 0.2 --slow 0.1
+out=$("$proxima" watch "$urdf" --stop 0.2 --slow 0.1 2>&1 </dev/null)
+grep -q "environment file ''" <<<"$out" && fail "a flag error is blamed on an environment file: $out"
 
 # A metric whose window the run never reaches says so instead of a perfect 0.
 out=$("$proxima" sim "$scene" --time 0.01 2>&1) || fail "a short sim run failed: $out"

@@ -47,7 +47,7 @@ for bad in 0 -1 abc; do
   grep -q -- "--deadline" "$err"
 done
 if "$proxima" watch "$panda/panda.urdf" --speed-tolerance 0.5 </dev/null 2>"$err"; then exit 1; fi
-grep -q -- "--speed-tolerance 0.5 must be" "$err"
+grep -q -- "--speed-tolerance: '0.5' must be >= 1" "$err"
 if "$proxima" watch "$panda/panda.urdf" --package broken </dev/null 2>"$err"; then exit 1; fi
 grep -q "expected NAME=DIR" "$err"
 if "$proxima" watch "$panda/panda.urdf" --environment /nonexistent.json </dev/null 2>"$err"; then exit 1; fi

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -351,7 +352,10 @@ TEST(WatchProtocol, RejectedSetUpsExitWithTheReason) {
   fails(o, "no link 'panda_tip'");
   o = watch_options("");
   o.watchdog.stop_distance = 0.5;
-  fails(o, "stop_distance < slow_distance");
+  fails(o, "--stop 0.5, --slow 0.1, --warn 0.2: must be ordered stop < slow <= warn");
+  o = watch_options("");
+  o.watchdog.warn_distance = std::numeric_limits<double>::quiet_NaN();
+  fails(o, "--warn nan must be finite");
   o = watch_options("");
   o.robot.urdf = "/nonexistent/robot.urdf";
   fails(o, "/nonexistent/robot.urdf");
