@@ -25,22 +25,19 @@ TEST(DemoMesh, CubesAreSupportedAndTheMugIsHeldOnBothSides) {
     EXPECT_GE(r.distinct, 4u);                     // at least the face's corners
     EXPECT_LE(r.clustered, 20u);
     EXPECT_GE(r.raw, r.clustered);
-    // The raw contacts of a face lying on a finely meshed face move with the
-    // pose: 1e-6 m on a 1 mm depth is 1e-3 of the force.
-    EXPECT_LT(r.ms, 1000.0);
   }
+  // The raw contacts of a face lying on a finely meshed face move with the
+  // pose: 1e-6 m on a 1 mm depth is 1e-3 of the force.
   EXPECT_LT(rows[1].raw_force_change, 1e-2);
   EXPECT_LT(rows[1].raw_torque_change, 1e-2);
   EXPECT_EQ(rows[0].triangles, 12u);
   EXPECT_EQ(rows[1].triangles, 12u * 16u * 16u);
   const MeshContactDemoRow& mug = rows[2];
-  if (mug.skipped) {
-    EXPECT_NE(mug.note.find("libmujoco-samples"), std::string::npos) << mug.note;
-  } else {
-    EXPECT_TRUE(mug.supports) << mug.support_detail;  // contacts on both sides
-    EXPECT_LE(mug.clustered, 40u);                     // 20 per side
-    EXPECT_LT(mug.raw_force_change, 1e-2);
-  }
+  // scripts/deps.sh installs the scanned mug (libmujoco-samples): it is tested, never skipped.
+  ASSERT_FALSE(mug.skipped) << mug.note;
+  EXPECT_TRUE(mug.supports) << mug.support_detail;  // contacts on both sides
+  EXPECT_LE(mug.clustered, 40u);                     // 20 per side
+  EXPECT_LT(mug.raw_force_change, 1e-2);
 }
 
 // The stability bound: perturbing a resting pose by 1e-6 m / 1e-6 rad
@@ -61,8 +58,8 @@ TEST(DemoMesh, WrenchIsStableUnderTinyPerturbationsWhereTheSetIsContinuous) {
   ASSERT_EQ(rows.size(), 3u);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const MeshContactDemoRow& r = rows[i];
-    if (r.skipped) continue;
     SCOPED_TRACE(r.scene);
+    ASSERT_FALSE(r.skipped) << r.note;
     if (i != 1) {
       EXPECT_LT(r.force_change, 1e-2);
       EXPECT_LT(r.torque_change, 1e-2);

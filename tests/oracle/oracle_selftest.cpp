@@ -4,7 +4,6 @@
 #include <Eigen/Geometry>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <numbers>
@@ -388,35 +387,6 @@ TEST(OracleMinkowski, FarFromOriginAndLargeScale) {
   }
 }
 
-TEST(OracleMinkowski, Timing) {
-  std::mt19937_64 rng(6);
-  const int n_small = 10000;
-  std::vector<std::vector<Vector3d>> as, bs;
-  for (int i = 0; i < n_small; ++i) {
-    as.push_back(random_box(rng));
-    bs.push_back(random_box(rng));
-  }
-  auto t0 = std::chrono::steady_clock::now();
-  double sink = 0.0;
-  for (int i = 0; i < n_small; ++i) sink += minkowski_signed_distance(as[i], bs[i]);
-  auto t1 = std::chrono::steady_clock::now();
-  const double per_box = std::chrono::duration<double, std::micro>(t1 - t0).count() / n_small;
-
-  const int n_big = 10;
-  std::vector<std::vector<Vector3d>> pa, pb;
-  for (int i = 0; i < n_big; ++i) {
-    pa.push_back(random_placed_polytope(rng, 200, 1.0));
-    pb.push_back(random_placed_polytope(rng, 200, 1.0));
-  }
-  t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < n_big; ++i) sink += minkowski_signed_distance(pa[i], pb[i]);
-  t1 = std::chrono::steady_clock::now();
-  const double per_big = std::chrono::duration<double, std::milli>(t1 - t0).count() / n_big;
-  std::printf("[oracle] minkowski: %.1f us per box pair, %.2f ms per 200x200 pair (sink %g)\n",
-              per_box, per_big, sink);
-  EXPECT_TRUE(std::isfinite(sink));
-}
-
 // ========================================================= Sweep oracle ==
 void expect_sweep(const Support& a, const Support& b, double expected, const char* what,
                   double tol = kSweepTol) {
@@ -656,27 +626,6 @@ TEST(OracleSweep, OverlapBestEffort) {
                                                 sphere_support(Vector3d(0.5, 0.3, 0), 0.5));
   EXPECT_FALSE(s.separated);
   EXPECT_NEAR(s.value, std::hypot(0.5, 0.3) - 1.5, 1e-9);
-}
-
-TEST(OracleSweep, Timing) {
-  const Support box = box_support(Vector3d::Zero(), Vector3d(0.5, 0.4, 0.3));
-  const Support cyl = cylinder_support(Vector3d(1.2, 0.7, 0.4), 0.3, 0.9,
-                                       Eigen::AngleAxisd(0.4, Vector3d(1, 2, 3).normalized())
-                                           .toRotationMatrix());
-  const int n = 200;
-  long evals = 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  double sink = 0.0;
-  for (int i = 0; i < n; ++i) {
-    const SweepReport r = sweep_separation_report(box, cyl);
-    sink += r.value;
-    evals += r.evaluations;
-  }
-  const auto t1 = std::chrono::steady_clock::now();
-  const double per = std::chrono::duration<double, std::milli>(t1 - t0).count() / n;
-  std::printf("[oracle] sweep: %.3f ms per call, %ld support pairs per call (sink %g)\n", per,
-              evals / n, sink);
-  EXPECT_TRUE(std::isfinite(sink));
 }
 
 }  // namespace
