@@ -906,3 +906,35 @@ TEST(MeshContacts, BadInputIsReportedNotThrown) {
 
 }  // namespace
 }  // namespace proxima
+
+namespace proxima {
+namespace {
+
+// traverse_only visits the same bounding-volume pairs and counts the same
+// candidate triangle pairs as the full query, and tests none of them.
+TEST(MeshContacts, TraverseOnlyVisitsTheSameNodesAndReturnsNoContacts) {
+  testing::Rng rng(64);
+  int overlapping = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    const TriangleMesh a = testing::random_soup(rng, 300, 0.5, 0.1, 0.01);
+    const TriangleMesh b = testing::random_soup(rng, 300, 0.5, 0.1, 0.01);
+    const Bvh ba(a), bb(b);
+    const Transform ta = rng.pose(0.2), tb = rng.pose(0.2);
+    MeshContactOptions full;
+    MeshContactOptions walk = full;
+    walk.traverse_only = true;
+    ContactSet with, without;
+    MeshContactStats s_with, s_without;
+    mesh_contacts(ba, ta, bb, tb, full, with, &s_with);
+    mesh_contacts(ba, ta, bb, tb, walk, without, &s_without);
+    ASSERT_EQ(without.status, Status::ok);
+    EXPECT_TRUE(without.points.empty());
+    EXPECT_EQ(s_without.node_pairs, s_with.node_pairs) << trial;
+    EXPECT_EQ(s_without.pairs_within, 0u) << trial;
+    if (!with.points.empty()) ++overlapping;
+  }
+  EXPECT_GE(overlapping, 6);  // the soups overlap: the full query has contacts to skip
+}
+
+}  // namespace
+}  // namespace proxima
