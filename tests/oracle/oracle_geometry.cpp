@@ -3,6 +3,7 @@
 #include <Eigen/Geometry>
 
 #include <algorithm>
+#include <cmath>
 
 namespace proxima::oracle {
 
@@ -45,6 +46,37 @@ Eigen::Vector3d closest_point_on_triangle(const Eigen::Vector3d& p, const Eigen:
   if (dab <= dbc && dab <= dca) return qab;
   if (dbc <= dca) return qbc;
   return qca;
+}
+
+double closest_points_of_segments(const Eigen::Vector3d& a0, const Eigen::Vector3d& a1, const Eigen::Vector3d& b0,
+                                  const Eigen::Vector3d& b1, Eigen::Vector3d& pa, Eigen::Vector3d& pb) {
+  const Eigen::Vector3d da = a1 - a0;
+  const auto at = [&](double s) -> Eigen::Vector3d { return (1.0 - s) * a0 + s * a1; };
+  // Half the derivative of the squared distance from at(s) to the second
+  // segment (the gradient of a squared distance to a convex set is twice
+  // the offset from the set): non-decreasing in s, so its sign brackets the
+  // minimum and bisection finds it to the last bit.
+  const auto slope = [&](double s) {
+    const Eigen::Vector3d p = at(s);
+    return (p - closest_point_on_segment(p, b0, b1)).dot(da);
+  };
+  double s = 0.0;
+  if (slope(0.0) >= 0.0) {
+    s = 0.0;
+  } else if (slope(1.0) <= 0.0) {
+    s = 1.0;
+  } else {
+    double lo = 0.0, hi = 1.0;
+    for (int i = 0; i < 200 && lo < hi; ++i) {
+      const double mid = 0.5 * (lo + hi);
+      if (mid <= lo || mid >= hi) break;
+      (slope(mid) < 0.0 ? lo : hi) = mid;
+    }
+    s = 0.5 * (lo + hi);
+  }
+  pa = at(s);
+  pb = closest_point_on_segment(pa, b0, b1);
+  return (pa - pb).norm();
 }
 
 }  // namespace proxima::oracle

@@ -22,4 +22,13 @@ Eigen::Vector3d closest_point_on_segment(const Eigen::Vector3d& p, const Eigen::
 Eigen::Vector3d closest_point_on_triangle(const Eigen::Vector3d& p, const Eigen::Vector3d& a,
                                           const Eigen::Vector3d& b, const Eigen::Vector3d& c);
 
+// Closest points of the segments [a0, a1] and [b0, b1]: `pa` on the first,
+// `pb` on the second. The squared distance from a point moving along the
+// first segment to the second is convex in its parameter, so bisection on
+// the sign of its derivative (closest_point_on_segment for the inner
+// problem) finds the minimum without the case analysis of a closed form.
+// Returns |pa − pb|.
+double closest_points_of_segments(const Eigen::Vector3d& a0, const Eigen::Vector3d& a1, const Eigen::Vector3d& b0,
+                                  const Eigen::Vector3d& b1, Eigen::Vector3d& pa, Eigen::Vector3d& pb);
+
 }  // namespace proxima::oracle

@@ -18,6 +18,8 @@ namespace {
 
 using Eigen::Matrix3d;
 using Eigen::Vector3d;
+using proxima::oracle::closest_point_on_segment;
+using proxima::oracle::closest_points_of_segments;
 using proxima::oracle::hull_signed_distance;
 using proxima::oracle::minkowski_signed_distance;
 using proxima::oracle::Support;
@@ -161,6 +163,47 @@ std::vector<Vector3d> random_placed_polytope(std::mt19937_64& rng, int n, double
 }
 
 // ===================================================== Minkowski oracle ==
+// Segment pairs with known answers: skew lines whose closest points are
+// inside both segments, parallel overlapping segments, end to end, crossing.
+TEST(OracleGeometry, ClosestPointsOfSegments) {
+  Vector3d pa, pb;
+  // x axis at z = 0 and y axis at z = 0.3: closest at the origins.
+  EXPECT_NEAR(closest_points_of_segments(Vector3d(-1, 0, 0), Vector3d(1, 0, 0), Vector3d(0, -1, 0.3),
+                                         Vector3d(0, 1, 0.3), pa, pb),
+              0.3, 1e-15);
+  EXPECT_LE(pa.norm(), 1e-15);
+  EXPECT_LE((pb - Vector3d(0, 0, 0.3)).norm(), 1e-15);
+  // Parallel, 0.2 apart, overlapping in x: any pair across the overlap.
+  EXPECT_NEAR(closest_points_of_segments(Vector3d(0, 0, 0), Vector3d(2, 0, 0), Vector3d(1, 0.2, 0),
+                                         Vector3d(3, 0.2, 0), pa, pb),
+              0.2, 1e-15);
+  // End to end along x, 0.5 apart.
+  EXPECT_NEAR(closest_points_of_segments(Vector3d(0, 0, 0), Vector3d(1, 0, 0), Vector3d(1.5, 0, 0),
+                                         Vector3d(2, 0, 0), pa, pb),
+              0.5, 1e-15);
+  // Crossing: 0.
+  EXPECT_NEAR(closest_points_of_segments(Vector3d(-1, -1, 0), Vector3d(1, 1, 0), Vector3d(-1, 1, 0),
+                                         Vector3d(1, -1, 0), pa, pb),
+              0.0, 1e-15);
+  // Skew segments whose closest points of the lines fall off one segment:
+  // against a dense sampling of both.
+  std::mt19937_64 rng(71);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int k = 0; k < 200; ++k) {
+    const Vector3d a0(u(rng), u(rng), u(rng)), a1(u(rng), u(rng), u(rng));
+    const Vector3d b0(u(rng), u(rng), u(rng)), b1(u(rng), u(rng), u(rng));
+    const double d = closest_points_of_segments(a0, a1, b0, b1, pa, pb);
+    double sampled = 1e300;
+    for (int i = 0; i <= 400; ++i) {
+      const Vector3d p = a0 + (a1 - a0) * (i / 400.0);
+      sampled = std::min(sampled, (closest_point_on_segment(p, b0, b1) - p).norm());
+    }
+    EXPECT_LE(d, sampled + 1e-15) << k;
+    EXPECT_GE(d, sampled - 1e-4) << k;  // the sampling's own step
+    EXPECT_NEAR((pa - pb).norm(), d, 1e-15);
+  }
+}
+
 TEST(OracleMinkowski, CubesNamedConfigurations) {
   const Vector3d h(0.5, 0.5, 0.5);
   const auto a = box_vertices(Vector3d::Zero(), h);
