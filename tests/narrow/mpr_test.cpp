@@ -1,7 +1,7 @@
 // MPR ray cast (narrow/mpr.hpp) against ground truths that share no code with
-// it: for polytope pairs the explicit Minkowski difference hull (built by
-// ConvexPolytope, i.e. qhull, from all vertex differences), where the exit
-// distance along unit d is min over facets with n·d > 0 of offset / (n·d);
+// it: for polytope pairs the explicit Minkowski difference hull (qhull on all
+// vertex differences, in tests/oracle), where the exit distance along unit d
+// is min over facets with n·d > 0 of offset / (n·d);
 // for sphere pairs the ray–ball closed form; for capsule pairs a bisection on
 // the (convex) distance from λd to the core segment difference.
 #include <algorithm>
@@ -29,14 +29,7 @@ double hull_ray_distance(const std::vector<Vec3>& wa, const std::vector<Vec3>& w
   std::vector<Vec3> diff;
   for (const Vec3& a : wa)
     for (const Vec3& b : wb) diff.push_back(a - b);
-  const ConvexPolytope hull(diff);
-  const PolytopeData& h = hull.data();
-  double best = std::numeric_limits<double>::infinity();
-  for (std::size_t f = 0; f < h.face_normals.size(); ++f) {
-    const double nd = h.face_normals[f].dot(d);
-    if (nd > 1e-15) best = std::min(best, h.face_offsets[f] / nd);
-  }
-  return best;
+  return oracle::hull_ray_exit(diff, d);
 }
 
 struct RayStats {
@@ -89,16 +82,18 @@ TEST(MprRay, BoxBoxMatchesMinkowskiHull) {
 
 TEST(MprRay, PolytopeBoxMatchesMinkowskiHull) {
   Rng g(5);
-  const ConvexPolytope a(g.sphere_points(40, 0.5));
+  const std::vector<Vec3> raw = g.sphere_points(40, 0.5);  // the oracle's input, not the library's hull
+  const ConvexPolytope a(raw);
   const Box b(0.8, 0.3, 0.5);
-  polytope_pair("convex40-box", a, a.vertices(), b, box_corners(b.half_extents()), 0.6, 12,
+  polytope_pair("convex40-box", a, raw, b, box_corners(b.half_extents()), 0.6, 12,
                 testing::scaled(2000));
 }
 
 TEST(MprRay, Polytope200PolytopeMatchesMinkowskiHull) {
   Rng g(6);
-  const ConvexPolytope a(g.sphere_points(200, 0.5)), b(g.sphere_points(60, 0.3));
-  polytope_pair("convex200-60", a, a.vertices(), b, b.vertices(), 0.5, 13, testing::scaled(500));
+  const std::vector<Vec3> raw_a = g.sphere_points(200, 0.5), raw_b = g.sphere_points(60, 0.3);
+  const ConvexPolytope a(raw_a), b(raw_b);
+  polytope_pair("convex200-60", a, raw_a, b, raw_b, 0.5, 13, testing::scaled(500));
 }
 
 // Exit distance of the ray from the ball B(c, R) (origin inside).

@@ -155,7 +155,7 @@ TEST(TimeOfImpact, TurningPolytopesAgainstTheMinkowskiOracle) {
     if (i % 2 == 0) aim(ma, mb, rng);
     const TimeOfImpactResult r = time_of_impact(a, ma.at(0), ma.at(1), b, mb.at(0), mb.at(1));
     const auto g = [&](double t) {
-      return oracle::minkowski_signed_distance(placed(a.vertices(), ma.at(t)), placed(b.vertices(), mb.at(t)));
+      return oracle::minkowski_signed_distance(placed(pa, ma.at(t)), placed(pb, mb.at(t)));  // raw points
     };
     SCOPED_TRACE(i);
     ASSERT_EQ(r.status, Status::ok);
@@ -179,7 +179,8 @@ TEST(TimeOfImpact, TranslatedPolytopesMeetWhereTheOracleSays) {
   Rng rng(75);
   int hits = 0;
   for (int i = 0; i < 40; ++i) {
-    const ConvexPolytope a(rng.sphere_points(16, 0.3)), b(rng.sphere_points(16, 0.25));
+    const std::vector<Vec3> pa = rng.sphere_points(16, 0.3), pb = rng.sphere_points(16, 0.25);
+    const ConvexPolytope a(pa), b(pb);
     const Transform a0 = rng.pose(1.0), b0 = rng.pose(1.0);
     Transform a1 = a0, b1 = b0;
     b1.p += rng.uniform_vec(-1.0, 1.0);
@@ -190,7 +191,7 @@ TEST(TimeOfImpact, TranslatedPolytopesMeetWhereTheOracleSays) {
     req.accuracy = 1e-8;
     const auto g = [&](double t) {
       const Transform x{a0.R, a0.p + t * (a1.p - a0.p)}, y{b0.R, b0.p + t * (b1.p - b0.p)};
-      return oracle::minkowski_signed_distance(placed(a.vertices(), x), placed(b.vertices(), y)) - req.clearance;
+      return oracle::minkowski_signed_distance(placed(pa, x), placed(pb, y)) - req.clearance;
     };
     double lo = 0.0, hi = 1.0;
     for (int k = 0; k < 100; ++k) {

@@ -295,4 +295,18 @@ double hull_signed_distance(const std::vector<Eigen::Vector3d>& points,
   return d;
 }
 
+double hull_ray_exit(const std::vector<Vector3d>& points, const Vector3d& d) {
+  if (points.size() < 4) throw std::invalid_argument("hull_ray_exit: a 3-D hull needs at least 4 points");
+  std::vector<Triangle> facets;
+  std::string error;
+  if (!qhull_triangles(points, &facets, &error)) throw std::runtime_error("hull_ray_exit: " + error);
+  double best = std::numeric_limits<double>::infinity();
+  for (const Triangle& f : facets) {
+    const double nd = f.normal.dot(d);
+    // The offset from the facet's own vertices (the plane through them).
+    if (nd > 1e-15) best = std::min(best, f.normal.dot(f.v[0]) / nd);
+  }
+  return best;
+}
+
 }  // namespace proxima::oracle

@@ -49,4 +49,10 @@ double hull_signed_distance(const std::vector<Eigen::Vector3d>& points,
                             const Eigen::Vector3d& query = Eigen::Vector3d::Zero(),
                             Eigen::Vector3d* closest = nullptr);
 
+// Distance from the origin, inside conv(points) (a full-dimensional set),
+// along the unit direction d to the hull's boundary: the smallest
+// offset / (n·d) over qhull's facets with n·d > 0. Throws std::runtime_error
+// if qhull fails, std::invalid_argument for fewer than 4 points.
+double hull_ray_exit(const std::vector<Eigen::Vector3d>& points, const Eigen::Vector3d& d);
+
 }  // namespace proxima::oracle

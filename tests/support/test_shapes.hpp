@@ -86,7 +86,7 @@ inline std::vector<TestShape> bounded_test_shapes() {
     Rng rng(77);
     const std::vector<Vec3> pts = rng.sphere_points(30, 0.4);
     ConvexPolytope p(pts);
-    out.push_back(polytope_shape("convex30", p, p.vertices(), 0.0));
+    out.push_back(polytope_shape("convex30", p, pts, 0.0));  // the oracle gets the raw points
   }
   {
     const std::vector<Vec3> sq = {{-0.3, -0.3, 0}, {0.3, -0.3, 0}, {0.3, 0.3, 0}, {-0.3, 0.3, 0}};
