@@ -1,4 +1,4 @@
-// Paper 001's requirements on contact data (§III, ALGORITHMS.md §2), checked
+// The contact-data requirements of the manifold paper (§III), checked
 // on random configurations in contact:
 //  points: for bodies in kissing contact (the paper samples points only
 //          there), if the relative normal velocity is ≥ 0 at every returned
@@ -193,6 +193,27 @@ TEST(ManifoldProperties, NormalJumpsOnlyWhereFeaturesTie) {
     }
     EXPECT_LT(jumps, n / 20) << p.label;
   }
+}
+
+// Random poses may tie rarely or never, so the tie rule is also checked
+// where it must apply: a 0.2 m cube in the corner of a 1 m box's top edge,
+// overlapping it by δ along x and along z. The depth is δ either way; a
+// nudge of ±1e-7 along x picks the normal (x when the x overlap is the
+// smaller), and the depth along the other axis is within the nudge.
+TEST(ManifoldProperties, NormalJumpsAtAConstructedTie) {
+  const Box big(1.0, 1.0, 1.0), small(0.2, 0.2, 0.2);
+  const double delta = 0.01;
+  int jumps = 0;
+  for (const double nudge : {1e-7, -1e-7}) {
+    const Transform b = Transform::identity();
+    const Transform a = Transform::from_translation(Vec3(0.6 - delta + nudge, 0.0, 0.6 - delta));
+    const ContactSet s = contacts(small, a, big, b);
+    const Vec3 expected = nudge > 0 ? Vec3::UnitX() : Vec3::UnitZ();
+    EXPECT_LE((s.normal - expected).norm(), 1e-12) << nudge << ": " << s.normal.transpose();
+    EXPECT_NEAR(s.distance, -(nudge > 0 ? delta - nudge : delta), 1e-12) << nudge;
+    ++jumps;
+  }
+  EXPECT_EQ(jumps, 2);
 }
 
 }  // namespace
