@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace proxima::oracle {
 
@@ -67,7 +68,7 @@ double closest_points_of_segments(const Eigen::Vector3d& a0, const Eigen::Vector
     s = 1.0;
   } else {
     double lo = 0.0, hi = 1.0;
-    for (int i = 0; i < 200 && lo < hi; ++i) {
+    for (int i = 0; i < 64; ++i) {  // 2⁻⁶⁴ in the parameter: below any length's rounding
       const double mid = 0.5 * (lo + hi);
       if (mid <= lo || mid >= hi) break;
       (slope(mid) < 0.0 ? lo : hi) = mid;
@@ -77,6 +78,49 @@ double closest_points_of_segments(const Eigen::Vector3d& a0, const Eigen::Vector
   pa = at(s);
   pb = closest_point_on_segment(pa, b0, b1);
   return (pa - pb).norm();
+}
+
+namespace {
+
+// Whether the segment [p, q] crosses the triangle's plane strictly between
+// its ends at a point of the closed triangle.
+bool segment_pierces(const Eigen::Vector3d& p, const Eigen::Vector3d& q, const Eigen::Vector3d& a,
+                     const Eigen::Vector3d& b, const Eigen::Vector3d& c) {
+  const Eigen::Vector3d n = (b - a).cross(c - a);
+  if (!(n.squaredNorm() > 0.0)) return false;  // a degenerate triangle: its edges cover it
+  const double dp = n.dot(p - a), dq = n.dot(q - a);
+  if (!((dp < 0.0 && dq > 0.0) || (dp > 0.0 && dq < 0.0))) return false;
+  const Eigen::Vector3d x = p + (dp / (dp - dq)) * (q - p);
+  // Inside when the three edge tests agree with the normal.
+  return n.dot((b - a).cross(x - a)) >= 0.0 && n.dot((c - b).cross(x - b)) >= 0.0 &&
+         n.dot((a - c).cross(x - c)) >= 0.0;
+}
+
+}  // namespace
+
+double triangle_triangle_distance(const Eigen::Vector3d& a0, const Eigen::Vector3d& a1, const Eigen::Vector3d& a2,
+                                  const Eigen::Vector3d& b0, const Eigen::Vector3d& b1, const Eigen::Vector3d& b2) {
+  const Eigen::Vector3d A[3] = {a0, a1, a2}, B[3] = {b0, b1, b2};
+  for (int i = 0; i < 3; ++i) {
+    if (segment_pierces(A[i], A[(i + 1) % 3], b0, b1, b2)) return 0.0;
+    if (segment_pierces(B[i], B[(i + 1) % 3], a0, a1, a2)) return 0.0;
+  }
+  double best = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < 3; ++i) {
+    best = std::min(best, (closest_point_on_triangle(A[i], b0, b1, b2) - A[i]).norm());
+    best = std::min(best, (closest_point_on_triangle(B[i], a0, a1, a2) - B[i]).norm());
+  }
+  Eigen::Vector3d pa, pb;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const Eigen::Vector3d &p0 = A[i], &p1 = A[(i + 1) % 3], &q0 = B[j], &q1 = B[(j + 1) % 3];
+      // Edges whose enclosing balls are farther apart than the best so far
+      // cannot improve it: skipped for speed only.
+      const double apart = (0.5 * (p0 + p1) - 0.5 * (q0 + q1)).norm() - 0.5 * ((p1 - p0).norm() + (q1 - q0).norm());
+      if (apart >= best) continue;
+      best = std::min(best, closest_points_of_segments(p0, p1, q0, q1, pa, pb));
+    }
+  return best;
 }
 
 }  // namespace proxima::oracle

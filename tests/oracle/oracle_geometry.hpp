@@ -31,4 +31,11 @@ Eigen::Vector3d closest_point_on_triangle(const Eigen::Vector3d& p, const Eigen:
 double closest_points_of_segments(const Eigen::Vector3d& a0, const Eigen::Vector3d& a1, const Eigen::Vector3d& b0,
                                   const Eigen::Vector3d& b1, Eigen::Vector3d& pa, Eigen::Vector3d& pb);
 
+// Distance between the filled triangles (a0, a1, a2) and (b0, b1, b2): 0 when
+// an edge of one pierces the other, else the least of the six vertex–triangle
+// and nine edge–edge distances (the closest pair of two disjoint triangles
+// always includes a vertex or two edges).
+double triangle_triangle_distance(const Eigen::Vector3d& a0, const Eigen::Vector3d& a1, const Eigen::Vector3d& a2,
+                                  const Eigen::Vector3d& b0, const Eigen::Vector3d& b1, const Eigen::Vector3d& b2);
+
 }  // namespace proxima::oracle

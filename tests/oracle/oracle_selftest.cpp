@@ -204,6 +204,24 @@ TEST(OracleGeometry, ClosestPointsOfSegments) {
   }
 }
 
+TEST(OracleGeometry, TriangleTriangleDistance) {
+  using proxima::oracle::triangle_triangle_distance;
+  const Vector3d a0(0, 0, 0), a1(1, 0, 0), a2(0, 1, 0);
+  // Parallel, 0.3 above: face to face.
+  EXPECT_NEAR(triangle_triangle_distance(a0, a1, a2, Vector3d(0.1, 0.1, 0.3), Vector3d(0.5, 0.1, 0.3),
+                                         Vector3d(0.1, 0.5, 0.3)),
+              0.3, 1e-15);
+  // An edge through the interior of the other: 0, though every vertex and
+  // edge pair is apart.
+  EXPECT_EQ(triangle_triangle_distance(a0, a1, a2, Vector3d(0.2, 0.2, -1), Vector3d(0.2, 0.2, 1),
+                                       Vector3d(5, 5, 0.5)),
+            0.0);
+  // Crossed edges, skew: 0.5 apart along z.
+  EXPECT_NEAR(triangle_triangle_distance(a0, a1, a2, Vector3d(0.5, -1, 0.5), Vector3d(0.5, -1, 2),
+                                         Vector3d(0.5, -2, 0.5)),
+              std::hypot(1.0, 0.5), 1e-15);
+}
+
 TEST(OracleMinkowski, CubesNamedConfigurations) {
   const Vector3d h(0.5, 0.5, 0.5);
   const auto a = box_vertices(Vector3d::Zero(), h);
