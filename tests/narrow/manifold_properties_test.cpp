@@ -1,4 +1,4 @@
-// Paper 001's requirements on contact data (§III, ALGORITHMS.md §2), checked
+// The requirements of Contact data for convex polyhedra (§III), checked
 // on random configurations in contact:
 //  points: for bodies in kissing contact (the paper samples points only
 //          there), if the relative normal velocity is ≥ 0 at every returned
