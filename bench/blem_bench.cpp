@@ -1,4 +1,4 @@
-// proxima-blem-bench: boundary-layer (BLEM) mesh contacts, issue #6's
+// proxima-blem-bench: boundary-layer (BLEM) mesh contacts, the
 // benchmark.
 //
 //  1. A robot foot (closed rounded box, ~1k triangles, margin 2.5 mm) sliding
@@ -484,7 +484,7 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
                         fmt("%.0f", n_raw[static_cast<std::size_t>(worst)]) + " raw contacts).");
   }
   tab.notes.push_back("Peak = the slowest pose's median call. The paper's own code (Klampt) measured 6.1 ms mean, "
-                      "9 ms peak, ~5 µs per raw contact on such a scene (issue #6's figure, not measured here).");
+                      "9 ms peak, ~5 µs per raw contact on such a scene (the paper's figure, not measured here).");
   print(tab);
 
   Table cnt{"1. Foot on terrain: counts per call", {"quantity", "mean", "max"}, {}, {}};

@@ -1,4 +1,4 @@
-// proxima-bench: the side-by-side convex distance benchmark of issue #2.
+// proxima-bench: the side-by-side convex distance benchmark.
 // Same shapes, same poses for every library; median ns per query, ratio to
 // Proxima, and each library's distance error against the oracles' ground
 // truth. Peers run in child processes so that a crash becomes a row.

@@ -1,4 +1,4 @@
-// proxima-mesh-bench: the mesh workloads of issue #5, same meshes and poses
+// proxima-mesh-bench: the mesh workloads, same meshes and poses
 // for every library, median ns per query.
 //
 //  1. A 1,000,000-triangle noisy fractal terrain with holes: BVH build time

@@ -1,4 +1,4 @@
-// proxima-stack-bench: issue #7's mesh cube stack (BLEM paper §4.4) in
+// proxima-stack-bench: the mesh cube stack (BLEM paper §4.4) in
 // Proxima's simulator and in ODE with its trimesh collider, same geometry,
 // same Δt, same failure test, same run.
 //

@@ -1,4 +1,4 @@
-// proxima-stress: issue #3's robustness target. For every ordered pair of
+// proxima-stress: the robustness target. For every ordered pair of
 // shape types, N random overlapping poses through signed_distance (automatic
 // method): no throw, no NaN, no wrong sign, no hang. Overlap is certain by
 // construction: each shape contains the ball of radius r_in about its

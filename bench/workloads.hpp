@@ -1,4 +1,4 @@
-// The benchmark workloads (issue #2): fixed-seed random poses of separated
+// The benchmark workloads: fixed-seed random poses of separated
 // pairs, with ground truth from the test oracles (explicit Minkowski
 // difference for polyhedral cores, certified direction sweep otherwise).
 #pragma once
@@ -21,13 +21,13 @@ struct TruthWorkload {
 /// The six workloads with `poses` separated poses each.
 std::vector<TruthWorkload> make_workloads(int poses, unsigned seed = 2026);
 
-/// Penetration workloads (issue #3) with `poses` overlapping poses each:
+/// Penetration workloads with `poses` overlapping poses each:
 /// sphere–sphere, capsule–capsule, sphere–capsule, box–box, and polytope
 /// spheres of 50…2000 vertices against a capsule, capsule–box; ground truth from the
 /// explicit Minkowski difference of the polyhedral cores.
 std::vector<TruthWorkload> make_depth_workloads(int poses, unsigned seed = 2027);
 
-/// Contact-manifold workloads (issue #4), `poses` overlapping poses each:
+/// Contact-manifold workloads, `poses` overlapping poses each:
 /// box 1x1x1 resting face-on-face on a box 2x2x1 (random yaw, in-plane
 /// offset, overlap in (0, 5 mm], and a random rigid motion of the pair);
 /// the same boxes at random poses, shallow (A pushed ≤ 5 mm into B along a

@@ -1,5 +1,5 @@
 // `proxima query` on arbitrary lines: each line is answered as the command
-// answers it (answer_line, then dump). The promise (DESIGN.md, query_protocol.hpp):
+// answers it (answer_line, then dump). The promise (docs/design.md, query_protocol.hpp):
 // one JSON answer per line, an error answer for a bad request, never an
 // exception, a crash or a NaN (JSON has none: it would print as null).
 #include <cstdint>

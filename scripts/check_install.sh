@@ -18,6 +18,22 @@ cmake -S tests/consumer -B build-consumer -DCMAKE_PREFIX_PATH="$prefix" >/dev/nu
 cmake --build build-consumer -j"$(nproc)"
 build-consumer/proxima_consumer
 
+# The C++ examples of the README and docs/cpp.md, built the same way and run
+# from the repository root (they read its meshes and robots); each must print
+# its examples/cpp/*.expected (closed forms), numbers within 1e-9.
+rm -rf build-examples
+cmake -S examples/cpp -B build-examples -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build build-examples -j"$(nproc)"
+for source in examples/cpp/*.cpp; do
+  [ -f "${source%.cpp}.expected" ] || { echo "example $source has no ${source%.cpp}.expected" >&2; exit 1; }
+done
+for expected in examples/cpp/*.expected; do
+  example=$(basename "$expected" .expected)
+  "build-examples/$example" >"build-examples/$example.out"
+  python3 tests/docs/answers.py text "$expected" "build-examples/$example.out"
+  echo "example $example: prints $expected"
+done
+
 cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$build_dir/CMakeCache.txt"; }
 python_module=$(cache_value PROXIMA_PYTHON)
 case "${python_module^^}" in

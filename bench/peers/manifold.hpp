@@ -1,4 +1,4 @@
-// Contact-manifold results (issue #4's benchmark): plain data, so peer
+// Contact-manifold results (the manifold benchmark): plain data, so peer
 // adapters compile against their own library and this header alone.
 //
 // Convention every adapter converts to (Proxima's): one unit normal per pose

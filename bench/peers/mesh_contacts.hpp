@@ -1,4 +1,4 @@
-// Mesh–mesh contact sets from the peers (issue #6's benchmark): FCL's
+// Mesh–mesh contact sets from the peers (the BLEM benchmark): FCL's
 // BVHModel<OBBRSS> collide with enable_contact and Bullet's GImpact. Plain
 // data only, like workload.hpp and manifold.hpp, so the adapters compile
 // against their own library and this header alone.

@@ -1,7 +1,7 @@
 // The public face of Proxima: one entry point per question, dispatching once
 // per call on the pair of shape types (see narrow/dispatch.hpp for the table).
 //
-// Conventions (DESIGN.md): meters; the normal points from B to A, so moving A
+// Conventions (docs/design.md): meters; the normal points from B to A, so moving A
 // along +normal separates the pair; point_a lies on A and point_b on B, with
 // point_b = point_a − distance · normal. Margins inflate each shape. Queries
 // never throw and never return NaN: check `status`.
@@ -22,7 +22,8 @@ namespace proxima {
 /// else GJK; overlapping cores then go to SAT for box–box and to EPA for the
 /// rest. The others force one algorithm, for comparison:
 /// `gjk` (GJK, then EPA when the cores overlap), `analytic` (closed forms
-/// only), `sat` (box and polytope pairs), `incremental` (paper 002's SQP over
+/// only), `sat` (box and polytope pairs), `incremental` (the SQP of the incremental
+/// penetration depth paper over
 /// MPR, warm-started from the cache's direction; where it cannot certify its
 /// answer, the exact method: SAT for box and polytope pairs, warm-started SAT
 /// for polytope–capsule, whose overlapping cores the SQP never certifies, and
@@ -135,7 +136,7 @@ DistanceResult signed_distance(const Shape& a, const Transform& pose_a, const Sh
 ToleranceResult tolerance(const Shape& a, const Transform& pose_a, const Shape& b, const Transform& pose_b,
                           double tolerance, const DistanceRequest& request = {});
 
-/// Contact manifold (paper 001 §IV-E): the normal and signed distance of
+/// Contact manifold (Contact data for convex polyhedra, §IV-E): the normal and signed distance of
 /// `signed_distance`, and the vertices of the intersection of the two bodies'
 /// support features on the contact plane, each with its own depth. Empty
 /// when the pair is farther apart than options.margin. A box resting on a

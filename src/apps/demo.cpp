@@ -214,7 +214,7 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
     // Mesh contacts beside FCL and Bullet GImpact on the same poses.
     report << "\n## Mesh contacts benchmark\n\n";
     if (!append_bench("proxima-blem-bench", "--poses 40 --repeats 3 --markdown", report, out)) code = 1;
-    // Issue #7's 10-cube mesh stack beside ODE's trimesh collider.
+    // The 10-cube mesh stack beside ODE's trimesh collider.
     report << "\n## Mesh cube stack beside ODE\n\n";
     if (!append_bench("proxima-stack-bench", "--time 5 --markdown", report, out)) code = 1;
     // The scene checker beside FCL on MotionBenchMaker scenes, the Panda

@@ -1,4 +1,4 @@
-// The mesh-contact part of `proxima demo` (issue #6): boundary-layer (BLEM)
+// The mesh-contact part of `proxima demo`: boundary-layer (BLEM)
 // contacts on a few resting scenes, raw and clustered, whether the clustered
 // set supports the body, and how much its penalty wrench moves when the pose
 // is perturbed by 1e-6 m and 1e-6 rad.

@@ -1,4 +1,4 @@
-// Shapes and poses from the JSON of the `proxima query` protocol (DESIGN.md).
+// Shapes and poses from the JSON of the `proxima query` protocol (docs/design.md).
 #pragma once
 
 #include <string>

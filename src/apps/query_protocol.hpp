@@ -1,4 +1,4 @@
-// The `proxima query` JSON-lines protocol (DESIGN.md, "Command line"): one
+// The `proxima query` JSON-lines protocol (docs/design.md, "Command line"): one
 // request object per input line, one answer object per output line, in order.
 #pragma once
 

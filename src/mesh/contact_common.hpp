@@ -86,7 +86,7 @@ inline double longest_edge(const Triangle& t) {
 
 // Features of A (hull ha) and B (hull hb) that both span at least a segment:
 // the vertices of their overlap on the contact plane, each with its own
-// depth (paper 001 §IV-E applied to one pair). Returns how many were added;
+// depth (Contact data for convex polyhedra, §IV-E applied to one pair). Returns how many were added;
 // fewer than 2 means the pair is a point contact after all.
 template <std::size_t N>
 inline int patch_contacts(const narrow::detail::HullOf<N>& ha, const narrow::detail::HullOf<N>& hb, const PlaneFrame& f,

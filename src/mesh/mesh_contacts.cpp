@@ -1,4 +1,4 @@
-// BLEM contact generation (Hauser 2013, §3.2; ALGORITHMS.md §3), mesh–mesh:
+// BLEM contact generation (Hauser 2013, §3.2), mesh–mesh:
 // every triangle pair within the boundary layers through a BVH pair
 // traversal that prunes node pairs farther apart than the layers, then per
 // pair the closest points (or, for faces and edges lying on each other,

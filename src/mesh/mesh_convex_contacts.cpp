@@ -1,5 +1,5 @@
 // BLEM contacts of a mesh against a convex shape or a halfspace (Hauser
-// 2013, §3.2; ALGORITHMS.md §3): every triangle within the layers through a
+// 2013, §3.2): every triangle within the layers through a
 // traversal of the mesh's BVH against the shape, GJK (EPA when the cores
 // overlap) per triangle, the shadow test, then optional clustering.
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Box–box contact manifold (paper 001 §IV-E), the generic construction of
+// Box–box contact manifold (Contact data for convex polyhedra, §IV-E), the generic construction of
 // manifold.cpp specialized to two boxes. Every number that decides which
 // points come out (frame, projected corners, eps, the planar intersection)
 // is computed by the same expressions or the same functions, so segments and

@@ -41,7 +41,7 @@ inline void emit_contact(const PlaneFrame& f, const Vec2& uv, double h_a, double
   out.points.push_back(c);
 }
 
-// Paper 001 §IV-E, numerical issue 2: no intersection found, so the midpoint
+// Contact data for convex polyhedra, §IV-E, its numerical issue 2: no intersection found, so the midpoint
 // of the closest points stands for it.
 inline void emit_fallback_contact(const PlaneFrame& f, double distance, ContactSet& out) {
   Contact c;

@@ -18,7 +18,7 @@ namespace proxima::narrow::detail {
 template <class S>
 inline constexpr bool kPolyhedral = std::is_same_v<S, Box> || std::is_same_v<S, ConvexPolytope>;
 
-// Exact SAT for a pair of boxes and polytopes (paper 001, Alg. 1–2).
+// Exact SAT for a pair of boxes and polytopes (Contact data for convex polyhedra, Alg. 1–2).
 template <class A, class B>
 DistanceResult sat_pair(const A& a, const Transform& ta, const B& b, const Transform& tb) {
   if constexpr (std::is_same_v<A, Box> && std::is_same_v<B, Box>) return sat_box_box(a, ta, b, tb);
@@ -88,10 +88,10 @@ DistanceResult epa_depth(const A& a, const Transform& ta, const B& b, const Tran
   return r;
 }
 
-// Method::incremental on overlapping cores. The SQP (paper 002) certifies
+// Method::incremental on overlapping cores. The SQP (Incremental penetration depth between convex geometries) certifies
 // only through the inflation model's global bound, which for overlapping
 // cores of a polytope pair (or a polytope and a capsule) cannot meet its
-// answer: a facet's stationary point and the minimum look alike (the issue:
+// answer: a facet's stationary point and the minimum look alike (so:
 // detect a non-optimal stop and fall back to an exact method). There an
 // exact method answers at once: the SAT for two boxes, EPA (the SAT behind
 // it) for other polyhedral pairs, and for a polytope and a capsule the SAT

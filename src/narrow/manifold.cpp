@@ -1,4 +1,4 @@
-// Contact manifold of a convex pair (paper 001 §IV-D–E, ALGORITHMS.md §2):
+// Contact manifold of a convex pair (Contact data for convex polyhedra, §IV-D–E):
 // the normal and distance from signed_distance; each body's support feature
 // along the normal; both projected onto the contact plane; the vertices of
 // their intersection are the contact points.

@@ -1,4 +1,4 @@
-// Planar geometry of the contact manifold (paper 001 §IV-E): both bodies'
+// Planar geometry of the contact manifold (Contact data for convex polyhedra, §IV-E): both bodies'
 // support features projected onto the contact plane, their convex hulls, and
 // the intersection of the two hulls (point, segment or polygon each).
 #pragma once

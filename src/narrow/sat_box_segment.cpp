@@ -1,5 +1,5 @@
-// Exact depth of a box against a capsule: the separating-axis test (papers/
-// contact-data-convex-polyhedra-time-stepping.txt, Alg. 1–2) on the facets
+// Exact depth of a box against a capsule: the separating-axis test (Contact data for
+// convex polyhedra, Alg. 1–2) on the facets
 // of C = X ⊖ S, X the box's core and S the capsule's core segment.
 //
 // Why these twelve axes: X ⊖ S is a zonotope with generators the box's three

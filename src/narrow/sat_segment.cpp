@@ -1,5 +1,5 @@
 // Exact depth of a polytope P against a capsule: the separating-axis test
-// (papers/contact-data-convex-polyhedra-time-stepping.txt, Alg. 1–2) on the
+// (Contact data for convex polyhedra, Alg. 1–2) on the
 // facets of C = P ⊖ S, S the capsule's core segment [s0, s1] (d = s1 − s0),
 // pruned by the cone hierarchy over P's Gauss map (PolytopeData::cones).
 //

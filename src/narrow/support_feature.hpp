@@ -1,5 +1,5 @@
 // Support features: the part of a shape's core that is extreme along a
-// direction, within a tolerance (paper 001 §IV-E: "the vertices lying on the
+// direction, within a tolerance (Contact data for convex polyhedra, §IV-E: "the vertices lying on the
 // contact plane"). A point, a segment or a planar convex polygon, given by
 // its points in the shape's local frame; the contact manifold intersects the
 // features of the two shapes.

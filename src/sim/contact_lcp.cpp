@@ -1,4 +1,4 @@
-// The polyhedral friction-cone LCP of paper 001 eq. (1), with the velocity
+// The polyhedral friction-cone LCP of eq. (1) of Contact data for convex polyhedra, with the velocity
 // v(t+Δt) eliminated (Anitescu & Potra 1997; Stewart & Trinkle 1996):
 //
 //   w_n = N v⁺ + ψ-term   ≥ 0 ⊥ c_n ≥ 0        (normal impulses)

@@ -9,7 +9,7 @@
 namespace proxima::sim::detail {
 
 /// The regular q-gon with vertices (cos 2πj/q, sin 2πj/q): the polyhedral
-/// friction cone of paper 001 eq. (1) cut at unit μ c_n. Vertices and edge
+/// friction cone of eq. (1) of Contact data for convex polyhedra cut at unit μ c_n. Vertices and edge
 /// normals are tabulated once per solve, not per contact visit.
 class FrictionPolygon {
  public:

@@ -5,7 +5,7 @@
 // along unit direction d at point p of contact (A, B) measures
 //   d·(v_A + ω_A × r_A) − d·(v_B + ω_B × r_B),  r = p − x_com,
 // i.e. J = [dᵀ, (r_A × d)ᵀ] on A and −[dᵀ, (r_B × d)ᵀ] on B (eq. (7) of
-// paper 001, the relative velocity along the B→A normal).
+// Contact data for convex polyhedra, the relative velocity along the B→A normal).
 #include <cmath>
 
 #include <proxima/sim/world.hpp>

@@ -1,4 +1,4 @@
-// The mesh-contact section of `proxima demo` (issue #6): resting cubes are
+// The mesh-contact section of `proxima demo`: resting cubes are
 // supported by their clustered contacts, the clustered wrench is stable under
 // 1e-6 perturbations, the mug is held on both sides, and the report has the
 // section.
@@ -40,7 +40,7 @@ TEST(DemoMesh, CubesAreSupportedAndTheMugIsHeldOnBothSides) {
   EXPECT_LT(mug.raw_force_change, 1e-2);
 }
 
-// The issue's stability bound: perturbing a resting pose by 1e-6 m / 1e-6 rad
+// The stability bound: perturbing a resting pose by 1e-6 m / 1e-6 rad
 // changes a set's penalty force and torque by about the relative depth
 // change (1e-3 on a 1 mm layer); 1e-2 leaves room. Holds for the clustered
 // sets of the coarse cubes (their 4 corners) and the mug, and for the raw

@@ -1,4 +1,4 @@
-// The `proxima query` JSON-lines protocol, as DESIGN.md specifies it.
+// The `proxima query` JSON-lines protocol, as docs/design.md specifies it.
 #include <algorithm>
 #include <cmath>
 #include <fstream>

@@ -654,7 +654,7 @@ Transform tiny_perturbation(const Transform& rest, Rng& rng) {
   return Transform::from_axis_angle(axis, 1e-6, rest.p + 1e-6 * shift);
 }
 
-// Contact stability (issue #6): moving the resting fine cube by 1e-6 m and
+// Contact stability: moving the resting fine cube by 1e-6 m and
 // 1e-6 rad changes the clustered set's penalty wrench by a bounded amount,
 // relative to the wrench itself (scaled(200) perturbations):
 // - default options: the force by < 1e-3 and the torque about the face's

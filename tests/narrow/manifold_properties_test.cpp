@@ -1,4 +1,4 @@
-// The contact-data requirements of the manifold paper (§III), checked
+// The requirements of Contact data for convex polyhedra (§III), checked
 // on random configurations in contact:
 //  points: for bodies in kissing contact (the paper samples points only
 //          there), if the relative normal velocity is ≥ 0 at every returned

@@ -1,5 +1,5 @@
 // Contact manifolds against configurations whose manifold is known in closed
-// form, and paper 001's requirements on the points and the normal.
+// form, and the requirements of Contact data for convex polyhedra on the points and the normal.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // SAT penetration depth against the explicit Minkowski-difference oracle
-// (paper 001's unit test and more), hand cases with known answers, and the
+// (the unit test of Contact data for convex polyhedra and more), hand cases with known answers, and the
 // Gauss-map pruning against an unpruned reference loop kept here.
 #include <algorithm>
 #include <cmath>
@@ -97,7 +97,7 @@ void print(const char* label, const SatStats& st) {
               label, st.overlapping, st.translated, st.separated, st.max_err, st.max_axis_err, st.max_point_err);
 }
 
-// Paper 001's unit test: two 2×2×2 boxes at random poses against the
+// The unit test of Contact data for convex polyhedra: two 2×2×2 boxes at random poses against the
 // Minkowski-difference oracle (paper: max error 2.7e-15 for its SAT).
 TEST(Sat, PaperUnitTestTwoBoxes) {
   const Box box(2, 2, 2);

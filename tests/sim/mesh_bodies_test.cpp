@@ -1,4 +1,4 @@
-// Triangle-mesh bodies in the simulator (BLEM contacts, issue 7 phase 2).
+// Triangle-mesh bodies in the simulator (BLEM contacts).
 //
 // Ground truth is geometric, not taken from the code: a body resting in the
 // boundary-layer regime floats with its core exactly r_A + r_B above its

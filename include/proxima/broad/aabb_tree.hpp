@@ -1,4 +1,4 @@
-// Dynamic AABB tree: the broadphase of the simulator (DESIGN.md, `broad/`).
+// Dynamic AABB tree: the broadphase of the simulator (docs/design.md, `broad/`).
 //
 // Leaves hold "fat" boxes: the tight box grown by a fattening distance, so a
 // body that moves a little inside its fat box costs nothing on update. A

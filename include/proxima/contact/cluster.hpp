@@ -1,5 +1,5 @@
 // Contact clustering: reduce a raw contact set (thousands of mesh contacts)
-// to at most k representatives (BLEM paper §3.4, ALGORITHMS.md §3).
+// to at most k representatives (BLEM paper §3.4).
 #pragma once
 
 #include <vector>

@@ -57,7 +57,7 @@ struct ContactOptions {
   int disc_points = 12;
   /// 0: no reduction (the default). Otherwise keep at most this many points:
   /// the deepest, then those that maximize the area they span. Reduction
-  /// breaks the guarantee of paper 001 that non-negative normal velocities at
+  /// breaks the guarantee of Contact data for convex polyhedra that non-negative normal velocities at
   /// all points imply a non-decreasing signed distance, since the dropped
   /// vertices of the contact polygon are no longer checked.
   int max_points = 0;

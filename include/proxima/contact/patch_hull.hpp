@@ -17,7 +17,7 @@ namespace proxima {
 /// are dropped, as are copies. Exact for a rigid pair: the relative normal
 /// velocity is affine in the point and so is the gap across a flat patch, so
 /// a non-negative velocity condition at the hull vertices implies it inside
-/// (paper 001's argument). It also removes the interior points that jump:
+/// (the argument of Contact data for convex polyhedra). It also removes the interior points that jump:
 /// two faces split along nearly collinear diagonals give sliver patches
 /// whose vertex is the diagonals' crossing point, which moves by centimetres
 /// under micro-radian rotations. The result does not depend on the input

@@ -8,7 +8,7 @@ namespace proxima {
 /// Volume, centroid (local frame) and inertia tensor about the centroid in
 /// local axes, for unit density: multiply `inertia` by the density for kg·m².
 /// Margins are a contact layer, not matter: mass properties are those of the
-/// core shape without its margin (DESIGN.md, BLEM boundary layer).
+/// core shape without its margin (docs/design.md, BLEM boundary layer).
 struct MassProperties {
   double volume = 0.0;
   Vec3 centroid = Vec3::Zero();

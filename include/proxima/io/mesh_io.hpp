@@ -5,7 +5,7 @@
 // tinyobjloader: they know exactly where they are in the file, so every
 // rejection names the file and the line (text) or byte offset (binary) and
 // the reason, which a general importer does not report. COLLADA is a scene
-// graph (units, up axis, node transforms), for which assimp (DESIGN.md) is
+// graph (units, up axis, node transforms), for which assimp (docs/design.md) is
 // used; its errors name the file and carry assimp's message.
 //
 // What each reader keeps:

@@ -14,7 +14,7 @@
 // faster queries on both workloads (2.7× faster foot–terrain distance),
 // 0.8 s instead of 3.2 s to build 1M triangles, 48 instead of 88 bytes per
 // triangle with the mesh. RSS volumes beside the AABB nodes (the default,
-// BvhVolume::rss, issue #5): separated bunny–bunny distance 7–8× faster than
+// BvhVolume::rss): separated bunny–bunny distance 7–8× faster than
 // with AABB nodes alone (2.1–2.6× faster than FCL's OBBRSS and RSS in the
 // same runs), collide and tolerance unchanged (they keep the boxes), 77.8
 // instead of 48.2 bytes per triangle with the mesh on the 1M terrain; the

@@ -1,5 +1,5 @@
 // Contact generation for triangle soups with boundary layers (BLEM, Hauser
-// 2013; ALGORITHMS.md §3): a mesh is its triangles ⊕ ball(margin), and every
+// 2013): a mesh is its triangles ⊕ ball(margin), and every
 // triangle pair (or triangle–convex pair) whose cores are within the sum of
 // the margins is a contact. In that regime the closest points are unique and
 // change continuously with the pose, which is what keeps a simulator from
@@ -12,7 +12,7 @@
 // When both triangles face each other within options.patch_angle of the
 // contact plane (faces or edges lying on each other), the closest points are
 // not unique; the pair then gives the vertices of the intersection of its
-// two facing features projected on the contact plane (as paper 001 §IV-E does
+// two facing features projected on the contact plane (as Contact data for convex polyhedra, §IV-E does
 // for convex pairs), each with its own depth, so that a face resting on a
 // face is supported over its whole area rather than at one arbitrary corner.
 // When the cores intersect (d = 0), the pair falls back to the triangle

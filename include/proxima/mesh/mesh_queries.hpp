@@ -5,7 +5,7 @@
 // surface, not a solid, even when closed. So the distance from a mesh to
 // something inside a closed mesh is the distance to the surface (positive),
 // and "collide" means the surfaces (with margins) touch, not that one body
-// lies inside the other. Margins add (DESIGN.md).
+// lies inside the other. Margins add (docs/design.md).
 //
 // Conventions as query.hpp: the normal points from B to A; point_a on A,
 // point_b on B, world frame; queries never throw and never return NaN; a

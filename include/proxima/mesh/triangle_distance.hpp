@@ -9,7 +9,7 @@
 // and an exact expansion-arithmetic evaluation only when the sign is in doubt;
 // src/mesh/triangle_distance.cpp). So "touching" (a shared vertex, a vertex on
 // an edge or face) and coplanar overlap are decided exactly on the input
-// doubles, as the issue asks, at the cost of a rare slow path. Distances are
+// doubles, at the cost of a rare slow path. Distances are
 // plain floating point (error a few ulps of the coordinates).
 #pragma once
 

@@ -1,5 +1,5 @@
-// Incremental penetration depth (papers/incremental-penetration-depth-convex.txt,
-// ALGORITHMS.md §1): SQP over the direction d, with the MPR ray cast of
+// Incremental penetration depth (Efficient Incremental Penetration Depth Estimation between Convex
+// Geometries): SQP over the direction d, with the MPR ray cast of
 // narrow/mpr.hpp as the inner step (Alg. 3) and the paper's shortcut
 // (Alg. 4–5). For OVERLAPPING pairs only: the caller has run GJK and knows
 // the shapes (with their inflation) intersect.

@@ -1,5 +1,5 @@
 // Minkowski Portal Refinement (Snethen, "XenoCollide", Game Programming Gems 7)
-// as the ray cast of papers/incremental-penetration-depth-convex.txt, Alg. 1:
+// as the ray cast of Incremental penetration depth between convex geometries, Alg. 1:
 // for overlapping A and B and a direction d, find where the ray from the origin
 // along d leaves C = A ⊖ B = {a − b}.
 //

@@ -1,5 +1,5 @@
 // Exact penetration depth of convex polytopes by the separating-axis test
-// (papers/contact-data-convex-polyhedra-time-stepping.txt, Alg. 1–2), with
+// (Contact data for convex polyhedra, Alg. 1–2), with
 // the edge–edge axes pruned on the Gauss map: an edge pair is tested only when
 // the arcs of its two edges cross, i.e. when the pair spans a face of the
 // Minkowski difference C = A ⊖ B. The candidate axes are then exactly the

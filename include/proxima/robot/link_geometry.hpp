@@ -1,6 +1,6 @@
 // Link geometry: the collision elements of a RobotModel turned into shapes
 // the queries take, each link optionally inflated by a safety margin (the
-// protective hull of the watchdog paper, ALGORITHMS.md §5).
+// protective hull of the watchdog paper).
 #pragma once
 
 #include <map>

@@ -1,7 +1,7 @@
 // Scene checker: for a robot at a joint vector, which links collide with
 // each other or with the environment, how close they come, and whether
 // anything is within a tolerance — the clash / distance / tolerance queries
-// of the watchdog paper (ALGORITHMS.md §5) for one configuration.
+// of the watchdog paper for one configuration.
 //
 // Each query walks the link pairs (self: pairs of links with geometry that
 // the allowed-collision matrix does not allow; environment: every link with

@@ -6,7 +6,7 @@
 // get the message, and neither names the line; its Debian package also
 // drags TinyXML 1 and console_bridge into the installed CMake package. The
 // reader here names the file, the line, the element and the reason in every
-// proxima::Error it throws (DESIGN.md: "file and line for files").
+// proxima::Error it throws (docs/design.md: "file and line for files").
 //
 // Mesh filenames resolve when the URDF is read (the file must exist, unless
 // UrdfOptions::require_meshes is off; it is read later, by RobotGeometry):

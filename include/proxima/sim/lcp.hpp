@@ -44,7 +44,7 @@ struct LcpSolution {
 /// (rows of B⁻¹ divided by the pivot column entry, smallest first; the
 /// artificial variable z₀ leaves whenever it ties), which rules out cycling.
 /// Processes P-matrices and copositive-plus matrices such as the contact
-/// LCP of paper 001 eq. (1); for others it may end on a ray (a status).
+/// LCP of eq. (1) of Contact data for convex polyhedra; for others it may end on a ray (a status).
 LcpSolution lemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const LemkeOptions& options = {});
 
 /// The contact problem in "contact space": for every contact a normal row
@@ -63,7 +63,7 @@ struct ContactLcp {
   std::vector<ContactRows> contacts;
 };
 
-/// Friction cone of paper 001 eq. (1): tangential impulse Σⱼ βⱼ dⱼ with
+/// Friction cone of eq. (1) of Contact data for convex polyhedra: tangential impulse Σⱼ βⱼ dⱼ with
 /// βⱼ ≥ 0, Σ βⱼ ≤ μ c_n, dⱼ = cos(2πj/q) t₁ + sin(2πj/q) t₂ (q ≥ 3).
 struct ContactSolveOptions {
   int friction_directions = 4;

@@ -1,6 +1,6 @@
 // The simulated world and its velocity-level time step.
 //
-// One step (paper 001 eq. (1), Anitescu–Potra / Stewart–Trinkle):
+// One step (eq. (1) of Contact data for convex polyhedra, Anitescu–Potra / Stewart–Trinkle):
 //   1. broadphase: the AABB tree's candidate pairs (bodies with unbounded
 //      geometry, e.g. halfspaces, are paired with every dynamic body);
 //   2. contacts: the manifold of each candidate pair within contact_margin;
