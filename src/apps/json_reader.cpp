@@ -1,0 +1,308 @@
+#include "json_reader.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include <proxima/core/error.hpp>
+
+namespace proxima::apps {
+
+using nlohmann::json;
+
+namespace {
+
+// One open object or array while parsing: the keys an object has named so
+// far, or the index of an array's next element, and its own path.
+struct Frame {
+  bool object = false;
+  std::string path;
+  std::set<std::string> keys;
+  std::string key;        // an object's latest key
+  std::size_t index = 0;  // an array's next element
+};
+
+// nlohmann's parser callback with a stack of frames: the only place that
+// sees a key twice (the DOM keeps the last value silently).
+class DuplicateKeyCheck {
+ public:
+  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start: open(true); break;
+      case json::parse_event_t::array_start: open(false); break;
+      case json::parse_event_t::key: {
+        Frame& f = stack_.back();
+        std::string key = parsed.get<std::string>();
+        if (!f.keys.insert(key).second) fail(child_path(f.path, key), "duplicate key");
+        f.key = std::move(key);
+        break;
+      }
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        stack_.pop_back();
+        element_done();
+        break;
+      case json::parse_event_t::value: element_done(); break;
+    }
+    return true;
+  }
+
+ private:
+  // The path of the value about to start inside the innermost frame.
+  std::string next_path() const {
+    if (stack_.empty()) return {};
+    const Frame& f = stack_.back();
+    return f.object ? child_path(f.path, f.key) : index_path(f.path, f.index);
+  }
+  void open(bool object) {
+    Frame f;
+    f.object = object;
+    f.path = next_path();
+    stack_.push_back(std::move(f));
+  }
+  void element_done() {
+    if (!stack_.empty() && !stack_.back().object) ++stack_.back().index;
+  }
+
+  std::vector<Frame> stack_;
+};
+
+// A value as a message quotes it: short, so a huge array does not flood the answer.
+std::string brief(const json& j) {
+  std::string s = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (s.size() > 40) s = s.substr(0, 37).append("...");
+  return s;
+}
+
+std::string number_text(double x) {
+  std::ostringstream s;
+  s.precision(6);
+  s << x;
+  return s.str();
+}
+
+std::string range_text(const Range& r) {
+  std::string s;
+  s.append(r.lo_open ? "(" : "[").append(number_text(r.lo)).append(", ").append(number_text(r.hi));
+  s.append(r.hi_open ? ")" : "]").append(r.unit);
+  return s;
+}
+
+// Optimal string alignment distance (a swap of neighbours is one edit),
+// case ignored: "raduis" is one edit from "radius", "pose_B" none from "pose_b".
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  const auto low = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  const std::size_t n = a.size(), m = b.size();
+  std::vector<std::size_t> d((n + 1) * (m + 1));
+  const auto at = [&](std::size_t i, std::size_t j) -> std::size_t& { return d[i * (m + 1) + j]; };
+  for (std::size_t i = 0; i <= n; ++i) at(i, 0) = i;
+  for (std::size_t j = 0; j <= m; ++j) at(0, j) = j;
+  for (std::size_t i = 1; i <= n; ++i) {
+    for (std::size_t j = 1; j <= m; ++j) {
+      const std::size_t cost = low(a[i - 1]) == low(b[j - 1]) ? 0 : 1;
+      at(i, j) = std::min({at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost});
+      if (i > 1 && j > 1 && low(a[i - 1]) == low(b[j - 2]) && low(a[i - 2]) == low(b[j - 1]))
+        at(i, j) = std::min(at(i, j), at(i - 2, j - 2) + 1);
+    }
+  }
+  return at(n, m);
+}
+
+}  // namespace
+
+json parse_json(const std::string& text) { return json::parse(text, DuplicateKeyCheck()); }
+
+json parse_json(std::istream& in) { return json::parse(in, DuplicateKeyCheck()); }
+
+std::string child_path(const std::string& path, std::string_view key) {
+  std::string s = path;
+  if (!s.empty()) s.push_back('.');
+  s.append(key);
+  return s;
+}
+
+std::string index_path(const std::string& path, std::size_t i) {
+  std::string s = path;
+  s.append("[").append(std::to_string(i)).append("]");
+  return s;
+}
+
+void fail(const std::string& field, const std::string& reason) {
+  std::string m = field;
+  m.append(": ").append(reason);
+  throw Error(m);
+}
+
+double number_at(const json& j, const std::string& field, const Range& range) {
+  if (!j.is_number()) fail(field, "expected a number (got " + brief(j) + ")");
+  const double v = j.get<double>();
+  if (!std::isfinite(v)) fail(field, "not a finite number");
+  const bool below = range.lo_open ? !(v > range.lo) : !(v >= range.lo);
+  const bool above = range.hi_open ? !(v < range.hi) : !(v <= range.hi);
+  if (below || above) fail(field, "must be in " + range_text(range) + " (got " + number_text(v) + ")");
+  return v;
+}
+
+long long integer_at(const json& j, const std::string& field, long long lo, long long hi) {
+  const std::string expected = "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  if (!j.is_number_integer()) fail(field, expected + " (got " + brief(j) + ")");
+  // An unsigned beyond the signed range is out of range too.
+  if (j.is_number_unsigned() && j.get<unsigned long long>() > static_cast<unsigned long long>(hi))
+    fail(field, expected + " (got " + brief(j) + ")");
+  const long long v = j.get<long long>();
+  if (v < lo || v > hi) fail(field, expected + " (got " + brief(j) + ")");
+  return v;
+}
+
+std::string string_at(const json& j, const std::string& field) {
+  if (!j.is_string()) fail(field, "expected a string (got " + brief(j) + ")");
+  return j.get<std::string>();
+}
+
+bool bool_at(const json& j, const std::string& field) {
+  if (!j.is_boolean()) fail(field, "expected true or false (got " + brief(j) + ")");
+  return j.get<bool>();
+}
+
+const json& array_at(const json& j, const std::string& field, const char* of, bool non_empty) {
+  if (!j.is_array() || (non_empty && j.empty()))
+    fail(field, std::string(non_empty ? "expected a non-empty array of " : "expected an array of ") + of);
+  return j;
+}
+
+Vec3 vec3_at(const json& j, const std::string& field) {
+  if (!j.is_array() || j.size() != 3) fail(field, "expected an array of 3 numbers");
+  Vec3 v;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::string f = index_path(field, i);
+    if (!j[i].is_number()) fail(f, "expected a number (got " + brief(j[i]) + ")");
+    v[static_cast<Eigen::Index>(i)] = j[i].get<double>();
+    if (!std::isfinite(v[static_cast<Eigen::Index>(i)])) fail(f, "not a finite number");
+  }
+  // The messages spell kMaxLength out.
+  static_assert(kMaxLength == 1e15);
+  if (!in_range(v)) fail(field, "beyond ±1e15, the range of lengths Proxima accepts");
+  return v;
+}
+
+std::string nearest_key(std::string_view key, const std::vector<std::string>& known) {
+  std::string best;
+  std::size_t best_d = 0;
+  for (const std::string& k : known) {
+    const std::size_t d = edit_distance(key, k);
+    if (best.empty() || d < best_d) {
+      best = k;
+      best_d = d;
+    }
+  }
+  // A typo: at most 2 edits, and fewer than half the letters of the shorter.
+  const std::size_t shorter = std::min(key.size(), best.size());
+  if (best.empty() || best_d > 2 || 2 * best_d >= std::max<std::size_t>(shorter, 2)) return {};
+  return best;
+}
+
+void require_object(const json& j, const std::string& path, const char* what) {
+  if (j.is_object()) return;
+  fail(path.empty() ? std::string("request") : path,
+       std::string("expected ") + (what ? what : "a JSON object") + " (got " + brief(j) + ")");
+}
+
+ObjectReader::ObjectReader(const json& j, std::string path) : j_(j), path_(std::move(path)) {}
+
+void ObjectReader::declare(std::string_view key) {
+  if (std::find(declared_.begin(), declared_.end(), key) == declared_.end()) declared_.emplace_back(key);
+}
+
+bool ObjectReader::has(std::string_view key) {
+  declare(key);
+  return j_.contains(key);
+}
+
+const json* ObjectReader::get(std::string_view key) {
+  declare(key);
+  const auto it = j_.find(key);
+  if (it == j_.end()) return nullptr;
+  if (std::find(consumed_.begin(), consumed_.end(), key) == consumed_.end()) consumed_.emplace_back(key);
+  return &*it;
+}
+
+const json& ObjectReader::required(std::string_view key, std::string_view what) {
+  const json* v = get(key);
+  if (v == nullptr) {
+    std::string m = "missing \"";
+    m.append(key).append("\"");
+    if (!what.empty()) m.append(" (").append(what).append(")");
+    // A key left unread that is a typo of this one is the likelier mistake.
+    std::vector<std::string> unread;
+    for (const auto& [k, v] : j_.items())
+      if (std::find(declared_.begin(), declared_.end(), k) == declared_.end()) unread.push_back(k);
+    const std::string typo = nearest_key(key, unread);
+    if (!typo.empty()) m.append("; is \"").append(typo).append("\" a typo of it?");
+    fail(path_.empty() ? std::string(key) : path_, m);
+  }
+  return *v;
+}
+
+double ObjectReader::number(std::string_view key, const Range& range) {
+  return number_at(required(key), field(key), range);
+}
+
+double ObjectReader::number_or(std::string_view key, double fallback, const Range& range) {
+  const json* v = get(key);
+  return v ? number_at(*v, field(key), range) : fallback;
+}
+
+long long ObjectReader::integer(std::string_view key, long long lo, long long hi) {
+  return integer_at(required(key), field(key), lo, hi);
+}
+
+long long ObjectReader::integer_or(std::string_view key, long long fallback, long long lo, long long hi) {
+  const json* v = get(key);
+  return v ? integer_at(*v, field(key), lo, hi) : fallback;
+}
+
+std::string ObjectReader::string(std::string_view key) { return string_at(required(key), field(key)); }
+
+std::string ObjectReader::string_or(std::string_view key, const std::string& fallback) {
+  const json* v = get(key);
+  return v ? string_at(*v, field(key)) : fallback;
+}
+
+bool ObjectReader::boolean_or(std::string_view key, bool fallback) {
+  const json* v = get(key);
+  return v ? bool_at(*v, field(key)) : fallback;
+}
+
+Vec3 ObjectReader::vec3(std::string_view key) { return vec3_at(required(key), field(key)); }
+
+Vec3 ObjectReader::vec3_or(std::string_view key, const Vec3& fallback) {
+  const json* v = get(key);
+  return v ? vec3_at(*v, field(key)) : fallback;
+}
+
+void ObjectReader::refuse(std::string_view key, const std::string& reason) {
+  if (get(key) != nullptr) fail(field(key), reason);
+}
+
+void ObjectReader::finish() {
+  for (const auto& [key, value] : j_.items()) {
+    if (std::find(consumed_.begin(), consumed_.end(), key) != consumed_.end()) continue;
+    std::string m = "unknown key";
+    const std::string near = nearest_key(key, declared_);
+    if (!near.empty()) {
+      m.append(" (did you mean \"").append(near).append("\"?)");
+    } else if (!declared_.empty()) {
+      m.append(" (expected ");
+      for (std::size_t i = 0; i < declared_.size(); ++i) {
+        if (i > 0) m.append(i + 1 == declared_.size() ? " or " : ", ");
+        m.append("\"").append(declared_[i]).append("\"");
+      }
+      m.append(")");
+    }
+    fail(field(key), m);
+  }
+}
+
+}  // namespace proxima::apps
