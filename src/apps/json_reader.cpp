@@ -147,13 +147,16 @@ double number_at(const json& j, const std::string& field, const Range& range) {
 
 long long integer_at(const json& j, const std::string& field, long long lo, long long hi) {
   const std::string expected = "expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
-  if (!j.is_number_integer()) fail(field, expected + " (got " + brief(j) + ")");
-  // An unsigned beyond the signed range is out of range too.
-  if (j.is_number_unsigned() && j.get<unsigned long long>() > static_cast<unsigned long long>(hi))
+  // As JSON Schema counts them, 3.0 is an integer too; 3.5 is not.
+  if (!j.is_number() || (j.is_number_float() && j.get<double>() != std::floor(j.get<double>())))
     fail(field, expected + " (got " + brief(j) + ")");
-  const long long v = j.get<long long>();
-  if (v < lo || v > hi) fail(field, expected + " (got " + brief(j) + ")");
-  return v;
+  const bool in = j.is_number_unsigned()  ? j.get<unsigned long long>() <= static_cast<unsigned long long>(hi) &&
+                                                static_cast<long long>(j.get<unsigned long long>()) >= lo
+                  : j.is_number_integer() ? j.get<long long>() >= lo && j.get<long long>() <= hi
+                                          : j.get<double>() >= static_cast<double>(lo) &&
+                                                j.get<double>() <= static_cast<double>(hi);
+  if (!in) fail(field, expected + " (got " + brief(j) + ")");
+  return j.is_number_float() ? static_cast<long long>(j.get<double>()) : j.get<long long>();
 }
 
 std::string string_at(const json& j, const std::string& field) {
