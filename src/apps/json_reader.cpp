@@ -239,8 +239,8 @@ const json& ObjectReader::required(std::string_view key, std::string_view what) 
     if (!what.empty()) m.append(" (").append(what).append(")");
     // A key left unread that is a typo of this one is the likelier mistake.
     std::vector<std::string> unread;
-    for (const auto& [k, v] : j_.items())
-      if (std::find(declared_.begin(), declared_.end(), k) == declared_.end()) unread.push_back(k);
+    for (const auto& item : j_.items())
+      if (std::find(declared_.begin(), declared_.end(), item.key()) == declared_.end()) unread.push_back(item.key());
     const std::string typo = nearest_key(key, unread);
     if (!typo.empty()) m.append("; is \"").append(typo).append("\" a typo of it?");
     fail(path_.empty() ? std::string(key) : path_, m);

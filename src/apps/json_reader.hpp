@@ -82,7 +82,7 @@ class ObjectReader {
   const std::string& path() const { return path_; }
   /// The path of one of this object's keys.
   std::string field(std::string_view key) const { return child_path(path_, key); }
-  const nlohmann::json& json() const { return j_; }
+  const nlohmann::json& object() const { return j_; }
 
   /// Whether the key is present; declares it but does not consume it.
   bool has(std::string_view key);

@@ -198,7 +198,7 @@ namespace {
 // One request line, every key read through `r`, and finished, before
 // anything is kept or computed: a bad line changes nothing.
 json answer_request(const SceneChecker& robot, ObjectReader& r, MeshFiles& files, RobotSession* session) {
-  const json& request = r.json();
+  const json& request = r.object();
   (void)r.get("id");  // echoed as it is
   const json* scene_j = r.get("scene");
   const json* hold_j = r.get("hold");

@@ -334,7 +334,7 @@ def _file_accepted(args, document):
 
 
 CELL = {"environment": [TABLE], "attached": [TOOL],
-        "thresholds": {"table": {"stop": 0.02, "slow": 0.15, "warn": 0.3}},
+        "thresholds": {"furniture": {"stop": 0.02, "slow": 0.15, "warn": 0.3}},
         "program": {"to": READY, "speed": 0.5}}
 
 
