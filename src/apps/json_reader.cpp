@@ -186,7 +186,9 @@ Vec3 vec3_at(const json& j, const std::string& field) {
   }
   // The messages spell kMaxLength out.
   static_assert(kMaxLength == 1e15);
-  if (!in_range(v)) fail(field, "beyond ±1e15, the range of lengths Proxima accepts");
+  for (Eigen::Index i = 0; i < 3; ++i)
+    if (!(std::abs(v[i]) <= kMaxLength))
+      fail(field, number_text(v[i]) + " is beyond ±1e15, the range of lengths Proxima accepts");
   return v;
 }
 
@@ -200,9 +202,10 @@ std::string nearest_key(std::string_view key, const std::vector<std::string>& kn
       best_d = d;
     }
   }
-  // A typo: at most 2 edits, and fewer than half the letters of the shorter.
-  const std::size_t shorter = std::min(key.size(), best.size());
-  if (best.empty() || best_d > 2 || 2 * best_d >= std::max<std::size_t>(shorter, 2)) return {};
+  // A typo: at most 2 edits, and at most half the letters of the longer
+  // ("qq" for "q", not "x" for "p").
+  const std::size_t longer = std::max(key.size(), best.size());
+  if (best.empty() || best_d > 2 || 2 * best_d > longer) return {};
   return best;
 }
 

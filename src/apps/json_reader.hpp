@@ -28,8 +28,8 @@
 namespace proxima::apps {
 
 /// Parses JSON text; throws proxima::Error "path.key: duplicate key" for an
-/// object that names a key twice, and nlohmann::json::parse_error for text
-/// that is not JSON.
+/// object that names a key twice, and a nlohmann::json::exception for text
+/// that is not JSON (a number no double holds, 1e400, included).
 nlohmann::json parse_json(const std::string& text);
 nlohmann::json parse_json(std::istream& in);
 

@@ -103,7 +103,8 @@ void add_point_cloud_json(Environment& env, const std::string& name, const json&
     std::vector<Vec3> points;
     points.reserve(pts.size());
     for (std::size_t i = 0; i < pts.size(); ++i) points.push_back(vec3_at(pts[i], index_path(at, i)));
-    const double voxel = r.number("voxel", Range{0.0, kMaxLength, true, false, " m"});
+    // Its sign is add_point_cloud's to judge: its message names the cloud.
+    const double voxel = r.number("voxel");
     PointCloudOptions options;
     options.touch_links = std::move(touch_links);
     options.min_points = static_cast<int>(r.integer_or("min_points", options.min_points, 1, 1000000000));

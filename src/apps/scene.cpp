@@ -201,6 +201,7 @@ std::vector<sim::MetricSpec> metrics_from_json(const json& metrics, const sim::W
       spec.body = m.string_or("body", spec.body);
       spec.on = m.string_or("on", spec.on);
       spec.from = m.number_or("from", 0.0, Range{0.0, kMaxLength, false, false, " s"});
+      m.finish();  // a misspelt key before what its absence would make of the metric
       try {
         (void)sim::make_metric(spec, w);
       } catch (const Error& e) {

@@ -34,8 +34,8 @@ const robot::SceneChecker& strict_panda() {
   return c;
 }
 
-constexpr const char* kReady = "[0, -0.785, 0, -2.356, 0, 1.571, 0.785]";
-constexpr const char* kTable =
+constexpr const char* kStrictReady = "[0, -0.785, 0, -2.356, 0, 1.571, 0.785]";
+constexpr const char* kStrictTable =
     R"({"name": "table", "geometry": {"shape": "box", "size": [1.5, 1.5, 0.1]}, "pose": {"p": [0.2, 0, -0.08]}})";
 
 // The answers of one robot stream to `lines` (one request a line).
@@ -50,55 +50,55 @@ std::vector<json> robot_stream(const std::string& lines) {
   return a;
 }
 
-struct Refused {
-  std::string line;
+struct RobotRefused {
+  std::string request;
   std::string message;
 };
 
-int expect_robot_refused(const std::vector<Refused>& cases) {
+int expect_robot_refused(const std::vector<RobotRefused>& cases) {
   int checked = 0;
-  for (const Refused& c : cases) {
-    const std::vector<json> a = robot_stream(c.line + "\n");
-    EXPECT_EQ(a.size(), 1u) << c.line;
+  for (const RobotRefused& c : cases) {
+    const std::vector<json> a = robot_stream(c.request + "\n");
+    EXPECT_EQ(a.size(), 1u) << c.request;
     if (a.size() != 1) continue;
-    EXPECT_EQ(a[0]["status"], "error") << c.line << " → " << a[0].dump();
-    EXPECT_EQ(a[0].value("message", ""), c.message) << c.line;
+    EXPECT_EQ(a[0]["status"], "error") << c.request << " → " << a[0].dump();
+    EXPECT_EQ(a[0].value("message", ""), c.message) << c.request;
     ++checked;
   }
   return checked;
 }
 
-std::string q_line(const std::string& extra) { return std::string(R"({"id": 1, "q": )") + kReady + ", " + extra + "}"; }
+std::string robot_line(const std::string& extra) { return std::string(R"({"id": 1, "q": )") + kStrictReady + ", " + extra + "}"; }
 
 TEST(StrictRobot, AMisspeltEnvironmentIsAnErrorNotAnEmptyScene) {
   // Spelt right, the table is there: its distance is measured.
-  const std::vector<json> ok = robot_stream(q_line(std::string(R"("environment": [)") + kTable + "]") + "\n");
+  const std::vector<json> ok = robot_stream(robot_line(std::string(R"("environment": [)") + kStrictTable + "]") + "\n");
   ASSERT_EQ(ok.size(), 1u);
   ASSERT_EQ(ok[0]["status"], "ok") << ok[0].dump();
   EXPECT_EQ(ok[0]["environment_distance"]["other"], "table");
   const int n = expect_robot_refused({
-      {q_line(std::string(R"("enviroment": [)") + kTable + "]"), "enviroment: unknown key (did you mean \"environment\"?)"},
-      {q_line(R"("tolerence": 0.05)"), "tolerence: unknown key (did you mean \"tolerance\"?)"},
-      {q_line(R"("Base": {"p": [0, 0, 0]})"), "Base: unknown key (did you mean \"base\"?)"},
+      {robot_line(std::string(R"("enviroment": [)") + kStrictTable + "]"), "enviroment: unknown key (did you mean \"environment\"?)"},
+      {robot_line(R"("tolerence": 0.05)"), "tolerence: unknown key (did you mean \"tolerance\"?)"},
+      {robot_line(R"("Base": {"p": [0, 0, 0]})"), "Base: unknown key (did you mean \"base\"?)"},
   });
   EXPECT_EQ(n, 3);
 }
 
 TEST(StrictRobot, MisspeltKeysInNestedObjectsAndArrayElementsNameThePath) {
   const int n = expect_robot_refused({
-      {q_line(R"("base": {"position": [0, 0, 0]})"), "base.position: unknown key (expected \"p\" or \"q\")"},
-      {q_line(std::string(R"("environment": [)") + kTable +
+      {robot_line(R"("base": {"position": [0, 0, 0]})"), "base.position: unknown key (expected \"p\" or \"q\")"},
+      {robot_line(std::string(R"("environment": [)") + kStrictTable +
               R"(, {"name": "box", "geometry": {"shape": "sphere", "raduis": 0.1, "radius": 0.1}}])"),
        "environment[1].geometry.raduis: unknown key (did you mean \"radius\"?)"},
-      {q_line(std::string(R"("environment": [)") + kTable + R"(, {"name": "b", "geometry": {"shape": "sphere", "radius": 0.1}, "pse": {}}])"),
+      {robot_line(std::string(R"("environment": [)") + kStrictTable + R"(, {"name": "b", "geometry": {"shape": "sphere", "radius": 0.1}, "pse": {}}])"),
        "environment[1].pse: unknown key (did you mean \"pose\"?)"},
-      {q_line(R"("environment": [{"name": "b", "geometry": {"shape": "sphere", "radius": 0.1}, "pose": {"p": [1, 0, 0], "qq": [1, 0, 0, 0]}}])"),
+      {robot_line(R"("environment": [{"name": "b", "geometry": {"shape": "sphere", "radius": 0.1}, "pose": {"p": [1, 0, 0], "qq": [1, 0, 0, 0]}}])"),
        "environment[0].pose.qq: unknown key (did you mean \"q\"?)"},
-      {q_line(R"("attached": [{"name": "tool", "link": "panda_hand", "geometry": {"shape": "sphere", "radius": 0.02}, "touch_link": ["panda_hand"]}])"),
+      {robot_line(R"("attached": [{"name": "tool", "link": "panda_hand", "geometry": {"shape": "sphere", "radius": 0.02}, "touch_link": ["panda_hand"]}])"),
        "attached[0].touch_link: unknown key (did you mean \"touch_links\"?)"},
-      {q_line(R"("environment": [{"name": "scan", "geometry": {"shape": "point_cloud", "points": [[1, 0, 0]], "voxel": 0.05, "min_point": 2}}])"),
+      {robot_line(R"("environment": [{"name": "scan", "geometry": {"shape": "point_cloud", "points": [[1, 0, 0]], "voxel": 0.05, "min_point": 2}}])"),
        "environment[0].geometry.min_point: unknown key (did you mean \"min_points\"?)"},
-      {q_line(std::string(R"("q_end": )") + kReady + R"(, "motion": {"clearence": 0.01})"),
+      {robot_line(std::string(R"("q_end": )") + kStrictReady + R"(, "motion": {"clearence": 0.01})"),
        "motion.clearence: unknown key (did you mean \"clearance\"?)"},
   });
   EXPECT_EQ(n, 7);
@@ -106,8 +106,8 @@ TEST(StrictRobot, MisspeltKeysInNestedObjectsAndArrayElementsNameThePath) {
 
 TEST(StrictRobot, DuplicateKeysAreErrorsNamingThePlace) {
   const int n = expect_robot_refused({
-      {std::string(R"({"q": )") + kReady + R"(, "q": )" + kReady + "}", "q: duplicate key"},
-      {q_line(R"("environment": [{"name": "a", "geometry": {"shape": "sphere", "radius": 0.1}}, {"name": "b", "name": "c", "geometry": {"shape": "sphere", "radius": 0.1}}])"),
+      {std::string(R"({"q": )") + kStrictReady + R"(, "q": )" + kStrictReady + "}", "q: duplicate key"},
+      {robot_line(R"("environment": [{"name": "a", "geometry": {"shape": "sphere", "radius": 0.1}}, {"name": "b", "name": "c", "geometry": {"shape": "sphere", "radius": 0.1}}])"),
        "environment[1].name: duplicate key"},
   });
   EXPECT_EQ(n, 2);
@@ -115,23 +115,23 @@ TEST(StrictRobot, DuplicateKeysAreErrorsNamingThePlace) {
 
 TEST(StrictRobot, NumbersOutOfRangeNameTheField) {
   const int n = expect_robot_refused({
-      {q_line(R"("tolerance": 1e308)"), "tolerance: must be in [0, 1e+15] m (got 1e+308)"},
-      {q_line(R"("tolerance": "0.1")"), "tolerance: expected a number (got \"0.1\")"},
+      {robot_line(R"("tolerance": 1e308)"), "tolerance: must be in [0, 1e+15] m (got 1e+308)"},
+      {robot_line(R"("tolerance": "0.1")"), "tolerance: expected a number (got \"0.1\")"},
       {std::string(R"({"q": [0, -0.785, 0, 1e300, 0, 1.571, 0.785]})"),
        "q[3]: must be in [-1e+15, 1e+15] (got 1e+300)"},
-      {q_line(std::string(R"("q_end": )") + kReady + R"(, "motion": {"max_iterations": 0})"),
+      {robot_line(std::string(R"("q_end": )") + kStrictReady + R"(, "motion": {"max_iterations": 0})"),
        "motion.max_iterations: expected an integer from 1 to 100000000 (got 0)"},
-      {q_line(std::string(R"("q_end": )") + kReady + R"(, "motion": {"accuracy": 0})"),
+      {robot_line(std::string(R"("q_end": )") + kStrictReady + R"(, "motion": {"accuracy": 0})"),
        "motion.accuracy: must be in (0, 1e+15] m (got 0)"},
-      {q_line(R"("motion": {"clearance": 0.01})"), "motion: applies to a request with \"q_end\" (the segment q → q_end)"},
+      {robot_line(R"("motion": {"clearance": 0.01})"), "motion: applies to a request with \"q_end\" (the segment q → q_end)"},
   });
   EXPECT_EQ(n, 6);
 }
 
 TEST(StrictRobot, ABadSceneLineChangesNothing) {
-  const std::string scene = std::string(R"({"id": "s", "scene": [)") + kTable + "]}";
+  const std::string scene = std::string(R"({"id": "s", "scene": [)") + kStrictTable + "]}";
   const std::string bad = std::string(R"({"id": "b", "scene": [], "tolerence": 1})");
-  const std::vector<json> a = robot_stream(scene + "\n" + bad + "\n" + std::string(R"({"id": "q", "q": )") + kReady + "}\n");
+  const std::vector<json> a = robot_stream(scene + "\n" + bad + "\n" + std::string(R"({"id": "q", "q": )") + kStrictReady + "}\n");
   ASSERT_EQ(a.size(), 3u);
   EXPECT_EQ(a[0]["scene_objects"], 1);
   EXPECT_EQ(a[1]["status"], "error");
@@ -176,7 +176,10 @@ TEST(StrictWatch, CellFilesAreReadStrictly) {
       {R"({"environment": [], "environment": []})", "environment: duplicate key"},
       {R"({"thresholds": {"self": {"stop": 0.01, "slw": 0.1}}})", "thresholds.self.slw: unknown key (did you mean \"slow\"?)"},
       {R"({"thresholds": {"self": {"stop": 1e300}}})", "thresholds.self.stop: must be in [0, 1e+15] m (got 1e+300)"},
-      {R"({"program": {"to": [0, 0, 0, -1, 0, 1, 0], "sped": 1}})", "program.sped: unknown key (did you mean \"speed\"?)"},
+      {R"({"program": {"to": [0, 0, 0, -1, 0, 1, 0], "speed": 1, "sped": 1}})",
+       "program.sped: unknown key (did you mean \"speed\"?)"},
+      {R"({"program": {"to": [0, 0, 0, -1, 0, 1, 0], "sped": 1}})",
+       "program: missing \"speed\" (rad/s of the joint moving most); is \"sped\" a typo of it?"},
       {R"([{"name": "t", "geometry": {"shape": "sphere", "radius": 0.1}, "groop": "g"}])",
        "environment[0].groop: unknown key (did you mean \"group\"?)"},
   };
@@ -186,7 +189,7 @@ TEST(StrictWatch, CellFilesAreReadStrictly) {
     EXPECT_NE(err.find(c.message), std::string::npos) << c.cell << " → " << err;
     ++checked;
   }
-  EXPECT_EQ(checked, 7);
+  EXPECT_EQ(checked, 8);
 }
 
 std::vector<json> watch_stream(const std::string& lines) {
@@ -201,7 +204,7 @@ std::vector<json> watch_stream(const std::string& lines) {
 }
 
 TEST(StrictWatch, LinesAreReadStrictly) {
-  const std::string q = kReady;
+  const std::string q = kStrictReady;
   const std::vector<std::pair<std::string, std::string>> cases = {
       {R"({"t": 0, "Q": )" + q + "}", "Q: unknown key (did you mean \"q\"?)"},
       {R"({"t": 0, "t": 1, "q": )" + q + "}", "t: duplicate key"},

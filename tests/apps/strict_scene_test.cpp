@@ -20,7 +20,7 @@ namespace {
 using nlohmann::json;
 
 // A resting box on a static ground: every section of the format once.
-constexpr const char* kScene = R"({
+constexpr const char* kStrictScene = R"({
   "name": "strict", "gravity": [0, 0, -9.81], "dt": 0.001, "time": 0.01,
   "solver": {"kind": "pgs", "friction_directions": 4, "contact_margin": 0.005, "pgs_iterations": 50},
   "bodies": [
@@ -44,9 +44,9 @@ std::string scene_text_error(const std::string& text) {
   return "";
 }
 
-// kScene with `from` replaced by `to` (which must occur once).
+// kStrictScene with `from` replaced by `to` (which must occur once).
 std::string mutated(const std::string& from, const std::string& to) {
-  std::string s = kScene;
+  std::string s = kStrictScene;
   const std::size_t at = s.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   if (at == std::string::npos) return s;
@@ -54,7 +54,7 @@ std::string mutated(const std::string& from, const std::string& to) {
   return s.replace(at, from.size(), to);
 }
 
-TEST(StrictScene, TheReferenceSceneParses) { EXPECT_EQ(scene_text_error(kScene), ""); }
+TEST(StrictScene, TheReferenceSceneParses) { EXPECT_EQ(scene_text_error(kStrictScene), ""); }
 
 TEST(StrictScene, MisspeltKeysAreErrorsNamingTheirPlace) {
   const std::vector<std::pair<std::string, std::string>> cases = {
