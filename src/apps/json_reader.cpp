@@ -237,8 +237,10 @@ const json* ObjectReader::get(std::string_view key) {
 const json& ObjectReader::required(std::string_view key, std::string_view what) {
   const json* v = get(key);
   if (v == nullptr) {
-    std::string m = "missing \"";
-    m.append(key).append("\"");
+    // Inside an object the object is named and the key quoted; at the top
+    // level the key itself is the field.
+    std::string m = "missing";
+    if (!path_.empty()) m.append(" \"").append(key).append("\"");
     if (!what.empty()) m.append(" (").append(what).append(")");
     // A key left unread that is a typo of this one is the likelier mistake.
     std::vector<std::string> unread;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <numbers>
 #include <sstream>
 
@@ -267,9 +268,10 @@ Scene scene_from_json(const json& j, const std::string& base_dir) {
     s.name = r.string_or("name", "scene");
     sim::World& w = s.world;
     if (const json* g = r.get("gravity")) w.gravity = bounded_vec3(*g, "gravity", "m/s²");
-    // check_run below says what a dt and a time may be.
-    w.options.dt = r.number_or("dt", 1e-3, Range{-kMaxLength, kMaxLength, false, false, " s"});
-    s.time = r.number_or("time", 1.0, Range{-kMaxLength, kMaxLength, false, false, " s"});
+    // Any finite number here: check_run below says what a dt and a time may be.
+    const Range finite{-std::numeric_limits<double>::max(), std::numeric_limits<double>::max()};
+    w.options.dt = r.number_or("dt", 1e-3, finite);
+    s.time = r.number_or("time", 1.0, finite);
     check_run(w.options.dt, s.time, "dt", "time");
     if (const json* o = r.get("solver")) read_object(*o, "solver", [&](ObjectReader& so) { solver_from_json(so, w); });
     const json& bodies = array_at(r.required("bodies"), "bodies", "body objects");

@@ -206,7 +206,7 @@ TEST(WatchProtocol, BadLinesAreAnsweredAndTheStreamGoesOn) {
   ASSERT_EQ(run_watch_command(watch_options(""), in, out, err), 0) << err.str();
   const std::vector<json> a = watch_lines(out.str());
   ASSERT_EQ(a.size(), 8u);
-  const char* expect[] = {"not valid JSON", "missing \"t\"", "2 joint values", "q[3]: expected a number",
+  const char* expect[] = {"not valid JSON", "t: missing", "2 joint values", "q[3]: expected a number",
                           nullptr, "not after the last one", "a line is a JSON object", nullptr};
   for (int k = 0; k < 8; ++k) {
     if (expect[k]) {
