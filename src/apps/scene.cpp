@@ -199,6 +199,12 @@ std::vector<sim::MetricSpec> metrics_from_json(const json& metrics, const sim::W
     read_object(metrics[i], field, [&](ObjectReader& m) {
       sim::MetricSpec spec;
       spec.kind = m.string("kind");
+      // The keys each kind reads (sim::make_metric): the others would be ignored there.
+      const bool body = spec.kind != "energy", on = spec.kind == "incline",
+                 from = spec.kind == "support_force" || spec.kind == "incline" || spec.kind == "drift";
+      if (!body) m.refuse("body", "does not apply to an energy metric");
+      if (!on) m.refuse("on", "applies to incline metrics only");
+      if (!from) m.refuse("from", "applies to support_force, incline and drift metrics only");
       spec.body = m.string_or("body", spec.body);
       spec.on = m.string_or("on", spec.on);
       spec.from = m.number_or("from", 0.0, Range{0.0, kMaxLength, false, false, " s"});

@@ -88,13 +88,15 @@ TEST(StrictScene, DuplicateKeysAndInapplicableKeysAreErrors) {
       {mutated("\"static\": true", "\"static\": true, \"density\": 1"),
        "bodies[0].density: a static body has no mass properties"},
       {mutated("\"density\": 1000", "\"density\": 1000, \"mass\": 1"), "bodies[1].density: give \"mass\" or \"density\", not both"},
+      {mutated("{\"kind\": \"drift\", \"body\": \"box\"}", "{\"kind\": \"drift\", \"body\": \"box\", \"on\": \"ground\"}"),
+       "metrics[0].on: applies to incline metrics only"},
   };
   int checked = 0;
   for (const auto& [text, message] : cases) {
     EXPECT_EQ(scene_text_error(text), message);
     ++checked;
   }
-  EXPECT_EQ(checked, 4);
+  EXPECT_EQ(checked, 5);
 }
 
 TEST(StrictScene, NumbersOutOfRangeNameTheField) {
