@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <set>
 #include <sstream>
 
 #include <proxima/core/error.hpp>
@@ -15,17 +14,17 @@ using nlohmann::json;
 namespace {
 
 // One open object or array while parsing: the keys an object has named so
-// far, or the index of an array's next element, and its own path.
+// far (the latest last), or the index of an array's next element.
 struct Frame {
   bool object = false;
-  std::string path;
-  std::set<std::string> keys;
-  std::string key;        // an object's latest key
-  std::size_t index = 0;  // an array's next element
+  std::vector<std::string> keys;  // few per object: a linear search beats a set
+  std::size_t index = 0;
 };
 
 // nlohmann's parser callback with a stack of frames: the only place that
-// sees a key twice (the DOM keeps the last value silently).
+// sees a key twice (the DOM keeps the last value silently). Frames are
+// reused from line to line of one parse and the path is only spelt out for
+// an error, so a clean parse allocates little beyond the DOM itself.
 class DuplicateKeyCheck {
  public:
   bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
@@ -33,15 +32,15 @@ class DuplicateKeyCheck {
       case json::parse_event_t::object_start: open(true); break;
       case json::parse_event_t::array_start: open(false); break;
       case json::parse_event_t::key: {
-        Frame& f = stack_.back();
-        std::string key = parsed.get<std::string>();
-        if (!f.keys.insert(key).second) fail(child_path(f.path, key), "duplicate key");
-        f.key = std::move(key);
+        Frame& f = stack_[depth_ - 1];
+        const std::string& key = parsed.get_ref<const std::string&>();
+        if (std::find(f.keys.begin(), f.keys.end(), key) != f.keys.end()) fail(child_path(path(), key), "duplicate key");
+        f.keys.push_back(key);
         break;
       }
       case json::parse_event_t::object_end:
       case json::parse_event_t::array_end:
-        stack_.pop_back();
+        --depth_;
         element_done();
         break;
       case json::parse_event_t::value: element_done(); break;
@@ -50,23 +49,28 @@ class DuplicateKeyCheck {
   }
 
  private:
-  // The path of the value about to start inside the innermost frame.
-  std::string next_path() const {
-    if (stack_.empty()) return {};
-    const Frame& f = stack_.back();
-    return f.object ? child_path(f.path, f.key) : index_path(f.path, f.index);
-  }
   void open(bool object) {
-    Frame f;
+    if (depth_ == stack_.size()) stack_.emplace_back();
+    Frame& f = stack_[depth_++];
     f.object = object;
-    f.path = next_path();
-    stack_.push_back(std::move(f));
+    f.keys.clear();
+    f.index = 0;
   }
   void element_done() {
-    if (!stack_.empty() && !stack_.back().object) ++stack_.back().index;
+    if (depth_ > 0 && !stack_[depth_ - 1].object) ++stack_[depth_ - 1].index;
+  }
+  // The path of the innermost open object, from the frames below it.
+  std::string path() const {
+    std::string p;
+    for (std::size_t i = 0; i + 1 < depth_; ++i) {
+      const Frame& f = stack_[i];
+      p = f.object ? child_path(p, f.keys.back()) : index_path(p, f.index);
+    }
+    return p;
   }
 
   std::vector<Frame> stack_;
+  std::size_t depth_ = 0;
 };
 
 // A value as a message quotes it: short, so a huge array does not flood the answer.
@@ -215,11 +219,14 @@ void require_object(const json& j, const std::string& path, const char* what) {
        std::string("expected ") + (what ? what : "a JSON object") + " (got " + brief(j) + ")");
 }
 
-ObjectReader::ObjectReader(const json& j, std::string path) : j_(j), path_(std::move(path)) {}
-
-void ObjectReader::declare(std::string_view key) {
-  if (std::find(declared_.begin(), declared_.end(), key) == declared_.end()) declared_.emplace_back(key);
+ObjectReader::ObjectReader(const json& j, std::string path) : j_(j), path_(std::move(path)) {
+  declared_.reserve(32);
+  consumed_.reserve(j.size());
 }
+
+// Repeats are kept (the messages list each key once): a search per key
+// would cost more than the rare message.
+void ObjectReader::declare(std::string_view key) { declared_.emplace_back(key); }
 
 bool ObjectReader::has(std::string_view key) {
   declare(key);
@@ -230,7 +237,8 @@ const json* ObjectReader::get(std::string_view key) {
   declare(key);
   const auto it = j_.find(key);
   if (it == j_.end()) return nullptr;
-  if (std::find(consumed_.begin(), consumed_.end(), key) == consumed_.end()) consumed_.emplace_back(key);
+  // The object's own key: it lives as long as the object.
+  if (std::find(consumed_.begin(), consumed_.end(), key) == consumed_.end()) consumed_.emplace_back(it.key());
   return &*it;
 }
 
@@ -302,10 +310,13 @@ void ObjectReader::finish() {
     if (!near.empty()) {
       m.append(" (did you mean \"").append(near).append("\"?)");
     } else if (!declared_.empty()) {
+      std::vector<std::string> once;
+      for (const std::string& k : declared_)
+        if (std::find(once.begin(), once.end(), k) == once.end()) once.push_back(k);
       m.append(" (expected ");
-      for (std::size_t i = 0; i < declared_.size(); ++i) {
-        if (i > 0) m.append(i + 1 == declared_.size() ? " or " : ", ");
-        m.append("\"").append(declared_[i]).append("\"");
+      for (std::size_t i = 0; i < once.size(); ++i) {
+        if (i > 0) m.append(i + 1 == once.size() ? " or " : ", ");
+        m.append("\"").append(once[i]).append("\"");
       }
       m.append(")");
     }

@@ -119,7 +119,7 @@ class ObjectReader {
   const nlohmann::json& j_;
   std::string path_;
   std::vector<std::string> declared_;
-  std::vector<std::string> consumed_;
+  std::vector<std::string_view> consumed_;  ///< keys of j_ itself
 };
 
 /// Throws "path: expected an object" unless j is an object.
