@@ -52,7 +52,11 @@ site=$("$env_dir/bin/python" -c 'import sysconfig; print(sysconfig.get_path("pla
 where = os.path.dirname(os.path.realpath(proxima.__file__))
 if where != os.path.realpath(sys.argv[1]):
     sys.exit("pip: imported %s, not the module pip installed in %s" % (proxima.__file__, sys.argv[1]))
-print("pip: import proxima from", proxima.__file__)' "$site")
+print("pip: import proxima from", proxima.__file__)
+# One version: the wheel'"'"'s metadata (read from CMakeLists.txt) and the module'"'"'s.
+from importlib.metadata import version
+if version("proxima") != proxima.__version__:
+    sys.exit("pip: installed as %s, the module says %s" % (version("proxima"), proxima.__version__))' "$site")
 for stub in proxima.pyi proxima-stubs/__init__.pyi; do
   [ -f "$site/$stub" ] || { echo "pip: $site/$stub was not installed" >&2; exit 1; }
 done

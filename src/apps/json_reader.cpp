@@ -1,11 +1,12 @@
 #include "json_reader.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <sstream>
 
 #include <proxima/core/error.hpp>
+
+#include "nearest_name.hpp"
 
 namespace proxima::apps {
 
@@ -94,26 +95,6 @@ std::string range_text(const Range& r) {
   return s;
 }
 
-// Optimal string alignment distance (a swap of neighbours is one edit),
-// case ignored: "raduis" is one edit from "radius", "pose_B" none from "pose_b".
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  const auto low = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
-  const std::size_t n = a.size(), m = b.size();
-  std::vector<std::size_t> d((n + 1) * (m + 1));
-  const auto at = [&](std::size_t i, std::size_t j) -> std::size_t& { return d[i * (m + 1) + j]; };
-  for (std::size_t i = 0; i <= n; ++i) at(i, 0) = i;
-  for (std::size_t j = 0; j <= m; ++j) at(0, j) = j;
-  for (std::size_t i = 1; i <= n; ++i) {
-    for (std::size_t j = 1; j <= m; ++j) {
-      const std::size_t cost = low(a[i - 1]) == low(b[j - 1]) ? 0 : 1;
-      at(i, j) = std::min({at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost});
-      if (i > 1 && j > 1 && low(a[i - 1]) == low(b[j - 2]) && low(a[i - 2]) == low(b[j - 1]))
-        at(i, j) = std::min(at(i, j), at(i - 2, j - 2) + 1);
-    }
-  }
-  return at(n, m);
-}
-
 }  // namespace
 
 json parse_json(const std::string& text) { return json::parse(text, DuplicateKeyCheck()); }
@@ -197,20 +178,8 @@ Vec3 vec3_at(const json& j, const std::string& field) {
 }
 
 std::string nearest_key(std::string_view key, const std::vector<std::string>& known) {
-  std::string best;
-  std::size_t best_d = 0;
-  for (const std::string& k : known) {
-    const std::size_t d = edit_distance(key, k);
-    if (best.empty() || d < best_d) {
-      best = k;
-      best_d = d;
-    }
-  }
-  // A typo: at most 2 edits, and at most half the letters of the longer
-  // ("qq" for "q", not "x" for "p").
-  const std::size_t longer = std::max(key.size(), best.size());
-  if (best.empty() || best_d > 2 || 2 * best_d > longer) return {};
-  return best;
+  const std::vector<std::string_view> names(known.begin(), known.end());
+  return nearest_name(key, names);
 }
 
 void require_object(const json& j, const std::string& path, const char* what) {

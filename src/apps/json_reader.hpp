@@ -67,8 +67,9 @@ const nlohmann::json& array_at(const nlohmann::json& j, const std::string& field
 /// j as [x, y, z], each finite and within ±1e15.
 Vec3 vec3_at(const nlohmann::json& j, const std::string& field);
 
-/// The nearest of `known` to `key` by edit distance (letters swapped count
-/// once, case ignored), or "" when none is near enough to be a typo.
+/// The nearest of `known` to `key` (nearest_name: edit distance, letters
+/// swapped count once, case ignored), or "" when none is near enough to be a
+/// typo.
 std::string nearest_key(std::string_view key, const std::vector<std::string>& known);
 
 /// A JSON object being read: each key the code asks for is declared, each

@@ -1,9 +1,14 @@
 // The `proxima` command: query (JSON lines), sim (scene files), demo, bench,
 // robot (a URDF's collisions) and watch (the predictive watchdog).
+#include <array>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -11,42 +16,116 @@
 
 #include <CLI/CLI.hpp>
 
+#include <proxima/version.hpp>
+
 #include "demo.hpp"
+#include "nearest_name.hpp"
 #include "query_protocol.hpp"
 #include "robot_protocol.hpp"
 #include "scene.hpp"
 #include "watch_protocol.hpp"
 
+namespace {
+
+// A number option's range, checked as CLI11 parses it: NaN, an infinity or a
+// value out of range is an error naming the option ("--time: …").
+CLI::Validator number_in(double lo, double hi, bool lo_open, const char* unit) {
+  std::ostringstream what;
+  what << (lo_open ? "> " : ">= ") << lo;
+  if (std::isfinite(hi)) what << " and <= " << hi;
+  if (*unit) what << " " << unit;
+  const std::string range = what.str();
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        double v = 0.0;
+        try {
+          std::size_t used = 0;
+          v = std::stod(text, &used);
+          if (used != text.size()) return "'" + text + "' is not a number";
+        } catch (const std::exception&) {
+          return "'" + text + "' is not a number";
+        }
+        if (!std::isfinite(v) || (lo_open ? !(v > lo) : !(v >= lo)) || !(v <= hi))
+          return "'" + text + "' must be " + range;
+        return {};
+      },
+      range);
+}
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// The subcommands, for the message naming an unknown one.
+constexpr std::array<std::string_view, 6> kCommands = {"query", "sim", "robot", "watch", "demo", "bench"};
+
+// An unknown first word gets its own message: CLI11 says only "A subcommand
+// is required", which reads as if the word were not there at all.
+bool known_command(int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return true;
+  for (std::string_view c : kCommands)
+    if (c == argv[1]) return true;
+  std::cerr << "proxima: unknown command '" << argv[1] << "'" << proxima::apps::did_you_mean(argv[1], kCommands)
+            << "; the commands are query, sim, robot, watch, demo and bench (proxima --help)\n";
+  return false;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  if (!known_command(argc, argv)) return 1;
   CLI::App app{"Proxima: collision, distance and contacts for robots"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("proxima ") + proxima::version());
+  app.footer("Each command's inputs: proxima COMMAND --help. Formats: docs/query-protocol.md, docs/scene-format.md,\n"
+             "docs/robot-command.md, docs/watch-command.md.");
 
   CLI::App* query = app.add_subcommand(
-      "query", "Answer JSON-lines requests from stdin, one answer line per request (see README)");
+      "query", "Answer JSON-lines requests from stdin (collide, distance, signed_distance, contacts, ...)");
+  query->footer(
+      "Reads one JSON object per line on stdin, writes one JSON answer per line on stdout, in order, flushed:\n"
+      "  {\"id\": 1, \"query\": \"signed_distance\", \"a\": {\"shape\": \"box\", \"size\": [1, 1, 1]},\n"
+      "   \"pose_a\": {\"p\": [0, 0, 0.9]}, \"b\": {\"shape\": \"sphere\", \"radius\": 0.5}}\n"
+      "query: collide | distance | signed_distance | tolerance | contacts | time_of_impact.\n"
+      "Shapes: sphere, capsule, cylinder, cone, box, ellipsoid, halfspace, convex, mesh (inline or a file).\n"
+      "Poses: {\"p\": [x, y, z], \"q\": [w, x, y, z]}. Optional: method, warm_start, bound, tolerance.\n"
+      "A bad line gets {\"status\": \"error\", \"message\": ...} naming the field. Full format: "
+      "docs/query-protocol.md.");
 
   proxima::apps::DemoOptions demo_opt;
   CLI::App* demo = app.add_subcommand("demo", "Run the example queries, scenes and benchmark; write proxima-report/");
   demo->add_option("--report", demo_opt.report_dir, "Report folder")->capture_default_str();
-  demo->add_option("--poses", demo_opt.bench_poses, "Poses per benchmark workload")->capture_default_str();
+  demo->add_option("--poses", demo_opt.bench_poses, "Poses per benchmark workload")
+      ->check(CLI::Range(1, 100000000))
+      ->capture_default_str();
   demo->add_flag("!--no-bench", demo_opt.bench, "Skip the benchmark");
   demo->add_flag("!--no-sim", demo_opt.sim, "Skip the example scenes");
-  demo->add_option("--sim-scale", demo_opt.sim_time_scale, "Multiply the scenes' demo durations")->capture_default_str();
+  demo->add_option("--sim-scale", demo_opt.sim_time_scale, "Multiply the scenes' demo durations")
+      ->check(number_in(0.0, 1e3, true, ""))
+      ->capture_default_str();
   demo->add_option("--examples", demo_opt.examples_dir, "Folder of the example scenes (default: the source tree's)");
 
   int bench_poses = 1000;
   CLI::App* bench = app.add_subcommand("bench", "Run the side-by-side distance benchmark");
-  bench->add_option("--poses", bench_poses, "Poses per workload")->capture_default_str();
+  bench->add_option("--poses", bench_poses, "Poses per workload")->check(CLI::Range(1, 100000000))->capture_default_str();
 
   std::string scene_path;
   proxima::apps::SimCommandOptions sim_opt;
   CLI::App* simc = app.add_subcommand("sim", "Run a scene file (docs/scene-format.md) and print its metrics");
   simc->add_option("scene", scene_path, "Scene file (JSON)")->required();
-  simc->add_option("--time", sim_opt.time, "Simulated seconds (default: the scene's \"time\")");
-  simc->add_option("--dt", sim_opt.dt, "Time step, s (default: the scene's \"dt\")");
+  simc->footer("The scene file is JSON: {\"name\", \"dt\", \"time\", \"gravity\", \"solver\": {...}, \"bodies\": [...],\n"
+               "\"metrics\": [...]}; docs/scene-format.md lists every field. Prints the scene's metrics and timing.");
+  double sim_time = 0.0, sim_dt = 0.0;
+  int sim_friction_directions = 0;
+  CLI::Option* sim_time_flag = simc->add_option("--time", sim_time, "Simulated seconds (default: the scene's \"time\")")
+                                    ->check(number_in(0.0, 1e9, true, "s"));
+  CLI::Option* sim_dt_flag =
+      simc->add_option("--dt", sim_dt, "Time step, s (default: the scene's \"dt\")")->check(number_in(0.0, 1.0, true, "s"));
   simc->add_option("--out", sim_opt.out_path, "Trajectory CSV: per-step poses, energies, contacts, solver stats");
-  simc->add_option("--solver", sim_opt.solver, "Override the solver: lemke or pgs");
-  simc->add_option("--friction-directions", sim_opt.friction_directions, "Override q, the friction cone's edges (>= 3)");
-  simc->add_option("--friction-basis", sim_opt.friction_basis, "Override the cone's orientation: fixed or sliding");
+  simc->add_option("--solver", sim_opt.solver, "Override the solver: lemke or pgs")->check(CLI::IsMember({"lemke", "pgs"}));
+  CLI::Option* sim_friction_flag =
+      simc->add_option("--friction-directions", sim_friction_directions, "Override q, the friction cone's edges")
+          ->check(CLI::Range(3, 64));
+  simc->add_option("--friction-basis", sim_opt.friction_basis, "Override the cone's orientation: fixed or sliding")
+      ->check(CLI::IsMember({"fixed", "sliding"}));
 
   proxima::apps::RobotCommandOptions robot_opt;
   std::vector<std::string> robot_packages;
@@ -58,7 +137,15 @@ int main(int argc, char** argv) {
   robotc->add_option("--mesh-mode", robot_opt.mesh_mode, "Mesh links as their convex hull or the raw mesh")
       ->check(CLI::IsMember({"hull", "mesh"}))
       ->capture_default_str();
-  robotc->add_option("--margin", robot_opt.margin, "Safety margin of every link, m")->capture_default_str();
+  robotc->add_option("--margin", robot_opt.margin, "Safety margin of every link, m")
+      ->check(number_in(0.0, 1e3, false, "m"))
+      ->capture_default_str();
+  robotc->footer(
+      "Reads one JSON request per line on stdin: {\"id\": 1, \"q\": [joint values in URDF order], \"environment\": [\n"
+      "  {\"name\": \"table\", \"geometry\": {\"shape\": \"box\", \"size\": [1, 1, 0.1]}, \"pose\": {\"p\": [0.5, 0, 0]}}]}\n"
+      "Optional: base, attached, tolerance, q_end with motion (a continuous check); a line {\"scene\": [...]} or\n"
+      "{\"hold\": [...]} sets the stream's environment or held objects. Answers: self and environment\n"
+      "collisions and distances. Full format: docs/robot-command.md.");
 
   proxima::apps::WatchCommandOptions watch_opt;
   std::vector<std::string> watch_packages;
@@ -70,7 +157,16 @@ int main(int argc, char** argv) {
   watchc->add_option("--mesh-mode", watch_opt.robot.mesh_mode, "Mesh links as their convex hull or the raw mesh")
       ->check(CLI::IsMember({"hull", "mesh"}))
       ->capture_default_str();
-  watchc->add_option("--margin", watch_opt.robot.margin, "Safety margin of every link, m")->capture_default_str();
+  watchc->add_option("--margin", watch_opt.robot.margin, "Safety margin of every link, m")
+      ->check(number_in(0.0, 1e3, false, "m"))
+      ->capture_default_str();
+  watchc->footer(
+      "Reads joint samples as JSON lines on stdin: {\"t\": seconds, \"q\": [joint values in URDF order]}\n"
+      "(times strictly increasing); {\"t\": s} alone is a tick; a line with \"program\" sets the program followed\n"
+      "in automatic mode. Answers each with {\"level\": \"clear\" | \"warn\" | \"slow\" | \"stop\", \"speed_factor\",\n"
+      "\"clearance\", \"reason\", ...}.\n"
+      "--environment is a JSON file: an array of objects as in proxima robot, or a cell file {\"environment\",\n"
+      "\"thresholds\"}. Full format and the stated guarantee: docs/watch-command.md.");
   watchc->add_option("--environment", watch_opt.environment, "JSON file: the environment array of `proxima robot`");
   watchc->add_option("--tool", watch_opt.tool, "Tool link, for the Cartesian motion model");
   watchc->add_option("--stop", watch_opt.watchdog.stop_distance, "Stop distance, m")->capture_default_str();
@@ -101,6 +197,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
 
   CLI11_PARSE(app, argc, argv);
+  if (sim_time_flag->count() > 0) sim_opt.time = sim_time;
+  if (sim_dt_flag->count() > 0) sim_opt.dt = sim_dt;
+  if (sim_friction_flag->count() > 0) sim_opt.friction_directions = sim_friction_directions;
 
   // NAME=DIR arguments into the package map; false (with a message) for a malformed one.
   auto parse_packages = [](const char* command, const std::vector<std::string>& args,

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include <proxima/core/error.hpp>
+#include <proxima/io/file.hpp>
 
 #include "json_mesh.hpp"
 #include "json_reader.hpp"
@@ -298,11 +299,10 @@ Scene scene_from_json(const json& j, const std::string& base_dir) {
 }
 
 Scene load_scene(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot open the scene file");
+  const std::string text = read_whole_file(path, "scene file");
   json j;
   try {
-    j = parse_json(in);
+    j = parse_json(text);
   } catch (const json::parse_error& e) {
     throw Error(path + ": not valid JSON (" + e.what() + ")");
   } catch (const Error& e) {

@@ -55,9 +55,9 @@ SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv, const S
 
 /// Command-line overrides of `proxima sim` (≤ 0 or empty: the scene's).
 struct SimCommandOptions {
-  double time = -1.0, dt = -1.0;
-  std::string solver;          ///< lemke | pgs
-  int friction_directions = 0; ///< q ≥ 3
+  std::optional<double> time, dt;          ///< override the scene's "time" and "dt"
+  std::string solver;                      ///< lemke | pgs
+  std::optional<int> friction_directions;  ///< q ≥ 3
   std::string friction_basis;  ///< fixed | sliding
   std::string out_path;        ///< trajectory CSV
 };

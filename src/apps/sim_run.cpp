@@ -71,19 +71,21 @@ int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, s
   try {
     Scene scene = load_scene(scene_path);
     sim::StepOptions& so = scene.world.options;
-    if (o.dt > 0) so.dt = o.dt;
+    if (o.dt) so.dt = *o.dt;
     if (o.solver == "lemke") so.solver = sim::SolverKind::lemke;
     else if (o.solver == "pgs") so.solver = sim::SolverKind::pgs;
     else if (!o.solver.empty()) throw Error("--solver: expected lemke or pgs");
-    if (o.friction_directions != 0) {
-      if (o.friction_directions < 3) throw Error("--friction-directions: must be ≥ 3");
-      so.solve.friction_directions = o.friction_directions;
+    if (o.friction_directions) {
+      if (*o.friction_directions < 3 || *o.friction_directions > 64)
+        throw Error("--friction-directions: " + std::to_string(*o.friction_directions) + " must be from 3 to 64");
+      so.solve.friction_directions = *o.friction_directions;
     }
     if (o.friction_basis == "fixed") so.friction_basis = sim::FrictionBasis::fixed;
     else if (o.friction_basis == "sliding") so.friction_basis = sim::FrictionBasis::sliding;
     else if (!o.friction_basis.empty()) throw Error("--friction-basis: expected fixed or sliding");
-    const double duration = o.time > 0 ? o.time : scene.time;
-    check_run(so.dt, duration, o.dt > 0 ? "--dt" : "dt", o.time > 0 ? "--time" : "time");
+    if (o.time && !(*o.time > 0.0)) throw Error("--time: must be > 0 s");
+    const double duration = o.time ? *o.time : scene.time;
+    check_run(so.dt, duration, o.dt ? "--dt" : "dt", o.time ? "--time" : "time");
     std::ofstream csv;
     if (!o.out_path.empty()) {
       csv.open(o.out_path);

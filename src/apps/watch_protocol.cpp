@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <proxima/core/error.hpp>
+#include <proxima/io/file.hpp>
 #include <proxima/robot/program_follower.hpp>
 #include <proxima/robot/scene_watchdog.hpp>
 
@@ -180,11 +181,10 @@ std::vector<ThresholdsFor> thresholds_from_json(const json& j) {
 
 Cell load_cell(const std::string& path, MeshFiles& files) {
   if (path.empty()) return {};
-  std::ifstream in(path);
-  if (!in) throw Error("environment file '" + path + "' cannot be opened");
+  const std::string text = read_whole_file(path, "environment file");
   json file;
   try {
-    file = parse_json(in);
+    file = parse_json(text);
   } catch (const json::exception& e) {
     throw Error("environment file '" + path + "' is not valid JSON: " + e.what());
   } catch (const Error& e) {

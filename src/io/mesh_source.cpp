@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include <proxima/core/error.hpp>
+#include <proxima/io/file.hpp>
 
 namespace proxima::io_detail {
 
@@ -22,13 +23,7 @@ void fail(const std::filesystem::path& file, Position where, const std::string& 
 }
 
 std::string read_file_bytes(const std::filesystem::path& file) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(file, ec);
-  // libstdc++ reports a missing file both ways; say "no such file" for it
-  // and pass any other failure (permissions on a parent, ...) on as it is.
-  if (status.type() == std::filesystem::file_type::not_found) fail(file, {}, "cannot open mesh file: no such file");
-  if (ec) fail(file, {}, "cannot open mesh file: " + ec.message());
-  if (!std::filesystem::is_regular_file(status)) fail(file, {}, "cannot open mesh file: not a regular file");
+  if (const std::string problem = file_problem(file); !problem.empty()) fail(file, {}, "cannot open mesh file: " + problem);
   std::ifstream in(file, std::ios::binary);
   if (!in) fail(file, {}, "cannot open mesh file: not readable");
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include <proxima/core/error.hpp>
+#include <proxima/version.hpp>
 
 #include "bindings.hpp"
 
@@ -26,5 +27,5 @@ PYBIND11_MODULE(proxima, m) {
   bind_batch(m);
   bind_robot(m);
   bind_watchdog(m);
-  m.attr("__version__") = PROXIMA_VERSION;
+  m.attr("__version__") = proxima::version();
 }

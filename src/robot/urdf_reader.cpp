@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include <proxima/core/error.hpp>
+#include <proxima/io/file.hpp>
 
 #include "xml_reader.hpp"
 
@@ -67,9 +68,9 @@ GeometrySpec read_geometry(const xml::Document& d, const XMLElement* collision, 
     } catch (const Error& e) {
       d.fail(s, what, e.what());
     }
-    std::error_code ec;
-    if (options.require_meshes && !std::filesystem::is_regular_file(spec.path, ec))
-      d.fail(s, what, "mesh '" + spec.uri + "' resolves to '" + spec.path.string() + "', which does not exist");
+    if (options.require_meshes)
+      if (const std::string problem = file_problem(spec.path); !problem.empty())
+        d.fail(s, what, "mesh '" + spec.uri + "' resolves to '" + spec.path.string() + "': " + problem);
   } else {
     d.fail(s, what, "unsupported geometry <" + kind + "> (box, cylinder, sphere or mesh)");
   }

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include <proxima/core/error.hpp>
+#include <proxima/io/file.hpp>
 
 namespace proxima::robot::xml {
 
@@ -25,12 +26,7 @@ void parse(Document& d, std::string_view text, const std::string& source) {
 }
 
 std::string read_file(const std::filesystem::path& path, const char* kind) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(std::string(kind) + " file '" + path.string() + "': cannot be opened");
-  std::ostringstream s;
-  s << in.rdbuf();
-  if (in.bad()) throw Error(std::string(kind) + " file '" + path.string() + "': read error");
-  return s.str();
+  return read_whole_file(path, std::string(kind) + " file");
 }
 
 std::optional<std::string> attribute(const tinyxml2::XMLElement* e, const char* name) {

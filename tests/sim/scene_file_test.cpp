@@ -124,8 +124,15 @@ TEST(SceneFile, FileErrorsNameTheFile) {
     apps::load_scene("/nonexistent/scene.json");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("/nonexistent/scene.json"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("scene file '/nonexistent/scene.json': no such file"), std::string::npos)
+        << e.what();
   }
+  for (const char* path : {"/tmp", "/dev/zero"}) try {
+      apps::load_scene(path);
+      ADD_FAILURE() << path << " loaded as a scene";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("not a regular file"), std::string::npos) << e.what();
+    }
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Short versions of the example scenes with their metric bounds.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "../support/test_shapes.hpp"
 #include "scene.hpp"
@@ -29,6 +30,39 @@ apps::SimRunResult run_scene_quiet(apps::Scene& s, double seconds) {
     if (!m.text.empty()) std::printf("  %s: %s\n", s.name.c_str(), m.text.c_str());
   std::printf("  %s: %s\n", s.name.c_str(), r.timing.text().c_str());
   return r;
+}
+
+// A window the run never reaches is reported as such: before, the metrics
+// answered 0, which reads as a perfect support ratio error or no drift at all.
+TEST(Scenes, AMetricWindowTheRunNeverReachesSaysNoSamples) {
+  apps::Scene s = apps::scene_from_json(nlohmann::json::parse(R"({"dt": 0.01, "bodies": [
+    {"name": "floor", "static": true, "shape": {"shape": "halfspace", "normal": [0, 0, 1], "offset": 0}},
+    {"name": "box", "shape": {"shape": "box", "size": [1, 1, 1]}, "density": 1000, "pose": {"p": [0, 0, 0.5]}}],
+    "metrics": [{"kind": "support_force", "body": "box", "from": 1.0}, {"kind": "drift", "body": "box", "from": 1.0},
+                {"kind": "energy"}, {"kind": "spin", "body": "box"}]})"));
+  const apps::SimRunResult short_run = apps::run_scene(s, 0.5, nullptr);
+  std::vector<std::string> names;
+  for (const sim::MetricResult& m : short_run.metrics) {
+    names.push_back(m.name);
+    if (m.name.ends_with("_no_samples")) {
+      EXPECT_NE(m.text.find("no samples"), std::string::npos) << m.text;
+      EXPECT_NE(m.text.find("the run ended at 0.5 s"), std::string::npos) << m.text;
+    }
+  }
+  // Energy and spin start at the first step: they have samples.
+  EXPECT_EQ(names, (std::vector<std::string>{"support_force_no_samples", "drift_no_samples", "energy_change_end",
+                                             "energy_max_gain", "ke_ratio_end", "ke_max_change_upright", "stop_time",
+                                             "analytic_stop_time", "analytic_stop_time_qgon", "max_slide_mm",
+                                             "topple_time"}));
+  // No step at all: every metric says so.
+  apps::Scene again = apps::scene_from_json(nlohmann::json::parse(R"({"bodies": [
+    {"name": "floor", "static": true, "shape": {"shape": "halfspace", "normal": [0, 0, 1], "offset": 0}},
+    {"name": "box", "shape": {"shape": "box", "size": [1, 1, 1]}, "density": 1000, "pose": {"p": [0, 0, 0.5]}}],
+    "metrics": [{"kind": "energy"}, {"kind": "spin", "body": "box"}]})"));
+  const apps::SimRunResult none = apps::run_scene(again, 0.0, nullptr);
+  ASSERT_EQ(none.metrics.size(), 2u);
+  EXPECT_EQ(none.metrics[0].name, "energy_no_samples");
+  EXPECT_EQ(none.metrics[1].name, "spin_no_samples");
 }
 
 TEST(Scenes, RestingBoxCarriesItsWeight) {
