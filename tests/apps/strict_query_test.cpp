@@ -65,8 +65,8 @@ TEST(StrictQuery, AMisspeltKeyInAPoseIsAnError) {
        "pose_b.position: unknown key (expected \"p\" or \"q\")"},
       {query_line("distance", R"("pose_a": {"p": [0, 0, 0], "Q": [1, 0, 0, 0]})").c_str(),
        "pose_a.Q: unknown key (did you mean \"q\"?)"},
-      {query_line("time_of_impact", R"("pose_b_end": {"p": [0, 0, 1], "r": [1, 0, 0, 0]})").c_str(),
-       "pose_b_end.r: unknown key (expected \"p\" or \"q\")"},
+      {query_line("time_of_impact", R"("pose_b_end": {"p": [0, 0, 1], "rot": [1, 0, 0, 0]})").c_str(),
+       "pose_b_end.rot: unknown key (expected \"p\" or \"q\")"},
   });
   EXPECT_EQ(n, 3);
 }
