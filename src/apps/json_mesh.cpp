@@ -1,9 +1,11 @@
 #include <cmath>
+#include <filesystem>
 
 #include <proxima/core/error.hpp>
 #include <proxima/io/mesh_io.hpp>
 
 #include "json_mesh.hpp"
+#include "json_reader.hpp"
 #include "json_shapes.hpp"
 
 namespace proxima::apps {
@@ -11,34 +13,16 @@ namespace {
 
 using nlohmann::json;
 
-[[noreturn]] void fail(const std::string& field, const std::string& reason) {
-  throw Error(field + ": " + reason);
-}
-
-double optional_number(const json& j, const std::string& field, const char* key, double fallback) {
-  if (!j.contains(key)) return fallback;
-  if (!j[key].is_number() || !std::isfinite(j[key].get<double>())) {
-    fail(field + "." + key, "expected a finite number");
-  }
-  return j[key].get<double>();
-}
-
-TriangleMesh inline_mesh(const json& j, const std::string& field, double margin) {
-  const json& v = j["vertices"];
-  if (!v.is_array()) fail(field + ".vertices", "expected an array of [x, y, z] points");
-  if (!j.contains("triangles") || !j["triangles"].is_array()) {
-    fail(field + ".triangles", "expected an array of [i, j, k] vertex indices");
-  }
-  const json& t = j["triangles"];
+TriangleMesh inline_mesh(ObjectReader& r, double margin) {
+  const json& v = array_at(r.required("vertices"), r.field("vertices"), "[x, y, z] points");
+  const json& t = array_at(r.required("triangles"), r.field("triangles"), "[i, j, k] vertex indices");
   std::vector<Vec3> vertices;
   vertices.reserve(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    vertices.push_back(vec3_from_json(v[i], field + ".vertices[" + std::to_string(i) + "]"));
-  }
+  for (std::size_t i = 0; i < v.size(); ++i) vertices.push_back(vec3_at(v[i], index_path(r.field("vertices"), i)));
   std::vector<TriangleIndices> triangles;
   triangles.reserve(t.size());
   for (std::size_t i = 0; i < t.size(); ++i) {
-    const std::string name = field + ".triangles[" + std::to_string(i) + "]";
+    const std::string name = index_path(r.field("triangles"), i);
     if (!t[i].is_array() || t[i].size() != 3) fail(name, "expected 3 vertex indices");
     TriangleIndices tri{};
     for (std::size_t k = 0; k < 3; ++k) {
@@ -51,7 +35,7 @@ TriangleMesh inline_mesh(const json& j, const std::string& field, double margin)
     }
     triangles.push_back(tri);
   }
-  return TriangleMesh(std::move(vertices), std::move(triangles), margin, field);
+  return TriangleMesh(std::move(vertices), std::move(triangles), margin, r.path());
 }
 
 }  // namespace
@@ -74,15 +58,25 @@ bool is_mesh_json(const json& j) {
 }
 
 std::shared_ptr<const Bvh> mesh_from_json(const json& j, const std::string& field, MeshFiles& files) {
-  const double margin = optional_number(j, field, "margin", 0.0);
-  const bool has_file = j.contains("file"), has_vertices = j.contains("vertices");
+  return read_object(j, field, [&](ObjectReader& r) { return mesh_from_reader(r, files); });
+}
+
+std::shared_ptr<const Bvh> mesh_from_reader(ObjectReader& r, MeshFiles& files, const std::string& base_dir) {
+  const std::string& field = r.path();
+  if (r.string("shape") != "mesh") fail(r.field("shape"), "expected \"mesh\"");
+  const double margin = r.number_or("margin", 0.0, kLengthRange);
+  const bool has_file = r.has("file"), has_vertices = r.has("vertices");
   if (has_file == has_vertices) fail(field, "a mesh needs either \"file\" or \"vertices\" and \"triangles\"");
   try {
     if (has_file) {
-      if (!j["file"].is_string()) fail(field + ".file", "expected a path string");
-      return files.load(j["file"].get<std::string>(), optional_number(j, field, "scale", 1.0), margin);
+      std::filesystem::path file(r.string("file"));
+      if (file.is_relative() && !base_dir.empty()) file = std::filesystem::path(base_dir) / file;
+      // A scale is a factor on lengths: positive, and no more than the range of lengths.
+      const double scale = r.number_or("scale", 1.0, Range{0.0, kMaxLength, true, false, ""});
+      return files.load(file.string(), scale, margin);
     }
-    return std::make_shared<const Bvh>(inline_mesh(j, field, margin));
+    r.refuse("scale", "applies to a mesh \"file\" only");
+    return std::make_shared<const Bvh>(inline_mesh(r, margin));
   } catch (const Error& e) {
     const std::string what = e.what();
     if (what.rfind(field, 0) == 0) throw;

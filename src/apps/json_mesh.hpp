@@ -30,8 +30,14 @@ bool is_mesh_json(const nlohmann::json& j);
 /// The mesh and its BVH. Throws proxima::Error naming `field` (e.g. "a") and
 /// the reason: a bad vertex or index, an unreadable or malformed file (the
 /// reader's message names the file and line or byte), neither or both of
-/// "file" and "vertices".
+/// "file" and "vertices", an unknown key.
 std::shared_ptr<const Bvh> mesh_from_json(const nlohmann::json& j, const std::string& field,
                                           MeshFiles& files);
+
+class ObjectReader;
+/// The same from a reader over the mesh object (which the caller finishes),
+/// for formats that add keys of their own; a relative "file" is resolved
+/// against `base_dir` when it is not empty.
+std::shared_ptr<const Bvh> mesh_from_reader(ObjectReader& r, MeshFiles& files, const std::string& base_dir = {});
 
 }  // namespace proxima::apps

@@ -1,43 +1,22 @@
-#include <cmath>
 #include <string>
 #include <utility>
 
 #include <proxima/core/error.hpp>
 
+#include "json_reader.hpp"
 #include "json_shapes.hpp"
 #include "json_time_of_impact.hpp"
 
 namespace proxima::apps {
-namespace {
 
 using nlohmann::json;
 
-double finite_number(const json& r, const char* key, double fallback) {
-  if (!r.contains(key)) return fallback;
-  if (!r[key].is_number() || !std::isfinite(r[key].get<double>())) {
-    throw Error(std::string(key) + ": expected a finite number");
-  }
-  return r[key].get<double>();
-}
-
-}  // namespace
-
-TimeOfImpactRequest time_of_impact_request_from_json(const json& r) {
-  for (const char* key : {"method", "warm_start"}) {
-    if (r.contains(key)) throw Error(std::string(key) + ": does not apply to time_of_impact");
-  }
+TimeOfImpactRequest time_of_impact_request_from_json(ObjectReader& r) {
+  for (const char* key : {"method", "warm_start"}) r.refuse(key, "does not apply to time_of_impact");
   TimeOfImpactRequest req;
-  req.clearance = finite_number(r, "clearance", req.clearance);
-  if (req.clearance < 0.0) throw Error("clearance: must be >= 0");
-  req.accuracy = finite_number(r, "accuracy", req.accuracy);
-  if (req.accuracy <= 0.0) throw Error("accuracy: must be > 0");
-  if (r.contains("max_iterations")) {
-    const json& m = r["max_iterations"];
-    if (!m.is_number_integer() || m.get<long long>() < 1 || m.get<long long>() > 100000) {
-      throw Error("max_iterations: expected an integer from 1 to 100000");
-    }
-    req.max_iterations = m.get<int>();
-  }
+  req.clearance = r.number_or("clearance", req.clearance, kLengthRange);
+  req.accuracy = r.number_or("accuracy", req.accuracy, Range{0.0, kMaxLength, true, false, " m"});
+  req.max_iterations = static_cast<int>(r.integer_or("max_iterations", req.max_iterations, 1, 100000));
   return req;
 }
 

@@ -8,9 +8,12 @@
 
 namespace proxima::apps {
 
-/// "clearance" (≥ 0), "accuracy" (> 0), "max_iterations" (1..100000); throws
+class ObjectReader;
+
+/// "clearance" ([0, 1e15] m), "accuracy" ((0, 1e15] m), "max_iterations" (1..100000), read from the
+/// request (consumed); throws
 /// proxima::Error naming the field. "method" and "warm_start" are errors.
-TimeOfImpactRequest time_of_impact_request_from_json(const nlohmann::json& request);
+TimeOfImpactRequest time_of_impact_request_from_json(ObjectReader& request);
 
 /// collide, time, witness_time, distance, normal (when apart), point_a,
 /// point_b, iterations. `swapped`: the result was computed with A and B

@@ -9,6 +9,7 @@
 #include <proxima/mesh/mesh_queries.hpp>
 #include <proxima/mesh/mesh_time_of_impact.hpp>
 
+#include "json_reader.hpp"
 #include "json_shapes.hpp"
 #include "json_time_of_impact.hpp"
 #include "mesh_protocol.hpp"
@@ -23,44 +24,28 @@ struct Operand {
   std::optional<Shape> shape;
 };
 
-Operand operand(const json& r, const char* field, MeshFiles& files) {
-  const json j = r.contains(field) ? r[field] : json();
+Operand operand(ObjectReader& r, const char* field, MeshFiles& files) {
+  const json* p = r.get(field);
+  const json j = p ? *p : json();
   if (is_mesh_json(j)) return {mesh_from_json(j, field, files), std::nullopt};
   return {nullptr, shape_from_json(j, field)};
+}
+
+Transform pose_or_identity(ObjectReader& r, const char* field) {
+  const json* p = r.get(field);
+  return p ? pose_from_json(*p, field) : Transform::identity();
 }
 
 json not_implemented(const json& id, const std::string& what) {
   return {{"id", id}, {"status", "not_implemented"}, {"message", what}};
 }
 
-// r[key] as a finite number >= 0, or fallback when absent; errors name `name`.
-double number_option(const json& r, const char* key, const std::string& name, double fallback) {
-  if (!r.contains(key)) return fallback;
-  const json& v = r[key];
-  if (!v.is_number() || !std::isfinite(v.get<double>())) throw Error(name + ": expected a finite number");
-  const double x = v.get<double>();
-  if (x < 0.0) throw Error(name + ": must be >= 0");
-  return x;
-}
-
-int int_option(const json& r, const char* key, int fallback, int min) {
-  if (!r.contains(key)) return fallback;
-  const json& v = r[key];
-  if (!v.is_number_integer() || v.get<long long>() < min ||
-      v.get<long long>() > std::numeric_limits<int>::max()) {
-    throw Error(std::string(key) + ": expected an integer >= " + std::to_string(min) + " (got " + v.dump() + ")");
-  }
-  return v.get<int>();
-}
-
 // Convex-pair options that do not apply to mesh contacts: say so rather than
 // ignore them silently.
-void reject_convex_contact_options(const json& r) {
+void reject_convex_contact_options(ObjectReader& r) {
   for (const char* key : {"max_points", "feature_tolerance", "disc_points"}) {
-    if (r.contains(key)) {
-      throw Error(std::string(key) + ": applies to convex pairs only" +
-                  (std::string(key) == "max_points" ? " (with a mesh: max_contacts and cluster)" : ""));
-    }
+    r.refuse(key, std::string("applies to convex pairs only") +
+                      (std::string(key) == "max_points" ? " (with a mesh: max_contacts and cluster)" : ""));
   }
 }
 
@@ -99,52 +84,48 @@ const std::vector<std::string>& mesh_contact_option_names() {
   return names;
 }
 
-MeshContactOptions mesh_contact_options_from_json(const json& r) {
+MeshContactOptions mesh_contact_options_from_json(ObjectReader& r) {
   reject_convex_contact_options(r);
   MeshContactOptions o;
-  o.margin = number_option(r, "margin", "margin", o.margin);
-  o.patch_angle = number_option(r, "patch_angle", "patch_angle", o.patch_angle);
-  if (o.patch_angle >= std::numbers::pi / 2) throw Error("patch_angle: must be in [0, pi/2) radians");
-  auto flag = [&](const char* key, bool& value) {
-    if (!r.contains(key)) return;
-    if (!r[key].is_boolean()) throw Error(std::string(key) + ": expected true or false");
-    value = r[key].get<bool>();
-  };
-  flag("cluster", o.cluster);
-  flag("drop_shadowed", o.drop_shadowed);
-  flag("patch_hulls", o.patch_hulls);
-  o.clustering.max_contacts = int_option(r, "max_contacts", o.clustering.max_contacts, 1);
-  o.clustering.hierarchical_limit = int_option(r, "hierarchical_limit", o.clustering.hierarchical_limit, 0);
-  if (r.contains("cluster_weights")) {
-    const json& w = r["cluster_weights"];
-    if (!w.is_object()) throw Error("cluster_weights: expected an object {\"point\", \"normal\", \"depth\"}");
-    for (const auto& [key, value] : w.items()) {
-      if (key != "point" && key != "normal" && key != "depth") {
-        throw Error("cluster_weights." + key + ": unknown weight (expected point, normal or depth)");
-      }
-    }
-    o.clustering.point_weight = number_option(w, "point", "cluster_weights.point", o.clustering.point_weight);
-    o.clustering.normal_weight = number_option(w, "normal", "cluster_weights.normal", o.clustering.normal_weight);
-    o.clustering.depth_weight = number_option(w, "depth", "cluster_weights.depth", o.clustering.depth_weight);
+  o.margin = r.number_or("margin", o.margin, kLengthRange);
+  o.patch_angle = r.number_or("patch_angle", o.patch_angle, Range{0.0, std::numbers::pi / 2, false, true, " rad"});
+  o.cluster = r.boolean_or("cluster", o.cluster);
+  o.drop_shadowed = r.boolean_or("drop_shadowed", o.drop_shadowed);
+  o.patch_hulls = r.boolean_or("patch_hulls", o.patch_hulls);
+  const long long int_max = std::numeric_limits<int>::max();
+  o.clustering.max_contacts = static_cast<int>(r.integer_or("max_contacts", o.clustering.max_contacts, 1, int_max));
+  o.clustering.hierarchical_limit =
+      static_cast<int>(r.integer_or("hierarchical_limit", o.clustering.hierarchical_limit, 0, int_max));
+  if (const json* w = r.get("cluster_weights")) {
+    read_object(*w, "cluster_weights", [&](ObjectReader& wr) {
+      const Range weight{0.0, 1e15};
+      o.clustering.point_weight = wr.number_or("point", o.clustering.point_weight, weight);
+      o.clustering.normal_weight = wr.number_or("normal", o.clustering.normal_weight, weight);
+      o.clustering.depth_weight = wr.number_or("depth", o.clustering.depth_weight, weight);
+    });
   }
   return o;
 }
 
-json answer_mesh_pair(const json& id, const std::string& query, const json& r, MeshFiles& files) {
-  if (r.contains("method") && r["method"] != "auto") throw Error("method: applies to convex pairs only");
+json answer_mesh_pair(const json& id, const std::string& query, ObjectReader& r, MeshFiles& files) {
+  if (const json* m = r.get("method"); m && *m != "auto") fail("method", "applies to convex pairs only");
+  r.refuse("warm_start", "applies to convex pairs only");
   // Options first: a bad option is an error even when the operands are bad too.
   std::optional<MeshContactOptions> contact_options;
   if (query == "contacts") contact_options = mesh_contact_options_from_json(r);
   Operand a = operand(r, "a", files), b = operand(r, "b", files);
-  Transform ta = pose_from_json(r.contains("pose_a") ? r["pose_a"] : json(), "pose_a");
-  Transform tb = pose_from_json(r.contains("pose_b") ? r["pose_b"] : json(), "pose_b");
+  Transform ta = pose_or_identity(r, "pose_a");
+  Transform tb = pose_or_identity(r, "pose_b");
   std::optional<TimeOfImpactRequest> toi;
   Transform ta_end = ta, tb_end = tb;
   if (query == "time_of_impact") {
     toi = time_of_impact_request_from_json(r);
-    if (r.contains("pose_a_end")) ta_end = pose_from_json(r["pose_a_end"], "pose_a_end");
-    if (r.contains("pose_b_end")) tb_end = pose_from_json(r["pose_b_end"], "pose_b_end");
+    if (r.has("pose_a_end")) ta_end = pose_or_identity(r, "pose_a_end");
+    if (r.has("pose_b_end")) tb_end = pose_or_identity(r, "pose_b_end");
   }
+  double tolerance_value = 0.0;
+  if (query == "tolerance") tolerance_value = r.number("tolerance", kLengthRange);
+  r.finish();
   // Mesh queries take the mesh first: a shape–mesh pair is answered swapped
   // and turned back (normal negated, points and triangle ids exchanged).
   const bool swapped = !a.mesh;
@@ -191,9 +172,7 @@ json answer_mesh_pair(const json& id, const std::string& query, const json& r, M
     return out;
   }
   if (query == "tolerance") {
-    if (!r.contains("tolerance") || !r["tolerance"].is_number()) throw Error("tolerance: missing or not a number");
-    const double t = r["tolerance"].get<double>();
-    if (!std::isfinite(t) || t < 0.0) throw Error("tolerance: must be finite and >= 0");
+    const double t = tolerance_value;
     const MeshToleranceResult w = b.mesh ? tolerance(mesh, ta, *b.mesh, tb, t) : tolerance(mesh, ta, *b.shape, tb, t);
     if (w.status != Status::ok) return status_only(w.status);
     json out{{"id", id}, {"status", "ok"}, {"within_tolerance", w.within}};

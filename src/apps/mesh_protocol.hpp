@@ -13,10 +13,13 @@
 
 namespace proxima::apps {
 
+class ObjectReader;
+
 /// `request` has a mesh as "a" or "b" (or both). Throws proxima::Error for
-/// a bad operand, pose or option; the caller turns it into an error answer.
+/// a bad operand, pose or option (and finishes `request`: an unread key is
+/// an error); the caller turns it into an error answer.
 nlohmann::json answer_mesh_pair(const nlohmann::json& id, const std::string& query,
-                                const nlohmann::json& request, MeshFiles& files);
+                                ObjectReader& request, MeshFiles& files);
 
 /// The options of a `contacts` request with a mesh operand: "margin" (the
 /// contact margin, >= 0), "max_contacts" (k >= 1), "cluster" (bool),
@@ -24,7 +27,7 @@ nlohmann::json answer_mesh_pair(const nlohmann::json& id, const std::string& que
 /// "depth"} (each >= 0), "hierarchical_limit" (>= 0). Throws proxima::Error
 /// naming the field; the convex-only options max_points, feature_tolerance
 /// and disc_points are rejected by name.
-MeshContactOptions mesh_contact_options_from_json(const nlohmann::json& request);
+MeshContactOptions mesh_contact_options_from_json(ObjectReader& request);
 
 /// The request keys above that apply only when a mesh is involved (a convex
 /// pair's `contacts` rejects them by name).

@@ -1,10 +1,12 @@
 #include <cmath>
+#include <string_view>
 #include <istream>
 #include <ostream>
 
 #include <proxima/query.hpp>
 
 #include "json_lines.hpp"
+#include "json_reader.hpp"
 #include "json_shapes.hpp"
 #include "json_time_of_impact.hpp"
 #include "mesh_protocol.hpp"
@@ -19,11 +21,10 @@ json error_answer(const json& id, const std::string& message) {
   return {{"id", id}, {"status", "error"}, {"message", message}};
 }
 
-Method method_from_json(const json& r) {
-  if (!r.contains("method")) return Method::automatic;
-  const json& m = r["method"];
-  if (!m.is_string()) throw Error("method: expected a string");
-  const std::string s = m.get<std::string>();
+Method method_from_json(ObjectReader& r) {
+  const json* m = r.get("method");
+  if (m == nullptr) return Method::automatic;
+  const std::string s = string_at(*m, "method");
   if (s == "auto") return Method::automatic;
   if (s == "analytic") return Method::analytic;
   if (s == "gjk" || s == "gjk_epa" || s == "epa") return Method::gjk;
@@ -33,39 +34,26 @@ Method method_from_json(const json& r) {
   throw Error("method: unknown \"" + s + "\" (expected auto, analytic, gjk_epa, sat, incremental or mpr)");
 }
 
-double number_field(const json& r, const char* key, double fallback) {
-  if (!r.contains(key)) return fallback;
-  if (!r[key].is_number()) throw Error(std::string(key) + ": expected a number");
-  const double v = r[key].get<double>();
-  if (!std::isfinite(v)) throw Error(std::string(key) + ": must be finite");
-  return v;
-}
-
-int count_field(const json& r, const char* key, int fallback, int min) {
-  if (!r.contains(key)) return fallback;
-  if (!r[key].is_number_integer() || r[key].get<long long>() < min || r[key].get<long long>() > 100000) {
-    throw Error(std::string(key) + ": expected an integer from " + std::to_string(min) + " to 100000");
-  }
-  return r[key].get<int>();
-}
-
 // "margin" at the top level of a contacts request is the contact margin (a
 // shape's own margin sits inside its shape object).
-ContactOptions contact_options_from_json(const json& r) {
+ContactOptions contact_options_from_json(ObjectReader& r) {
   for (const std::string& key : mesh_contact_option_names()) {
-    if (r.contains(key)) {
-      throw Error(key + ": applies to pairs with a mesh operand only" +
-                  (key == "max_contacts" ? std::string(" (convex pairs: max_points)") : std::string()));
-    }
+    r.refuse(key, "applies to pairs with a mesh operand only" +
+                      (key == "max_contacts" ? std::string(" (convex pairs: max_points)") : std::string()));
   }
   ContactOptions o;
-  o.margin = number_field(r, "margin", o.margin);
-  if (o.margin < 0.0) throw Error("margin: must be >= 0");
-  o.feature_tolerance = number_field(r, "feature_tolerance", o.feature_tolerance);
-  if (o.feature_tolerance < 0.0) throw Error("feature_tolerance: must be >= 0");
-  o.disc_points = count_field(r, "disc_points", o.disc_points, 3);
-  o.max_points = count_field(r, "max_points", o.max_points, 0);
+  o.margin = r.number_or("margin", o.margin, kLengthRange);
+  o.feature_tolerance = r.number_or("feature_tolerance", o.feature_tolerance, Range{0.0, 1.0});
+  o.disc_points = static_cast<int>(r.integer_or("disc_points", o.disc_points, 3, 100000));
+  o.max_points = static_cast<int>(r.integer_or("max_points", o.max_points, 0, 100000));
   return o;
+}
+
+// A warm start is a search direction: finite and not zero.
+Vec3 warm_start_from_json(const json& j) {
+  const Vec3 d = vec3_at(j, "warm_start");
+  if (d.isZero(0.0)) fail("warm_start", "must be a non-zero direction");
+  return d;
 }
 
 void put_distance(json& out, const DistanceResult& r) {
@@ -91,16 +79,108 @@ json status_answer(const json& id, Status s, const std::string& query) {
 }
 
 // The end poses default to the start poses (a body that stays put).
-json time_of_impact_answer(const json& id, const json& r, const Shape& a, const Transform& ta, const Shape& b,
+json time_of_impact_answer(const json& id, ObjectReader& r, const Shape& a, const Transform& ta, const Shape& b,
                            const Transform& tb) {
   const TimeOfImpactRequest req = time_of_impact_request_from_json(r);
-  const Transform ta_end = r.contains("pose_a_end") ? pose_from_json(r["pose_a_end"], "pose_a_end") : ta;
-  const Transform tb_end = r.contains("pose_b_end") ? pose_from_json(r["pose_b_end"], "pose_b_end") : tb;
+  const json* ea = r.get("pose_a_end");
+  const json* eb = r.get("pose_b_end");
+  const Transform ta_end = ea ? pose_from_json(*ea, "pose_a_end") : ta;
+  const Transform tb_end = eb ? pose_from_json(*eb, "pose_b_end") : tb;
+  r.finish();
   const TimeOfImpactResult t = time_of_impact(a, ta, ta_end, b, tb, tb_end, req);
   if (t.status != Status::ok && t.status != Status::not_converged) {
     return status_answer(id, t.status, "time_of_impact");
   }
   return time_of_impact_json(id, t, false);
+}
+
+const char* const kQueries = "collide, distance, signed_distance, tolerance, contacts or time_of_impact";
+
+// One request, every key read through `r` (which its caller finishes too: a
+// key no branch reads is refused). Keys of other queries are refused by name.
+json answer_request(const json& id, ObjectReader& r, MeshFiles& files) {
+  (void)r.get("id");  // echoed as it is
+  const std::string query = r.string("query");
+  if (query != "time_of_impact" && query != "collide" && query != "distance" && query != "signed_distance" &&
+      query != "tolerance" && query != "contacts") {
+    throw Error("query: unknown \"" + query + "\" (expected " + kQueries + ")");
+  }
+  if (query != "tolerance") r.refuse("tolerance", "applies to tolerance queries only");
+  if (query != "distance" && query != "signed_distance")
+    r.refuse("bound", "applies to distance and signed_distance queries only");
+  if (query != "time_of_impact") {
+    for (const char* key : {"pose_a_end", "pose_b_end", "clearance", "accuracy", "max_iterations"})
+      r.refuse(key, "applies to time_of_impact queries only");
+  }
+  if (query != "contacts") {
+    for (const char* key : {"margin", "feature_tolerance", "disc_points", "max_points"})
+      r.refuse(key, std::string("applies to contacts queries only") +
+                        (std::string_view(key) == "margin" ? " (a shape's own margin goes inside its object)" : ""));
+    for (const std::string& key : mesh_contact_option_names())
+      r.refuse(key, "applies to contacts queries with a mesh operand only");
+  }
+  if (query == "contacts" || query == "time_of_impact") {
+    for (const char* key : {"method", "warm_start"}) r.refuse(key, "does not apply to " + query);
+  }
+  const json null;
+  const json* ja = r.get("a");
+  const json* jb = r.get("b");
+  if (is_mesh_json(ja ? *ja : null) || is_mesh_json(jb ? *jb : null)) return answer_mesh_pair(id, query, r, files);
+  const Shape a = shape_from_json(ja ? *ja : null, "a");
+  const Shape b = shape_from_json(jb ? *jb : null, "b");
+  const json* jpa = r.get("pose_a");
+  const json* jpb = r.get("pose_b");
+  const Transform ta = pose_from_json(jpa ? *jpa : null, "pose_a");
+  const Transform tb = pose_from_json(jpb ? *jpb : null, "pose_b");
+  if (query == "time_of_impact") return time_of_impact_answer(id, r, a, ta, b, tb);
+  if (query == "contacts") {
+    const ContactOptions options = contact_options_from_json(r);
+    r.finish();
+    const ContactSet c = contacts(a, ta, b, tb, options);
+    if (c.status != Status::ok && c.status != Status::not_converged) return status_answer(id, c.status, query);
+    json points = json::array();
+    for (const Contact& k : c.points) {
+      points.push_back({{"point", to_json(k.point)}, {"normal", to_json(k.normal)}, {"depth", k.depth}});
+    }
+    return {{"id", id},          {"status", to_string(c.status)}, {"distance", c.distance},
+            {"normal", to_json(c.normal)}, {"contacts", points}};
+  }
+  DistanceRequest req;
+  req.method = method_from_json(r);
+  GjkCache cache;
+  if (const json* w = r.get("warm_start")) {
+    cache.direction = warm_start_from_json(*w);
+    req.cache = &cache;
+  }
+  if (query == "collide") {
+    r.finish();
+    CollideRequest creq;
+    creq.method = req.method;
+    creq.cache = req.cache;
+    const CollideResult c = collide(a, ta, b, tb, creq);
+    if (c.status != Status::ok) return status_answer(id, c.status, query);
+    return {{"id", id}, {"status", "ok"}, {"collide", c.collide}, {"iterations", c.iterations}};
+  }
+  if (query == "tolerance") {
+    const double t = r.number("tolerance", kLengthRange);
+    r.finish();
+    const ToleranceResult w = tolerance(a, ta, b, tb, t, req);
+    if (w.status != Status::ok) return status_answer(id, w.status, query);
+    return {{"id", id},
+            {"status", "ok"},
+            {"within_tolerance", w.within},
+            {"distance", w.distance},
+            {"iterations", w.iterations}};
+  }
+  req.bound = r.number_or("bound", req.bound, kLengthRange);
+  r.finish();
+  const DistanceResult d = query == "distance" ? distance(a, ta, b, tb, req) : signed_distance(a, ta, b, tb, req);
+  if (d.status != Status::ok && d.status != Status::not_converged) {
+    return status_answer(id, d.status, query);
+  }
+  json out{{"id", id}, {"status", to_string(d.status)}, {"collide", d.distance <= 0.0}};
+  put_distance(out, d);
+  return out;
 }
 
 }  // namespace
@@ -113,75 +193,8 @@ json answer(const json& r) {
 json answer(const json& r, MeshFiles& files) {
   const json id = r.is_object() && r.contains("id") ? r["id"] : json();
   try {
-    if (!r.is_object()) throw Error("request: expected a JSON object");
-    if (!r.contains("query") || !r["query"].is_string()) throw Error("query: missing or not a string");
-    const std::string query = r["query"].get<std::string>();
-    if (query != "time_of_impact" && query != "collide" && query != "distance" && query != "signed_distance" &&
-        query != "tolerance" && query != "contacts") {
-      throw Error("query: unknown \"" + query +
-                  "\" (expected collide, distance, signed_distance, tolerance, contacts or "
-                  "time_of_impact)");
-    }
-    if (is_mesh_json(r.value("a", json())) || is_mesh_json(r.value("b", json()))) {
-      return answer_mesh_pair(id, query, r, files);
-    }
-    const Shape a = shape_from_json(r.contains("a") ? r["a"] : json(), "a");
-    const Shape b = shape_from_json(r.contains("b") ? r["b"] : json(), "b");
-    const Transform ta = pose_from_json(r.contains("pose_a") ? r["pose_a"] : json(), "pose_a");
-    const Transform tb = pose_from_json(r.contains("pose_b") ? r["pose_b"] : json(), "pose_b");
-    if (query == "time_of_impact") return time_of_impact_answer(id, r, a, ta, b, tb);
-    DistanceRequest req;
-    req.method = method_from_json(r);
-    GjkCache cache;
-    if (r.contains("warm_start")) {
-      cache.direction = vec3_from_json(r["warm_start"], "warm_start");
-      req.cache = &cache;
-    }
-
-    if (query == "contacts") {
-      const ContactSet c = contacts(a, ta, b, tb, contact_options_from_json(r));
-      if (c.status != Status::ok && c.status != Status::not_converged) {
-        return status_answer(id, c.status, query);
-      }
-      json points = json::array();
-      for (const Contact& k : c.points) {
-        points.push_back({{"point", to_json(k.point)}, {"normal", to_json(k.normal)}, {"depth", k.depth}});
-      }
-      return {{"id", id},          {"status", to_string(c.status)}, {"distance", c.distance},
-              {"normal", to_json(c.normal)}, {"contacts", points}};
-    }
-    if (query == "collide") {
-      CollideRequest creq;
-      creq.method = req.method;
-      creq.cache = req.cache;
-      const CollideResult c = collide(a, ta, b, tb, creq);
-      if (c.status != Status::ok) return status_answer(id, c.status, query);
-      return {{"id", id}, {"status", "ok"}, {"collide", c.collide}, {"iterations", c.iterations}};
-    }
-    if (query == "tolerance") {
-      if (!r.contains("tolerance") || !r["tolerance"].is_number()) throw Error("tolerance: missing or not a number");
-      const double t = r["tolerance"].get<double>();
-      if (!std::isfinite(t) || t < 0.0) throw Error("tolerance: must be finite and >= 0");
-      const ToleranceResult w = tolerance(a, ta, b, tb, t, req);
-      if (w.status != Status::ok) return status_answer(id, w.status, query);
-      return {{"id", id},
-              {"status", "ok"},
-              {"within_tolerance", w.within},
-              {"distance", w.distance},
-              {"iterations", w.iterations}};
-    }
-    if (r.contains("bound")) {
-      if (!r["bound"].is_number()) throw Error("bound: expected a number");
-      req.bound = r["bound"].get<double>();
-    }
-    const DistanceResult d = query == "distance" ? distance(a, ta, b, tb, req)
-                                                 : signed_distance(a, ta, b, tb, req);
-    if (d.status != Status::ok && d.status != Status::not_converged) {
-      return status_answer(id, d.status, query);
-    }
-    json out{{"id", id}, {"status", to_string(d.status)}, {"collide", d.distance <= 0.0}};
-    put_distance(out, d);
-    return out;
+    require_object(r, "request");
+    return read_object(r, "", [&](ObjectReader& rd) { return answer_request(id, rd, files); });
   } catch (const std::exception& e) {
     return error_answer(id, e.what());
   }
@@ -195,9 +208,11 @@ json answer_line(const std::string& line) {
 json answer_line(const std::string& line, MeshFiles& files) {
   json r;
   try {
-    r = json::parse(line);
+    r = parse_json(line);
   } catch (const json::exception& e) {
     return error_answer(json(), std::string("not valid JSON: ") + e.what());
+  } catch (const Error& e) {
+    return error_answer(json(), e.what());  // a duplicate key
   }
   return answer(r, files);
 }

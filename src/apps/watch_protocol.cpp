@@ -17,6 +17,7 @@
 
 #include "json_lines.hpp"
 #include "json_program.hpp"
+#include "json_reader.hpp"
 
 namespace proxima::apps {
 
@@ -101,26 +102,34 @@ json answer_watch(Watchdog& dog, const WatchStreamOptions& o, const json& line,
                   const std::optional<double>& last_sample, bool& sampled) {
   try {
     if (!line.is_object()) return watch_error(line, "a line is a JSON object");
-    for (const auto& [key, value] : line.items())
-      if (key != "t" && key != "q" && key != "program")
-        return watch_error(line, "unknown key \"" + key + "\" (expected \"t\", \"q\" and \"program\")");
-    if (!line.contains("t") || !line["t"].is_number()) return watch_error(line, "missing \"t\" (the time, s)");
-    const double t = line["t"].get<double>();
-    if (line.contains("program")) {
+    // Every key is read and checked before the program or the watchdog sees
+    // the line: a bad line changes nothing.
+    double t = 0.0;
+    const json* program = nullptr;
+    std::optional<ProgramRequest> request;
+    std::optional<MotionSample> sample;
+    read_object(line, "", [&](ObjectReader& r) {
+      // Times are seconds on the feed's clock: finite, within the range of lengths' magnitude.
+      t = r.number("t", Range{-kMaxLength, kMaxLength, false, false, " s"});
+      program = r.get("program");
+      if (program && !program->is_null()) {
+        if (o.follower == nullptr) fail("program", "this watchdog follows no program");
+        request = program_from_json(*program, "program");
+      }
+      if (const json* q = r.get("q")) {
+        array_at(*q, "q", "numbers");
+        sample = MotionSample{t, {}};
+        for (std::size_t i = 0; i < q->size(); ++i) sample->q.push_back(number_at((*q)[i], index_path("q", i)));
+      }
+    });
+    if (program) {
       // Set, replaced or (null) cleared before the line's sample, if any.
-      if (o.follower == nullptr) return watch_error(line, "\"program\": this watchdog follows no program");
-      if (line["program"].is_null()) o.follower->clear();
-      else o.follower->set(program_from_json(line["program"], "program"));
+      if (o.follower == nullptr) return watch_error(line, "program: this watchdog follows no program");
+      if (request) o.follower->set(*request);
+      else o.follower->clear();
     }
-    if (!line.contains("q")) return state_json(t, dog.tick(t), o, last_sample ? t - *last_sample : 0.0);
-    const json& q = line["q"];
-    if (!q.is_array()) return watch_error(line, "\"q\" must be an array of numbers");
-    MotionSample sample{t, {}};
-    for (std::size_t i = 0; i < q.size(); ++i) {
-      if (!q[i].is_number()) return watch_error(line, "\"q\"[" + std::to_string(i) + "] is not a number");
-      sample.q.push_back(q[i].get<double>());
-    }
-    const WatchdogState s = dog.update(sample);
+    if (!sample) return state_json(t, dog.tick(t), o, last_sample ? t - *last_sample : 0.0);
+    const WatchdogState s = dog.update(*sample);
     sampled = true;
     return state_json(t, s, o, 0.0);
   } catch (const std::exception& e) {
@@ -152,24 +161,19 @@ struct Cell {
 };
 
 // "thresholds": {"table": {"stop": 0.02, "slow": 0.15}, "self": {"warn": 0.05}, ...}
+// The channel names are the cell's own (checked by watched_channels); the
+// keys inside each are the format's.
 std::vector<ThresholdsFor> thresholds_from_json(const json& j) {
-  if (!j.is_object()) throw Error("\"thresholds\" must be an object of channel names");
+  require_object(j, "thresholds", "an object of channel names");
   std::vector<ThresholdsFor> out;
   for (const auto& [name, entry] : j.items()) {
-    const std::string where = "\"thresholds\".\"" + name + "\"";
-    if (!entry.is_object()) throw Error(where + " must be an object with \"stop\", \"slow\" and/or \"warn\" (m)");
     ThresholdsFor t{name, {}, {}, {}};
-    for (const auto& [key, value] : entry.items()) {
-      std::optional<double>* field = key == "stop"   ? &t.stop_distance
-                                     : key == "slow" ? &t.slow_distance
-                                     : key == "warn" ? &t.warn_distance
-                                                     : nullptr;
-      if (field == nullptr)
-        throw Error(where + ": unknown key \"" + key + "\" (expected \"stop\", \"slow\", \"warn\")");
-      if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0.0)
-        throw Error(where + ".\"" + key + "\" must be a finite distance ≥ 0 (m)");
-      *field = value.get<double>();
-    }
+    require_object(entry, child_path("thresholds", name), "an object with \"stop\", \"slow\" and/or \"warn\" (m)");
+    read_object(entry, child_path("thresholds", name), [&](ObjectReader& r) {
+      for (auto [key, field] : {std::pair{"stop", &t.stop_distance}, std::pair{"slow", &t.slow_distance},
+                                std::pair{"warn", &t.warn_distance}})
+        if (const json* v = r.get(key)) *field = number_at(*v, r.field(key), kLengthRange);
+    });
     out.push_back(std::move(t));
   }
   return out;
@@ -180,21 +184,21 @@ Cell load_cell(const std::string& path, MeshFiles& files) {
   const std::string text = read_whole_file(path, "environment file");
   json file;
   try {
-    file = json::parse(text);
+    file = parse_json(text);
   } catch (const json::exception& e) {
     throw Error("environment file '" + path + "' is not valid JSON: " + e.what());
+  } catch (const Error& e) {
+    throw Error("environment file '" + path + "': " + e.what());  // a duplicate key
   }
   try {
     Cell cell;
     if (file.is_object()) {
-      for (const auto& [key, value] : file.items())
-        if (key != "environment" && key != "attached" && key != "thresholds" && key != "program")
-          throw Error("unknown key \"" + key +
-                      "\" (expected \"environment\", \"attached\", \"thresholds\" and \"program\")");
-      if (file.contains("environment")) cell.environment = environment_from_json(file["environment"], files);
-      if (file.contains("attached")) cell.attached = attached_from_json(file["attached"], files);
-      if (file.contains("thresholds")) cell.thresholds = thresholds_from_json(file["thresholds"]);
-      if (file.contains("program")) cell.program = program_from_json(file["program"], "program");
+      read_object(file, "", [&](ObjectReader& r) {
+        if (const json* e = r.get("environment")) cell.environment = environment_from_json(*e, files);
+        if (const json* a = r.get("attached")) cell.attached = attached_from_json(*a, files);
+        if (const json* t = r.get("thresholds")) cell.thresholds = thresholds_from_json(*t);
+        if (const json* p = r.get("program")) cell.program = program_from_json(*p, "program");
+      });
     } else {
       cell.environment = environment_from_json(file, files);
     }
@@ -239,9 +243,11 @@ int run_watch_stream(Watchdog& dog, const WatchStreamOptions& options, LineSourc
       line_wall = clock::now();
       bool sampled = false;
       try {
-        a = answer_watch(dog, options, json::parse(text), sample_t, sampled);
+        a = answer_watch(dog, options, parse_json(text), sample_t, sampled);
       } catch (const json::exception& e) {
         a = watch_error(json(), std::string("not valid JSON: ") + e.what());
+      } catch (const Error& e) {
+        a = watch_error(json(), e.what());  // a duplicate key
       }
       if (sampled) {
         sample_t = a["t"].get<double>();

@@ -107,18 +107,18 @@ TEST(RobotProtocol, BadMotionLinesAnswerErrors) {
     return a.value("message", std::string());
   };
   EXPECT_EQ(message(R"("q_end": [1, 2])"), "q_end: robot 'panda': joint vector has 2 values, expected 7");
-  EXPECT_EQ(message(R"("q_end": "x")"), "\"q_end\" must be an array of numbers");
+  EXPECT_EQ(message(R"("q_end": "x")"), "q_end: expected an array of numbers");
   EXPECT_NE(message(R"("q_end": [0, 0, 0, -1, 0, 1, 0], "motion": {"clearance": -1})").find("clearance"),
             std::string::npos);
   EXPECT_NE(message(R"("q_end": [0, 0, 0, -1, 0, 1, 0], "motion": {"accuracy": 0})").find("accuracy"),
             std::string::npos);
   EXPECT_EQ(message(R"("q_end": [0, 0, 0, -1, 0, 1, 0], "motion": {"self": 1})"),
-            "\"motion\".\"self\" must be true or false");
+            "motion.self: expected true or false (got 1)");
   for (const char* n : {"0.5", "0", "-4294967295", "18446744073709551615"})
     EXPECT_EQ(message(std::string(R"("q_end": [0, 0, 0, -1, 0, 1, 0], "motion": {"max_iterations": )") + n + "}"),
-              "\"motion\".\"max_iterations\" must be an integer from 1 to 1e8")
+              std::string("motion.max_iterations: expected an integer from 1 to 100000000 (got ") + n + ")")
         << n;
-  EXPECT_EQ(message(R"("q_end": [0, 0, 0, -1, 0, 1, 0], "motion": 3)"), "\"motion\" must be an object");
+  EXPECT_EQ(message(R"("q_end": [0, 0, 0, -1, 0, 1, 0], "motion": 3)"), "motion: expected a JSON object (got 3)");
 }
 
 TEST(RobotProtocol, TouchLinksTakeTheirPairsOut) {
@@ -170,16 +170,16 @@ TEST(RobotProtocol, PointCloudsAreVoxelised) {
     return e.value("message", std::string());
   };
   EXPECT_EQ(error_of(R"({"shape": "point_cloud", "voxel": 0.1})"),
-            "environment[0].geometry.points: expected an array of [x, y, z] points");
+            "environment[0].geometry: missing \"points\"");
   EXPECT_NE(error_of(R"({"shape": "point_cloud", "voxel": 0.1, "points": [[0, 0]]})").find("points[0]"),
             std::string::npos);
-  EXPECT_EQ(error_of(R"({"shape": "point_cloud", "points": []})"), "environment[0].geometry.voxel: expected the cell size, m");
+  EXPECT_EQ(error_of(R"({"shape": "point_cloud", "points": []})"), "environment[0].geometry: missing \"voxel\"");
   EXPECT_NE(error_of(R"({"shape": "point_cloud", "voxel": -1, "points": []})").find("point cloud 'scan'"),
             std::string::npos);
   EXPECT_EQ(error_of(R"({"shape": "point_cloud", "voxel": 0.1, "min_points": 0, "points": []})"),
-            "environment[0].geometry.min_points: expected an integer from 1 to 10^9");
+            "environment[0].geometry.min_points: expected an integer from 1 to 1000000000 (got 0)");
   const json g = robot_answer("{" + q + R"("environment": [{"name": "b", "group": 3, "geometry": {"shape": "sphere", "radius": 0.1}}]})");
-  EXPECT_EQ(g["message"], "environment[0].group: must be a string");
+  EXPECT_EQ(g["message"], "environment[0].group: expected a string (got 3)");
   // One name, one object: a second "b", or a name a cloud's cubes already
   // have, is refused with both entries named.
   const json twice = robot_answer("{" + q + R"("environment": [{"name": "b", "geometry": {"shape": "sphere", "radius": 0.1}},
@@ -219,9 +219,10 @@ TEST(RobotProtocol, AttachedObjectsAreChecked) {
     EXPECT_EQ(e["status"], "error") << attached;
     return e.value("message", std::string());
   };
-  EXPECT_EQ(message(R"({"name": "rod"})"), "\"attached\" must be an array of objects");
+  EXPECT_EQ(message(R"({"name": "rod"})"),
+            "attached: expected an array of objects {\"name\", \"link\", \"geometry\", \"pose\", \"touch_links\"}");
   EXPECT_EQ(message(R"([{"name": "rod", "geometry": {"shape": "sphere", "radius": 0.1}}])"),
-            "attached[0]: needs \"link\" (a string)");
+            "attached[0]: missing \"link\"");
   EXPECT_EQ(message(R"([{"name": "rod", "link": "panda_thumb", "geometry": {"shape": "sphere", "radius": 0.1}}])"),
             "robot 'panda': attached object 'rod': link 'panda_thumb' is not a link of the robot");
   EXPECT_NE(message(R"([{"name": "rod", "link": "panda_hand", "geometry": {"shape": "sphere"}}])").find("attached[0].geometry"),
@@ -259,11 +260,12 @@ TEST(RobotProtocol, AttachedObjectsAreChecked) {
   EXPECT_EQ(a[3]["status"], "error");
   EXPECT_EQ(a[3]["message"], "robot 'panda': attached object 'rod': link 'panda_thumb' is not a link of the robot");
   EXPECT_EQ(a[4]["environment_pairs"], json::parse(R"([["rod", "ball"]])"));
-  EXPECT_EQ(a[5]["message"], "\"hold\" must be an array of objects");
+  EXPECT_EQ(a[5]["message"],
+            "hold: expected an array of objects {\"name\", \"link\", \"geometry\", \"pose\", \"touch_links\"}");
   EXPECT_EQ(a[6], json::parse(R"({"id": 7, "status": "ok", "held_objects": 0, "scene_objects": 1})"));
   EXPECT_EQ(a[7]["environment_collision"], false);
   EXPECT_EQ(a[7]["self_distance"], bare["self_distance"]);
-  EXPECT_EQ(robot_answer(R"({"hold": []})")["message"], "\"hold\" needs a stream to keep it in");
+  EXPECT_EQ(robot_answer(R"({"hold": []})")["message"], "hold: needs a stream to keep it in");
 }
 
 // A stream's scene: set once, used by the lines without an environment of
@@ -293,7 +295,8 @@ TEST(RobotProtocol, AStreamKeepsItsScene) {
   EXPECT_EQ(a[3]["scene_objects"], 0);
   EXPECT_TRUE(a[4]["environment_distance"].is_null());
   EXPECT_EQ(a[5]["status"], "error");
-  EXPECT_EQ(a[5]["message"], "\"scene\" must be an array of objects");
+  EXPECT_EQ(a[5]["message"],
+            "scene: expected an array of objects {\"name\", \"geometry\", \"pose\", \"touch_links\", \"group\"}");
   EXPECT_EQ(a[6]["status"], "error");
   EXPECT_EQ(a[6]["message"], "environment object 't': touch link 'panda_hnd' is not a link of robot 'panda'");
   // A single answer has no stream to keep a scene in.
