@@ -13,6 +13,8 @@
 #include <proxima/narrow/mpr.hpp>
 #include <proxima/narrow/sat.hpp>
 
+#include "witness.hpp"
+
 namespace proxima::narrow::detail {
 
 template <class S>
@@ -130,12 +132,57 @@ DistanceResult incremental_depth(const A& a, const Transform& ta, const B& b, co
   return r;
 }
 
+// Whether a depth answer carries a depth and a normal (a bound, at worst).
+inline bool has_depth(Status s) {
+  return s == Status::ok || s == Status::not_converged || s == Status::upper_bound;
+}
+
+// Method::mpr: the depth along the centre line, as libccd's MPR penetration.
+// The ray from the origin of C = A ⊖ B along B's centre minus A's leaves C
+// at ρ·d; moving A by ρ along −d (away from B) makes the pair touch, so ρ
+// is a proven upper bound on the depth, not the minimum: status upper_bound.
+// The answer is that translation, normal −d and distance −ρ, with witnesses
+// on both shapes whose difference is the exit point. A pair touching within
+// MPR's tolerance has depth 0 and the supporting plane's normal: the bound is
+// then the minimum, status ok.
+template <class A, class B>
+DistanceResult mpr_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
+                         const proxima::detail::Simplex& simplex) {
+  Vec3 dir = tb.p - ta.p;
+  if (!(dir.squaredNorm() > 0.0)) dir = Vec3::UnitZ();
+  dir.normalize();
+  const MprRayResult m = mpr_ray(a, ta, b, tb, dir);
+  DistanceResult r;
+  r.iterations = m.iterations;
+  const double touch = kWitnessFeatureTolerance * std::max(core_extent_of(a), core_extent_of(b));
+  if (m.separated || (m.status != Status::invalid_input && m.upper_bound <= touch)) {
+    // GJK found the cores overlapping, so "outside" is within rounding of
+    // touching, and m.normal is a supporting plane's outward normal.
+    r.status = Status::ok;
+    r.distance = 0.0;
+    r.normal = -m.normal;
+    place_witnesses(a, ta, b, tb, m.normal, Vec3::Zero(), r.point_a, r.point_b);
+    return r;
+  }
+  if (m.status == Status::invalid_input || !std::isfinite(m.upper_bound)) {
+    // No exit bound at all (a degenerate portal on the first calls): EPA answers.
+    r = epa_depth(a, ta, b, tb, simplex);
+    r.iterations += m.iterations;
+    if (has_depth(r.status)) place_depth_witnesses(a, ta, b, tb, r);
+    return r;
+  }
+  r.status = m.status == Status::ok ? Status::upper_bound : m.status;
+  r.distance = -m.upper_bound;
+  r.normal = -dir;
+  place_witnesses(a, ta, b, tb, m.normal, Vec3(m.upper_bound * dir), r.point_a, r.point_b);
+  return r;
+}
+
 // Penetration of two shapes whose cores overlap (GJK's final simplex given),
 // by the method the request names.
 template <class A, class B>
 DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
                              const proxima::detail::Simplex& simplex, const DistanceRequest& req) {
-  const double ra = a.core_inflation();
   switch (req.method) {
     case Method::sat:
       if constexpr (kPolyhedral<A> && kPolyhedral<B>) return sat_pair(a, ta, b, tb);
@@ -146,21 +193,8 @@ DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const 
       break;
     case Method::incremental:
       return incremental_depth(a, ta, b, tb, simplex, req);
-    case Method::mpr: {
-      // Ray from the origin of A ⊖ B towards B's centre minus A's: the side
-      // A leaves through when pushed away from B along the centre line.
-      Vec3 dir = tb.p - ta.p;
-      if (!(dir.squaredNorm() > 0.0)) dir = Vec3::UnitZ();
-      const MprRayResult m = mpr_ray(a, ta, b, tb, dir);
-      DistanceResult r;
-      r.status = m.status;
-      r.iterations = m.iterations;
-      r.normal = -m.normal;
-      r.distance = -std::max(0.0, m.support_value);
-      r.point_a = ta.apply(a.core_support(ta.rotate_inverse(-r.normal))) - ra * r.normal;
-      r.point_b = r.point_a - r.distance * r.normal;
-      return r;
-    }
+    case Method::mpr:
+      return mpr_depth(a, ta, b, tb, simplex);
     case Method::automatic:
       if constexpr (std::is_same_v<A, Box> && std::is_same_v<B, Box>) return sat_box_box(a, ta, b, tb);
       [[fallthrough]];
@@ -186,8 +220,11 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   // fuzz finding: 33 m boxes with 49 m margins got −8.9 m, truly +2.5 m).
   if constexpr (std::is_same_v<A, Box> && std::is_same_v<B, Box>) {
     if (mode == Mode::signed_distance && req.method == Method::automatic) {
-      const DistanceResult s = sat_box_box(a, ta, b, tb);
-      if (sat_cores_overlap(s, radii)) return s;
+      DistanceResult s = sat_box_box(a, ta, b, tb);
+      if (sat_cores_overlap(s, radii)) {
+        place_depth_witnesses(a, ta, b, tb, s);
+        return s;
+      }
     }
   }
   // Polytope–capsule depth: the SAT on P ⊖ S (sat_segment.cpp) answers
@@ -203,10 +240,11 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   if constexpr (kPolytopeCapsule<A, B>) {
     if (mode == Mode::signed_distance && (req.method == Method::automatic || req.method == Method::incremental)) {
       int vertex = -1;
-      const DistanceResult s =
+      DistanceResult s =
           polytope_capsule_depth(a, ta, b, tb, cache ? cache->direction : Vec3(Vec3::Zero()), &vertex);
       if (s.status == Status::ok && s.distance + radii < 0.0) {
         if (cache) cache->direction = s.normal;
+        place_depth_witnesses(a, ta, b, tb, s);
         return s;
       }
       if (s.status == Status::ok) {
@@ -226,7 +264,8 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   opt.stop_above = (mode == Mode::collide ? 0.0 : req.bound) + radii;
   opt.stop_below = mode == Mode::signed_distance ? -1.0 : (mode == Mode::tolerance ? req.bound : 0.0) + radii;
   proxima::detail::Simplex simplex;
-  const GjkResult g = gjk(a, ta, b, tb, opt, cache, mode == Mode::signed_distance ? &simplex : nullptr);
+  const bool depth_on_overlap = mode == Mode::signed_distance || mode == Mode::distance;
+  const GjkResult g = gjk(a, ta, b, tb, opt, cache, depth_on_overlap ? &simplex : nullptr);
 
   DistanceResult r;
   r.status = g.status;
@@ -234,10 +273,19 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   if (g.status == Status::invalid_input) return r;
   if (g.overlap) {
     r.point_a = r.point_b = g.point_a;
-    if (mode == Mode::signed_distance) {
+    if (depth_on_overlap) {
       DistanceResult d = overlap_depth(a, ta, b, tb, simplex, req);
       d.iterations += r.iterations;
-      return d;
+      if (mode == Mode::signed_distance) {
+        // mpr_depth places its own (its point is not distance · normal's foot).
+        if (has_depth(d.status) && req.method != Method::mpr) place_depth_witnesses(a, ta, b, tb, d);
+        return d;
+      }
+      // distance: 0 at GJK's common point, with the depth method's normal:
+      // for a touching pair the supporting plane's, else the direction of
+      // least penetration (a direction is asked of every answer).
+      if (has_depth(d.status)) r.normal = d.normal;
+      r.iterations = d.iterations;
     }
     return r;
   }
