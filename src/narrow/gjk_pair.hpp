@@ -300,8 +300,11 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   }
   r.distance = g.distance - radii;
   if (mode != Mode::signed_distance && (r.distance <= 0.0 || (g.stopped_below && mode != Mode::tolerance))) {
+    // The cores' points are at most ra + rb apart (GJK may have stopped
+    // before their closest points): the point within ra of A's and rb of
+    // B's lies in both bodies.
     r.distance = 0.0;
-    r.point_a = r.point_b = 0.5 * (r.point_a + r.point_b);
+    r.point_a = r.point_b = g.point_a - (radii > 0.0 ? ra / radii : 0.5) * (g.point_a - g.point_b);
   }
   return r;
 }

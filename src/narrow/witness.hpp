@@ -9,7 +9,9 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <numbers>
 #include <type_traits>
 
 #include <proxima/query.hpp>
@@ -84,6 +86,37 @@ void closest_hull_points(const HullOf<N>& p, const HullOf<N>& q, Vec2& on_p, Vec
   }
 }
 
+// A flat cap of a cylinder or a cone is the support feature's polygon of
+// kWitnessDiscPoints rim points, inscribed in the true disc: a point of the
+// other feature between the polygon and the rim would miss it. The cap is
+// clipped as the circumscribed polygon instead, and the witness drawn back
+// into the true disc afterwards (`clamp`).
+struct Disc {
+  bool cap = false;
+  Vec2 centre = Vec2::Zero();
+  double radius = 0.0;
+  void clamp(Vec2& uv) const {
+    if (!cap) return;
+    const Vec2 r = uv - centre;
+    const double n = r.norm();
+    if (n > radius) uv = centre + (radius / n) * r;
+  }
+};
+
+template <class S>
+Disc widen_cap(const S& s, const Transform& t, const PlaneFrame& f, FeaturePoints& pts) {
+  Disc d;
+  if constexpr (std::is_same_v<S, Cylinder> || std::is_same_v<S, Cone>) {
+    if (pts.size() < 3) return d;
+    const double widen = 1.0 / std::cos(std::numbers::pi / kWitnessDiscPoints);
+    for (Vec3& p : pts) p.head<2>() *= widen;
+    d.cap = true;
+    d.centre = f.project(t.apply(Vec3(0.0, 0.0, pts[0].z())), 0.0).uv;
+    d.radius = s.radius();
+  }
+  return d;
+}
+
 /// Points a on A and b on B (world frame, inflation included) with
 /// a − b = p, where p is a point of the boundary of C = A ⊖ B and m the unit
 /// outward normal of C there (world). For a depth d < 0 along a normal n
@@ -107,6 +140,10 @@ void place_witnesses(const A& a, const Transform& ta, const B& b, const Transfor
   support_feature(a, ta.rotate_inverse(m), params, fa);
   support_feature(b, tb.rotate_inverse(-m), params, fb);
   const PlaneFrame f(m, ta.apply(fa[0]));
+  const Disc cap_a = widen_cap(a, ta, f, fa);
+  Transform tb_shifted = tb;
+  tb_shifted.p += p;
+  const Disc cap_b = widen_cap(b, tb_shifted, f, fb);
   PlanePoint pts[2 * N];
   const std::size_t na = std::min(fa.size(), 2 * N), nb = std::min(fb.size(), 2 * N);
   for (std::size_t i = 0; i < na; ++i) pts[i] = f.project(ta.apply(fa[i]), a.core_inflation());
@@ -125,6 +162,8 @@ void place_witnesses(const A& a, const Transform& ta, const B& b, const Transfor
   } else {
     closest_hull_points(ha, hb, uv_a, uv_b);
   }
+  cap_a.clamp(uv_a);
+  cap_b.clamp(uv_b);
   const HeightModel za(ha), zb(hb);
   // x_a on A's surface; x_b on B's surface shifted by p: they coincide for an
   // exact p, and the midpoint splits any rounding between the two shapes.
