@@ -30,7 +30,8 @@ namespace proxima {
 /// penetration: an upper bound, not the minimum, answered with status
 /// Status::upper_bound; the normal is the centre line, B's centre to A's, and
 /// moving A by the depth along it separates the pair; a pair touching within
-/// MPR's tolerance gets depth 0, the supporting plane's normal and `ok`). A
+/// MPR's tolerance gets depth 0, the supporting plane's normal and `ok`; a
+/// ray cast that does not converge leaves the answer to EPA). A
 /// cache given with a polytope–capsule depth query is warm-started from and
 /// receives the normal.
 enum class Method { automatic, gjk, analytic, sat, incremental, mpr };

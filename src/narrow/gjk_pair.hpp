@@ -164,14 +164,16 @@ DistanceResult mpr_depth(const A& a, const Transform& ta, const B& b, const Tran
     place_witnesses(a, ta, b, tb, m.normal, Vec3::Zero(), r.point_a, r.point_b);
     return r;
   }
-  if (m.status == Status::invalid_input || !std::isfinite(m.upper_bound)) {
-    // No exit bound at all (a degenerate portal on the first calls): EPA answers.
+  if (m.status != Status::ok || !std::isfinite(m.upper_bound)) {
+    // No converged exit point (a degenerate portal, the call cap): its last
+    // plane need not hold the exit point, so no witness on both shapes
+    // comes of it. EPA answers instead.
     r = epa_depth(a, ta, b, tb, simplex);
     r.iterations += m.iterations;
     if (has_depth(r.status)) place_depth_witnesses(a, ta, b, tb, r);
     return r;
   }
-  r.status = m.status == Status::ok ? Status::upper_bound : m.status;
+  r.status = Status::upper_bound;
   r.distance = -m.upper_bound;
   r.normal = -dir;
   place_witnesses(a, ta, b, tb, m.normal, Vec3(m.upper_bound * dir), r.point_a, r.point_b);

@@ -249,7 +249,10 @@ bool check_answer(const Pair& p, const Transform& ta, const Transform& tb, Metho
   req.method = m;
   const DistanceResult r = signed_query ? signed_distance(p.sa, ta, p.sb, tb, req) : distance(p.sa, ta, p.sb, tb, req);
   if (r.status == Status::not_implemented) return false;
-  const std::string tag = what + " " + method_name(m) + (signed_query ? " signed" : " distance");
+  std::string tag = what + " " + method_name(m) + (signed_query ? " signed" : " distance");
+  tag.append(" (status ").append(to_string(r.status)).append(", distance ").append(std::to_string(r.distance));
+  tag.append(", normal ").append(std::to_string(r.normal.x())).append(" ").append(std::to_string(r.normal.y()));
+  tag.append(" ").append(std::to_string(r.normal.z())).append(")");
   EXPECT_TRUE(r.status == Status::ok || r.status == Status::not_converged || r.status == Status::upper_bound)
       << tag << " status " << to_string(r.status);
   EXPECT_TRUE(std::isfinite(r.distance) && r.normal.allFinite() && r.point_a.allFinite() && r.point_b.allFinite())
@@ -266,7 +269,10 @@ bool check_answer(const Pair& p, const Transform& ta, const Transform& tb, Metho
   EXPECT_LE((r.point_a - r.point_b - r.distance * r.normal).norm(), 1e-9 * size) << tag;
   // Exact methods to rounding; EPA and the SQP on curved pairs to their tolerance.
   auto flat = [](Kind k) { return k == Kind::box || k == Kind::convex || k == Kind::halfspace; };
-  const double tol = (r.status == Status::ok && flat(p.a.kind) && flat(p.b.kind)) ? 1e-7 : 1e-5;
+  // Iterative depths on curved pairs: a normal off by θ moves a curved
+  // support point by about R·θ, and EPA's 1e-10 on the depth leaves θ near
+  // 1e-5; the witness splits that mismatch between the two shapes.
+  const double tol = (r.status == Status::ok && flat(p.a.kind) && flat(p.b.kind)) ? 1e-7 : 5e-5;
   const double sd_a = signed_distance_to(p.a, ta.apply_inverse(r.point_a));
   const double sd_b = signed_distance_to(p.b, tb.apply_inverse(r.point_b));
   if (!signed_query && r.distance == 0.0) {
