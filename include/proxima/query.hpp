@@ -73,11 +73,12 @@ struct DistanceResult {
   /// directions). Overlapping: the direction of least penetration (`distance`
   /// asks for it too, so that a touching pair has its plane's normal).
   Vec3 normal = Vec3::UnitX();
-  /// On A's surface (margin included). Overlapping, with signed_distance: the
-  /// deepest point of A in B; where the two support features overlap in a
-  /// patch (a face on a face, an edge across a face), the centroid of the
-  /// patch's vertices, so that point_a and point_b lie on both support features.
-  /// `distance` on an overlap: a point common to both.
+  /// On A's surface (margin included). Overlapping, with signed_distance: on
+  /// A's support feature along −normal, over B's along +normal: the method's
+  /// deepest point where it lies on both bodies, else the centroid of the
+  /// vertices of the two features' overlap seen along the normal (a face on
+  /// a face: the middle of the overlap patch). `distance` on an overlap: a
+  /// point common to both bodies.
   Vec3 point_a = Vec3::Zero();
   Vec3 point_b = Vec3::Zero();   ///< on B's surface; point_a − point_b = distance · normal
   int iterations = 0;            ///< GJK iterations (0 for closed forms)

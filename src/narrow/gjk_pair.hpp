@@ -20,6 +20,19 @@ namespace proxima::narrow::detail {
 template <class S>
 inline constexpr bool kPolyhedral = std::is_same_v<S, Box> || std::is_same_v<S, ConvexPolytope>;
 
+// Whether a depth answer carries a depth and a normal (a bound, at worst).
+inline bool has_depth(Status s) {
+  return s == Status::ok || s == Status::not_converged || s == Status::upper_bound;
+}
+
+// A depth answer with its witnesses on both shapes (EPA's need nothing:
+// they are combinations of support points on the two support features).
+template <class A, class B>
+DistanceResult witnessed(const A& a, const Transform& ta, const B& b, const Transform& tb, DistanceResult r) {
+  if (has_depth(r.status)) ensure_depth_witnesses(a, ta, b, tb, r);
+  return r;
+}
+
 // Exact SAT for a pair of boxes and polytopes (paper 001, Alg. 1–2).
 template <class A, class B>
 DistanceResult sat_pair(const A& a, const Transform& ta, const B& b, const Transform& tb) {
@@ -114,9 +127,9 @@ DistanceResult incremental_depth(const A& a, const Transform& ta, const B& b, co
     if (r.status != Status::ok) r = sat_pair(a, ta, b, tb);
   }
   if constexpr (kPolytopeCapsule<A, B>) r = polytope_capsule_depth(a, ta, b, tb, guess);
-  if (r.status == Status::ok) return r;
+  if (r.status == Status::ok) return witnessed(a, ta, b, tb, r);
   const DistanceResult inc = incremental_penetration(a, ta, b, tb, guess);
-  if (inc.status == Status::ok || inc.status == Status::invalid_input) return inc;
+  if (inc.status == Status::ok || inc.status == Status::invalid_input) return witnessed(a, ta, b, tb, inc);
   r = epa_depth(a, ta, b, tb, simplex);
   r.iterations += inc.iterations;
   // Neither certified: a depth attained on a whole circle of directions (a
@@ -126,15 +139,10 @@ DistanceResult incremental_depth(const A& a, const Transform& ta, const B& b, co
   if (r.status == Status::not_converged && inc.status == Status::not_converged && inc.distance <= 0.0 &&
       inc.distance > r.distance) {
     const int calls = r.iterations;
-    r = inc;
+    r = witnessed(a, ta, b, tb, inc);
     r.iterations = calls;
   }
   return r;
-}
-
-// Whether a depth answer carries a depth and a normal (a bound, at worst).
-inline bool has_depth(Status s) {
-  return s == Status::ok || s == Status::not_converged || s == Status::upper_bound;
 }
 
 // Method::mpr: the depth along the centre line, as libccd's MPR penetration.
@@ -170,7 +178,6 @@ DistanceResult mpr_depth(const A& a, const Transform& ta, const B& b, const Tran
     // comes of it. EPA answers instead.
     r = epa_depth(a, ta, b, tb, simplex);
     r.iterations += m.iterations;
-    if (has_depth(r.status)) place_depth_witnesses(a, ta, b, tb, r);
     return r;
   }
   r.status = Status::upper_bound;
@@ -187,10 +194,10 @@ DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const 
                              const proxima::detail::Simplex& simplex, const DistanceRequest& req) {
   switch (req.method) {
     case Method::sat:
-      if constexpr (kPolyhedral<A> && kPolyhedral<B>) return sat_pair(a, ta, b, tb);
+      if constexpr (kPolyhedral<A> && kPolyhedral<B>) return witnessed(a, ta, b, tb, sat_pair(a, ta, b, tb));
       if constexpr (kPolytopeCapsule<A, B>) {
         const DistanceResult r = polytope_capsule_depth(a, ta, b, tb, Vec3::Zero());
-        if (r.status != Status::not_implemented) return r;
+        if (r.status != Status::not_implemented) return witnessed(a, ta, b, tb, r);
       }
       break;
     case Method::incremental:
@@ -198,7 +205,9 @@ DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const 
     case Method::mpr:
       return mpr_depth(a, ta, b, tb, simplex);
     case Method::automatic:
-      if constexpr (std::is_same_v<A, Box> && std::is_same_v<B, Box>) return sat_box_box(a, ta, b, tb);
+      if constexpr (std::is_same_v<A, Box> && std::is_same_v<B, Box>) {
+        return witnessed(a, ta, b, tb, sat_box_box(a, ta, b, tb));
+      }
       [[fallthrough]];
     case Method::gjk:
       return epa_depth(a, ta, b, tb, simplex);
@@ -224,7 +233,7 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
     if (mode == Mode::signed_distance && req.method == Method::automatic) {
       DistanceResult s = sat_box_box(a, ta, b, tb);
       if (sat_cores_overlap(s, radii)) {
-        place_depth_witnesses(a, ta, b, tb, s);
+        ensure_depth_witnesses(a, ta, b, tb, s);
         return s;
       }
     }
@@ -246,7 +255,7 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
           polytope_capsule_depth(a, ta, b, tb, cache ? cache->direction : Vec3(Vec3::Zero()), &vertex);
       if (s.status == Status::ok && s.distance + radii < 0.0) {
         if (cache) cache->direction = s.normal;
-        place_depth_witnesses(a, ta, b, tb, s);
+        ensure_depth_witnesses(a, ta, b, tb, s);
         return s;
       }
       if (s.status == Status::ok) {
@@ -278,11 +287,8 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
     if (depth_on_overlap) {
       DistanceResult d = overlap_depth(a, ta, b, tb, simplex, req);
       d.iterations += r.iterations;
-      if (mode == Mode::signed_distance) {
-        // mpr_depth places its own (its point is not distance · normal's foot).
-        if (has_depth(d.status) && req.method != Method::mpr) place_depth_witnesses(a, ta, b, tb, d);
-        return d;
-      }
+      // Each depth method has put its witnesses on both shapes.
+      if (mode == Mode::signed_distance) return d;
       // distance: 0 at GJK's common point, with the depth method's normal:
       // for a touching pair the supporting plane's, else the direction of
       // least penetration (a direction is asked of every answer).

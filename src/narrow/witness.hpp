@@ -172,10 +172,52 @@ void place_witnesses(const A& a, const Transform& ta, const B& b, const Transfor
   point_b = point_a - p;
 }
 
+/// Whether the world point x lies on the posed shape's surface within tol,
+/// for the shapes a SAT answers (box, polytope without margin, capsule,
+/// sphere); false for the others, which have no test this cheap.
+template <class S>
+bool on_surface(const S& s, const Transform& t, const Vec3& x, double tol) {
+  const Vec3 q = t.apply_inverse(x);
+  double sd = std::numeric_limits<double>::infinity();
+  if constexpr (std::is_same_v<S, Box>) {
+    const Vec3 o = q.cwiseAbs() - s.half_extents();
+    sd = o.cwiseMax(0.0).norm() + std::min(o.maxCoeff(), 0.0) - s.margin();
+  } else if constexpr (std::is_same_v<S, Capsule>) {
+    const double h = s.half_length();
+    sd = (q - Vec3(0.0, 0.0, std::clamp(q.z(), -h, h))).norm() - s.core_inflation();
+  } else if constexpr (std::is_same_v<S, Sphere>) {
+    sd = q.norm() - s.core_inflation();
+  } else if constexpr (std::is_same_v<S, ConvexPolytope>) {
+    // The largest face-plane value is the signed distance on and inside the
+    // hull; a margin rounds the edges, where it is not.
+    if (s.margin() > 0.0) return false;
+    const PolytopeData& d = s.data();
+    sd = -std::numeric_limits<double>::infinity();
+    for (std::size_t f = 0; f < d.face_normals.size(); ++f) sd = std::max(sd, d.face_normals[f].dot(q) - d.face_offsets[f]);
+  }
+  return std::abs(sd) <= tol;
+}
+
 /// The witnesses of a depth answer r (distance ≤ 0 along r.normal), in place.
 template <class A, class B>
 void place_depth_witnesses(const A& a, const Transform& ta, const B& b, const Transform& tb, DistanceResult& r) {
   place_witnesses(a, ta, b, tb, Vec3(-r.normal), Vec3(r.distance * r.normal), r.point_a, r.point_b);
+}
+
+}  // namespace proxima::narrow::detail
+
+namespace proxima::narrow::detail {
+
+/// As place_depth_witnesses, unless the answer's own points already lie on
+/// both surfaces (they satisfy point_a − point_b = distance · normal by
+/// construction): the SAT's usual case, a vertex of one body on the other's
+/// face, then costs a few nanoseconds instead of the placement's hundreds.
+/// The SAT's point is then the deepest vertex, inside the overlap region.
+template <class A, class B>
+void ensure_depth_witnesses(const A& a, const Transform& ta, const B& b, const Transform& tb, DistanceResult& r) {
+  const double tol = 1e-10 * std::max(core_extent_of(a), core_extent_of(b));
+  if (on_surface(a, ta, r.point_a, tol) && on_surface(b, tb, r.point_b, tol)) return;
+  place_depth_witnesses(a, ta, b, tb, r);
 }
 
 }  // namespace proxima::narrow::detail

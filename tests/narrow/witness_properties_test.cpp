@@ -457,10 +457,6 @@ TEST(WitnessRegression, MujocoBoxBoxDepth) {
     EXPECT_LE(std::max(std::abs(r.point_b.y()), std::abs(r.point_b.z())), 1.0 + 1e-9) << method_name(m);
     EXPECT_NEAR(r.point_a.x(), 1.5, 1e-9) << method_name(m);
     EXPECT_LE((r.point_a - r.point_b - r.distance * r.normal).norm(), 1e-12) << method_name(m);
-    // The face overlap is B's whole face: its centroid is the witness.
-    if (m != Method::mpr) {
-      EXPECT_LE(r.point_b.tail<2>().norm(), 1e-9) << method_name(m);
-    }
     ++checked;
   }
   EXPECT_EQ(checked, 5);
@@ -488,7 +484,7 @@ TEST(WitnessRegression, DrakeTouchingBoxes) {
 
 TEST(WitnessRegression, FclCoalBoxBoxFaceOverlap) {
   // Unit boxes, B shifted 0.9 along x and 0.3 along y: depth 0.1 along x,
-  // the faces' overlap 0.7 × 1, centred at y = 0.15.
+  // the faces' overlap 0.7 × 1.
   const Shape a(Box(1, 1, 1)), b(Box(1, 1, 1));
   const Transform ta = at(0, 0, 0), tb = at(0.9, 0.3, 0);
   int checked = 0;
@@ -499,8 +495,10 @@ TEST(WitnessRegression, FclCoalBoxBoxFaceOverlap) {
     EXPECT_LE((r.normal - Vec3(-1, 0, 0)).norm(), 1e-9) << method_name(m);
     EXPECT_NEAR(r.point_a.x(), 0.5, 1e-9) << method_name(m);  // A's +x face
     EXPECT_NEAR(r.point_b.x(), 0.4, 1e-9) << method_name(m);  // B's −x face
-    EXPECT_NEAR(r.point_b.y(), 0.15, 1e-9) << method_name(m);
-    EXPECT_NEAR(r.point_b.z(), 0.0, 1e-9) << method_name(m);
+    // In the faces' overlap: y in [−0.2, 0.5], z in [−0.5, 0.5].
+    EXPECT_GE(r.point_b.y(), -0.2 - 1e-9) << method_name(m);
+    EXPECT_LE(r.point_b.y(), 0.5 + 1e-9) << method_name(m);
+    EXPECT_LE(std::abs(r.point_b.z()), 0.5 + 1e-9) << method_name(m);
     ++checked;
   }
   EXPECT_EQ(checked, 4);
