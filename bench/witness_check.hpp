@@ -136,14 +136,15 @@ inline bool witnesses_on_shapes(const Shape& a, const Transform& ta, const Shape
 }
 
 /// Normal check: unit, and the supporting planes of A and B along it are
-/// the distance apart (moving A by −distance along it makes the pair touch);
-/// for an upper bound, at least that far apart.
+/// the distance apart (moving A by −distance along it makes the pair touch).
+/// For a bound (upper_bound, not_converged) the pair may part before its
+/// planes do: the planes' gap is then at most the distance.
 inline bool normal_supports(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb,
                             const DistanceResult& r, double tol) {
   if (std::abs(r.normal.norm() - 1.0) > 1e-9) return false;
   const double gap = -support_value(a, ta, -r.normal) - support_value(b, tb, r.normal);
   if (!std::isfinite(gap)) return false;
-  return r.status == Status::ok ? std::abs(gap - r.distance) <= tol : gap >= r.distance - tol;
+  return r.status == Status::ok ? std::abs(gap - r.distance) <= tol : gap <= r.distance + tol;
 }
 
 }  // namespace proxima::bench
