@@ -1,9 +1,16 @@
-// proxima-stress: the robustness target. For every ordered pair of
-// shape types, N random overlapping poses through signed_distance (automatic
-// method): no throw, no NaN, no wrong sign, no hang. Overlap is certain by
-// construction: each shape contains the ball of radius r_in about its
-// origin, and the origins are placed closer than 0.9 (r_in(A) + r_in(B)).
-// --method forces gjk_epa or incremental on the same poses, for comparison.
+// proxima-stress: the robustness target. For every ordered pair of shape
+// types, N random overlapping poses through signed_distance (automatic
+// method): no throw, no NaN, no wrong sign, no hang, and every `ok` answer's
+// witness points on their shapes (point_a on A, point_b on B, within 1e-6 m,
+// and point_a − point_b = distance · normal) and its normal a supporting
+// plane's (the planes of A and B along it the distance apart; for mpr's
+// `upper_bound`, at least that far), checked by closed forms of each shape
+// (witness_check.hpp). Overlap is certain by construction: each shape
+// contains the ball of radius r_in about its origin, and the origins are
+// placed closer than 0.9 (r_in(A) + r_in(B)).
+// --method forces gjk_epa, incremental, sat or mpr on the same poses, for
+// comparison (a method that does not apply to a pair answers
+// not_implemented, counted as not ok).
 // --query time_of_impact stresses time_of_impact instead: random motions
 // (both bodies move and turn, half of them aimed at each other); a query
 // fails on NaN, a throw, a status other than ok (not_converged, the safe
@@ -24,6 +31,7 @@
 #include <proxima/query.hpp>
 
 #include "draws.hpp"
+#include "witness_check.hpp"
 
 namespace {
 
@@ -64,9 +72,13 @@ std::vector<Entry> shapes() {
 }
 
 struct Tally {
-  long queries = 0, not_ok = 0, non_finite = 0, wrong_sign = 0, threw = 0;
+  long queries = 0, not_ok = 0, non_finite = 0, wrong_sign = 0, threw = 0, witness_off = 0, bad_normal = 0;
   double max_ns = 0.0, total_ns = 0.0;
 };
+
+// Metres, for these metre-sized shapes: EPA's depth on curved pairs is good
+// to about 1e-7 of the size, the exact methods to rounding.
+constexpr double kWitnessTolerance = 1e-6;
 
 struct ToiTally {
   long queries = 0, not_ok = 0, capped = 0, non_finite = 0, late = 0, missed = 0, threw = 0, hits = 0;
@@ -161,13 +173,16 @@ int main(int argc, char** argv) {
       if (m == "auto") request.method = Method::automatic;
       else if (m == "gjk_epa") request.method = Method::gjk;
       else if (m == "incremental") request.method = Method::incremental;
+      else if (m == "sat") request.method = Method::sat;
+      else if (m == "mpr") request.method = Method::mpr;
       else {
-        std::fprintf(stderr, "proxima-stress: --method must be auto, gjk_epa or incremental (got %s)\n", m.c_str());
+        std::fprintf(stderr, "proxima-stress: --method must be auto, gjk_epa, incremental, sat or mpr (got %s)\n",
+                     m.c_str());
         return 2;
       }
     } else {
       std::fprintf(stderr,
-                   "usage: proxima-stress [--queries N] [--markdown] [--method auto|gjk_epa|incremental]"
+                   "usage: proxima-stress [--queries N] [--markdown] [--method auto|gjk_epa|incremental|sat|mpr]"
                    " [--query signed_distance|time_of_impact]\n");
       return 2;
     }
@@ -201,9 +216,10 @@ int main(int argc, char** argv) {
     }
     return failed ? 1 : 0;
   }
-  std::printf(markdown ? "| pair | queries | status not ok | NaN/inf | wrong sign | threw | mean ns | max ns |\n|---|---|---|---|---|---|---|---|\n"
-                       : "%-22s %9s %7s %7s %7s %7s %9s %11s\n",
-              "pair", "queries", "not_ok", "nan", "sign", "threw", "mean_ns", "max_ns");
+  std::printf(markdown ? "| pair | queries | status not ok | NaN/inf | wrong sign | witness off | normal off | threw | mean ns | max ns |\n"
+                         "|---|---|---|---|---|---|---|---|---|---|\n"
+                       : "%-22s %9s %7s %7s %7s %7s %7s %7s %9s %11s\n",
+              "pair", "queries", "not_ok", "nan", "sign", "witness", "normal", "threw", "mean_ns", "max_ns");
   bool failed = false;
   std::mt19937_64 g(2026);
   std::normal_distribution<double> n;
@@ -225,12 +241,18 @@ int main(int argc, char** argv) {
           const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
           t.total_ns += ns;
           t.max_ns = std::max(t.max_ns, ns);
-          if (r.status != Status::ok) ++t.not_ok;
+          // upper_bound is mpr's honest status for its centre-line depth.
+          const bool answered = r.status == Status::ok || r.status == Status::upper_bound;
+          if (!answered) ++t.not_ok;
           if (!std::isfinite(r.distance) || !r.normal.allFinite() || !r.point_a.allFinite() ||
               !r.point_b.allFinite() || std::abs(r.normal.norm() - 1.0) > 1e-9) {
             ++t.non_finite;
           } else if (!(r.distance < 0.0)) {
             ++t.wrong_sign;
+          } else if (answered) {
+            // Outside the timed call: the checks cost more than many queries.
+            if (!bench::witnesses_on_shapes(a.shape, pa, b.shape, pb, r, kWitnessTolerance)) ++t.witness_off;
+            if (!bench::normal_supports(a.shape, pa, b.shape, pb, r, kWitnessTolerance)) ++t.bad_normal;
           }
         } catch (...) {
           ++t.threw;
@@ -238,12 +260,12 @@ int main(int argc, char** argv) {
         ++t.queries;
       }
       const std::string pair = a.label + "-" + b.label;
-      std::printf(markdown ? "| %s | %ld | %ld | %ld | %ld | %ld | %.0f | %.0f |\n"
-                           : "%-22s %9ld %7ld %7ld %7ld %7ld %9.0f %11.0f\n",
-                  pair.c_str(), t.queries, t.not_ok, t.non_finite, t.wrong_sign, t.threw,
+      std::printf(markdown ? "| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %.0f | %.0f |\n"
+                           : "%-22s %9ld %7ld %7ld %7ld %7ld %7ld %7ld %9.0f %11.0f\n",
+                  pair.c_str(), t.queries, t.not_ok, t.non_finite, t.wrong_sign, t.witness_off, t.bad_normal, t.threw,
                   t.total_ns / static_cast<double>(t.queries), t.max_ns);
       std::fflush(stdout);
-      failed = failed || t.non_finite || t.wrong_sign || t.threw;
+      failed = failed || t.non_finite || t.wrong_sign || t.threw || t.witness_off || t.bad_normal;
     }
   }
   return failed ? 1 : 0;

@@ -28,8 +28,13 @@ namespace proxima {
 /// answer, the exact method: SAT for box and polytope pairs, warm-started SAT
 /// for polytope–capsule, whose overlapping cores the SQP never certifies, and
 /// EPA for the rest), `mpr` (depth along the centre line, as libccd's MPR
-/// penetration: an upper bound, not the minimum). A cache given with a
-/// polytope–capsule depth query is warm-started from and receives the normal.
+/// penetration: an upper bound, not the minimum, answered with status
+/// Status::upper_bound; the normal is the centre line, B's centre to A's, and
+/// moving A by the depth along it separates the pair; a pair touching within
+/// MPR's tolerance gets depth 0, the supporting plane's normal and `ok`; a
+/// ray cast that does not converge leaves the answer to EPA). A
+/// cache given with a polytope–capsule depth query is warm-started from and
+/// receives the normal.
 enum class Method { automatic, gjk, analytic, sat, incremental, mpr };
 
 struct CollideRequest {
@@ -62,9 +67,21 @@ struct DistanceResult {
   /// `distance`: ≥ 0, zero when overlapping. `signed_distance`: negative
   /// when overlapping (−penetration depth).
   double distance = 0.0;
-  Vec3 normal = Vec3::UnitX();   ///< unit, from B to A
-  Vec3 point_a = Vec3::Zero();   ///< on A (deepest point of A inside B when overlapping)
-  Vec3 point_b = Vec3::Zero();   ///< on B
+  /// Unit, from B to A, in every answer that has a status ok, not_converged
+  /// or upper_bound. Separated: the direction of the closest points.
+  /// Touching: the normal of a supporting plane between the two (a face
+  /// contact: the face's normal; an edge or a vertex: one of the separating
+  /// directions). Overlapping: the direction of least penetration (`distance`
+  /// asks for it too, so that a touching pair has its plane's normal).
+  Vec3 normal = Vec3::UnitX();
+  /// On A's surface (margin included). Overlapping, with signed_distance: on
+  /// A's support feature along −normal, over B's along +normal: the method's
+  /// deepest point where it lies on both bodies, else the centroid of the
+  /// vertices of the two features' overlap seen along the normal (a face on
+  /// a face: the middle of the overlap patch). `distance` on an overlap: a
+  /// point common to both bodies.
+  Vec3 point_a = Vec3::Zero();
+  Vec3 point_b = Vec3::Zero();   ///< on B's surface; point_a − point_b = distance · normal
   int iterations = 0;            ///< GJK iterations (0 for closed forms)
   bool bound_exceeded = false;   ///< stopped early at DistanceRequest::bound
 };
@@ -114,7 +131,9 @@ CollideResult collide(const Shape& a, const Transform& pose_a, const Shape& b,
                       const Transform& pose_b, const CollideRequest& request = {});
 
 /// Distance between A and B with witness points; 0 for overlapping pairs,
-/// whose points are then a common point (no penetration work is done).
+/// whose points are then a common point. The normal of an overlapping pair
+/// (a touching one's supporting plane) comes from the depth method the
+/// request names, so an overlap costs about what signed_distance does.
 DistanceResult distance(const Shape& a, const Transform& pose_a, const Shape& b,
                         const Transform& pose_b, const DistanceRequest& request = {});
 
@@ -123,7 +142,8 @@ DistanceResult distance(const Shape& a, const Transform& pose_a, const Shape& b,
 /// pair (SAT, or EPA, which is exact on polytopes); other pairs with
 /// overlapping cores go through EPA (to 1e-7 relative; status
 /// not_converged, with a finite upper bound on the depth, where it runs out
-/// of room). not_implemented only where no depth exists:
+/// of room); Method::mpr answers its centre-line bound with status
+/// upper_bound. not_implemented only where no depth exists:
 /// two halfspaces that are not opposed, or a method forced on a pair it
 /// does not apply to.
 DistanceResult signed_distance(const Shape& a, const Transform& pose_a, const Shape& b,

@@ -60,7 +60,7 @@ void put_distance(json& out, const DistanceResult& r) {
   out["distance"] = r.distance;
   out["point_a"] = to_json(r.point_a);
   out["point_b"] = to_json(r.point_b);
-  if (r.distance != 0.0) out["normal"] = to_json(r.normal);
+  out["normal"] = to_json(r.normal);  // touching pairs too: the supporting plane's
   out["iterations"] = r.iterations;
   if (r.bound_exceeded) out["bound_exceeded"] = true;
 }
@@ -175,7 +175,7 @@ json answer_request(const json& id, ObjectReader& r, MeshFiles& files) {
   req.bound = r.number_or("bound", req.bound, kLengthRange);
   r.finish();
   const DistanceResult d = query == "distance" ? distance(a, ta, b, tb, req) : signed_distance(a, ta, b, tb, req);
-  if (d.status != Status::ok && d.status != Status::not_converged) {
+  if (d.status != Status::ok && d.status != Status::not_converged && d.status != Status::upper_bound) {
     return status_answer(id, d.status, query);
   }
   json out{{"id", id}, {"status", to_string(d.status)}, {"collide", d.distance <= 0.0}};

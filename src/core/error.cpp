@@ -8,6 +8,7 @@ const char* to_string(Status s) {
     case Status::not_converged: return "not_converged";
     case Status::invalid_input: return "invalid_input";
     case Status::not_implemented: return "not_implemented";
+    case Status::upper_bound: return "upper_bound";
   }
   return "unknown";
 }

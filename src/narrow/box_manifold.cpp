@@ -31,6 +31,7 @@
 #include "contact_frame.hpp"
 #include "plane_geometry.hpp"
 #include "sat_box.hpp"
+#include "witness.hpp"
 
 namespace proxima::narrow::detail {
 namespace {
@@ -392,6 +393,9 @@ bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
   // signed_distance's own route for two boxes: SAT answers an overlap of
   // the cores, GJK the rest.
   const bool from_sat = sat_cores_overlap(sd, a.core_inflation() + b.core_inflation());
+  // signed_distance places the witnesses on both boxes; the same here keeps
+  // the contact plane's frame, hence every point, bit for bit the generic one.
+  if (from_sat) ensure_depth_witnesses(a, pose_a, b, pose_b, sd);
   if (!from_sat) {
     DistanceRequest req;
     req.bound = reach;

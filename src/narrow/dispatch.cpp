@@ -1,6 +1,8 @@
 // Pair dispatch. Closed forms are exact (also when overlapping) and cheap;
 // every other bounded pair goes through GJK on the cores. Halfspaces are
 // unbounded and only ever closed form.
+#include <type_traits>
+
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/narrow/dispatch.hpp>
 
@@ -10,19 +12,42 @@
 namespace proxima::narrow {
 namespace {
 
+// A point inside both bodies, from an exact signed distance ≤ 0 (points on
+// the surfaces, normal B→A). ca and cb are the cores' points behind them
+// (a sphere's centre, a capsule's segment point), g the cores' signed
+// distance. Cores apart: the point on ca–cb within r_a of ca and r_b of cb.
+// Cores overlapping: a sphere's centre (then inside the other core), a
+// halfspace's partner's deepest point (under the plane), crossing segments'
+// common point; else the midpoint of the surface points.
+template <class A, class B>
+Vec3 common_point(const DistanceResult& r, double ra, double rb) {
+  if constexpr (std::is_same_v<B, Halfspace>) {
+    return r.point_a;
+  } else if constexpr (std::is_same_v<A, Halfspace>) {
+    return r.point_b;
+  } else {
+    const Vec3 ca = r.point_a + ra * r.normal, cb = r.point_b - rb * r.normal;
+    const double g = r.distance + ra + rb;
+    if (g >= 0.0) return ca - (ra + rb > 0.0 ? ra / (ra + rb) : 0.5) * g * r.normal;
+    if constexpr (std::is_same_v<A, Sphere> || (std::is_same_v<A, Capsule> && std::is_same_v<B, Capsule>)) return ca;
+    if constexpr (std::is_same_v<B, Sphere>) return cb;
+    return 0.5 * (r.point_a + r.point_b);
+  }
+}
+
 // Turns an exact signed-distance result into the answer for `mode`, in
 // place (the result is the caller's return value: no copy of it).
-inline void finish_exact(DistanceResult& r, const DistanceRequest& req, Mode mode) {
+template <class A, class B>
+inline void finish_exact(DistanceResult& r, const A& a, const B& b, const DistanceRequest& req, Mode mode) {
   if (r.status == Status::not_implemented) {
     // Unbounded overlap (two non-opposed halfspaces): it collides, depth infinite.
     if (mode != Mode::signed_distance) r.status = Status::ok;
     return;
   }
   if (mode != Mode::signed_distance && r.distance <= 0.0) {
-    // Overlap: distance 0 at a common point. The midpoint of the deepest
-    // points lies in both convex sets.
+    // Overlap: distance 0 at a common point; the normal stays the depth's.
+    r.point_a = r.point_b = common_point<A, B>(r, a.core_inflation(), b.core_inflation());
     r.distance = 0.0;
-    r.point_a = r.point_b = 0.5 * (r.point_a + r.point_b);
   }
   r.bound_exceeded = r.distance > req.bound;
 }
@@ -31,7 +56,7 @@ template <class A, class B, DistanceResult (*F)(const A&, const Transform&, cons
 DistanceResult analytic(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb,
                         const DistanceRequest& req, Mode mode) {
   DistanceResult r = F(a.as<A>(), ta, b.as<B>(), tb);
-  finish_exact(r, req, mode);
+  finish_exact(r, a.as<A>(), b.as<B>(), req, mode);
   return r;
 }
 
@@ -42,7 +67,7 @@ DistanceResult flipped(const Shape& a, const Transform& ta, const Shape& b, cons
   DistanceResult r = F(b.as<B>(), tb, a.as<A>(), ta);
   r.normal = -r.normal;
   std::swap(r.point_a, r.point_b);
-  finish_exact(r, req, mode);
+  finish_exact(r, a.as<A>(), b.as<B>(), req, mode);
   return r;
 }
 

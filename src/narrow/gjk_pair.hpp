@@ -13,10 +13,25 @@
 #include <proxima/narrow/mpr.hpp>
 #include <proxima/narrow/sat.hpp>
 
+#include "witness.hpp"
+
 namespace proxima::narrow::detail {
 
 template <class S>
 inline constexpr bool kPolyhedral = std::is_same_v<S, Box> || std::is_same_v<S, ConvexPolytope>;
+
+// Whether a depth answer carries a depth and a normal (a bound, at worst).
+inline bool has_depth(Status s) {
+  return s == Status::ok || s == Status::not_converged || s == Status::upper_bound;
+}
+
+// A depth answer with its witnesses on both shapes (EPA's need nothing:
+// they are combinations of support points on the two support features).
+template <class A, class B>
+DistanceResult witnessed(const A& a, const Transform& ta, const B& b, const Transform& tb, DistanceResult r) {
+  if (has_depth(r.status)) ensure_depth_witnesses(a, ta, b, tb, r);
+  return r;
+}
 
 // Exact SAT for a pair of boxes and polytopes (Contact data for convex polyhedra, Alg. 1–2).
 template <class A, class B>
@@ -112,9 +127,9 @@ DistanceResult incremental_depth(const A& a, const Transform& ta, const B& b, co
     if (r.status != Status::ok) r = sat_pair(a, ta, b, tb);
   }
   if constexpr (kPolytopeCapsule<A, B>) r = polytope_capsule_depth(a, ta, b, tb, guess);
-  if (r.status == Status::ok) return r;
+  if (r.status == Status::ok) return witnessed(a, ta, b, tb, r);
   const DistanceResult inc = incremental_penetration(a, ta, b, tb, guess);
-  if (inc.status == Status::ok || inc.status == Status::invalid_input) return inc;
+  if (inc.status == Status::ok || inc.status == Status::invalid_input) return witnessed(a, ta, b, tb, inc);
   r = epa_depth(a, ta, b, tb, simplex);
   r.iterations += inc.iterations;
   // Neither certified: a depth attained on a whole circle of directions (a
@@ -124,9 +139,51 @@ DistanceResult incremental_depth(const A& a, const Transform& ta, const B& b, co
   if (r.status == Status::not_converged && inc.status == Status::not_converged && inc.distance <= 0.0 &&
       inc.distance > r.distance) {
     const int calls = r.iterations;
-    r = inc;
+    r = witnessed(a, ta, b, tb, inc);
     r.iterations = calls;
   }
+  return r;
+}
+
+// Method::mpr: the depth along the centre line, as libccd's MPR penetration.
+// The ray from the origin of C = A ⊖ B along B's centre minus A's leaves C
+// at ρ·d; moving A by ρ along −d (away from B) makes the pair touch, so ρ
+// is a proven upper bound on the depth, not the minimum: status upper_bound.
+// The answer is that translation, normal −d and distance −ρ, with witnesses
+// on both shapes whose difference is the exit point. A pair touching within
+// MPR's tolerance has depth 0 and the supporting plane's normal: the bound is
+// then the minimum, status ok.
+template <class A, class B>
+DistanceResult mpr_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
+                         const proxima::detail::Simplex& simplex) {
+  Vec3 dir = tb.p - ta.p;
+  if (!(dir.squaredNorm() > 0.0)) dir = Vec3::UnitZ();
+  dir.normalize();
+  const MprRayResult m = mpr_ray(a, ta, b, tb, dir);
+  DistanceResult r;
+  r.iterations = m.iterations;
+  const double touch = kWitnessFeatureTolerance * std::max(core_extent_of(a), core_extent_of(b));
+  if (m.separated || (m.status != Status::invalid_input && m.upper_bound <= touch)) {
+    // GJK found the cores overlapping, so "outside" is within rounding of
+    // touching, and m.normal is a supporting plane's outward normal.
+    r.status = Status::ok;
+    r.distance = 0.0;
+    r.normal = -m.normal;
+    place_witnesses(a, ta, b, tb, m.normal, Vec3::Zero(), r.point_a, r.point_b);
+    return r;
+  }
+  if (m.status != Status::ok || !std::isfinite(m.upper_bound)) {
+    // No converged exit point (a degenerate portal, the call cap): its last
+    // plane need not hold the exit point, so no witness on both shapes
+    // comes of it. EPA answers instead.
+    r = epa_depth(a, ta, b, tb, simplex);
+    r.iterations += m.iterations;
+    return r;
+  }
+  r.status = Status::upper_bound;
+  r.distance = -m.upper_bound;
+  r.normal = -dir;
+  place_witnesses(a, ta, b, tb, m.normal, Vec3(m.upper_bound * dir), r.point_a, r.point_b);
   return r;
 }
 
@@ -135,34 +192,22 @@ DistanceResult incremental_depth(const A& a, const Transform& ta, const B& b, co
 template <class A, class B>
 DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
                              const proxima::detail::Simplex& simplex, const DistanceRequest& req) {
-  const double ra = a.core_inflation();
   switch (req.method) {
     case Method::sat:
-      if constexpr (kPolyhedral<A> && kPolyhedral<B>) return sat_pair(a, ta, b, tb);
+      if constexpr (kPolyhedral<A> && kPolyhedral<B>) return witnessed(a, ta, b, tb, sat_pair(a, ta, b, tb));
       if constexpr (kPolytopeCapsule<A, B>) {
         const DistanceResult r = polytope_capsule_depth(a, ta, b, tb, Vec3::Zero());
-        if (r.status != Status::not_implemented) return r;
+        if (r.status != Status::not_implemented) return witnessed(a, ta, b, tb, r);
       }
       break;
     case Method::incremental:
       return incremental_depth(a, ta, b, tb, simplex, req);
-    case Method::mpr: {
-      // Ray from the origin of A ⊖ B towards B's centre minus A's: the side
-      // A leaves through when pushed away from B along the centre line.
-      Vec3 dir = tb.p - ta.p;
-      if (!(dir.squaredNorm() > 0.0)) dir = Vec3::UnitZ();
-      const MprRayResult m = mpr_ray(a, ta, b, tb, dir);
-      DistanceResult r;
-      r.status = m.status;
-      r.iterations = m.iterations;
-      r.normal = -m.normal;
-      r.distance = -std::max(0.0, m.support_value);
-      r.point_a = ta.apply(a.core_support(ta.rotate_inverse(-r.normal))) - ra * r.normal;
-      r.point_b = r.point_a - r.distance * r.normal;
-      return r;
-    }
+    case Method::mpr:
+      return mpr_depth(a, ta, b, tb, simplex);
     case Method::automatic:
-      if constexpr (std::is_same_v<A, Box> && std::is_same_v<B, Box>) return sat_box_box(a, ta, b, tb);
+      if constexpr (std::is_same_v<A, Box> && std::is_same_v<B, Box>) {
+        return witnessed(a, ta, b, tb, sat_box_box(a, ta, b, tb));
+      }
       [[fallthrough]];
     case Method::gjk:
       return epa_depth(a, ta, b, tb, simplex);
@@ -186,8 +231,11 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   // fuzz finding: 33 m boxes with 49 m margins got −8.9 m, truly +2.5 m).
   if constexpr (std::is_same_v<A, Box> && std::is_same_v<B, Box>) {
     if (mode == Mode::signed_distance && req.method == Method::automatic) {
-      const DistanceResult s = sat_box_box(a, ta, b, tb);
-      if (sat_cores_overlap(s, radii)) return s;
+      DistanceResult s = sat_box_box(a, ta, b, tb);
+      if (sat_cores_overlap(s, radii)) {
+        ensure_depth_witnesses(a, ta, b, tb, s);
+        return s;
+      }
     }
   }
   // Polytope–capsule depth: the SAT on P ⊖ S (sat_segment.cpp) answers
@@ -203,10 +251,11 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   if constexpr (kPolytopeCapsule<A, B>) {
     if (mode == Mode::signed_distance && (req.method == Method::automatic || req.method == Method::incremental)) {
       int vertex = -1;
-      const DistanceResult s =
+      DistanceResult s =
           polytope_capsule_depth(a, ta, b, tb, cache ? cache->direction : Vec3(Vec3::Zero()), &vertex);
       if (s.status == Status::ok && s.distance + radii < 0.0) {
         if (cache) cache->direction = s.normal;
+        ensure_depth_witnesses(a, ta, b, tb, s);
         return s;
       }
       if (s.status == Status::ok) {
@@ -226,7 +275,8 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   opt.stop_above = (mode == Mode::collide ? 0.0 : req.bound) + radii;
   opt.stop_below = mode == Mode::signed_distance ? -1.0 : (mode == Mode::tolerance ? req.bound : 0.0) + radii;
   proxima::detail::Simplex simplex;
-  const GjkResult g = gjk(a, ta, b, tb, opt, cache, mode == Mode::signed_distance ? &simplex : nullptr);
+  const bool depth_on_overlap = mode == Mode::signed_distance || mode == Mode::distance;
+  const GjkResult g = gjk(a, ta, b, tb, opt, cache, depth_on_overlap ? &simplex : nullptr);
 
   DistanceResult r;
   r.status = g.status;
@@ -234,10 +284,16 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   if (g.status == Status::invalid_input) return r;
   if (g.overlap) {
     r.point_a = r.point_b = g.point_a;
-    if (mode == Mode::signed_distance) {
+    if (depth_on_overlap) {
       DistanceResult d = overlap_depth(a, ta, b, tb, simplex, req);
       d.iterations += r.iterations;
-      return d;
+      // Each depth method has put its witnesses on both shapes.
+      if (mode == Mode::signed_distance) return d;
+      // distance: 0 at GJK's common point, with the depth method's normal:
+      // for a touching pair the supporting plane's, else the direction of
+      // least penetration (a direction is asked of every answer).
+      if (has_depth(d.status)) r.normal = d.normal;
+      r.iterations = d.iterations;
     }
     return r;
   }
@@ -252,8 +308,11 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   }
   r.distance = g.distance - radii;
   if (mode != Mode::signed_distance && (r.distance <= 0.0 || (g.stopped_below && mode != Mode::tolerance))) {
+    // The cores' points are at most ra + rb apart (GJK may have stopped
+    // before their closest points): the point within ra of A's and rb of
+    // B's lies in both bodies.
     r.distance = 0.0;
-    r.point_a = r.point_b = 0.5 * (r.point_a + r.point_b);
+    r.point_a = r.point_b = g.point_a - (radii > 0.0 ? ra / radii : 0.5) * (g.point_a - g.point_b);
   }
   return r;
 }

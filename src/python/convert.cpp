@@ -196,7 +196,8 @@ std::string repr(const Vec3& v) { return "[" + repr(v.x()) + ", " + repr(v.y()) 
 
 const std::vector<std::string>& status_names() {
   static const std::vector<std::string> names = {to_string(Status::ok), to_string(Status::not_converged),
-                                                 to_string(Status::invalid_input), to_string(Status::not_implemented)};
+                                                 to_string(Status::invalid_input), to_string(Status::not_implemented),
+                                                 to_string(Status::upper_bound)};
   return names;
 }
 

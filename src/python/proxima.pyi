@@ -40,7 +40,9 @@ PoseState: TypeAlias = Tuple[Vec3State, Tuple[Vec3State, Vec3State, Vec3State]]
 """p and the rows of R."""
 StrPath: TypeAlias = Union[str, "os.PathLike[str]"]
 
-Status: TypeAlias = Literal["ok", "not_converged", "invalid_input", "not_implemented"]
+Status: TypeAlias = Literal["ok", "not_converged", "invalid_input", "not_implemented", "upper_bound"]
+"""'upper_bound': the method answered a proven bound, not the minimum (method 'mpr': the depth along the
+centre line, at least the true depth)."""
 Method: TypeAlias = Literal["auto", "analytic", "gjk", "gjk_epa", "sat", "incremental", "mpr"]
 ShapeType: TypeAlias = Literal["sphere", "capsule", "cylinder", "cone", "box", "ellipsoid", "halfspace", "convex"]
 ConcreteShape: TypeAlias = Union[

@@ -26,6 +26,25 @@ echo "$mesh_out"
 [ "$(echo "$mesh_out" | sed -n 2p | grep -o '"normal":\[-\?0.0,-\?0.0,-1.0\]' | wc -l)" -ge 4 ]
 echo "$mesh_out" | sed -n 1p | grep -q '"raw_contacts":4'
 echo "$mesh_out" | sed -n 3p | grep -q '"status":"error".*max_contacts\|max_contacts.*"status":"error"'
+# Witness points on both boxes (a 5 m box 1 m into a 2 m one: point_b the
+# middle of the small box's face), and the touching boxes' face normal from
+# distance and signed_distance; mpr's centre-line depth says upper_bound.
+big='{"shape":"box","size":[5,5,5]}'
+small='{"shape":"box","size":[2,2,2]}'
+touch_a='{"shape":"box","size":[2,3,4]}'
+touch_b='{"shape":"box","size":[2,5,6]}'
+w_out=$(printf '%s\n' \
+  "{\"id\":\"w1\",\"query\":\"signed_distance\",\"a\":$big,\"pose_a\":{\"p\":[-1,0,0]},\"b\":$small,\"pose_b\":{\"p\":[1.5,0,0]}}" \
+  "{\"id\":\"w2\",\"query\":\"distance\",\"a\":$touch_a,\"pose_a\":{\"p\":[-1,0,0]},\"b\":$touch_b,\"pose_b\":{\"p\":[1,0,0]}}" \
+  "{\"id\":\"w3\",\"query\":\"signed_distance\",\"a\":$touch_a,\"pose_a\":{\"p\":[-1,0,0]},\"b\":$touch_b,\"pose_b\":{\"p\":[1,0,0]}}" \
+  "{\"id\":\"w4\",\"query\":\"signed_distance\",\"method\":\"mpr\",\"a\":$small,\"b\":$small,\"pose_b\":{\"p\":[1.5,0.3,0]}}" \
+  | "$proxima" query)
+echo "$w_out"
+echo "$w_out" | sed -n 1p | grep -q '"point_b":\[0.5,0.0,0.0\]'
+echo "$w_out" | sed -n 1p | grep -q '"point_a":\[1.5,0.0,0.0\]'
+echo "$w_out" | sed -n 2p | grep -q '"normal":\[-1.0,-\?0.0,-\?0.0\]'
+echo "$w_out" | sed -n 3p | grep -q '"normal":\[-1.0,-\?0.0,-\?0.0\]'
+echo "$w_out" | sed -n 4p | grep -q '"status":"upper_bound"'
 # Whole output first: `grep -q` closing the pipe early would SIGPIPE the demo.
 report=$(mktemp -d)
 demo=$("$proxima" demo --no-bench --report "$report")

@@ -41,7 +41,9 @@ TEST(ClosedForm, SphereSphere) {
   EXPECT_NEAR(c.normal.norm(), 1.0, 1e-15);
   const DistanceResult d = distance(a, at(0, 1, 0), b, at(0, 0, 0));
   EXPECT_EQ(d.distance, 0.0);
-  EXPECT_NEAR((d.point_a - Vec3(0, 0.25, 0)).norm(), 0.0, 1e-15);  // midpoint of the deepest points
+  // A common point: the centres' segment divided in the ratio of the radii
+  // (2/3 m from A's centre, 1/3 m from B's: inside both).
+  EXPECT_NEAR((d.point_a - Vec3(0, 1.0 / 3.0, 0)).norm(), 0.0, 1e-15);
   EXPECT_TRUE(collide(a, at(0, 1.5, 0), b, at(0, 0, 0)).collide);   // touching counts
   EXPECT_FALSE(collide(a, at(0, 1.5 + 1e-12, 0), b, at(0, 0, 0)).collide);
 }

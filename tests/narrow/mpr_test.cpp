@@ -218,9 +218,15 @@ TEST(MprRay, BoundsThatMeetBeforeRefinementStillReportASupportPlane) {
   EXPECT_NEAR(r.support_value / n.z(), r.distance, 1e-9);  // the plane holds the exit point
   DistanceRequest req;
   req.method = Method::mpr;
+  // The query answers the exit distance along the ray (the centre line;
+  // here the centres coincide and the ray is +z): a bound, not the minimum.
   const DistanceResult d = signed_distance(Shape(box), ta, Shape(cyl), tb, req);
-  EXPECT_EQ(d.status, Status::ok);
-  EXPECT_NEAR(d.distance, -r.support_value, 1e-12);
+  EXPECT_EQ(d.status, Status::upper_bound);
+  ASSERT_TRUE(std::isfinite(d.distance));
+  EXPECT_NEAR(d.distance, -r.upper_bound, 1e-12);
+  EXPECT_NEAR(d.distance, -r.distance, 1e-9);
+  EXPECT_LE((d.normal - Vec3(0, 0, -1)).norm(), 1e-12);
+  EXPECT_LE((d.point_a - d.point_b - d.distance * d.normal).norm(), 1e-12);
 }
 
 TEST(MprRay, InvalidInput) {

@@ -76,7 +76,9 @@ void expect_scaled_answers(int exponent, double tol, double mpr_tol, bool same_p
             const DistanceResult rs = sign ? signed_distance(scaled[i].second, sa, scaled[j].second, sb, q)
                                            : distance(scaled[i].second, sa, scaled[j].second, sb, q);
             ASSERT_EQ(rs.status, r1.status) << what << " method " << static_cast<int>(m);
-            if (rs.status != Status::ok && rs.status != Status::not_converged) continue;
+            if (rs.status != Status::ok && rs.status != Status::not_converged && rs.status != Status::upper_bound) {
+              continue;
+            }
             ASSERT_TRUE(finite_answer(rs)) << what << " method " << static_cast<int>(m);
             EXPECT_NEAR(rs.distance / s, r1.distance, m == Method::mpr ? mpr_tol : tol)
                 << what << " method " << static_cast<int>(m);
@@ -109,9 +111,8 @@ TEST(RangeOfLengths, LargeBodiesScaleTheUnitAnswers) { expect_scaled_answers(47,
 // order, so the polytope's hill climbing starts elsewhere and some
 // polytope–cylinder and polytope–cone poses take another path. Measured:
 // the exact methods then agree to 2.4e-11 (within their 1e-10 relative
-// tolerance), the centre-line MPR (which reports the support value along
-// its last portal normal) to 1e-5, and a contact polygon can differ by a
-// vertex.
+// tolerance), the centre-line MPR (whose exit point along the ray is good to
+// its own tolerance) to 1e-5, and a contact polygon can differ by a vertex.
 TEST(RangeOfLengths, TinyBodiesScaleTheUnitAnswers) { expect_scaled_answers(-46, 1e-9, 1e-4, false); }
 
 TEST(RangeOfLengths, FarFromTheOriginAnswersStayFinite) {
@@ -129,7 +130,7 @@ TEST(RangeOfLengths, FarFromTheOriginAnswersStayFinite) {
           DistanceRequest q;
           q.method = m;
           const DistanceResult r = signed_distance(a, ta, b, tb, q);
-          if (r.status == Status::ok || r.status == Status::not_converged)
+          if (r.status == Status::ok || r.status == Status::not_converged || r.status == Status::upper_bound)
             EXPECT_TRUE(finite_answer(r)) << na << "/" << nb << " method " << static_cast<int>(m);
           else
             EXPECT_EQ(r.status, Status::not_implemented) << na << "/" << nb;

@@ -201,6 +201,41 @@ class QueriesTest(unittest.TestCase):
         self.assertTrue(far.bound_exceeded)
         self.assertGreater(far.distance, 0.1)
 
+    def test_witness_points_lie_on_both_boxes(self):
+        # A 5 m box 1 m into a 2 m one: point_b is the middle of the small
+        # box's face (the overlap of the two faces), for every exact method.
+        big, small = proxima.Box(5, 5, 5), proxima.Box(2, 2, 2)
+        for method in ["auto", "gjk_epa", "sat", "incremental"]:
+            s = proxima.signed_distance(big, ([-1, 0, 0], [1, 0, 0, 0]), small, ([1.5, 0, 0], [1, 0, 0, 0]),
+                                        method=method)
+            self.assertEqual(s.status, "ok", method)
+            self.assertAlmostEqual(s.distance, -1.0, places=9)
+            np.testing.assert_allclose(s.normal, [-1, 0, 0], atol=1e-9)
+            np.testing.assert_allclose(s.point_b, [0.5, 0, 0], atol=1e-9)
+            np.testing.assert_allclose(s.point_a, [1.5, 0, 0], atol=1e-9)
+
+    def test_touching_boxes_have_the_face_normal(self):
+        a, b = proxima.Box(2, 3, 4), proxima.Box(2, 5, 6)
+        for method in ["auto", "gjk_epa", "sat", "incremental", "mpr"]:
+            for query in (proxima.distance, proxima.signed_distance):
+                d = query(a, ([-1, 0, 0], [1, 0, 0, 0]), b, ([1, 0, 0], [1, 0, 0, 0]), method=method)
+                self.assertEqual(d.status, "ok", method)
+                self.assertAlmostEqual(d.distance, 0.0, places=12)
+                np.testing.assert_allclose(d.normal, [-1, 0, 0], atol=1e-9)
+
+    def test_mpr_depth_is_an_upper_bound(self):
+        # The centre line runs diagonally: its depth exceeds the true 0.5.
+        a, b = proxima.Box(2, 2, 2), proxima.Box(2, 2, 2)
+        pose_b = ([1.5, 0.6, 0], [1, 0, 0, 0])
+        exact = proxima.signed_distance(a, None, b, pose_b)
+        bound = proxima.signed_distance(a, None, b, pose_b, method="mpr")
+        self.assertEqual(exact.status, "ok")
+        self.assertEqual(bound.status, "upper_bound")
+        self.assertIn("upper_bound", proxima.STATUS_NAMES)
+        self.assertAlmostEqual(exact.distance, -0.5, places=12)
+        self.assertLess(bound.distance, exact.distance)
+        np.testing.assert_allclose(bound.point_a - bound.point_b, bound.distance * bound.normal, atol=1e-12)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -20,6 +20,10 @@ enum class Status {
   not_converged,    ///< iteration cap reached; the result is the best bound found
   invalid_input,    ///< a pose or parameter was not finite
   not_implemented,  ///< no algorithm for this pair or case yet
+  /// The method answers a bound, not the minimum: a penetration depth that is
+  /// a proven upper bound (Method::mpr's depth along the centre line), with a
+  /// normal along which moving A by that depth separates the pair.
+  upper_bound,
 };
 
 /// Lower-case name used in JSON output ("ok", "not_converged", ...).
