@@ -92,12 +92,27 @@ TEST(QueryProtocol, MethodsAndWarmStart) {
   // Overlapping boxes by every depth method: the exact ones agree.
   json o = json::parse(R"({"query": "signed_distance", "a": {"shape": "box", "size": [2, 2, 2]},
                            "b": {"shape": "box", "size": [2, 2, 2]}, "pose_b": {"p": [1.5, 0.1, 0.2]}})");
+  // The exact methods answer ok with the depth (incremental hands a box pair
+  // it cannot certify to the exact method); mpr says its depth along the
+  // centre line is an upper bound: never shallower than the truth.
+  int checked = 0;
   for (const char* m : {"auto", "sat", "gjk_epa", "incremental", "mpr"}) {
     o["method"] = m;
     const json ans = answer(o);
-    if (ans["status"] != "ok") continue;  // incremental may decline to certify a box
-    EXPECT_NEAR(ans["distance"].get<double>(), -0.5, std::string(m) == "mpr" ? 0.5 : 1e-9) << m;
+    if (std::string(m) == "mpr") {
+      EXPECT_EQ(ans["status"], "upper_bound") << ans;
+      EXPECT_LE(ans["distance"].get<double>(), -0.5 + 1e-9) << ans;
+    } else {
+      EXPECT_EQ(ans["status"], "ok") << m << ": " << ans;
+      EXPECT_NEAR(ans["distance"].get<double>(), -0.5, 1e-9) << m;
+    }
+    EXPECT_NEAR(std::hypot(ans["normal"][0].get<double>(), ans["normal"][1].get<double>(),
+                           ans["normal"][2].get<double>()),
+                1.0, 1e-12)
+        << m;
+    ++checked;
   }
+  EXPECT_EQ(checked, 5);
   o["method"] = "sat";
   o["a"] = json::parse(R"({"shape": "sphere", "radius": 1})");
   o["pose_a"] = json::parse(R"({"p": [1.4, 0, 0]})");  // centre inside the box: SAT does not apply

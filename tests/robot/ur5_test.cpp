@@ -133,7 +133,7 @@ TEST(RobotUr5, TheShippedUrdfsMissingMeshesAreNamed) {
   for (std::size_t at = text.find("_coarse.STL"); at != std::string::npos; at = text.find("_coarse.STL", at))
     text.replace(at, 7, "_fine");
   robot_test::expect_error([&] { parse_urdf(text, ur5_dir(), {}, "ur5 as shipped"); },
-                           {"ur5 as shipped", "robotiq_85_base_link", "robotiq_85_base_link_fine.STL", "does not exist"});
+                           {"ur5 as shipped", "robotiq_85_base_link", "robotiq_85_base_link_fine.STL", "no such file"});
   UrdfOptions kinematics_only;
   kinematics_only.require_meshes = false;
   EXPECT_EQ(parse_urdf(text, ur5_dir(), kinematics_only).variable_count(), 6u);
