@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // proxima-blem-bench: boundary-layer (BLEM) mesh contacts, the
 // benchmark.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // proxima-robot-bench closed-loop: the watchdog's closed-loop campaign
 // (tests/closed_loop/campaign.hpp) from the command line.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // proxima-bench: the side-by-side convex distance benchmark.
 // Same shapes, same poses for every library; median ns per query, ratio to
 // Proxima, and each library's distance error against the oracles' ground

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Random vectors and quaternions drawn one number per statement. The
 // arguments of one call are evaluated in an unspecified order (gcc right to
 // left, clang left to right), so `Vec3(n(g), n(g), n(g))` is a different

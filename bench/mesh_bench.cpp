@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // proxima-mesh-bench: the mesh workloads, same meshes and poses
 // for every library, median ns per query.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Generated meshes shared by the mesh benchmarks (proxima-mesh-bench,
 // proxima-blem-bench): a noisy fractal heightfield terrain with circular
 // holes, a noisy UV blob, and finely subdivided (optionally rounded) boxes.

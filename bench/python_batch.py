@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Per-call against batched Python queries: the cost of calling proxima from
 a Python loop, and what distance_batch / collide_batch save.
 

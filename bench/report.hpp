@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the benchmark programs share in their reports: the machine's name and
 // a table printed as Markdown or as padded plain text.
 #pragma once

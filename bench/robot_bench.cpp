@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // proxima-robot-bench: the scene checker beside FCL 0.7 on a real robot (the
 // Panda by default; --robot ur5 for the other one in tests/data/robots, or a
 // folder holding one URDF, its SRDF and scenes/) and real

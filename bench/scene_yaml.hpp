@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MoveIt planning-scene YAML as MotionBenchMaker writes it, for the robot
 // benchmark: block mappings and sequences, one-line flow collections
 // ([a, b], {k: v}), plain and quoted scalars, comments. Anchors, tags,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // proxima-stack-bench: the mesh cube stack (BLEM paper §4.4) in
 // Proxima's simulator and in ODE with its trimesh collider, same geometry,
 // same Δt, same failure test, same run.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // proxima-stress: the robustness target. For every ordered pair of shape
 // types, N random overlapping poses through signed_distance (automatic
 // method): no throw, no NaN, no wrong sign, no hang, and every `ok` answer's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // proxima-toi-bench: continuous collision — the first time in [0, 1] at which
 // two convex bodies moving between two poses touch — beside FCL 0.7's
 // continuousCollide and Bullet's convex casts, on the same shapes and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The stress tool's checks of a distance answer's witnesses and normal, from
 // closed forms of each shape written here (the signed distance of a point to
 // the shape, and its support value along a direction), so that they do not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The benchmark workloads: fixed-seed random poses of separated
 // pairs, with ground truth from the test oracles (explicit Minkowski
 // difference for polyhedral cores, certified direction sweep otherwise).

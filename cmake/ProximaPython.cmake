@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # What the Python bindings (src/python) need: pybind11 and a python3 with
 # numpy and its headers. Sets PROXIMA_PYTHON_FOUND and, when false,
 # PROXIMA_PYTHON_MISSING (what is missing, for the message).

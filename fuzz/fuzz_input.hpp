@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the fuzz targets share: numbers drawn from the fuzzer's bytes, biased
 // toward the values that break geometry code (zero, signed zero, tiny,
 // huge, NaN, ±inf, nearly equal), and the targets' own failure report.

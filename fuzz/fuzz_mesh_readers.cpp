@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The OBJ, STL and PLY readers on arbitrary bytes (the first byte picks the
 // reader and the options). The promise (io/mesh_io.hpp): a mesh, or a
 // proxima::Error naming the file; never another exception, a crash or a

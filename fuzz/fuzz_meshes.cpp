@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mesh queries on two triangle soups built from arbitrary numbers (or a
 // soup against a convex shape), at arbitrary poses: collide, distance,
 // tolerance, BLEM contacts and time of impact, over every BVH volume and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `proxima query` on arbitrary lines: each line is answered as the command
 // answers it (answer_line, then dump). The promise (docs/design.md, query_protocol.hpp):
 // one JSON answer per line, an error answer for a bad request, never an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `proxima robot` on arbitrary lines, for the Panda shipped in
 // tests/data/robots: joint vectors, environments, attached objects, scene and
 // hold lines, motion checks. The promise (apps/robot_protocol.hpp): one JSON

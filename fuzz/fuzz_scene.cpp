@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `proxima sim` scene files on arbitrary text, then five steps of the
 // scene. The promise (apps/scene.hpp, docs/scene-format.md): a scene, or a
 // proxima::Error naming the field; never another exception, a crash or a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every query on two shapes built from arbitrary numbers, at arbitrary
 // poses. The promises (query.hpp, shape constructors): a constructor gives
 // a shape or throws proxima::Error; a query never throws and never returns

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The URDF and SRDF readers on arbitrary text (URDF, then after the first
 // NUL byte an SRDF for the same robot). The promise (robot/urdf.hpp): a
 // model, or a proxima::Error naming the source; never another exception, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `proxima watch` on arbitrary lines (joint samples and clock ticks) for the
 // Panda beside a table, each input a fresh watchdog. The promise
 // (apps/watch_protocol.hpp, docs/watch-command.md): one JSON answer per

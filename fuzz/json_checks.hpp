@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the stream targets (query, robot, watch) check of every answer.
 #pragma once
 

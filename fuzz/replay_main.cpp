@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A main() for the fuzz targets where libFuzzer is not there (gcc, the CI
 // build): runs LLVMFuzzerTestOneInput once on every file named, or on every
 // file of every folder named, so the seeds and past findings in fuzz/corpus

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Configures and builds Proxima into ${BUILD_DIR:-build} (Release). Extra
 # arguments go to the CMake configure step.
 set -euo pipefail

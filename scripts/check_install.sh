@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the build in ${BUILD_DIR:-build} (already built) into a fresh prefix
 # and uses it as a user would: a CMake project that finds the package and,
 # when that build made the Python module, `import proxima` from the site

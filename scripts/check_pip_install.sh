@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # `pip install .` as a user would: a fresh virtual environment, the module
 # built from this checkout by scikit-build-core (pyproject.toml), then the
 # Python tests under pytest against that installed module, run from outside

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Line and branch coverage of src/ per folder, from the gcov counters of a
 # build configured with -DPROXIMA_COVERAGE=ON after its tests ran:
 #   scripts/coverage.sh BUILD_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the Debian packages Proxima builds, tests and benchmarks with.
 # Skips apt-get entirely when everything is already installed.
 set -euo pipefail

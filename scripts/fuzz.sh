@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Fuzzing (fuzz/README.md): builds the libFuzzer targets in build-fuzz with
 # clang, AddressSanitizer and UBSan, then runs each for SECONDS (default 60)
 # from its corpus. New inputs go to build-fuzz/corpus/<target>; a finding is

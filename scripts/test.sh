@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Quick start, part 2: install, build, and run every test (the C++ tests and,
 # under pytest, the Python module's).
 set -euo pipefail

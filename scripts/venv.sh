@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Makes the project's Python environment, ${PROXIMA_VENV:-.venv}, from PyPI
 # with the pinned versions of scripts/requirements.txt. The interpreter is
 # ${PROXIMA_PYTHON:-python3}. Returns at once when the environment already

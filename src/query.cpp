@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include <proxima/narrow/dispatch.hpp>
 #include <proxima/query.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Coal reaches the benchmarks only through this table, loaded at first use
 // from the shared library that holds the Coal adapters (coal_peer.cpp,
 // coal_mesh.cpp). Linked in the usual way, the wheel's Coal brought its own

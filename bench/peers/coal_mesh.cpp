@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "coal_mesh.hpp"
 
 #include <coal/BVH/BVH_model.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Coal's BVHModel<OBBRSS> for the mesh benchmark, behind an interface of
 // plain types: proxima-mesh-bench compiles without Coal's headers and gets
 // the implementation from the Coal library through coal_api() (coal_api.hpp).

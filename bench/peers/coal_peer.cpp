@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Coal (the successor of hpp-fcl, PyPI libcoal) as a distance and
 // penetration-depth peer. Built only when CMake finds Coal in the project's
 // virtual environment (PROXIMA_HAVE_COAL), into a library of its own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Pose and shape helpers shared by the adapters; each library then takes
 // what it needs from here in its own conventions.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Triangulated convex hull of a point set, for peers that want explicit faces.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Library and solver labels, shared by the adapters and the peer registry so a
 // crashed child's row reads the same as a successful one.
 #pragma once

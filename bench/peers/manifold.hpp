@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Contact-manifold results (the manifold benchmark): plain data, so peer
 // adapters compile against their own library and this header alone.
 //

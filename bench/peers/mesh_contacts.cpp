@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "mesh_contacts.hpp"
 
 #include <memory>

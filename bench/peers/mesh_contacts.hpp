@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mesh–mesh contact sets from the peers (the BLEM benchmark): FCL's
 // BVHModel<OBBRSS> collide with enable_contact and Bullet's GImpact. Plain
 // data only, like workload.hpp and manifold.hpp, so the adapters compile

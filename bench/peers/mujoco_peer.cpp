@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MuJoCo (PyPI mujoco-core, its C library linked directly) as a distance and
 // penetration-depth peer. Built only when CMake finds it in the project's
 // virtual environment (PROXIMA_HAVE_MUJOCO).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // ODE's dCollide as a penetration-depth peer. Built only when pkg-config finds
 // a double-precision ODE (PROXIMA_HAVE_ODE).
 #include <algorithm>

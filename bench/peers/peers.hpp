@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Adapters that run one Workload through other collision libraries, so the
 // benchmark can put their distances and timings next to Proxima's.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "labels.hpp"
 #include "manifold.hpp"
 #include "peers.hpp"

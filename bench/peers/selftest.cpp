@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Checks every peer adapter against closed-form distances, and shows what a
 // crashing or hanging peer looks like through run_isolated. The known faults
 // of FCL, libccd, Bullet and ODE are printed, not failed; Coal and MuJoCo are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The measurement loop every adapter shares, so all peers are timed alike.
 #pragma once
 

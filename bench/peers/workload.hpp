@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shape and pose descriptions shared by the side-by-side benchmark and the
 // peer adapters. Plain data only: the peers never see Proxima types, so a peer
 // adapter compiles against its own library and this header alone.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Distance between two separated spheres, and the signed distance of a
 // sphere sinking into a box. Prints each answer with its normal (B to A).
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Triangle meshes: read a mesh file, build its bounding volume hierarchy once,
 // then ask for the distance between two copies and for boundary-layer
 // contacts of one cube resting on another.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Robots: load a URDF and its SRDF once, then check joint vectors against the
 // robot itself and its surroundings.
 // Run from the repository root: build-examples/robot_check [tests/data/robots/panda]

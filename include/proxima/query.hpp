@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The public face of Proxima: one entry point per question, dispatching once
 // per call on the pair of shape types (see narrow/dispatch.hpp for the table).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `proxima demo`: the shipped example queries, short runs of the example
 // scenes and the side-by-side benchmark, printed and written to a report
 // folder (report.md; index.html with the scenes' plots).

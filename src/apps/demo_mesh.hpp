@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The mesh-contact part of `proxima demo`: boundary-layer (BLEM)
 // contacts on a few resting scenes, raw and clustered, whether the clustered
 // set supports the body, and how much its penalty wrench moves when the pose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The robot part of `proxima demo`: the Franka Panda (tests/data/robots)
 // jogging its shoulder towards a table, once unwatched (it hits the table)
 // and once with the predictive watchdog setting its speed factor.

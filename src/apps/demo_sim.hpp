@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The simulator part of `proxima demo`: short runs of every shipped scene,
 // a metrics table (Markdown) and an HTML page with inline SVG plots.
 #pragma once

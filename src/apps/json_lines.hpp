@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The JSON-lines loop the `proxima` stream commands (query, robot, watch)
 // share: blank lines skipped, one answer line per other line, in order,
 // flushed after each, so a driving process can wait for each answer.

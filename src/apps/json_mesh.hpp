@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Meshes in the `proxima query` protocol: {"shape": "mesh", "vertices":
 // [[x, y, z], …], "triangles": [[i, j, k], …]} or {"shape": "mesh", "file":
 // "path", "scale": s}, either with an optional "margin".

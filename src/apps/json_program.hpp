@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The watchdog's program (robot/program.hpp) from JSON, for `proxima watch`
 // (docs/watch-command.md): {"waypoints": [{"t": 0, "q": [...]}, ...]} or
 // {"to": [...], "speed": 0.5}. Strict: an unknown, missing or ill-typed key

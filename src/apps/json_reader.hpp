@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The one way every `proxima` input (query, robot and watch lines, cell,
 // environment and scene files, programs) is read from JSON, so that a
 // misspelt, unknown or repeated key is an error rather than a field taken

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shapes and poses from the JSON of the `proxima query` protocol (docs/design.md).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The time_of_impact request options and answer of `proxima query`, shared
 // by convex pairs and pairs with a mesh operand (docs/query-protocol.md).
 #pragma once

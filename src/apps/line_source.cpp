@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "line_source.hpp"
 
 #include <poll.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Where a stream command reads its lines from, with a timeout: `proxima
 // watch --deadline` answers silence on its own, which a blocking
 // std::getline cannot. A stream never times out (tests, and the commands

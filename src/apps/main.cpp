@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The `proxima` command: query (JSON lines), sim (scene files), demo, bench,
 // robot (a URDF's collisions) and watch (the predictive watchdog).
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Answers of `proxima query` for pairs with a mesh operand (collide,
 // distance, signed_distance while separated, tolerance, contacts).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // "Did you mean …?": the known name closest to a misspelt one.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The `proxima query` JSON-lines protocol (docs/design.md, "Command line"): one
 // request object per input line, one answer object per output line, in order.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `proxima robot`: a URDF (and optionally its SRDF) loaded once, then one
 // JSON line per joint vector on stdin answered by one JSON line on stdout:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Scene-file parsing (format: docs/scene-format.md). Every error names the
 // field it comes from, as the query protocol does.
 #include <cmath>

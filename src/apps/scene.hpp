@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Scene files for `proxima sim`; the format is documented in docs/scene-format.md.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `proxima sim`: run a scene, write the trajectory, report the metrics.
 #include <cmath>
 #include <iomanip>

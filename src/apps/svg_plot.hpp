@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Inline SVG line plots for the HTML report (no script, no library).
 #pragma once
 

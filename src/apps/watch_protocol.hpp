@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `proxima watch`: the predictive watchdog on a robot cell. The robot (as
 // `proxima robot` loads it) and its surroundings (a JSON file, the
 // "environment" array of docs/robot-command.md) are loaded once; then each

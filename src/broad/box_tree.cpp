@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include <proxima/broad/box_tree.hpp>
 
 #include <algorithm>

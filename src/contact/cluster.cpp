@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Contact clustering (BLEM paper §3.4): each contact is a weighted 7-D vector
 // (point, normal, depth); small sets are agglomerated with average linkage,
 // large ones go through k-means. Both paths only produce a label per contact;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Flat contact patches reduced to their hull vertices (contact/patch_hull.hpp).
 #include <proxima/contact/patch_hull.hpp>
 

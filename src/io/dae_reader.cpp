@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // COLLADA through assimp: the one format here we do not parse ourselves (a
 // scene graph of XML with units, axes and node transforms). assimp's messages
 // have no line numbers; ours add the file's name.

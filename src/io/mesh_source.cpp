@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // File access, positioned errors, text tokens and numbers for the mesh readers.
 #include "mesh_source.hpp"
 

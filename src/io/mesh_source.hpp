@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the mesh readers share: the file's bytes, errors that name the file
 // and the position, text lines and tokens, numbers, and the mesh being built.
 #pragma once

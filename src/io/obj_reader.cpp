@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Wavefront OBJ: positions and faces; every other record is left alone.
 #include <sstream>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PLY 1.0 in its three encodings. The header declares elements and their
 // properties; we read vertex x, y, z and the face index lists and step over
 // everything else, so files with normals, colours, texture coordinates or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Polygons of OBJ and PLY faces into triangles: a fan when the polygon is
 // planar and convex, a reason otherwise. A fan of a non-convex polygon would
 // cover area outside it, and a fan of a non-planar one invents a surface, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // read_mesh: one entry point that picks the reader by extension, or by
 // content when the extension says nothing (temporary files, ".mesh", ...).
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // STL, binary and ASCII. STL stores three corners per facet and no shared
 // vertices; exactly equal corners are made one vertex here so that the mesh
 // has shared edges (is_closed() needs them). Nothing else is welded.

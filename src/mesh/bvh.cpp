@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Top-down BVH build: binned SAH (Wald, "On fast construction of SAH-based
 // bounding volume hierarchies", 2007: centroids binned into K buckets per
 // axis, the split cost N_L·A_L + N_R·A_R swept over bucket boundaries) or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What mesh–mesh (mesh_contacts.cpp) and mesh–convex (mesh_convex_contacts.cpp)
 // BLEM contacts share: the layers, a pair's contact (paper §3.2) or patch,
 // the pairs awaiting the shadow test and the working memory they live in, and

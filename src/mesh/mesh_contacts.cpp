@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // BLEM contact generation (Hauser 2013, §3.2), mesh–mesh:
 // every triangle pair within the boundary layers through a BVH pair
 // traversal that prunes node pairs farther apart than the layers, then per

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // BLEM contacts of a mesh against a convex shape or a halfspace (Hauser
 // 2013, §3.2): every triangle within the layers through a
 // traversal of the mesh's BVH against the shape, GJK (EPA when the cores

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mesh–mesh and mesh–convex traversals. One depth-first traversal per
 // question, with a fixed-size stack (the build caps the depth) and a bound
 // that prunes node pairs:

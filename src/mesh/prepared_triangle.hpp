@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A triangle of a leaf pair with the parts of the pair tests that depend on
 // it alone (box, corner sum, plane, edges), computed once and shared by all
 // the pairs it is in instead of once per pair: in the terrain benchmark a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Pieces shared by the mesh traversals (mesh_queries.cpp for collide,
 // distance and tolerance; mesh_contacts.cpp for BLEM contacts): node-pair
 // lower bounds, triangle-pair quick rejections and a triangle as GJK's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The prepared triangles (prepared_triangle.hpp) one mesh–mesh contact query
 // has touched, each made once per query: in the terrain benchmark a foot
 // triangle meets terrain triangles from several leaf pairs, and the shadow

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact orientation predicates and the triangle–triangle intersection test
 // built on them.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Box–box contact manifold (Contact data for convex polyhedra, §IV-E), the generic construction of
 // manifold.cpp specialized to two boxes. Every number that decides which
 // points come out (frame, projected corners, eps, the planar intersection)

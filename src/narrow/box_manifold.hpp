@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The contact manifold of two boxes, without the generic dispatch.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Capsule–box in closed form: the distance between the capsule's core
 // segment and the box, minus the radii; when the segment reaches into the
 // box, the exact SAT on box ⊖ segment (sat_box_segment.cpp) gives the depth.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Closed-form signed distances: every pair here reduces to the distance
 // between two cores (points, segments, a box, a plane) minus the radii, with a
 // deterministic normal where the cores touch and the direction is free.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The closed forms of the pairs dispatch.cpp calls most often, inline so
 // that the dispatch table's cell compiles to one function (the call, result
 // set-up and helper calls cost as much as the geometry on sphere pairs).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Pieces every contact-manifold construction shares (manifold.cpp for any
 // pair, box_manifold.cpp for two boxes): the option check, the contact
 // plane's frame and how a planar point becomes a Contact. Sharing them keeps

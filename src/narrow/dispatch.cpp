@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Pair dispatch. Closed forms are exact (also when overlapping) and cheap;
 // every other bounded pair goes through GJK on the cores. Halfspaces are
 // unbounded and only ever closed form.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The GJK cell of the dispatch table: GJK on the cores, then the requested
 // penetration method when the cores overlap. Instantiated once per pair of
 // bounded shape types in gjk_pairs_*.cpp (one file per first shape), so that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GJK cells of the dispatch table whose first shape is a cylinder.
 #include "gjk_pair.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Contact manifold of a convex pair (Contact data for convex polyhedra, §IV-D–E):
 // the normal and distance from signed_distance; each body's support feature
 // along the normal; both projected onto the contact plane; the vertices of

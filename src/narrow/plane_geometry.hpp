@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Planar geometry of the contact manifold (Contact data for convex polyhedra, §IV-E): both bodies'
 // support features projected onto the contact plane, their convex hulls, and
 // the intersection of the two hulls (point, segment or polygon each).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Separating-axis penetration depth (paper Alg. 1–2) with Gauss-map pruning.
 //
 // Why only one side per axis: the paper projects both bodies on each axis and

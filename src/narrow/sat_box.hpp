@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Box–box SAT without the pose check, for callers that have made it
 // already (contacts() checks both poses before the box–box manifold).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact depth of a box against a capsule: the separating-axis test (Contact data for
 // convex polyhedra, Alg. 1–2) on the facets
 // of C = X ⊖ S, X the box's core and S the capsule's core segment.

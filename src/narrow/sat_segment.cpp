@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact depth of a polytope P against a capsule: the separating-axis test
 // (Contact data for convex polyhedra, Alg. 1–2) on the
 // facets of C = P ⊖ S, S the capsule's core segment [s0, s1] (d = s1 − s0),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Support features: the part of a shape's core that is extreme along a
 // direction, within a tolerance (Contact data for convex polyhedra, §IV-E: "the vertices lying on the
 // contact plane"). A point, a segment or a planar convex polygon, given by

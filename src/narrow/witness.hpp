@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Witness points of a depth answer on both shapes. A depth method knows the
 // normal and the depth (the point p = distance · normal of C = A ⊖ B), but
 // the point it names on one shape, dropped along the normal onto the other

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Batched queries: one pair of operands at N pose pairs, looped in C++
 // without the GIL, answers in numpy arrays. The per-call cost of a Python
 // query (argument conversion, result objects) is several times that of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Result arrays shared by the batched pair queries and the robot's batched
 // check.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One function per binding file, each adding its part of the module.
 #pragma once
 

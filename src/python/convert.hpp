@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Conversions between Python values (numpy arrays, sequences, proxima.Pose)
 // and the library's types, shared by the binding files. Argument errors are
 // raised as ValueError (wrong shape or value) or TypeError (not numbers),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Triangle meshes: TriangleMesh (from arrays or a file), its Bvh, read_mesh.
 #include <filesystem>
 #include <limits>

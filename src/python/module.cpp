@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The `proxima` Python module: shapes, meshes, poses, the queries (single
 // and batched) and the robot scene checker. docs/python.md is its reference.
 #include <pybind11/pybind11.h>

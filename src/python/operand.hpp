@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A query operand from Python: a convex shape (any shape class or
 // proxima.Shape) or a triangle mesh's Bvh.
 #pragma once

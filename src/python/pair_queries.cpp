@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "pair_queries.hpp"
 
 #include <utility>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The queries for any pair of operands (convex shape or mesh BVH, either
 // side), in plain C++ so that the batched forms can run them without the
 // GIL. The mesh queries take the mesh first: a shape–mesh pair is asked

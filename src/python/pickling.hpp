@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Pickling of the value types (Pose, the shapes, TriangleMesh, Bvh), which
 // is also what copy.deepcopy and multiprocessing use. A state is a tuple in
 // the constructor's argument order: floats and strings, tuples for vectors,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // proxima.Pose: the library's rigid Transform.
 #include "bindings.hpp"
 #include "convert.hpp"

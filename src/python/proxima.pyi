@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Type stubs (PEP 484) of the extension module `proxima`, written by hand
 # beside the bindings in src/python: pybind11 cannot say that a py::object
 # argument takes a pose or that a property is an (N, 3) float64 array.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // collide, distance, signed_distance, contacts and time_of_impact for one
 // pair: options checked here (ValueError naming the option), poses read
 // leniently (a non-finite one gives status 'invalid_input'), the pair asked

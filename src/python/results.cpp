@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The query results as Python classes: numbers as floats, vectors as numpy
 // arrays (copies), `status` as its name ('ok', 'not_converged',
 // 'invalid_input', 'not_implemented').

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The robot layer: a URDF (+ SRDF) loaded into a SceneChecker, with an
 // Environment of shapes and meshes; collision pairs, distances and a
 // batched validity check for joint vectors.

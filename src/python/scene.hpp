@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Python SceneChecker's state, shared by the robot bindings (robot.cpp)
 // and the watchdog built on a checker (watchdog.cpp).
 #pragma once

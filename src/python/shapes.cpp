@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The convex shapes and proxima.Shape, the value any of them converts to.
 #include <proxima/shape/shape.hpp>
 

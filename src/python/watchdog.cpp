@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The predictive collision watchdog (robot/watchdog.hpp) on a SceneChecker:
 // one update per joint sample from the robot's feed, answering how fast the
 // robot may go.

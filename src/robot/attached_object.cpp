@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include <proxima/robot/attached_object.hpp>
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // One joint as forward kinematics evaluates it. A revolute joint's origin
 // rotation times its motion, O·Rot(k, θ), is by Rodrigues' formula
 // O k kᵀ + cos θ (O − O k kᵀ) + sin θ O [k]×: three matrices fixed per

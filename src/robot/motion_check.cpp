@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SceneChecker::check_motion: conservative advancement for articulated
 // bodies (Zhang, Redon, Lee, Manocha 2006), with one step bound per pair.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Narrow-phase questions about two robot or environment geometries, each a
 // convex Shape or a mesh Bvh: one place that picks query.hpp or
 // mesh_queries.hpp for the pair and swaps the arguments when only the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include <proxima/robot/prepared_environment.hpp>
 
 #include <proxima/core/error.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SRDF: only the allowed-collision pairs are read; groups and named states
 // belong to a planner.
 #include <proxima/core/error.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // How fast a link's points can move along a straight joint-space segment
 // q(s) = q0 + s (q1 − q0): the speed bound conservative advancement for
 // articulated bodies needs (Zhang, Redon, Lee, Manocha 2006).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // URDF → RobotModel (see urdf.hpp for why this is our own reader).
 #include <proxima/robot/urdf.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Small helpers over tinyxml2 shared by the URDF and SRDF readers: parsing
 // with the error's line, and attributes read strictly (every number finite,
 // every vector exactly three numbers), each failure naming the source, the

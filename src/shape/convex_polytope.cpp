@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Convex hull construction (qhull for solids, a 2-D monotone chain for flat
 // cores), adjacency for hill climbing, and mass properties by divergence.
 #include <algorithm>

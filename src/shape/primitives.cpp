@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Construction, bounds and closed-form mass properties of the primitive shapes.
 #include <cmath>
 #include <limits>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Validation, closedness and divergence-theorem mass properties of a
 // triangle soup.
 #include <algorithm>

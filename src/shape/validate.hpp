@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Construction checks shared by the shapes: each failure names the shape and
 // the offending parameter.
 #pragma once

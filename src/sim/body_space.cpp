@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Dense views of the body-space contact problem (Lemke, tests) and the
 // velocity update v = v* + M⁻¹ Jᵀ x.
 #include <proxima/sim/body_space.hpp>

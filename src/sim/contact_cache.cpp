@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Per-pair contact sets in body frames (contact_cache.hpp says when and why
 // they are reused).
 #include <cmath>

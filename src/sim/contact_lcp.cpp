@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The polyhedral friction-cone LCP of eq. (1) of Contact data for convex polyhedra, with the velocity
 // v(t+Δt) eliminated (Anitescu & Potra 1997; Stewart & Trinkle 1996):
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Breadth-first levels over the contacts themselves (each body's contacts
 // chained through `link`) and a counting sort by level: linear, stable and
 // allocation-free once the scratch has grown.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The order in which PGS visits the contacts of a step.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The friction step of projected Gauss–Seidel, shared by the dense and the
 // body-space solvers.
 #pragma once

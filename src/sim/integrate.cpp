@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Step 5: semi-implicit (symplectic) Euler. Velocities first, from the
 // contact impulses; positions then move with the new velocities.
 //

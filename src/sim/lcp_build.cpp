@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Step 3: the contact problem in body space (body_space.hpp); the dense
 // u = W x + b of lcp.hpp is formed from it only for Lemke.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Lemke's algorithm with a lexicographic minimum-ratio rule (Cottle, Pang &
 // Stone §4.4 and §4.9). Variables are numbered w₀…w_{m−1}, z₀…z_{m−1} as
 // m…2m−1, and the artificial z₀ as 2m; the system is I w − M z − e z₀ = q.

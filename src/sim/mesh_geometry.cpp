@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mesh bodies: BLEM contacts (mesh/mesh_contacts.hpp) behind the Geometry
 // interface of the simulator.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The metrics of the example scenes: each one is the number the papers judge
 // contacts by.
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Projected Gauss–Seidel on the contact problem of lcp.hpp, one contact at a
 // time (a block Gauss–Seidel: each block's own convex subproblem is solved
 // exactly, so every sweep lowers the energy of the frictionless problem and

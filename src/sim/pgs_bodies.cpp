@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Projected Gauss–Seidel in body space (the "sequential impulses" form of
 // solve_pgs in pgs.cpp): the contact-space velocity of a row is read from
 // the two bodies' velocities, u = J v + bias, and an impulse change δ moves

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Orientation update of a rigid body over one step at constant world
 // angular momentum (the contact impulses already in it).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Tangent basis of a contact normal, shared by the LCP build and warm starts.
 #pragma once
 

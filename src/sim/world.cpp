@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // World bookkeeping and the step's outer loop (phases timed for StepStats).
 #include <chrono>
 #include <cmath>

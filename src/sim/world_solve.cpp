@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Step 4: solve the contact problem, with warm starts and the fallback.
 //
 // Warm starts (PGS only): narrowphase left in every contact the impulses of

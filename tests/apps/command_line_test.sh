@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The `proxima` command line itself: --version, an unknown command, each
 # command's --help, and options out of range are errors that name the option.
 set -uo pipefail

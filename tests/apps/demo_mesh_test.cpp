@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The mesh-contact section of `proxima demo`: resting cubes are
 // supported by their clustered contacts, the clustered wrench is stable under
 // 1e-6 perturbations, the mug is held on both sides, and the report has the

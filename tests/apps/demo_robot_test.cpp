@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The demo's robot section: the unwatched jog reaches the table, the
 // watched one does not, and a robot that is not there is reported, not
 // thrown.

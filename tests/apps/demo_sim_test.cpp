@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The HTML report of `proxima demo`: SVG plots that stay in their frame and
 // keep spikes, and a page with four plots per shipped scene.
 #include <string>

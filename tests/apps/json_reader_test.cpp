@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The JSON reader every `proxima` input goes through: duplicate keys named
 // with their place, unread keys refused with the nearest known key, numbers
 // range-checked with the field named.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The built `proxima query` binary end to end: one answer line per request
 # line, in order, and it keeps going after a bad line.
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The `proxima query` JSON-lines protocol, as docs/design.md specifies it.
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The built `proxima robot` binary end to end on the Panda: one answer line
 # per request line, in order, going on after a bad line; a robot that does
 # not load exits 1 with its message.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `proxima robot`: the JSON-lines answers for the Panda (tests/data/robots).
 #include <algorithm>
 #include <filesystem>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `proxima query` lines are read strictly: a misspelt, unknown or repeated
 // key, or a number out of range, is an error answer naming the field, never
 // an answer computed as if the key were absent.

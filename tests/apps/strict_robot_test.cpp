@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `proxima robot` requests, `proxima watch` lines, cell files and programs
 // are read strictly: a misspelt, unknown or repeated key, or a number out of
 // range, is an error naming the field and its place.

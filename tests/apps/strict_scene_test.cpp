@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Scene files (`proxima sim`) are read strictly: a misspelt "gravty" or
 // "densty" is an error naming the field and its place, not a run without it.
 #include <filesystem>

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The built `proxima watch` binary end to end on the Panda beside a table:
 # its options reach the watchdog (a wide horizon stops the jog at once), one
 # answer per line, going on after a bad line; --deadline answers silence

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `proxima watch --deadline`: through real pipes, the command answers a
 // silent feed with `stop` lines of its own, after the last answer and in
 // order, each stamped with the last sample's time plus the silence so far.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `proxima watch`: the watchdog's JSON-lines answers for the Panda
 // (tests/data/robots) jogging towards a table.
 #include <filesystem>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The AABB tree against brute force over random boxes, through inserts,
 // moves and removals.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // BoxTree against brute force: for random boxes and random query boxes and
 // gaps, near() reports exactly the boxes whose gap, computed here by
 // separating the axes one by one, is within the gap.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Oriented-box gaps against the exact distance between the boxes, from the
 // explicitly built Minkowski difference of their corners (tests/oracle):
 // the gap is a lower bound everywhere, exact where a face normal is the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The watchdog's closed-loop campaign: seeded random runs of the Panda and
 // the UR5 in their shipped MotionBenchMaker scenes (tests/data/robots),
 // each a joint jog (one joint, or a random direction in joint space) or a

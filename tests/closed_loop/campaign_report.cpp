@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The closed-loop campaign's report: counts and distributions per robot and
 // jog kind, then every failing run in full.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "closed_loop.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The watchdog in a closed loop with a simulated controller, judged by a
 // distance of its own: a jog (joint velocities, recomputed at each control
 // tick) scaled by the watchdog's speed factor, applied from the sample it

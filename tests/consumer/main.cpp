@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Links against the installed proxima package and checks one known distance.
 #include <cmath>
 #include <cstdio>

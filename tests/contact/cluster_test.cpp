@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Contact clustering: known groups come back, the merge rule holds, the
 // hierarchical path agrees with a brute-force average linkage and the k-means
 // path with plain Lloyd iterations, and a clustered face still pushes where

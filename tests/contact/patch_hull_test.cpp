@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // keep_patch_hulls against hulls known by construction: grids on squares,
 // corners whose neighbours on a side differ from them by one rounding step,
 // a square turned by a micro-radian over another (the overlap's extra

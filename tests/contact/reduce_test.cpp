@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reduction of a manifold: the deepest point stays, at most k remain, and
 // the kept points span nearly the largest area any k of them could.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Compares program output with expected answers: numbers within an absolute
 tolerance, everything else exactly. Standard library only, so the sanitizer
 build (no Python module) can run it too.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Pipes each examples/cli/*.jsonl into `proxima query` and compares the
 answers with examples/cli/*.expected.jsonl (answers.py: the expected keys,
 numbers within 1e-9). The expected answers are closed forms: sphere–sphere

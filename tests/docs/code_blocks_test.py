@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Every code block of the README and docs/ that claims a language is real:
 
 * a block introduced by a line ending in "`examples/…`:" is that file, byte

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // COLLADA through assimp, against coordinates worked out by hand from the
 // files the tests write: units, node transforms (nested), polygons, the up
 // axis left as written, and errors that name the file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reading an input file: each reason it cannot be read is named as itself.
 #include <string>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Helpers for the mesh-reader tests: files written from text or bytes (and,
 // from tests/support, a private temporary directory and error checks).
 #pragma once

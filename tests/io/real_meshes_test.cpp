@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Meshes nobody here made, from Debian packages scripts/deps.sh installs:
 // the scanned Stanford bunny of glmark2-data, the scanned mug of
 // libmujoco-samples, and files from assimp's own test suite

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // BVH structure: every triangle in exactly one leaf, boxes contain their
 // triangles and children, children adjacent, memory as documented.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // BLEM contacts (mesh_contacts.hpp) against brute force over every triangle
 // pair, closed forms on hand-made scenes (cubes face to face, a grid over a
 // plane, a sphere over a soup) and the scanned mug between two boxes.

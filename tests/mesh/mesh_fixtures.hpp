@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Meshes for the mesh-layer tests: random soups with duplicate and zero-area
 // triangles, grids (plane patches, with holes), closed boxes. Seeded.
 #pragma once

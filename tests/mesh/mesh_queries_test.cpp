@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mesh queries against brute force over every triangle pair (no BVH, no
 // pruning: the triangle primitives are tested on their own in
 // triangle_distance_test.cpp) and against closed forms on hand-made scenes.

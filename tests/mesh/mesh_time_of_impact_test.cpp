@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mesh time_of_impact against ground truth from tests/oracle: point–triangle
 // distances over every triangle (a ball against a noisy soup), the explicit
 // Minkowski difference (two closed box meshes) and the explicit lowest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The prepared per-triangle path of the mesh contacts (src/mesh/prepared_triangle.hpp)
 // and feature_distance's two-lane edge pairs must give bit-identical
 // results to the per-pair forms they replace: same prefilter values, same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // RSS–RSS distance bound (src/mesh/traversal.hpp) against an independent
 // rectangle–rectangle distance: each rectangle as two triangles, the exact
 // triangle–triangle distance (itself tested against an oracle), checked by

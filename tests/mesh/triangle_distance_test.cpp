@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Triangle primitives against independent oracles: the explicit Minkowski
 // difference of the two vertex sets (tests/oracle, qhull; flat and degenerate
 // sets handled there without qhull) and the oracle's own point–triangle

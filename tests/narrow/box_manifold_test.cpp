@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The dedicated box–box manifold against the generic construction it
 // specializes: the same status, distance and normal, and the same points
 // with the same depths (within 1e-12), over random resting and random poses.

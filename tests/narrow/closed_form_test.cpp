@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Closed-form pairs against hand-derived values.
 #include <cmath>
 #include <limits>

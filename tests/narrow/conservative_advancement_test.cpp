@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The advancement loop (narrow::advance) on a distance the test writes down
 // itself: d(t) = max(0, d0 − v t), closing at speed v. Its safety branches
 // (an unconverged distance, no speed bound, the iteration cap) are what a

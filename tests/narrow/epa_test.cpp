@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // EPA (through signed_distance with GJK forced) on overlapping pairs, against
 // ground truth that shares no code with it: the explicit Minkowski difference
 // for polyhedral cores, and for curved shapes the support function of A ⊖ B

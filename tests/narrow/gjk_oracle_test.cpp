@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GJK distance for every bounded pair against ground truth that shares no code
 // with it: the explicitly built Minkowski difference (qhull hull of all
 // core-vertex differences) where both cores are polytopes, a dense

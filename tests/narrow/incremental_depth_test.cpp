@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Incremental penetration depth (narrow/incremental_depth.hpp) against ground
 // truth: sphere/capsule pairs from the closest points of their centres and
 // segments (tests/oracle, written apart from the library), polytope pairs

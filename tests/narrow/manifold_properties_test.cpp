@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The requirements of Contact data for convex polyhedra (§III), checked
 // on random configurations in contact:
 //  points: for bodies in kissing contact (the paper samples points only

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Contact manifolds against configurations whose manifold is known in closed
 // form, and the requirements of Contact data for convex polyhedra on the points and the normal.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // MPR ray cast (narrow/mpr.hpp) against ground truths that share no code with
 // it: for polytope pairs the explicit Minkowski difference hull (qhull on all
 // vertex differences, in tests/oracle), where the exit distance along unit d

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Properties every cell of the dispatch table must hold (Coal's
 // normal_and_nearest_points idea), and degenerate input.
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every pair and method at the ends of the range of lengths (kMinLength and
 // kMaxLength, core/math.hpp), against the same query at unit scale: signed
 // distance is homogeneous of degree one, so scaling every size and every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Regression configurations from public issue threads where other libraries'
 // signed-distance / penetration code failed (FCL + libccd GJK/EPA, and FCL as
 // used by Drake). Only the numbers (sizes and poses) are taken from the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Polytope–capsule depth by SAT on P ⊖ S (narrow/sat.hpp,
 // sat_polytope_capsule) and through signed_distance's automatic method,
 // against two truths that share nothing with the pruned search: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SAT penetration depth against the explicit Minkowski-difference oracle
 // (the unit test of Contact data for convex polyhedra and more), hand cases with known answers, and the
 // Gauss-map pruning against an unpruned reference loop kept here.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The simplex sub-solver on degenerate simplices, against brute force over a
 // fine barycentric grid.
 #include <cmath>

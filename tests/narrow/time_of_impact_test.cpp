@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // time_of_impact against ground truth that shares no code with it: the
 // closed-form meeting time of two moving spheres, the explicit lowest corner
 // of a turning box above a plane, and the explicitly built Minkowski

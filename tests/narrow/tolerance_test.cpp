@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // tolerance() for every bounded pair against the sweep oracle (support
 // functions only, no GJK): the answer is right on both sides of the true
 // distance, the distance it reports is the bound that proves it, and the

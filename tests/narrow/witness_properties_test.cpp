@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Witness points, normals and statuses of distance and signed_distance over
 // every ordered pair of convex shapes (the dispatch table's 63 cells: every
 // pair but two halfspaces) and every method that applies, on separated,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The oracles are ground truth only while they share no code with the library
 # under test: every #include in this folder must be a standard header, Eigen,
 # qhull, GoogleTest or one of the oracles' own headers, and the oracle target

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "minkowski_oracle.hpp"
 
 #include <Eigen/Eigenvalues>

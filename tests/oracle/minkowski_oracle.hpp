@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ground-truth signed distance between two convex polytopes, computed from the
 // explicit Minkowski difference C = conv{a_i - b_j} built with qhull.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "oracle_geometry.hpp"
 
 #include <Eigen/Geometry>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Small, self-contained geometric kernels used by the test oracles.
 //
 // These routines are deliberately written from first principles and share no

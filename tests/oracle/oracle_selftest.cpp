@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Self test of the ground-truth oracles against closed-form distances.
 #include <gtest/gtest.h>
 

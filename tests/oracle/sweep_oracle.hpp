@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ground-truth distance between two convex sets given only by their support
 // mappings (smooth, polyhedral or mixed shapes).  Test oracle; independent of
 // the library (no GJK, no simplex-based closest-point search).

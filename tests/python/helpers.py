@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shared by the Python tests: poses built with numpy alone (independent of
 proxima.Pose), a unit cube mesh, and the repository's data folder."""
 import math

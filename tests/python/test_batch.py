@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Batched queries: every row equals the single query at its poses, bit for
 bit; broadcasting a single pose; errors naming the row."""
 import unittest

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Runs every examples/python/*.py as a user would and checks what it prints
 against closed forms computed here. An example without a check here fails."""
 import glob

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Triangle meshes from arrays and from a temporary OBJ file, their BVHs,
 and mesh queries against closed forms for a unit cube; file errors name the
 path."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Pickling and copying of the value types (Pose, every shape, Shape,
 TriangleMesh, Bvh): the copy has the same parameters bit for bit and answers
 queries identically, also in worker processes; a corrupted state raises

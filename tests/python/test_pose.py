@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Poses: Pose(p, q), 4x4 matrices and (p, q) pairs agree with numpy
 rotations; non-rigid matrices are rejected."""
 import math

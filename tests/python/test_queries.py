@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Single queries against closed forms: sphere-sphere, box-halfspace, a box
 resting on a box, and the time of impact of two moving spheres (the root of
 a quadratic). Bad poses give status 'invalid_input', never NaN or a raise."""

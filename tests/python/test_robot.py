@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The Franka Panda (tests/data/robots/panda) in a SceneChecker: forward
 kinematics against Franka's published DH parameters, floor distances
 against the collision meshes' lowest vertices (read here with a few lines of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The JSON Schemas of docs/schemas against the documents and the command.
 
 (a) Every input example in docs/*.md (a ```json block, named by the

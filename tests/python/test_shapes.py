@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Shapes: construction, properties, conversion to Shape, mass properties
 against closed forms, and rejected input."""
 import math

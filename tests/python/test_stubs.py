@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The hand-written type stubs (proxima.pyi beside the module) against the
 module itself: the same names both ways, for the module and every class; the
 same kind (property, static method, method); the same parameters (names,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """One version number: the module reports project(proxima VERSION …) of CMakeLists.txt."""
 import pathlib
 import re

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The watchdog on the Franka Panda (tests/data/robots/panda) jogging its
 shoulder towards a table: it must stop the robot before contact, which a
 check at each sample (SceneChecker.distances) confirms; a point cloud is one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Objects held by the Panda: placed by the hand's pose times their own,
 // checked against every link but their own and their touch links, against
 // the environment and along a motion, all compared with the pair queries

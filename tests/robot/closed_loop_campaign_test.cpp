@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A seeded sample of the watchdog's closed-loop campaign
 // (tests/closed_loop/campaign.hpp), the same code proxima-robot-bench
 // closed-loop runs 10,000 times: the Panda and the UR5 in their shipped

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The watchdog's closed-loop guarantee (watchdog.hpp) on a seeded sample of
 // random joint jogs: the Panda and the UR5 in their MotionBenchMaker cage
 // (eight boxes), jogs of one joint at 0.05–2 rad/s towards a wall, sample

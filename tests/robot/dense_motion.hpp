@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ground truth for SceneChecker::check_motion that shares none of its
 // advancement: the discrete queries (collide, or tolerance for a clearance)
 // at evenly spaced samples of the segment, then bisection between the last

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The watchdog's feed limits from a robot model: the URDF's position and
 // velocity limits, per joint variable, as its text states them (read here
 // with a plain string search, not the URDF reader); and a Panda watchdog

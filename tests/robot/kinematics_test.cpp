@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Forward kinematics of a small arm against products of closed-form
 // homogeneous matrices written out here (cos/sin entries, not Eigen's
 // AngleAxis or our Transform), to 1e-12.

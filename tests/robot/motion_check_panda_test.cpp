@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SceneChecker::check_motion on the Panda in a MotionBenchMaker scene
 // (tests/data/robots/panda/scenes, read with the benchmark's own YAML
 // reader): segments between random valid configurations against dense

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // SceneChecker::check_motion on small robots: the planar arm of
 // tests/support/planar_arm.hpp, whose tool path is closed-form (a tip
 // sweeping a circle into a ball; three joints and a slide together), the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Franka Panda as packaged for MotionBenchMaker (tests/data/robots/panda,
 // unchanged): kinematics against Franka's published (modified) DH
 // parameters, every collision mesh, and self-collision of named poses with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // add_point_cloud against a voxelisation written here: each point's cell by
 // floor(x / voxel) per axis, counted in a std::map, compared with the cubes
 // added (read back through the pose's inverse); every point inside its

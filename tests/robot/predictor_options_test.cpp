@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The predictor's options each change what they say (speed_window,
 // still_speed, ik_iterations), and joint_positions() fills in mimic and fixed
 // joints. Truth: closed forms of the motions fed in, the URDF's mimic rule.

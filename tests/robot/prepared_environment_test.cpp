@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PreparedEnvironment: the Panda among a few hundred random objects. Its
 // answers must be the plain Environment's, pair for pair and bit for bit
 // (the index changes only which objects are looked at); and the minimum

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The automatic mode on the Franka Panda: a program that swings the arm
 // about its base through a 4 mm plate standing between two of the points
 // the watchdog checks, so that checking the points alone misses it. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The watchdog's automatic mode on a two-joint robot whose clearance is a
 // closed form (a wall at q0 = w in joint space: clearance w − q0), so that
 // every located time, deviation, predicted clearance and crossing time has

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shared by the robot tests: where the Panda data lives, a private
 // temporary directory, and error-message expectations.
 #pragma once

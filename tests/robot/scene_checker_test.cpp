@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The scene checker against brute force: every checked pair of every pair of
 // shapes asked directly of the narrow phase (no AABB pre-check, no pruning),
 // and for raw meshes every pair of triangles asked of the Minkowski oracle

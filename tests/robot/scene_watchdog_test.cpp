@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The watchdog on the Franka Panda (tests/data/robots/panda): its clearance
 // from the scene checker, its tool from the model's kinematics, a jog
 // towards a table stopped before contact.

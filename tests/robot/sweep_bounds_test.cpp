@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The speed bounds behind check_motion (src/robot/sweep_bounds.hpp) against
 // finite differences of forward kinematics: no point of a link's core
 // moves farther than its bound times Δs, in the world, and, for a link

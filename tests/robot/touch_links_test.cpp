@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Touch links (EnvironmentObject::touch_links): the Panda's hand inside a
 // block it is about to grasp. Allowing a set of links must remove exactly
 // their pairs with that object from every answer and leave the rest, with a

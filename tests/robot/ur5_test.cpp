@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The UR5 with a Robotiq 85 gripper as packaged for MotionBenchMaker
 // (tests/data/robots/ur5; the URDF names gripper meshes the packaging lacks,
 // see the folder's README): kinematics against Universal Robots' published

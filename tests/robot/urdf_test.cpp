@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // URDF and SRDF reading: what is read, how mesh URIs resolve, and every
 // rejection naming the element and the reason.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The watchdog's feed sanity: samples beyond a joint's limits or implying a
 // speed above its velocity limit stop the robot, naming the joint; samples
 // and ticks out of order are errors, never answers as if current. Every

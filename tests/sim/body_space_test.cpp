@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The body-space contact problem (body_space.hpp) against dense oracles:
 // W from an explicitly assembled J M⁻¹ Jᵀ, PGS velocities against Lemke's,
 // and the regularized complementarity conditions checked row by row.

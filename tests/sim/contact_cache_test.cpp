@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Temporal coherence of contacts (contact_cache.hpp): the re-expression of
 // a cached set is exact for rigid motions of the pair and first-order exact
 // along the normal; the World reuses a resting pair's set and queries again

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // PGS visiting order (src/sim/contact_order.hpp) against a brute-force
 // level computation (Bellman–Ford style relaxation over the body graph),
 // including a scratch reused across changing contact sets.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Lemke against brute-force enumeration of complementary bases on small
 // random LCPs (P-matrices and symmetric PSD matrices), PGS against Lemke.
 #include <gtest/gtest.h>

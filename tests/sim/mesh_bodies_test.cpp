@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Triangle-mesh bodies in the simulator (BLEM contacts).
 //
 // Ground truth is geometric, not taken from the code: a body resting in the

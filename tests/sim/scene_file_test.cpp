@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Bad scene files give an error that names the field.
 #include <gtest/gtest.h>
 

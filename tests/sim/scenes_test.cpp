@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Short versions of the example scenes with their metric bounds.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every solver and world option changes what it says it changes, and every
 // status a solve can end with is produced (not only `ok`). Ground truth:
 // enumeration of complementary bases, Coulomb's law and the stabilization

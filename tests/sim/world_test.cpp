@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Free-body conservation laws and a body resting on the floor.
 #include <memory>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Motions the time-of-impact tests build themselves (axis, angle, travel),
 // and the checks every answer must pass against a true clearance function.
 #pragma once

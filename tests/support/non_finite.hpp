@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The non-finite inputs every bad-input test feeds the library.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A test robot with closed-form kinematics: three revolute joints about z
 // (links l1, l2, l3 in the xy-plane) and a prismatic joint along z, so the
 // tool pose is (x, y, z, θ = q1 + q2 + q3). Ground truth for the motion

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Seeded random poses and shapes for tests; fixed seeds keep failures reproducible.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The error message of loading a scene, or "" when it loads: for the tests
 // of bad scene input, which expect the message to name the field.
 #pragma once

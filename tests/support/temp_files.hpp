@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shared by the tests that read files (meshes, URDF, SRDF): a private
 // temporary directory per test, and the check that an input is rejected
 // with a message naming it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The shapes the narrow-phase tests walk through, each with ground-truth
 // geometry written independently of the library: core vertices for shapes
 // whose core is a polytope (point, segment, box, hull), a world-frame support

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Dynamic AABB tree: the broadphase of the simulator (docs/design.md, `broad/`).
 //
 // Leaves hold "fat" boxes: the tight box grown by a fattening distance, so a

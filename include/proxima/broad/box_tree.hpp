@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An immutable bounding-volume hierarchy over axis-aligned boxes: the index
 // of a scene that does not move (a robot's environment), built once and
 // then asked "which boxes are near this one?" from any number of threads.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Oriented boxes: a shape's local bounding box carried by its pose, much
 // tighter than the world AABB of a long link turned off the world axes.
 #pragma once

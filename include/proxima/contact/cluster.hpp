@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Contact clustering: reduce a raw contact set (thousands of mesh contacts)
 // to at most k representatives (BLEM paper §3.4).
 #pragma once

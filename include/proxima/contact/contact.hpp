@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What a contact solver sees of a touching pair: one normal and the points.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reduction of flat contact patches to their hull vertices (BLEM paper §5:
 // "contact points scattered on a plane can safely be reduced to their
 // convex hull without any loss of accuracy in contact response").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reduction of a contact manifold to a few points.
 #pragma once
 

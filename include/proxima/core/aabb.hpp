@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Axis-aligned bounding box.
 #pragma once
 

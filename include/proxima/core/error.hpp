@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Errors for bad input at the edges of the library (shape construction, files,
 // parsing). Queries on valid shapes never throw; they report a Status.
 #pragma once

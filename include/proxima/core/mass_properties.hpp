@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mass properties of a solid of unit density.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Linear-algebra vocabulary of Proxima: doubles, Eigen fixed-size types.
 #pragma once
 

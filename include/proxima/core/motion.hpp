@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Rigid motion over a unit time interval, the motion model of time_of_impact.
 #pragma once
 

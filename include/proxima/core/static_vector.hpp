@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A vector with fixed inline capacity: the hot paths collect small, bounded
 // point sets (contact features, clipped polygons) without touching the heap.
 #pragma once

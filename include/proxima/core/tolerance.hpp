@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Numerical tolerances shared across the library, in one place so that a
 // reader can see what "equal" means everywhere.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Rigid transform x ↦ R x + p.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reading an input file whole, with the reason when it cannot be read: a
 // directory or a device given where a file belongs is named as such, not
 // reported as missing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mesh files: OBJ, STL (ASCII and binary) and PLY (ASCII, binary little and
 // big endian) read into a TriangleMesh; COLLADA (.dae) through assimp.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Bounding volume hierarchy over the triangles of a TriangleMesh.
 //
 // Layout: one flat array of 32-byte nodes (an axis-aligned box in floats plus

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Contact generation for triangle soups with boundary layers (BLEM, Hauser
 // 2013): a mesh is its triangles ⊕ ball(margin), and every
 // triangle pair (or triangle–convex pair) whose cores are within the sum of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mesh queries: mesh–mesh, mesh–convex (any proxima::Shape, halfspace
 // included) collide, distance and tolerance, through the meshes' BVHs.
 //

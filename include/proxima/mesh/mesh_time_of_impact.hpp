@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Continuous collision with a mesh operand: time_of_impact (query.hpp) for
 // mesh–mesh and mesh–convex (halfspace included) pairs, same motion model
 // and guarantees.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Distances and intersection between the primitives of a triangle soup:
 // point–triangle, segment–segment, triangle–triangle. Triangles may be
 // degenerate (zero area: a segment or a point); every routine then answers

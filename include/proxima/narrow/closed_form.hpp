@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact closed-form signed distances for the pairs that have one. Each returns
 // the signed distance (negative = overlap, −depth), the B→A normal and the
 // points on A and B (deepest points when overlapping), in world frame; a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Conservative advancement (Mirtich 1996; Zhang, Redon, Lee, Manocha 2006,
 // "Fast continuous collision detection for articulated models" / C²A): the
 // loop behind every time_of_impact, convex, mesh or robot. It only needs the

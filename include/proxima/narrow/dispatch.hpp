@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The pair dispatch table: one function per ordered pair of shape types,
 // chosen once per query. See src/narrow/dispatch.cpp for the table itself.
 #pragma once

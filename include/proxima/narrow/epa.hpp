@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Expanding Polytope Algorithm (van den Bergen 2001; Ericson §9.5): the
 // penetration depth of two overlapping convex cores as the distance from the
 // origin to the boundary of A ⊖ B, found by growing a polytope inside A ⊖ B

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GJK distance between two convex cores (Gilbert, Johnson, Keerthi 1988;
 // termination after van den Bergen 1999): support points of the Minkowski
 // difference A − B, worked in A's local frame so each support call costs one

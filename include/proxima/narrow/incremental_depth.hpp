@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Incremental penetration depth (Efficient Incremental Penetration Depth Estimation between Convex
 // Geometries): SQP over the direction d, with the MPR ray cast of
 // narrow/mpr.hpp as the inner step (Alg. 3) and the paper's shortcut

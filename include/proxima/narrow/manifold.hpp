@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Internal entry points of the contact manifold (proxima::contacts in
 // query.hpp is the public one), for tests and comparisons.
 #pragma once

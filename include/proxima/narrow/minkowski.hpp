@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Support mapping of the Minkowski difference of two shapes' cores, A ⊖ B,
 // worked in A's local frame so that each support call costs one rotation of
 // the direction and one of B's support point. Shared by GJK and EPA.

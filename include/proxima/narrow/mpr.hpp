@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Minkowski Portal Refinement (Snethen, "XenoCollide", Game Programming Gems 7)
 // as the ray cast of Incremental penetration depth between convex geometries, Alg. 1:
 // for overlapping A and B and a direction d, find where the ray from the origin

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Exact penetration depth of convex polytopes by the separating-axis test
 // (Contact data for convex polyhedra, Alg. 1–2), with
 // the edge–edge axes pruned on the Gauss map: an edge pair is tested only when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Closest point of a GJK simplex (1–4 points) to the origin, with the
 // barycentric weights and the reduced support set. Voronoi-region tests in the
 // form of Ericson, "Real-Time Collision Detection" §5.1.5–5.1.6, guarded for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Objects the robot holds (MoveIt's attached collision objects: a grasped
 // part, a tool in the gripper): they move with a link and are checked like
 // a link of their own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Allowed-collision matrix: which link pairs the self-collision check skips.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Static constraint scores for planners (Dumitrache et al., "Collision and
 // proximity avoidance for robust behaviour of real-time robot applications",
 // §IV): each in [0, 1], 0 forbidden, 1 fully satisfied; a configuration's

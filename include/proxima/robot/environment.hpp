@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The robot's surroundings for the scene checker: named convex shapes and
 // triangle meshes at fixed world poses.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Forward kinematics: the world pose of every link for a joint vector.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Link geometry: the collision elements of a RobotModel turned into shapes
 // the queries take, each link optionally inflated by a safety margin (the
 // protective hull of the watchdog paper).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Motion prediction from recent joint samples (Dumitrache et al.,
 // "Collision and proximity avoidance for robust behaviour of real-time robot
 // applications", §III-A): a jogged or programmed robot moves either

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A point cloud (a depth camera's, a lidar's) as environment objects: the
 // occupied cells of a voxel grid, each a cube, which is how planners meet
 // sensed obstacles (MoveIt's occupancy map is such a grid). Many thousand

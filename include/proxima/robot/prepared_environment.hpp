@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An Environment made ready for many queries: every pose checked once, every
 // object's world box computed once, and a bounding-volume hierarchy over the
 // boxes (broad/box_tree.hpp), so that a query looks only at the objects near

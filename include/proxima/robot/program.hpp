@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A robot program for the watchdog's automatic mode (Dumitrache et al.,
 // §III-B: the watchdog task "knows in advance the robot trajectory"): joint
 // waypoints with times, the motion piecewise linear in joint space between

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The watchdog's automatic mode (Dumitrache et al., §III-B): the robot runs
 // a known program (program.hpp), so the path ahead is the program's, not a
 // prediction from the feed. A ProgramFollower is the Watchdog's path

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // RobotModel: the kinematic tree of a robot (links, joints, limits, mimic
 // couplings) and the collision elements each link declares, as a URDF
 // describes them. Geometry is only described here (sizes, mesh paths); the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Scene checker: for a robot at a joint vector, which links collide with
 // each other or with the environment, how close they come, and whether
 // anything is within a tolerance — the clash / distance / tolerance queries

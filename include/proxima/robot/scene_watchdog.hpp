@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The watchdog on a real robot cell: its clearance function from the scene
 // checker (the robot against its surroundings and itself) and its tool
 // kinematics from the robot model.

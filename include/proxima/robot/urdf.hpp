@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // URDF reading: <robot> with its <link>s (the <collision> elements; visual and
 // inertial data are not read) and <joint>s (origin, axis, limit, mimic).
 //

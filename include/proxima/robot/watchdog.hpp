@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Predictive collision watchdog (Dumitrache et al., "Collision and proximity
 // avoidance for robust behaviour of real-time robot applications", §III):
 // from the joint feed it predicts the motion (motion_predictor.hpp), checks

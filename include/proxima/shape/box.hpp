@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Box of full extents `size`, centred at the local origin.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Capsule: the segment from (0,0,-length/2) to (0,0,length/2) swept by a ball.
 #pragma once
 

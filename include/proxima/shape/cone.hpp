@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Solid cone about local z: base disc of `radius` at z = -length/2, apex at
 // z = +length/2 (the local origin is the middle of the height, as in FCL;
 // the centroid is at z = -length/4).

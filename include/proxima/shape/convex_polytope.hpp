@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Convex polytope: the convex hull of a point set, built once with qhull.
 #pragma once
 

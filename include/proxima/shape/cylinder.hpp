@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Solid cylinder about local z, of full height `length`.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Ellipsoid with semi-axes `radii` along local x, y, z.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Halfspace {x : normal·x ≤ offset} in the local frame (unbounded).
 #pragma once
 

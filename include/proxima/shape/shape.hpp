@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Shape: any one of the convex shapes, as a value. Copies are cheap (a
 // polytope shares its hull data).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The closed list of shape types; the pair dispatch tables are indexed by it.
 #pragma once
 

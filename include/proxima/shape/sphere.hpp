@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Sphere of radius r about the local origin.
 #pragma once
 

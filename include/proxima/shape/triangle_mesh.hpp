@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Triangle mesh as it comes: a soup of triangles, not necessarily closed,
 // manifold or consistently oriented. Immutable once built; copies share data.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A rigid body of the simulator: geometry, mass, pose and velocity.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The contact problem in body space: the same u = W x + b as ContactLcp,
 // kept as its sparse factors (W = J M⁻¹ Jᵀ, b = J v* + bias) so that a
 // projected Gauss–Seidel sweep costs O(rows) instead of O(rows²).

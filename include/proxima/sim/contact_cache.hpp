@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Temporal coherence of contacts: each body pair's contact set, kept in the
 // two bodies' own frames, and its last impulses (owned by the World).
 //

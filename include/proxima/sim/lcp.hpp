@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Linear complementarity problems and the two contact solvers.
 //
 // LCP(M, q): find z ≥ 0 with w = M z + q ≥ 0 and zᵀw = 0.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Scene metrics: what each example scene measures, observed step by step.
 #pragma once
 

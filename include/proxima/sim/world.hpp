@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The simulated world and its velocity-level time step.
 //
 // One step (eq. (1) of Contact data for convex polyhedra, Anitescu–Potra / Stewart–Trinkle):
