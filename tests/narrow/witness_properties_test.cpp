@@ -15,6 +15,8 @@
 //     direction has a larger gap (the signed distance is the largest gap over
 //     all directions, for separated and overlapping pairs alike), except for
 //     an `upper_bound` answer, whose depth need only separate the pair.
+#include <cstdio>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -404,6 +406,13 @@ TEST(WitnessProperties, EveryCellEveryMethod) {
     }
   }
   EXPECT_EQ(cells, 63);
+  int cell_methods = 0, answers = 0;
+  for (const auto& [key, n] : counts) {
+    cell_methods += n > 0 ? 1 : 0;
+    answers += 2 * n;  // distance and signed_distance
+  }
+  std::printf("witness properties: %d cells, %d cell-method combinations, %d poses each at 2 margins, %d answers checked\n",
+              cells, cell_methods, poses, answers);
   // Every method that applies answered (and was checked) on every pose: the
   // closed forms where the pair has one; every other method on bounded pairs
   // (sat only on the polyhedral and polytope–capsule ones, where it applies
