@@ -7,6 +7,7 @@
 
 #include <proxima/sim/lcp.hpp>
 
+#include "../support/lcp_enumeration.hpp"
 #include "../support/random.hpp"
 #include "../support/test_shapes.hpp"
 
@@ -16,33 +17,7 @@ namespace {
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
-// Every solution found by trying all 2^m index sets S (z_S = −M_SS⁻¹ q_S,
-// z elsewhere 0, then checking z ≥ 0 and w ≥ 0). Independent of lemke().
-std::vector<VectorXd> enumerate(const MatrixXd& M, const VectorXd& q) {
-  const int m = int(q.size());
-  std::vector<VectorXd> out;
-  for (unsigned mask = 0; mask < (1u << m); ++mask) {
-    std::vector<int> s;
-    for (int i = 0; i < m; ++i)
-      if (mask & (1u << i)) s.push_back(i);
-    VectorXd z = VectorXd::Zero(m);
-    if (!s.empty()) {
-      MatrixXd Mss(s.size(), s.size());
-      VectorXd qs(s.size());
-      for (std::size_t a = 0; a < s.size(); ++a) {
-        qs[a] = q[s[a]];
-        for (std::size_t b = 0; b < s.size(); ++b) Mss(a, b) = M(s[a], s[b]);
-      }
-      Eigen::FullPivLU<MatrixXd> lu(Mss);
-      if (!lu.isInvertible()) continue;
-      const VectorXd zs = lu.solve(-qs);
-      for (std::size_t a = 0; a < s.size(); ++a) z[s[a]] = zs[a];
-    }
-    const VectorXd w = M * z + q;
-    if (z.minCoeff() >= -1e-9 && w.minCoeff() >= -1e-9) out.push_back(z);
-  }
-  return out;
-}
+std::vector<VectorXd> enumerate(const MatrixXd& M, const VectorXd& q) { return testing::enumerate_lcp(M, q); }
 
 // A P-matrix: positive-definite symmetric part plus a skew part (all
 // principal minors positive).

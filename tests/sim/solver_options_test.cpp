@@ -13,6 +13,7 @@
 #include <proxima/sim/lcp.hpp>
 #include <proxima/sim/world.hpp>
 
+#include "../support/lcp_enumeration.hpp"
 #include "../support/random.hpp"
 
 namespace proxima {
@@ -147,24 +148,7 @@ TEST(PolyhedralLcp, EverySolutionIsCoulombsImpulse) {
   ASSERT_EQ(S.rows(), 3);
   ASSERT_EQ(S.cols(), 5);
   int solutions = 0;
-  const int m = static_cast<int>(q.size());
-  for (unsigned mask = 0; mask < (1u << m); ++mask) {
-    std::vector<int> s;
-    for (int i = 0; i < m; ++i)
-      if (mask & (1u << i)) s.push_back(i);
-    VectorXd z = VectorXd::Zero(m);
-    if (!s.empty()) {
-      MatrixXd Mss(s.size(), s.size());
-      VectorXd qs(s.size());
-      for (std::size_t a = 0; a < s.size(); ++a) {
-        qs[a] = q[s[a]];
-        for (std::size_t b = 0; b < s.size(); ++b) Mss(a, b) = M(s[a], s[b]);
-      }
-      Eigen::FullPivLU<MatrixXd> lu(Mss);
-      if (!lu.isInvertible()) continue;
-      const VectorXd zs = lu.solve(-qs);
-      for (std::size_t a = 0; a < s.size(); ++a) z[s[a]] = zs[a];
-    }
+  for (const VectorXd& z : testing::enumerate_lcp(M, q, 1e-12)) {
     if (violation(M, q, z) > 1e-12) continue;
     const VectorXd x = S * z.head(S.cols());
     EXPECT_NEAR(x[0], 1.0, 1e-12);
