@@ -184,7 +184,15 @@ DistanceResult mpr_depth(const A& a, const Transform& ta, const B& b, const Tran
   r.status = Status::upper_bound;
   r.distance = -m.upper_bound;
   r.normal = -dir;
-  place_witnesses(a, ta, b, tb, m.normal, Vec3(m.upper_bound * dir), r.point_a, r.point_b);
+  if (m.has_witnesses) {
+    // The portal's split of its crossing, moved apart along the ray by the
+    // bracket (≤ eps) so that point_a − point_b is the answer's translation.
+    const Vec3 gap = m.upper_bound * dir - (m.point_a - m.point_b);
+    r.point_a = m.point_a + 0.5 * gap;
+    r.point_b = m.point_b - 0.5 * gap;
+  } else {
+    place_witnesses(a, ta, b, tb, m.normal, Vec3(m.upper_bound * dir), r.point_a, r.point_b);
+  }
   return r;
 }
 

@@ -161,6 +161,48 @@ TEST(MprRay, SphereCapsuleBisection) {
   EXPECT_LE(max_err, 1e-7);
 }
 
+// Signed distance of a local point to a box of half extents h (written here).
+double box_sd(const Vec3& h, const Vec3& q) {
+  const Vec3 o = q.cwiseAbs() - h;
+  return o.cwiseMax(0.0).norm() + std::min(o.maxCoeff(), 0.0);
+}
+
+// A converged ray cast splits its exit point into a point on A and a point on
+// B: the witnesses of a depth answer along the ray. Curved against flat and
+// curved against curved, where no feature of either shape names the point.
+TEST(MprRay, ExitPointSplitsIntoPointsOnBothSurfaces) {
+  const Sphere sphere(0.4, 0.02);
+  const Box box(1.0, 0.6, 0.8);
+  const Capsule capsule(0.2, 0.7);
+  const double h = 0.5 * capsule.length();
+  Rng rng(33);
+  int checked = 0;
+  double worst = 0.0;
+  for (int i = 0; i < testing::scaled(3000); ++i) {
+    const Transform ta = rng.pose(0.5), tb = rng.pose(0.5);
+    const Vec3 d = rng.unit_vector();
+    const int pair = i % 2;  // sphere–box, capsule–sphere
+    // The ray cast's precondition, judged here: the pair overlaps by 1 mm or more.
+    const Vec3 c = pair == 0 ? tb.apply_inverse(ta.p) : ta.apply_inverse(tb.p);
+    const double centre_gap = pair == 0 ? box_sd(Vec3(0.5, 0.3, 0.4), c) - 0.42
+                                        : (c - Vec3(0, 0, std::clamp(c.z(), -h, h))).norm() - 0.62;
+    if (centre_gap > -1e-3) continue;
+    const MprRayResult r = pair == 0 ? mpr_ray(sphere, ta, box, tb, d) : mpr_ray(capsule, ta, sphere, tb, d);
+    ASSERT_EQ(r.status, Status::ok) << "pose " << i;
+    ASSERT_TRUE(r.has_witnesses) << "pose " << i;
+    const Vec3 qa = ta.apply_inverse(r.point_a), qb = tb.apply_inverse(r.point_b);
+    const double sd_a = pair == 0 ? qa.norm() - 0.42 : (qa - Vec3(0, 0, std::clamp(qa.z(), -h, h))).norm() - 0.2;
+    const double sd_b = pair == 0 ? box_sd(Vec3(0.5, 0.3, 0.4), qb) : qb.norm() - 0.42;
+    EXPECT_LE(std::abs(sd_a), 1e-8) << "pose " << i;
+    EXPECT_LE(std::abs(sd_b), 1e-8) << "pose " << i;
+    EXPECT_LE((r.point_a - r.point_b - r.point).norm(), 1e-8) << "pose " << i;
+    worst = std::max({worst, std::abs(sd_a), std::abs(sd_b)});
+    ++checked;
+  }
+  std::printf("exit-point witnesses: %d rays, worst distance to the surface %.3g\n", checked, worst);
+  EXPECT_GE(checked, testing::scaled(3000) / 3);
+}
+
 TEST(MprRay, DegenerateDirectionsNeverNaN) {
   // Identical axis-aligned unit boxes: C = [-1, 1]³. Rays through face
   // centres, edge midpoints and corners, along faces, and along edges.

@@ -30,13 +30,17 @@ inline PairFn analytic_fn(ShapeType a, ShapeType b) {
 inline PairFn gjk_fn(ShapeType a, ShapeType b) { return kGjkPairs[static_cast<int>(a)][static_cast<int>(b)]; }
 
 /// The pair function `method` selects (automatic: analytic, else GJK), or
-/// nullptr when that method does not apply to the pair.
+/// nullptr when that method does not apply to the pair. The GJK-based methods
+/// need bounded shapes: a pair with a halfspace is answered by its closed form
+/// (exact, the minimum every method seeks) whatever the method.
 inline PairFn select(ShapeType a, ShapeType b, Method method) {
   if (method == Method::automatic) {
     const PairFn f = analytic_fn(a, b);
     return f ? f : gjk_fn(a, b);
   }
-  return method == Method::analytic ? analytic_fn(a, b) : gjk_fn(a, b);  // the others run GJK first
+  if (method == Method::analytic) return analytic_fn(a, b);
+  const PairFn g = gjk_fn(a, b);  // the others run GJK first
+  return g ? g : analytic_fn(a, b);
 }
 
 }  // namespace proxima::narrow

@@ -56,6 +56,12 @@ struct MprRayResult {
   Vec3 point = Vec3::Zero();        ///< distance · unit direction, a point of C = A ⊖ B
   Vec3 normal = Vec3::UnitX();      ///< unit outward normal of the last supporting plane of C
   double support_value = 0.0;       ///< h_C(normal)
+  /// When `has_witnesses` (status ok from a converged portal or a support
+  /// point on the ray): a point of A and a point of B, each within eps of its
+  /// surface, whose difference is the portal's crossing (within rounding of
+  /// `point`): the exit point split between the shapes.
+  bool has_witnesses = false;
+  Vec3 point_a = Vec3::Zero(), point_b = Vec3::Zero();
   int iterations = 0;               ///< support calls
   bool separated = false;           ///< a support value < −eps: the origin is outside C
 };
@@ -110,6 +116,13 @@ struct MprRaw {
   Vec3 normal = Vec3::UnitX();  ///< unit normal of the last support plane
   double support = std::numeric_limits<double>::infinity();  ///< h(normal)
   int calls = 0;
+  /// converged or on_ray with a portal: the crossing point lower·d split into
+  /// a on A and b on B (a − b = lower·d), the portal's barycentric
+  /// combination of its vertices' parts. Both lie in their shapes and, the
+  /// crossing being within eps of a supporting plane of C, within eps of
+  /// their supporting planes, so within eps of their surfaces.
+  bool has_witnesses = false;
+  Vec3 witness_a = Vec3::Zero(), witness_b = Vec3::Zero();
 };
 
 /// A visitor that never stops the ray cast early.
@@ -177,8 +190,24 @@ MprRaw mpr_ray_core(Support& sup, const Vec3& d, double tol_abs, double tol_rel,
   // point): v1 = s(d), then a support point on each side until the cone of
   // the triangle (v1, v2, v3) seen from the origin contains d.
   Vec3 w1, w2, w3;
+  Vec3 a1, a2, a3;  // A's parts of w1, w2, w3 (B's: a_i − w_i)
   double h1, h2, h3;
+  // The crossing L·d of the portal (w1, w2, w3) with unit normal pn, split
+  // into its parts on A and B by barycentric coordinates.
+  auto split_crossing = [&](const Vec3& pn, double crossing) {
+    const Vec3 p = crossing * d;
+    const double area = (w2 - w1).cross(w3 - w1).dot(pn);
+    double l1 = std::max(0.0, (w2 - p).cross(w3 - p).dot(pn) / area);
+    double l2 = std::max(0.0, (w3 - p).cross(w1 - p).dot(pn) / area);
+    double l3 = std::max(0.0, (w1 - p).cross(w2 - p).dot(pn) / area);
+    const double sum = l1 + l2 + l3;
+    l1 /= sum, l2 /= sum, l3 /= sum;
+    out.witness_a = l1 * a1 + l2 * a2 + l3 * a3;
+    out.witness_b = out.witness_a - (l1 * w1 + l2 * w2 + l3 * w3);
+    out.has_witnesses = true;
+  };
   if (call(d, w1, h1)) return finish(MprStop::visitor, d, h1);
+  a1 = sup.a;
   if (h1 < -eps()) return finish(MprStop::outside, d, h1);
   if (h1 <= eps()) return finish(MprStop::near_boundary, d, h1);
   Vec3 m = w1.cross(d);
@@ -186,39 +215,50 @@ MprRaw mpr_ray_core(Support& sup, const Vec3& d, double tol_abs, double tol_rel,
     // s(d) on the ray: it is the exit point, and d the normal of a support plane there.
     L = h1;
     out.upper = h1;
+    out.witness_a = a1;
+    out.witness_b = a1 - w1;
+    out.has_witnesses = true;
     return finish(MprStop::on_ray, d, h1);
   }
   Vec3 n = m.normalized();
   if (call(n, w2, h2)) return finish(MprStop::visitor, n, h2);
+  a2 = sup.a;
   if (h2 < -eps()) return finish(MprStop::outside, n, h2);
   if (h2 <= eps()) {
     // The origin is (nearly) on the support plane with normal n ⟂ d; the
     // other side gives a usable second vertex.
     n = -n;
     if (call(n, w2, h2)) return finish(MprStop::visitor, n, h2);
+    a2 = sup.a;
     if (h2 < -eps()) return finish(MprStop::outside, n, h2);
     if (h2 <= eps()) return finish(MprStop::near_boundary, n, h2);
   }
   // Orient (w1, w2) so that d lies on the positive side of plane (0, w1, w2).
   m = w1.cross(w2);
-  if (m.dot(d) < 0.0) std::swap(w1, w2);
+  if (m.dot(d) < 0.0) {
+    std::swap(w1, w2);
+    std::swap(a1, a2);
+  }
   m = pair_normal(w1, w2, d);
   for (;;) {
     if (out.calls >= max_calls) return finish(MprStop::iteration_cap, out.normal, out.support);
     if (!(m.squaredNorm() > 1e-60 * sup.scale2)) return finish(MprStop::degenerate, out.normal, out.support);
     n = m.normalized();
     if (call(n, w3, h3)) return finish(MprStop::visitor, n, h3);
+    a3 = sup.a;
     if (h3 < -eps()) return finish(MprStop::outside, n, h3);
     if (h3 <= eps()) return finish(MprStop::near_boundary, n, h3);
     // det(w1, w2, w3) = m·w3 > 0. d is in the cone iff it is on the inner
     // side of the planes (0, w2, w3) and (0, w3, w1) as well.
     if (w3.cross(w1).dot(d) < 0.0) {
       w2 = w3;  // d beyond plane (0, w3, w1): keep (w1, w3)
+      a2 = a3;
       m = pair_normal(w1, w2, d);
       continue;
     }
     if (w2.cross(w3).dot(d) < 0.0) {
       w1 = w3;  // d beyond plane (0, w2, w3): keep (w3, w2)
+      a1 = a3;
       m = pair_normal(w1, w2, d);
       continue;
     }
@@ -237,27 +277,33 @@ MprRaw mpr_ray_core(Support& sup, const Vec3& d, double tol_abs, double tol_rel,
     L = std::max(L, c / nd);
     out.lower = L;
     if (vis.lower(L)) return finish(MprStop::visitor, out.normal, out.support);
-    if (out.upper - L <= eps()) return finish(MprStop::converged, upper_n, upper_h);
+    if (out.upper - L <= eps()) {
+      split_crossing(pn, c / nd);
+      return finish(MprStop::converged, upper_n, upper_h);
+    }
     if (out.calls >= max_calls) return finish(MprStop::iteration_cap, out.normal, out.support);
     Vec3 w4;
     double h4;
     if (call(pn, w4, h4)) return finish(MprStop::visitor, pn, h4);
+    const Vec3 a4 = sup.a;
     if (h4 < -eps()) return finish(MprStop::outside, pn, h4);
     out.normal = pn;
     out.support = h4;
     // Paper's test: the support plane is within eps of the portal.
-    if (h4 - c <= eps()) return finish(MprStop::converged, pn, h4);
-    if (out.upper - L <= eps()) return finish(MprStop::converged, upper_n, upper_h);
+    if (h4 - c <= eps() || out.upper - L <= eps()) {
+      split_crossing(pn, c / nd);
+      return h4 - c <= eps() ? finish(MprStop::converged, pn, h4) : finish(MprStop::converged, upper_n, upper_h);
+    }
     // Keep the one of the three triangles (w4 with an edge of the portal)
-    // that the ray still crosses. With t = d × w4 and a_i = w_i·t, the triangle
-    // replacing w1 holds d iff a2 ≥ 0 ≥ a3, replacing w2 iff a3 ≥ 0 ≥ a1,
-    // replacing w3 iff a1 ≥ 0 ≥ a2.
+    // that the ray still crosses. With t = d × w4 and t_i = w_i·t, the triangle
+    // replacing w1 holds d iff t2 ≥ 0 ≥ t3, replacing w2 iff t3 ≥ 0 ≥ t1,
+    // replacing w3 iff t1 ≥ 0 ≥ t2.
     const Vec3 tt = d.cross(w4);
-    const double a1 = w1.dot(tt), a2 = w2.dot(tt), a3 = w3.dot(tt);
-    if (a1 >= 0.0) {
-      if (a2 <= 0.0) w3 = w4; else w1 = w4;
+    const double t1 = w1.dot(tt), t2 = w2.dot(tt), t3 = w3.dot(tt);
+    if (t1 >= 0.0) {
+      if (t2 <= 0.0) w3 = w4, a3 = a4; else w1 = w4, a1 = a4;
     } else {
-      if (a3 >= 0.0) w2 = w4; else w1 = w4;
+      if (t3 >= 0.0) w2 = w4, a2 = a4; else w1 = w4, a1 = a4;
     }
   }
 }
@@ -267,7 +313,10 @@ MprRaw mpr_ray_core(Support& sup, const Vec3& d, double tol_abs, double tol_rel,
 /// MPR ray cast (paper Alg. 1): where the ray from the origin along
 /// `direction` (world frame, any length > 0) leaves C = A ⊖ B. The pair must
 /// overlap (origin inside C); a pair found separated reports invalid_input
-/// with `separated` set. Never throws, never NaN.
+/// with `separated` set, but a separated pair is not always found so: when a
+/// supporting plane of C passes within eps of the origin the cast stops with
+/// bounds near 0 and no witnesses. Check overlap first (signed_distance runs
+/// GJK before it). Never throws, never NaN.
 template <class A, class B>
 MprRayResult mpr_ray(const A& a, const Transform& pose_a, const B& b, const Transform& pose_b,
                      const Vec3& direction, const MprOptions& opt = {}) {
@@ -289,6 +338,11 @@ MprRayResult mpr_ray(const A& a, const Transform& pose_a, const B& b, const Tran
   out.point = pose_a.rotate(out.distance * d);
   out.normal = pose_a.rotate(raw.normal);
   out.support_value = raw.support;
+  if (raw.has_witnesses) {
+    out.has_witnesses = true;
+    out.point_a = pose_a.apply(raw.witness_a);
+    out.point_b = pose_a.apply(raw.witness_b);
+  }
   switch (raw.stop) {
     case detail::MprStop::converged:
     case detail::MprStop::on_ray:
@@ -299,6 +353,7 @@ MprRayResult mpr_ray(const A& a, const Transform& pose_a, const B& b, const Tran
       out.separated = true;
       out.lower_bound = out.upper_bound = out.distance = 0.0;
       out.point = Vec3::Zero();
+      out.has_witnesses = false;
       break;
     default:
       out.status = out.upper_bound - out.lower_bound <= eps ? Status::ok : Status::not_converged;
