@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Every query on two shapes built from arbitrary numbers, at arbitrary
-// poses. The promises (query.hpp, shape constructors): a constructor gives
-// a shape or throws proxima::Error; a query never throws and never returns
-// NaN, and with status ok its answers agree: a distance ≥ 0, a unit normal,
-// collide exactly when the signed distance is ≤ 0 (up to the answers'
-// accuracy), the distance equal to a positive signed distance, a time of
-// impact in [0, 1].
+// poses, under every method. The promises (query.hpp, core/error.hpp, shape
+// constructors): a constructor gives a shape or throws proxima::Error; a
+// query never throws and never returns NaN, whatever its status; each status
+// means what it says (check_result); and the answers agree: a distance ≥ 0,
+// a unit normal, collide exactly when the signed distance is ≤ 0 (up to the
+// answers' accuracy; a bound below zero proves the overlap too), the
+// distance equal to a positive signed distance, a time of impact in [0, 1].
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -102,12 +103,39 @@ void describe(const char* name, const Shape& s, const Transform& t) {
       std::fprintf(stderr, "  vertex %.17g %.17g %.17g\n", v.x(), v.y(), v.z());
 }
 
-void check_result(const char* what, const DistanceResult& r, bool is_signed) {
-  if (r.status != Status::ok) return;
-  if (!std::isfinite(r.distance)) broken(what, "distance " + std::to_string(r.distance));
+bool has_nan(const DistanceResult& r) {
+  return std::isnan(r.distance) || r.normal.hasNaN() || r.point_a.hasNaN() || r.point_b.hasNaN();
+}
+
+// The promises of each status (query.hpp, core/error.hpp), checked whatever
+// the status: no NaN ever; an answer (ok, a bound) with a finite distance, a
+// unit normal and witnesses whose difference is distance · normal; a bound
+// only from MPR on an overlap; invalid_input exactly for an invalid pose;
+// not_implemented never for the automatic method. `scale` is the pair's size
+// and position, which bound the rounding of the witnesses.
+void check_result(const char* what, const DistanceResult& r, bool is_signed, Method method, bool poses_valid,
+                  bool unbounded, double scale) {
+  if (has_nan(r)) broken(what, std::string("NaN with status ") + to_string(r.status));
+  if (r.status == Status::invalid_input) {
+    if (poses_valid) broken(what, "invalid_input for valid poses");
+    return;
+  }
+  if (!poses_valid) broken(what, std::string("status ") + to_string(r.status) + " for an invalid pose");
+  if (r.status == Status::not_implemented) {
+    if (method == Method::automatic) broken(what, "not_implemented under the automatic method");
+    return;
+  }
+  if (r.status == Status::upper_bound && (method != Method::mpr || !(r.distance < 0.0) || !is_signed))
+    broken(what, "upper_bound outside an MPR overlap depth");
+  // Two halfspaces that are not opposed overlap without bound.
+  if (!std::isfinite(r.distance) && !(unbounded && r.distance < 0.0))
+    broken(what, "distance " + std::to_string(r.distance));
   if (!is_signed && r.distance < 0.0) broken(what, "negative distance");
   if (!finite(r.normal) || std::abs(r.normal.norm() - 1.0) > 1e-6) broken(what, "normal not unit");
   if (!finite(r.point_a) || !finite(r.point_b)) broken(what, "non-finite witness point");
+  if (std::isfinite(r.distance) && !r.bound_exceeded &&
+      (r.point_a - r.point_b - r.distance * r.normal).norm() > 1e-6 * (scale + std::abs(r.distance)))
+    broken(what, "point_a - point_b is not distance * normal");
 }
 
 }  // namespace
@@ -124,34 +152,46 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const unsigned method = in.below(6);
   req.method = static_cast<Method>(method);
 
+  const bool poses_valid = ta.is_valid() && tb.is_valid();
+  const bool unbounded = a->type() == ShapeType::halfspace && b->type() == ShapeType::halfspace;
+  // GJK's accuracy is relative to the size of A − B (DistanceRequest::tol_rel).
+  const double scale = 1.0 + (poses_valid ? ta.p.norm() + tb.p.norm() : 0.0) + extent(*a) + extent(*b);
   const DistanceResult sd = signed_distance(*a, ta, *b, tb, req);
   if (std::getenv("PROXIMA_FUZZ_VERBOSE"))
     std::fprintf(stderr, "method %u: signed %.17g (status %d, %d it)\n", method, sd.distance, int(sd.status),
                  sd.iterations);
-  check_result("signed_distance", sd, true);
+  check_result("signed_distance", sd, true, req.method, poses_valid, unbounded, scale);
   const DistanceResult d = distance(*a, ta, *b, tb, req);
-  check_result("distance", d, false);
+  check_result("distance", d, false, req.method, poses_valid, unbounded, scale);
   CollideRequest creq;
   creq.method = req.method;
   const CollideResult c = collide(*a, ta, *b, tb, creq);
   if (std::getenv("PROXIMA_FUZZ_VERBOSE"))
     std::fprintf(stderr, "distance %.17g (status %d, %d it) collide %d (status %d, %d it)\n", d.distance,
                  int(d.status), d.iterations, int(c.collide), int(c.status), c.iterations);
+  if ((c.status == Status::invalid_input) == poses_valid) broken("collide: invalid_input exactly for invalid poses");
   const ToleranceResult tol = tolerance(*a, ta, *b, tb, 0.01, req);
-  if (tol.status == Status::ok && (std::isnan(tol.distance) || tol.distance < 0.0)) broken("tolerance distance");
+  if (std::isnan(tol.distance)) broken("tolerance: NaN distance");
+  if (tol.status == Status::ok && tol.distance < 0.0) broken("tolerance distance");
+  if ((tol.status == Status::invalid_input) == poses_valid) broken("tolerance: invalid_input exactly for invalid poses");
 
-  // Agreement, where all three answered for the default method; the
-  // scale is that of the pair (positions and the distance itself).
-  if (req.method == Method::automatic && sd.status == Status::ok && d.status == Status::ok &&
-      c.status == Status::ok) {
-    // GJK's accuracy is relative to the size of A − B (DistanceRequest::tol_rel).
-    const double scale = 1.0 + ta.p.norm() + tb.p.norm() + std::abs(sd.distance) + extent(*a) + extent(*b);
-    const double slack = 1e-6 * scale;
-    if (sd.distance > slack && c.collide) broken("collide at signed distance", std::to_string(sd.distance));
-    if (sd.distance < -slack && !c.collide) broken("no collision at signed distance", std::to_string(sd.distance));
-    if (sd.distance > slack && std::abs(d.distance - sd.distance) > slack)
+  // Agreement, under every method, where the answers are proofs: a signed
+  // distance that is ok, or a bound below zero (not_converged and upper_bound
+  // are upper bounds: below zero, the pair overlaps); the scale is that of
+  // the pair (positions and the distance itself).
+  if (poses_valid && std::isfinite(sd.distance)) {
+    const double slack = 1e-6 * (scale + std::abs(sd.distance));
+    const bool exact = sd.status == Status::ok;
+    const bool bound = sd.status == Status::not_converged || sd.status == Status::upper_bound;
+    if (c.status == Status::ok) {
+      if (exact && sd.distance > slack && c.collide) broken("collide at signed distance", std::to_string(sd.distance));
+      if ((exact || bound) && sd.distance < -slack && !c.collide)
+        broken("no collision at signed distance", std::to_string(sd.distance) + " " + to_string(sd.status));
+    }
+    if (exact && d.status == Status::ok && sd.distance > slack && std::abs(d.distance - sd.distance) > slack)
       broken("distance and signed distance differ", std::to_string(d.distance) + " " + std::to_string(sd.distance));
-    if (tol.status == Status::ok && tol.within == (sd.distance > 0.01 + slack) && std::abs(sd.distance - 0.01) > slack)
+    if (exact && tol.status == Status::ok && tol.within == (sd.distance > 0.01 + slack) &&
+        std::abs(sd.distance - 0.01) > slack)
       broken("tolerance 0.01 against signed distance", std::to_string(sd.distance));
   }
 
@@ -159,8 +199,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   copt.margin = in.byte() < 128 ? 0.0 : in.size();
   ContactSet cs;
   contacts(*a, ta, *b, tb, copt, cs);
+  if (std::isnan(cs.distance) || cs.normal.hasNaN()) broken("contacts: NaN distance or normal");
+  if ((cs.status == Status::invalid_input) == poses_valid) broken("contacts: invalid_input exactly for invalid poses");
   if (cs.status == Status::ok) {
-    if (!std::isfinite(cs.distance) || !finite(cs.normal)) broken("contacts: non-finite distance or normal");
+    if (!std::isfinite(cs.distance) && !unbounded) broken("contacts: non-finite distance");
+    if (!finite(cs.normal)) broken("contacts: non-finite normal");
     for (const Contact& k : cs.points)
       if (!finite(k.point) || !finite(k.normal) || !std::isfinite(k.depth)) broken("contacts: non-finite point");
   }
@@ -169,6 +212,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   TimeOfImpactRequest treq;
   treq.max_iterations = 200;
   const TimeOfImpactResult t = time_of_impact(*a, ta, ta_end, *b, tb, tb_end, treq);
-  if (t.status == Status::ok && !(t.time >= 0.0 && t.time <= 1.0)) broken("time of impact", std::to_string(t.time));
+  if (std::isnan(t.time) || has_nan(t.witness)) broken("time of impact: NaN");
+  // A lower bound when not converged: still a time of the motion.
+  if ((t.status == Status::ok || t.status == Status::not_converged) && !(t.time >= 0.0 && t.time <= 1.0))
+    broken("time of impact", std::to_string(t.time));
   return 0;
 }
