@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Configures and builds Proxima into ${BUILD_DIR:-build} (Release). Extra
-# arguments go to the CMake configure step.
+# arguments go to the CMake configure step; BUILD_TARGETS (space-separated)
+# builds only those targets instead of everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
@@ -10,4 +11,6 @@ build_dir=${BUILD_DIR:-build}
 python=()
 [ -x .venv/bin/python ] && python=(-DPython3_EXECUTABLE="$PWD/.venv/bin/python")
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=${BUILD_TYPE:-Release} "${python[@]}" "$@" >/dev/null
-cmake --build "$build_dir" -j"$(nproc)"
+targets=()
+for t in ${BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build_dir" -j"$(nproc)" "${targets[@]}"
