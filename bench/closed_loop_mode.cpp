@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "campaign.hpp"
+#include "data_dirs.hpp"
 
 namespace proxima::bench {
 namespace {
@@ -58,7 +59,7 @@ double positive(const std::string& flag, const std::string& text) {
 
 int closed_loop_main(int argc, char** argv) {
   CampaignOptions o;
-  o.robots_dir = PROXIMA_ROBOTS_DIR;
+  o.robots_dir = proxima::apps::robots_dir();
   const unsigned hardware = std::thread::hardware_concurrency();
   o.threads = hardware == 0 ? 1 : static_cast<int>(std::min(hardware, 256u));
   std::string csv;

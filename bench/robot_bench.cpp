@@ -73,6 +73,7 @@
 #include <proxima/shape/sphere.hpp>
 
 #include "closed_loop_mode.hpp"
+#include "data_dirs.hpp"
 #include "minkowski_oracle.hpp"
 #include "report.hpp"
 #include "scene_yaml.hpp"
@@ -882,7 +883,7 @@ Options parse_args(int argc, char** argv) {
     }
   }
   // A robot named, not a folder: the shipped one of that name.
-  if (!fs::is_directory(o.robot)) o.robot = fs::path(PROXIMA_ROBOTS_DIR) / o.robot;
+  if (!fs::is_directory(o.robot)) o.robot = fs::path(proxima::apps::robots_dir()) / o.robot;
   if (o.scenes.empty()) o.scenes = o.robot / "scenes";
   return o;
 }

@@ -33,6 +33,7 @@
 
 #include <proxima/core/error.hpp>
 
+#include "../src/apps/data_dirs.hpp"
 #include "../src/apps/scene.hpp"
 
 namespace {
@@ -275,7 +276,7 @@ void print(const std::vector<Outcome>& rows, double duration, bool markdown) {
 int main(int argc, char** argv) {
   double duration = 10.0;
   bool markdown = false;
-  const std::string examples = PROXIMA_EXAMPLES_DIR;
+  const std::string examples = proxima::apps::examples_dir();
   std::string scene = examples + "/mesh_cube_stack.json";
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--time") && i + 1 < argc) {

@@ -19,6 +19,31 @@ cmake -S tests/consumer -B build-consumer -DCMAKE_PREFIX_PATH="$prefix" >/dev/nu
 cmake --build build-consumer -j"$(nproc)"
 build-consumer/proxima_consumer
 
+# The installed programs stand alone: run from outside the source tree, the
+# demo reads the installed example scenes and robot, and `proxima bench` runs
+# the installed benchmark program (the source tree's data is not used).
+installed=$(realpath "$prefix")
+(cd / && "$prefix/bin/proxima" demo --no-bench --sim-scale 0.02 --report "$prefix/report") >"$prefix/demo.log"
+for want in "running the example scenes from $installed/share/proxima/examples" \
+            "running the Panda watchdog from $installed/share/proxima/robots"; do
+  grep -qF "$want" "$prefix/demo.log" || { echo "install: the demo did not say '$want':" >&2; cat "$prefix/demo.log" >&2; exit 1; }
+done
+grep -q "skipped" "$prefix/demo.log" && { echo "install: the demo skipped a scene:" >&2; cat "$prefix/demo.log" >&2; exit 1; }
+grep -q "The Panda did not load" "$prefix/report/report.md" &&
+  { echo "install: the Panda did not load from the installed data" >&2; exit 1; }
+grep -q "^| " "$prefix/report/report.md" || { echo "install: no report tables" >&2; exit 1; }
+if [ -x "$prefix/bin/proxima-bench" ]; then
+  (cd / && "$prefix/bin/proxima" bench --poses 3) >"$prefix/bench.log"
+  # A peer the installed program cannot load shows as a failed child.
+  if grep -q "child exited" "$prefix/bench.log"; then
+    echo "install: a benchmark peer failed in the installed proxima-bench:" >&2
+    grep "child exited" "$prefix/bench.log" >&2
+    exit 1
+  fi
+  echo "install: proxima demo and proxima bench ran from / on the installed data and programs"
+else
+  echo "install: proxima demo ran from / on the installed data (this build has no benchmark programs)"
+fi
 # The C++ examples of the README and docs/cpp.md, built the same way and run
 # from the repository root (they read its meshes and robots); each must print
 # its examples/cpp/*.expected (closed forms), numbers within 1e-9.

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data_dirs.hpp"
 #include "demo.hpp"
 #include "demo_mesh.hpp"
 #include "demo_robot.hpp"
@@ -123,9 +124,9 @@ void manifold_table(std::ostream& out) {
 
 std::string find_bench_program(const std::string& name) {
   std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  for (const fs::path& p : {self.parent_path() / name, self.parent_path() / "../bench" / name}) {
+  const fs::path dir = program_directory();
+  if (dir.empty()) return {};
+  for (const fs::path& p : {dir / name, dir / "../bench" / name}) {
     if (fs::exists(p, ec)) return fs::weakly_canonical(p, ec).string();
   }
   return {};
@@ -169,7 +170,9 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   report << "\n## Mesh contacts (BLEM)\n\n";
   mesh_contact_markdown(run_mesh_contact_demo(), report);
   report << "\n## Robot watchdog\n\n";
-  const RobotDemo robot = run_robot_demo(default_robots_dir());
+  const std::string robots = default_robots_dir();
+  out << "running the Panda watchdog from " << robots << "\n" << std::flush;
+  const RobotDemo robot = run_robot_demo(robots);
   std::error_code ec;
   fs::create_directories(options.report_dir, ec);
   int code = 0;

@@ -11,6 +11,7 @@
 #include <proxima/robot/scene_watchdog.hpp>
 #include <proxima/robot/urdf.hpp>
 
+#include "data_dirs.hpp"
 #include "svg_plot.hpp"
 
 namespace proxima::apps {
@@ -31,13 +32,7 @@ std::vector<double> ready_pose() {
 
 }  // namespace
 
-std::string default_robots_dir() {
-#ifdef PROXIMA_ROBOTS_DIR
-  return PROXIMA_ROBOTS_DIR;
-#else
-  return "tests/data/robots";
-#endif
-}
+std::string default_robots_dir() { return robots_dir(); }
 
 RobotDemo run_robot_demo(const std::string& robots_dir) {
   RobotDemo demo;

@@ -32,8 +32,8 @@ struct RobotDemo {
   double update_us_mean = 0.0, update_us_max = 0.0;
 };
 
-/// The robots' folder shipped with the sources (the Panda's URDF, SRDF
-/// and meshes).
+/// The robots' folder (the Panda's URDF, SRDF and meshes): installed or
+/// the source tree's (data_dirs.hpp).
 std::string default_robots_dir();
 
 /// Runs both jogs; never throws (a robot that does not load sets `error`).

@@ -6,6 +6,7 @@
 
 #include <proxima/core/error.hpp>
 
+#include "data_dirs.hpp"
 #include "demo_sim.hpp"
 #include "scene.hpp"
 
@@ -40,13 +41,7 @@ const std::vector<DemoScene>& demo_scenes() {
   return scenes;
 }
 
-std::string default_examples_dir() {
-#ifdef PROXIMA_EXAMPLES_DIR
-  return PROXIMA_EXAMPLES_DIR;
-#else
-  return "examples";
-#endif
-}
+std::string default_examples_dir() { return examples_dir(); }
 
 std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double time_scale, std::ostream& log) {
   std::vector<SceneReport> out;

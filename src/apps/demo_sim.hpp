@@ -45,7 +45,7 @@ void sim_markdown(const std::vector<SceneReport>& reports, std::ostream& out);
 /// of drift, energy, contacts per step and time per step.
 std::string sim_html(const std::vector<SceneReport>& reports, const std::string& command, const std::string& date);
 
-/// Examples folder: PROXIMA_EXAMPLES beside the source tree, as built in.
+/// The example scenes' folder: installed or the source tree's (data_dirs.hpp).
 std::string default_examples_dir();
 
 }  // namespace proxima::apps
