@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iomanip>
 #include <ostream>
@@ -15,6 +16,7 @@
 #include "demo_mesh.hpp"
 #include "demo_robot.hpp"
 #include "demo_sim.hpp"
+#include "progress.hpp"
 #include "query_protocol.hpp"
 
 namespace proxima::apps {
@@ -135,8 +137,10 @@ std::string find_bench_program(const std::string& name) {
 namespace {
 
 // Runs a benchmark program found beside this one and appends its markdown
-// to the report; false when it is missing or fails.
-bool append_bench(const std::string& name, const std::string& args, std::ostream& report, std::ostream& out) {
+// to the report; false when it is missing or fails. `shown` redraws the
+// progress line after the command's own line.
+bool append_bench(const std::string& name, const std::string& args, std::ostream& report, std::ostream& out,
+                  const std::function<void()>& shown) {
   const std::string bench = find_bench_program(name);
   if (bench.empty()) {
     report << "The benchmark program `" << name << "` was not found beside this executable.\n";
@@ -144,6 +148,7 @@ bool append_bench(const std::string& name, const std::string& args, std::ostream
   }
   const std::string cmd = "'" + bench + "' " + args;
   out << "running: " << cmd << "\n" << std::flush;
+  shown();
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) {
     report << "Could not start `" << cmd << "`.\n";
@@ -162,16 +167,35 @@ bool append_bench(const std::string& name, const std::string& args, std::ostream
 }  // namespace
 
 int run_demo(const DemoOptions& options, std::ostream& out) {
+  // Stages: queries, manifolds, mesh contacts, the robot, the scenes, and
+  // the six benchmark runs.
+  const int stages = 4 + (options.sim ? 1 : 0) + (options.bench ? 6 : 0);
+  int stage = 0;
+  Progress progress = Progress::on_terminal("proxima demo", stages, options.progress, 0.0);
+  // The stage's line goes up first, so that what the stage prints is not
+  // drawn over; a benchmark run redraws it after its own line.
+  std::string current;
+  auto next = [&](const char* what) {
+    progress.clear();
+    current = what;
+    progress.update(stage++, current);
+  };
+  auto bench_shown = [&] { progress.update(stage - 1, current); };
   std::ostringstream report;
   report << "# Proxima demo report\n\n## Example queries\n\n";
+  next("example queries");
   example_table(report);
   report << "\n## Contact manifolds\n\n";
+  next("contact manifolds");
   manifold_table(report);
   report << "\n## Mesh contacts (BLEM)\n\n";
+  next("mesh contacts");
   mesh_contact_markdown(run_mesh_contact_demo(), report);
   report << "\n## Robot watchdog\n\n";
   const std::string robots = default_robots_dir();
+  progress.clear();
   out << "running the Panda watchdog from " << robots << "\n" << std::flush;
+  next("the Panda's watchdog");
   const RobotDemo robot = run_robot_demo(robots);
   std::error_code ec;
   fs::create_directories(options.report_dir, ec);
@@ -191,6 +215,9 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   if (options.sim) {
     // Short runs of the example scenes: a table here, plots in index.html.
     const std::string examples = options.examples_dir.empty() ? default_examples_dir() : options.examples_dir;
+    next("example scenes");
+    // Each scene prints its line as it ends: that is the progress here.
+    progress.clear();
     out << "running the example scenes from " << examples << "\n" << std::flush;
     const std::vector<SceneReport> scenes = run_demo_scenes(examples, options.sim_time_scale, out);
     char date[64];
@@ -203,6 +230,7 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
     const fs::path html = fs::path(options.report_dir) / "index.html";
     std::ofstream h(html);
     if (h) h << sim_html(scenes, command.str(), date);
+    progress.clear();
     if (!h) {
       out << "could not write " << html.string() << "\n";
       code = 1;
@@ -213,27 +241,36 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   }
   if (options.bench) {
     report << "\n## Convex distance benchmark\n\n";
-    if (!append_bench("proxima-bench", "--poses " + std::to_string(options.bench_poses) + " --markdown", report, out))
-      code = 1;
+    next("convex distance benchmark");
+    const std::string poses = "--poses " + std::to_string(options.bench_poses) + " --markdown";
+    if (!append_bench("proxima-bench", poses, report, out, bench_shown)) code = 1;
     // Mesh contacts beside FCL and Bullet GImpact on the same poses.
     report << "\n## Mesh contacts benchmark\n\n";
-    if (!append_bench("proxima-blem-bench", "--poses 40 --repeats 3 --markdown", report, out)) code = 1;
+    next("mesh contacts benchmark");
+    if (!append_bench("proxima-blem-bench", "--poses 40 --repeats 3 --markdown", report, out, bench_shown)) code = 1;
     // The 10-cube mesh stack beside ODE's trimesh collider.
     report << "\n## Mesh cube stack beside ODE\n\n";
-    if (!append_bench("proxima-stack-bench", "--time 5 --markdown", report, out)) code = 1;
+    next("mesh stack beside ODE");
+    if (!append_bench("proxima-stack-bench", "--time 5 --markdown", report, out, bench_shown)) code = 1;
     // The scene checker beside FCL on MotionBenchMaker scenes, the Panda
     // and the UR5, a quick setting (the bench's default is 2,000
     // configurations per scene).
     report << "\n## Robot scene checker benchmark: Panda\n\n";
-    if (!append_bench("proxima-robot-bench", "--robot panda --configs 300 --markdown", report, out)) code = 1;
+    next("robot benchmark: Panda");
+    const char* panda = "--robot panda --configs 300 --markdown";
+    if (!append_bench("proxima-robot-bench", panda, report, out, bench_shown)) code = 1;
     report << "\n## Robot scene checker benchmark: UR5\n\n";
-    if (!append_bench("proxima-robot-bench", "--robot ur5 --configs 300 --markdown", report, out)) code = 1;
+    next("robot benchmark: UR5");
+    const char* ur5 = "--robot ur5 --configs 300 --markdown";
+    if (!append_bench("proxima-robot-bench", ur5, report, out, bench_shown)) code = 1;
     // time_of_impact beside FCL's continuousCollide and Bullet's convex
     // casts on the same motions (the bench's default is 1,000 per workload).
     report << "\n## Time of impact benchmark\n\n";
-    if (!append_bench("proxima-toi-bench", "--poses 200 --markdown", report, out)) code = 1;
+    next("time of impact benchmark");
+    if (!append_bench("proxima-toi-bench", "--poses 200 --markdown", report, out, bench_shown)) code = 1;
   }
 
+  progress.finish();
   out << report.str();
   const fs::path file = fs::path(options.report_dir) / "report.md";
   std::ofstream f(file);

@@ -17,7 +17,8 @@ struct DemoOptions {
   bool bench = true;       ///< run the benchmark program when it is installed beside us
   bool sim = true;         ///< run the example scenes and write index.html
   double sim_time_scale = 1.0;  ///< multiplies each scene's demo duration
-  std::string examples_dir;     ///< "" = the source tree's examples/
+  std::string examples_dir;     ///< "" = the installed or the source tree's examples/
+  bool progress = true;         ///< the stage on stderr when it is a terminal (off: --quiet)
 };
 
 /// Runs the demo; returns the process exit code.

@@ -102,7 +102,9 @@ int main(int argc, char** argv) {
   demo->add_option("--sim-scale", demo_opt.sim_time_scale, "Multiply the scenes' demo durations")
       ->check(number_in(0.0, 1e3, true, ""))
       ->capture_default_str();
-  demo->add_option("--examples", demo_opt.examples_dir, "Folder of the example scenes (default: the source tree's)");
+  demo->add_option("--examples", demo_opt.examples_dir,
+                   "Folder of the example scenes (default: the installed or the source tree's)");
+  demo->add_flag("!--quiet", demo_opt.progress, "No progress line on stderr (shown only on a terminal)");
 
   int bench_poses = 1000;
   CLI::App* bench = app.add_subcommand("bench", "Run the side-by-side distance benchmark");
@@ -127,6 +129,7 @@ int main(int argc, char** argv) {
           ->check(CLI::Range(3, 64));
   simc->add_option("--friction-basis", sim_opt.friction_basis, "Override the cone's orientation: fixed or sliding")
       ->check(CLI::IsMember({"fixed", "sliding"}));
+  simc->add_flag("!--quiet", sim_opt.progress, "No progress line on stderr (shown only on a terminal)");
 
   proxima::apps::RobotCommandOptions robot_opt;
   std::vector<std::string> robot_packages;

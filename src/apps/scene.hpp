@@ -61,6 +61,7 @@ struct SimCommandOptions {
   std::optional<int> friction_directions;  ///< q ≥ 3
   std::string friction_basis;  ///< fixed | sliding
   std::string out_path;        ///< trajectory CSV
+  bool progress = true;        ///< a progress line on stderr when it is a terminal (off: --quiet)
 };
 
 /// The `proxima sim` command; returns the exit code (1 with a message on

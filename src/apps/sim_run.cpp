@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <ostream>
 
+#include "progress.hpp"
 #include "scene.hpp"
 
 namespace proxima::apps {
@@ -93,7 +94,12 @@ int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, s
       if (!csv) throw Error(o.out_path + ": cannot write the trajectory file");
     }
     const std::string& out_path = o.out_path;
-    const SimRunResult r = run_scene(scene, duration, out_path.empty() ? nullptr : &csv);
+    Progress progress = Progress::on_terminal("proxima sim " + scene.name, duration, o.progress);
+    const SimRunResult r = run_scene(scene, duration, out_path.empty() ? nullptr : &csv,
+                                     [&](const sim::World& w, const sim::StepStats&) {
+                                       if (progress.active()) progress.update(w.time());
+                                     });
+    progress.finish();
     out << scene.name << ": " << duration << " s at dt " << scene.world.options.dt << " s, solver "
         << sim::to_string(so.solver) << ", q = " << so.solve.friction_directions << " (" << sim::to_string(so.friction_basis)
         << " cone)\n";
