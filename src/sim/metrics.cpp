@@ -27,6 +27,11 @@ std::vector<MetricResult> no_samples(const std::string& metric, const std::strin
   return {{metric + "_no_samples", 0.0, metric + ": no samples" + buf}};
 }
 
+// Whether the step just taken lies in a window starting at `from`. The
+// world's clock adds dt at every step, so the step meant to land on `from`
+// may read a hair below it (1999 × 0.001 + 0.001 < 2): half a step decides.
+bool in_window(const World& w, double from) { return w.time() >= from - 0.5 * w.options.dt; }
+
 int body_index(const World& w, const std::string& name, const char* field) {
   const int i = w.find(name);
   if (i < 0) throw Error(std::string("metric.") + field + ": no body named \"" + name + "\"");
@@ -41,7 +46,7 @@ class SupportForce final : public Metric {
   void start(const World&) override {}
   void observe(const World& w, const StepStats&) override {
     t_end_ = w.time();
-    if (w.time() < from_) return;
+    if (!in_window(w, from_)) return;
     double sum = 0.0;
     for (const ContactImpulse& c : w.last_contacts())
       if (c.body_a == body_ || c.body_b == body_) sum += c.normal_impulse;
@@ -82,7 +87,7 @@ class Incline final : public Metric {
   void observe(const World& w, const StepStats&) override {
     const double s = (w.bodies()[static_cast<std::size_t>(body_)].com_position() - x0_).dot(down_);
     t_end_ = w.time();
-    if (w.time() >= from_) {
+    if (in_window(w, from_)) {
       if (!have_start_) {
         s_start_ = s;
         have_start_ = true;
@@ -242,7 +247,7 @@ class Drift final : public Metric {
   void start(const World&) override {}
   void observe(const World& w, const StepStats&) override {
     t_end_ = w.time();
-    if (w.time() < from_) return;
+    if (!in_window(w, from_)) return;
     const Vec3 x = w.bodies()[static_cast<std::size_t>(body_)].com_position();
     if (!have_) {
       x0_ = x;

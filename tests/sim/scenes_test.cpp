@@ -55,6 +55,15 @@ TEST(Scenes, AMetricWindowTheRunNeverReachesSaysNoSamples) {
                                              "energy_max_gain", "ke_ratio_end", "ke_max_change_upright", "stop_time",
                                              "analytic_stop_time", "analytic_stop_time_qgon", "max_slide_mm",
                                              "topple_time"}));
+  // A run that ends exactly where the window starts has its sample there,
+  // although the clock, a sum of steps, may stop a hair short of it.
+  apps::Scene exact = apps::scene_from_json(nlohmann::json::parse(R"({"dt": 0.001, "bodies": [
+    {"name": "floor", "static": true, "shape": {"shape": "halfspace", "normal": [0, 0, 1], "offset": 0}},
+    {"name": "box", "shape": {"shape": "box", "size": [1, 1, 1]}, "density": 1000, "pose": {"p": [0, 0, 0.5]}}],
+    "metrics": [{"kind": "support_force", "body": "box", "from": 2.0}, {"kind": "drift", "body": "box", "from": 2.0}]})"));
+  const apps::SimRunResult at_end = apps::run_scene(exact, 2.0, nullptr);
+  for (const sim::MetricResult& m : at_end.metrics) EXPECT_FALSE(m.name.ends_with("_no_samples")) << m.text;
+  EXPECT_EQ(at_end.metrics.front().name, "support_over_weight");
   // No step at all: every metric says so.
   apps::Scene again = apps::scene_from_json(nlohmann::json::parse(R"({"bodies": [
     {"name": "floor", "static": true, "shape": {"shape": "halfspace", "normal": [0, 0, 1], "offset": 0}},
