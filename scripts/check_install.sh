@@ -60,6 +60,14 @@ for expected in examples/cpp/*.expected; do
   echo "example $example: prints $expected"
 done
 
+# Without CMake: the same example built with the flags pkg-config gives for
+# the installed proxima.pc.
+pc_dir=$(dirname "$(find "$prefix" -name proxima.pc | head -n 1)")
+read -r -a pc_flags <<<"$(PKG_CONFIG_PATH="$pc_dir" pkg-config --cflags --libs proxima)"
+g++ -O1 examples/cpp/distance.cpp -o build-examples/distance_pkgconfig "${pc_flags[@]}"
+build-examples/distance_pkgconfig >build-examples/distance_pkgconfig.out
+python3 tests/docs/answers.py text examples/cpp/distance.expected build-examples/distance_pkgconfig.out
+echo "pkg-config: examples/cpp/distance.cpp built with $(PKG_CONFIG_PATH="$pc_dir" pkg-config --modversion proxima)'s flags prints its .expected"
 cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$build_dir/CMakeCache.txt"; }
 python_module=$(cache_value PROXIMA_PYTHON)
 case "${python_module^^}" in

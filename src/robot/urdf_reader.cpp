@@ -4,6 +4,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <optional>
+#include <string_view>
+#include <system_error>
+#include <vector>
 
 #include <proxima/core/error.hpp>
 #include <proxima/io/file.hpp>
@@ -170,6 +175,43 @@ RobotModel parse_document(const xml::Document& d, const std::filesystem::path& b
 
 }  // namespace
 
+namespace {
+
+// The entries of a ':'-separated path variable, empty ones dropped.
+std::vector<std::filesystem::path> path_list(const char* variable) {
+  std::vector<std::filesystem::path> out;
+  const char* value = std::getenv(variable);
+  if (!value) return out;
+  std::string_view rest(value);
+  while (!rest.empty()) {
+    const std::size_t colon = rest.find(':');
+    const std::string_view entry = rest.substr(0, colon);
+    if (!entry.empty()) out.emplace_back(std::string(entry));
+    if (colon == std::string_view::npos) break;
+    rest.remove_prefix(colon + 1);
+  }
+  return out;
+}
+
+// `tail` inside package `pkg` where ROS 1 (ROS_PACKAGE_PATH: folders that
+// hold packages, or are one) or ROS 2 (AMENT_PREFIX_PATH: install prefixes,
+// a package's files under share/<pkg>) put it; the first that exists.
+std::optional<std::filesystem::path> ros_package_file(const std::string& pkg, const std::string& tail) {
+  std::error_code ec;
+  auto exists = [&](const std::filesystem::path& p) { return std::filesystem::exists(p, ec); };
+  for (const std::filesystem::path& dir : path_list("ROS_PACKAGE_PATH")) {
+    if (const auto p = dir / pkg / tail; exists(p)) return p;
+    const std::filesystem::path name = (dir.filename().empty() ? dir.parent_path() : dir).filename();
+    if (const auto p = dir / tail; name == pkg && exists(p)) return p;
+  }
+  for (const std::filesystem::path& prefix : path_list("AMENT_PREFIX_PATH")) {
+    if (const auto p = prefix / "share" / pkg / tail; exists(p)) return p;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::filesystem::path resolve_mesh_uri(const std::string& uri, const std::filesystem::path& base_dir,
                                        const UrdfOptions& options) {
   if (uri.empty()) throw Error("empty mesh filename");
@@ -183,6 +225,9 @@ std::filesystem::path resolve_mesh_uri(const std::string& uri, const std::filesy
     if (pkg.empty()) throw Error("mesh '" + uri + "': empty package name");
     const auto it = options.packages.find(pkg);
     if (it != options.packages.end()) return it->second / tail;
+    if (options.ros_environment) {
+      if (auto found = ros_package_file(pkg, tail)) return *found;
+    }
     return base_dir / pkg / tail;
   }
   if (uri.rfind(file, 0) == 0) return std::filesystem::path(uri.substr(file.size()));

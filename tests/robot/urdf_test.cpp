@@ -3,7 +3,10 @@
 // rejection naming the element and the reason.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -87,6 +90,55 @@ TEST(RobotUrdf, MeshUrisResolveAgainstPackagesTheUrdfFolderOrAbsolutePaths) {
   EXPECT_EQ(resolve_mesh_uri("meshes/y.obj", base), base / "meshes/y.obj");
   EXPECT_EQ(resolve_mesh_uri("/abs/y.obj", base), std::filesystem::path("/abs/y.obj"));
   expect_error([&] { resolve_mesh_uri("package:///y.obj", base); }, {"empty package name"});
+}
+
+// Sets an environment variable for one scope, restoring it after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) setenv(name_, old_->c_str(), 1);
+    else unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// package:// through ROS 1's ROS_PACKAGE_PATH (folders holding packages, or
+// a package itself) and ROS 2's AMENT_PREFIX_PATH (share/<pkg> of each
+// prefix), after the explicit map and before the URDF's folder.
+TEST(RobotUrdf, PackageUrisResolveThroughTheRosEnvironment) {
+  TempDir dir;
+  dir.write("ws1/src/arm_description/meshes/link.stl", "solid x\nendsolid x\n");
+  dir.write("ws2/gripper/meshes/finger.stl", "solid x\nendsolid x\n");
+  dir.write("install/share/camera/meshes/body.stl", "solid x\nendsolid x\n");
+  const std::filesystem::path base = dir.path() / "robot";
+  const std::string ros_package_path = (dir.path() / "nowhere").string() + "::" + (dir.path() / "ws1/src").string() +
+                                       ":" + (dir.path() / "ws2/gripper/").string();
+  const ScopedEnv ros1("ROS_PACKAGE_PATH", ros_package_path);
+  const ScopedEnv ros2("AMENT_PREFIX_PATH", (dir.path() / "install").string());
+  EXPECT_EQ(resolve_mesh_uri("package://arm_description/meshes/link.stl", base),
+            dir.path() / "ws1/src/arm_description/meshes/link.stl");
+  EXPECT_EQ(resolve_mesh_uri("package://gripper/meshes/finger.stl", base),
+            dir.path() / "ws2/gripper/" / "meshes/finger.stl");
+  EXPECT_EQ(resolve_mesh_uri("package://camera/meshes/body.stl", base),
+            dir.path() / "install/share/camera/meshes/body.stl");
+  // Not found anywhere: the URDF's folder, as before.
+  EXPECT_EQ(resolve_mesh_uri("package://absent/m.stl", base), base / "absent/m.stl");
+  // The explicit map wins; the environment can be switched off.
+  UrdfOptions o;
+  o.packages["camera"] = "/opt/camera";
+  EXPECT_EQ(resolve_mesh_uri("package://camera/meshes/body.stl", base, o),
+            std::filesystem::path("/opt/camera/meshes/body.stl"));
+  UrdfOptions off;
+  off.ros_environment = false;
+  EXPECT_EQ(resolve_mesh_uri("package://arm_description/meshes/link.stl", base, off),
+            base / "arm_description/meshes/link.stl");
 }
 
 TEST(RobotUrdf, MeshesLoadWithScaleAsHullOrTriangleMesh) {

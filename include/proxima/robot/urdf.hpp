@@ -11,9 +11,13 @@
 //
 // Mesh filenames resolve when the URDF is read (the file must exist, unless
 // UrdfOptions::require_meshes is off; it is read later, by RobotGeometry):
-//   * `package://pkg/rest` → packages[pkg]/rest when the map has `pkg`, else
-//     <base>/pkg/rest, with <base> the URDF file's folder (robot folders
-//     packaged as MotionBenchMaker does write `package://meshes/...`);
+//   * `package://pkg/rest` → packages[pkg]/rest when the map has `pkg`; else,
+//     with UrdfOptions::ros_environment, the first that exists of
+//     <dir>/pkg/rest (or <dir>/rest when <dir> is named pkg) for each <dir>
+//     of ROS_PACKAGE_PATH (ROS 1) and <prefix>/share/pkg/rest for each
+//     <prefix> of AMENT_PREFIX_PATH (ROS 2); else <base>/pkg/rest, with
+//     <base> the URDF file's folder (robot folders packaged as
+//     MotionBenchMaker does write `package://meshes/...`);
 //   * `file:///abs/path` → /abs/path;
 //   * anything else is a path, relative ones against <base>.
 // Mesh files are read by read_mesh (OBJ, STL, PLY, and COLLADA through
@@ -32,6 +36,9 @@ namespace proxima::robot {
 struct UrdfOptions {
   /// package name → directory, for `package://` mesh URIs.
   std::map<std::string, std::filesystem::path> packages;
+  /// Look up `package://` packages the map lacks where ROS installs them:
+  /// ROS_PACKAGE_PATH and AMENT_PREFIX_PATH, read when a URI is resolved.
+  bool ros_environment = true;
   /// Check that every mesh file exists while reading. Off, a model whose
   /// meshes are missing still loads (for its kinematics); building its
   /// geometry then throws for the first missing mesh.
