@@ -561,6 +561,19 @@ class SceneChecker:
         link_margins: Dict[str, float] = ...,
         packages: Dict[str, StrPath] = ...,
     ) -> None: ...
+    @staticmethod
+    def from_xml(
+        urdf_xml: str,
+        srdf_xml: Optional[str] = None,
+        *,
+        base_dir: StrPath = ".",
+        environment: Optional[Environment] = None,
+        mesh_mode: Literal["convex_hull", "triangle_mesh"] = "convex_hull",
+        margin: float = 0.0,
+        link_margins: Dict[str, float] = ...,
+        packages: Dict[str, StrPath] = ...,
+    ) -> SceneChecker:
+        """The robot from URDF and SRDF text (ROS's robot_description); relative meshes against base_dir."""
     @property
     def environment(self) -> Environment: ...
     @environment.setter

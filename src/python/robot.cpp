@@ -63,10 +63,12 @@ robot::MeshMode mesh_mode_arg(const std::string& s) {
   value_error("mesh_mode: unknown \"" + s + "\" (expected convex_hull or triangle_mesh)");
 }
 
-Scene make_scene(const std::filesystem::path& urdf, const std::optional<std::filesystem::path>& srdf,
-                 const py::object& environment, const std::string& mesh_mode, double margin,
-                 const std::map<std::string, double>& link_margins,
-                 const std::map<std::string, std::filesystem::path>& packages) {
+// A scene from a model reader (a URDF file or text) and an SRDF step (a file,
+// text, or none): the options and the environment are the same for both.
+template <class ReadModel, class ApplySrdf>
+Scene build_scene(const ReadModel& read_model, const ApplySrdf& apply, const py::object& environment,
+                  const std::string& mesh_mode, double margin, const std::map<std::string, double>& link_margins,
+                  const std::map<std::string, std::filesystem::path>& packages) {
   robot::UrdfOptions uo;
   uo.packages = packages;
   robot::GeometryOptions go;
@@ -77,11 +79,35 @@ Scene make_scene(const std::filesystem::path& urdf, const std::optional<std::fil
   s.environment = environment.is_none() ? std::make_shared<Environment>()
                                         : environment.cast<std::shared_ptr<Environment>>();
   py::gil_scoped_release unlocked;  // reading and hulling the meshes takes a moment
-  robot::RobotModel model = robot::load_urdf(urdf, uo);
+  robot::RobotModel model = read_model(uo);
   robot::AllowedCollisionMatrix acm = robot::AllowedCollisionMatrix::adjacent(model);
-  if (srdf) robot::apply_srdf(model, *srdf, acm);
+  apply(model, acm);
   s.checker = std::make_shared<const robot::SceneChecker>(robot::RobotGeometry(std::move(model), go), std::move(acm));
   return s;
+}
+
+Scene make_scene(const std::filesystem::path& urdf, const std::optional<std::filesystem::path>& srdf,
+                 const py::object& environment, const std::string& mesh_mode, double margin,
+                 const std::map<std::string, double>& link_margins,
+                 const std::map<std::string, std::filesystem::path>& packages) {
+  return build_scene([&](const robot::UrdfOptions& uo) { return robot::load_urdf(urdf, uo); },
+                     [&](const robot::RobotModel& model, robot::AllowedCollisionMatrix& acm) {
+                       if (srdf) robot::apply_srdf(model, *srdf, acm);
+                     },
+                     environment, mesh_mode, margin, link_margins, packages);
+}
+
+// From text, as ROS hands a robot over (the robot_description parameter).
+Scene make_scene_from_xml(const std::string& urdf, const std::optional<std::string>& srdf,
+                          const std::filesystem::path& base_dir, const py::object& environment,
+                          const std::string& mesh_mode, double margin, const std::map<std::string, double>& link_margins,
+                          const std::map<std::string, std::filesystem::path>& packages) {
+  return build_scene(
+      [&](const robot::UrdfOptions& uo) { return robot::parse_urdf(urdf, base_dir, uo, "urdf_xml"); },
+      [&](const robot::RobotModel& model, robot::AllowedCollisionMatrix& acm) {
+        if (srdf) robot::apply_srdf_text(model, *srdf, acm, "srdf_xml");
+      },
+      environment, mesh_mode, margin, link_margins, packages);
 }
 
 robot::RobotState state(const Scene& s, const py::object& q, const py::object& base) {
@@ -298,7 +324,16 @@ void bind_robot(py::module_& m) {
            py::arg("packages") = std::map<std::string, std::filesystem::path>{},
            "SceneChecker(urdf, srdf=None, *, environment=None, mesh_mode='convex_hull' | 'triangle_mesh', "
            "margin=0 (safety margin of every link, m), link_margins={link: m}, packages={name: dir} for "
-           "package:// URIs). Errors name the file, the line and the reason.")
+           "package:// URIs, which ROS_PACKAGE_PATH and AMENT_PREFIX_PATH also find). Errors name the file, "
+           "the line and the reason.")
+      .def_static("from_xml", &make_scene_from_xml, py::arg("urdf_xml"), py::arg("srdf_xml") = py::none(),
+                  py::kw_only(), py::arg("base_dir") = std::filesystem::path("."), py::arg("environment") = py::none(),
+                  py::arg("mesh_mode") = "convex_hull", py::arg("margin") = 0.0,
+                  py::arg("link_margins") = std::map<std::string, double>{},
+                  py::arg("packages") = std::map<std::string, std::filesystem::path>{},
+                  "SceneChecker.from_xml(urdf_xml, srdf_xml=None, *, base_dir='.', ...): the robot from URDF "
+                  "and SRDF text, as ROS's robot_description parameter holds it; relative mesh paths resolve "
+                  "against base_dir. The other arguments as SceneChecker().")
       .def_property(
           "environment", [](const Scene& s) { return s.environment; },
           [](Scene& s, std::shared_ptr<Environment> e) {

@@ -159,6 +159,26 @@ class RobotTest(unittest.TestCase):
             t = self.panda.tolerance(q, 0.0)
             self.assertTrue(t.within and t.self_pair)
 
+    def test_a_robot_from_urdf_and_srdf_text_is_the_robot_from_its_files(self):
+        with open(URDF) as f:
+            urdf = f.read()
+        with open(SRDF) as f:
+            srdf = f.read()
+        text = proxima.SceneChecker.from_xml(urdf, srdf, base_dir=PANDA)
+        self.assertEqual(text.joint_names, self.panda.joint_names)
+        for q in (READY, (0, 0, 0, -2.5, 0, 0, 0), (0, 0.5, 0, -3.0, 0, 2.5, 0)):
+            a, b = text.check(q), self.panda.check(q)
+            self.assertEqual((a.collide, sorted(a.self_pairs)), (b.collide, sorted(b.self_pairs)))
+            self.assertEqual(text.distances(q).self_distance.distance, self.panda.distances(q).self_distance.distance)
+        # Without the SRDF, pairs it disables are checked again.
+        bare = proxima.SceneChecker.from_xml(urdf, base_dir=PANDA)
+        self.assertGreaterEqual(len(bare.check((0, 0, 0, -2.5, 0, 0, 0)).self_pairs), 3)
+        # Errors name the text and the line; meshes resolve against base_dir.
+        with self.assertRaisesRegex(ValueError, "urdf_xml"):
+            proxima.SceneChecker.from_xml("<robot name='r'><link name='a'/>", base_dir=PANDA)
+        with self.assertRaisesRegex(ValueError, "meshes"):
+            proxima.SceneChecker.from_xml(urdf, base_dir="/nonexistent")
+
     def test_objects_added_or_swapped_after_a_query_count(self):
         # The checker prepares its environment once and again only when it
         # changes: an object added (or a whole environment swapped in) after
