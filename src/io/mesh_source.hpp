@@ -104,5 +104,7 @@ TriangleMesh parse_obj(const std::string& bytes, const std::filesystem::path& fi
 TriangleMesh parse_stl(const std::string& bytes, const std::filesystem::path& file, const MeshReadOptions& options);
 TriangleMesh parse_ply(const std::string& bytes, const std::filesystem::path& file, const MeshReadOptions& options);
 TriangleMesh parse_dae(const std::string& bytes, const std::filesystem::path& file, const MeshReadOptions& options);
+// glTF reads from the file itself (its buffers are other files beside it).
+TriangleMesh read_gltf(const std::filesystem::path& file, const MeshReadOptions& options);
 
 }  // namespace proxima::io_detail

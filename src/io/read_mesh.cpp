@@ -36,6 +36,7 @@ TriangleMesh read_mesh(const std::filesystem::path& path, const MeshReadOptions&
   if (ext == ".stl") return io_detail::parse_stl(bytes, path, options);
   if (ext == ".ply") return io_detail::parse_ply(bytes, path, options);
   if (ext == ".dae") return io_detail::parse_dae(bytes, path, options);
+  if (ext == ".gltf" || ext == ".glb") return io_detail::read_gltf(path, options);
 
   // Unknown extension: PLY and STL announce themselves; OBJ has records.
   if (bytes.rfind("ply\n", 0) == 0 || bytes.rfind("ply\r\n", 0) == 0) return io_detail::parse_ply(bytes, path, options);
@@ -47,8 +48,9 @@ TriangleMesh read_mesh(const std::filesystem::path& path, const MeshReadOptions&
   }
   if (bytes.find('\0') == std::string::npos && looks_like_obj(bytes)) return io_detail::parse_obj(bytes, path, options);
   if (bytes.find("<COLLADA") != std::string::npos) return io_detail::parse_dae(bytes, path, options);
+  if (bytes.rfind("glTF", 0) == 0) return io_detail::read_gltf(path, options);  // GLB's magic
   io_detail::fail(path, {}, "unknown mesh format (extension " + io_detail::quote(ext) +
-                                "; not PLY, STL, OBJ or COLLADA by content either)");
+                                "; not PLY, STL, OBJ, COLLADA or GLB by content either)");
 }
 
 }  // namespace proxima

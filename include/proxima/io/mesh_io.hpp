@@ -37,7 +37,7 @@ struct MeshReadOptions {
   double margin = 0.0;
 };
 
-/// Reads an OBJ, STL, PLY or COLLADA file, chosen by the extension
+/// Reads an OBJ, STL, PLY, COLLADA or glTF/GLB file, chosen by the extension
 /// (case-insensitive) or, for another extension, by the content. The mesh is named after the
 /// path. Throws proxima::Error naming the file, the line or byte offset and
 /// the reason when the file is missing, unreadable, empty, truncated or
@@ -68,5 +68,11 @@ TriangleMesh read_ply(const std::filesystem::path& path, const MeshReadOptions& 
 /// clipping), identical vertices welded; points and lines are dropped.
 /// assimp keeps coordinates in single precision (~1e-7 relative).
 TriangleMesh read_dae(const std::filesystem::path& path, const MeshReadOptions& options = {});
+
+/// glTF 2.0 (.gltf with its buffers, embedded or beside it; .glb) through
+/// assimp: every mesh, placed by its nodes' transforms (a glTF is Y-up by
+/// its specification; the coordinates are taken as written, as for COLLADA),
+/// then scaled by options.scale. Triangulated and welded as read_dae.
+TriangleMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& options = {});
 
 }  // namespace proxima

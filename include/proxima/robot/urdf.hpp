@@ -20,8 +20,8 @@
 //     MotionBenchMaker does write `package://meshes/...`);
 //   * `file:///abs/path` → /abs/path;
 //   * anything else is a path, relative ones against <base>.
-// Mesh files are read by read_mesh (OBJ, STL, PLY, and COLLADA through
-// assimp, in the file's own axes as ROS reads them).
+// Mesh files are read by read_mesh (OBJ, STL, PLY, and COLLADA and glTF
+// through assimp, in the file's own axes as ROS reads them).
 #pragma once
 
 #include <filesystem>

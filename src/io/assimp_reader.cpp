@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// COLLADA through assimp: the one format here we do not parse ourselves (a
-// scene graph of XML with units, axes and node transforms). assimp's messages
-// have no line numbers; ours add the file's name.
+// The formats read through assimp, not parsed here: COLLADA (a scene graph of
+// XML with units, axes and node transforms) and glTF 2.0 / GLB (JSON or
+// binary with external or embedded buffers). assimp's messages have no line
+// numbers; ours add the file's name.
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
@@ -69,10 +70,32 @@ TriangleMesh parse_dae(const std::string& bytes, const std::filesystem::path& fi
   return finish_mesh(file, {}, std::move(c.vertices), std::move(c.triangles), options);
 }
 
+TriangleMesh read_gltf(const std::filesystem::path& file, const MeshReadOptions& options) {
+  check_options(file, options);
+  // Read from the file, not from memory: a .gltf names its buffers by paths
+  // relative to itself. The bytes are checked first, for our messages
+  // (missing, empty, a directory, not a regular file).
+  read_file_bytes(file);
+  Assimp::Importer importer;
+  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+  const aiScene* scene = importer.ReadFile(
+      file.string(), aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType);
+  if (scene == nullptr || scene->mRootNode == nullptr) {
+    fail(file, {}, std::string("glTF: ") + importer.GetErrorString());
+  }
+  Collector c{file, options.scale, {}, {}};
+  c.node(*scene, *scene->mRootNode, aiMatrix4x4());
+  return finish_mesh(file, {}, std::move(c.vertices), std::move(c.triangles), options);
+}
+
 }  // namespace io_detail
 
 TriangleMesh read_dae(const std::filesystem::path& path, const MeshReadOptions& options) {
   return io_detail::parse_dae(io_detail::read_file_bytes(path), path, options);
+}
+
+TriangleMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& options) {
+  return io_detail::read_gltf(path, options);
 }
 
 }  // namespace proxima
