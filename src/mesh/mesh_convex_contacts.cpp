@@ -30,12 +30,14 @@ struct MeshConvex {
   const Transform& tb;
   Layers L;
   double margin;
+  bool smooth_faces;  // face_contacts applies (with the shadow test: both leave the paper's raw set)
   ShapeInNodes placed;
   Status status = Status::ok;
 
   MeshConvex(const Bvh& a, const Transform& pose_a, const S& s, const Transform& pose_b,
              const MeshContactOptions& o)
-      : A(a), shape(s), ta(pose_a), tb(pose_b), margin(o.margin), placed(a, pose_a, s, pose_b) {
+      : A(a), shape(s), ta(pose_a), tb(pose_b), margin(o.margin),
+        smooth_faces(o.drop_shadowed && o.smooth_edge_normals), placed(a, pose_a, s, pose_b) {
     L.ra = a.mesh().margin();
     L.rb = s.core_inflation();
     L.limit = L.ra + L.rb + o.margin;
@@ -91,11 +93,12 @@ struct MeshConvex {
     const TriangleMesh& m = A.mesh();
     const int fa = static_cast<int>(h.tri);
     if (h.overlap) {
-      if (!face_contacts(h, h.normal, col)) col.flagged(0.5 * (h.a + h.b), h.normal, h.distance, fa, -1, L);
+      if (!(smooth_faces && face_contacts(h, h.normal, col)))
+        col.flagged(0.5 * (h.a + h.b), h.normal, h.distance, fa, -1, L);
       return;
     }
     const Contact pc = point_contact(h.a, h.b, h.distance, L);
-    if (face_contacts(h, pc.normal, col)) return;
+    if (smooth_faces && face_contacts(h, pc.normal, col)) return;
     col.note(h.distance, pc.normal, L);
     const Triangle w = triangle_of(m, h.tri, ta);
     if (L.tan_patch > 0.0 && feature_size(w, pc.normal, -1.0, L.tan_patch * longest_edge(w)) >= 2) {

@@ -33,7 +33,8 @@ std::vector<std::uint8_t> smooth_edges(const TriangleMesh& m, double flat_angle)
       const std::uint64_t a = m.triangles()[t][static_cast<std::size_t>(k)];
       const std::uint64_t b = m.triangles()[t][static_cast<std::size_t>((k + 1) % 3)];
       if (a == b) continue;  // a degenerate triangle's edge of one point
-      uses.push_back({std::min(a, b) << 32 | std::max(a, b), static_cast<std::uint32_t>(t), static_cast<std::uint8_t>(k)});
+      uses.push_back(
+          {std::min(a, b) << 32 | std::max(a, b), static_cast<std::uint32_t>(t), static_cast<std::uint8_t>(k)});
     }
   std::sort(uses.begin(), uses.end(), [](const EdgeUse& x, const EdgeUse& y) {
     return x.key != y.key ? x.key < y.key : x.tri < y.tri;

@@ -144,7 +144,8 @@ TEST_P(TriangulatedIncline, ABoxAcceleratesAtTheCoulombRate) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Grids, TriangulatedIncline,
-                         ::testing::Values(FloorCase{1, 1, "pgs"}, FloorCase{40, 10, "pgs"}, FloorCase{40, 10, "lemke"}));
+                         ::testing::Values(FloorCase{1, 1, "pgs"}, FloorCase{40, 10, "pgs"},
+                                           FloorCase{40, 10, "lemke"}));
 
 }  // namespace
 }  // namespace proxima
