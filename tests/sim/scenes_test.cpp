@@ -110,6 +110,69 @@ TEST_P(SpinningFace, StopsAtTheCoulombTime) {
 INSTANTIATE_TEST_SUITE_P(Vertices, SpinningFace,
                          ::testing::Values("spinning_sphere_face_50.json", "spinning_sphere_face_100.json"));
 
+// The same stop time from geometry alone, not from the simulator's
+// impulses: the sphere rests on one triangle of its hull, whose corners
+// carry the weight m g in the proportions of the barycentric coordinates λ
+// of the centre of mass's foot (three supports: statically determinate).
+// Every corner slides about the vertical axis through the centre of mass,
+// so Coulomb friction brakes the spin with the torque μ m g r̄,
+// r̄ = Σ λ_i ρ_i (ρ_i the corners' distances from the axis), and the spin
+// stops at I_zz ω₀ / (μ m g r̄). Run well past it: it must stop there and
+// stay stopped, upright and in place.
+class SpinningFaceGeometry : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(SpinningFaceGeometry, StopsAtTheCoulombTimeOfItsRestingTriangle) {
+  apps::Scene s = apps::load_scene(std::string(PROXIMA_EXAMPLES_DIR) + "/" + GetParam());
+  const int i = s.world.find("sphere");
+  ASSERT_GE(i, 0);
+  const sim::Body& b = s.world.bodies()[static_cast<std::size_t>(i)];
+  const auto* hull = std::get_if<ConvexPolytope>(&b.geometry->convex()->variant());
+  ASSERT_NE(hull, nullptr);
+  // The resting face: the hull's vertices at its lowest height.
+  std::vector<Vec3> face;
+  double low = 1e300;
+  for (const Vec3& v : hull->vertices()) low = std::min(low, b.pose.apply(v).z());
+  for (const Vec3& v : hull->vertices())
+    if (b.pose.apply(v).z() <= low + 1e-9) face.push_back(b.pose.apply(v));
+  ASSERT_EQ(face.size(), 3u);
+  const Vec3 com = b.com_position();
+  // Barycentric coordinates of the centre of mass's foot in the triangle
+  // (horizontal plane).
+  const auto cross2 = [](const Vec3& p, const Vec3& q, const Vec3& r) {
+    return (q.x() - p.x()) * (r.y() - p.y()) - (q.y() - p.y()) * (r.x() - p.x());
+  };
+  const double area = cross2(face[0], face[1], face[2]);
+  const double l0 = cross2(com, face[1], face[2]) / area, l1 = cross2(face[0], com, face[2]) / area;
+  const double lambda[3] = {l0, l1, 1.0 - l0 - l1};
+  double rbar = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    ASSERT_GT(lambda[k], 0.0);  // the foot is inside: it rests
+    const Vec3& v = face[static_cast<std::size_t>(k)];
+    rbar += lambda[k] * std::hypot(v.x() - com.x(), v.y() - com.y());
+  }
+  const double mu = s.world.friction.mu(0, i), g = -s.world.gravity.z(), w0 = b.angular_velocity.z();
+  const double expected = b.inertia_world()(2, 2) * w0 / (mu * b.mass.mass * g * rbar);
+  // Observe the spin ourselves: the first step below 1 % of ω₀, and any
+  // spin left after it.
+  double stop = -1.0, spin_after = 0.0;
+  const auto observe = [&](const sim::World& w, const sim::StepStats&) {
+    const double wz = std::abs(w.bodies()[static_cast<std::size_t>(i)].angular_velocity.z());
+    if (stop < 0 && wz < 0.01 * std::abs(w0)) stop = w.time();
+    if (stop > 0 && w.time() > stop + 0.01) spin_after = std::max(spin_after, wz);
+  };
+  const apps::SimRunResult r = apps::run_scene(s, 2.0 * expected, nullptr, observe);
+  std::printf("  %s: stopped at %.4f s; geometry: I w0 / (mu m g rbar) = %.4f s (rbar %.5f m)\n", GetParam(), stop,
+              expected, rbar);
+  ASSERT_GT(stop, 0.0);
+  EXPECT_NEAR(stop, expected, 0.02 * expected);
+  EXPECT_LT(spin_after, 0.01 * std::abs(w0));
+  EXPECT_LE(metric(r, "max_slide_mm"), 0.01);
+  EXPECT_LT(metric(r, "topple_time"), 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Vertices, SpinningFaceGeometry,
+                         ::testing::Values("spinning_sphere_face_50.json", "spinning_sphere_face_100.json"));
+
 TEST(Scenes, RollingSpheresGainNoEnergy) {
   const apps::SimRunResult r = run("rolling_spheres.json", 1.0);
   EXPECT_LE(metric(r, "energy_max_gain"), 0.01);
