@@ -59,10 +59,12 @@ void check_pair(const Bvh& cube, const Transform& lower, const Transform& upper,
 // lower cube 0.2 m up through the upper one.
 TEST(StackedCubeContacts, TheStepBeforeTheR0StackExploded) {
   const Bvh cube = cube_mesh(0.1);
-  const Transform lower = Transform::from_quaternion(0.999999869, 2.280715049e-05, -1.707235126e-07,
-                                                     -0.0005113875075, Vec3(6.645141776e-05, -6.695899714e-05, 0.8499627239));
-  const Transform upper = Transform::from_quaternion(0.9999996222, 1.92305883e-05, 2.414833025e-07,
-                                                     -0.0008690601819, Vec3(9.437227654e-05, -0.0001076848485, 0.949962329));
+  const Transform lower =
+      Transform::from_quaternion(0.999999869, 2.280715049e-05, -1.707235126e-07, -0.0005113875075,
+                                 Vec3(6.645141776e-05, -6.695899714e-05, 0.8499627239));
+  const Transform upper =
+      Transform::from_quaternion(0.9999996222, 1.92305883e-05, 2.414833025e-07, -0.0008690601819,
+                                 Vec3(9.437227654e-05, -0.0001076848485, 0.949962329));
   int checked = 0;
   check_pair(cube, lower, upper, checked);
   EXPECT_GE(checked, 4);
