@@ -13,6 +13,8 @@
 #include <proxima/core/error.hpp>
 #include <proxima/mesh/bvh.hpp>
 
+#include "smooth_edges.hpp"
+
 namespace proxima {
 namespace {
 
@@ -432,7 +434,7 @@ Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options) {
   if (options.leaf_size < 1 || options.leaf_size > 8)
     throw Error("bvh: leaf_size must be in 1..8 (got " + std::to_string(options.leaf_size) + ")");
   const auto start = std::chrono::steady_clock::now();
-  auto d = std::make_shared<Data>(Data{std::move(mesh), {}, {}, {}, {}, Vec3::Zero(), 0, 0.0, options});
+  auto d = std::make_shared<Data>(Data{std::move(mesh), {}, {}, {}, {}, Vec3::Zero(), 0, 0.0, options, {}});
   Aabb bounds;
   for (const Vec3& v : d->mesh.vertices()) bounds.extend(v);
   d->origin = bounds.center();
@@ -443,6 +445,7 @@ Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options) {
   d->rss = std::move(b.rss);
   d->order = std::move(b.order);
   d->depth = b.depth;
+  d->smooth_edges = mesh::detail::smooth_edges(d->mesh, 1e-3);
   d->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   data_ = std::move(d);
 }

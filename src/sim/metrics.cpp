@@ -212,31 +212,35 @@ class Spin final : public Metric {
   Vec3 up0_ = Vec3::UnitZ();
 };
 
-// Total energy (kinetic + potential) over time.
+// Total energy (kinetic + potential) over time; its largest gain is the
+// largest rise above the running minimum (EnergyExtremes).
 class Energy final : public Metric {
  public:
   void start(const World& w) override {
     e0_ = w.kinetic_energy() + w.potential_energy();
+    extremes_ = EnergyExtremes(e0_);
     scale_ = 0.0;
     for (const Body& b : w.bodies())
       if (!b.is_static) scale_ += b.mass.mass * w.gravity.norm() * b.geometry->world_aabb(b.pose).half_extents().maxCoeff();
   }
   void observe(const World& w, const StepStats&) override {
     const double e = w.kinetic_energy() + w.potential_energy();
-    max_gain_ = std::max(max_gain_, e - e0_);
-    max_loss_ = std::max(max_loss_, e0_ - e);
+    extremes_.add(e);
     end_ = e - e0_;
     ++n_;
   }
   std::vector<MetricResult> results() const override {
     if (n_ == 0) return no_samples("energy", "a step", 0.0, 0.0);
     return {{"energy_change_end", end_ / scale_,
-             format("energy change at end %.4g J (%.3g of m g R), max gain %.3g J, max loss %.3g J", end_, end_ / scale_, max_gain_, max_loss_)},
-            {"energy_max_gain", max_gain_ / scale_, ""}};
+             format("energy change at end %.4g J (%.3g of m g R), max gain (rise above the running minimum) %.3g J, "
+                    "max loss %.3g J",
+                    end_, end_ / scale_, extremes_.max_gain, extremes_.max_loss)},
+            {"energy_max_gain", extremes_.max_gain / scale_, ""}};
   }
 
  private:
-  double e0_ = 0, scale_ = 1, max_gain_ = 0, max_loss_ = 0, end_ = 0;
+  double e0_ = 0, scale_ = 1, end_ = 0;
+  EnergyExtremes extremes_;
   int n_ = 0;
 };
 

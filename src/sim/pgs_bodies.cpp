@@ -13,8 +13,14 @@
 // the cone, where the next perturbation makes the face slip and twist
 // (measured on the 10-box stack: 2 mm drift in 3 s at 100 sweeps). ε picks
 // the least-squares load distribution, so warm starts converge instead of
-// drifting. Its cost is a steady extra depth of ε c_n Δt / (γ) per contact,
-// well under a micrometre for the stack.
+// drifting. The full ε acts only on the self-equilibrated part of a body
+// pair's normal impulses (the loads that exert no net force or moment on
+// either body, null_space_projector), where the wandering happens; the
+// load-carrying part gets 0.3 ε (kLoadCompliance), enough for the sweeps to
+// converge on a column. Its cost is a steady extra depth of 0.3 ε c_n Δt / γ
+// per contact, a fraction of a micrometre for the stack. With ε on the whole
+// load the deeper sinking of a heavily loaded edge tilted a statically
+// stable staircase until it fell (see null_space_projector).
 //
 // Settled stacks: with warm starts a step starts about where the last one
 // stopped, and what the sweeps still have to remove is the load's slow walk
@@ -90,10 +96,22 @@ Row view(const JacobianRow& r, int ground) {
 struct Group {
   std::size_t begin = 0, end = 0;
   std::ptrdiff_t factor = -1;
+  // The k×k projector P onto the pair's self-equilibrated load patterns
+  // (offset into `projectors`, −1 when there are none: fewer than four
+  // contacts, or more than kMaxPairBlock), see null_space_projector.
+  std::ptrdiff_t projector = -1;
 };
 
 // Larger pairs are solved row by row (the factor is k³/6, the visits k).
 constexpr std::size_t kMaxPairBlock = 16;
+
+// The compliance on the load-carrying part of a pair's normal impulses, as
+// a fraction of ContactSolveOptions::pgs_regularization (which sets it on
+// the self-equilibrated part, null_space_projector): enough to keep the
+// sweeps converging on a column of bodies (the 10-box stack drifted 0.3 mm
+// in 2 s at 0.1, 0.0006 mm at 0.3), a third of the steady sinking that
+// toppled the staircase at 1.
+constexpr double kLoadCompliance = 0.3;
 
 // In-place Cholesky of the k×k symmetric matrix a (row major, lower part
 // used): false when a pivot is not clearly positive (a singular W_pair
@@ -112,6 +130,57 @@ bool cholesky(double* a, std::size_t k) {
     }
   }
   return true;
+}
+
+// The compliance acts on the self-equilibrated part of a body pair's normal
+// impulses only: P = I − A (AᵀA)⁺ Aᵀ, A the pair's k normal rows on one
+// body (6 columns: force and moment), projects onto the load patterns that
+// exert no net force or moment (for a face on four corners, the diagonal
+// pairs pushing against each other). Those are the null space the sweeps
+// wandered along; the rest is what holds the bodies up, and a compliance
+// on it let each contact sink by ε c_n Δt / γ: the heavily loaded edge of a
+// staircase's overhang sank 17 µm against ~0 at the light side, tilting
+// every cube toward the overhang, and a statically stable staircase (ten
+// cubes shifted 9.5 mm each, 2.5 mm of margin) toppled at 1.3 s. Returns
+// false when the rows leave no such pattern (k ≤ 3 independent rows).
+bool null_space_projector(const Block* blocks, std::size_t k, double* out) {
+  // An orthonormal basis of the column space of A (k × 6) by modified
+  // Gram–Schmidt over its six columns, each dropped when what is left of it
+  // is below 1e-9 of its own length (force and moment columns differ in
+  // scale by the lever arms): a few hundred flops for a face's four
+  // contacts, against a 6 × 6 eigensolver's thousands, on every step.
+  std::array<std::array<double, kMaxPairBlock>, 6> q{};
+  int rank = 0;
+  for (int j = 0; j < 6; ++j) {
+    std::array<double, kMaxPairBlock>& v = q[static_cast<std::size_t>(rank)];
+    double length = 0.0;
+    for (std::size_t i = 0; i < k; ++i) {
+      const JacobianRow& r = *blocks[i].n.r;
+      v[i] = (r.a >= 0 ? r.ja : r.jb)[j];
+      length += v[i] * v[i];
+    }
+    length = std::sqrt(length);
+    if (!(length > 0.0)) continue;
+    for (int b = 0; b < rank; ++b) {
+      const std::array<double, kMaxPairBlock>& u = q[static_cast<std::size_t>(b)];
+      double d = 0.0;
+      for (std::size_t i = 0; i < k; ++i) d += u[i] * v[i];
+      for (std::size_t i = 0; i < k; ++i) v[i] -= d * u[i];
+    }
+    double left = 0.0;
+    for (std::size_t i = 0; i < k; ++i) left += v[i] * v[i];
+    left = std::sqrt(left);
+    if (!(left > 1e-9 * length)) continue;
+    for (std::size_t i = 0; i < k; ++i) v[i] /= left;
+    if (++rank == static_cast<int>(k)) return false;  // no load pattern is free
+  }
+  for (std::size_t i = 0; i < k; ++i)
+    for (std::size_t j = 0; j < k; ++j) {
+      double s = i == j ? 1.0 : 0.0;
+      for (int b = 0; b < rank; ++b) s -= q[static_cast<std::size_t>(b)][i] * q[static_cast<std::size_t>(b)][j];
+      out[i * k + j] = s;
+    }
+  return rank > 0;
 }
 
 // Solves L Lᵀ y = b in place.
@@ -136,6 +205,7 @@ struct PgsWorkspace::Buffers {
   std::vector<Block> blocks;
   std::vector<Group> groups;
   std::vector<double> factors;
+  std::vector<double> projectors;
   std::vector<Vec6> vel;
   std::vector<int> identity;
   int polygon_sides = 0;
@@ -237,8 +307,10 @@ PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions&
   }
   std::vector<Group>& groups = ws.groups;
   std::vector<double>& factors = ws.factors;
+  std::vector<double>& projectors = ws.projectors;
   groups.clear();
   factors.clear();
+  projectors.clear();
   for (std::size_t i = 0; i < nc;) {
     Group g{i, i + 1, -1};
     while (g.end < nc && blocks[g.end].n.a == blocks[i].n.a && blocks[g.end].n.b == blocks[i].n.b) ++g.end;
@@ -246,6 +318,21 @@ PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions&
     // Pair blocks come with over-relaxation only: plain sweeps stay the
     // contact-by-contact Gauss–Seidel (with blocks at ω = 1 the r = 0 mesh
     // stack, whose contacts come from crossing triangles, fell apart).
+    if (k >= 4 && k <= kMaxPairBlock && options.pgs_regularization > 0.0) {
+      const std::size_t at = projectors.size();
+      projectors.resize(at + k * k);
+      double* c = projectors.data() + at;
+      if (null_space_projector(blocks.data() + g.begin, k, c)) {
+        g.projector = static_cast<std::ptrdiff_t>(at);
+        for (std::size_t r = 0; r < k; ++r)
+          for (std::size_t q = 0; q < k; ++q)
+            c[r * k + q] = c[r * k + q] * std::sqrt(blocks[g.begin + r].eps * blocks[g.begin + q].eps) +
+                           (r == q ? kLoadCompliance * blocks[g.begin + r].eps : 0.0);
+      } else {
+        projectors.resize(at);
+      }
+    }
+    const double* compliance = g.projector >= 0 ? projectors.data() + g.projector : nullptr;
     bool solvable = options.pgs_over_relaxation != 1.0 && k >= 2 && k <= kMaxPairBlock;
     for (std::size_t r = g.begin; r < g.end && solvable; ++r) solvable = blocks[r].wnn > 0.0;
     if (solvable) {
@@ -254,7 +341,9 @@ PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions&
       double* a = factors.data() + at;
       for (std::size_t r = 0; r < k; ++r)
         for (std::size_t c = 0; c <= r; ++c)
-          a[r * k + c] = blocks[g.begin + r].n.coupling(blocks[g.begin + c].n) + (r == c ? blocks[g.begin + r].eps : 0.0);
+          a[r * k + c] =
+              blocks[g.begin + r].n.coupling(blocks[g.begin + c].n) +
+              (compliance ? compliance[r * k + c] : r == c ? kLoadCompliance * blocks[g.begin + r].eps : 0.0);
       if (cholesky(a, k)) g.factor = static_cast<std::ptrdiff_t>(at);
       else factors.resize(at);
     }
@@ -281,11 +370,23 @@ PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions&
     double residual = 0.0;
     // Exact 1-D minimization of a normal row, projected on [0, ∞), from
     // its current u_n + ε c_n; returns that violation of eq. (1).
-    const auto normal_row = [&](const Block& blk) {
+    // With the pair's compliance matrix C (row r of a group of k), the
+    // term is (C c)_r instead of ε c_n.
+    const auto compliance_term = [&](const Group& g, std::size_t r) {
+      const std::size_t k = g.end - g.begin;
+      const double* c = projectors.data() + g.projector + static_cast<std::ptrdiff_t>(r * k);
+      double sum = 0.0;
+      for (std::size_t q = 0; q < k; ++q) sum += c[q] * x[blocks[g.begin + q].normal];
+      return std::pair{sum, c[r]};
+    };
+    const auto normal_row = [&](const Group& g, std::size_t r) {
+      const Block& blk = blocks[g.begin + r];
       double& xn = x[blk.normal];
-      const double un = blk.n.velocity(vel) + blk.eps * xn;
+      const double eps = kLoadCompliance * blk.eps;
+      const auto [term, diag] = g.projector >= 0 ? compliance_term(g, r) : std::pair{eps * xn, eps};
+      const double un = blk.n.velocity(vel) + term;
       const double violation = xn > 0.0 ? std::abs(un) : -un;
-      const double next = std::max(0.0, xn - un / (blk.wnn + blk.eps));
+      const double next = std::max(0.0, xn - un / (blk.wnn + diag));
       if (next != xn) {
         blk.n.apply(next - xn, vel);
         xn = next;
@@ -315,7 +416,7 @@ PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions&
         // Contact by contact: normal row, then its friction.
         for (std::size_t r = g.begin; r < g.end; ++r) {
           const Block& blk = blocks[r];
-          if (blk.wnn > 0.0) residual = std::max(residual, normal_row(blk));
+          if (blk.wnn > 0.0) residual = std::max(residual, normal_row(g, r - g.begin));
           tangent_rows(blk);
         }
         continue;
@@ -328,7 +429,8 @@ PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions&
       for (std::size_t r = 0; r < k; ++r) {
         const Block& blk = blocks[g.begin + r];
         const double xn = x[blk.normal];
-        const double un = blk.n.velocity(vel) + blk.eps * xn;
+        const double term = g.projector >= 0 ? compliance_term(g, r).first : kLoadCompliance * blk.eps * xn;
+        const double un = blk.n.velocity(vel) + term;
         residual = std::max(residual, xn > 0.0 ? std::abs(un) : -un);
         delta[r] = -un;
       }
@@ -345,7 +447,7 @@ PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions&
           x[blk.normal] += delta[r];
         }
       } else {
-        for (std::size_t r = g.begin; r < g.end; ++r) normal_row(blocks[r]);
+        for (std::size_t r = 0; r < k; ++r) normal_row(g, r);
       }
       for (std::size_t r = g.begin; r < g.end; ++r) tangent_rows(blocks[r]);
     }

@@ -267,6 +267,7 @@ std::size_t expect_convex_shadow_rule(const TriangleMesh& mesh, const Transform&
   mesh_contacts(bvh, ta, shape, tb, raw_options(), raw, &raw_stats);
   MeshContactOptions o = raw_options();
   o.drop_shadowed = true;
+  o.smooth_edge_normals = false;  // the shadow rule alone (the smooth-edge rule: tests/sim/mesh_floor_test.cpp)
   mesh_contacts(bvh, ta, shape, tb, o, got, &stats);
   EXPECT_EQ(got.status, Status::ok);
   EXPECT_EQ(raw.points.size(), raw_stats.pairs_within);  // one contact per triangle

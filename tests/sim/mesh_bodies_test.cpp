@@ -7,13 +7,15 @@
 // a ground whose core top is at z = 0 rests at
 //   z_k = s/2 + r_g + r_c + k (s + 2 r_c),
 // less the steady depth that PGS's documented normal-row compliance
-// (ε = α W_nn, pgs_bodies.cpp) leaves at each interface: at rest
-// u_n = γ ψ/Δt must balance ε c_n, so an interface carrying n cubes' weight
-// on its 4 corners (c_n = n m g Δt / 4 each) sinks by
-//   δ = α W_nn c_n Δt / γ,
+// (0.3 α W_nn on the load, pgs_bodies.cpp; α W_nn more on the
+// self-equilibrated patterns, which an even load has none of) leaves at each
+// interface: at rest u_n = γ ψ/Δt must balance 0.3 α W_nn c_n, so an
+// interface carrying n cubes' weight on its 4 corners (c_n = n m g Δt / 4
+// each) sinks by
+//   δ = 0.3 α W_nn c_n Δt / γ,
 // W_nn = 1/m + |r × n|² / I per dynamic side = 1 + 0.005 · 600 = 4 for a
 // corner of a 1 kg, 0.1 m cube (8 between two cubes). With α = 0.01,
-// γ = 0.2, Δt = 1 ms: 0.49 µm per cube above a ground interface, 0.98 µm
+// γ = 0.2, Δt = 1 ms: 0.15 µm per cube above a ground interface, 0.29 µm
 // per cube above a cube–cube one.
 #include <cmath>
 #include <cstdio>
@@ -60,7 +62,7 @@ double rest_height(int k, double rg) { return 0.5 * kSide + rg + kLayer + k * (k
 // Compliance depth (see the top) of the interface below cube k of an
 // n-cube stack, m = 1 kg cubes, PGS defaults.
 double compliance_depth(int k, int n) {
-  const double alpha = 0.01, gamma = 0.2, dt = 1e-3, m = 1.0, g = 9.81;
+  const double alpha = 0.3 * 0.01, gamma = 0.2, dt = 1e-3, m = 1.0, g = 9.81;
   const double w = k == 0 ? 4.0 : 8.0;
   const double cn = (n - k) * m * g * dt / 4.0;
   return alpha * w * cn * dt / gamma;

@@ -137,6 +137,12 @@ class Bvh {
   /// The options it was built with: Bvh(mesh(), options()) builds the same
   /// hierarchy again (the Python module rebuilds an unpickled Bvh so).
   const BvhOptions& options() const { return data_->options; }
+  /// Per triangle, bit k set when edge k (corner k to corner k + 1) lies in a
+  /// smooth stretch of the surface: shared with one other triangle in the
+  /// same plane (within 1e-3 rad) or folding concavely with a consistently
+  /// oriented one. Mesh–convex contacts whose cores intersect there take the
+  /// face's normal (mesh_contacts.hpp).
+  const std::vector<std::uint8_t>& smooth_edges() const { return data_->smooth_edges; }
 
  private:
   struct Data {
@@ -149,6 +155,7 @@ class Bvh {
     int depth = 0;
     double build_seconds = 0.0;
     BvhOptions options;
+    std::vector<std::uint8_t> smooth_edges;
   };
   std::shared_ptr<const Data> data_;
 };

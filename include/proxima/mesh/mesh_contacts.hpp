@@ -56,6 +56,15 @@ struct MeshContactOptions {
   /// a flat face (the paper keeps these; clustering then mixes them in).
   /// Off: every pair within the layers, as in the paper.
   bool drop_shadowed = true;
+  /// Against a convex shape, with drop_shadowed (both leave the paper's raw
+  /// set): a triangle whose witness lies inside it or on edges shared with
+  /// coplanar or concave neighbours only (Bvh::smooth_edges), but whose
+  /// normal is not the face's (intersecting cores, or a gap measured
+  /// sideways to a coplanar neighbour), gives its contact along the face's
+  /// normal, or none where the shape is not over it: a box then slides over
+  /// a triangulated floor as over one face instead of catching on the
+  /// internal edges.
+  bool smooth_edge_normals = true;
   /// Before clustering, reduce each flat patch (contacts sharing a normal and
   /// a plane) to its hull vertices (contact/patch_hull.hpp, tolerance 1e-5
   /// of the meshes' size): exact for a rigid pair, and it drops the interior

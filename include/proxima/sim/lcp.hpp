@@ -76,8 +76,10 @@ struct ContactSolveOptions {
   /// no contact condition by more than this, m/s (1e-6 m/s leaves at most
   /// 1 nm of motion per 1 ms step).
   double pgs_velocity_tolerance = 1e-6;
-  /// Body-space PGS: compliance of the normal rows relative to W_nn
-  /// (pgs_bodies.cpp says why). 0 is the exact LCP.
+  /// Body-space PGS: compliance of the normal rows relative to W_nn, on
+  /// the self-equilibrated load patterns of each body pair's contacts; 0.3
+  /// of it on every normal row (pgs_bodies.cpp says why). 0 is the exact
+  /// LCP.
   double pgs_regularization = 1e-2;
   /// Body-space PGS: the normal impulses of a body pair solved together
   /// move by this multiple of their block step (successive over-relaxation,

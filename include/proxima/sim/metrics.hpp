@@ -35,6 +35,22 @@ class Metric {
   virtual std::vector<MetricResult> results() const = 0;
 };
 
+/// Extremes of an energy series: the largest rise above the running minimum
+/// (energy regained after a loss is a gain, even below the starting value)
+/// and the largest fall below the starting value.
+struct EnergyExtremes {
+  double start = 0.0;
+  double lowest = 0.0;
+  double max_gain = 0.0;  ///< max over t of e(t) − min over s ≤ t of e(s), ≥ 0
+  double max_loss = 0.0;  ///< max over t of start − e(t), ≥ 0
+  explicit EnergyExtremes(double e0 = 0.0) : start(e0), lowest(e0) {}
+  void add(double e) {
+    lowest = e < lowest ? e : lowest;
+    max_gain = e - lowest > max_gain ? e - lowest : max_gain;
+    max_loss = start - e > max_loss ? start - e : max_loss;
+  }
+};
+
 /// Throws proxima::Error naming the field for an unknown kind or body.
 std::unique_ptr<Metric> make_metric(const MetricSpec& spec, const World& world);
 
