@@ -127,6 +127,8 @@ int main(int argc, char** argv) {
           ->check(CLI::Range(3, 64));
   simc->add_option("--friction-basis", sim_opt.friction_basis, "Override the cone's orientation: fixed or sliding")
       ->check(CLI::IsMember({"fixed", "sliding"}));
+  simc->add_option("--formulation", sim_opt.formulation, "Override the contact formulation: peg or stewart_trinkle")
+      ->check(CLI::IsMember({"peg", "stewart_trinkle"}));
 
   proxima::apps::RobotCommandOptions robot_opt;
   std::vector<std::string> robot_packages;

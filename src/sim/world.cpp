@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // World bookkeeping and the step's outer loop (phases timed for StepStats).
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 
 #include <Eigen/Eigenvalues>
 
 #include <proxima/sim/world.hpp>
+
+#include "facet_contacts.hpp"
 
 namespace proxima::sim {
 
 const char* to_string(SolverKind s) { return s == SolverKind::lemke ? "lemke" : "pgs"; }
 
 const char* to_string(FrictionBasis b) { return b == FrictionBasis::fixed ? "fixed" : "sliding"; }
+
+const char* to_string(Formulation f) { return f == Formulation::peg ? "peg" : "stewart_trinkle"; }
 
 const char* to_string(PgsOrder o) {
   return o == PgsOrder::as_found ? "as_found" : o == PgsOrder::bottom_up ? "bottom_up" : "top_down";
@@ -29,7 +35,30 @@ bool bounded(const Aabb& b) { return b.min.allFinite() && b.max.allFinite(); }
 
 double largest_half_extent(const Aabb& b) { return b.half_extents().maxCoeff(); }
 
+// Speculative growth of a query distance for a pair that can close `motion`
+// metres in a step (StepOptions::speculative): none below half the contact
+// margin, so that resting pairs keep the margin their cache was made with;
+// a quarter more than the bound above it, for the rounding of the bound.
+double speculative_extra(double motion, double margin) { return motion > 0.5 * margin ? 1.25 * motion : 0.0; }
+
 }  // namespace
+
+double World::motion(std::size_t i) const {
+  const Body& b = bodies_[i];
+  if (b.is_static) return 0.0;
+  const double h = options.dt;
+  const Aabb box = b.geometry->world_aabb(b.pose);
+  // Points of the body lie within the box's diagonal of the centre of mass.
+  const double reach = bounded(box) ? (box.max - box.min).norm() : 0.0;
+  const Vec3 accel = gravity + b.force / b.mass.mass;
+  return h * (b.linear_velocity.norm() + h * accel.norm() + b.angular_velocity.norm() * reach);
+}
+
+double World::pair_margin(int ia, int ib) const {
+  if (!options.speculative) return options.contact_margin;
+  const double m = motion(static_cast<std::size_t>(ia)) + motion(static_cast<std::size_t>(ib));
+  return options.contact_margin + speculative_extra(m, options.contact_margin);
+}
 
 int World::add(Body body) {
   if (!body.geometry) throw Error("body \"" + body.name + "\": no geometry");
@@ -81,7 +110,13 @@ void World::broadphase() {
   // Refresh the leaves of moving bodies, then collect overlapping fat boxes.
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     if (leaf_[i] < 0 || bodies_[i].is_static) continue;
-    const Aabb box = bodies_[i].geometry->world_aabb(bodies_[i].pose);
+    Aabb box = bodies_[i].geometry->world_aabb(bodies_[i].pose);
+    // Reach beyond the contact margin: the facet broad phase's ε and the
+    // speculative distance (a pair's query distance is at most the sum of
+    // its bodies' reaches).
+    double reach = facet_formulation() ? std::max(0.0, options.epsilon - options.contact_margin) : 0.0;
+    if (options.speculative) reach += speculative_extra(2.0 * motion(i), options.contact_margin);
+    if (reach > 0.0) box = box.inflated(reach);
     tree_.update(leaf_[i], box, options.contact_margin + options.fattening * largest_half_extent(box));
   }
   tree_.pairs(pairs_);
@@ -107,6 +142,7 @@ void World::narrowphase() {
   ++steps_;
   ContactOptions co;
   co.margin = options.contact_margin;
+  aux_.clear();
   // A stacked box tilts by solver error; within 1e-3 of its size it keeps
   // its whole face (with exact per-point gaps) instead of rocking on an edge.
   co.feature_tolerance = 1e-3;
@@ -122,6 +158,19 @@ void World::narrowphase() {
     const Body& b = bodies_[static_cast<std::size_t>(ib)];
     CachedPair& pair = cache_.touch(ia, ib, steps_);
     scratch_.points.clear();
+    co.margin = pair_margin(ia, ib);
+    const double eps = std::max(options.epsilon, options.contact_margin) + (co.margin - options.contact_margin);
+    if (facet_formulation() && detail::facet_rows(a, b, eps, facets_)) {
+      // Vertex–facet rows: nothing cached (no reuse, no warm start).
+      store_contacts(pair, scratch_.points, a.pose, b.pose);
+      pair.geometry_a = nullptr;
+      pair.geometry_b = nullptr;
+      pair.reusable = false;
+      pair.first = static_cast<int>(solved_.size());
+      step_pairs_.push_back(&pair);
+      add_facet_contacts(ia, ib);
+      continue;
+    }
     const bool same_query = pair.geometry_a == a.geometry && pair.geometry_b == b.geometry && pair.margin == co.margin;
     const bool reused = reuse && same_query && reuse_contacts(pair, a.pose, b.pose, options.reuse, scratch_.points);
     if (reused) {
@@ -169,6 +218,72 @@ void World::narrowphase() {
   stats_.contacts = static_cast<int>(solved_.size());
 }
 
+void World::add_facet_contacts(int ia, int ib) {
+  const Body& a = bodies_[static_cast<std::size_t>(ia)];
+  const Body& b = bodies_[static_cast<std::size_t>(ib)];
+  const double h = options.dt;
+  // Velocity at x of a body moving with v* = v + Δt M⁻¹ f_ext.
+  const auto predicted = [&](const Body& body, const Vec3& x) -> Vec3 {
+    if (body.is_static) return Vec3::Zero();
+    const Vec3 w = body.angular_velocity + h * (body.inverse_inertia_world() * body.torque);
+    return body.linear_velocity + h * (gravity + body.force / body.mass.mass) + w.cross(x - body.com_position());
+  };
+  const auto emit = [&](const detail::FacetRow& r) {
+    ContactImpulse& ci = solved_.emplace_back();
+    ci.body_a = ia;
+    ci.body_b = ib;
+    ci.point = r.point;
+    ci.normal = r.normal;
+    ci.depth = -r.psi;
+  };
+  const std::vector<detail::FacetRow>& rows = facets_.rows;
+  for (std::size_t g = 0; g + 1 < facets_.group_begin.size(); ++g) {
+    const std::size_t begin = static_cast<std::size_t>(facets_.group_begin[g]);
+    const std::size_t end = static_cast<std::size_t>(facets_.group_begin[g + 1]);
+    if (options.formulation == Formulation::stewart_trinkle) {
+      for (std::size_t k = begin; k < end; ++k) emit(rows[k]);
+      continue;
+    }
+    // PEG. The max runs over the facets the vertex is in front of at the
+    // step's start (ψ ≥ 0): through those it can leave the piece's
+    // neighbourhood without crossing the piece. A facet behind the vertex
+    // (the vertical face of a sawtooth tooth seen from its ramp) constrains
+    // nothing until the vertex is in front of it, so the extended
+    // half-space never pushes; and a vertex moving farther in a step than
+    // the piece is thick cannot satisfy the max through the far side's
+    // facet (with every facet in the max it did: the particle left a hill
+    // through its bottom at Δt = 0.1 s). A vertex behind every facet
+    // (penetrating) is pushed out through the shallowest.
+    double top = -std::numeric_limits<double>::infinity();
+    for (std::size_t k = begin; k < end; ++k) top = std::max(top, rows[k].psi);
+    const double keep = std::min(0.0, top);
+    // One facet pushes (the paper's G_n): the one the vertex would cross
+    // last moving with v*, i.e. the facet it hits entering the piece; a
+    // facet it moves away from or does not reach counts as crossed at +∞.
+    // The others only decide, through their slacks, when the max has moved
+    // to them. (The facet with the largest ψ at the step's end was tried
+    // first: a fast vertex then picks a facet it never meets.)
+    std::size_t active = begin;
+    double best_time = -1.0, best_psi = -std::numeric_limits<double>::infinity();
+    for (std::size_t k = begin; k < end; ++k) {
+      if (rows[k].psi < keep) continue;
+      const Vec3 rel = predicted(a, rows[k].point) - predicted(b, rows[k].point);
+      const double psi = rows[k].psi, rate = rows[k].normal.dot(rel);
+      const double time = psi < 0.0 ? 0.0 : rate < 0.0 ? psi / -rate : std::numeric_limits<double>::infinity();
+      if (time > best_time || (time == best_time && psi > best_psi)) {
+        best_time = time;
+        best_psi = psi;
+        active = k;
+      }
+    }
+    const int contact = static_cast<int>(solved_.size());
+    emit(rows[active]);
+    for (std::size_t k = begin; k < end; ++k)
+      if (k != active && rows[k].psi >= keep) aux_.push_back({contact, rows[k]});
+  }
+  stats_.aux = static_cast<int>(aux_.size());
+}
+
 double World::kinetic_energy() const {
   double e = 0.0;
   for (const Body& b : bodies_) e += b.kinetic_energy();
@@ -178,7 +293,7 @@ double World::kinetic_energy() const {
 double World::potential_energy() const {
   double e = 0.0;
   for (const Body& b : bodies_)
-    if (!b.is_static) e -= b.mass.mass * gravity.dot(b.com_position());
+    if (!b.is_static) e -= (b.mass.mass * gravity + b.force).dot(b.com_position());
   return e;
 }
 
