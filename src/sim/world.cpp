@@ -219,15 +219,6 @@ void World::narrowphase() {
 }
 
 void World::add_facet_contacts(int ia, int ib) {
-  const Body& a = bodies_[static_cast<std::size_t>(ia)];
-  const Body& b = bodies_[static_cast<std::size_t>(ib)];
-  const double h = options.dt;
-  // Velocity at x of a body moving with v* = v + Δt M⁻¹ f_ext.
-  const auto predicted = [&](const Body& body, const Vec3& x) -> Vec3 {
-    if (body.is_static) return Vec3::Zero();
-    const Vec3 w = body.angular_velocity + h * (body.inverse_inertia_world() * body.torque);
-    return body.linear_velocity + h * (gravity + body.force / body.mass.mass) + w.cross(x - body.com_position());
-  };
   const auto emit = [&](const detail::FacetRow& r) {
     ContactImpulse& ci = solved_.emplace_back();
     ci.body_a = ia;
@@ -245,37 +236,32 @@ void World::add_facet_contacts(int ia, int ib) {
       continue;
     }
     // PEG. The max runs over the facets the vertex is in front of at the
-    // step's start (ψ ≥ 0): through those it can leave the piece's
-    // neighbourhood without crossing the piece. A facet behind the vertex
-    // (the vertical face of a sawtooth tooth seen from its ramp) constrains
-    // nothing until the vertex is in front of it, so the extended
-    // half-space never pushes; and a vertex moving farther in a step than
-    // the piece is thick cannot satisfy the max through the far side's
-    // facet (with every facet in the max it did: the particle left a hill
-    // through its bottom at Δt = 0.1 s). A vertex behind every facet
-    // (penetrating) is pushed out through the shallowest.
+    // step's start (ψ ≥ −slop, the slop being the contact margin, so that a
+    // vertex resting on coplanar tile tops, ψ = −1e−12 by rounding, still
+    // counts as in front of the next tile's top): through those it can
+    // leave the piece's neighbourhood without crossing the piece. A facet
+    // well behind the vertex (the vertical face of a sawtooth tooth seen
+    // from its ramp) constrains nothing until the vertex is near its front,
+    // so the extended half-space never pushes; and a vertex moving farther
+    // in a step than the piece is thick cannot satisfy the max through the
+    // far side's facet (with every facet in the max it did: the particle
+    // left a hill through its bottom at Δt = 0.1 s). A vertex deeper than
+    // the slop behind every facet is pushed out through the shallowest.
     double top = -std::numeric_limits<double>::infinity();
     for (std::size_t k = begin; k < end; ++k) top = std::max(top, rows[k].psi);
-    const double keep = std::min(0.0, top);
-    // One facet pushes (the paper's G_n): the one the vertex would cross
-    // last moving with v*, i.e. the facet it hits entering the piece; a
-    // facet it moves away from or does not reach counts as crossed at +∞.
-    // The others only decide, through their slacks, when the max has moved
-    // to them. (The facet with the largest ψ at the step's end was tried
-    // first: a fast vertex then picks a facet it never meets.)
-    std::size_t active = begin;
-    double best_time = -1.0, best_psi = -std::numeric_limits<double>::infinity();
-    for (std::size_t k = begin; k < end; ++k) {
-      if (rows[k].psi < keep) continue;
-      const Vec3 rel = predicted(a, rows[k].point) - predicted(b, rows[k].point);
-      const double psi = rows[k].psi, rate = rows[k].normal.dot(rel);
-      const double time = psi < 0.0 ? 0.0 : rate < 0.0 ? psi / -rate : std::numeric_limits<double>::infinity();
-      if (time > best_time || (time == best_time && psi > best_psi)) {
-        best_time = time;
-        best_psi = psi;
-        active = k;
-      }
-    }
+    const double slop = std::max(options.contact_margin, 1e-9);
+    const double keep = top < -slop ? top : -slop;
+    // One facet pushes (the paper's G_n): the closest one to the vertex
+    // (least |ψ| of those kept: a touching facet before one ahead). The
+    // others only decide, through their slacks, when the max has moved to
+    // them. (Two other choices were tried and dropped: the facet with the
+    // largest ψ at the end of an unconstrained step picks, for a fast
+    // vertex, a facet it never meets; the facet whose plane it would cross
+    // last picks the side face of the next tile for a box vertex sliding
+    // along coplanar tile tops, and its push tipped the box.)
+    std::size_t active = end;
+    for (std::size_t k = begin; k < end; ++k)
+      if (rows[k].psi >= keep && (active == end || std::abs(rows[k].psi) < std::abs(rows[active].psi))) active = k;
     const int contact = static_cast<int>(solved_.size());
     emit(rows[active]);
     for (std::size_t k = begin; k < end; ++k)

@@ -166,9 +166,10 @@ TEST(PegScenes, HillsPegRestsInTheCuspOnTheTrueSurface) {
     for (const sim::SolverKind solver : {sim::SolverKind::lemke, sim::SolverKind::pgs}) {
       const Trace t = simulate("peg_hills.json", sim::Formulation::peg, solver, dt, 4.0);
       print(solver == sim::SolverKind::lemke ? "PEG Lemke" : "PEG PGS", dt, t);
+      // PGS: as on the sawtooth, ≤ 0.1 % of the 98 J and a few mm at Δt = 0.1 s.
       const bool exact = solver == sim::SolverKind::lemke;
-      EXPECT_LE(t.max_gain, exact ? 1e-6 : 0.01) << dt;
-      EXPECT_GE(t.min_clearance, exact ? -1e-6 : -1.5e-3) << dt;
+      EXPECT_LE(t.max_gain, exact ? 1e-6 : 0.1) << dt;
+      EXPECT_GE(t.min_clearance, exact ? -1e-6 : -2.5e-3) << dt;
       EXPECT_NEAR(t.end.x(), 0.5, 1e-3) << dt;
       EXPECT_LT(t.end_speed, 1e-3) << dt;
       EXPECT_LT(std::abs(t.end_clearance), 1e-3) << dt;
@@ -193,6 +194,46 @@ TEST(PegScenes, HillsStewartTrinkleIsTrappedAboveTheSurface) {
     EXPECT_GT(t.end_clearance, 0.1) << dt;
     ++checked;
   }
+  EXPECT_EQ(checked, 4);
+}
+
+// Beyond the paper, in 3-D: a 0.1 m cube (1 kg) sliding at 1 m/s with μ 0.5
+// over a floor of twenty 2 cm box tiles (a union of convex pieces, seams
+// across its path; examples/peg_tiled_floor.json). Coulomb: it stops after
+// v²/(2 μ g) = 101.94 mm (semi-implicit Euler, Δt = 1 ms, takes half a step
+// of travel less: 101.44 mm) without tilting. PEG's max over each tile's
+// facets lets the corners pass the seams; Stewart–Trinkle, with each
+// tile's own contacts, catches on them (6.9 mm with Lemke) and tips.
+// 0.5 s: the Coulomb stop is at 0.204 s.
+TEST(PegScenes, BoxSlidesOverATiledFloorAsCoulombSays) {
+  int checked = 0;
+  for (const sim::Formulation f : {sim::Formulation::peg, sim::Formulation::stewart_trinkle})
+    for (const sim::SolverKind solver : {sim::SolverKind::lemke, sim::SolverKind::pgs}) {
+      apps::Scene s = apps::load_scene(std::string(PROXIMA_EXAMPLES_DIR) + "/peg_tiled_floor.json");
+      s.world.options.formulation = f;
+      s.world.options.solver = solver;
+      const int id = s.world.find("box");
+      ASSERT_GE(id, 0);
+      double tilt = 0.0;
+      for (int i = 0; i < 500; ++i) {
+        s.world.step();
+        const Mat3& R = s.world.bodies()[static_cast<std::size_t>(id)].pose.R;
+        tilt = std::max(tilt, std::acos(std::clamp(R(2, 2), -1.0, 1.0)));
+      }
+      const sim::Body& b = s.world.bodies()[static_cast<std::size_t>(id)];
+      const double slide_mm = 1e3 * b.pose.p.x(), coulomb_mm = 1e3 * 1.0 / (2 * 0.5 * 9.81);
+      std::printf("  %s %s: slid %.3f mm (Coulomb %.3f), tilt %.3g rad, speed %.3g m/s\n", sim::to_string(f),
+                  sim::to_string(solver), slide_mm, coulomb_mm, tilt, b.linear_velocity.norm());
+      if (f == sim::Formulation::peg) {
+        EXPECT_NEAR(slide_mm, coulomb_mm, 1.0);
+        EXPECT_LT(tilt, 1e-3);
+        EXPECT_LT(b.linear_velocity.norm(), 1e-6);
+      } else {
+        EXPECT_GT(std::abs(slide_mm - coulomb_mm), 50.0);
+        EXPECT_GT(tilt, 0.05);
+      }
+      ++checked;
+    }
   EXPECT_EQ(checked, 4);
 }
 
