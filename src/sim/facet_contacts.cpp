@@ -22,7 +22,13 @@ constexpr std::array<std::array<int, 4>, 6> kBoxFaces{{{0, 2, 6, 4}, {1, 3, 7, 5
 
 const Shape* convex_of(const Body& b) { return b.geometry ? b.geometry->convex() : nullptr; }
 
+const TriangleMesh* mesh_of(const Body& b) {
+  const Bvh* bvh = b.geometry ? b.geometry->mesh() : nullptr;
+  return bvh ? &bvh->mesh() : nullptr;
+}
+
 bool has_facets(const Body& b) {
+  if (mesh_of(b) != nullptr) return true;
   const Shape* s = convex_of(b);
   if (s == nullptr) return false;
   if (s->type() == ShapeType::box) return true;
@@ -34,9 +40,13 @@ bool has_vertices(const Body& b) {
   return s != nullptr && (s->type() == ShapeType::sphere || has_facets(b));
 }
 
-// World vertices of a box or polytope into `out`; its margin returned.
+// World vertices of a mesh, box or polytope into `out`; its margin returned.
 double corners(const Body& b, std::vector<Vec3>& out) {
   out.clear();
+  if (const TriangleMesh* m = mesh_of(b)) {
+    for (const Vec3& v : m->vertices()) out.push_back(b.pose.apply(v));
+    return m->margin();
+  }
   const Shape& s = *convex_of(b);
   if (s.type() == ShapeType::box) {
     const Box& box = s.as<Box>();
@@ -58,6 +68,23 @@ double facets(const Body& b, FacetScratch& s) {
   s.offsets.clear();
   s.loop_begin.assign(1, 0);
   s.loop.clear();
+  if (const TriangleMesh* m = mesh_of(b)) {
+    // Outward normals: (b − a) × (c − a), turned for an inward mesh; an
+    // open mesh (a floor) is taken as given. Degenerate triangles have no
+    // plane and are skipped (their neighbours cover them).
+    const double sign = m->orientation() < 0 ? -1.0 : 1.0;
+    for (const TriangleIndices& t : m->triangles()) {
+      const Vec3& p0 = s.vertices[static_cast<std::size_t>(t[0])];
+      const Vec3 n = sign * (s.vertices[static_cast<std::size_t>(t[1])] - p0).cross(s.vertices[static_cast<std::size_t>(t[2])] - p0);
+      const double len = n.norm();
+      if (!(len > 0.0)) continue;
+      s.normals.push_back(n / len);
+      s.offsets.push_back(s.normals.back().dot(p0));
+      for (int k = 0; k < 3; ++k) s.loop.push_back(static_cast<int>(t[static_cast<std::size_t>(k)]));
+      s.loop_begin.push_back(static_cast<int>(s.loop.size()));
+    }
+    return margin;
+  }
   const Shape& shape = *convex_of(b);
   if (shape.type() == ShapeType::box) {
     for (std::size_t f = 0; f < kBoxFaces.size(); ++f) {
@@ -95,20 +122,68 @@ void vertex_facet_rows(const Body& v, const Body& f, double eps, double sign, Fa
     radius = corners(v, s.own);
   }
   const int faces = static_cast<int>(s.normals.size());
+  const bool mesh = mesh_of(f) != nullptr;
   for (const Vec3& p : s.own) {
-    const std::size_t before = s.rows.size();
+    // Facets within eps of this vertex.
+    s.near.clear();
     for (int k = 0; k < faces; ++k) {
       const Vec3& n = s.normals[static_cast<std::size_t>(k)];
       const int begin = s.loop_begin[static_cast<std::size_t>(k)];
       const int size = s.loop_begin[static_cast<std::size_t>(k) + 1] - begin;
-      const double d = polygon_distance(p, n, s.vertices, s.loop.data() + begin, size) - radius - facet_margin;
-      if (d > eps) continue;
-      FacetRow& r = s.rows.emplace_back();
-      r.point = p - radius * n;
-      r.normal = sign * n;
-      r.psi = n.dot(p) - s.offsets[static_cast<std::size_t>(k)] - radius - facet_margin;
+      if (polygon_distance(p, n, s.vertices, s.loop.data() + begin, size) - radius - facet_margin <= eps)
+        s.near.push_back(k);
     }
-    if (s.rows.size() > before) s.group_begin.push_back(static_cast<int>(s.rows.size()));
+    if (s.near.empty()) continue;
+    // Groups: a convex body's facets are one piece. A mesh's are split into
+    // the pieces its concave edges bound: two near triangles sharing an
+    // edge belong together when the edge is convex or flat seen from the
+    // solid (the second's far corner not in front of the first's plane),
+    // i.e. when they bound one region the vertex may be outside of through
+    // either. A valley (concave edge) keeps its two sides apart, each a
+    // constraint of its own.
+    s.label.assign(s.near.size(), 0);
+    for (std::size_t i = 0; i < s.near.size(); ++i) s.label[i] = static_cast<int>(i);
+    if (mesh) {
+      const auto find = [&](int i) {
+        while (s.label[static_cast<std::size_t>(i)] != i) i = s.label[static_cast<std::size_t>(i)];
+        return i;
+      };
+      for (std::size_t i = 0; i < s.near.size(); ++i)
+        for (std::size_t j = i + 1; j < s.near.size(); ++j) {
+          const int* ti = s.loop.data() + s.loop_begin[static_cast<std::size_t>(s.near[i])];
+          const int* tj = s.loop.data() + s.loop_begin[static_cast<std::size_t>(s.near[j])];
+          int shared = 0, far = -1;
+          for (int a = 0; a < 3; ++a) {
+            const bool in = tj[a] == ti[0] || tj[a] == ti[1] || tj[a] == ti[2];
+            shared += in ? 1 : 0;
+            if (!in) far = tj[a];
+          }
+          if (shared != 2) continue;
+          const Vec3& n = s.normals[static_cast<std::size_t>(s.near[i])];
+          const Vec3& on = s.vertices[static_cast<std::size_t>(ti[0])];
+          const Vec3& w = s.vertices[static_cast<std::size_t>(far)];
+          const double scale = (w - on).norm();
+          if (n.dot(w - on) <= 1e-9 * scale) s.label[static_cast<std::size_t>(find(static_cast<int>(j)))] = find(static_cast<int>(i));
+        }
+      for (std::size_t i = 0; i < s.near.size(); ++i) s.label[i] = find(static_cast<int>(i));
+    } else {
+      s.label.assign(s.near.size(), 0);
+    }
+    // Rows group by group (labels are the group's first member).
+    for (std::size_t g = 0; g < s.near.size(); ++g) {
+      if (s.label[g] != static_cast<int>(g)) continue;
+      for (std::size_t i = g; i < s.near.size(); ++i) {
+        if (s.label[i] != static_cast<int>(g)) continue;
+        const int k = s.near[i];
+        const Vec3& n = s.normals[static_cast<std::size_t>(k)];
+        FacetRow& r = s.rows.emplace_back();
+        r.point = p - radius * n;
+        r.normal = sign * n;
+        r.psi = n.dot(p) - s.offsets[static_cast<std::size_t>(k)] - radius - facet_margin;
+      }
+      s.group_begin.push_back(static_cast<int>(s.rows.size()));
+      s.group_partial.push_back(mesh ? 1 : 0);
+    }
   }
 }
 
@@ -134,6 +209,7 @@ double polygon_distance(const Vec3& x, const Vec3& n, const std::vector<Vec3>& v
 bool facet_rows(const Body& a, const Body& b, double eps, FacetScratch& s) {
   s.rows.clear();
   s.group_begin.assign(1, 0);
+  s.group_partial.clear();
   const bool b_faces = has_facets(b) && has_vertices(a);
   const bool a_faces = has_facets(a) && has_vertices(b);
   if (!a_faces && !b_faces) return false;

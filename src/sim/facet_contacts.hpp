@@ -7,14 +7,19 @@
 
 namespace proxima::sim::detail {
 
-/// Fills s.rows and s.group_begin (one more entry than groups) with the
+/// Fills s.rows, s.group_begin (one more entry than groups) and
+/// s.group_partial with the
 /// rows of pair (a, b): for every vertex of one body (a sphere is one
-/// rounded vertex; a box or a solid convex polytope has its corners) and
-/// every facet of the other (a box or a solid convex polytope) whose
-/// polygon is within eps of the vertex's surface, the facet's half-space:
-/// normal out of the facet's body, turned B→A, ψ = n·p − offset − radii.
-/// The facets one vertex sees of one convex body form one group: the body
-/// is one convex piece, outside of which is max ψ ≥ 0. Returns false when
+/// rounded vertex; a box, a solid convex polytope or a mesh has its
+/// corners) and every facet of the other (a box, a solid convex polytope,
+/// or a mesh's triangles) whose polygon is within eps of the vertex's
+/// surface, the facet's half-space: normal out of the facet's body, turned
+/// B→A, ψ = n·p − offset − radii (margins included). The facets one vertex
+/// sees of one convex body form one group: the body is one convex piece,
+/// outside of which is max ψ ≥ 0. A mesh's near triangles are grouped by
+/// its adjacency: joined across convex or flat edges, apart across concave
+/// ones. Meshes are scanned triangle by triangle (no hierarchy): meant for
+/// obstacles of hundreds of triangles. Returns false when
 /// neither side has facets or the other side has no vertices (the pair keeps
 /// its closest-feature manifold); s.rows is then empty.
 bool facet_rows(const Body& a, const Body& b, double eps, FacetScratch& s);

@@ -250,6 +250,10 @@ void World::add_facet_contacts(int ia, int ib) {
     double top = -std::numeric_limits<double>::infinity();
     for (std::size_t k = begin; k < end; ++k) top = std::max(top, rows[k].psi);
     const double slop = std::max(options.contact_margin, 1e-9);
+    // A mesh's group is only the triangles near the vertex, not a whole
+    // piece: behind all of them (the bottom of a sawtooth mesh seen from
+    // above, within ε) is not inside the solid, and they constrain nothing.
+    if (facets_.group_partial[g] != 0 && top < -slop) continue;
     const double keep = top < -slop ? top : -slop;
     // One facet pushes (the paper's G_n): the closest one to the vertex
     // (least |ψ| of those kept: a touching facet before one ahead). The

@@ -182,10 +182,12 @@ struct AuxFacet {
 struct FacetScratch {
   std::vector<FacetRow> rows;
   std::vector<int> group_begin;  // rows of group g: [group_begin[g], group_begin[g + 1])
+  std::vector<char> group_partial;  // 1: a mesh's near triangles, not a whole convex piece
   std::vector<Vec3> normals, vertices;  // the facet side's
   std::vector<Vec3> own;                // the vertex side's
   std::vector<double> offsets;
   std::vector<int> loop_begin, loop;
+  std::vector<int> near, label;          // facets near one vertex, their group
 };
 }  // namespace detail
 
