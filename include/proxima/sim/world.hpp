@@ -46,11 +46,12 @@ const char* to_string(PgsOrder o);
 /// stewart_trinkle: one unilateral row per contact, all imposed together.
 /// With epsilon = 0 the contacts are the closest-feature manifolds within
 /// contact_margin; with epsilon > 0 (the paper's ε broad phase) every facet
-/// of a polyhedral body within ε of a vertex of the other body gives the
-/// row of its own half-space, the constraint set that gains energy and traps
-/// near non-convex obstacles.
+/// of a polyhedral body (box, solid convex polytope, mesh) within ε of a
+/// vertex of the other body gives the row of its own half-space, the
+/// constraint set that gains energy and traps near non-convex obstacles.
 /// peg: Polyhedral Exact Geometry. The same vertex–facet rows, grouped per
-/// vertex and convex piece (a convex body is one piece); a group imposes
+/// vertex and convex piece (a convex body is one piece; a mesh's near
+/// triangles split at its concave edges); a group imposes
 /// max(ψ_1 … ψ_m) ≥ 0 (lcp.hpp MaxGroup). Pairs without facets on either
 /// side (two spheres, a halfspace) keep their manifolds.
 enum class Formulation { stewart_trinkle, peg };
