@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <optional>
 
 #include <proxima/sim/body_space.hpp>
 
@@ -55,31 +56,38 @@ PgsResult solve_pgs_max(const BodySpaceProblem& p, const ContactSolveOptions& op
     return out;
   }
   // Aux rows carry no impulse.
-  std::vector<int> group_of(p.contacts.size(), -1);
-  for (std::size_t g = 0; g < p.groups.size(); ++g) {
-    group_of[static_cast<std::size_t>(p.groups[g].contact)] = static_cast<int>(g);
-    x.segment(p.groups[g].first, p.groups[g].count).setZero();
-  }
+  for (const MaxGroup& g : p.groups) x.segment(g.first, g.count).setZero();
   vel.resize(ground + 1);
   for (std::size_t i = 0; i < ground; ++i) vel[i] = p.v_star.segment<6>(6 * static_cast<Index>(i));
   vel[ground].setZero();
   for (Index i = 0; i < m; ++i)
     if (x[i] != 0.0) apply(p.rows[static_cast<std::size_t>(i)], x[i], vel, ground);
 
-  const detail::FrictionPolygon polygon(options.friction_directions);
+  // The q-gon's tables, made once per q (a step allocates nothing).
+  thread_local std::optional<detail::FrictionPolygon> table;
+  thread_local int table_sides = 0;
+  if (!table || table_sides != options.friction_directions) table.emplace(options.friction_directions);
+  table_sides = options.friction_directions;
+  const detail::FrictionPolygon& polygon = *table;
   const double apothem = std::cos(std::numbers::pi / options.friction_directions);
   out.status = LcpStatus::max_iterations;
   for (int it = 1; it <= options.pgs_max_iterations; ++it) {
     double residual = 0.0;
+    // Groups are stored in the order of their contacts (world.cpp builds
+    // them so), so one cursor finds each contact's group.
+    std::size_t next_group = 0;
     for (std::size_t k = 0; k < p.contacts.size(); ++k) {
+      const MaxGroup* group = nullptr;
+      if (next_group < p.groups.size() && p.groups[next_group].contact == static_cast<int>(k))
+        group = &p.groups[next_group++];
       const ContactRows& c = p.contacts[k];
       const JacobianRow& n = p.rows[static_cast<std::size_t>(c.normal)];
       const double wnn = coupling(n, n);
       if (wnn > 0.0) {
         const double ua = velocity(n, vel, ground);
         double gmax = ua;
-        if (group_of[k] >= 0) {
-          const MaxGroup& g = p.groups[static_cast<std::size_t>(group_of[k])];
+        if (group != nullptr) {
+          const MaxGroup& g = *group;
           const double ja_v = ua - n.bias;  // J_a v
           for (int j = 0; j < g.count; ++j) {
             const JacobianRow& r = p.rows[static_cast<std::size_t>(g.first + j)];

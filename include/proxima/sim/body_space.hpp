@@ -35,7 +35,8 @@ struct BodySpaceProblem {
   /// Order in which PGS visits the contacts (indices into `contacts`);
   /// empty means 0, 1, 2, …
   std::vector<int> order;
-  /// PEG groups (lcp.hpp); their aux rows come after every contact's rows.
+  /// PEG groups (lcp.hpp) in the order of their contacts; their aux rows
+  /// come after every contact's rows.
   std::vector<MaxGroup> groups;
 };
 
