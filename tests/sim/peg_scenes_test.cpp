@@ -247,6 +247,39 @@ TEST(PegScenes, BoxSlidesOverATiledFloorAsCoulombSays) {
   EXPECT_EQ(checked, 4);
 }
 
+// A 0.2 m cube, turned 45° about the groove's axis, dropped 1 cm into a
+// 90° V-groove that is one closed triangle mesh (examples/peg_v_groove.json).
+// The crease is a concave edge, so each flank is a constraint of its own
+// (one group with both flanks would let the bottom corners through either).
+// Statics: it rests with its lower edge in the crease, centre a/√2 above
+// it, and, frictionless, each flank carries m g / √2 along its normal
+// (with the scene's μ = 0.5 the split is indeterminate: friction can wedge).
+TEST(PegScenes, CubeRestsInAMeshVGroove) {
+  int checked = 0;
+  for (const sim::SolverKind solver : {sim::SolverKind::lemke, sim::SolverKind::pgs}) {
+    apps::Scene s = apps::load_scene(std::string(PROXIMA_EXAMPLES_DIR) + "/peg_v_groove.json");
+    s.world.options.solver = solver;
+    s.world.friction.default_mu = 0.0;
+    const int id = s.world.find("cube");
+    ASSERT_GE(id, 0);
+    const Mat3 start = s.world.bodies()[static_cast<std::size_t>(id)].pose.R;
+    for (int i = 0; i < 1000; ++i) s.world.step();
+    const sim::Body& b = s.world.bodies()[static_cast<std::size_t>(id)];
+    const double a = 0.2, weight = b.mass.mass * 9.81, h = s.world.options.dt;
+    EXPECT_NEAR(b.pose.p.z(), a / std::sqrt(2.0), 1e-5);
+    EXPECT_NEAR(b.pose.p.x(), 0.0, 1e-5);
+    EXPECT_LT(Eigen::AngleAxisd(b.pose.R * start.transpose()).angle(), 1e-4);
+    double left = 0.0, right = 0.0;
+    for (const sim::ContactImpulse& c : s.world.last_contacts()) (c.normal.x() > 0 ? right : left) += c.normal_impulse / h;
+    std::printf("  %s: centre %.6f m (a/√2 %.6f), flank loads %.4f, %.4f of m g/√2\n", sim::to_string(solver),
+                b.pose.p.z(), a / std::sqrt(2.0), left / (weight / std::sqrt(2.0)), right / (weight / std::sqrt(2.0)));
+    EXPECT_NEAR(left, weight / std::sqrt(2.0), 1e-3 * weight);
+    EXPECT_NEAR(right, weight / std::sqrt(2.0), 1e-3 * weight);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2);
+}
+
 // A 1 cm sphere thrown down at 20 m/s from 0.5 m above a floor: at
 // Δt = 0.1 s it would cross 2 m in its first step. With speculative contacts
 // its query distance covers the step, so it lands and stays on the floor
