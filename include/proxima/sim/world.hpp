@@ -231,6 +231,8 @@ class World {
   /// How far body i can move in one step (Δt times its speed bound), m.
   double motion(std::size_t i) const;
   double pair_margin(int ia, int ib) const;
+  /// How far body i's broad-phase box must reach beyond the contact margin.
+  double broadphase_reach(std::size_t i) const;
   void add_facet_contacts(int ia, int ib);
   bool facet_formulation() const {
     return options.formulation == Formulation::peg || options.epsilon > 0.0;
