@@ -129,6 +129,8 @@ int main(int argc, char** argv) {
           ->check(CLI::Range(3, 64));
   simc->add_option("--friction-basis", sim_opt.friction_basis, "Override the cone's orientation: fixed or sliding")
       ->check(CLI::IsMember({"fixed", "sliding"}));
+  simc->add_option("--formulation", sim_opt.formulation, "Override the contact formulation: peg or stewart_trinkle")
+      ->check(CLI::IsMember({"peg", "stewart_trinkle"}));
   simc->add_flag("!--quiet", sim_opt.progress, "No progress line on stderr (shown only on a terminal)");
 
   proxima::apps::RobotCommandOptions robot_opt;

@@ -34,12 +34,13 @@ constexpr double kMaxSteps = 1e9;        // time / dt
 constexpr double kMaxRate = 1e6;         // |gravity| m/s², |velocity| m/s, |angular velocity| rad/s
 constexpr double kMaxCount = 1e6;        // pgs_iterations, tessellated_sphere vertices
 constexpr double kMaxFrictionDirections = 64;
+constexpr double kMaxForce = 1e12;       // |force| N, |torque| N·m
 
-Vec3 bounded_vec3(const json& j, const std::string& field, const char* unit) {
+Vec3 bounded_vec3(const json& j, const std::string& field, const char* unit, double limit = kMaxRate) {
   const Vec3 v = vec3_at(j, field);
-  if (!(v.stableNorm() <= kMaxRate)) {
+  if (!(v.stableNorm() <= limit)) {
     std::ostringstream m;
-    m << "magnitude " << v.stableNorm() << " " << unit << " is above " << kMaxRate;
+    m << "magnitude " << v.stableNorm() << " " << unit << " is above " << limit;
     fail(field, m.str());
   }
   return v;
@@ -98,8 +99,12 @@ sim::Body body_from_json(const json& j, const std::string& field, SceneContext& 
     if (b.is_static) {
       for (const char* key : {"mass", "density", "inertia", "com"})
         r.refuse(key, "a static body has no mass properties");
+      for (const char* key : {"force", "torque"}) r.refuse(key, "a static body does not move");
       return b;
     }
+    // Applied every step at the centre of mass, world frame.
+    if (const json* f = r.get("force")) b.force = bounded_vec3(*f, r.field("force"), "N", kMaxForce);
+    if (const json* t = r.get("torque")) b.torque = bounded_vec3(*t, r.field("torque"), "N·m", kMaxForce);
     // Mass: "density" (mass properties from the geometry) or "mass" (+ optional
     // "inertia"; without it the geometry's inertia scaled to the mass).
     const Range positive{0.0, kMaxLength, true, false, ""};
@@ -149,6 +154,14 @@ void solver_from_json(ObjectReader& o, sim::World& w) {
   w.options.solve.friction_directions = static_cast<int>(o.integer_or(
       "friction_directions", w.options.solve.friction_directions, 3, static_cast<long long>(kMaxFrictionDirections)));
   w.options.contact_margin = o.number_or("contact_margin", w.options.contact_margin, kLengthRange);
+  if (o.has("formulation")) {
+    const std::string k = o.string("formulation");
+    if (k == "peg") w.options.formulation = sim::Formulation::peg;
+    else if (k == "stewart_trinkle") w.options.formulation = sim::Formulation::stewart_trinkle;
+    else fail("solver.formulation", "unknown formulation \"" + k + "\" (expected peg or stewart_trinkle)");
+  }
+  w.options.epsilon = o.number_or("epsilon", w.options.epsilon, kLengthRange);
+  w.options.speculative = o.boolean_or("speculative", w.options.speculative);
   // A fraction of the penetration removed per step.
   w.options.stabilization = o.number_or("stabilization", w.options.stabilization, Range{0.0, 1.0});
   w.options.solve.pgs_max_iterations = static_cast<int>(

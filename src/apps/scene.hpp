@@ -60,6 +60,7 @@ struct SimCommandOptions {
   std::string solver;                      ///< lemke | pgs
   std::optional<int> friction_directions;  ///< q ≥ 3
   std::string friction_basis;  ///< fixed | sliding
+  std::string formulation;     ///< peg | stewart_trinkle
   std::string out_path;        ///< trajectory CSV
   bool progress = true;        ///< a progress line on stderr when it is a terminal (off: --quiet)
 };

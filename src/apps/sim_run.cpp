@@ -16,7 +16,7 @@ void csv_header(const Scene& s, std::ostream& out) {
     if (b.is_static) continue;
     for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz"}) out << ',' << b.name << '.' << c;
   }
-  out << ",kinetic,potential,energy,contacts,pairs,iterations,fallbacks,status,ms_broadphase,ms_contacts,ms_build,ms_solve\n";
+  out << ",kinetic,potential,energy,contacts,pairs,iterations,fallbacks,status,ms_broadphase,ms_contacts,ms_build,ms_solve,aux\n";
 }
 
 void csv_row(const Scene& s, int step, const sim::StepStats& st, std::ostream& out) {
@@ -31,7 +31,7 @@ void csv_row(const Scene& s, int step, const sim::StepStats& st, std::ostream& o
   const double ke = w.kinetic_energy(), pe = w.potential_energy();
   out << ',' << ke << ',' << pe << ',' << ke + pe << ',' << st.contacts << ',' << st.pairs << ',' << st.iterations << ','
       << st.fallbacks << ',' << sim::to_string(st.status) << ',' << st.ms_broadphase << ',' << st.ms_contacts << ','
-      << st.ms_build << ',' << st.ms_solve << '\n';
+      << st.ms_build << ',' << st.ms_solve << ',' << st.aux << '\n';
 }
 
 }  // namespace
@@ -85,6 +85,9 @@ int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, s
     if (o.friction_basis == "fixed") so.friction_basis = sim::FrictionBasis::fixed;
     else if (o.friction_basis == "sliding") so.friction_basis = sim::FrictionBasis::sliding;
     else if (!o.friction_basis.empty()) throw Error("--friction-basis: expected fixed or sliding");
+    if (o.formulation == "peg") so.formulation = sim::Formulation::peg;
+    else if (o.formulation == "stewart_trinkle") so.formulation = sim::Formulation::stewart_trinkle;
+    else if (!o.formulation.empty()) throw Error("--formulation: expected peg or stewart_trinkle");
     if (o.time && !(*o.time > 0.0)) throw Error("--time: must be > 0 s");
     const double duration = o.time ? *o.time : scene.time;
     check_run(so.dt, duration, o.dt ? "--dt" : "dt", o.time ? "--time" : "time");
@@ -102,7 +105,7 @@ int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, s
     progress.finish();
     out << scene.name << ": " << duration << " s at dt " << scene.world.options.dt << " s, solver "
         << sim::to_string(so.solver) << ", q = " << so.solve.friction_directions << " (" << sim::to_string(so.friction_basis)
-        << " cone)\n";
+        << " cone), " << sim::to_string(so.formulation) << "\n";
     for (const sim::MetricResult& m : r.metrics)
       if (!m.text.empty()) out << "  " << m.text << "\n";
     out << "  " << r.timing.text() << "\n";

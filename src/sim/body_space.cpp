@@ -11,6 +11,7 @@ using Eigen::VectorXd;
 void to_contact_lcp(const BodySpaceProblem& p, ContactLcp& out) {
   const Index m = static_cast<Index>(p.rows.size());
   out.contacts = p.contacts;
+  out.groups = p.groups;
   out.W.setZero(m, m);
   out.b.resize(m);
   // Rows of different bodies do not couple; pair the rows of each body

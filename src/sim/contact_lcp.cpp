@@ -11,6 +11,7 @@
 // the LCP matrix is Sᵀ W S and its vector Sᵀ b.
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include <proxima/sim/lcp.hpp>
 
@@ -45,7 +46,9 @@ void polyhedral_lcp(const ContactLcp& p, int friction_directions, MatrixXd& M, V
       }
     }
   }
-  const Index m = nf + nl;
+  Index nc = 0;
+  for (const MaxGroup& g : p.groups) nc += g.count;
+  const Index m = nf + nl + nc;
   M = MatrixXd::Zero(m, m);
   q = VectorXd::Zero(m);
   M.topLeftCorner(nf, nf) = S.transpose() * p.W * S;
@@ -53,8 +56,11 @@ void polyhedral_lcp(const ContactLcp& p, int friction_directions, MatrixXd& M, V
   // The λ rows and columns: E couples each β to its contact's λ.
   f = 0;
   Index l = nf;
-  for (const ContactRows& c : p.contacts) {
+  std::vector<Index> normal_var(p.contacts.size());
+  for (std::size_t k = 0; k < p.contacts.size(); ++k) {
+    const ContactRows& c = p.contacts[k];
     const Index n = f++;
+    normal_var[k] = n;
     if (c.tangent >= 0 && c.mu > 0.0) {
       for (Index j = 0; j < qd; ++j, ++f) {
         M(f, l) = 1.0;
@@ -62,6 +68,18 @@ void polyhedral_lcp(const ContactLcp& p, int friction_directions, MatrixXd& M, V
       }
       M(l, n) = c.mu;
       ++l;
+    }
+  }
+  Index cv = nf + nl;
+  for (const MaxGroup& g : p.groups) {
+    const Index a = p.contacts[static_cast<std::size_t>(g.contact)].normal;
+    const Index first_c = cv;
+    for (Index j = 0; j < g.count; ++j, ++cv) {
+      const Index row = g.first + j;
+      M(normal_var[static_cast<std::size_t>(g.contact)], cv) = 1.0;
+      M.row(cv).head(nf) = -(p.W.row(row) - p.W.row(a)) * S;
+      for (Index i = first_c; i <= cv; ++i) M(cv, i) = 1.0;
+      q[cv] = -(p.b[row] - p.b[a] + g.active_bias);
     }
   }
 }

@@ -37,8 +37,9 @@ void World::build_lcp() {
   p.v_star.resize(6 * n);
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     if (dof_[i] < 0) continue;
-    p.v_star.segment<3>(6 * dof_[i]) = bodies_[i].linear_velocity + h * gravity;
-    p.v_star.segment<3>(6 * dof_[i] + 3) = bodies_[i].angular_velocity;
+    // Gravity and the body's own force and torque (Body::force, torque).
+    p.v_star.segment<3>(6 * dof_[i]) = bodies_[i].linear_velocity + h * (gravity + inv_mass_[i] * bodies_[i].force);
+    p.v_star.segment<3>(6 * dof_[i] + 3) = bodies_[i].angular_velocity + h * (inv_inertia_[i] * bodies_[i].torque);
   }
 
   // Velocity at a point of body i moving with v* (zero for static bodies).
@@ -46,6 +47,36 @@ void World::build_lcp() {
     const int d = dof_[static_cast<std::size_t>(i)];
     if (d < 0) return Vec3::Zero();
     return p.v_star.segment<3>(6 * d) + p.v_star.segment<3>(6 * d + 3).cross(x - com_[static_cast<std::size_t>(i)]);
+  };
+
+  // Writes the row along unit d at lever arms ra, rb of bodies ia, ib (a
+  // static side keeps zero entries: PGS reads both sides without a test).
+  const auto write_row = [&](JacobianRow& row, std::size_t ia, std::size_t ib, const Vec3& ra, const Vec3& rb,
+                             const Vec3& d, double bias) {
+    const int da = dof_[ia], db = dof_[ib];
+    row.a = da;
+    row.b = db;
+    if (da >= 0) {
+      const Vec3 ang = ra.cross(d);
+      row.ja.head<3>() = d;
+      row.ja.tail<3>() = ang;
+      row.ma.head<3>() = inv_mass_[ia] * d;
+      row.ma.tail<3>() = inv_inertia_[ia] * ang;
+    } else {
+      row.ja.setZero();
+      row.ma.setZero();
+    }
+    if (db >= 0) {
+      const Vec3 ang = rb.cross(d);
+      row.jb.head<3>() = -d;
+      row.jb.tail<3>() = -ang;
+      row.mb.head<3>() = -inv_mass_[ib] * d;
+      row.mb.tail<3>() = -(inv_inertia_[ib] * ang);
+    } else {
+      row.jb.setZero();
+      row.mb.setZero();
+    }
+    row.bias = bias;
   };
 
   // One normal row per contact, two tangent rows when the pair has friction.
@@ -74,44 +105,37 @@ void World::build_lcp() {
     if (count == 3) r.tangent = r.normal + 1;
     p.contacts.push_back(r);
     const std::size_t ia = static_cast<std::size_t>(c.body_a), ib = static_cast<std::size_t>(c.body_b);
-    // Rows are written in place (a static side keeps zero entries: PGS
-    // reads both sides without a test).
-    const int da = dof_[ia], db = dof_[ib];
     const Vec3 ra = c.point - com_[ia], rb = c.point - com_[ib];
     rows += static_cast<std::size_t>(count);
     if (p.rows.size() < rows) p.rows.resize(rows);
     for (int j = 0; j < count; ++j) {
-      JacobianRow& row = p.rows[static_cast<std::size_t>(r.normal + j)];
-      row.a = da;
-      row.b = db;
-      if (da >= 0) {
-        const Vec3 ang = ra.cross(dirs[j]);
-        row.ja.head<3>() = dirs[j];
-        row.ja.tail<3>() = ang;
-        row.ma.head<3>() = inv_mass_[ia] * dirs[j];
-        row.ma.tail<3>() = inv_inertia_[ia] * ang;
-      } else {
-        row.ja.setZero();
-        row.ma.setZero();
-      }
-      if (db >= 0) {
-        const Vec3 ang = rb.cross(dirs[j]);
-        row.jb.head<3>() = -dirs[j];
-        row.jb.tail<3>() = -ang;
-        row.mb.head<3>() = -inv_mass_[ib] * dirs[j];
-        row.mb.tail<3>() = -(inv_inertia_[ib] * ang);
-      } else {
-        row.jb.setZero();
-        row.mb.setZero();
-      }
       // ψ/Δt stabilization on the normal row (StepOptions::stabilization).
       double bias = 0.0;
       if (j == 0) {
         const double psi = -c.depth;
         bias = (psi >= 0.0 ? 1.0 : options.stabilization) * psi / h;
       }
-      row.bias = bias;
+      write_row(p.rows[static_cast<std::size_t>(r.normal + j)], ia, ib, ra, rb, dirs[j], bias);
     }
+  }
+  // PEG: each group's other facets as rows without impulse, after every
+  // contact's rows (MaxGroup); their bias is (ψ_j − ψ_a)/Δt.
+  p.groups.clear();
+  for (const detail::AuxFacet& f : aux_) {
+    const ContactImpulse& c = solved_[static_cast<std::size_t>(f.contact)];
+    if (p.groups.empty() || p.groups.back().contact != f.contact) {
+      MaxGroup g;
+      g.contact = f.contact;
+      g.first = static_cast<int>(rows);
+      g.active_bias = p.rows[static_cast<std::size_t>(p.contacts[static_cast<std::size_t>(f.contact)].normal)].bias;
+      p.groups.push_back(g);
+    }
+    ++p.groups.back().count;
+    const std::size_t ia = static_cast<std::size_t>(c.body_a), ib = static_cast<std::size_t>(c.body_b);
+    rows += 1;
+    if (p.rows.size() < rows) p.rows.resize(rows);
+    write_row(p.rows[rows - 1], ia, ib, f.row.point - com_[ia], f.row.point - com_[ib], f.row.normal,
+              (f.row.psi + c.depth) / h);
   }
   p.rows.resize(rows);
   detail::contact_graph_order(solved_, bodies_, options.pgs_order, order_scratch_, p.order);

@@ -7,11 +7,15 @@
 
 #include <proxima/sim/world.hpp>
 
+#include "facet_contacts.hpp"
+
 namespace proxima::sim {
 
 const char* to_string(SolverKind s) { return s == SolverKind::lemke ? "lemke" : "pgs"; }
 
 const char* to_string(FrictionBasis b) { return b == FrictionBasis::fixed ? "fixed" : "sliding"; }
+
+const char* to_string(Formulation f) { return f == Formulation::peg ? "peg" : "stewart_trinkle"; }
 
 const char* to_string(PgsOrder o) {
   return o == PgsOrder::as_found ? "as_found" : o == PgsOrder::bottom_up ? "bottom_up" : "top_down";
@@ -81,7 +85,12 @@ void World::broadphase() {
   // Refresh the leaves of moving bodies, then collect overlapping fat boxes.
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     if (leaf_[i] < 0 || bodies_[i].is_static) continue;
-    const Aabb box = bodies_[i].geometry->world_aabb(bodies_[i].pose);
+    Aabb box = bodies_[i].geometry->world_aabb(bodies_[i].pose);
+    // Reach beyond the contact margin: the facet broad phase's ε and the
+    // speculative distance (a pair's query distance is at most the sum of
+    // its bodies' reaches).
+    const double reach = broadphase_reach(i);
+    if (reach > 0.0) box = box.inflated(reach);
     tree_.update(leaf_[i], box, options.contact_margin + options.fattening * largest_half_extent(box));
   }
   tree_.pairs(pairs_);
@@ -107,6 +116,7 @@ void World::narrowphase() {
   ++steps_;
   ContactOptions co;
   co.margin = options.contact_margin;
+  aux_.clear();
   // A stacked box tilts by solver error; within 1e-3 of its size it keeps
   // its whole face (with exact per-point gaps) instead of rocking on an edge.
   co.feature_tolerance = 1e-3;
@@ -122,6 +132,19 @@ void World::narrowphase() {
     const Body& b = bodies_[static_cast<std::size_t>(ib)];
     CachedPair& pair = cache_.touch(ia, ib, steps_);
     scratch_.points.clear();
+    co.margin = pair_margin(ia, ib);
+    const double eps = std::max(options.epsilon, options.contact_margin) + (co.margin - options.contact_margin);
+    if (facet_formulation() && detail::facet_rows(a, b, eps, facets_)) {
+      // Vertex–facet rows: nothing cached (no reuse, no warm start).
+      store_contacts(pair, scratch_.points, a.pose, b.pose);
+      pair.geometry_a = nullptr;
+      pair.geometry_b = nullptr;
+      pair.reusable = false;
+      pair.first = static_cast<int>(solved_.size());
+      step_pairs_.push_back(&pair);
+      add_facet_contacts(ia, ib);
+      continue;
+    }
     const bool same_query = pair.geometry_a == a.geometry && pair.geometry_b == b.geometry && pair.margin == co.margin;
     const bool reused = reuse && same_query && reuse_contacts(pair, a.pose, b.pose, options.reuse, scratch_.points);
     if (reused) {
@@ -178,7 +201,7 @@ double World::kinetic_energy() const {
 double World::potential_energy() const {
   double e = 0.0;
   for (const Body& b : bodies_)
-    if (!b.is_static) e -= b.mass.mass * gravity.dot(b.com_position());
+    if (!b.is_static) e -= (b.mass.mass * gravity + b.force).dot(b.com_position());
   return e;
 }
 

@@ -37,6 +37,11 @@ void World::solve() {
     if (options.warm_start) warm_start(solved_, problem_.contacts, m, impulses_);
     else impulses_.setZero(m);
   };
+  // PEG groups take the max-constraint sweeps (peg_pgs.cpp).
+  const auto pgs = [&](const ContactSolveOptions& o) {
+    return problem_.groups.empty() ? solve_pgs_bodies(problem_, o, impulses_, velocities_, pgs_workspace_)
+                                   : solve_pgs_max(problem_, o, impulses_, velocities_, peg_velocities_);
+  };
   bool have_velocities = false;
   if (options.solver == SolverKind::lemke) {
     const ContactSolution s = solve_lemke(lcp_, options.solve);
@@ -52,14 +57,14 @@ void World::solve() {
       ContactSolveOptions exact = options.solve;
       exact.pgs_regularization = 0.0;
       start();
-      const PgsResult r = solve_pgs_bodies(problem_, exact, impulses_, velocities_, pgs_workspace_);
+      const PgsResult r = pgs(exact);
       have_velocities = true;
       stats_.iterations += r.iterations;
       stats_.status = r.status;
     }
   } else {
     start();
-    const PgsResult r = solve_pgs_bodies(problem_, options.solve, impulses_, velocities_, pgs_workspace_);
+    const PgsResult r = pgs(options.solve);
     have_velocities = true;
     stats_.iterations = r.iterations;
     stats_.status = r.status;

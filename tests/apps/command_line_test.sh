@@ -51,6 +51,7 @@ expect_error "sim --friction-directions 0" "--friction-directions" "$proxima" si
 expect_error "sim --friction-directions 65" "--friction-directions" "$proxima" sim "$scene" --friction-directions 65
 expect_error "sim --solver" "--solver" "$proxima" sim "$scene" --solver lemk
 expect_error "sim --friction-basis" "--friction-basis" "$proxima" sim "$scene" --friction-basis fixd
+expect_error "sim --formulation" "--formulation" "$proxima" sim "$scene" --formulation pegg
 expect_error "sim of a directory" "not a regular file" "$proxima" sim "$examples"
 expect_error "sim of /dev/zero" "not a regular file" "$proxima" sim /dev/zero
 expect_error "sim of nothing" "no such file" "$proxima" sim "$examples/no-such-scene.json"

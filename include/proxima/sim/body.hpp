@@ -100,6 +100,10 @@ struct Body {
   /// Velocity of the centre of mass and angular velocity, world frame.
   Vec3 linear_velocity = Vec3::Zero();
   Vec3 angular_velocity = Vec3::Zero();
+  /// External force at the centre of mass and torque, world frame (N, N·m),
+  /// applied every step on top of gravity; ignored for static bodies.
+  Vec3 force = Vec3::Zero();
+  Vec3 torque = Vec3::Zero();
 
   Vec3 com_position() const { return pose.apply(mass.com); }
   /// Inverse inertia in world axes (zero for a static body).

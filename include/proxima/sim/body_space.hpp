@@ -35,6 +35,9 @@ struct BodySpaceProblem {
   /// Order in which PGS visits the contacts (indices into `contacts`);
   /// empty means 0, 1, 2, …
   std::vector<int> order;
+  /// PEG groups (lcp.hpp) in the order of their contacts; their aux rows
+  /// come after every contact's rows.
+  std::vector<MaxGroup> groups;
 };
 
 /// True when every entry of v is finite: Σ v·0 is NaN as soon as one is
@@ -106,5 +109,14 @@ struct PgsResult {
 /// impulses on return, always finite. Results equal the allocating form's.
 PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions& options, Eigen::VectorXd& x,
                            Eigen::VectorXd& v, PgsWorkspace& workspace);
+
+/// Projected Gauss–Seidel for a problem with PEG groups (peg_pgs.cpp):
+/// contact by contact as solve_pgs_bodies without compliance or
+/// over-relaxation, where a grouped contact's normal row is projected on the
+/// max constraint: its impulse (along the active facet) moves by
+/// −g / W_aa, g = u_a + max(0, max_j d_j) the max-ψ velocity of its group,
+/// then is kept ≥ 0. `vel` is scratch (one 6-vector per dynamic body + 1).
+PgsResult solve_pgs_max(const BodySpaceProblem& p, const ContactSolveOptions& options, Eigen::VectorXd& x,
+                        Eigen::VectorXd& v, std::vector<Vec6>& vel);
 
 }  // namespace proxima::sim

@@ -58,10 +58,30 @@ struct ContactRows {
   int tangent = -1;  ///< first of two tangent rows, −1 when frictionless
   double mu = 0.0;
 };
+/// A Polyhedral Exact Geometry group (Flickinger, Williams & Trinkle, eqs. 14–17):
+/// the facets bounding one convex piece of an obstacle, seen from one vertex.
+/// Contact `contact`'s normal row is the group's active facet a, the only one
+/// that pushes; the other facets are the rows [first, first + count) of W and
+/// b, which carry no impulse. With u_a the active row's velocity and
+/// d_j = (J_j − J_a) v + (ψ_j − ψ_a)/Δt (the aux rows' bias is (ψ_j − ψ_a)/Δt,
+/// `active_bias` the active row's), the slack c_j ≥ 0 of facet j obeys
+///   0 ≤ c_j + Σ_{i<j} c_i − d_j ⊥ c_j ≥ 0   (lower-triangular E₂ of ones)
+/// so that u_a + Σ c_j = max(u_a, u_a + d_1, …): the max-ψ velocity, which is
+/// what the active impulse is complementary to (E₁ of ones).
+struct MaxGroup {
+  int contact = 0;
+  int first = 0;
+  int count = 0;
+  double active_bias = 0.0;
+};
+
 struct ContactLcp {
   Eigen::MatrixXd W;
   Eigen::VectorXd b;
   std::vector<ContactRows> contacts;
+  /// PEG groups (empty for Stewart–Trinkle): their aux rows follow the
+  /// contacts' rows in W and b.
+  std::vector<MaxGroup> groups;
 };
 
 /// Friction cone of eq. (1) of Contact data for convex polyhedra: tangential impulse Σⱼ βⱼ dⱼ with
@@ -108,6 +128,8 @@ ContactSolution solve_pgs(const ContactLcp& p, const ContactSolveOptions& option
                           const Eigen::VectorXd& warm);
 
 /// The LCP (M, q) that solve_lemke hands to lemke(), for tests and reports.
+/// With PEG groups the slacks c_j follow the force variables and λ's
+/// (MaxGroup); `to_contact_space` maps only the force variables.
 void polyhedral_lcp(const ContactLcp& p, int friction_directions, Eigen::MatrixXd& M, Eigen::VectorXd& q,
                     Eigen::MatrixXd& to_contact_space);
 

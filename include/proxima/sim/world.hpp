@@ -42,6 +42,21 @@ const char* to_string(FrictionBasis b);
 enum class PgsOrder { as_found, bottom_up, top_down };
 const char* to_string(PgsOrder o);
 
+/// How contacts become constraints (docs/simulator.md).
+/// stewart_trinkle: one unilateral row per contact, all imposed together.
+/// With epsilon = 0 the contacts are the closest-feature manifolds within
+/// contact_margin; with epsilon > 0 (the paper's ε broad phase) every facet
+/// of a polyhedral body (box, solid convex polytope, mesh) within ε of a
+/// vertex of the other body gives the row of its own half-space, the
+/// constraint set that gains energy and traps near non-convex obstacles.
+/// peg: Polyhedral Exact Geometry. The same vertex–facet rows, grouped per
+/// vertex and convex piece (a convex body is one piece; a mesh's near
+/// triangles split at its concave edges); a group imposes
+/// max(ψ_1 … ψ_m) ≥ 0 (lcp.hpp MaxGroup). Pairs without facets on either
+/// side (two spheres, a halfspace) keep their manifolds.
+enum class Formulation { stewart_trinkle, peg };
+const char* to_string(Formulation f);
+
 struct StepOptions {
   double dt = 1e-3;
   SolverKind solver = SolverKind::lemke;
@@ -74,6 +89,16 @@ struct StepOptions {
   /// Fat boxes of the AABB tree grow by this fraction of the body's own
   /// largest half extent, plus contact_margin.
   double fattening = 0.1;
+  Formulation formulation = Formulation::stewart_trinkle;
+  /// Facet broad-phase distance ε, m (Formulation says what it selects);
+  /// PEG uses max(ε, contact_margin).
+  double epsilon = 0.0;
+  /// Speculative contacts: a pair's query distance grows with how far its
+  /// bodies can move in the step (linear speed, spin × extent and the
+  /// applied accelerations, times Δt), so a fast body meets the surface as a
+  /// ψ > 0 row before it could pass through it. Below half the contact
+  /// margin the margin is used unchanged (resting scenes keep their cache).
+  bool speculative = true;
 };
 
 /// Per-step numbers, for the trajectory file and the benchmark.
@@ -91,6 +116,7 @@ struct StepStats {
   int unconverged = 0;
   /// Pairs whose query failed (invalid input, no algorithm): no contacts.
   int failed = 0;
+  int aux = 0;            ///< PEG facet rows without impulse (MaxGroup aux rows)
   int iterations = 0;     ///< Lemke pivots or PGS sweeps (both when falling back)
   int fallbacks = 0;      ///< 1 when Lemke failed and PGS took over
   LcpStatus status = LcpStatus::ok;  ///< of the solve whose impulses were applied
@@ -137,6 +163,33 @@ struct ContactOrderScratch {
   std::vector<int> order;
   int mode = -1;
 };
+
+/// A vertex–facet row: point on the vertex's body, the facet's normal
+/// oriented B→A and the signed gap ψ along it (negative inside the facet's
+/// half-space).
+struct FacetRow {
+  Vec3 point = Vec3::Zero();
+  Vec3 normal = Vec3::UnitZ();
+  double psi = 0.0;
+};
+
+/// A PEG group's facet other than the active one, for contact `contact`.
+struct AuxFacet {
+  int contact = 0;
+  FacetRow row;
+};
+
+/// Working arrays of the facet contacts (facet_contacts.hpp).
+struct FacetScratch {
+  std::vector<FacetRow> rows;
+  std::vector<int> group_begin;  // rows of group g: [group_begin[g], group_begin[g + 1])
+  std::vector<char> group_partial;  // 1: a mesh's near triangles, not a whole convex piece
+  std::vector<Vec3> normals, vertices;  // the facet side's
+  std::vector<Vec3> own;                // the vertex side's
+  std::vector<double> offsets;
+  std::vector<int> loop_begin, loop;
+  std::vector<int> near, label;          // facets near one vertex, their group
+};
 }  // namespace detail
 
 class World {
@@ -165,7 +218,8 @@ class World {
   void clear_contact_cache() { cache_.clear(); }
 
   double kinetic_energy() const;
-  /// −m g·x_com summed over dynamic bodies (zero at the origin).
+  /// −(m g + F)·x_com summed over dynamic bodies (zero at the origin): the
+  /// potential of gravity and of each body's constant force (torques have none).
   double potential_energy() const;
 
  private:
@@ -174,6 +228,15 @@ class World {
   void build_lcp();
   void solve();
   void integrate();
+  /// How far body i can move in one step (Δt times its speed bound), m.
+  double motion(std::size_t i) const;
+  double pair_margin(int ia, int ib) const;
+  /// How far body i's broad-phase box must reach beyond the contact margin.
+  double broadphase_reach(std::size_t i) const;
+  void add_facet_contacts(int ia, int ib);
+  bool facet_formulation() const {
+    return options.formulation == Formulation::peg || options.epsilon > 0.0;
+  }
 
   std::vector<Body> bodies_;
   std::vector<int> leaf_;       // tree leaf per body, −1 for unbounded
@@ -193,6 +256,9 @@ class World {
   ContactCache cache_;
   detail::ContactOrderScratch order_scratch_;
   std::vector<CachedPair*> step_pairs_;  // the cache entries of pairs_, this step
+  detail::FacetScratch facets_;
+  std::vector<detail::AuxFacet> aux_;    // PEG aux facets of this step, by contact
+  std::vector<Vec6> peg_velocities_;     // solve_pgs_max's scratch
   std::uint64_t steps_ = 0;
   StepStats stats_;
   double time_ = 0.0;
