@@ -9,6 +9,8 @@
 
 #include <Eigen/Dense>
 
+#include <string>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -46,6 +48,11 @@ struct FloorCase {
   int nx, ny;
   const char* solver;
 };
+
+// "40x20_pgs": the grid and the solver, readable in ctest's list.
+std::string floor_case_name(const ::testing::TestParamInfo<FloorCase>& i) {
+  return std::to_string(i.param.nx) + "x" + std::to_string(i.param.ny) + "_" + i.param.solver;
+}
 
 class TriangulatedFloor : public ::testing::TestWithParam<FloorCase> {};
 
@@ -86,7 +93,8 @@ TEST_P(TriangulatedFloor, ABoxSlidesTheCoulombDistance) {
 
 INSTANTIATE_TEST_SUITE_P(Grids, TriangulatedFloor,
                          ::testing::Values(FloorCase{1, 1, "pgs"}, FloorCase{40, 20, "pgs"}, FloorCase{13, 7, "pgs"},
-                                           FloorCase{40, 20, "lemke"}, FloorCase{1, 1, "lemke"}));
+                                           FloorCase{40, 20, "lemke"}, FloorCase{1, 1, "lemke"}),
+                         floor_case_name);
 
 class TriangulatedIncline : public ::testing::TestWithParam<FloorCase> {};
 
@@ -145,7 +153,8 @@ TEST_P(TriangulatedIncline, ABoxAcceleratesAtTheCoulombRate) {
 
 INSTANTIATE_TEST_SUITE_P(Grids, TriangulatedIncline,
                          ::testing::Values(FloorCase{1, 1, "pgs"}, FloorCase{40, 10, "pgs"},
-                                           FloorCase{40, 10, "lemke"}));
+                                           FloorCase{40, 10, "lemke"}),
+                         floor_case_name);
 
 }  // namespace
 }  // namespace proxima
