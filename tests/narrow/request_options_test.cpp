@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The request options of collide, distance and tolerance that the default
 // request leaves alone: GJK's tolerances (tol_abs, tol_rel) and every
-// method for collide and tolerance. Ground truth from the point–ellipsoid and
-// point–box distances written here.
+// method for collide and tolerance. Ground truth from the point–ellipsoid distance of
+// tests/oracle and the point–box distance written here.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,30 +14,11 @@
 #include <proxima/shape/ellipsoid.hpp>
 #include <proxima/shape/sphere.hpp>
 
+#include "../oracle/oracle_geometry.hpp"
 #include "../support/random.hpp"
 
 namespace proxima {
 namespace {
-
-// Distance from local point q outside the ellipsoid of radii a: the foot
-// x_i = a_i² q_i / (t + a_i²) with t > 0 the root of Σ (a_i q_i / (t + a_i²))² = 1,
-// where the sum decreases in t; bisection to rounding.
-double point_ellipsoid_distance(const Vec3& a, const Vec3& q) {
-  auto f = [&](double t) {
-    double s = 0.0;
-    for (int i = 0; i < 3; ++i) s += std::pow(a[i] * q[i] / (t + a[i] * a[i]), 2);
-    return s - 1.0;
-  };
-  double lo = 0.0, hi = 1.0;
-  while (f(hi) > 0.0) hi *= 2.0;
-  for (int it = 0; it < 200; ++it) {
-    const double mid = 0.5 * (lo + hi);
-    (f(mid) > 0.0 ? lo : hi) = mid;
-  }
-  Vec3 x;
-  for (int i = 0; i < 3; ++i) x[i] = a[i] * a[i] * q[i] / (hi + a[i] * a[i]);
-  return (q - x).norm();
-}
 
 // Signed distance from local point q to a box of half extents e.
 double point_box_signed_distance(const Vec3& e, const Vec3& q) {
@@ -65,7 +46,7 @@ TEST(RequestOptions, GjkToleranceBoundsTheErrorAndTheWork) {
     const Vec3 c = rng.uniform_vec(-2.0, 2.0);
     const Vec3 q = tc.apply_inverse(c);
     if (!(q.cwiseQuotient(radii).squaredNorm() > 1.0)) continue;
-    const double truth = point_ellipsoid_distance(radii, q) - 0.3;
+    const double truth = oracle::point_ellipsoid_distance(radii, q) - 0.3;
     if (!(truth > 0.05)) continue;  // separated by a margin: GJK's case
     const double L = (c - tc.p).norm() + 0.6 + 0.3;
     for (Setting& s : settings) {

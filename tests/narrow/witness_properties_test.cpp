@@ -30,6 +30,7 @@
 #include <proxima/query.hpp>
 
 #include "../oracle/minkowski_oracle.hpp"
+#include "../oracle/oracle_geometry.hpp"
 #include "../support/random.hpp"
 #include "../support/test_shapes.hpp"
 
@@ -148,25 +149,6 @@ double polygon_sd(const std::vector<Eigen::Vector2d>& poly, const Eigen::Vector2
   return outside > 0.0 ? nearest : -nearest;
 }
 
-// Distance to the ellipsoid surface from outside (the foot x_i = a_i² q_i /
-// (t + a_i²) with t > 0 solving Σ (a_i q_i / (t + a_i²))² = 1, by bisection).
-double ellipsoid_outside_distance(const Vec3& a, const Vec3& q) {
-  auto f = [&](double t) {
-    double s = 0.0;
-    for (int i = 0; i < 3; ++i) s += std::pow(a[i] * q[i] / (t + a[i] * a[i]), 2);
-    return s - 1.0;
-  };
-  double lo = 0.0, hi = 1.0;
-  while (f(hi) > 0.0) hi *= 2.0;
-  for (int it = 0; it < 200; ++it) {
-    const double mid = 0.5 * (lo + hi);
-    (f(mid) > 0.0 ? lo : hi) = mid;
-  }
-  Vec3 x;
-  for (int i = 0; i < 3; ++i) x[i] = a[i] * a[i] * q[i] / (hi + a[i] * a[i]);
-  return (q - x).norm();
-}
-
 // Signed distance of a local point to the shape, margin included. Inside an
 // ellipsoid only the sign is exact (the checks need no more there).
 double signed_distance_to(const Desc& d, const Vec3& q) {
@@ -184,7 +166,7 @@ double signed_distance_to(const Desc& d, const Vec3& q) {
     }
     case Kind::ellipsoid: {
       const double level = q.cwiseQuotient(d.e).squaredNorm();
-      core = level <= 1.0 ? -(1.0 - std::sqrt(level)) * d.e.minCoeff() : ellipsoid_outside_distance(d.e, q);
+      core = level <= 1.0 ? -(1.0 - std::sqrt(level)) * d.e.minCoeff() : oracle::point_ellipsoid_distance(d.e, q);
       break;
     }
     case Kind::halfspace: core = d.e.normalized().dot(q) - d.offset; break;

@@ -124,4 +124,21 @@ double triangle_triangle_distance(const Eigen::Vector3d& a0, const Eigen::Vector
   return best;
 }
 
+double point_ellipsoid_distance(const Eigen::Vector3d& a, const Eigen::Vector3d& q) {
+  auto f = [&](double t) {
+    double s = 0.0;
+    for (int i = 0; i < 3; ++i) s += std::pow(a[i] * q[i] / (t + a[i] * a[i]), 2);
+    return s - 1.0;
+  };
+  double lo = 0.0, hi = 1.0;
+  while (f(hi) > 0.0) hi *= 2.0;
+  for (int it = 0; it < 200; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (f(mid) > 0.0 ? lo : hi) = mid;
+  }
+  Eigen::Vector3d x;
+  for (int i = 0; i < 3; ++i) x[i] = a[i] * a[i] * q[i] / (hi + a[i] * a[i]);
+  return (q - x).norm();
+}
+
 }  // namespace proxima::oracle

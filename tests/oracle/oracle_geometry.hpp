@@ -39,4 +39,10 @@ double closest_points_of_segments(const Eigen::Vector3d& a0, const Eigen::Vector
 double triangle_triangle_distance(const Eigen::Vector3d& a0, const Eigen::Vector3d& a1, const Eigen::Vector3d& a2,
                                   const Eigen::Vector3d& b0, const Eigen::Vector3d& b1, const Eigen::Vector3d& b2);
 
+// Distance from q, outside the axis-aligned ellipsoid of radii a about the
+// origin, to its surface: the foot x_i = a_i² q_i / (t + a_i²) with t > 0 the
+// root of Σ (a_i q_i / (t + a_i²))² = 1, where the sum decreases in t;
+// bisection to rounding.
+double point_ellipsoid_distance(const Eigen::Vector3d& a, const Eigen::Vector3d& q);
+
 }  // namespace proxima::oracle
