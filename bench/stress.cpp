@@ -246,21 +246,19 @@ int main(int argc, char** argv) {
           // upper_bound is mpr's honest status for its centre-line depth.
           const bool answered = r.status == Status::ok || r.status == Status::upper_bound;
           if (r.status == Status::not_implemented) {
-            ++t.not_applicable;
-          } else if (!answered) {
-            ++t.not_ok;
-          }
-          if (r.status == Status::not_implemented) {
-            // Nothing to check: no answer was claimed.
-          } else if (!std::isfinite(r.distance) || !r.normal.allFinite() || !r.point_a.allFinite() ||
-              !r.point_b.allFinite() || std::abs(r.normal.norm() - 1.0) > 1e-9) {
-            ++t.non_finite;
-          } else if (!(r.distance < 0.0)) {
-            ++t.wrong_sign;
-          } else if (answered) {
-            // Outside the timed call: the checks cost more than many queries.
-            if (!bench::witnesses_on_shapes(a.shape, pa, b.shape, pb, r, kWitnessTolerance)) ++t.witness_off;
-            if (!bench::normal_supports(a.shape, pa, b.shape, pb, r, kWitnessTolerance)) ++t.bad_normal;
+            ++t.not_applicable;  // nothing to check: no answer was claimed
+          } else {
+            if (!answered) ++t.not_ok;
+            if (!std::isfinite(r.distance) || !r.normal.allFinite() || !r.point_a.allFinite() ||
+                !r.point_b.allFinite() || std::abs(r.normal.norm() - 1.0) > 1e-9) {
+              ++t.non_finite;
+            } else if (!(r.distance < 0.0)) {
+              ++t.wrong_sign;
+            } else if (answered) {
+              // Outside the timed call: the checks cost more than many queries.
+              if (!bench::witnesses_on_shapes(a.shape, pa, b.shape, pb, r, kWitnessTolerance)) ++t.witness_off;
+              if (!bench::normal_supports(a.shape, pa, b.shape, pb, r, kWitnessTolerance)) ++t.bad_normal;
+            }
           }
         } catch (...) {
           ++t.threw;

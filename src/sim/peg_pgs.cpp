@@ -18,6 +18,7 @@
 #include <proxima/sim/body_space.hpp>
 
 #include "friction_polygon.hpp"
+#include "pgs_guards.hpp"
 
 namespace proxima::sim {
 
@@ -47,14 +48,8 @@ PgsResult solve_pgs_max(const BodySpaceProblem& p, const ContactSolveOptions& op
                         std::vector<Vec6>& vel) {
   PgsResult out;
   const Index m = static_cast<Index>(p.rows.size());
-  if (x.size() != m || !all_finite(x)) x.setZero(m);
   const std::size_t ground = static_cast<std::size_t>(p.v_star.size() / 6);
-  if (!all_finite(p.v_star)) {
-    x.setZero(m);
-    v = p.v_star;
-    out.status = LcpStatus::invalid_input;
-    return out;
-  }
+  if (!detail::start_pgs(p, x, v, out)) return out;
   // Aux rows carry no impulse.
   for (const MaxGroup& g : p.groups) x.segment(g.first, g.count).setZero();
   vel.resize(ground + 1);
@@ -130,11 +125,7 @@ PgsResult solve_pgs_max(const BodySpaceProblem& p, const ContactSolveOptions& op
   }
   v.resize(6 * static_cast<Index>(ground));
   for (std::size_t i = 0; i < ground; ++i) v.segment<6>(6 * static_cast<Index>(i)) = vel[i];
-  if (!all_finite(x) || !all_finite(v)) {
-    x.setZero();
-    v = p.v_star;
-    out.status = LcpStatus::invalid_input;
-  }
+  detail::reject_non_finite(p, x, v, out);
   return out;
 }
 

@@ -48,6 +48,7 @@
 #include <proxima/sim/body_space.hpp>
 
 #include "friction_polygon.hpp"
+#include "pgs_guards.hpp"
 
 namespace proxima::sim {
 
@@ -247,13 +248,7 @@ PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions&
                            PgsWorkspace& workspace) {
   PgsResult out;
   const Index m = static_cast<Index>(p.rows.size());
-  if (x.size() != m || !all_finite(x)) x.setZero(m);
-  if (!all_finite(p.v_star)) {
-    x.setZero(m);
-    v = p.v_star;
-    out.status = LcpStatus::invalid_input;
-    return out;
-  }
+  if (!detail::start_pgs(p, x, v, out)) return out;
   PgsWorkspace::Buffers& ws = workspace.buffers();
 
   // v = v* + M⁻¹ Jᵀ x, row by row as velocities_after adds them, into the
@@ -461,11 +456,7 @@ PgsResult solve_pgs_bodies(const BodySpaceProblem& p, const ContactSolveOptions&
     omega = relax ? options.pgs_over_relaxation : 1.0;
   }
   write_velocities();
-  if (!all_finite(x) || !all_finite(v)) {
-    x.setZero();
-    v = p.v_star;
-    out.status = LcpStatus::invalid_input;
-  }
+  detail::reject_non_finite(p, x, v, out);
   return out;
 }
 
