@@ -48,7 +48,7 @@ Environment loop_scene(const std::string& robot, const std::string& name) {
 
 int loop_runs() {
   const char* n = std::getenv("PROXIMA_CLOSED_LOOP_RUNS");
-  return n != nullptr ? std::max(1, std::atoi(n)) : 3;
+  return n != nullptr ? std::max(1, std::atoi(n)) : testing::reduced_run() ? 1 : 3;
 }
 
 struct LoopStats {

@@ -132,7 +132,11 @@ TEST(ProgramPanda, ClosedLoopTheProgramStopsBeforeThePlate) {
     bool sparse;  ///< the two points a radian apart, else the default ten over half a second
   };
   // Those whose bound is above 0 (at the longest jittered period).
-  for (const Case k : {Case{0, 0.008, true}, Case{0, 0.008, false}, Case{1, 0.004, false}}) {
+  // The sanitizer run takes the first.
+  const std::vector<Case> cases =
+      testing::reduced_run() ? std::vector<Case>{Case{0, 0.008, true}}
+                             : std::vector<Case>{Case{0, 0.008, true}, Case{0, 0.008, false}, Case{1, 0.004, false}};
+  for (const Case k : cases) {
     const WatchdogOptions o = k.sparse ? sparse() : WatchdogOptions{};
     Watchdog dog(p.dof(), cell.channels.channels, cell.channels.fn, o);
     follow_programs(dog, limits, {}, scene_segment_check(panda(), cell.env, cell.channels))->set(program);

@@ -143,4 +143,10 @@ inline int scaled(int n) {
   return std::max(1, static_cast<int>(n * (f > 0 ? f : 1.0)));
 }
 
+/// The sanitizer run (PROXIMA_TEST_SCALE below 1): simulations there are
+/// cut to a few hundred steps, enough to run every code path under the
+/// checkers; the full-length runs, where physics failures show, are the
+/// Release suite's.
+inline bool reduced_run() { return scaled(10) < 10; }
+
 }  // namespace proxima::testing
