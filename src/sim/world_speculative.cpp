@@ -27,7 +27,10 @@ double World::motion(std::size_t i) const {
   // Points of the body lie within the box's diagonal of the centre of mass.
   const double reach = bounded(box) ? (box.max - box.min).norm() : 0.0;
   const Vec3 accel = gravity + b.force / b.mass.mass;
-  return h * (b.linear_velocity.norm() + h * accel.norm() + b.angular_velocity.norm() * reach);
+  // The step turns the body at ω + h I⁻¹ τ (semi-implicit Euler): a torque
+  // that spins a body up from rest must widen the query as much as a speed.
+  const double spin = b.angular_velocity.norm() + h * (b.inverse_inertia_world() * b.torque).norm();
+  return h * (b.linear_velocity.norm() + h * accel.norm() + spin * reach);
 }
 
 double World::pair_margin(int ia, int ib) const {
