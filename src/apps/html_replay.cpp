@@ -52,9 +52,10 @@ void SimReplay::record(const sim::World& world) {
   json contacts = json::array();
   for (std::size_t k = 0; k < kept; ++k) {
     const sim::ContactImpulse& c = all[order[k]];
-    contacts.push_back({round_significant(c.point.x()), round_significant(c.point.y()), round_significant(c.point.z()),
-                        round_significant(c.normal.x(), 4), round_significant(c.normal.y(), 4),
-                        round_significant(c.normal.z(), 4), round_significant(c.depth, 4)});
+    json row = vec_array(c.point);
+    for (const json& x : vec_array(c.normal, 4, kNormalQuantum)) row.push_back(x);
+    row.push_back(round_significant(c.depth, 4, 1e-7));  // 0.1 µm
+    contacts.push_back(std::move(row));
   }
   json frame{{"step", step_}, {"time", round_significant(world.time(), 9)}, {"poses", poses}, {"contacts", contacts}};
   if (kept < all.size()) frame["contacts_total"] = all.size();

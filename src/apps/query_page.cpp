@@ -71,8 +71,8 @@ bool QueryReplay::add(const json& request, const json& answer, MeshFiles& files)
   json contacts = json::array();
   for (const json& c : answer.value("contacts", json::array())) {
     json row = vec_array(vec3_from_json(c.at("point"), "point"));
-    for (const json& x : vec_array(vec3_from_json(c.at("normal"), "normal"), 4)) row.push_back(x);
-    row.push_back(round_significant(c.at("depth").get<double>(), 4));
+    for (const json& x : vec_array(vec3_from_json(c.at("normal"), "normal"), 4, kNormalQuantum)) row.push_back(x);
+    row.push_back(round_significant(c.at("depth").get<double>(), 4, 1e-7));
     contacts.push_back(row);
   }
   frame["contacts"] = contacts;

@@ -17,8 +17,10 @@ namespace proxima::apps {
 
 using nlohmann::json;
 
-double round_significant(double x, int digits) {
-  if (!std::isfinite(x) || std::abs(x) < 1e-9) return 0.0;
+double round_significant(double x, int digits, double quantum) {
+  if (!std::isfinite(x)) return 0.0;
+  x = std::nearbyint(x / quantum) * quantum;
+  if (x == 0.0) return 0.0;  // no "-0.0"
   // Through the decimal text, so that the JSON writer's shortest
   // round-trip form is the short one.
   char text[32];
@@ -26,17 +28,18 @@ double round_significant(double x, int digits) {
   return std::strtod(text, nullptr);
 }
 
-json vec_array(const Vec3& v, int digits) {
-  return json::array({round_significant(v.x(), digits), round_significant(v.y(), digits),
-                      round_significant(v.z(), digits)});
+json vec_array(const Vec3& v, int digits, double quantum) {
+  return json::array({round_significant(v.x(), digits, quantum), round_significant(v.y(), digits, quantum),
+                      round_significant(v.z(), digits, quantum)});
 }
 
 json pose_array(const Transform& pose) {
   Quat q(pose.R);
   if (q.w() < 0.0) q.coeffs() = -q.coeffs();  // one sign per rotation: shorter text, steady replay
-  return json::array({round_significant(pose.p.x()), round_significant(pose.p.y()), round_significant(pose.p.z()),
-                      round_significant(q.w()), round_significant(q.x()), round_significant(q.y()),
-                      round_significant(q.z())});
+  constexpr double p = kPositionQuantum, r = kRotationQuantum;
+  return json::array({round_significant(pose.p.x(), 6, p), round_significant(pose.p.y(), 6, p),
+                      round_significant(pose.p.z(), 6, p), round_significant(q.w(), 6, r), round_significant(q.x(), 6, r),
+                      round_significant(q.y(), 6, r), round_significant(q.z(), 6, r)});
 }
 
 json shape_json(const Shape& s) {

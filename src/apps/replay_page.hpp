@@ -28,14 +28,22 @@ class Geometry;
 
 namespace proxima::apps {
 
-/// `x` rounded to `digits` significant digits, so that the page's JSON
-/// writes at most that many (values below 1e-9 in magnitude become 0).
-double round_significant(double x, int digits = 6);
+/// `x` rounded to a multiple of `quantum`, then to `digits` significant
+/// digits, so that the page's JSON writes at most that many (0 for a
+/// non-finite x). The quantum keeps rounding noise such as 2e-9 in a
+/// quaternion or a normal from costing a full number of text.
+double round_significant(double x, int digits = 6, double quantum = 1e-9);
 
-/// [x, y, z, qw, qx, qy, qz], each to 6 significant digits.
+/// The page's precision: positions to 1 µm, rotations (quaternion
+/// components) and normals to 1e-6 and 1e-4, each to at most 6 significant digits.
+inline constexpr double kPositionQuantum = 1e-6;
+inline constexpr double kRotationQuantum = 1e-6;
+inline constexpr double kNormalQuantum = 1e-4;
+
+/// [x, y, z, qw, qx, qy, qz] at the page's precision.
 nlohmann::json pose_array(const Transform& pose);
-/// [x, y, z] to `digits` significant digits.
-nlohmann::json vec_array(const Vec3& v, int digits = 6);
+/// [x, y, z] to `digits` significant digits and a multiple of `quantum`.
+nlohmann::json vec_array(const Vec3& v, int digits = 6, double quantum = kPositionQuantum);
 
 /// The page's description of a convex shape or a mesh.
 nlohmann::json shape_json(const Shape& s);

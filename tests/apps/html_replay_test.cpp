@@ -139,6 +139,10 @@ TEST(ReplayPage, RoundsToSixSignificantDigits) {
   EXPECT_EQ(json(round_significant(1e-12)).dump(), "0.0");
   EXPECT_EQ(json(round_significant(std::nan(""))).dump(), "0.0");
   EXPECT_EQ(json(round_significant(2.0 / 3.0, 4)).dump(), "0.6667");
+  // The quantum: rounding noise of a normal vanishes, positions keep 1 µm.
+  EXPECT_EQ(json(round_significant(-2.003e-7, 4, kNormalQuantum)).dump(), "0.0");
+  EXPECT_EQ(json(round_significant(0.04999912, 6, kPositionQuantum)).dump(), "0.049999");
+  EXPECT_EQ(json(round_significant(123.4567891, 6, kPositionQuantum)).dump(), "123.457");
   // A quarter turn about z: q = (cos 45°, 0, 0, sin 45°), w first.
   const json p = pose_array(Transform::from_axis_angle(Vec3::UnitZ(), M_PI / 2, Vec3(1, 2, 3)));
   EXPECT_EQ(p, json::array({1, 2, 3, 0.707107, 0, 0, 0.707107}));
