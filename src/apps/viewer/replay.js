@@ -337,10 +337,55 @@
       if (t.name !== 'contacts') text += '  ' + t.name + ' ' + formatNumber(t.values[current]) + (t.unit ? ' ' + t.unit : '');
     });
     info.textContent = text;
+    drawPlot();
     render();
   }
 
   function render() { renderer.render(scene, camera); }
+
+  // ---- one timeline plotted over all frames, with the current frame marked ----
+  const timelineSelect = document.getElementById('timeline');
+  const plot = document.getElementById('plot');
+  const timelines = (data.timelines || []).filter(function (t) { return t.values && t.values.length === frames.length; });
+  timelines.forEach(function (t, i) {
+    const option = document.createElement('option');
+    option.value = String(i);
+    option.textContent = t.name + (t.unit ? ' (' + t.unit + ')' : '');
+    timelineSelect.appendChild(option);
+  });
+  if (timelines.length === 0 || frames.length < 2) {
+    timelineSelect.style.display = 'none';
+    plot.style.display = 'none';
+  }
+  function drawPlot() {
+    if (plot.style.display === 'none') return;
+    const values = timelines[Number(timelineSelect.value) || 0].values;
+    const ctx = plot.getContext('2d');
+    const w = plot.width, h = plot.height;
+    let lo = Infinity, hi = -Infinity;
+    values.forEach(function (v) { if (isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
+    if (!(hi > lo)) { lo -= 1; hi += 1; }
+    ctx.clearRect(0, 0, w, h);
+    ctx.strokeStyle = '#3b75af';
+    ctx.beginPath();
+    values.forEach(function (v, i) {
+      if (!isFinite(v)) return;
+      const x = (i / (values.length - 1)) * (w - 1), y = h - 2 - ((v - lo) / (hi - lo)) * (h - 4);
+      if (i === 0) ctx.moveTo(x, y); else ctx.lineTo(x, y);
+    });
+    ctx.stroke();
+    const x = (current / (values.length - 1)) * (w - 1);
+    ctx.strokeStyle = '#c00';
+    ctx.beginPath();
+    ctx.moveTo(x, 0);
+    ctx.lineTo(x, h);
+    ctx.stroke();
+  }
+  timelineSelect.addEventListener('change', drawPlot);
+  plot.addEventListener('click', function (e) {
+    setPlaying(false);
+    showFrame(Math.round((e.offsetX / plot.clientWidth) * (frames.length - 1)));
+  });
 
   // ---- playing: in simulated time when the frames have it, else a frame a second ----
   let playing = false, playStart = 0, playFrom = 0;
