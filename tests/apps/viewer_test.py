@@ -127,7 +127,8 @@ def chromium(tmp, url, *extra):
     profile = tempfile.mkdtemp(dir=tmp, prefix="profile")
     args = [CHROMIUM, "--headless", "--no-sandbox", f"--user-data-dir={profile}", "--use-angle=swiftshader",
             "--enable-unsafe-swiftshader", f"--window-size={W},{H}", "--hide-scrollbars",
-            "--force-device-scale-factor=1", "--virtual-time-budget=4000", *extra, url]
+            "--force-device-scale-factor=1", "--virtual-time-budget=4000", "--disable-dev-shm-usage", "--no-first-run",
+            "--disable-extensions", *extra, url]
     p = subprocess.run(args, capture_output=True, text=True, timeout=300)
     shutil.rmtree(profile, ignore_errors=True)
     return p
