@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "query_page.hpp"
 
+#include <cstdio>
 #include <istream>
 #include <ostream>
 
@@ -57,7 +58,9 @@ bool QueryReplay::add(const json& request, const json& answer, MeshFiles& files)
   std::string text = label.get<std::string>();
   if (answer.contains("collide")) text.append(answer["collide"].get<bool>() ? ", colliding" : ", apart");
   if (answer.contains("distance") && answer["distance"].is_number()) {
-    text.append(", distance ").append(json(round_significant(answer["distance"].get<double>())).dump()).append(" m");
+    char number[32];
+    std::snprintf(number, sizeof number, "%.6g", answer["distance"].get<double>());
+    text.append(", distance ").append(number).append(" m");
   }
   json frame{{"step", frames()}, {"time", 0}, {"label", text}, {"shapes", {a, b}},
              {"poses", {pose_of(request, "pose_a"), pose_of(request, "pose_b")}}};

@@ -140,6 +140,13 @@ def page_runs_cleanly(tmp, page, fragment=""):
     start = dom.find('<pre id="proxima-errors"')
     errors = dom[dom.find(">", start) + 1:dom.find("</pre>", start)]
     check(start >= 0 and errors.strip() == "", f"{page}{fragment}: errors in the page: {errors}")
+    return dom
+
+
+def info_line(dom):
+    """The text of the page's frame line (#info)."""
+    start = dom.index('<span id="info">') + len('<span id="info">')
+    return dom[start:dom.index("</span>", start)]
 
 
 def screenshot(tmp, page, camera, frame, name, extra=""):
@@ -232,6 +239,12 @@ def test_ball_drop(tmp):
     check(math.dist(contact, [0.3, -0.2, 0.0]) < 2e-3, f"contact at {contact}")
     check(abs(frames[last]["poses"][0][2] - 0.25) < 2e-3, f"ball centre at {frames[last]['poses'][0]}")
 
+    # The frame line shows the frame's step, simulated time and contacts.
+    info = info_line(page_runs_cleanly(tmp, page, f"#frame={last}"))
+    check(f"frame {last + 1}/{len(frames)}  step 500  t = 1.000 s  contacts 1" in info, f"frame line: {info!r}")
+    info = info_line(page_runs_cleanly(tmp, page, "#frame=250"))
+    check("step 250  t = 0.500 s" in info, f"frame line: {info!r}")
+
     camera = (2.0, -3.0, 1.5, 0.3, -0.2, 0.4, 40.0)
     rest = screenshot(tmp, page, camera, last, "rest")
     # Not blank: the floor, the ball and the marker give many colours, and
@@ -298,7 +311,8 @@ def test_query(tmp):
     answers = [json.loads(line) for line in p.stdout.splitlines()]
     check([a["status"] for a in answers] == ["ok", "ok", "error"], f"answers {answers}")
     check(len(page_data(page)["frames"]) == 2, "query page frames")
-    page_runs_cleanly(tmp, page)
+    info = info_line(page_runs_cleanly(tmp, page, "#frame=0"))
+    check("id 1: distance, apart, distance 1 m" in info, f"query frame line: {info!r}")
 
     # Frame 0: witness points at x = 0.5 and x = 1.5 (closed form, two unit-diameter spheres 2 m apart).
     camera = (1.0, -4.0, 1.0, 1.0, 0.0, 0.0, 40.0)
