@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
 
   std::string query_html;
   CLI::Option* query_html_flag = query->add_option(
-      "--html", query_html, "Also write a 3-D page of the answered collide/distance/contacts requests (docs/viewer.md)");
+      "--html", query_html, "Also write a 3-D page of the collide/distance/contacts answers (docs/viewer.md)");
 
   proxima::apps::DemoOptions demo_opt;
   CLI::App* demo = app.add_subcommand("demo", "Run the example queries, scenes and benchmark; write proxima-report/");

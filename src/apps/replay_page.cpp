@@ -38,8 +38,8 @@ json pose_array(const Transform& pose) {
   if (q.w() < 0.0) q.coeffs() = -q.coeffs();  // one sign per rotation: shorter text, steady replay
   constexpr double p = kPositionQuantum, r = kRotationQuantum;
   return json::array({round_significant(pose.p.x(), 6, p), round_significant(pose.p.y(), 6, p),
-                      round_significant(pose.p.z(), 6, p), round_significant(q.w(), 6, r), round_significant(q.x(), 6, r),
-                      round_significant(q.y(), 6, r), round_significant(q.z(), 6, r)});
+                      round_significant(pose.p.z(), 6, p), round_significant(q.w(), 6, r),
+                      round_significant(q.x(), 6, r), round_significant(q.y(), 6, r), round_significant(q.z(), 6, r)});
 }
 
 json shape_json(const Shape& s) {
@@ -49,11 +49,14 @@ json shape_json(const Shape& s) {
         if constexpr (std::is_same_v<T, Sphere>) {
           return {{"kind", "sphere"}, {"radius", round_significant(x.radius())}};
         } else if constexpr (std::is_same_v<T, Capsule>) {
-          return {{"kind", "capsule"}, {"radius", round_significant(x.radius())}, {"length", round_significant(x.length())}};
+          return {{"kind", "capsule"}, {"radius", round_significant(x.radius())},
+                  {"length", round_significant(x.length())}};
         } else if constexpr (std::is_same_v<T, Cylinder>) {
-          return {{"kind", "cylinder"}, {"radius", round_significant(x.radius())}, {"length", round_significant(x.length())}};
+          return {{"kind", "cylinder"}, {"radius", round_significant(x.radius())},
+                  {"length", round_significant(x.length())}};
         } else if constexpr (std::is_same_v<T, Cone>) {
-          return {{"kind", "cone"}, {"radius", round_significant(x.radius())}, {"length", round_significant(x.length())}};
+          return {{"kind", "cone"}, {"radius", round_significant(x.radius())},
+                  {"length", round_significant(x.length())}};
         } else if constexpr (std::is_same_v<T, Box>) {
           return {{"kind", "box"}, {"size", vec_array(x.size())}};
         } else if constexpr (std::is_same_v<T, Ellipsoid>) {

@@ -157,7 +157,8 @@ TEST(ReplayPage, EachShapeKindIsDescribedByItsOwnNumbers) {
   EXPECT_EQ(shape_json(Capsule(0.1, 0.4)), json::parse(R"({"kind": "capsule", "radius": 0.1, "length": 0.4})"));
   EXPECT_EQ(shape_json(Cylinder(0.2, 0.6)), json::parse(R"({"kind": "cylinder", "radius": 0.2, "length": 0.6})"));
   EXPECT_EQ(shape_json(Cone(0.3, 0.9)), json::parse(R"({"kind": "cone", "radius": 0.3, "length": 0.9})"));
-  EXPECT_EQ(shape_json(Ellipsoid(Vec3(0.1, 0.2, 0.3))), json::parse(R"({"kind": "ellipsoid", "radii": [0.1, 0.2, 0.3]})"));
+  EXPECT_EQ(shape_json(Ellipsoid(Vec3(0.1, 0.2, 0.3))),
+            json::parse(R"({"kind": "ellipsoid", "radii": [0.1, 0.2, 0.3]})"));
   EXPECT_EQ(shape_json(Halfspace(Vec3(0, 0, 2), 0.5)),
             json::parse(R"({"kind": "halfspace", "normal": [0, 0, 1], "offset": 0.5})"));
   // A tetrahedron with an interior point: the hull's 4 vertices and 4 triangles.
@@ -177,7 +178,8 @@ TEST(ReplayPage, EachShapeKindIsDescribedByItsOwnNumbers) {
   EXPECT_EQ(corners, 12);
   const TriangleMesh m({Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0)}, {TriangleIndices{0, 1, 2}}, 0.002);
   EXPECT_EQ(mesh_json(m),
-            json::parse(R"({"kind": "mesh", "vertices": [0, 0, 0, 1, 0, 0, 0, 1, 0], "triangles": [0, 1, 2], "margin": 0.002})"));
+            json::parse(R"({"kind": "mesh", "vertices": [0, 0, 0, 1, 0, 0, 0, 1, 0], "triangles": [0, 1, 2],
+                            "margin": 0.002})"));
   ShapeTable table;
   EXPECT_EQ(table.add(shape_json(Sphere(1))), 0);
   EXPECT_EQ(table.add(shape_json(Sphere(2))), 1);
@@ -226,7 +228,8 @@ TEST(ReplayPage, HtmlFlagErrorsNameTheFlag) {
   ::setenv("PROXIMA_LIBJS_THREE_PREFIX", "/nonexistent-prefix", 1);
   const std::string absent = replay_error_of([] { ReplayPageFile("/tmp/unused.html", "--html"); });
   ::unsetenv("PROXIMA_LIBJS_THREE_PREFIX");
-  EXPECT_EQ(absent.rfind("--html: /nonexistent-prefix/share/javascript/three/three.min.js: not found", 0), 0u) << absent;
+  EXPECT_EQ(absent.rfind("--html: /nonexistent-prefix/share/javascript/three/three.min.js: not found", 0), 0u)
+      << absent;
   EXPECT_NE(absent.find("libjs-three"), std::string::npos) << absent;
 }
 
@@ -270,7 +273,8 @@ TEST(QueryPage, DrawsShapesWitnessesAndContacts) {
   EXPECT_TRUE(page.add(contacts, answer(contacts), files));
   const json bad = json::parse(R"({"id": 3, "query": "distance", "a": {"shape": "sphere", "radius": -1}})");
   EXPECT_FALSE(page.add(bad, answer(bad), files));
-  const json tol = json::parse(R"({"id": 4, "query": "tolerance", "tolerance": 0.1, "a": {"shape": "sphere", "radius": 1},
+  const json tol = json::parse(R"({"id": 4, "query": "tolerance", "tolerance": 0.1,
+    "a": {"shape": "sphere", "radius": 1},
     "b": {"shape": "sphere", "radius": 1}})");
   EXPECT_FALSE(page.add(tol, answer(tol), files));
   EXPECT_FALSE(page.add(distance, answer(distance), files));  // beyond the budget of 2

@@ -176,7 +176,8 @@ BALL_SCENE = {
     "name": "ball_drop", "dt": 0.002, "time": 1.0,
     "bodies": [
         {"name": "floor", "static": True, "shape": {"shape": "box", "size": [3, 3, 0.2]}, "pose": {"p": [0, 0, -0.1]}},
-        {"name": "ball", "shape": {"shape": "sphere", "radius": 0.25}, "density": 1000, "pose": {"p": [0.3, -0.2, 1.0]}},
+        {"name": "ball", "shape": {"shape": "sphere", "radius": 0.25}, "density": 1000,
+         "pose": {"p": [0.3, -0.2, 1.0]}},
     ],
 }
 
@@ -187,7 +188,8 @@ ALL_SHAPES_SCENE = {
         {"name": "ground", "static": True, "shape": {"shape": "halfspace", "normal": [0, 0, 1], "offset": 0}},
         {"name": "box", "static": True, "shape": {"shape": "box", "size": [0.3, 0.2, 0.1], "margin": 0.01},
          "pose": {"p": [-1, 0, 0.06]}},
-        {"name": "sphere", "static": True, "shape": {"shape": "sphere", "radius": 0.15}, "pose": {"p": [-0.5, 0, 0.15]}},
+        {"name": "sphere", "static": True, "shape": {"shape": "sphere", "radius": 0.15},
+         "pose": {"p": [-0.5, 0, 0.15]}},
         {"name": "cylinder", "static": True, "shape": {"shape": "cylinder", "radius": 0.1, "length": 0.3},
          "pose": {"p": [0, 0, 0.15]}},
         {"name": "cone", "static": True, "shape": {"shape": "cone", "radius": 0.12, "length": 0.3},

@@ -131,7 +131,8 @@
     const m = shape.margin || 0;
     switch (shape.kind) {
       case 'sphere': return new THREE.SphereBufferGeometry(shape.radius + m, 32, 16);
-      case 'box': return new THREE.BoxBufferGeometry(shape.size[0] + 2 * m, shape.size[1] + 2 * m, shape.size[2] + 2 * m);
+      case 'box':
+        return new THREE.BoxBufferGeometry(shape.size[0] + 2 * m, shape.size[1] + 2 * m, shape.size[2] + 2 * m);
       case 'capsule': return capsuleGeometry(shape.radius + m, 0.5 * shape.length);
       case 'cylinder': {
         const g = new THREE.CylinderBufferGeometry(shape.radius + m, shape.radius + m, shape.length + 2 * m, 48);
@@ -282,7 +283,9 @@
     document.body.setAttribute('data-proxima-ready', '0');
     return;
   }
-  function formatNumber(x) { return Math.abs(x) >= 1e4 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(3) : x.toPrecision(4); }
+  function formatNumber(x) {
+    return Math.abs(x) >= 1e4 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential(3) : x.toPrecision(4);
+  }
 
   function showFrame(i) {
     current = Math.max(0, Math.min(frames.length - 1, i));
@@ -331,10 +334,16 @@
       });
     });
     slider.value = String(current);
-    let text = f.label !== undefined ? 'frame ' + (current + 1) + '/' + frames.length + '  ' + f.label : 'frame ' + (current + 1) + '/' + frames.length + '  step ' + f.step + '  t = ' + f.time.toFixed(3) + ' s' +
-      '  contacts ' + (f.contacts_total !== undefined ? f.contacts_total : (f.contacts || []).length);
+    let text = 'frame ' + (current + 1) + '/' + frames.length + '  ';
+    if (f.label !== undefined) {
+      text += f.label;
+    } else {
+      text += 'step ' + f.step + '  t = ' + f.time.toFixed(3) + ' s  contacts ' +
+        (f.contacts_total !== undefined ? f.contacts_total : (f.contacts || []).length);
+    }
     (data.timelines || []).forEach(function (t) {
-      if (t.name !== 'contacts') text += '  ' + t.name + ' ' + formatNumber(t.values[current]) + (t.unit ? ' ' + t.unit : '');
+      if (t.name === 'contacts') return;
+      text += '  ' + t.name + ' ' + formatNumber(t.values[current]) + (t.unit ? ' ' + t.unit : '');
     });
     info.textContent = text;
     drawPlot();
@@ -346,7 +355,9 @@
   // ---- one timeline plotted over all frames, with the current frame marked ----
   const timelineSelect = document.getElementById('timeline');
   const plot = document.getElementById('plot');
-  const timelines = (data.timelines || []).filter(function (t) { return t.values && t.values.length === frames.length; });
+  const timelines = (data.timelines || []).filter(function (t) {
+    return t.values && t.values.length === frames.length;
+  });
   timelines.forEach(function (t, i) {
     const option = document.createElement('option');
     option.value = String(i);
