@@ -296,6 +296,8 @@ def test_all_shapes(tmp):
     # A page refuses a frame it does not have, and says so.
     dom = chromium(tmp, "file://" + page + "#frame=9999", "--dump-dom").stdout
     check("#frame: 9999" in dom, "frame 9999 not reported")
+    dom = chromium(tmp, "file://" + page + "#camera=1,2,3", "--dump-dom").stdout
+    check("#camera: expected px,py,pz,tx,ty,tz" in dom, "a short camera not reported")
 
 
 def test_query(tmp):
