@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "replay_page.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -143,8 +145,14 @@ std::string script_safe(const std::string& text) {
 }  // namespace
 
 std::string replay_page_html(const json& data, const ThreeJs& three) {
-  for (const std::string* js : {&three.library, &three.controls})
-    if (js->find("</script") != std::string::npos) throw Error("three.js text holds </script and cannot be inlined");
+  // Inlined as they are: text that would end the script element, or make
+  // the parser look for a nested one, is refused rather than mangled.
+  for (const std::string* js : {&three.library, &three.controls}) {
+    std::string lower = *js;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (lower.find("</script") != std::string::npos || lower.find("<!--") != std::string::npos)
+      throw Error("three.js text holds </script or <!-- and cannot be inlined");
+  }
   const std::string title = data.contains("title") ? data["title"].get<std::string>() : std::string("Proxima replay");
   return expand(kReplayHtml, {{"title", html_escape(title)},
                               {"three_licence", comment_safe(three.licence)},

@@ -217,8 +217,11 @@ TEST(ReplayPage, PageTextCannotEndItsScriptOrComment) {
   EXPECT_EQ(page.find("</script><!-- x"), std::string::npos);
   EXPECT_EQ(embedded_data(page), data);
   EXPECT_EQ(page.find("{{"), std::string::npos);
-  three.library = "x = '</script>';";
-  EXPECT_NE(replay_error_of([&] { (void)replay_page_html(data, three); }).find("</script"), std::string::npos);
+  for (const char* bad : {"x = '</script>';", "x = '</SCRIPT>';", "x = '<!--';"}) {
+    three.library = bad;
+    EXPECT_NE(replay_error_of([&] { (void)replay_page_html(data, three); }).find("cannot be inlined"), std::string::npos)
+        << bad;
+  }
 }
 
 TEST(ReplayPage, HtmlFlagErrorsNameTheFlag) {
