@@ -26,6 +26,9 @@ packages=(
   libfcl-dev libccd-dev libbullet-dev
   # Optional penetration-depth peer (the peers build without it).
   libode-dev
+  # The 3-D replay pages (proxima sim/query --html) inline three.js from
+  # /usr/share/javascript/three; the viewer test loads them in headless Chromium.
+  libjs-three chromium
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -21,7 +21,9 @@
 
 #include "demo.hpp"
 #include "nearest_name.hpp"
+#include "query_page.hpp"
 #include "query_protocol.hpp"
+#include "replay_page.hpp"
 #include "robot_protocol.hpp"
 #include "scene.hpp"
 #include "watch_protocol.hpp"
@@ -91,6 +93,10 @@ int main(int argc, char** argv) {
       "A bad line gets {\"status\": \"error\", \"message\": ...} naming the field. Full format: "
       "docs/query-protocol.md.");
 
+  std::string query_html;
+  CLI::Option* query_html_flag = query->add_option(
+      "--html", query_html, "Also write a 3-D page of the collide/distance/contacts answers (docs/viewer.md)");
+
   proxima::apps::DemoOptions demo_opt;
   CLI::App* demo = app.add_subcommand("demo", "Run the example queries, scenes and benchmark; write proxima-report/");
   demo->add_option("--report", demo_opt.report_dir, "Report folder")->capture_default_str();
@@ -131,6 +137,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"fixed", "sliding"}));
   simc->add_option("--formulation", sim_opt.formulation, "Override the contact formulation: peg or stewart_trinkle")
       ->check(CLI::IsMember({"peg", "stewart_trinkle"}));
+  std::string sim_html;
+  CLI::Option* sim_html_flag =
+      simc->add_option("--html", sim_html, "Write a 3-D replay page (one HTML file, opens from disk; docs/viewer.md)");
   simc->add_flag("!--quiet", sim_opt.progress, "No progress line on stderr (shown only on a terminal)");
 
   proxima::apps::RobotCommandOptions robot_opt;
@@ -217,6 +226,7 @@ int main(int argc, char** argv) {
   if (sim_time_flag->count() > 0) sim_opt.time = sim_time;
   if (sim_dt_flag->count() > 0) sim_opt.dt = sim_dt;
   if (sim_friction_flag->count() > 0) sim_opt.friction_directions = sim_friction_directions;
+  if (sim_html_flag->count() > 0) sim_opt.html_path = sim_html;
 
   // NAME=DIR arguments into the package map; false (with a message) for a malformed one.
   auto parse_packages = [](const char* command, const std::vector<std::string>& args,
@@ -250,7 +260,19 @@ int main(int argc, char** argv) {
 
   if (*query) {
     std::ios::sync_with_stdio(false);
-    proxima::apps::run_query_stream(std::cin, std::cout);
+    if (query_html_flag->count() == 0) {
+      proxima::apps::run_query_stream(std::cin, std::cout);
+      return 0;
+    }
+    try {
+      proxima::apps::ReplayPageFile page(query_html, "--html");
+      proxima::apps::QueryReplay replay;
+      proxima::apps::run_query_stream(std::cin, std::cout, replay);
+      page.write(replay.data());
+    } catch (const proxima::Error& e) {
+      std::cerr << "proxima query: " << e.what() << "\n";
+      return 1;
+    }
     return 0;
   }
   if (*demo) return proxima::apps::run_demo(demo_opt, std::cout);

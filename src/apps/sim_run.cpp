@@ -66,6 +66,9 @@ SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv, const S
 
 #include <proxima/core/error.hpp>
 
+#include "html_replay.hpp"
+#include "replay_page.hpp"
+
 namespace proxima::apps {
 
 int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, std::ostream& out,
@@ -97,12 +100,21 @@ int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, s
       if (!csv) throw Error(o.out_path + ": cannot write the trajectory file");
     }
     const std::string& out_path = o.out_path;
+    // The page file is opened before the run, so that a bad path fails at once.
+    std::optional<ReplayPageFile> page;
+    std::optional<SimReplay> replay;
+    if (o.html_path) {
+      page.emplace(*o.html_path, "--html");
+      replay.emplace(scene.world, scene.name, static_cast<int>(std::llround(duration / so.dt)));
+    }
     Progress progress = Progress::on_terminal("proxima sim " + scene.name, duration, o.progress);
     const SimRunResult r = run_scene(scene, duration, out_path.empty() ? nullptr : &csv,
                                      [&](const sim::World& w, const sim::StepStats&) {
                                        if (progress.active()) progress.update(w.time());
+                                       if (replay) replay->observe(w);
                                      });
     progress.finish();
+    if (page) page->write(replay->data());
     out << scene.name << ": " << duration << " s at dt " << scene.world.options.dt << " s, solver "
         << sim::to_string(so.solver) << ", q = " << so.solve.friction_directions << " (" << sim::to_string(so.friction_basis)
         << " cone), " << sim::to_string(so.formulation) << "\n";
