@@ -15,6 +15,7 @@
 #include "json_reader.hpp"
 #include "json_shapes.hpp"
 #include "scene.hpp"
+#include "scene_drive.hpp"
 
 namespace proxima::apps {
 namespace {
@@ -93,6 +94,18 @@ sim::Body body_from_json(const json& j, const std::string& field, SceneContext& 
     b.is_static = r.boolean_or("static", false);
     const json* pose = r.get("pose");
     b.pose = pose ? pose_from_json(*pose, r.field("pose")) : Transform::identity();
+    if (const json* k = r.get("kinematic")) {
+      // Moves on its path whatever touches it: no mass, no forces, and its
+      // velocity is the path's.
+      if (b.is_static) fail(r.field("kinematic"), "a static body cannot be kinematic");
+      for (const char* key : {"mass", "density", "inertia", "com"})
+        r.refuse(key, "a kinematic body has no mass properties (infinite mass)");
+      for (const char* key : {"force", "torque"}) r.refuse(key, "a kinematic body follows its path");
+      for (const char* key : {"velocity", "angular_velocity"})
+        r.refuse(key, "a kinematic body's velocity is its path's (\"kinematic\": {\"velocity\": ..})");
+      b.kinematic = kinematic_from_json(*k, r.field("kinematic"), kMaxRate);
+      return b;
+    }
     if (const json* v = r.get("velocity")) b.linear_velocity = bounded_vec3(*v, r.field("velocity"), "m/s");
     if (const json* w = r.get("angular_velocity"))
       b.angular_velocity = bounded_vec3(*w, r.field("angular_velocity"), "rad/s");

@@ -221,7 +221,7 @@ class Energy final : public Metric {
     extremes_ = EnergyExtremes(e0_);
     scale_ = 0.0;
     for (const Body& b : w.bodies())
-      if (!b.is_static) scale_ += b.mass.mass * w.gravity.norm() * b.geometry->world_aabb(b.pose).half_extents().maxCoeff();
+      if (!b.infinite_mass()) scale_ += b.mass.mass * w.gravity.norm() * b.geometry->world_aabb(b.pose).half_extents().maxCoeff();
   }
   void observe(const World& w, const StepStats&) override {
     const double e = w.kinetic_energy() + w.potential_energy();

@@ -26,7 +26,8 @@ double World::motion(std::size_t i) const {
   const Aabb box = b.geometry->world_aabb(b.pose);
   // Points of the body lie within the box's diagonal of the centre of mass.
   const double reach = bounded(box) ? (box.max - box.min).norm() : 0.0;
-  const Vec3 accel = gravity + b.force / b.mass.mass;
+  // A kinematic body's path has no acceleration within a step.
+  const Vec3 accel = b.kinematic ? Vec3::Zero() : Vec3(gravity + b.force / b.mass.mass);
   return h * (b.linear_velocity.norm() + h * accel.norm() + b.angular_velocity.norm() * reach);
 }
 

@@ -199,8 +199,16 @@ class World {
   StepOptions options;
 
   /// Adds a body; returns its index. Dynamic bodies need mass > 0 and a
-  /// positive-definite inertia (throws proxima::Error naming the body).
+  /// positive-definite inertia (throws proxima::Error naming the body). A
+  /// kinematic body's path is validated (KinematicPath::validate) and a
+  /// keyframed one is placed at its pose of the current time.
   int add(Body body);
+  /// Gives body i a scripted path from now on (a keyframed path is in world
+  /// time: the body jumps to its pose of the current time), or none: the
+  /// body then moves freely from its pose with its current velocity.
+  /// Throws proxima::Error for a bad index, a static body, a path that does
+  /// not validate, or a body without mass properties made free.
+  void set_kinematic(int i, std::optional<KinematicPath> path);
   std::vector<Body>& bodies() { return bodies_; }
   const std::vector<Body>& bodies() const { return bodies_; }
   int find(const std::string& name) const;  ///< index or −1
@@ -228,6 +236,9 @@ class World {
   void build_lcp();
   void solve();
   void integrate();
+  /// Kinematic bodies: the pose at the step's end and the velocity that
+  /// reaches it (body velocities, kinematic_next_).
+  void drive_kinematic();
   /// How far body i can move in one step (Δt times its speed bound), m.
   double motion(std::size_t i) const;
   double pair_margin(int ia, int ib) const;
@@ -240,6 +251,7 @@ class World {
 
   std::vector<Body> bodies_;
   std::vector<int> leaf_;       // tree leaf per body, −1 for unbounded
+  std::vector<Transform> kinematic_next_;  // a kinematic body's pose at the step's end
   broad::AabbTree tree_;
   std::vector<std::pair<int, int>> pairs_;
   std::vector<ContactImpulse> solved_;  // this step's contacts (impulses after solve)

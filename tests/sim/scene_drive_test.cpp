@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The scene keys that drive bodies: each malformed value is refused with
+// the field's path and the reason.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "scene.hpp"
+#include "../support/scene_error.hpp"
+
+namespace proxima {
+namespace {
+
+using nlohmann::json;
+
+json belt_scene() {
+  return json::parse(R"({"bodies": [
+    {"name": "belt", "shape": {"shape": "box", "size": [4, 1, 0.1]}, "kinematic": {"velocity": [1, 0, 0]}},
+    {"name": "arm", "shape": {"shape": "box", "size": [0.1, 0.1, 0.1]},
+     "kinematic": {"keyframes": [{"t": 0, "p": [0, 0, 1]}, {"t": 1, "p": [1, 0, 1], "q": [0, 0, 0, 1]}]}},
+    {"name": "box", "shape": {"shape": "box", "size": [0.2, 0.2, 0.2]}, "density": 500, "pose": {"p": [0, 0, 0.15]}}]})");
+}
+
+std::string error_of(const json& j) { return testing::scene_error(j); }
+
+TEST(SceneDrive, KinematicBodiesLoad) {
+  const apps::Scene s = apps::scene_from_json(belt_scene());
+  const auto& b = s.world.bodies();
+  ASSERT_EQ(b.size(), 3u);
+  ASSERT_TRUE(b[0].kinematic.has_value());
+  EXPECT_EQ(b[0].kinematic->velocity, Vec3(1, 0, 0));
+  EXPECT_TRUE(b[0].infinite_mass());
+  ASSERT_TRUE(b[1].kinematic.has_value());
+  ASSERT_EQ(b[1].kinematic->keyframes.size(), 2u);
+  EXPECT_EQ(b[1].kinematic->keyframes[1].p, Vec3(1, 0, 1));
+  EXPECT_EQ(b[1].kinematic->keyframes[1].q.z(), 1.0);
+  EXPECT_EQ(b[1].pose.p, Vec3(0, 0, 1));  // placed at its path's pose of t = 0
+  EXPECT_FALSE(b[2].kinematic.has_value());
+}
+
+TEST(SceneDrive, BadKinematicKeysNameTheField) {
+  json j = belt_scene();
+  j["bodies"][1]["kinematic"]["keyframes"][1]["t"] = 0;
+  EXPECT_EQ(error_of(j), "bodies[1].kinematic.keyframes[1].t: time 0 s is not after the previous keyframe's 0 s");
+  j = belt_scene();
+  j["bodies"][1]["kinematic"]["keyframes"][1]["q"] = {0, 0, 0, 2};
+  EXPECT_EQ(error_of(j), "bodies[1].kinematic.keyframes[1].q: quaternion norm 2 is not 1 (within 1e-6)");
+  j = belt_scene();
+  j["bodies"][1]["kinematic"]["keyframes"][1]["q"] = {0, 0, 1};
+  EXPECT_EQ(error_of(j), "bodies[1].kinematic.keyframes[1].q: expected an array of 4 numbers [w, x, y, z]");
+  j = belt_scene();
+  j["bodies"][1]["kinematic"]["keyframes"] = json::array();
+  EXPECT_EQ(error_of(j), "bodies[1].kinematic.keyframes: needs at least one keyframe");
+  j = belt_scene();
+  j["bodies"][1]["kinematic"]["velocity"] = {1, 0, 0};
+  EXPECT_EQ(error_of(j),
+            "bodies[1].kinematic.velocity: a keyframed path has no constant twist (give one or the other)");
+  j = belt_scene();
+  j["bodies"][1]["kinematic"]["keyframes"][0]["pp"] = {0, 0, 0};
+  EXPECT_NE(error_of(j).find("bodies[1].kinematic.keyframes[0].pp: unknown key"), std::string::npos) << error_of(j);
+  j = belt_scene();
+  j["bodies"][1]["kinematic"]["keyframes"][0].erase("t");
+  EXPECT_NE(error_of(j).find("bodies[1].kinematic.keyframes[0].t"), std::string::npos) << error_of(j);
+  j = belt_scene();
+  j["bodies"][0]["kinematic"]["velocty"] = {1, 0, 0};
+  EXPECT_NE(error_of(j).find("bodies[0].kinematic.velocty: unknown key (did you mean \"velocity\"?)"),
+            std::string::npos)
+      << error_of(j);
+  j = belt_scene();
+  j["bodies"][0]["kinematic"]["velocity"] = {2e6, 0, 0};
+  EXPECT_EQ(error_of(j), "bodies[0].kinematic.velocity: magnitude 2000000 m/s is above 1000000");
+  j = belt_scene();
+  j["bodies"][0]["kinematic"] = {1, 0, 0};
+  EXPECT_NE(error_of(j).find("bodies[0].kinematic"), std::string::npos) << error_of(j);
+}
+
+TEST(SceneDrive, KinematicRefusesWhatADynamicOrStaticBodyHas) {
+  for (const char* key : {"density", "mass"}) {
+    json j = belt_scene();
+    j["bodies"][0][key] = 100;
+    EXPECT_EQ(error_of(j), std::string("bodies[0].") + key +
+                               ": a kinematic body has no mass properties (infinite mass)");
+  }
+  json j = belt_scene();
+  j["bodies"][0]["force"] = {0, 0, 1};
+  EXPECT_EQ(error_of(j), "bodies[0].force: a kinematic body follows its path");
+  j = belt_scene();
+  j["bodies"][0]["velocity"] = {1, 0, 0};
+  EXPECT_NE(error_of(j).find("bodies[0].velocity: a kinematic body's velocity is its path's"), std::string::npos);
+  j = belt_scene();
+  j["bodies"][0]["static"] = true;
+  EXPECT_EQ(error_of(j), "bodies[0].kinematic: a static body cannot be kinematic");
+}
+
+}  // namespace
+}  // namespace proxima
