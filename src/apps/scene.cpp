@@ -116,8 +116,16 @@ sim::Body body_from_json(const json& j, const std::string& field, SceneContext& 
       return b;
     }
     // Applied every step at the centre of mass, world frame.
-    if (const json* f = r.get("force")) b.force = bounded_vec3(*f, r.field("force"), "N", kMaxForce);
-    if (const json* t = r.get("torque")) b.torque = bounded_vec3(*t, r.field("torque"), "N·m", kMaxForce);
+    // Constant [x, y, z] or a schedule [{"t", "f"}, ..] ({"t", "tau"} for a torque).
+    if (const json* f = r.get("force")) {
+      if (is_load_schedule(*f)) b.force_schedule = load_schedule_from_json(*f, r.field("force"), "f", "N", kMaxForce);
+      else b.force = bounded_vec3(*f, r.field("force"), "N", kMaxForce);
+    }
+    if (const json* t = r.get("torque")) {
+      if (is_load_schedule(*t))
+        b.torque_schedule = load_schedule_from_json(*t, r.field("torque"), "tau", "N·m", kMaxForce);
+      else b.torque = bounded_vec3(*t, r.field("torque"), "N·m", kMaxForce);
+    }
     // Mass: "density" (mass properties from the geometry) or "mass" (+ optional
     // "inertia"; without it the geometry's inertia scaled to the mass).
     const Range positive{0.0, kMaxLength, true, false, ""};

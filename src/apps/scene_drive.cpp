@@ -81,4 +81,28 @@ sim::KinematicPath kinematic_from_json(const json& j, const std::string& field, 
   });
 }
 
+bool is_load_schedule(const json& j) { return j.is_array() && !j.empty() && j[0].is_object(); }
+
+sim::LoadSchedule load_schedule_from_json(const json& j, const std::string& field, const char* value_key,
+                                          const char* unit, double limit) {
+  array_at(j, field, "[x, y, z] or key objects {\"t\", \"value\"}");
+  if (j.empty()) fail(field, "needs at least one key");
+  sim::LoadSchedule s;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string at = index_path(field, i);
+    read_object(j[i], at, [&](ObjectReader& k) {
+      sim::LoadKey key;
+      key.t = k.number("t", kAnyTime);
+      if (!s.keys.empty() && !(key.t > s.keys.back().t)) {
+        std::ostringstream m;
+        m << "time " << key.t << " s is not after the previous key's " << s.keys.back().t << " s";
+        fail(k.field("t"), m.str());
+      }
+      key.value = rate_at(k.required(value_key), k.field(value_key), unit, limit);
+      s.keys.push_back(key);
+    });
+  }
+  return s;
+}
+
 }  // namespace proxima::apps

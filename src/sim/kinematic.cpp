@@ -76,4 +76,53 @@ Transform KinematicPath::advance(const Transform& pose, double t, double dt) con
   return next;
 }
 
+void LoadSchedule::validate(const std::string& name) const {
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::string at = name + "[" + std::to_string(i) + "]";
+    if (!std::isfinite(keys[i].t)) throw Error(at + ".t: must be finite");
+    if (i > 0 && !(keys[i].t > keys[i - 1].t)) {
+      std::ostringstream m;
+      m << at << ".t: time " << keys[i].t << " s is not after the previous key's " << keys[i - 1].t << " s";
+      throw Error(m.str());
+    }
+    if (!keys[i].value.allFinite()) throw Error(at + ": value must be finite");
+  }
+}
+
+Vec3 LoadSchedule::at(double t) const {
+  if (!(t > keys.front().t)) return keys.front().value;
+  if (t >= keys.back().t) return keys.back().value;
+  const auto b = std::upper_bound(keys.begin(), keys.end(), t, [](double x, const LoadKey& k) { return x < k.t; });
+  const LoadKey& a = *(b - 1);
+  const double s = (t - a.t) / (b->t - a.t);
+  return a.value + s * (b->value - a.value);
+}
+
+namespace {
+
+// ∫ from the first key's time to t of the schedule (negative before it).
+// Linear in the number of keys, without allocating: schedules are short.
+Vec3 integral_to(const std::vector<LoadKey>& keys, double t) {
+  const LoadKey& first = keys.front();
+  if (!(t > first.t)) return (t - first.t) * first.value;
+  Vec3 sum = Vec3::Zero();
+  for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+    const LoadKey& a = keys[i];
+    const LoadKey& b = keys[i + 1];
+    if (t >= b.t) {
+      sum += 0.5 * (b.t - a.t) * (a.value + b.value);  // the whole trapezoid
+      continue;
+    }
+    const Vec3 ft = a.value + ((t - a.t) / (b.t - a.t)) * (b.value - a.value);
+    return sum + 0.5 * (t - a.t) * (a.value + ft);
+  }
+  return sum + (t - keys.back().t) * keys.back().value;
+}
+
+}  // namespace
+
+Vec3 LoadSchedule::mean(double t0, double t1) const {
+  return (integral_to(keys, t1) - integral_to(keys, t0)) / (t1 - t0);
+}
+
 }  // namespace proxima::sim

@@ -52,6 +52,8 @@ int World::add(Body body) {
   }
   if (!body.pose.is_valid())
     throw Error("body \"" + body.name + "\": pose is not finite, not a rotation, or beyond ±1e15 m");
+  body.force_schedule.validate("body \"" + body.name + "\": force");
+  body.torque_schedule.validate("body \"" + body.name + "\": torque");
   if (!body.infinite_mass()) {
     const MassSpec& m = body.mass;
     if (!std::isfinite(m.mass) || m.mass <= 0.0) throw Error("body \"" + body.name + "\": mass must be > 0");
@@ -91,10 +93,25 @@ void World::set_kinematic(int i, std::optional<KinematicPath> path) {
   b.angular_velocity = b.kinematic->angular_velocity;
 }
 
-void World::drive_kinematic() {
+void World::set_force_schedule(int i, LoadSchedule s) {
+  if (i < 0 || i >= static_cast<int>(bodies_.size())) throw Error("set_force_schedule: no body " + std::to_string(i));
+  s.validate("body \"" + bodies_[static_cast<std::size_t>(i)].name + "\": force");
+  bodies_[static_cast<std::size_t>(i)].force_schedule = std::move(s);
+}
+
+void World::set_torque_schedule(int i, LoadSchedule s) {
+  if (i < 0 || i >= static_cast<int>(bodies_.size())) throw Error("set_torque_schedule: no body " + std::to_string(i));
+  s.validate("body \"" + bodies_[static_cast<std::size_t>(i)].name + "\": torque");
+  bodies_[static_cast<std::size_t>(i)].torque_schedule = std::move(s);
+}
+
+void World::drive() {
   const double h = options.dt;
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
     Body& b = bodies_[i];
+    // The step's mean load: its impulse is the schedule's exact integral.
+    if (!b.force_schedule.keys.empty()) b.force = b.force_schedule.mean(time_, time_ + h);
+    if (!b.torque_schedule.keys.empty()) b.torque = b.torque_schedule.mean(time_, time_ + h);
     if (!b.kinematic) continue;
     const Transform next = b.kinematic->advance(b.pose, time_, h);
     kinematic_next_[i] = next;
@@ -114,7 +131,7 @@ int World::find(const std::string& name) const {
 
 const StepStats& World::step() {
   stats_ = StepStats{};
-  drive_kinematic();
+  drive();
   auto t0 = Clock::now();
   broadphase();
   stats_.ms_broadphase = ms_since(t0);
@@ -255,7 +272,10 @@ double World::kinetic_energy() const {
 double World::potential_energy() const {
   double e = 0.0;
   for (const Body& b : bodies_)
-    if (!b.infinite_mass()) e -= (b.mass.mass * gravity + b.force).dot(b.com_position());
+    if (!b.infinite_mass()) {
+      const Vec3 constant = b.force_schedule.keys.empty() ? b.force : Vec3::Zero();
+      e -= (b.mass.mass * gravity + constant).dot(b.com_position());
+    }
   return e;
 }
 

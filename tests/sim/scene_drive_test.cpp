@@ -92,5 +92,35 @@ TEST(SceneDrive, KinematicRefusesWhatADynamicOrStaticBodyHas) {
   EXPECT_EQ(error_of(j), "bodies[0].kinematic: a static body cannot be kinematic");
 }
 
+TEST(SceneDrive, ForceAndTorqueSchedules) {
+  json j = belt_scene();
+  j["bodies"][2]["force"] = json::parse(R"([{"t": 0, "f": [0, 0, 0]}, {"t": 1, "f": [10, 0, 0]}])");
+  j["bodies"][2]["torque"] = json::parse(R"([{"t": 0.5, "tau": [0, 0, 1]}])");
+  const apps::Scene s = apps::scene_from_json(j);
+  const sim::Body& b = s.world.bodies()[2];
+  ASSERT_EQ(b.force_schedule.keys.size(), 2u);
+  EXPECT_EQ(b.force_schedule.keys[1].value, Vec3(10, 0, 0));
+  ASSERT_EQ(b.torque_schedule.keys.size(), 1u);
+  EXPECT_EQ(b.torque_schedule.keys[0].t, 0.5);
+  // The constant form still reads as before.
+  j["bodies"][2]["force"] = {1, 2, 3};
+  EXPECT_EQ(apps::scene_from_json(j).world.bodies()[2].force, Vec3(1, 2, 3));
+}
+
+TEST(SceneDrive, BadSchedulesNameTheField) {
+  json j = belt_scene();
+  j["bodies"][2]["force"] = json::parse(R"([{"t": 1, "f": [0, 0, 0]}, {"t": 1, "f": [10, 0, 0]}])");
+  EXPECT_EQ(error_of(j), "bodies[2].force[1].t: time 1 s is not after the previous key's 1 s");
+  j["bodies"][2]["force"] = json::parse(R"([{"t": 0, "tau": [0, 0, 0]}])");
+  EXPECT_NE(error_of(j).find("bodies[2].force[0].f"), std::string::npos) << error_of(j);
+  j["bodies"][2]["force"] = json::parse(R"([{"t": 0, "f": [2e12, 0, 0]}])");
+  EXPECT_EQ(error_of(j), "bodies[2].force[0].f: magnitude 2000000000000 N is above 1000000000000");
+  j["bodies"][2]["force"] = json::parse(R"([{"t": 0, "f": [0, 0, 0]}, [1, 2, 3]])");
+  EXPECT_NE(error_of(j).find("bodies[2].force[1]"), std::string::npos) << error_of(j);
+  j["bodies"][2].erase("force");
+  j["bodies"][2]["torque"] = json::parse(R"([{"t": "soon", "tau": [0, 0, 0]}])");
+  EXPECT_NE(error_of(j).find("bodies[2].torque[0].t"), std::string::npos) << error_of(j);
+}
+
 }  // namespace
 }  // namespace proxima

@@ -125,6 +125,29 @@ struct KinematicPath {
   Transform advance(const Transform& pose, double t, double dt) const;
 };
 
+/// One value of a LoadSchedule: the load at time t (s, world time).
+struct LoadKey {
+  double t = 0.0;
+  Vec3 value = Vec3::Zero();
+};
+
+/// A force or torque that varies in time (Body::force_schedule,
+/// torque_schedule): piecewise linear through its keys, held at the first
+/// key's value before it and at the last one's after it.
+struct LoadSchedule {
+  std::vector<LoadKey> keys;
+
+  /// Throws proxima::Error ("<name>[i].t: reason") for times not finite or
+  /// not strictly increasing and values not finite.
+  void validate(const std::string& name) const;
+  /// The load at time t (keys must not be empty).
+  Vec3 at(double t) const;
+  /// The exact mean over [t0, t1], t1 > t0: ∫ load dt / (t1 − t0). A step
+  /// applies this mean, so the impulse over any span of steps is the exact
+  /// integral of the schedule.
+  Vec3 mean(double t0, double t1) const;
+};
+
 struct Body {
   std::string name;
   std::shared_ptr<const Geometry> geometry;
@@ -148,6 +171,10 @@ struct Body {
   /// applied every step on top of gravity; ignored for static and kinematic bodies.
   Vec3 force = Vec3::Zero();
   Vec3 torque = Vec3::Zero();
+  /// When not empty, the force (torque) follows this schedule: each step
+  /// sets `force` (`torque`) to the schedule's mean over the step.
+  LoadSchedule force_schedule;
+  LoadSchedule torque_schedule;
 
   /// Static or kinematic: no contact or force changes its motion.
   bool infinite_mass() const { return is_static || kinematic.has_value(); }

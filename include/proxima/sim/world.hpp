@@ -209,6 +209,11 @@ class World {
   /// Throws proxima::Error for a bad index, a static body, a path that does
   /// not validate, or a body without mass properties made free.
   void set_kinematic(int i, std::optional<KinematicPath> path);
+  /// Body i's force (torque) follows `s` from the next step on; an empty
+  /// schedule returns to the constant Body::force (torque). Throws
+  /// proxima::Error for a bad index or a schedule that does not validate.
+  void set_force_schedule(int i, LoadSchedule s);
+  void set_torque_schedule(int i, LoadSchedule s);
   std::vector<Body>& bodies() { return bodies_; }
   const std::vector<Body>& bodies() const { return bodies_; }
   int find(const std::string& name) const;  ///< index or −1
@@ -227,7 +232,9 @@ class World {
 
   double kinetic_energy() const;
   /// −(m g + F)·x_com summed over dynamic bodies (zero at the origin): the
-  /// potential of gravity and of each body's constant force (torques have none).
+  /// potential of gravity and of each body's constant force (torques have
+  /// none). A scheduled force (Body::force_schedule) has no potential: its
+  /// work is not counted here, so kinetic + potential energy changes by it.
   double potential_energy() const;
 
  private:
@@ -237,8 +244,9 @@ class World {
   void solve();
   void integrate();
   /// Kinematic bodies: the pose at the step's end and the velocity that
-  /// reaches it (body velocities, kinematic_next_).
-  void drive_kinematic();
+  /// reaches it (body velocities, kinematic_next_); scheduled loads: the
+  /// step's mean force and torque.
+  void drive();
   /// How far body i can move in one step (Δt times its speed bound), m.
   double motion(std::size_t i) const;
   double pair_margin(int ia, int ib) const;
