@@ -92,6 +92,28 @@ void World::build_lcp() {
     row.bias = bias;
   };
 
+  // Velocity of body i's point x at the step's start (before gravity and
+  // contacts act): the approach speed of an impact.
+  const auto start_velocity = [&](std::size_t i, const Vec3& x) -> Vec3 {
+    const Body& b = bodies_[i];
+    if (b.is_static) return Vec3::Zero();
+    const Vec3 origin = b.kinematic ? b.pose.p : com_[i];
+    return b.linear_velocity + b.angular_velocity.cross(x - origin);
+  };
+  // Restitution (RestitutionTable): the normal row's bias when the contact
+  // is an impact, e·v_n ≤ 0 (u = n·Δv + bias ≥ 0 asks for n·v⁺ ≥ −e v_n),
+  // else `bias` unchanged. An impact approaches faster than the threshold
+  // and closes its gap ψ within the step; a row already pushing out harder
+  // (a deep penetration) keeps its bias.
+  const auto impact_bias = [&](const ContactImpulse& c, double bias) {
+    const double e = restitution.e(c.body_a, c.body_b);
+    if (!(e > 0.0)) return bias;
+    const std::size_t ia = static_cast<std::size_t>(c.body_a), ib = static_cast<std::size_t>(c.body_b);
+    const double vn = c.normal.dot(start_velocity(ia, c.point) - start_velocity(ib, c.point));
+    if (!(vn < -restitution.threshold) || -c.depth > -vn * h) return bias;
+    return std::min(bias, e * vn);
+  };
+
   // ψ/Δt stabilization of a normal row of depth `depth`.
   const auto psi_bias = [&](double depth) {
     const double psi = -depth;
@@ -129,7 +151,7 @@ void World::build_lcp() {
     if (p.rows.size() < rows) p.rows.resize(rows);
     for (int j = 0; j < count; ++j) {
       // ψ/Δt stabilization on the normal row (StepOptions::stabilization).
-      const double bias = j == 0 ? psi_bias(c.depth) : 0.0;
+      const double bias = j == 0 ? impact_bias(c, psi_bias(c.depth)) : 0.0;
       write_row(p.rows[static_cast<std::size_t>(r.normal + j)], ia, ib, ra, rb, dirs[j], bias);
     }
   }

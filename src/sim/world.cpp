@@ -117,6 +117,11 @@ void World::drive() {
     kinematic_next_[i] = next;
     // The twist that carries the pose to `next` in one step: the path's own
     // for a constant twist, the segment's inside a keyframe segment.
+    if (b.kinematic->keyframes.empty()) {
+      b.linear_velocity = b.kinematic->velocity;
+      b.angular_velocity = b.kinematic->angular_velocity;
+      continue;
+    }
     b.linear_velocity = (next.p - b.pose.p) / h;
     const Eigen::AngleAxisd turn(next.R * b.pose.R.transpose());
     b.angular_velocity = (turn.angle() / h) * turn.axis();

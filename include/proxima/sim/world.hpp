@@ -151,6 +151,23 @@ struct FrictionTable {
   }
 };
 
+/// Newton's restitution: a coefficient e ∈ [0, 1] per body pair (a default
+/// and overrides by body index). At an impact — the contact's normal
+/// velocity at the step's start approaches faster than `threshold` and the
+/// gap closes within the step — the normal row asks for a separation speed
+/// of at least e times the approach speed. Slower approaches take e = 0, so
+/// a resting contact (approach g Δt per step) stays resting.
+struct RestitutionTable {
+  double default_e = 0.0;
+  double threshold = 0.1;  ///< m/s
+  std::map<std::pair<int, int>, double> pairs;
+  void set(int a, int b, double e) { pairs[{std::min(a, b), std::max(a, b)}] = e; }
+  double e(int a, int b) const {
+    const auto it = pairs.find({std::min(a, b), std::max(a, b)});
+    return it == pairs.end() ? default_e : it->second;
+  }
+};
+
 namespace detail {
 /// Working arrays of the PGS contact order (src/sim/contact_order.hpp),
 /// kept by the World so that steps do not allocate.
@@ -196,6 +213,7 @@ class World {
  public:
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);
   FrictionTable friction;
+  RestitutionTable restitution;
   StepOptions options;
 
   /// Adds a body; returns its index. Dynamic bodies need mass > 0 and a
