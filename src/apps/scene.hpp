@@ -62,6 +62,7 @@ struct SimCommandOptions {
   std::string friction_basis;  ///< fixed | sliding
   std::string formulation;     ///< peg | stewart_trinkle
   std::string out_path;        ///< trajectory CSV
+  std::string contacts_path;   ///< per-step contact forces, JSON lines (sim_contacts.hpp)
   bool progress = true;        ///< a progress line on stderr when it is a terminal (off: --quiet)
 };
 
