@@ -227,6 +227,26 @@ void friction_from_json(ObjectReader& f, sim::World& w) {
   }
 }
 
+// Newton's coefficients, laid out as the friction table.
+void restitution_from_json(ObjectReader& f, sim::World& w) {
+  const Range e{0.0, 1.0};
+  w.restitution.default_e = f.number_or("default", w.restitution.default_e, e);
+  w.restitution.threshold =
+      f.number_or("threshold", w.restitution.threshold, Range{0.0, kMaxRate, false, false, " m/s"});
+  const json* pairs = f.get("pairs");
+  if (pairs == nullptr) return;
+  array_at(*pairs, "restitution.pairs", "{\"a\", \"b\", \"e\"} objects");
+  for (std::size_t i = 0; i < pairs->size(); ++i) {
+    read_object((*pairs)[i], index_path("restitution.pairs", i), [&](ObjectReader& p) {
+      const std::string a = p.string("a"), b = p.string("b");
+      const int ia = w.find(a), ib = w.find(b);
+      if (ia < 0) fail(p.field("a"), "no body named \"" + a + "\"");
+      if (ib < 0) fail(p.field("b"), "no body named \"" + b + "\"");
+      w.restitution.set(ia, ib, p.number("e", e));
+    });
+  }
+}
+
 std::vector<sim::MetricSpec> metrics_from_json(const json& metrics, const sim::World& w) {
   std::vector<sim::MetricSpec> out;
   array_at(metrics, "metrics", "metric objects {\"kind\", \"body\", \"on\", \"from\"}");
@@ -236,11 +256,13 @@ std::vector<sim::MetricSpec> metrics_from_json(const json& metrics, const sim::W
       sim::MetricSpec spec;
       spec.kind = m.string("kind");
       // The keys each kind reads (sim::make_metric): the others would be ignored there.
-      const bool body = spec.kind != "energy", on = spec.kind == "incline",
-                 from = spec.kind == "support_force" || spec.kind == "incline" || spec.kind == "drift";
+      const bool body = spec.kind != "energy",
+                 on = spec.kind == "incline" || spec.kind == "belt" || spec.kind == "push" || spec.kind == "bounce",
+                 from = spec.kind == "support_force" || spec.kind == "incline" || spec.kind == "drift" ||
+                        spec.kind == "push";
       if (!body) m.refuse("body", "does not apply to an energy metric");
-      if (!on) m.refuse("on", "applies to incline metrics only");
-      if (!from) m.refuse("from", "applies to support_force, incline and drift metrics only");
+      if (!on) m.refuse("on", "applies to incline, belt, push and bounce metrics only");
+      if (!from) m.refuse("from", "applies to support_force, incline, drift and push metrics only");
       spec.body = m.string_or("body", spec.body);
       spec.on = m.string_or("on", spec.on);
       spec.from = m.number_or("from", 0.0, Range{0.0, kMaxLength, false, false, " s"});
@@ -328,6 +350,8 @@ Scene scene_from_json(const json& j, const std::string& base_dir) {
       }
     }
     if (const json* f = r.get("friction")) read_object(*f, "friction", [&](ObjectReader& fr) { friction_from_json(fr, w); });
+    if (const json* e = r.get("restitution"))
+      read_object(*e, "restitution", [&](ObjectReader& er) { restitution_from_json(er, w); });
     if (const json* m = r.get("metrics")) s.metrics = metrics_from_json(*m, w);
   });
   return s;
