@@ -2,15 +2,20 @@
 // The simulated world and its velocity-level time step.
 //
 // One step (eq. (1) of Contact data for convex polyhedra, Anitescu–Potra / Stewart–Trinkle):
+//   0. drive: kinematic bodies take their path's velocity for the step,
+//      scheduled forces and torques their mean over the step;
 //   1. broadphase: the AABB tree's candidate pairs (bodies with unbounded
-//      geometry, e.g. halfspaces, are paired with every dynamic body);
+//      geometry, e.g. halfspaces, are paired with every dynamic body; two
+//      bodies of infinite mass, static or kinematic, are never a pair);
 //   2. contacts: the manifold of each candidate pair within contact_margin;
 //   3. LCP build: Delassus matrix W = J M⁻¹ Jᵀ in contact space and
-//      b = J v* + ψ-term, v* = v + Δt M⁻¹ f_ext (gravity);
+//      b = J v* + ψ-term, v* = v + Δt M⁻¹ f_ext (gravity); a kinematic
+//      side's velocity and an impact's restitution enter b;
 //   4. solve: Lemke or PGS; a failed Lemke falls back to PGS (counted);
 //   5. integrate: v⁺ = v* + M⁻¹ Jᵀ x; x_com += Δt v⁺; orientation at
 //      constant angular momentum L⁺ = I ω⁺ by the implicit midpoint rule
-//      (rotation_step.hpp: free bodies keep energy and L to rounding).
+//      (rotation_step.hpp: free bodies keep energy and L to rounding);
+//      kinematic bodies move to their path's pose at the step's end.
 #pragma once
 
 #include <cstdint>
