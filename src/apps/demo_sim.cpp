@@ -22,7 +22,7 @@ std::pair<int, double> tracked_body(const Scene& s) {
     if (!m.body.empty()) return {s.world.find(m.body), 0.0};
   const auto& bodies = s.world.bodies();
   for (std::size_t i = 0; i < bodies.size(); ++i)
-    if (!bodies[i].is_static) return {static_cast<int>(i), 0.0};
+    if (!bodies[i].infinite_mass()) return {static_cast<int>(i), 0.0};
   return {-1, 0.0};
 }
 

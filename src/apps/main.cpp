@@ -129,6 +129,8 @@ int main(int argc, char** argv) {
   CLI::Option* sim_dt_flag =
       simc->add_option("--dt", sim_dt, "Time step, s (default: the scene's \"dt\")")->check(number_in(0.0, 1.0, true, "s"));
   simc->add_option("--out", sim_opt.out_path, "Trajectory CSV: per-step poses, energies, contacts, solver stats");
+  simc->add_option("--contacts", sim_opt.contacts_path,
+                   "Per-step contacts, JSON lines: bodies, point, normal, normal and friction force");
   simc->add_option("--solver", sim_opt.solver, "Override the solver: lemke or pgs")->check(CLI::IsMember({"lemke", "pgs"}));
   CLI::Option* sim_friction_flag =
       simc->add_option("--friction-directions", sim_friction_directions, "Override q, the friction cone's edges")

@@ -15,6 +15,7 @@
 #include "json_reader.hpp"
 #include "json_shapes.hpp"
 #include "scene.hpp"
+#include "scene_drive.hpp"
 
 namespace proxima::apps {
 namespace {
@@ -93,6 +94,18 @@ sim::Body body_from_json(const json& j, const std::string& field, SceneContext& 
     b.is_static = r.boolean_or("static", false);
     const json* pose = r.get("pose");
     b.pose = pose ? pose_from_json(*pose, r.field("pose")) : Transform::identity();
+    if (const json* k = r.get("kinematic")) {
+      // Moves on its path whatever touches it: no mass, no forces, and its
+      // velocity is the path's.
+      if (b.is_static) fail(r.field("kinematic"), "a static body cannot be kinematic");
+      for (const char* key : {"mass", "density", "inertia", "com"})
+        r.refuse(key, "a kinematic body has no mass properties (infinite mass)");
+      for (const char* key : {"force", "torque"}) r.refuse(key, "a kinematic body follows its path");
+      for (const char* key : {"velocity", "angular_velocity"})
+        r.refuse(key, "a kinematic body's velocity is its path's (\"kinematic\": {\"velocity\": ..})");
+      b.kinematic = kinematic_from_json(*k, r.field("kinematic"), kMaxRate);
+      return b;
+    }
     if (const json* v = r.get("velocity")) b.linear_velocity = bounded_vec3(*v, r.field("velocity"), "m/s");
     if (const json* w = r.get("angular_velocity"))
       b.angular_velocity = bounded_vec3(*w, r.field("angular_velocity"), "rad/s");
@@ -103,8 +116,16 @@ sim::Body body_from_json(const json& j, const std::string& field, SceneContext& 
       return b;
     }
     // Applied every step at the centre of mass, world frame.
-    if (const json* f = r.get("force")) b.force = bounded_vec3(*f, r.field("force"), "N", kMaxForce);
-    if (const json* t = r.get("torque")) b.torque = bounded_vec3(*t, r.field("torque"), "N·m", kMaxForce);
+    // Constant [x, y, z] or a schedule [{"t", "f"}, ..] ({"t", "tau"} for a torque).
+    if (const json* f = r.get("force")) {
+      if (is_load_schedule(*f)) b.force_schedule = load_schedule_from_json(*f, r.field("force"), "f", "N", kMaxForce);
+      else b.force = bounded_vec3(*f, r.field("force"), "N", kMaxForce);
+    }
+    if (const json* t = r.get("torque")) {
+      if (is_load_schedule(*t))
+        b.torque_schedule = load_schedule_from_json(*t, r.field("torque"), "tau", "N·m", kMaxForce);
+      else b.torque = bounded_vec3(*t, r.field("torque"), "N·m", kMaxForce);
+    }
     // Mass: "density" (mass properties from the geometry) or "mass" (+ optional
     // "inertia"; without it the geometry's inertia scaled to the mass).
     const Range positive{0.0, kMaxLength, true, false, ""};
@@ -206,6 +227,26 @@ void friction_from_json(ObjectReader& f, sim::World& w) {
   }
 }
 
+// Newton's coefficients, laid out as the friction table.
+void restitution_from_json(ObjectReader& f, sim::World& w) {
+  const Range e{0.0, 1.0};
+  w.restitution.default_e = f.number_or("default", w.restitution.default_e, e);
+  w.restitution.threshold =
+      f.number_or("threshold", w.restitution.threshold, Range{0.0, kMaxRate, false, false, " m/s"});
+  const json* pairs = f.get("pairs");
+  if (pairs == nullptr) return;
+  array_at(*pairs, "restitution.pairs", "{\"a\", \"b\", \"e\"} objects");
+  for (std::size_t i = 0; i < pairs->size(); ++i) {
+    read_object((*pairs)[i], index_path("restitution.pairs", i), [&](ObjectReader& p) {
+      const std::string a = p.string("a"), b = p.string("b");
+      const int ia = w.find(a), ib = w.find(b);
+      if (ia < 0) fail(p.field("a"), "no body named \"" + a + "\"");
+      if (ib < 0) fail(p.field("b"), "no body named \"" + b + "\"");
+      w.restitution.set(ia, ib, p.number("e", e));
+    });
+  }
+}
+
 std::vector<sim::MetricSpec> metrics_from_json(const json& metrics, const sim::World& w) {
   std::vector<sim::MetricSpec> out;
   array_at(metrics, "metrics", "metric objects {\"kind\", \"body\", \"on\", \"from\"}");
@@ -215,11 +256,13 @@ std::vector<sim::MetricSpec> metrics_from_json(const json& metrics, const sim::W
       sim::MetricSpec spec;
       spec.kind = m.string("kind");
       // The keys each kind reads (sim::make_metric): the others would be ignored there.
-      const bool body = spec.kind != "energy", on = spec.kind == "incline",
-                 from = spec.kind == "support_force" || spec.kind == "incline" || spec.kind == "drift";
+      const bool body = spec.kind != "energy",
+                 on = spec.kind == "incline" || spec.kind == "belt" || spec.kind == "push" || spec.kind == "bounce",
+                 from = spec.kind == "support_force" || spec.kind == "incline" || spec.kind == "drift" ||
+                        spec.kind == "push";
       if (!body) m.refuse("body", "does not apply to an energy metric");
-      if (!on) m.refuse("on", "applies to incline metrics only");
-      if (!from) m.refuse("from", "applies to support_force, incline and drift metrics only");
+      if (!on) m.refuse("on", "applies to incline, belt, push and bounce metrics only");
+      if (!from) m.refuse("from", "applies to support_force, incline, drift and push metrics only");
       spec.body = m.string_or("body", spec.body);
       spec.on = m.string_or("on", spec.on);
       spec.from = m.number_or("from", 0.0, Range{0.0, kMaxLength, false, false, " s"});
@@ -307,6 +350,8 @@ Scene scene_from_json(const json& j, const std::string& base_dir) {
       }
     }
     if (const json* f = r.get("friction")) read_object(*f, "friction", [&](ObjectReader& fr) { friction_from_json(fr, w); });
+    if (const json* e = r.get("restitution"))
+      read_object(*e, "restitution", [&](ObjectReader& er) { restitution_from_json(er, w); });
     if (const json* m = r.get("metrics")) s.metrics = metrics_from_json(*m, w);
   });
   return s;

@@ -63,6 +63,7 @@ struct SimCommandOptions {
   std::string formulation;     ///< peg | stewart_trinkle
   std::string out_path;        ///< trajectory CSV
   std::optional<std::string> html_path;  ///< the 3-D replay page (html_replay.hpp)
+  std::string contacts_path;   ///< per-step contact forces, JSON lines (sim_contacts.hpp)
   bool progress = true;        ///< a progress line on stderr when it is a terminal (off: --quiet)
 };
 

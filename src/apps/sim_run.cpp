@@ -6,6 +6,7 @@
 
 #include "progress.hpp"
 #include "scene.hpp"
+#include "sim_contacts.hpp"
 
 namespace proxima::apps {
 namespace {
@@ -99,6 +100,11 @@ int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, s
       csv.open(o.out_path);
       if (!csv) throw Error(o.out_path + ": cannot write the trajectory file");
     }
+    std::ofstream contacts;
+    if (!o.contacts_path.empty()) {
+      contacts.open(o.contacts_path);
+      if (!contacts) throw Error(o.contacts_path + ": cannot write the contacts file");
+    }
     const std::string& out_path = o.out_path;
     // The page file is opened before the run, so that a bad path fails at once.
     std::optional<ReplayPageFile> page;
@@ -108,8 +114,11 @@ int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, s
       replay.emplace(scene.world, scene.name, static_cast<int>(std::llround(duration / so.dt)));
     }
     Progress progress = Progress::on_terminal("proxima sim " + scene.name, duration, o.progress);
+    int step = 0;
     const SimRunResult r = run_scene(scene, duration, out_path.empty() ? nullptr : &csv,
                                      [&](const sim::World& w, const sim::StepStats&) {
+                                       ++step;
+                                       if (contacts.is_open()) write_contacts_line(w, step, contacts);
                                        if (progress.active()) progress.update(w.time());
                                        if (replay) replay->observe(w);
                                      });

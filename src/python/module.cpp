@@ -28,5 +28,6 @@ PYBIND11_MODULE(proxima, m) {
   bind_batch(m);
   bind_robot(m);
   bind_watchdog(m);
+  bind_simulation(m);
   m.attr("__version__") = proxima::version();
 }

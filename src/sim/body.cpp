@@ -31,12 +31,12 @@ MassSpec mass_from_density(const Geometry& g, double density) {
 }
 
 Mat3 Body::inverse_inertia_world() const {
-  if (is_static) return Mat3::Zero();
+  if (infinite_mass()) return Mat3::Zero();
   return pose.R * mass.inertia.inverse() * pose.R.transpose();
 }
 
 double Body::kinetic_energy() const {
-  if (is_static) return 0.0;
+  if (infinite_mass()) return 0.0;
   return 0.5 * mass.mass * linear_velocity.squaredNorm() +
          0.5 * angular_velocity.dot(inertia_world() * angular_velocity);
 }

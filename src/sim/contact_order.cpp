@@ -24,7 +24,7 @@ void contact_graph_order(const std::vector<ContactImpulse>& contacts, const std:
   // and the mode: when those repeat, so does the order.
   bool same = s.mode == static_cast<int>(order) && s.pairs.size() == nc && s.is_static.size() == nb;
   for (std::size_t k = 0; k < nc && same; ++k) same = s.pairs[k] == pair_key(contacts[k].body_a, contacts[k].body_b);
-  for (std::size_t i = 0; i < nb && same; ++i) same = s.is_static[i] == static_cast<char>(bodies[i].is_static);
+  for (std::size_t i = 0; i < nb && same; ++i) same = s.is_static[i] == static_cast<char>(bodies[i].infinite_mass());
   if (same) {
     out = s.order;
     return;
@@ -33,7 +33,7 @@ void contact_graph_order(const std::vector<ContactImpulse>& contacts, const std:
   s.pairs.resize(nc);
   for (std::size_t k = 0; k < nc; ++k) s.pairs[k] = pair_key(contacts[k].body_a, contacts[k].body_b);
   s.is_static.resize(nb);
-  for (std::size_t i = 0; i < nb; ++i) s.is_static[i] = static_cast<char>(bodies[i].is_static);
+  for (std::size_t i = 0; i < nb; ++i) s.is_static[i] = static_cast<char>(bodies[i].infinite_mass());
 
   // Contact k is entry 2k on body_a's chain and 2k + 1 on body_b's.
   s.first.assign(nb, -1);
@@ -50,7 +50,7 @@ void contact_graph_order(const std::vector<ContactImpulse>& contacts, const std:
   s.level.assign(nb, far);
   s.queue.clear();
   for (std::size_t i = 0; i < nb; ++i)
-    if (bodies[i].is_static) {
+    if (bodies[i].infinite_mass()) {
       s.level[i] = 0;
       s.queue.push_back(static_cast<int>(i));
     }

@@ -27,7 +27,7 @@ void World::build_lcp() {
   com_.assign(bodies_.size(), Vec3::Zero());
   int n = 0;
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
-    if (bodies_[i].is_static) continue;
+    if (bodies_[i].infinite_mass()) continue;
     dof_[i] = n++;
     inv_inertia_[i] = bodies_[i].inverse_inertia_world();
     inv_mass_[i] = bodies_[i].inverse_mass();
@@ -42,18 +42,31 @@ void World::build_lcp() {
     p.v_star.segment<3>(6 * dof_[i] + 3) = bodies_[i].angular_velocity + h * (inv_inertia_[i] * bodies_[i].torque);
   }
 
-  // Velocity at a point of body i moving with v* (zero for static bodies).
+  // Velocity of a kinematic body's point x in this step (its path's twist
+  // about the geometry frame's origin, World::drive_kinematic); zero for
+  // static and dynamic bodies.
+  const auto scripted_velocity = [&](std::size_t i, const Vec3& x) -> Vec3 {
+    const Body& b = bodies_[i];
+    if (!b.kinematic) return Vec3::Zero();
+    return b.linear_velocity + b.angular_velocity.cross(x - b.pose.p);
+  };
+  // Velocity at a point of body i moving with v* (scripted for kinematic bodies).
   const auto point_velocity = [&](int i, const Vec3& x) -> Vec3 {
     const int d = dof_[static_cast<std::size_t>(i)];
-    if (d < 0) return Vec3::Zero();
+    if (d < 0) return scripted_velocity(static_cast<std::size_t>(i), x);
     return p.v_star.segment<3>(6 * d) + p.v_star.segment<3>(6 * d + 3).cross(x - com_[static_cast<std::size_t>(i)]);
   };
 
   // Writes the row along unit d at lever arms ra, rb of bodies ia, ib (a
   // static side keeps zero entries: PGS reads both sides without a test).
+  // A kinematic side has no entries either: its scripted velocity along d
+  // is a constant of the row, in the bias, so the row still measures
+  // d·(v_A − v_B) at the point.
   const auto write_row = [&](JacobianRow& row, std::size_t ia, std::size_t ib, const Vec3& ra, const Vec3& rb,
                              const Vec3& d, double bias) {
     const int da = dof_[ia], db = dof_[ib];
+    if (bodies_[ia].kinematic) bias += d.dot(scripted_velocity(ia, com_[ia] + ra));
+    if (bodies_[ib].kinematic) bias -= d.dot(scripted_velocity(ib, com_[ib] + rb));
     row.a = da;
     row.b = db;
     if (da >= 0) {
@@ -77,6 +90,34 @@ void World::build_lcp() {
       row.mb.setZero();
     }
     row.bias = bias;
+  };
+
+  // Velocity of body i's point x at the step's start (before gravity and
+  // contacts act): the approach speed of an impact.
+  const auto start_velocity = [&](std::size_t i, const Vec3& x) -> Vec3 {
+    const Body& b = bodies_[i];
+    if (b.is_static) return Vec3::Zero();
+    const Vec3 origin = b.kinematic ? b.pose.p : com_[i];
+    return b.linear_velocity + b.angular_velocity.cross(x - origin);
+  };
+  // Restitution (RestitutionTable): the normal row's bias when the contact
+  // is an impact, e·v_n ≤ 0 (u = n·Δv + bias ≥ 0 asks for n·v⁺ ≥ −e v_n),
+  // else `bias` unchanged. An impact approaches faster than the threshold
+  // and closes its gap ψ within the step; a row already pushing out harder
+  // (a deep penetration) keeps its bias.
+  const auto impact_bias = [&](const ContactImpulse& c, double bias) {
+    const double e = restitution.e(c.body_a, c.body_b);
+    if (!(e > 0.0)) return bias;
+    const std::size_t ia = static_cast<std::size_t>(c.body_a), ib = static_cast<std::size_t>(c.body_b);
+    const double vn = c.normal.dot(start_velocity(ia, c.point) - start_velocity(ib, c.point));
+    if (!(vn < -restitution.threshold) || -c.depth > -vn * h) return bias;
+    return std::min(bias, e * vn);
+  };
+
+  // ψ/Δt stabilization of a normal row of depth `depth`.
+  const auto psi_bias = [&](double depth) {
+    const double psi = -depth;
+    return (psi >= 0.0 ? 1.0 : options.stabilization) * psi / h;
   };
 
   // One normal row per contact, two tangent rows when the pair has friction.
@@ -110,11 +151,7 @@ void World::build_lcp() {
     if (p.rows.size() < rows) p.rows.resize(rows);
     for (int j = 0; j < count; ++j) {
       // ψ/Δt stabilization on the normal row (StepOptions::stabilization).
-      double bias = 0.0;
-      if (j == 0) {
-        const double psi = -c.depth;
-        bias = (psi >= 0.0 ? 1.0 : options.stabilization) * psi / h;
-      }
+      const double bias = j == 0 ? impact_bias(c, psi_bias(c.depth)) : 0.0;
       write_row(p.rows[static_cast<std::size_t>(r.normal + j)], ia, ib, ra, rb, dirs[j], bias);
     }
   }
@@ -134,8 +171,14 @@ void World::build_lcp() {
     const std::size_t ia = static_cast<std::size_t>(c.body_a), ib = static_cast<std::size_t>(c.body_b);
     rows += 1;
     if (p.rows.size() < rows) p.rows.resize(rows);
+    // The aux row measures its facet's velocity relative to the active
+    // row's: write_row adds the facet's kinematic term, the active row's
+    // (its bias beyond the ψ-term) is taken off.
+    const double active_scripted =
+        p.rows[static_cast<std::size_t>(p.contacts[static_cast<std::size_t>(f.contact)].normal)].bias -
+        psi_bias(c.depth);
     write_row(p.rows[rows - 1], ia, ib, f.row.point - com_[ia], f.row.point - com_[ib], f.row.normal,
-              (f.row.psi + c.depth) / h);
+              (f.row.psi + c.depth) / h - active_scripted);
   }
   p.rows.resize(rows);
   detail::contact_graph_order(solved_, bodies_, options.pgs_order, order_scratch_, p.order);

@@ -9,6 +9,8 @@
 
 #include <proxima/sim/metrics.hpp>
 
+#include "drive_metrics.hpp"
+
 namespace proxima::sim {
 namespace {
 
@@ -221,7 +223,7 @@ class Energy final : public Metric {
     extremes_ = EnergyExtremes(e0_);
     scale_ = 0.0;
     for (const Body& b : w.bodies())
-      if (!b.is_static) scale_ += b.mass.mass * w.gravity.norm() * b.geometry->world_aabb(b.pose).half_extents().maxCoeff();
+      if (!b.infinite_mass()) scale_ += b.mass.mass * w.gravity.norm() * b.geometry->world_aabb(b.pose).half_extents().maxCoeff();
   }
   void observe(const World& w, const StepStats&) override {
     const double e = w.kinetic_energy() + w.potential_energy();
@@ -283,7 +285,12 @@ std::unique_ptr<Metric> make_metric(const MetricSpec& s, const World& w) {
   if (s.kind == "spin") return std::make_unique<Spin>(body_index(w, s.body, "body"));
   if (s.kind == "energy") return std::make_unique<Energy>();
   if (s.kind == "drift") return std::make_unique<Drift>(body_index(w, s.body, "body"), s.from);
-  throw Error("metric.kind: unknown metric \"" + s.kind + "\" (expected support_force, incline, spin, energy or drift)");
+  if (s.kind == "belt") return detail::belt_metric(w, body_index(w, s.body, "body"), body_index(w, s.on, "on"));
+  if (s.kind == "push")
+    return detail::push_metric(w, body_index(w, s.body, "body"), body_index(w, s.on, "on"), s.from);
+  if (s.kind == "bounce") return detail::bounce_metric(w, body_index(w, s.body, "body"), body_index(w, s.on, "on"));
+  throw Error("metric.kind: unknown metric \"" + s.kind +
+              "\" (expected support_force, incline, spin, energy, drift, belt, push or bounce)");
 }
 
 void TimingSummary::add(const StepStats& s) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/Geometry>
 
 #include <proxima/sim/world.hpp>
 
@@ -38,9 +39,22 @@ double largest_half_extent(const Aabb& b) { return b.half_extents().maxCoeff(); 
 int World::add(Body body) {
   if (!body.geometry) throw Error("body \"" + body.name + "\": no geometry");
   static_assert(kMaxLength == 1e15);  // the message spells it out
+  if (body.kinematic) {
+    if (body.is_static) throw Error("body \"" + body.name + "\": a body is static or kinematic, not both");
+    try {
+      body.kinematic->validate();
+    } catch (const Error& e) {
+      throw Error("body \"" + body.name + "\": " + e.what());
+    }
+    if (!body.kinematic->keyframes.empty()) body.pose = body.kinematic->keyframe_pose(time_);
+    body.linear_velocity = body.kinematic->velocity;
+    body.angular_velocity = body.kinematic->angular_velocity;
+  }
   if (!body.pose.is_valid())
     throw Error("body \"" + body.name + "\": pose is not finite, not a rotation, or beyond ±1e15 m");
-  if (!body.is_static) {
+  body.force_schedule.validate("body \"" + body.name + "\": force");
+  body.torque_schedule.validate("body \"" + body.name + "\": torque");
+  if (!body.infinite_mass()) {
     const MassSpec& m = body.mass;
     if (!std::isfinite(m.mass) || m.mass <= 0.0) throw Error("body \"" + body.name + "\": mass must be > 0");
     if (!m.com.allFinite()) throw Error("body \"" + body.name + "\": centre of mass is not finite");
@@ -52,8 +66,66 @@ int World::add(Body body) {
   const Aabb box = body.geometry->world_aabb(body.pose);
   leaf_.push_back(bounded(box) ? tree_.insert(box, options.contact_margin + options.fattening * largest_half_extent(box), id)
                                : -1);
+  kinematic_next_.push_back(body.pose);
   bodies_.push_back(std::move(body));
   return id;
+}
+
+void World::set_kinematic(int i, std::optional<KinematicPath> path) {
+  if (i < 0 || i >= static_cast<int>(bodies_.size())) throw Error("set_kinematic: no body " + std::to_string(i));
+  Body& b = bodies_[static_cast<std::size_t>(i)];
+  if (b.is_static) throw Error("body \"" + b.name + "\": a static body cannot be kinematic");
+  if (!path) {
+    const MassSpec& m = b.mass;
+    if (!std::isfinite(m.mass) || m.mass <= 0.0)
+      throw Error("body \"" + b.name + "\": has no mass to move freely (mass must be > 0)");
+    b.kinematic.reset();
+    return;
+  }
+  try {
+    path->validate();
+  } catch (const Error& e) {
+    throw Error("body \"" + b.name + "\": " + e.what());
+  }
+  b.kinematic = std::move(path);
+  if (!b.kinematic->keyframes.empty()) b.pose = b.kinematic->keyframe_pose(time_);
+  b.linear_velocity = b.kinematic->velocity;
+  b.angular_velocity = b.kinematic->angular_velocity;
+}
+
+void World::set_force_schedule(int i, LoadSchedule s) {
+  if (i < 0 || i >= static_cast<int>(bodies_.size())) throw Error("set_force_schedule: no body " + std::to_string(i));
+  s.validate("body \"" + bodies_[static_cast<std::size_t>(i)].name + "\": force");
+  bodies_[static_cast<std::size_t>(i)].force_schedule = std::move(s);
+}
+
+void World::set_torque_schedule(int i, LoadSchedule s) {
+  if (i < 0 || i >= static_cast<int>(bodies_.size())) throw Error("set_torque_schedule: no body " + std::to_string(i));
+  s.validate("body \"" + bodies_[static_cast<std::size_t>(i)].name + "\": torque");
+  bodies_[static_cast<std::size_t>(i)].torque_schedule = std::move(s);
+}
+
+void World::drive() {
+  const double h = options.dt;
+  for (std::size_t i = 0; i < bodies_.size(); ++i) {
+    Body& b = bodies_[i];
+    // The step's mean load: its impulse is the schedule's exact integral.
+    if (!b.force_schedule.keys.empty()) b.force = b.force_schedule.mean(time_, time_ + h);
+    if (!b.torque_schedule.keys.empty()) b.torque = b.torque_schedule.mean(time_, time_ + h);
+    if (!b.kinematic) continue;
+    const Transform next = b.kinematic->advance(b.pose, time_, h);
+    kinematic_next_[i] = next;
+    // The twist that carries the pose to `next` in one step: the path's own
+    // for a constant twist, the segment's inside a keyframe segment.
+    if (b.kinematic->keyframes.empty()) {
+      b.linear_velocity = b.kinematic->velocity;
+      b.angular_velocity = b.kinematic->angular_velocity;
+      continue;
+    }
+    b.linear_velocity = (next.p - b.pose.p) / h;
+    const Eigen::AngleAxisd turn(next.R * b.pose.R.transpose());
+    b.angular_velocity = (turn.angle() / h) * turn.axis();
+  }
 }
 
 int World::find(const std::string& name) const {
@@ -64,6 +136,7 @@ int World::find(const std::string& name) const {
 
 const StepStats& World::step() {
   stats_ = StepStats{};
+  drive();
   auto t0 = Clock::now();
   broadphase();
   stats_.ms_broadphase = ms_since(t0);
@@ -77,6 +150,8 @@ const StepStats& World::step() {
   solve();
   stats_.ms_solve = ms_since(t0);
   integrate();
+  for (std::size_t i = 0; i < bodies_.size(); ++i)
+    if (bodies_[i].kinematic) bodies_[i].pose = kinematic_next_[i];
   time_ += options.dt;
   return stats_;
 }
@@ -84,7 +159,7 @@ const StepStats& World::step() {
 void World::broadphase() {
   // Refresh the leaves of moving bodies, then collect overlapping fat boxes.
   for (std::size_t i = 0; i < bodies_.size(); ++i) {
-    if (leaf_[i] < 0 || bodies_[i].is_static) continue;
+    if (leaf_[i] < 0 || bodies_[i].is_static) continue;  // kinematic bodies move: refreshed
     Aabb box = bodies_[i].geometry->world_aabb(bodies_[i].pose);
     // Reach beyond the contact margin: the facet broad phase's ε and the
     // speculative distance (a pair's query distance is at most the sum of
@@ -98,14 +173,15 @@ void World::broadphase() {
   for (std::size_t u = 0; u < bodies_.size(); ++u) {
     if (leaf_[u] >= 0) continue;
     for (std::size_t i = 0; i < bodies_.size(); ++i) {
-      if (i == u || bodies_[i].is_static) continue;
+      if (i == u || bodies_[i].infinite_mass()) continue;
       pairs_.emplace_back(static_cast<int>(std::min(i, u)), static_cast<int>(std::max(i, u)));
     }
   }
-  // Two immobile bodies exert nothing on each other.
+  // Two bodies of infinite mass (static or kinematic) exert nothing on each
+  // other: a kinematic body passes through them.
   std::erase_if(pairs_, [&](const std::pair<int, int>& p) {
-    return bodies_[static_cast<std::size_t>(p.first)].is_static &&
-           bodies_[static_cast<std::size_t>(p.second)].is_static;
+    return bodies_[static_cast<std::size_t>(p.first)].infinite_mass() &&
+           bodies_[static_cast<std::size_t>(p.second)].infinite_mass();
   });
   stats_.pairs = static_cast<int>(pairs_.size());
 }
@@ -201,7 +277,10 @@ double World::kinetic_energy() const {
 double World::potential_energy() const {
   double e = 0.0;
   for (const Body& b : bodies_)
-    if (!b.is_static) e -= (b.mass.mass * gravity + b.force).dot(b.com_position());
+    if (!b.infinite_mass()) {
+      const Vec3 constant = b.force_schedule.keys.empty() ? b.force : Vec3::Zero();
+      e -= (b.mass.mass * gravity + constant).dot(b.com_position());
+    }
   return e;
 }
 

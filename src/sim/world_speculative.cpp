@@ -26,10 +26,12 @@ double World::motion(std::size_t i) const {
   const Aabb box = b.geometry->world_aabb(b.pose);
   // Points of the body lie within the box's diagonal of the centre of mass.
   const double reach = bounded(box) ? (box.max - box.min).norm() : 0.0;
-  const Vec3 accel = gravity + b.force / b.mass.mass;
+  // A kinematic body's path has no acceleration within a step.
+  const Vec3 accel = b.kinematic ? Vec3::Zero() : Vec3(gravity + b.force / b.mass.mass);
   // The step turns the body at ω + h I⁻¹ τ (semi-implicit Euler): a torque
   // that spins a body up from rest must widen the query as much as a speed.
-  const double spin = b.angular_velocity.norm() + h * (b.inverse_inertia_world() * b.torque).norm();
+  const double spin =
+      b.angular_velocity.norm() + (b.kinematic ? 0.0 : h * (b.inverse_inertia_world() * b.torque).norm());
   return h * (b.linear_velocity.norm() + h * accel.norm() + spin * reach);
 }
 

@@ -90,7 +90,7 @@ TEST(StrictScene, DuplicateKeysAndInapplicableKeysAreErrors) {
        "bodies[0].density: a static body has no mass properties"},
       {mutated("\"density\": 1000", "\"density\": 1000, \"mass\": 1"), "bodies[1].density: give \"mass\" or \"density\", not both"},
       {mutated("{\"kind\": \"drift\", \"body\": \"box\"}", "{\"kind\": \"drift\", \"body\": \"box\", \"on\": \"ground\"}"),
-       "metrics[0].on: applies to incline metrics only"},
+       "metrics[0].on: applies to incline, belt, push and bounce metrics only"},
   };
   int checked = 0;
   for (const auto& [text, message] : cases) {

@@ -298,5 +298,32 @@ TEST(Scenes, CubeStackHoldsWithLemke) {
   EXPECT_NEAR(metric(r, "height"), 0.95, 1e-3);
 }
 
+// The driven scenes against their closed forms (the metrics report both;
+// the expectations are checked here from the scene's numbers as well).
+TEST(Scenes, ConveyorBeltCarriesTheBox) {
+  const apps::SimRunResult r = run("conveyor_belt.json", 0.5);
+  const double v = 1.0, mu = 0.5, g = 9.81, dt = 1e-3;
+  EXPECT_NEAR(metric(r, "belt_reach_time_expected"), v / (mu * g), 1e-12);
+  EXPECT_NEAR(metric(r, "belt_slip_expected"), v * v / (2 * mu * g), 1e-12);
+  // Reached within 1e-3 of v at t* rounded to steps; slip within v dt.
+  EXPECT_NEAR(metric(r, "belt_reach_time"), v / (mu * g), 1.5 * dt);
+  EXPECT_NEAR(metric(r, "belt_slip"), v * v / (2 * mu * g), v * dt);
+}
+
+TEST(Scenes, PusherPushesAgainstFriction) {
+  const apps::SimRunResult r = run("pusher.json", 1.0);
+  EXPECT_NEAR(metric(r, "push_force_ratio"), 1.0, 0.01);
+  EXPECT_NEAR(metric(r, "push_speed_ratio"), 1.0, 1e-4);
+}
+
+TEST(Scenes, BouncingBallReachesESquaredH) {
+  const apps::SimRunResult r = run("bouncing_ball.json", 1.2);
+  EXPECT_NEAR(metric(r, "bounce_expected"), 0.25, 1e-15);
+  const double drop = metric(r, "bounce_drop");
+  EXPECT_NEAR(drop, 1.0, 0.01);
+  // The rebound is e² h within 2 v Δt, v = √(2 g h) the impact speed.
+  EXPECT_NEAR(metric(r, "bounce_ratio"), 0.25, 2.0 * std::sqrt(2.0 * 9.81 * drop) * 1e-3 / drop);
+}
+
 }  // namespace
 }  // namespace proxima

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <proxima/contact/contact.hpp>
 #include <proxima/core/transform.hpp>
@@ -89,27 +91,99 @@ struct MassSpec {
 /// for a non-positive or non-finite density or a geometry without volume.
 MassSpec mass_from_density(const Geometry& g, double density);
 
+/// One pose of a keyframed kinematic path: at time t (s, world time) the
+/// geometry frame is at p with orientation q (unit, w first).
+struct Keyframe {
+  double t = 0.0;
+  Vec3 p = Vec3::Zero();
+  Quat q = Quat::Identity();
+};
+
+/// A scripted motion (Body::kinematic). Either a constant twist — the
+/// geometry frame's origin moves at `velocity` and the frame turns at
+/// `angular_velocity` about that origin, both world frame — or, when
+/// `keyframes` is not empty, a path through the keyframes: position linear
+/// and orientation slerped between consecutive keyframes, held at the first
+/// keyframe before its time and at the last one after it. A keyframed path
+/// has no twist of its own (both vectors zero); its velocity in a step is
+/// the one that carries the pose from the path's pose at the step's start to
+/// the one at its end (the segment's velocity inside a segment).
+struct KinematicPath {
+  Vec3 velocity = Vec3::Zero();
+  Vec3 angular_velocity = Vec3::Zero();
+  std::vector<Keyframe> keyframes;
+
+  /// Throws proxima::Error (message "kinematic.<field>: reason") for a
+  /// non-finite twist, a twist given with keyframes, keyframe times not
+  /// finite or not strictly increasing, a quaternion whose norm is not 1
+  /// within 1e-6, or a position beyond ±1e15 m.
+  void validate() const;
+  /// Pose of a keyframed path at time t (keyframes must not be empty).
+  Transform keyframe_pose(double t) const;
+  /// Pose after `dt` seconds from `pose` at time `t`: the keyframed pose at
+  /// t + dt, or `pose` moved by the constant twist for dt.
+  Transform advance(const Transform& pose, double t, double dt) const;
+};
+
+/// One value of a LoadSchedule: the load at time t (s, world time).
+struct LoadKey {
+  double t = 0.0;
+  Vec3 value = Vec3::Zero();
+};
+
+/// A force or torque that varies in time (Body::force_schedule,
+/// torque_schedule): piecewise linear through its keys, held at the first
+/// key's value before it and at the last one's after it.
+struct LoadSchedule {
+  std::vector<LoadKey> keys;
+
+  /// Throws proxima::Error ("<name>[i].t: reason") for times not finite or
+  /// not strictly increasing and values not finite.
+  void validate(const std::string& name) const;
+  /// The load at time t (keys must not be empty).
+  Vec3 at(double t) const;
+  /// The exact mean over [t0, t1], t1 > t0: ∫ load dt / (t1 − t0). A step
+  /// applies this mean, so the impulse over any span of steps is the exact
+  /// integral of the schedule.
+  Vec3 mean(double t0, double t1) const;
+};
+
 struct Body {
   std::string name;
   std::shared_ptr<const Geometry> geometry;
-  /// Ignored for static bodies (infinite mass).
+  /// Ignored for static and kinematic bodies (infinite mass).
   MassSpec mass;
   bool is_static = false;
+  /// A kinematic body follows this path whatever touches it: infinite mass
+  /// in contacts, its path's velocity in the contact constraints (a belt
+  /// carries what lies on it by friction, a pusher pushes). It meets no
+  /// static or kinematic body. Not combined with is_static; `mass`, `force`
+  /// and `torque` are ignored. The world keeps linear_velocity and
+  /// angular_velocity at the path's velocity of the current step
+  /// (linear_velocity is then the geometry frame origin's).
+  std::optional<KinematicPath> kinematic;
   /// Pose of the geometry frame (the shape's local origin), not of the COM.
   Transform pose;
   /// Velocity of the centre of mass and angular velocity, world frame.
   Vec3 linear_velocity = Vec3::Zero();
   Vec3 angular_velocity = Vec3::Zero();
   /// External force at the centre of mass and torque, world frame (N, N·m),
-  /// applied every step on top of gravity; ignored for static bodies.
+  /// applied every step on top of gravity; ignored for static and kinematic bodies.
   Vec3 force = Vec3::Zero();
   Vec3 torque = Vec3::Zero();
+  /// When not empty, the force (torque) follows this schedule: each step
+  /// sets `force` (`torque`) to the schedule's mean over the step.
+  LoadSchedule force_schedule;
+  LoadSchedule torque_schedule;
 
+  /// Static or kinematic: no contact or force changes its motion.
+  bool infinite_mass() const { return is_static || kinematic.has_value(); }
   Vec3 com_position() const { return pose.apply(mass.com); }
-  /// Inverse inertia in world axes (zero for a static body).
+  /// Inverse inertia in world axes (zero for a static or kinematic body).
   Mat3 inverse_inertia_world() const;
   Mat3 inertia_world() const { return pose.R * mass.inertia * pose.R.transpose(); }
-  double inverse_mass() const { return is_static ? 0.0 : 1.0 / mass.mass; }
+  double inverse_mass() const { return infinite_mass() ? 0.0 : 1.0 / mass.mass; }
+  /// Zero for static and kinematic bodies (they have no finite mass).
   double kinetic_energy() const;
 };
 

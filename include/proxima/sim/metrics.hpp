@@ -12,9 +12,9 @@ namespace proxima::sim {
 
 /// Settings of a metric (scene file "metric" object, docs/scene-format.md).
 struct MetricSpec {
-  std::string kind;          ///< support_force | incline | spin | energy | drift
+  std::string kind;          ///< support_force | incline | spin | energy | drift | belt | push | bounce
   std::string body;          ///< the body measured (not used by energy)
-  std::string on;            ///< incline: the inclined static body
+  std::string on;            ///< incline: the inclined static body; belt, push: the kinematic body; bounce: the floor
   double from = 0.0;         ///< start of the measuring window, s
 };
 

@@ -2,15 +2,20 @@
 // The simulated world and its velocity-level time step.
 //
 // One step (eq. (1) of Contact data for convex polyhedra, Anitescu–Potra / Stewart–Trinkle):
+//   0. drive: kinematic bodies take their path's velocity for the step,
+//      scheduled forces and torques their mean over the step;
 //   1. broadphase: the AABB tree's candidate pairs (bodies with unbounded
-//      geometry, e.g. halfspaces, are paired with every dynamic body);
+//      geometry, e.g. halfspaces, are paired with every dynamic body; two
+//      bodies of infinite mass, static or kinematic, are never a pair);
 //   2. contacts: the manifold of each candidate pair within contact_margin;
 //   3. LCP build: Delassus matrix W = J M⁻¹ Jᵀ in contact space and
-//      b = J v* + ψ-term, v* = v + Δt M⁻¹ f_ext (gravity);
+//      b = J v* + ψ-term, v* = v + Δt M⁻¹ f_ext (gravity); a kinematic
+//      side's velocity and an impact's restitution enter b;
 //   4. solve: Lemke or PGS; a failed Lemke falls back to PGS (counted);
 //   5. integrate: v⁺ = v* + M⁻¹ Jᵀ x; x_com += Δt v⁺; orientation at
 //      constant angular momentum L⁺ = I ω⁺ by the implicit midpoint rule
-//      (rotation_step.hpp: free bodies keep energy and L to rounding).
+//      (rotation_step.hpp: free bodies keep energy and L to rounding);
+//      kinematic bodies move to their path's pose at the step's end.
 #pragma once
 
 #include <cstdint>
@@ -151,6 +156,23 @@ struct FrictionTable {
   }
 };
 
+/// Newton's restitution: a coefficient e ∈ [0, 1] per body pair (a default
+/// and overrides by body index). At an impact — the contact's normal
+/// velocity at the step's start approaches faster than `threshold` and the
+/// gap closes within the step — the normal row asks for a separation speed
+/// of at least e times the approach speed. Slower approaches take e = 0, so
+/// a resting contact (approach g Δt per step) stays resting.
+struct RestitutionTable {
+  double default_e = 0.0;
+  double threshold = 0.1;  ///< m/s
+  std::map<std::pair<int, int>, double> pairs;
+  void set(int a, int b, double e) { pairs[{std::min(a, b), std::max(a, b)}] = e; }
+  double e(int a, int b) const {
+    const auto it = pairs.find({std::min(a, b), std::max(a, b)});
+    return it == pairs.end() ? default_e : it->second;
+  }
+};
+
 namespace detail {
 /// Working arrays of the PGS contact order (src/sim/contact_order.hpp),
 /// kept by the World so that steps do not allocate.
@@ -196,11 +218,25 @@ class World {
  public:
   Vec3 gravity = Vec3(0.0, 0.0, -9.81);
   FrictionTable friction;
+  RestitutionTable restitution;
   StepOptions options;
 
   /// Adds a body; returns its index. Dynamic bodies need mass > 0 and a
-  /// positive-definite inertia (throws proxima::Error naming the body).
+  /// positive-definite inertia (throws proxima::Error naming the body). A
+  /// kinematic body's path is validated (KinematicPath::validate) and a
+  /// keyframed one is placed at its pose of the current time.
   int add(Body body);
+  /// Gives body i a scripted path from now on (a keyframed path is in world
+  /// time: the body jumps to its pose of the current time), or none: the
+  /// body then moves freely from its pose with its current velocity.
+  /// Throws proxima::Error for a bad index, a static body, a path that does
+  /// not validate, or a body without mass properties made free.
+  void set_kinematic(int i, std::optional<KinematicPath> path);
+  /// Body i's force (torque) follows `s` from the next step on; an empty
+  /// schedule returns to the constant Body::force (torque). Throws
+  /// proxima::Error for a bad index or a schedule that does not validate.
+  void set_force_schedule(int i, LoadSchedule s);
+  void set_torque_schedule(int i, LoadSchedule s);
   std::vector<Body>& bodies() { return bodies_; }
   const std::vector<Body>& bodies() const { return bodies_; }
   int find(const std::string& name) const;  ///< index or −1
@@ -219,7 +255,9 @@ class World {
 
   double kinetic_energy() const;
   /// −(m g + F)·x_com summed over dynamic bodies (zero at the origin): the
-  /// potential of gravity and of each body's constant force (torques have none).
+  /// potential of gravity and of each body's constant force (torques have
+  /// none). A scheduled force (Body::force_schedule) has no potential: its
+  /// work is not counted here, so kinetic + potential energy changes by it.
   double potential_energy() const;
 
  private:
@@ -228,6 +266,10 @@ class World {
   void build_lcp();
   void solve();
   void integrate();
+  /// Kinematic bodies: the pose at the step's end and the velocity that
+  /// reaches it (body velocities, kinematic_next_); scheduled loads: the
+  /// step's mean force and torque.
+  void drive();
   /// How far body i can move in one step (Δt times its speed bound), m.
   double motion(std::size_t i) const;
   double pair_margin(int ia, int ib) const;
@@ -240,6 +282,7 @@ class World {
 
   std::vector<Body> bodies_;
   std::vector<int> leaf_;       // tree leaf per body, −1 for unbounded
+  std::vector<Transform> kinematic_next_;  // a kinematic body's pose at the step's end
   broad::AabbTree tree_;
   std::vector<std::pair<int, int>> pairs_;
   std::vector<ContactImpulse> solved_;  // this step's contacts (impulses after solve)
