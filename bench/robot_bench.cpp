@@ -64,6 +64,7 @@
 #include <fcl/fcl.h>
 
 #include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/planning_scene.hpp>
 #include <proxima/robot/prepared_environment.hpp>
 #include <proxima/robot/scene_checker.hpp>
 #include <proxima/robot/urdf.hpp>
@@ -76,7 +77,6 @@
 #include "data_dirs.hpp"
 #include "minkowski_oracle.hpp"
 #include "report.hpp"
-#include "scene_yaml.hpp"
 
 namespace {
 
@@ -108,24 +108,11 @@ struct Options {
 // ---------------------------------------------------------------- scenes --
 
 struct Scene {
-  std::string name;
-  proxima::bench::PlanningScene yaml;
+  std::string name;  ///< the file's stem
   Environment env;
   std::vector<std::vector<double>> configs;  ///< the request's start state first, when there is one
   bool has_start = false;
 };
-
-Transform primitive_pose(const proxima::bench::ScenePrimitive& p) {
-  const auto& q = p.orientation_xyzw;  // MoveIt's order: x, y, z, w
-  return Transform::from_quaternion(q[3], q[0], q[1], q[2], Vec3(p.position[0], p.position[1], p.position[2]));
-}
-
-proxima::Shape primitive_shape(const proxima::bench::ScenePrimitive& p) {
-  const auto& d = p.dimensions;
-  if (p.type == "box") return proxima::Box(d[0], d[1], d[2]);
-  if (p.type == "cylinder") return proxima::Cylinder(d[1], d[0]);  // MoveIt: [height, radius]
-  return proxima::Sphere(d[0]);
-}
 
 std::vector<fs::path> scene_files(const fs::path& dir) {
   std::vector<fs::path> out;
@@ -935,13 +922,12 @@ int run(const Options& opt) {
   std::vector<Scene> scenes;
   for (const fs::path& file : scene_files(opt.scenes)) {
     Scene sc;
-    sc.yaml = proxima::bench::load_planning_scene(file);
-    sc.name = sc.yaml.name;
-    for (const auto& p : sc.yaml.primitives) sc.env.add(p.id, primitive_shape(p), primitive_pose(p));
+    sc.name = file.stem().string();
+    sc.env = proxima::robot::read_planning_scene(file).environment;
     std::string req = file.filename().string();
     req.replace(req.find("scene"), 5, "request");
     if (fs::exists(file.parent_path() / req)) {
-      const auto start = proxima::bench::load_request_start_state(file.parent_path() / req);
+      const auto start = proxima::robot::read_request_start_state(file.parent_path() / req);
       std::vector<double> q;
       for (const std::string& name : model.variable_names()) {
         const auto it = start.find(name);
