@@ -76,6 +76,7 @@
 #include "closed_loop_mode.hpp"
 #include "data_dirs.hpp"
 #include "minkowski_oracle.hpp"
+#include "progress.hpp"
 #include "report.hpp"
 
 namespace {
@@ -103,6 +104,7 @@ struct Options {
   unsigned long seed = 20261127;
   bool indep = true;
   bool markdown = false;
+  bool progress = true;  ///< a progress line on stderr when it is a terminal (--quiet: none)
 };
 
 // ---------------------------------------------------------------- scenes --
@@ -832,7 +834,7 @@ ClutterRow run_clutter(const SceneChecker& checker, FclRobot& frobot, std::size_
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "proxima-robot-bench: " << why
             << "\nusage: proxima-robot-bench [--configs N] [--scenes DIR] [--robot DIR|panda|ur5] [--seed S] [--no-indep] "
-               "[--markdown]\n       proxima-robot-bench closed-loop --help\n";
+               "[--markdown] [--quiet]\n       proxima-robot-bench closed-loop --help\n";
   std::exit(2);
 }
 
@@ -860,6 +862,8 @@ Options parse_args(int argc, char** argv) {
         o.indep = false;
       } else if (a == "--markdown") {
         o.markdown = true;
+      } else if (a == "--quiet") {
+        o.progress = false;
       } else if (a == "--help" || a == "-h") {
         usage("help");
       } else {
@@ -952,12 +956,19 @@ int run(const Options& opt) {
 
   RobotState reuse;
   std::vector<Transform> poses;
+  // The configurations of every scene: minutes at the default count. Drawn
+  // between configurations, outside the timed sections.
+  std::size_t total_configs = 0, configs_done = 0;
+  for (const Scene& sc : scenes) total_configs += sc.configs.size();
+  proxima::apps::Progress progress =
+      proxima::apps::Progress::on_terminal("proxima-robot-bench", static_cast<double>(total_configs), opt.progress);
   for (std::size_t si = 0; si < scenes.size(); ++si) {
     const Scene& sc = scenes[si];
     FclQueries fq(frobot, *fscenes[si], fcl::GJKSolverType::GST_LIBCCD);
     results[si].resize(sc.configs.size());
     const auto started = Clock::now();
     for (std::size_t k = 0; k < sc.configs.size(); ++k) {
+      progress.update(static_cast<double>(configs_done++), sc.name);
       const std::vector<double>& q = sc.configs[k];
       ConfigResult& cr = results[si][k];
       // Both sides refill buffers kept across queries (FCL its objects, we
@@ -1056,10 +1067,13 @@ int run(const Options& opt) {
         times[kValidity].fcl.push_back(micros(t0, t1));
       }
     }
+    progress.clear();
     if (!opt.markdown)
       log << sc.name << ": " << sc.configs.size() << " configurations, " << fmt(std::chrono::duration<double>(Clock::now() - started).count(), 1)
           << " s\n";
   }
+
+  progress.finish();
 
   // GST_INDEP distances, in children.
   std::vector<std::pair<std::size_t, std::size_t>> flat;  // (scene, config)
