@@ -195,8 +195,16 @@ Shape primitive(const Reader& r, const YAML::Node& n, const std::string& path) {
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     if (!primitive_from_name(lower, kind)) r.fail(t, tpath, "'" + name + "' is not box, sphere, cylinder or cone");
   }
-  if (const auto poly = Reader::child(n, "polygon"); poly && !poly->IsNull() && poly->size() != 0)
-    r.fail(*poly, Reader::join(path, "polygon"), "prisms are not read");
+  if (const auto poly = Reader::child(n, "polygon")) {
+    // geometry_msgs/Polygon, {points: []} in every ROS 2 message: only a prism fills it.
+    const std::string ppath = Reader::join(path, "polygon");
+    std::optional<YAML::Node> points = poly;
+    if (poly->IsMap()) {
+      r.check_map(*poly, ppath, {"points"});
+      points = Reader::child(*poly, "points");
+    }
+    if (points && !r.seq(*points, ppath).empty()) r.fail(*poly, ppath, "prisms are not read");
+  }
   const YAML::Node d = r.required(n, path, "dimensions");
   const std::string dpath = Reader::join(path, "dimensions");
   Shape out = Sphere(1.0);

@@ -135,6 +135,37 @@ TEST(PlanningSceneYaml, MeshesBecomeBvhs) {
   expect_vec(w.pose.p, Vec3(0, 0, 5), "mesh position");
 }
 
+TEST(PlanningSceneYaml, RosTwoEchoForm) {
+  // As `ros2 topic echo` prints a CollisionObject: every field present, maps
+  // for points and quaternions, an empty prism polygon, operation ADD.
+  const PlanningScene s = yaml(R"(world:
+  collision_objects:
+  - header: {stamp: {sec: 0, nanosec: 0}, frame_id: world}
+    pose: {position: {x: 0.0, y: 0.0, z: 1.0}, orientation: {x: 0.0, y: 0.0, z: 0.0, w: 1.0}}
+    id: crate
+    type: {key: '', db: ''}
+    primitives:
+    - type: 1
+      dimensions: [0.5, 0.4, 0.3]
+      polygon: {points: []}
+    primitive_poses:
+    - position: {x: 0.5, y: 0.0, z: 0.0}
+      orientation: {x: 0.0, y: 0.0, z: 0.0, w: 1.0}
+    meshes: []
+    mesh_poses: []
+    planes: []
+    plane_poses: []
+    subframe_names: []
+    subframe_poses: []
+    operation: 0
+)");
+  ASSERT_EQ(s.environment.objects.size(), 1u);
+  const EnvironmentObject& crate = s.environment.objects[0];
+  EXPECT_EQ(crate.name, "crate");
+  expect_vec(shape_of(crate).as<Box>().size(), Vec3(0.5, 0.4, 0.3), "crate size");
+  expect_vec(crate.pose.p, Vec3(0.5, 0, 1), "crate position");
+}
+
 TEST(PlanningSceneYaml, OtherMessageFieldsAreAcceptedAndEmptyWorldIsEmpty) {
   const PlanningScene s = yaml(R"(name: ""
 robot_state: {joint_state: {name: [a], position: [0]}}
@@ -182,7 +213,9 @@ TEST(PlanningSceneYaml, ErrorsNameTheFieldAndTheReason) {
   check(with_prim("{type: torus, dimensions: [1]}"), {"primitives[0].type", "'torus' is not box, sphere"});
   check(with_prim("{type: 5, dimensions: [1]}"), {"primitives[0].type", "'5' is not BOX (1)"});
   check(with_prim("{type: box, dimensions: [1, 1, 1], colour: red}"), {"primitives[0].colour", "unknown field"});
-  check(with_prim("{type: box, dimensions: [1, 1, 1], polygon: [[0, 0]]}"), {"polygon", "prisms"});
+  check(with_prim("{type: box, dimensions: [1, 1, 1], polygon: {points: [{x: 0, y: 0, z: 0}]}}"),
+        {"primitives[0].polygon", "prisms"});
+  check(with_prim("{type: box, dimensions: [1, 1, 1], polygon: {pts: []}}"), {"primitives[0].polygon.pts", "unknown"});
   check(head + "      primitives:\n        - {type: sphere, dimensions: [1]}\n      primitive_poses:\n"
                "        - position: [0, 0, 0]\n          orientation: [0, 0, 0, 2]\n",
         {"t.yaml:8", "primitive_poses[0].orientation", "norm is 2, not 1"});
@@ -207,7 +240,7 @@ TEST(PlanningSceneYaml, ErrorsNameTheFieldAndTheReason) {
                "      mesh_poses:\n        - position: [0, 0, 0]\n          orientation: [0, 0, 0, 1]\n",
         {"meshes[0].triangles[0]", "expected 3 vertex indices, found 2"});
   check("world:\n  octomap: {octomap: {id: OcTree, data: [1, 2]}}\n", {"world.octomap.octomap.data", "octomaps"});
-  EXPECT_EQ(cases, 29);
+  EXPECT_EQ(cases, 30);
 }
 
 // New format (object pose, subframes): a box and a cylinder in one object, a
