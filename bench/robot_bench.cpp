@@ -64,6 +64,7 @@
 #include <fcl/fcl.h>
 
 #include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/planning_scene.hpp>
 #include <proxima/robot/prepared_environment.hpp>
 #include <proxima/robot/scene_checker.hpp>
 #include <proxima/robot/urdf.hpp>
@@ -75,8 +76,8 @@
 #include "closed_loop_mode.hpp"
 #include "data_dirs.hpp"
 #include "minkowski_oracle.hpp"
+#include "progress.hpp"
 #include "report.hpp"
-#include "scene_yaml.hpp"
 
 namespace {
 
@@ -103,29 +104,17 @@ struct Options {
   unsigned long seed = 20261127;
   bool indep = true;
   bool markdown = false;
+  bool progress = true;  ///< a progress line on stderr when it is a terminal (--quiet: none)
 };
 
 // ---------------------------------------------------------------- scenes --
 
 struct Scene {
-  std::string name;
-  proxima::bench::PlanningScene yaml;
+  std::string name;  ///< the file's stem
   Environment env;
   std::vector<std::vector<double>> configs;  ///< the request's start state first, when there is one
   bool has_start = false;
 };
-
-Transform primitive_pose(const proxima::bench::ScenePrimitive& p) {
-  const auto& q = p.orientation_xyzw;  // MoveIt's order: x, y, z, w
-  return Transform::from_quaternion(q[3], q[0], q[1], q[2], Vec3(p.position[0], p.position[1], p.position[2]));
-}
-
-proxima::Shape primitive_shape(const proxima::bench::ScenePrimitive& p) {
-  const auto& d = p.dimensions;
-  if (p.type == "box") return proxima::Box(d[0], d[1], d[2]);
-  if (p.type == "cylinder") return proxima::Cylinder(d[1], d[0]);  // MoveIt: [height, radius]
-  return proxima::Sphere(d[0]);
-}
 
 std::vector<fs::path> scene_files(const fs::path& dir) {
   std::vector<fs::path> out;
@@ -845,7 +834,7 @@ ClutterRow run_clutter(const SceneChecker& checker, FclRobot& frobot, std::size_
 [[noreturn]] void usage(const std::string& why) {
   std::cerr << "proxima-robot-bench: " << why
             << "\nusage: proxima-robot-bench [--configs N] [--scenes DIR] [--robot DIR|panda|ur5] [--seed S] [--no-indep] "
-               "[--markdown]\n       proxima-robot-bench closed-loop --help\n";
+               "[--markdown] [--quiet]\n       proxima-robot-bench closed-loop --help\n";
   std::exit(2);
 }
 
@@ -873,6 +862,8 @@ Options parse_args(int argc, char** argv) {
         o.indep = false;
       } else if (a == "--markdown") {
         o.markdown = true;
+      } else if (a == "--quiet") {
+        o.progress = false;
       } else if (a == "--help" || a == "-h") {
         usage("help");
       } else {
@@ -935,13 +926,12 @@ int run(const Options& opt) {
   std::vector<Scene> scenes;
   for (const fs::path& file : scene_files(opt.scenes)) {
     Scene sc;
-    sc.yaml = proxima::bench::load_planning_scene(file);
-    sc.name = sc.yaml.name;
-    for (const auto& p : sc.yaml.primitives) sc.env.add(p.id, primitive_shape(p), primitive_pose(p));
+    sc.name = file.stem().string();
+    sc.env = proxima::robot::read_planning_scene(file).environment;
     std::string req = file.filename().string();
     req.replace(req.find("scene"), 5, "request");
     if (fs::exists(file.parent_path() / req)) {
-      const auto start = proxima::bench::load_request_start_state(file.parent_path() / req);
+      const auto start = proxima::robot::read_request_start_state(file.parent_path() / req);
       std::vector<double> q;
       for (const std::string& name : model.variable_names()) {
         const auto it = start.find(name);
@@ -966,12 +956,19 @@ int run(const Options& opt) {
 
   RobotState reuse;
   std::vector<Transform> poses;
+  // The configurations of every scene: minutes at the default count. Drawn
+  // between configurations, outside the timed sections.
+  std::size_t total_configs = 0, configs_done = 0;
+  for (const Scene& sc : scenes) total_configs += sc.configs.size();
+  proxima::apps::Progress progress =
+      proxima::apps::Progress::on_terminal("proxima-robot-bench", static_cast<double>(total_configs), opt.progress);
   for (std::size_t si = 0; si < scenes.size(); ++si) {
     const Scene& sc = scenes[si];
     FclQueries fq(frobot, *fscenes[si], fcl::GJKSolverType::GST_LIBCCD);
     results[si].resize(sc.configs.size());
     const auto started = Clock::now();
     for (std::size_t k = 0; k < sc.configs.size(); ++k) {
+      progress.update(static_cast<double>(configs_done++), sc.name);
       const std::vector<double>& q = sc.configs[k];
       ConfigResult& cr = results[si][k];
       // Both sides refill buffers kept across queries (FCL its objects, we
@@ -1070,10 +1067,13 @@ int run(const Options& opt) {
         times[kValidity].fcl.push_back(micros(t0, t1));
       }
     }
+    progress.clear();
     if (!opt.markdown)
       log << sc.name << ": " << sc.configs.size() << " configurations, " << fmt(std::chrono::duration<double>(Clock::now() - started).count(), 1)
           << " s\n";
   }
+
+  progress.finish();
 
   // GST_INDEP distances, in children.
   std::vector<std::pair<std::size_t, std::size_t>> flat;  // (scene, config)

@@ -10,6 +10,8 @@ packages=(
   # URDF and SRDF reading (our own reader over tinyxml2, not urdfdom: see
   # include/proxima/robot/urdf.hpp).
   libtinyxml2-dev
+  # MoveIt planning scenes in YAML (src/robot/planning_scene_yaml.cpp).
+  libyaml-cpp-dev
   # COLLADA (.dae) meshes, as URDFs often name them (src/io/dae_reader.cpp).
   libassimp-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -5,6 +5,7 @@
 #include <proxima/core/error.hpp>
 #include <proxima/io/mesh_io.hpp>
 
+#include "bvh_progress_line.hpp"
 #include "json_mesh.hpp"
 #include "json_reader.hpp"
 #include "json_shapes.hpp"
@@ -48,7 +49,7 @@ std::shared_ptr<const Bvh> MeshFiles::load(const std::string& path, double scale
   MeshReadOptions o;
   o.scale = scale;
   o.margin = margin;
-  auto bvh = std::make_shared<const Bvh>(read_mesh(path, o));
+  auto bvh = std::make_shared<const Bvh>(build_bvh_with_progress_line(read_mesh(path, o), {}, "BVH of " + path));
   loaded_.emplace(key, bvh);
   return bvh;
 }

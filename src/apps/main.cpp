@@ -148,8 +148,20 @@ int main(int argc, char** argv) {
   std::vector<std::string> robot_packages;
   CLI::App* robotc = app.add_subcommand(
       "robot", "Load a URDF, then answer JSON lines {\"q\": [...]} with collision pairs and minimum distances");
-  robotc->add_option("urdf", robot_opt.urdf, "URDF file")->required();
-  robotc->add_option("--srdf", robot_opt.srdf, "SRDF file: its disable_collisions pairs are not checked");
+  // ROS hands robot_description over as text: --urdf-xml / --srdf-xml take it
+  // instead of a file (one or the other, never both).
+  CLI::Option* urdf_file = robotc->add_option("urdf", robot_opt.urdf, "URDF file (or --urdf-xml)");
+  CLI::Option* urdf_xml = robotc->add_option("--urdf-xml", robot_opt.urdf_xml,
+                                             "URDF text instead of the file (ROS's robot_description); relative mesh "
+                                             "paths resolve against the working directory");
+  urdf_xml->excludes(urdf_file);
+  CLI::Option* srdf_file =
+      robotc->add_option("--srdf", robot_opt.srdf, "SRDF file: its disable_collisions pairs are not checked");
+  robotc->add_option("--srdf-xml", robot_opt.srdf_xml, "SRDF text instead of --srdf (robot_description_semantic)")
+      ->excludes(srdf_file);
+  robotc->add_option("--planning-scene", robot_opt.planning_scene,
+                     "MoveIt planning scene (.scene text, or .yaml/.yml moveit_msgs/PlanningScene): the stream's "
+                     "scene until a \"scene\" line replaces it");
   robotc->add_option("--package", robot_packages, "NAME=DIR for package://NAME/ mesh URIs (repeatable)");
   robotc->add_option("--mesh-mode", robot_opt.mesh_mode, "Mesh links as their convex hull or the raw mesh")
       ->check(CLI::IsMember({"hull", "mesh"}))
@@ -245,6 +257,16 @@ int main(int argc, char** argv) {
   };
   if (*robotc) {
     if (!parse_packages("robot", robot_packages, robot_opt.packages)) return 1;
+    if (robot_opt.urdf.empty() && urdf_xml->count() == 0) {
+      std::cerr << "proxima robot: the robot is missing: give a URDF file or --urdf-xml TEXT\n";
+      return 1;
+    }
+    for (const auto& [flag, text] : {std::pair{"--urdf-xml", &robot_opt.urdf_xml}, {"--srdf-xml", &robot_opt.srdf_xml}}) {
+      if (robotc->count(flag) != 0 && text->find_first_not_of(" \t\r\n") == std::string::npos) {
+        std::cerr << "proxima robot: " << flag << ": the text is empty\n";
+        return 1;
+      }
+    }
     std::ios::sync_with_stdio(false);
     return proxima::apps::run_robot_command(robot_opt, std::cin, std::cout, std::cerr);
   }

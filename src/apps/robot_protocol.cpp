@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -13,6 +14,7 @@
 #include <proxima/core/error.hpp>
 #include <proxima/robot/attached_object.hpp>
 #include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/planning_scene.hpp>
 #include <proxima/robot/point_cloud.hpp>
 #include <proxima/robot/urdf.hpp>
 
@@ -184,7 +186,11 @@ Environment environment_from_json(const json& objs, MeshFiles& files, const std:
 SceneChecker load_robot_checker(const RobotCommandOptions& options) {
   UrdfOptions urdf;
   for (const auto& [name, dir] : options.packages) urdf.packages[name] = dir;
-  RobotModel model = load_urdf(options.urdf, urdf);
+  if (!options.urdf.empty() && !options.urdf_xml.empty()) throw Error("give a URDF file or --urdf-xml, not both");
+  if (!options.srdf.empty() && !options.srdf_xml.empty()) throw Error("give --srdf or --srdf-xml, not both");
+  RobotModel model = options.urdf_xml.empty()
+                         ? load_urdf(options.urdf, urdf)
+                         : parse_urdf(options.urdf_xml, std::filesystem::current_path(), urdf, "--urdf-xml");
   GeometryOptions geo;
   if (options.mesh_mode == "hull") geo.mesh_mode = MeshMode::convex_hull;
   else if (options.mesh_mode == "mesh") geo.mesh_mode = MeshMode::triangle_mesh;
@@ -192,6 +198,7 @@ SceneChecker load_robot_checker(const RobotCommandOptions& options) {
   geo.margin = options.margin;
   AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(model);
   if (!options.srdf.empty()) apply_srdf(model, options.srdf, acm);
+  if (!options.srdf_xml.empty()) apply_srdf_text(model, options.srdf_xml, acm, "--srdf-xml");
   return SceneChecker(RobotGeometry(std::move(model), geo), std::move(acm));
 }
 
@@ -322,9 +329,17 @@ json answer_robot(const SceneChecker& robot, const json& request, MeshFiles& fil
   }
 }
 
-int run_robot_stream(const SceneChecker& checker, std::istream& in, std::ostream& out) {
+std::shared_ptr<const PreparedEnvironment> planning_scene_environment(const std::string& file) {
+  Environment env = read_planning_scene(file).environment;
+  if (env.objects.empty()) return nullptr;
+  return std::make_shared<const PreparedEnvironment>(std::move(env));
+}
+
+int run_robot_stream(const SceneChecker& checker, std::istream& in, std::ostream& out,
+                     std::shared_ptr<const PreparedEnvironment> scene) {
   MeshFiles files;
   RobotSession session;
+  session.scene = std::move(scene);
   return run_json_lines(in, out, [&](const std::string& line) {
     try {
       return answer_robot(checker, parse_json(line), files, &session);
@@ -339,7 +354,8 @@ int run_robot_stream(const SceneChecker& checker, std::istream& in, std::ostream
 int run_robot_command(const RobotCommandOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
   try {
     const SceneChecker checker = load_robot_checker(options);
-    run_robot_stream(checker, in, out);
+    auto scene = options.planning_scene.empty() ? nullptr : planning_scene_environment(options.planning_scene);
+    run_robot_stream(checker, in, out, std::move(scene));
     return 0;
   } catch (const std::exception& e) {
     err << "proxima robot: " << e.what() << '\n';

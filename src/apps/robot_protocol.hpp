@@ -28,7 +28,8 @@
 // stream's scene, prepared once (robot::PreparedEnvironment) and used by
 // every later request without an "environment" of its own; it answers
 // {"id": …, "status": "ok", "scene_objects": N} (and the query too when the
-// line has a "q"). An empty array clears it.
+// line has a "q"). An empty array clears it. `--planning-scene FILE` (a MoveIt
+// .scene or PlanningScene YAML) sets the scene before the first line.
 #pragma once
 
 #include <iosfwd>
@@ -49,7 +50,13 @@ namespace proxima::apps {
 
 struct RobotCommandOptions {
   std::string urdf;
+  /// URDF text instead of the file (ROS's robot_description); relative mesh
+  /// paths and unmapped packages resolve against the working directory.
+  std::string urdf_xml;
   std::string srdf;                           ///< empty: adjacent pairs only
+  std::string srdf_xml;                       ///< SRDF text instead of the file
+  /// A MoveIt planning scene file: the stream's scene from the start.
+  std::string planning_scene;
   std::map<std::string, std::string> packages;  ///< package name → directory
   std::string mesh_mode = "hull";             ///< "hull" or "mesh"
   double margin = 0.0;                        ///< safety margin of every link, m
@@ -83,8 +90,13 @@ nlohmann::json answer_robot(const robot::SceneChecker& checker, const nlohmann::
                             RobotSession* session = nullptr);
 
 /// Reads request lines until EOF, one answer line each; returns the number
-/// of error answers.
-int run_robot_stream(const robot::SceneChecker& checker, std::istream& in, std::ostream& out);
+/// of error answers. `scene`: the stream's scene until a "scene" line.
+int run_robot_stream(const robot::SceneChecker& checker, std::istream& in, std::ostream& out,
+                     std::shared_ptr<const robot::PreparedEnvironment> scene = nullptr);
+
+/// The objects of a MoveIt planning scene file for the stream's scene (null
+/// when it has none); throws proxima::Error naming the file, line and field.
+std::shared_ptr<const robot::PreparedEnvironment> planning_scene_environment(const std::string& file);
 
 /// The whole command: load, then the stream. Returns the exit code (1 when
 /// the robot does not load, the message on `err`).

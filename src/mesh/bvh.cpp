@@ -12,11 +12,21 @@
 
 #include <proxima/core/error.hpp>
 #include <proxima/mesh/bvh.hpp>
+#include <proxima/mesh/bvh_progress.hpp>
 
 #include "smooth_edges.hpp"
 
 namespace proxima {
 namespace {
+
+// The progress callback of the build running on this thread (build_bvh), or
+// null. Passed this way so that Bvh's constructor, which every mesh user
+// calls, keeps its signature; it is set only for the duration of a build.
+thread_local const BvhProgress* t_progress = nullptr;
+
+void report(double fraction) {
+  if (t_progress != nullptr && *t_progress) (*t_progress)(fraction);
+}
 
 constexpr int kBins = 16;
 // Past this depth every split is a median split, which halves the range: the
@@ -368,6 +378,8 @@ struct Builder {
       merged.resize(1);
     }
     std::vector<Task> stack{{0, 0, static_cast<std::uint32_t>(n), 0}};
+    // Triangles placed in leaves so far: the split's share of the build.
+    std::size_t in_leaves = 0, next_report = n / 100 + 1;
     while (!stack.empty()) {
       const Task task = stack.back();
       stack.pop_back();
@@ -384,6 +396,11 @@ struct Builder {
       if (count <= static_cast<std::uint32_t>(opt.leaf_size)) {
         nodes[task.node].index = task.begin;
         nodes[task.node].count = count;
+        in_leaves += count;
+        if (in_leaves >= next_report) {
+          next_report = in_leaves + n / 100 + 1;
+          report(0.8 * static_cast<double>(in_leaves) / static_cast<double>(n));
+        }
         continue;
       }
       const std::uint32_t mid = split(task.begin, task.end, task.depth);
@@ -425,6 +442,7 @@ struct Builder {
     nodes.shrink_to_fit();
     obbs.shrink_to_fit();
     rss.shrink_to_fit();
+    report(0.9);
   }
 };
 
@@ -448,6 +466,20 @@ Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options) {
   d->smooth_edges = mesh::detail::smooth_edges(d->mesh, 1e-3);
   d->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   data_ = std::move(d);
+}
+
+Bvh build_bvh(TriangleMesh mesh, const BvhOptions& options, const BvhProgress& progress) {
+  // Restores the previous callback on every way out (a build may throw).
+  struct Scope {
+    const BvhProgress* saved;
+    explicit Scope(const BvhProgress* p) : saved(t_progress) { t_progress = p; }
+    ~Scope() { t_progress = saved; }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+  } scope(&progress);
+  Bvh bvh(std::move(mesh), options);
+  report(1.0);
+  return bvh;
 }
 
 Aabb Bvh::node_box(std::size_t i) const {

@@ -471,6 +471,11 @@ class Environment:
     def names(self) -> List[str]: ...
     def __len__(self) -> int: ...
 
+def read_planning_scene(path: StrPath) -> Environment:
+    """The world of a MoveIt planning scene file (.yaml/.yml moveit_msgs/PlanningScene, or .scene text)."""
+def parse_planning_scene(text: str, *, format: Literal["yaml", "scene"] = "yaml") -> Environment:
+    """read_planning_scene from text."""
+
 class RobotCheck:
     @property
     def status(self) -> Status: ...

@@ -16,6 +16,7 @@
 
 #include <proxima/robot/attached_object.hpp>
 #include <proxima/robot/collision_matrix.hpp>
+#include <proxima/robot/planning_scene.hpp>
 #include <proxima/robot/point_cloud.hpp>
 #include <proxima/robot/prepared_environment.hpp>
 #include <proxima/robot/scene_checker.hpp>
@@ -245,6 +246,27 @@ void bind_robot(py::module_& m) {
                                return n;
                              })
       .def("__len__", [](const Environment& e) { return e.objects.size(); });
+
+  // MoveIt planning scenes: the world only (the robot comes from its URDF).
+  m.def(
+      "read_planning_scene",
+      [](const std::filesystem::path& path) {
+        return std::make_shared<Environment>(robot::read_planning_scene(path).environment);
+      },
+      py::arg("path"),
+      "The world of a MoveIt planning scene file as an Environment: a moveit_msgs/PlanningScene in YAML "
+      "(.yaml, .yml) or MoveIt's .scene text. Objects with several shapes become '<id>/<k>' sharing group <id>. "
+      "Raises proxima.Error naming the file, line, field and reason.");
+  m.def(
+      "parse_planning_scene",
+      [](const std::string& text, const std::string& format) {
+        robot::PlanningSceneFormat f = robot::PlanningSceneFormat::yaml;
+        if (format == "scene") f = robot::PlanningSceneFormat::scene;
+        else if (format != "yaml") value_error("format: expected 'yaml' or 'scene', not '" + format + "'");
+        return std::make_shared<Environment>(robot::parse_planning_scene(text, f, "<string>").environment);
+      },
+      py::arg("text"), py::kw_only(), py::arg("format") = "yaml",
+      "read_planning_scene from text: format 'yaml' (a moveit_msgs/PlanningScene) or 'scene' (MoveIt's .scene).");
 
   py::class_<CheckAnswer>(m, "RobotCheck", "Answer of SceneChecker.check().")
       .def_property_readonly("status", [](const CheckAnswer& r) { return std::string(to_string(r.status)); })

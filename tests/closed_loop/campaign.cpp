@@ -18,13 +18,13 @@
 #include <Eigen/Dense>
 
 #include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/planning_scene.hpp>
 #include <proxima/robot/scene_watchdog.hpp>
 #include <proxima/robot/urdf.hpp>
 #include <proxima/shape/box.hpp>
 #include <proxima/shape/cylinder.hpp>
 
 #include "closed_loop.hpp"
-#include "scene_yaml.hpp"
 
 namespace proxima::robot::closed_loop {
 
@@ -103,20 +103,13 @@ RobotCell load_robot(const fs::path& robots_dir, const std::string& name, const 
   return c;
 }
 
-Environment scene_environment(const bench::PlanningScene& sc) {
-  Environment env;
-  for (const bench::ScenePrimitive& p : sc.primitives) {
-    const auto& d = p.dimensions;
-    const auto& o = p.orientation_xyzw;  // MoveIt's order: x, y, z, w
-    const Transform pose =
-        Transform::from_quaternion(o[3], o[0], o[1], o[2], Vec3(p.position[0], p.position[1], p.position[2]));
-    if (p.type == "box") {
-      env.add(p.id, Box(d[0], d[1], d[2]), pose);
-    } else if (p.type == "cylinder") {
-      env.add(p.id, Cylinder(d[1], d[0]), pose);  // MoveIt: [height, radius]
-    } else {
-      throw std::runtime_error(sc.name + ": " + p.id + " is a " + p.type + " (the judge takes boxes and cylinders)");
-    }
+// The judge takes boxes and cylinders (the shipped scenes' primitives).
+Environment scene_environment(const fs::path& file) {
+  Environment env = read_planning_scene(file).environment;
+  for (const EnvironmentObject& o : env.objects) {
+    const auto* s = std::get_if<Shape>(&o.geometry);
+    if (!s || (s->type() != ShapeType::box && s->type() != ShapeType::cylinder))
+      throw std::runtime_error(file.string() + ": " + o.name + " is not a box or a cylinder (the judge takes those)");
   }
   return env;
 }
@@ -132,9 +125,8 @@ std::vector<SceneCell> load_scenes(const fs::path& dir) {
   std::vector<SceneCell> out;
   for (const fs::path& f : files) {
     SceneCell s;
-    const bench::PlanningScene sc = bench::load_planning_scene(f);
-    s.name = sc.name;
-    s.env = scene_environment(sc);
+    s.name = f.stem().string();
+    s.env = scene_environment(f);
     s.obstacles = obstacles_of(s.env);
     out.push_back(std::move(s));
   }

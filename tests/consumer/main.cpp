@@ -9,6 +9,7 @@
 #include <proxima/query.hpp>
 #include <proxima/robot/attached_object.hpp>
 #include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/planning_scene.hpp>
 #include <proxima/robot/point_cloud.hpp>
 #include <proxima/robot/prepared_environment.hpp>
 #include <proxima/robot/urdf.hpp>
@@ -60,6 +61,15 @@ int main() {
       time_of_impact(Sphere(0.5), Transform::from_translation(Vec3(-3, 0, 0)), Transform::from_translation(Vec3(3, 0, 0)),
                      Sphere(0.5), Transform::identity(), Transform::identity());
   std::printf("consumer: time of impact %.9f (expect 0.333333)\n", hit.time);
+  // A MoveIt planning scene in YAML (the library links yaml-cpp privately; the
+  // package must find it again): one ball 1 m up.
+  const robot::PlanningScene scene = robot::parse_planning_scene(
+      "world:\n  collision_objects:\n    - id: ball\n      primitives: [{type: sphere, dimensions: [0.1]}]\n"
+      "      primitive_poses: [{position: [0, 0, 1], orientation: [0, 0, 0, 1]}]\n",
+      robot::PlanningSceneFormat::yaml);
+  const bool scene_ok = scene.environment.objects.size() == 1 && scene.environment.objects[0].name == "ball" &&
+                        std::abs(scene.environment.objects[0].pose.p.z() - 1.0) < 1e-15;
+  std::printf("consumer: planning scene with %zu object(s) (expect 1: ball at z 1)\n", scene.environment.objects.size());
   // The installed header and the installed library are one version.
   std::printf("consumer: proxima %s (headers %s)\n", version(), PROXIMA_VERSION_STRING);
   const bool same_version = std::string_view(version()) == PROXIMA_VERSION_STRING;
@@ -67,7 +77,7 @@ int main() {
                  hit.collide && std::abs(hit.time - 1.0 / 3.0) < 1e-6 && cubes == 2 && at_origin == 1 &&
                  std::abs(t.distance - 0.25) < 1e-9 && std::abs(tip.p.z() - 0.5) < 1e-15 &&
                  std::abs(tip.R(1, 0) - 1.0) < 1e-15 && held.status == Status::ok &&
-                 (at - Vec3(0, 0.2, 0.5)).norm() < 1e-12
+                 (at - Vec3(0, 0.2, 0.5)).norm() < 1e-12 && scene_ok
              ? 0
              : 1;
 }

@@ -21,11 +21,11 @@
 
 #include <gtest/gtest.h>
 
+#include <proxima/robot/planning_scene.hpp>
 #include <proxima/robot/scene_watchdog.hpp>
 
 #include "closed_loop.hpp"
 #include "robot_test_support.hpp"
-#include "scene_yaml.hpp"
 
 namespace proxima::robot {
 namespace {
@@ -33,15 +33,10 @@ namespace {
 using testing::Rng;
 
 Environment loop_scene(const std::string& robot, const std::string& name) {
-  const bench::PlanningScene sc =
-      bench::load_planning_scene(robot_test::robots_dir() / robot / "scenes" / (name + ".yaml"));
-  Environment env;
-  for (const bench::ScenePrimitive& p : sc.primitives) {
-    EXPECT_EQ(p.type, "box") << p.id;
-    const auto& d = p.dimensions;
-    const auto& o = p.orientation_xyzw;
-    env.add(p.id, Box(d[0], d[1], d[2]),
-            Transform::from_quaternion(o[3], o[0], o[1], o[2], Vec3(p.position[0], p.position[1], p.position[2])));
+  Environment env = read_planning_scene(robot_test::robots_dir() / robot / "scenes" / (name + ".yaml")).environment;
+  for (const EnvironmentObject& o : env.objects) {
+    const auto* s = std::get_if<Shape>(&o.geometry);
+    EXPECT_TRUE(s && s->type() == ShapeType::box) << o.name;
   }
   return env;
 }

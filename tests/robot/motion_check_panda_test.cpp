@@ -11,12 +11,12 @@
 #include <gtest/gtest.h>
 
 #include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/planning_scene.hpp>
 #include <proxima/robot/scene_checker.hpp>
 #include <proxima/robot/urdf.hpp>
 
 #include "dense_motion.hpp"
 #include "robot_test_support.hpp"
-#include "scene_yaml.hpp"
 #include "support/random.hpp"
 #include "support/test_shapes.hpp"
 
@@ -33,21 +33,9 @@ const SceneChecker& ccd_panda(MeshMode mode) {
   return mode == MeshMode::convex_hull ? hull : raw;
 }
 
-// A MoveIt scene's primitives as an Environment (MoveIt: cylinder
-// dimensions [height, radius], quaternions x, y, z, w).
+// A shipped MotionBenchMaker scene as an Environment.
 Environment ccd_scene(const std::string& name) {
-  const bench::PlanningScene sc = bench::load_planning_scene(ccd_panda_dir() / "scenes" / (name + ".yaml"));
-  Environment env;
-  for (const bench::ScenePrimitive& p : sc.primitives) {
-    const auto& d = p.dimensions;
-    const auto& o = p.orientation_xyzw;
-    const Transform pose =
-        Transform::from_quaternion(o[3], o[0], o[1], o[2], Vec3(p.position[0], p.position[1], p.position[2]));
-    if (p.type == "box") env.add(p.id, Box(d[0], d[1], d[2]), pose);
-    else if (p.type == "cylinder") env.add(p.id, Cylinder(d[1], d[0]), pose);
-    else env.add(p.id, Sphere(d[0]), pose);
-  }
-  return env;
+  return read_planning_scene(ccd_panda_dir() / "scenes" / (name + ".yaml")).environment;
 }
 
 // Uniform within the limits, clear of the scene and of itself.
