@@ -219,7 +219,7 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
     // Each scene prints its line as it ends: that is the progress here.
     progress.clear();
     out << "running the example scenes from " << examples << "\n" << std::flush;
-    const std::vector<SceneReport> scenes = run_demo_scenes(examples, options.sim_time_scale, out);
+    const std::vector<SceneReport> scenes = run_demo_scenes(examples, options.sim_time_scale, out, options.report_dir);
     char date[64];
     const std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));

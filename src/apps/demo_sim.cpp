@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -8,6 +9,8 @@
 
 #include "data_dirs.hpp"
 #include "demo_sim.hpp"
+#include "html_replay.hpp"
+#include "replay_page.hpp"
 #include "scene.hpp"
 
 namespace proxima::apps {
@@ -37,14 +40,18 @@ const std::vector<DemoScene>& demo_scenes() {
       {"spinning_sphere_vertex_100.json", 0.5}, {"spinning_sphere_vertex_200.json", 0.5},
       {"rolling_spheres.json", 1.0},
       {"mesh_cube_stack.json", 3.0},  // the 10 triangulated cubes of BLEM §4.4
+      {"conveyor_belt.json", 0.5},    {"pusher.json", 1.0},
+      {"bouncing_ball.json", 1.2},
   };
   return scenes;
 }
 
 std::string default_examples_dir() { return examples_dir(); }
 
-std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double time_scale, std::ostream& log) {
+std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double time_scale, std::ostream& log,
+                                         const std::string& replay_dir) {
   std::vector<SceneReport> out;
+  bool pages = !replay_dir.empty();
   for (const DemoScene& d : demo_scenes()) {
     const std::string path = (std::filesystem::path(examples_dir) / d.file).string();
     Scene scene;
@@ -68,7 +75,22 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
     const double e0 = scene.world.kinetic_energy() + scene.world.potential_energy();
     Vec3 x_ref = Vec3::Zero();
     bool have_ref = false;
+    // The page file is opened first: without three.js there are no pages.
+    std::optional<ReplayPageFile> page;
+    std::optional<SimReplay> replay;
+    if (pages) {
+      const std::string name = "replay_" + std::filesystem::path(d.file).stem().string() + ".html";
+      try {
+        page.emplace((std::filesystem::path(replay_dir) / name).string(), "replay page");
+        replay.emplace(scene.world, scene.name, static_cast<int>(std::llround(r.duration / scene.world.options.dt)));
+        r.replay_page = name;
+      } catch (const Error& e) {
+        log << "no 3-D replay pages: " << e.what() << "\n";
+        pages = false;
+      }
+    }
     const SimRunResult run = run_scene(scene, r.duration, nullptr, [&](const sim::World& w, const sim::StepStats& st) {
+      if (replay) replay->observe(w);
       const double t = w.time();
       double drift = 0.0;
       if (body >= 0 && t >= from) {
@@ -90,6 +112,14 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
     });
     r.metrics = run.metrics;
     r.timing = run.timing;
+    if (page) {
+      try {
+        page->write(replay->data());
+      } catch (const Error& e) {
+        log << e.what() << "\n";
+        r.replay_page.clear();
+      }
+    }
     log << "  " << r.name << " (" << r.duration << " s): " << run.timing.text() << "\n" << std::flush;
     out.push_back(std::move(r));
   }
@@ -148,13 +178,16 @@ std::string sim_html(const std::vector<SceneReport>& reports, const std::string&
   o << "<table><tr><th>scene</th><th>solver</th><th>simulated, s</th><th>metrics</th><th>ms/step</th>"
        "<th>fallbacks</th></tr>\n";
   for (const SceneReport& r : reports)
-    o << "<tr><td><a href=\"#" << html_escape(r.name) << "\">" << html_escape(r.name) << "</a></td><td>"
+    o << "<tr><td><a href=\"#" << html_escape(r.name) << "\">" << html_escape(r.name) << "</a>"
+      << (r.replay_page.empty() ? "" : " (<a href=\"" + html_escape(r.replay_page) + "\">3-D</a>)") << "</td><td>"
       << html_escape(r.solver) << "</td><td>" << r.duration << "</td><td>" << html_escape(metrics_text(r, "\n"))
       << "</td><td>" << ms(mean_ms(r.timing)) << "</td><td>" << r.timing.fallbacks << "</td></tr>\n";
   o << "</table>\n";
   // Per scene: metrics beside the four plots.
   for (const SceneReport& r : reports) {
     o << "<section id=\"" << html_escape(r.name) << "\"><div class=\"info\"><h2>" << html_escape(r.name) << "</h2>"
+      << (r.replay_page.empty() ? ""
+                                : "<p><a href=\"" + html_escape(r.replay_page) + "\">3-D replay of this run</a></p>")
       << "<table><tr><th>metric</th><th>value</th></tr>";
     for (const sim::MetricResult& m : r.metrics)
       if (!m.text.empty()) o << "<tr><td>" << html_escape(m.name) << "</td><td>" << html_escape(m.text) << "</td></tr>";

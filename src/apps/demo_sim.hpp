@@ -23,6 +23,7 @@ struct SceneReport {
   PlotSeries energy_j;       ///< kinetic + potential − its start value, J
   PlotSeries contacts;       ///< contact points per step
   PlotSeries ms_per_step;    ///< wall-clock time of each step
+  std::string replay_page;   ///< the run's 3-D replay page, a file name in the report folder; empty when none
 };
 
 /// The shipped scenes and their demo durations (a few simulated seconds,
@@ -35,8 +36,12 @@ const std::vector<DemoScene>& demo_scenes();
 
 /// Runs every demo scene found in `examples_dir` for its duration times
 /// `time_scale`; progress lines go to `log`. A scene that fails to load
-/// is reported in `log` and skipped.
-std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double time_scale, std::ostream& log);
+/// is reported in `log` and skipped. With a `replay_dir`, each run's 3-D
+/// replay page (html_replay.hpp) is written there as replay_<scene file
+/// stem>.html; without three.js (Debian's libjs-three) `log` says so once
+/// and the runs go on without pages.
+std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double time_scale, std::ostream& log,
+                                         const std::string& replay_dir = "");
 
 /// One Markdown table: scene, solver, simulated time, metrics, ms/step.
 void sim_markdown(const std::vector<SceneReport>& reports, std::ostream& out);

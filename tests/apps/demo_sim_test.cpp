@@ -6,6 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+
+#include "../support/temp_files.hpp"
+
 #include "demo_sim.hpp"
 #include "svg_plot.hpp"
 
@@ -72,6 +77,28 @@ TEST(DemoSim, EveryShippedSceneGetsFourPlots) {
     EXPECT_FALSE(r.metrics.empty()) << r.name;
     EXPECT_EQ(r.energy_j.y.size(), static_cast<std::size_t>(r.timing.steps)) << r.name;
   }
+}
+
+// With a report folder, every scene's run also leaves its 3-D replay page
+// there, and index.html links it.
+TEST(DemoSim, EachSceneRunWritesItsReplayPage) {
+  const testing::TempDir dir;
+  std::ostringstream log;
+  const auto reports = apps::run_demo_scenes(apps::default_examples_dir(), 0.02, log, dir.path().string());
+  ASSERT_EQ(reports.size(), apps::demo_scenes().size()) << log.str();
+  const std::string html = apps::sim_html(reports, "proxima demo", "today");
+  int pages = 0;
+  for (const auto& r : reports) {
+    ASSERT_FALSE(r.replay_page.empty()) << r.name << ": " << log.str();
+    std::ifstream f(dir.path() / r.replay_page);
+    ASSERT_TRUE(f) << r.replay_page;
+    const std::string page((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    EXPECT_NE(page.find("\"format\":\"proxima-replay\""), std::string::npos) << r.replay_page;
+    EXPECT_NE(page.find(r.name), std::string::npos) << r.replay_page;
+    EXPECT_NE(html.find("href=\"" + r.replay_page + "\""), std::string::npos) << r.replay_page;
+    ++pages;
+  }
+  EXPECT_EQ(pages, static_cast<int>(apps::demo_scenes().size()));
 }
 
 }  // namespace
