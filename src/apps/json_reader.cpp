@@ -178,6 +178,16 @@ Vec3 vec3_at(const json& j, const std::string& field) {
   return v;
 }
 
+Vec3 bounded_vec3_at(const json& j, const std::string& field, const char* unit, double limit) {
+  const Vec3 v = vec3_at(j, field);
+  if (!(v.stableNorm() <= limit)) {
+    std::ostringstream m;
+    m << "magnitude " << v.stableNorm() << " " << unit << " is above " << limit;
+    fail(field, m.str());
+  }
+  return v;
+}
+
 std::string nearest_key(std::string_view key, const std::vector<std::string>& known) {
   const std::vector<std::string_view> names(known.begin(), known.end());
   return nearest_name(key, names);

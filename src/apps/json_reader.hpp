@@ -67,6 +67,9 @@ const nlohmann::json& array_at(const nlohmann::json& j, const std::string& field
                                bool non_empty = false);
 /// j as [x, y, z], each finite and within ±1e15.
 Vec3 vec3_at(const nlohmann::json& j, const std::string& field);
+/// vec3_at with a magnitude of at most `limit` (a speed, a force); the
+/// message names `unit`.
+Vec3 bounded_vec3_at(const nlohmann::json& j, const std::string& field, const char* unit, double limit);
 
 /// The nearest of `known` to `key` (nearest_name: edit distance, letters
 /// swapped count once, case ignored), or "" when none is near enough to be a

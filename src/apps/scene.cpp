@@ -38,13 +38,7 @@ constexpr double kMaxFrictionDirections = 64;
 constexpr double kMaxForce = 1e12;       // |force| N, |torque| N·m
 
 Vec3 bounded_vec3(const json& j, const std::string& field, const char* unit, double limit = kMaxRate) {
-  const Vec3 v = vec3_at(j, field);
-  if (!(v.stableNorm() <= limit)) {
-    std::ostringstream m;
-    m << "magnitude " << v.stableNorm() << " " << unit << " is above " << limit;
-    fail(field, m.str());
-  }
-  return v;
+  return bounded_vec3_at(j, field, unit, limit);
 }
 
 Shape tessellated_sphere(ObjectReader& r) {

@@ -16,16 +16,6 @@ using nlohmann::json;
 
 constexpr Range kAnyTime{-std::numeric_limits<double>::max(), std::numeric_limits<double>::max(), false, false, " s"};
 
-Vec3 rate_at(const json& j, const std::string& field, const char* unit, double limit) {
-  const Vec3 v = vec3_at(j, field);
-  if (!(v.stableNorm() <= limit)) {
-    std::ostringstream m;
-    m << "magnitude " << v.stableNorm() << " " << unit << " is above " << limit;
-    fail(field, m.str());
-  }
-  return v;
-}
-
 // A keyframe's orientation is taken as written (no normalization): a norm
 // off 1 is a typo the user should see.
 Quat unit_quaternion_at(const json& j, const std::string& field) {
@@ -47,9 +37,9 @@ sim::KinematicPath kinematic_from_json(const json& j, const std::string& field, 
   require_object(j, field, "an object with \"velocity\"/\"angular_velocity\" or \"keyframes\"");
   return read_object(j, field, [&](ObjectReader& r) {
     sim::KinematicPath path;
-    if (const json* v = r.get("velocity")) path.velocity = rate_at(*v, r.field("velocity"), "m/s", max_rate);
+    if (const json* v = r.get("velocity")) path.velocity = bounded_vec3_at(*v, r.field("velocity"), "m/s", max_rate);
     if (const json* w = r.get("angular_velocity"))
-      path.angular_velocity = rate_at(*w, r.field("angular_velocity"), "rad/s", max_rate);
+      path.angular_velocity = bounded_vec3_at(*w, r.field("angular_velocity"), "rad/s", max_rate);
     const json* keys = r.get("keyframes");
     if (keys == nullptr) return path;
     for (const char* twist : {"velocity", "angular_velocity"})
@@ -98,7 +88,7 @@ sim::LoadSchedule load_schedule_from_json(const json& j, const std::string& fiel
         m << "time " << key.t << " s is not after the previous key's " << s.keys.back().t << " s";
         fail(k.field("t"), m.str());
       }
-      key.value = rate_at(k.required(value_key), k.field(value_key), unit, limit);
+      key.value = bounded_vec3_at(k.required(value_key), k.field(value_key), unit, limit);
       s.keys.push_back(key);
     });
   }
