@@ -204,21 +204,29 @@ void solver_from_json(ObjectReader& o, sim::World& w) {
   }
 }
 
-void friction_from_json(ObjectReader& f, sim::World& w) {
-  const Range mu{0.0, kMaxLength};
-  w.friction.default_mu = f.number_or("default", w.friction.default_mu, mu);
+// A per-pair table's "pairs": [{"a", "b", <value_key>}], bodies by name.
+template <class Set>
+void pairs_from_json(ObjectReader& f, const sim::World& w, const std::string& table, const char* value_key,
+                     const Range& range, Set set) {
   const json* pairs = f.get("pairs");
   if (pairs == nullptr) return;
-  array_at(*pairs, "friction.pairs", "{\"a\", \"b\", \"mu\"} objects");
+  const std::string field = table + ".pairs";
+  array_at(*pairs, field, ("{\"a\", \"b\", \"" + std::string(value_key) + "\"} objects").c_str());
   for (std::size_t i = 0; i < pairs->size(); ++i) {
-    read_object((*pairs)[i], index_path("friction.pairs", i), [&](ObjectReader& p) {
+    read_object((*pairs)[i], index_path(field, i), [&](ObjectReader& p) {
       const std::string a = p.string("a"), b = p.string("b");
       const int ia = w.find(a), ib = w.find(b);
       if (ia < 0) fail(p.field("a"), "no body named \"" + a + "\"");
       if (ib < 0) fail(p.field("b"), "no body named \"" + b + "\"");
-      w.friction.set(ia, ib, p.number("mu", mu));
+      set(ia, ib, p.number(value_key, range));
     });
   }
+}
+
+void friction_from_json(ObjectReader& f, sim::World& w) {
+  const Range mu{0.0, kMaxLength};
+  w.friction.default_mu = f.number_or("default", w.friction.default_mu, mu);
+  pairs_from_json(f, w, "friction", "mu", mu, [&](int a, int b, double v) { w.friction.set(a, b, v); });
 }
 
 // Newton's coefficients, laid out as the friction table.
@@ -227,18 +235,7 @@ void restitution_from_json(ObjectReader& f, sim::World& w) {
   w.restitution.default_e = f.number_or("default", w.restitution.default_e, e);
   w.restitution.threshold =
       f.number_or("threshold", w.restitution.threshold, Range{0.0, kMaxRate, false, false, " m/s"});
-  const json* pairs = f.get("pairs");
-  if (pairs == nullptr) return;
-  array_at(*pairs, "restitution.pairs", "{\"a\", \"b\", \"e\"} objects");
-  for (std::size_t i = 0; i < pairs->size(); ++i) {
-    read_object((*pairs)[i], index_path("restitution.pairs", i), [&](ObjectReader& p) {
-      const std::string a = p.string("a"), b = p.string("b");
-      const int ia = w.find(a), ib = w.find(b);
-      if (ia < 0) fail(p.field("a"), "no body named \"" + a + "\"");
-      if (ib < 0) fail(p.field("b"), "no body named \"" + b + "\"");
-      w.restitution.set(ia, ib, p.number("e", e));
-    });
-  }
+  pairs_from_json(f, w, "restitution", "e", e, [&](int a, int b, double v) { w.restitution.set(a, b, v); });
 }
 
 std::vector<sim::MetricSpec> metrics_from_json(const json& metrics, const sim::World& w) {

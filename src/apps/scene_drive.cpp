@@ -16,6 +16,14 @@ using nlohmann::json;
 
 constexpr Range kAnyTime{-std::numeric_limits<double>::max(), std::numeric_limits<double>::max(), false, false, " s"};
 
+// Keys in strictly increasing time: "t" after the previous `what` time.
+void require_after(ObjectReader& k, double t, double previous, const char* what) {
+  if (t > previous) return;
+  std::ostringstream m;
+  m << "time " << t << " s is not after the previous " << what << " " << previous << " s";
+  fail(k.field("t"), m.str());
+}
+
 // A keyframe's orientation is taken as written (no normalization): a norm
 // off 1 is a typo the user should see.
 Quat unit_quaternion_at(const json& j, const std::string& field) {
@@ -52,11 +60,7 @@ sim::KinematicPath kinematic_from_json(const json& j, const std::string& field, 
       read_object((*keys)[i], at, [&](ObjectReader& k) {
         sim::Keyframe f;
         f.t = k.number("t", kAnyTime);
-        if (!path.keyframes.empty() && !(f.t > path.keyframes.back().t)) {
-          std::ostringstream m;
-          m << "time " << f.t << " s is not after the previous keyframe's " << path.keyframes.back().t << " s";
-          fail(k.field("t"), m.str());
-        }
+        if (!path.keyframes.empty()) require_after(k, f.t, path.keyframes.back().t, "keyframe's");
         f.p = k.vec3("p");
         if (const json* q = k.get("q")) f.q = unit_quaternion_at(*q, k.field("q"));
         path.keyframes.push_back(f);
@@ -83,11 +87,7 @@ sim::LoadSchedule load_schedule_from_json(const json& j, const std::string& fiel
     read_object(j[i], at, [&](ObjectReader& k) {
       sim::LoadKey key;
       key.t = k.number("t", kAnyTime);
-      if (!s.keys.empty() && !(key.t > s.keys.back().t)) {
-        std::ostringstream m;
-        m << "time " << key.t << " s is not after the previous key's " << s.keys.back().t << " s";
-        fail(k.field("t"), m.str());
-      }
+      if (!s.keys.empty()) require_after(k, key.t, s.keys.back().t, "key's");
       key.value = bounded_vec3_at(k.required(value_key), k.field(value_key), unit, limit);
       s.keys.push_back(key);
     });
