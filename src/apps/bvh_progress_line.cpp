@@ -12,7 +12,7 @@ Bvh build_bvh_with_progress_line(TriangleMesh mesh, const BvhOptions& options, c
   Progress line = Progress::on_terminal(label, 1.0, enabled);
   if (!line.active()) return Bvh(std::move(mesh), options);
   const auto start = std::chrono::steady_clock::now();
-  Bvh bvh = build_bvh(std::move(mesh), options, [&](double fraction) {
+  Bvh bvh(std::move(mesh), options, [&](double fraction) {
     // Quiet for the first second: most meshes are built by then.
     if (std::chrono::steady_clock::now() - start >= std::chrono::seconds(1)) line.update(fraction);
   });

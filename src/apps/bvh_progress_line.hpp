@@ -6,11 +6,11 @@
 
 #include <string>
 
-#include <proxima/mesh/bvh_progress.hpp>
+#include <proxima/mesh/bvh.hpp>
 
 namespace proxima::apps {
 
-/// build_bvh(mesh, options) with a Progress line labelled `label` on stderr
+/// Bvh(mesh, options) with a Progress line labelled `label` on stderr
 /// (when `enabled` and stderr is a terminal), drawn from the first second on
 /// and erased at the end.
 Bvh build_bvh_with_progress_line(TriangleMesh mesh, const BvhOptions& options, const std::string& label,

@@ -12,21 +12,11 @@
 
 #include <proxima/core/error.hpp>
 #include <proxima/mesh/bvh.hpp>
-#include <proxima/mesh/bvh_progress.hpp>
 
 #include "smooth_edges.hpp"
 
 namespace proxima {
 namespace {
-
-// The progress callback of the build running on this thread (build_bvh), or
-// null. Passed this way so that Bvh's constructor, which every mesh user
-// calls, keeps its signature; it is set only for the duration of a build.
-thread_local const BvhProgress* t_progress = nullptr;
-
-void report(double fraction) {
-  if (t_progress != nullptr && *t_progress) (*t_progress)(fraction);
-}
 
 constexpr int kBins = 16;
 // Past this depth every split is a median split, which halves the range: the
@@ -73,6 +63,11 @@ struct Builder {
   std::vector<Vec3> sorted_corners{};  // every triangle's corners (minus origin) in the final order
   std::vector<std::pair<std::uint32_t, std::uint32_t>> range{};  // each node's run of order
   std::vector<char> merged{};  // RSS from the children's (merge_rss), not from the corners
+  const BvhProgress* progress = nullptr;  // the caller's, or null
+
+  void report(double fraction) const {
+    if (progress != nullptr && *progress) (*progress)(fraction);
+  }
 
   struct Task {
     std::uint32_t node, begin, end;
@@ -448,7 +443,7 @@ struct Builder {
 
 }  // namespace
 
-Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options) {
+Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options, const BvhProgress& progress) {
   if (options.leaf_size < 1 || options.leaf_size > 8)
     throw Error("bvh: leaf_size must be in 1..8 (got " + std::to_string(options.leaf_size) + ")");
   const auto start = std::chrono::steady_clock::now();
@@ -457,6 +452,7 @@ Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options) {
   for (const Vec3& v : d->mesh.vertices()) bounds.extend(v);
   d->origin = bounds.center();
   Builder b{d->mesh, options, d->origin, {}, {}, {}, {}, {}, {}, 0};
+  b.progress = &progress;
   b.run();
   d->nodes = std::move(b.nodes);
   d->obbs = std::move(b.obbs);
@@ -466,20 +462,7 @@ Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options) {
   d->smooth_edges = mesh::detail::smooth_edges(d->mesh, 1e-3);
   d->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   data_ = std::move(d);
-}
-
-Bvh build_bvh(TriangleMesh mesh, const BvhOptions& options, const BvhProgress& progress) {
-  // Restores the previous callback on every way out (a build may throw).
-  struct Scope {
-    const BvhProgress* saved;
-    explicit Scope(const BvhProgress* p) : saved(t_progress) { t_progress = p; }
-    ~Scope() { t_progress = saved; }
-    Scope(const Scope&) = delete;
-    Scope& operator=(const Scope&) = delete;
-  } scope(&progress);
-  Bvh bvh(std::move(mesh), options);
-  report(1.0);
-  return bvh;
+  b.report(1.0);
 }
 
 Aabb Bvh::node_box(std::size_t i) const {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// build_bvh's progress reports: from the split to 1, never decreasing, about a
+// A BVH build's progress reports: from the split to 1, never decreasing, about a
 // hundred of them on a grid of 20 000 triangles written here; the same
 // hierarchy as the plain constructor; nothing reported to a callback once its
 // build is over, even when the build threw.
@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <proxima/core/error.hpp>
-#include <proxima/mesh/bvh_progress.hpp>
+#include <proxima/mesh/bvh.hpp>
 
 namespace proxima {
 namespace {
@@ -32,7 +32,7 @@ TEST(BvhProgress, ReportsRiseToOneAndTheHierarchyIsTheSame) {
   const TriangleMesh mesh = progress_grid(100);
   ASSERT_EQ(mesh.triangle_count(), 20000u);
   std::vector<double> seen;
-  const Bvh bvh = build_bvh(mesh, {}, [&](double f) { seen.push_back(f); });
+  const Bvh bvh(mesh, {}, [&](double f) { seen.push_back(f); });
   ASSERT_GE(seen.size(), 50u);
   EXPECT_LE(seen.size(), 110u);
   EXPECT_GT(seen.front(), 0.0);
@@ -54,11 +54,11 @@ TEST(BvhProgress, NoReportsOutsideItsBuild) {
   int calls = 0;
   BvhOptions bad;
   bad.leaf_size = 0;
-  EXPECT_THROW(build_bvh(mesh, bad, [&](double) { ++calls; }), Error);
+  EXPECT_THROW(Bvh(mesh, bad, [&](double) { ++calls; }), Error);
   EXPECT_EQ(calls, 0);
   const Bvh after(mesh);  // a plain build after the failed one reports to nobody
   EXPECT_EQ(calls, 0);
-  const Bvh none = build_bvh(mesh, {}, BvhProgress());  // an empty callback is allowed
+  const Bvh none(mesh, {}, BvhProgress());  // an empty callback is allowed
   EXPECT_EQ(none.order(), after.order());
 }
 

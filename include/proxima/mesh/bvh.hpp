@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -107,11 +108,20 @@ struct BvhRss {
 };
 static_assert(sizeof(BvhRss) == 48, "48 bytes: 12 floats");
 
+/// Called with the share of a BVH build done, from 0 to 1, non-decreasing:
+/// about a hundred times over the split into leaves, then once after the
+/// bounding-volume fits and once at the end (1). Called on the building
+/// thread; it must not throw. For programs that show a progress line while a
+/// large mesh is prepared (a million triangles take seconds); the library
+/// itself prints nothing.
+using BvhProgress = std::function<void(double fraction)>;
+
 class Bvh {
  public:
-  /// Builds the hierarchy (the mesh is shared, not copied). Throws
-  /// proxima::Error for a leaf size outside 1..8.
-  explicit Bvh(TriangleMesh mesh, const BvhOptions& options = {});
+  /// Builds the hierarchy (the mesh is shared, not copied), reporting to
+  /// `progress` (empty: none) on the way. Throws proxima::Error for a leaf
+  /// size outside 1..8.
+  explicit Bvh(TriangleMesh mesh, const BvhOptions& options = {}, const BvhProgress& progress = {});
 
   const TriangleMesh& mesh() const { return data_->mesh; }
   /// Root is nodes()[0].
