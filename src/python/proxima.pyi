@@ -729,7 +729,7 @@ class World:
     def add_body(
         self,
         name: str,
-        shape: ConvexShape,
+        shape: Union[ConvexShape, TriangleMesh, Bvh],
         pose: PoseLike = None,
         *,
         density: Optional[float] = None,
@@ -738,6 +738,7 @@ class World:
         kinematic: bool = False,
         velocity: Optional[Vec3Like] = None,
         angular_velocity: Optional[Vec3Like] = None,
+        max_contacts: Optional[int] = None,
     ) -> int: ...
     def step(self, n: int = 1) -> None: ...
     def pose(self, body: BodyRef) -> Pose: ...

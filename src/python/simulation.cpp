@@ -57,6 +57,28 @@ int body_arg(const sim::World& w, const py::handle& body, const char* what = "bo
   return static_cast<int>(i);
 }
 
+// A body's geometry: a convex shape, or a mesh (TriangleMesh, whose BVH is
+// built here, or a Bvh, shared) with its margin as the boundary layer.
+std::shared_ptr<const sim::Geometry> body_geometry(const py::object& shape, std::optional<int> max_contacts) {
+  if (const std::optional<Shape> s = convex_shape(shape)) {
+    if (max_contacts) value_error("max_contacts: only a mesh body takes it (the shape is convex)");
+    return std::make_shared<sim::ConvexGeometry>(*s);
+  }
+  std::shared_ptr<const Bvh> bvh;
+  if (py::isinstance<Bvh>(shape)) {
+    bvh = std::make_shared<const Bvh>(shape.cast<const Bvh&>());
+  } else if (py::isinstance<TriangleMesh>(shape)) {
+    const TriangleMesh mesh = shape.cast<TriangleMesh>();
+    py::gil_scoped_release unlocked;
+    bvh = std::make_shared<const Bvh>(mesh);
+  } else {
+    type_error("add_body: shape must be a convex proxima shape (Sphere, Box, Capsule, ...), a TriangleMesh or a Bvh");
+  }
+  const int limit = max_contacts.value_or(20);
+  if (limit < 1) value_error("max_contacts: must be at least 1, not " + std::to_string(limit));
+  return std::make_shared<sim::MeshGeometry>(std::move(bvh), limit);
+}
+
 double finite_arg(double x, const std::string& name, double lo, double hi, const char* range) {
   if (!(std::isfinite(x) && x >= lo && x <= hi)) value_error(name + ": must be in " + range + " (got " + repr(x) + ")");
   return x;
@@ -166,12 +188,10 @@ void bind_simulation(py::module_& m) {
           "add_body",
           [](PyWorld& w, const std::string& name, const py::object& shape, const py::object& pose,
              std::optional<double> density, std::optional<double> mass, bool is_static, bool kinematic,
-             const py::object& velocity, const py::object& angular_velocity) {
-            const std::optional<Shape> s = convex_shape(shape);
-            if (!s) type_error("add_body: shape must be a convex proxima shape (Sphere, Box, Capsule, ...)");
+             const py::object& velocity, const py::object& angular_velocity, std::optional<int> max_contacts) {
             sim::Body b;
             b.name = name;
-            b.geometry = std::make_shared<sim::ConvexGeometry>(*s);
+            b.geometry = body_geometry(shape, max_contacts);
             b.pose = pose_arg(pose, "pose", PoseCheck::strict);
             b.is_static = is_static;
             if (!velocity.is_none()) b.linear_velocity = finite_vec3(velocity, "velocity");
@@ -198,8 +218,12 @@ void bind_simulation(py::module_& m) {
           py::arg("name"), py::arg("shape"), py::arg("pose") = py::none(), py::kw_only(),
           py::arg("density") = py::none(), py::arg("mass") = py::none(), py::arg("static") = false,
           py::arg("kinematic") = false, py::arg("velocity") = py::none(), py::arg("angular_velocity") = py::none(),
-          "Adds a body with a convex shape and returns its index: dynamic (density kg/m³ or mass kg, the "
-          "shape's inertia), static, or kinematic (at rest until set_kinematic gives it a path).")
+          py::arg("max_contacts") = py::none(),
+          "Adds a body and returns its index: dynamic (density kg/m³ or mass kg, the shape's inertia; a mesh's "
+          "enclosed solid, so an open mesh needs static=True or kinematic=True), static, or kinematic (at rest "
+          "until set_kinematic gives it a path). The shape is a convex proxima shape (Sphere, Box, Capsule, ...) "
+          "or a mesh (TriangleMesh or Bvh) with its margin as the boundary layer; max_contacts (meshes only, "
+          "default 20) bounds the contacts a mesh keeps per body pair.")
       .def(
           "step",
           [](PyWorld& w, long long n) {

@@ -203,6 +203,58 @@ class Scenes(unittest.TestCase):
         np.testing.assert_allclose(w.pose("ball").p, [3, 0.2, 0], atol=1e-12)
 
 
+def cube_mesh(half, margin):
+    """A closed cube of half-size `half` as 12 outward triangles."""
+    v = [[x, y, z] for x in (-half, half) for y in (-half, half) for z in (-half, half)]
+    # Corner index = 4 x + 2 y + z with x, y, z in {0, 1}.
+    quads = [(0, 1, 3, 2), (4, 6, 7, 5), (0, 4, 5, 1), (2, 3, 7, 6), (0, 2, 6, 4), (1, 5, 7, 3)]
+    t = []
+    for a, b, c, d in quads:
+        t += [(a, b, c), (a, c, d)]
+    return proxima.TriangleMesh(v, t, margin=margin)
+
+
+class MeshBodies(unittest.TestCase):
+    def test_a_mesh_cube_rests_on_an_open_mesh_floor_on_its_layers(self):
+        r = 0.0025
+        w = proxima.World(dt=1e-3, solver="pgs")
+        # An open floor: one 4 m square of two triangles at z = 0 (no volume).
+        floor = proxima.TriangleMesh([[-2, -2, 0], [2, -2, 0], [2, 2, 0], [-2, 2, 0]], [(0, 1, 2), (0, 2, 3)],
+                                     margin=r)
+        w.add_body("floor", proxima.Bvh(floor), static=True)
+        cube = cube_mesh(0.1, r)
+        w.add_body("cube", cube, ([0, 0, 0.15], [1, 0, 0, 0]), density=500, max_contacts=8)
+        # The enclosed solid: 0.2^3 m^3 at 500 kg/m^3.
+        self.assertAlmostEqual(w.mass("cube"), 500 * 0.2 ** 3, places=9)
+        w.step(1000)
+        # At rest with the core r_A + r_B above the floor's core.
+        self.assertAlmostEqual(w.pose("cube").p[2], 0.1 + 2 * r, delta=2e-4)
+        self.assertLess(float(np.linalg.norm(w.velocity("cube"))), 1e-3)
+        contacts = w.contacts()
+        self.assertGreaterEqual(len(contacts), 4)
+        self.assertLessEqual(len(contacts), 8)
+        up = sum((1.0 if c["a"] == "cube" else -1.0) * c["normal_force"] * c["normal"][2] for c in contacts)
+        self.assertAlmostEqual(up, w.mass("cube") * G, delta=1e-2 * w.mass("cube") * G)
+
+    def test_mesh_arguments_are_checked(self):
+        w = proxima.World()
+        floor = proxima.TriangleMesh([[0, 0, 0], [1, 0, 0], [0, 1, 0]], [(0, 1, 2)])
+        cases = [
+            (lambda: w.add_body("f", floor, density=100), "is not closed (an open surface encloses no volume)"),
+            (lambda: w.add_body("f", floor, mass=1), "is not closed"),
+            (lambda: w.add_body("f", floor, static=True, max_contacts=0), "max_contacts: must be at least 1, not 0"),
+            (lambda: w.add_body("s", proxima.Sphere(0.1), density=1, max_contacts=4),
+             "max_contacts: only a mesh body takes it"),
+        ]
+        for call, message in cases:
+            with self.assertRaises(ValueError) as raised:
+                call()
+            self.assertIn(message, str(raised.exception))
+        with self.assertRaises(TypeError):
+            w.add_body("x", "a sphere", density=1)
+        self.assertEqual(w.body_names, [])
+
+
 class BadInput(unittest.TestCase):
     def test_errors_name_the_argument(self):
         w = proxima.World()
