@@ -351,7 +351,7 @@ std::string today() {
 constexpr const char* kUsage =
     "usage: proxima-bench [--poses N] [--repeats R] [--markdown] [--no-peers] "
     "[--only-distance | --only-depth | --only-contacts | --only-duel] [--workload NAME-PART] [--quiet]\n"
-    "  --poses N    random poses per workload, 1 to 10000000 (default 1000)\n"
+    "  --poses N    random poses per workload, 1 to 100000000 (default 1000)\n"
     "  --repeats R  timed repeats of each pose, 1 to 1000000 (default 50)\n"
     "  --quiet      no progress line on stderr (drawn only when stderr is a terminal)\n";
 
@@ -366,7 +366,7 @@ int main(int argc, char** argv) {
   try {
     pb::Arguments args(argc, argv);
     while (args.next()) {
-      if (args.is("--poses")) poses = static_cast<int>(args.integer(1, 10000000));
+      if (args.is("--poses")) poses = static_cast<int>(args.integer(1, 100000000));  // as `proxima bench`
       else if (args.is("--repeats")) repeats = static_cast<int>(args.integer(1, 1000000));
       else if (args.is("--markdown")) markdown = true;
       else if (args.is("--no-peers")) peers = false;
