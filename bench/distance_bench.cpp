@@ -633,8 +633,8 @@ int main(int argc, char** argv) {
                 "max Δ deepest (m) | max normal ° | failures | note |\n");
     std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     const std::vector<pb::Workload> contact_works = pb::make_contact_workloads(poses);
-    proxima::apps::Progress contact_progress =
-        progress_line("contacts", kept(contact_works, [](const pb::Workload& w) -> const std::string& { return w.name; }));
+    const auto contact_name = [](const pb::Workload& w) -> const std::string& { return w.name; };
+    proxima::apps::Progress contact_progress = progress_line("contacts", kept(contact_works, contact_name));
     std::size_t contact_done = 0;
     for (const pb::Workload& w : contact_works) {
       if (skip(w.name)) continue;
