@@ -12,7 +12,7 @@
 //     the same poses: contact counts, distinct points, whether the set
 //     supports the upper body, time per call.
 //
-// Usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R]
+// Usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R] [--digest] [--quiet]
 // PROXIMA_BLEM_BENCH_QUICK=1: a ~50k-triangle terrain and a few poses (the
 // ctest smoke test). Exits 1 when a check fails: a NaN anywhere in Proxima's
 // output, a terrain pose without contacts or with more than k, or a Proxima
@@ -40,8 +40,10 @@
 #include <proxima/mesh/mesh_contacts.hpp>
 #include <proxima/mesh/mesh_queries.hpp>
 
+#include "arguments.hpp"
 #include "mesh_gen.hpp"
 #include "peers/timing.hpp"
+#include "progress.hpp"
 #ifdef PROXIMA_HAVE_PEERS
 #include "peers/mesh_contacts.hpp"
 #endif
@@ -90,9 +92,27 @@ void fold(std::uint64_t& h, const std::vector<Contact>& points) {
   }
 }
 
+// The progress line (stderr on a terminal, without --quiet): a step for the
+// terrain's making, one for the foot's poses, one per terrain pose, then one
+// per row of the pair tables; advanced between timed calls and erased before
+// anything is printed.
+struct Steps {
+  proxima::apps::Progress* line = nullptr;
+  double done = 0.0;
+  void next(const std::string& note) {
+    if (line) line->update(done, note);
+    done += 1.0;
+  }
+  void clear() const {
+    if (line) line->clear();
+  }
+};
+Steps steps;
+
 int failures = 0;
 void check(bool ok, const std::string& what) {
   if (!ok) {
+    steps.clear();
     ++failures;
     std::fprintf(stderr, "CHECK FAILED: %s\n", what.c_str());
   }
@@ -118,6 +138,7 @@ struct Table {
 bool markdown = false;
 
 void print(const Table& t) {
+  steps.clear();
   if (markdown) {
     std::printf("\n**%s**\n\n|", t.title.c_str());
     for (const auto& h : t.header) std::printf(" %s |", h.c_str());
@@ -320,6 +341,7 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
   // something), the placed one does not.
   grid.keep_clear.push_back({start.x() + 0.5 * travel.x(), start.y() + 0.5 * travel.y(), 0.18});
   std::mt19937 g(22);
+  steps.next("terrain: mesh and BVH");
   const auto t0 = clock_type::now();
   std::vector<proxima::bench::Hole> holes;
   const TriangleMesh ground = proxima::bench::terrain_mesh(terrain, grid, g, &holes);
@@ -341,6 +363,7 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
   // Poses: slide by `travel` with yaw 0 → 0.2 rad; the sole follows the local
   // slope (height-function gradient over ±5 cm) and sits at a 1 mm core gap
   // from the terrain mesh (Proxima's mesh distance, iterated to 1e-7 m).
+  steps.next("foot poses at a 1 mm gap");
   std::vector<Transform> path;
   double worst_gap = 0;
   for (std::size_t i = 0; i < poses; ++i) {
@@ -386,6 +409,7 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
   std::size_t empty_poses = 0, nan_poses = 0, too_many = 0;
   std::uint64_t hash = 0xcbf29ce484222325ull;
   for (const Transform& pose : path) {
+    steps.next("foot on terrain");
     st = {};
     proxima::mesh_contacts(fb, pose, tb, I, raw, rawset, &st);
     n_raw.push_back(double(st.raw_contacts));
@@ -432,6 +456,7 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
         repeats);
     t_cluster.push_back(std::max(cl_ns - copy_ns, 0.0));
   }
+  steps.clear();
   if (digest) std::printf("\nterrain contacts digest (raw and clustered, %zu poses): %016llx\n", path.size(),
                           static_cast<unsigned long long>(hash));
   check(empty_poses == 0, "every terrain pose has contacts (" + std::to_string(empty_poses) + " without)");
@@ -567,7 +592,9 @@ void pair_scenes(bool quick, int repeats) {
     for (int kind = 0; kind < 2; ++kind) {
       const std::vector<Transform>& poses = kind == 0 ? s.gap : s.overlap;
       std::vector<Result> results;
+      const std::string note = s.name.substr(0, s.name.find(" (")) + (kind == 0 ? ", gap" : ", overlap");
       auto proxima_row = [&](bool clustered) {
+        steps.next(note);
         Result r{"Proxima", clustered ? "mesh_contacts, clustered k = 50" : "mesh_contacts, raw", {}, {}, 0};
         MeshContactOptions o;
         o.clustering.max_contacts = 50;
@@ -596,6 +623,7 @@ void pair_scenes(bool quick, int repeats) {
         }
         const auto sa = to_spec(s.upper), sb = to_spec(s.lower);
         auto add = [&](proxima::bench::MeshContactCell cell) {
+          steps.next(note);  // after this cell, before the next one's run
           Result r{cell.library, cell.solver, {}, {}, cell.median_ns};
           for (const auto& set : cell.contacts) {
             std::vector<Point> pts;
@@ -666,6 +694,15 @@ void pair_scenes(bool quick, int repeats) {
   }
 }
 
+constexpr const char* kUsage =
+    "usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R] [--digest] [--quiet]\n"
+    "  --poses N    terrain poses, 1 to 10000000 (default 200; quick: 5)\n"
+    "  --repeats R  timed batches per pose, 1 to 1000000 (default 7; quick: 3)\n"
+    "  --digest     also print a hash of every terrain contact (raw and clustered), bit for bit,\n"
+    "               to show that a change to the contact code left its answers alone\n"
+    "  --quiet      no progress line on stderr (drawn only when stderr is a terminal)\n"
+    "  PROXIMA_BLEM_BENCH_QUICK=1: small terrain, few poses (smoke test)\n";
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -674,23 +711,24 @@ int main(int argc, char** argv) {
                      std::strcmp(std::getenv("PROXIMA_BLEM_BENCH_QUICK"), "0") != 0;
   std::size_t poses = quick ? 5 : 200;
   int repeats = quick ? 3 : 7;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--markdown") {
-      markdown = true;
-    } else if (a == "--poses" && i + 1 < argc) {
-      poses = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i])));
-    } else if (a == "--repeats" && i + 1 < argc) {
-      repeats = std::max(1, std::atoi(argv[++i]));
-    } else if (a == "--digest") {
-      digest = true;
-    } else {
-      std::fprintf(stderr, "usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R] [--digest]\n"
-                           "  --digest: also print a hash of every terrain contact (raw and clustered), bit for bit,\n"
-                           "            to show that a change to the contact code left its answers alone\n"
-                           "  PROXIMA_BLEM_BENCH_QUICK=1: small terrain, few poses (smoke test)\n");
-      return 2;
+  bool show_progress = true;
+  try {
+    proxima::bench::Arguments args(argc, argv);
+    while (args.next()) {
+      if (args.is("--markdown")) markdown = true;
+      else if (args.is("--poses")) poses = static_cast<std::size_t>(args.integer(1, 10000000));
+      else if (args.is("--repeats")) repeats = static_cast<int>(args.integer(1, 1000000));
+      else if (args.is("--digest")) digest = true;
+      else if (args.is("--quiet")) show_progress = false;
+      else if (args.is("--help") || args.is("-h")) {
+        std::fputs(kUsage, stdout);
+        return 0;
+      } else {
+        args.unknown();
+      }
     }
+  } catch (const proxima::bench::BadArgument& e) {
+    return proxima::bench::refuse("proxima-blem-bench", e, kUsage);
   }
   utsname un{};
   uname(&un);
@@ -700,8 +738,19 @@ int main(int argc, char** argv) {
   std::printf(markdown ? "\n### proxima-blem-bench %s, %s %s, poses=%zu repeats=%d%s\n"
                        : "proxima-blem-bench  %s  %s %s  poses=%zu repeats=%d%s\n",
               date, un.sysname, un.machine, poses, repeats, quick ? " (quick)" : "");
+  // Pair tables: 2 scenes × (gap, overlap) × the rows (Proxima's two, and
+  // FCL's and GImpact's two when built).
+#ifdef PROXIMA_HAVE_PEERS
+  constexpr double kPairRows = 2 * 2 * 5;
+#else
+  constexpr double kPairRows = 2 * 2 * 2;
+#endif
+  proxima::apps::Progress progress = proxima::apps::Progress::on_terminal(
+      "proxima-blem-bench", 2.0 + static_cast<double>(poses) + kPairRows, show_progress);
+  steps.line = &progress;
   terrain_scene(quick, poses, repeats);
   pair_scenes(quick, repeats);
+  progress.finish();
   if (failures > 0) {
     std::fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "closed_loop_mode.hpp"
 
-#include <charconv>
-#include <cmath>
+#include <algorithm>
 #include <exception>
 #include <fstream>
 #include <iostream>
-#include <set>
 #include <stdexcept>
 #include <string>
-#include <system_error>
 #include <thread>
 
+#include "arguments.hpp"
 #include "campaign.hpp"
 #include "data_dirs.hpp"
 
@@ -31,30 +29,6 @@ constexpr const char* kUsage =
     "                     then covers the runs 0 … k−1 that had started\n"
     "  --csv FILE         also write one line per run to FILE\n";
 
-struct BadArgument : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// The whole of `text` as an integer in [lo, hi]; else an error naming the flag.
-long long integer(const std::string& flag, const std::string& text, long long lo, long long hi) {
-  long long v = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec == std::errc::result_out_of_range || (ec == std::errc() && end == text.data() + text.size() && (v < lo || v > hi)))
-    throw BadArgument(flag + " must be from " + std::to_string(lo) + " to " + std::to_string(hi) + ", not " + text);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-    throw BadArgument(flag + " takes an integer, not '" + text + "'");
-  return v;
-}
-
-double positive(const std::string& flag, const std::string& text) {
-  double v = 0.0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-    throw BadArgument(flag + " takes a number, not '" + text + "'");
-  if (!std::isfinite(v) || v <= 0.0) throw BadArgument(flag + " must be positive and finite, not " + text);
-  return v;
-}
-
 }  // namespace
 
 int closed_loop_main(int argc, char** argv) {
@@ -64,32 +38,26 @@ int closed_loop_main(int argc, char** argv) {
   o.threads = hardware == 0 ? 1 : static_cast<int>(std::min(hardware, 256u));
   std::string csv;
   try {
-    std::set<std::string> seen;
-    for (int i = 1; i < argc; ++i) {
-      const std::string a = argv[i];
-      if (a == "--help" || a == "-h") {
+    Arguments args(argc, argv);
+    while (args.next()) {
+      if (args.is("--help") || args.is("-h")) {
         std::cout << kUsage;
         return 0;
       }
-      if (a != "--runs" && a != "--seed" && a != "--threads" && a != "--give-up" && a != "--wall-limit" &&
-          a != "--csv")
-        throw BadArgument("unknown option '" + a + "'");
-      if (!seen.insert(a).second) throw BadArgument(a + " given twice");
-      if (i + 1 >= argc) throw BadArgument(a + " needs a value");
-      const std::string v = argv[++i];
-      if (a == "--runs") o.runs = static_cast<int>(integer(a, v, 1, 100000000));
-      if (a == "--seed") o.seed = static_cast<unsigned long>(integer(a, v, 0, 4294967295LL));
-      if (a == "--threads") o.threads = static_cast<int>(integer(a, v, 1, 256));
-      if (a == "--give-up") o.give_up = positive(a, v);
-      if (a == "--wall-limit") o.wall_limit = positive(a, v);
-      if (a == "--csv") {
-        if (v.empty()) throw BadArgument("--csv needs a file name");
-        csv = v;
+      if (args.is("--runs")) o.runs = static_cast<int>(args.integer(1, 100000000));
+      else if (args.is("--seed")) o.seed = static_cast<unsigned long>(args.integer(0, 4294967295LL));
+      else if (args.is("--threads")) o.threads = static_cast<int>(args.integer(1, 256));
+      else if (args.is("--give-up")) o.give_up = args.positive();
+      else if (args.is("--wall-limit")) o.wall_limit = args.positive();
+      else if (args.is("--csv")) {
+        csv = args.text();
+        if (csv.empty()) throw BadArgument("--csv needs a file name");
+      } else {
+        args.unknown();
       }
     }
   } catch (const BadArgument& e) {
-    std::cerr << "proxima-robot-bench closed-loop: " << e.what() << "\n" << kUsage;
-    return 2;
+    return refuse("proxima-robot-bench closed-loop", e, kUsage);
   }
   const robot::closed_loop::CampaignResult result = robot::closed_loop::run_campaign(o);
   robot::closed_loop::print_report(std::cout, o, result);

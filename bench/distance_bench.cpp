@@ -19,8 +19,10 @@
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/query.hpp>
 
+#include "arguments.hpp"
 #include "peers/manifold.hpp"
 #include "peers/timing.hpp"
+#include "progress.hpp"
 #include "workloads.hpp"
 #ifdef PROXIMA_HAVE_PEERS
 #include "peers/peers.hpp"
@@ -346,28 +348,43 @@ std::string today() {
   return buf;
 }
 
+constexpr const char* kUsage =
+    "usage: proxima-bench [--poses N] [--repeats R] [--markdown] [--no-peers] "
+    "[--only-distance | --only-depth | --only-contacts | --only-duel] [--workload NAME-PART] [--quiet]\n"
+    "  --poses N    random poses per workload, 1 to 100000000 (default 1000)\n"
+    "  --repeats R  timed repeats of each pose, 1 to 1000000 (default 50)\n"
+    "  --quiet      no progress line on stderr (drawn only when stderr is a terminal)\n";
+
 }  // namespace
 
 int main(int argc, char** argv) {
   int poses = 1000, repeats = 50;
   bool markdown = false, peers = true, distance_table = true, depth = true, contact_table = true;
   bool depth_rows = true;  // false: of the depth section, only the interleaved ODE duel
+  bool show_progress = true;
   std::string only;  // run only the workloads whose name contains this
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--poses") && i + 1 < argc) poses = std::max(1, std::atoi(argv[++i]));
-    else if (!std::strcmp(argv[i], "--repeats") && i + 1 < argc) repeats = std::max(1, std::atoi(argv[++i]));
-    else if (!std::strcmp(argv[i], "--markdown")) markdown = true;
-    else if (!std::strcmp(argv[i], "--no-peers")) peers = false;
-    else if (!std::strcmp(argv[i], "--only-distance")) depth = contact_table = false;
-    else if (!std::strcmp(argv[i], "--only-depth")) distance_table = contact_table = false;
-    else if (!std::strcmp(argv[i], "--only-contacts")) distance_table = depth = false;
-    else if (!std::strcmp(argv[i], "--only-duel")) distance_table = contact_table = depth_rows = false;
-    else if (!std::strcmp(argv[i], "--workload") && i + 1 < argc) only = argv[++i];
-    else {
-      std::fprintf(stderr, "usage: proxima-bench [--poses N] [--repeats R] [--markdown] [--no-peers] "
-                           "[--only-distance | --only-depth | --only-contacts | --only-duel] [--workload NAME-PART]\n");
-      return 2;
+  try {
+    pb::Arguments args(argc, argv);
+    while (args.next()) {
+      if (args.is("--poses")) poses = static_cast<int>(args.integer(1, 100000000));  // as `proxima bench`
+      else if (args.is("--repeats")) repeats = static_cast<int>(args.integer(1, 1000000));
+      else if (args.is("--markdown")) markdown = true;
+      else if (args.is("--no-peers")) peers = false;
+      else if (args.is("--only-distance")) depth = contact_table = false;
+      else if (args.is("--only-depth")) distance_table = contact_table = false;
+      else if (args.is("--only-contacts")) distance_table = depth = false;
+      else if (args.is("--only-duel")) distance_table = contact_table = depth_rows = false;
+      else if (args.is("--workload")) only = args.text();
+      else if (args.is("--quiet")) show_progress = false;
+      else if (args.is("--help") || args.is("-h")) {
+        std::fputs(kUsage, stdout);
+        return 0;
+      } else {
+        args.unknown();
+      }
     }
+  } catch (const pb::BadArgument& e) {
+    return pb::refuse("proxima-bench", e, kUsage);
   }
   (void)markdown;
   (void)peers;
@@ -385,20 +402,41 @@ int main(int argc, char** argv) {
     std::printf("|---|---|---|---:|---:|---:|---:|---:|---|\n");
   }
   const auto skip = [&only](const std::string& name) { return !only.empty() && name.find(only) == std::string::npos; };
+  // A progress line per section, over its workloads (the note: the one
+  // running). It is redrawn before each row's measurement, never inside
+  // one, and erased before rows go to stdout.
+  const auto progress_line = [&](const char* section, std::size_t workloads) {
+    return proxima::apps::Progress::on_terminal(std::string("proxima-bench: ") + section,
+                                                static_cast<double>(workloads), show_progress);
+  };
+  const auto kept = [&skip](const auto& list, auto&& name) {
+    return static_cast<std::size_t>(
+        std::count_if(list.begin(), list.end(), [&](const auto& w) { return !skip(name(w)); }));
+  };
+  const auto truth_name = [](const pb::TruthWorkload& w) -> const std::string& { return w.work.name; };
   std::vector<Summary> distance_summary;
+  proxima::apps::Progress distance_progress = progress_line("distance", kept(works, truth_name));
+  std::size_t distance_done = 0;
   for (const pb::TruthWorkload& w : works) {
     if (skip(w.work.name)) continue;
     std::vector<Row> rows;
+    const auto add = [&](const std::string& library, const std::string& solver, auto&& measure) {
+      distance_progress.update(static_cast<double>(distance_done), w.work.name);
+      rows.push_back({library, solver, measure()});
+    };
     Summary& summary = distance_summary.emplace_back();
     summary.workload = w.work.name;
-    rows.push_back({"Proxima", "distance (auto)", run_proxima(w, repeats, proxima::Method::automatic)});
+    add("Proxima", "distance (auto)", [&] { return run_proxima(w, repeats, proxima::Method::automatic); });
     const bool has_closed_form = w.work.a.kind == pb::Kind::sphere || w.work.a.kind == pb::Kind::capsule;
-    if (has_closed_form) rows.push_back({"Proxima", "distance (GJK forced)", run_proxima(w, repeats, proxima::Method::gjk)});
+    if (has_closed_form)
+      add("Proxima", "distance (GJK forced)", [&] { return run_proxima(w, repeats, proxima::Method::gjk); });
 #ifdef PROXIMA_HAVE_PEERS
     for (const pb::Peer& peer : peers ? pb::all_peers() : std::vector<pb::Peer>{}) {
-      rows.push_back({peer.library, peer.solver, pb::run_peer_isolated(peer, w.work, repeats)});
+      add(peer.library, peer.solver, [&] { return pb::run_peer_isolated(peer, w.work, repeats); });
     }
 #endif
+    distance_progress.clear();
+    ++distance_done;
     const double ours = rows.front().cell.median_ns;
     for (const Row& r : rows) {
       const pb::PeerCell& c = r.cell;
@@ -429,6 +467,7 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
   }
+  distance_progress.finish();
   print_summary(distance_summary, "Distance");
   if (depth) {
     std::printf("\n### Penetration depth (overlapping poses)\n\n");
@@ -440,32 +479,43 @@ int main(int argc, char** argv) {
     const std::vector<pb::TruthWorkload> depth_works =
         depth_rows ? pb::make_depth_workloads(poses) : std::vector<pb::TruthWorkload>{};
     std::vector<Summary> depth_summary;
+    proxima::apps::Progress depth_progress = progress_line("penetration depth", kept(depth_works, truth_name));
+    std::size_t depth_done = 0;
     for (const pb::TruthWorkload& w : depth_works) {
       if (skip(w.work.name)) continue;
       std::vector<Row> rows;
+      const auto add = [&](const std::string& library, const std::string& solver, auto&& measure) {
+        depth_progress.update(static_cast<double>(depth_done), w.work.name);
+        rows.push_back({library, solver, measure()});
+      };
       Summary& summary = depth_summary.emplace_back();
       summary.workload = w.work.name;
-      rows.push_back({"Proxima", "signed_distance (auto)", run_proxima_depth(w, repeats, proxima::Method::automatic)});
+      const auto ours_with = [&](proxima::Method method, double warm_deg = -1.0) {
+        return [&w, &repeats, method, warm_deg] { return run_proxima_depth(w, repeats, method, warm_deg); };
+      };
+      add("Proxima", "signed_distance (auto)", ours_with(proxima::Method::automatic));
       // A halfspace is unbounded: its pairs have a closed form and no other
       // method, and of the peers only ODE (a plane geom) takes it.
       const bool halfspace = w.work.b.kind == pb::Kind::halfspace;
       if (!halfspace) {
-        rows.push_back({"Proxima", "GJK + EPA", run_proxima_depth(w, repeats, proxima::Method::gjk)});
+        add("Proxima", "GJK + EPA", ours_with(proxima::Method::gjk));
         if (w.work.a.kind == pb::Kind::box || w.work.a.kind == pb::Kind::convex)
-          rows.push_back({"Proxima", "SAT", run_proxima_depth(w, repeats, proxima::Method::sat)});
-        rows.push_back({"Proxima", "incremental, cold", run_proxima_depth(w, repeats, proxima::Method::incremental)});
+          add("Proxima", "SAT", ours_with(proxima::Method::sat));
+        add("Proxima", "incremental, cold", ours_with(proxima::Method::incremental));
         for (double deg : {0.0, 15.0, 45.0, 90.0}) {
-          rows.push_back({"Proxima", "incremental, warm " + std::to_string(int(deg)) + "°",
-                          run_proxima_depth(w, repeats, proxima::Method::incremental, deg)});
+          add("Proxima", "incremental, warm " + std::to_string(int(deg)) + "°",
+              ours_with(proxima::Method::incremental, deg));
         }
-        rows.push_back({"Proxima", "MPR (centre line)", run_proxima_depth(w, repeats, proxima::Method::mpr)});
+        add("Proxima", "MPR (centre line)", ours_with(proxima::Method::mpr));
       }
 #ifdef PROXIMA_HAVE_PEERS
       for (const pb::Peer& peer : peers ? pb::all_depth_peers() : std::vector<pb::Peer>{}) {
         if (halfspace && peer.library.rfind("ODE", 0) != 0) continue;
-        rows.push_back({peer.library, peer.solver, pb::run_peer_isolated(peer, w.work, repeats)});
+        add(peer.library, peer.solver, [&] { return pb::run_peer_isolated(peer, w.work, repeats); });
       }
 #endif
+      depth_progress.clear();
+      ++depth_done;
       const double ours = rows.front().cell.median_ns;
       for (const Row& r : rows) {
         const pb::PeerCell& c = r.cell;
@@ -502,6 +552,7 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
       }
     }
+    depth_progress.finish();
     print_summary(depth_summary, "Penetration depth");
 #ifdef PROXIMA_HAVE_ODE
     // The rows above are measured one after another (the peers in child
@@ -521,19 +572,28 @@ int main(int argc, char** argv) {
                   repeats, repeats, repeats);
       std::printf("| workload | Proxima ns | ODE dCollide ns | Proxima / dCollide | range | ODE set pose + dCollide ns "
                   "| Proxima / (set pose + dCollide) | range |\n|---|---:|---:|---:|---|---:|---:|---|\n");
-      for (const pb::TruthWorkload& w : pb::make_depth_workloads(poses)) {
-        if (skip(w.work.name)) continue;
+      const auto primitive = [](const pb::TruthWorkload& w) {
         const pb::Kind ka = w.work.a.kind, kb = w.work.b.kind;
-        const bool primitive = (ka == pb::Kind::sphere || ka == pb::Kind::capsule || ka == pb::Kind::box) &&
-                               (kb == pb::Kind::sphere || kb == pb::Kind::capsule || kb == pb::Kind::box ||
-                                kb == pb::Kind::halfspace);
-        if (!primitive) continue;
+        return (ka == pb::Kind::sphere || ka == pb::Kind::capsule || ka == pb::Kind::box) &&
+               (kb == pb::Kind::sphere || kb == pb::Kind::capsule || kb == pb::Kind::box || kb == pb::Kind::halfspace);
+      };
+      const std::vector<pb::TruthWorkload> duel_works = pb::make_depth_workloads(poses);
+      const auto dueled = [&](const pb::TruthWorkload& w) { return primitive(w) && !skip(w.work.name); };
+      proxima::apps::Progress duel_progress = progress_line(
+          "ODE duel", static_cast<std::size_t>(std::count_if(duel_works.begin(), duel_works.end(), dueled)));
+      std::size_t duel_done = 0;
+      for (const pb::TruthWorkload& w : duel_works) {
+        if (!dueled(w)) continue;
+        const pb::Kind ka = w.work.a.kind, kb = w.work.b.kind;
+        const double at = static_cast<double>(duel_done++);
+        duel_progress.update(at, w.work.name);
         DuelQuery q{pb::to_shape(w.work.a), pb::to_shape(w.work.b), {}, {}};
         for (std::size_t i = 0; i < w.work.pose_a.size() && i < w.work.pose_b.size(); ++i) {
           q.ta.push_back(pb::to_transform(w.work.pose_a[i]));
           q.tb.push_back(pb::to_transform(w.work.pose_b[i]));
         }
         const pb::Duel d = pb::duel_ode(w.work, repeats, 9, &DuelQuery::run, &q);
+        duel_progress.clear();
         if (!d.supported) {
           std::printf("| %s | – | – | – | – | – | – | %s |\n", w.work.name.c_str(), d.note.c_str());
           continue;
@@ -545,8 +605,14 @@ int main(int argc, char** argv) {
           std::fflush(stdout);
         };
         row(w.work.name, d);
-        if (const TypedDuel typed = typed_closed_form(ka, kb)) row(w.work.name + ", typed closed form", typed(w.work, q, repeats));
+        if (const TypedDuel typed = typed_closed_form(ka, kb)) {
+          duel_progress.update(at, w.work.name + ", typed closed form");
+          const pb::Duel t = typed(w.work, q, repeats);
+          duel_progress.clear();
+          row(w.work.name + ", typed closed form", t);
+        }
       }
+      duel_progress.finish();
     }
 #endif
   }
@@ -566,22 +632,32 @@ int main(int argc, char** argv) {
     std::printf("| workload | library | solver | median ns | × Proxima | median points | match %% | misses ours %% | "
                 "max Δ deepest (m) | max normal ° | failures | note |\n");
     std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-    for (const pb::Workload& w : pb::make_contact_workloads(poses)) {
+    const std::vector<pb::Workload> contact_works = pb::make_contact_workloads(poses);
+    const auto contact_name = [](const pb::Workload& w) -> const std::string& { return w.name; };
+    proxima::apps::Progress contact_progress = progress_line("contacts", kept(contact_works, contact_name));
+    std::size_t contact_done = 0;
+    for (const pb::Workload& w : contact_works) {
       if (skip(w.name)) continue;
       struct MRow {
         std::string library, solver;
         pb::ManifoldCell cell;
       };
       std::vector<MRow> rows;
-      rows.push_back({"Proxima", "contacts()", run_proxima_contacts(w, repeats, {})});
+      const auto add = [&](const std::string& library, const std::string& solver, auto&& measure) {
+        contact_progress.update(static_cast<double>(contact_done), w.name);
+        rows.push_back({library, solver, measure()});
+      };
+      add("Proxima", "contacts()", [&] { return run_proxima_contacts(w, repeats, {}); });
       proxima::ContactOptions reduced;
       reduced.max_points = 4;
-      rows.push_back({"Proxima", "contacts(), max_points 4", run_proxima_contacts(w, repeats, reduced)});
+      add("Proxima", "contacts(), max_points 4", [&] { return run_proxima_contacts(w, repeats, reduced); });
 #ifdef PROXIMA_HAVE_PEERS
       for (const pb::ManifoldPeer& peer : peers ? pb::all_manifold_peers() : std::vector<pb::ManifoldPeer>{}) {
-        rows.push_back({peer.library, peer.solver, pb::run_manifold_peer_isolated(peer, w, repeats)});
+        add(peer.library, peer.solver, [&] { return pb::run_manifold_peer_isolated(peer, w, repeats); });
       }
 #endif
+      contact_progress.clear();
+      ++contact_done;
       const pb::ManifoldCell& ours = rows.front().cell;
       for (const MRow& r : rows) {
         const pb::ManifoldCell& c = r.cell;

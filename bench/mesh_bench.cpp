@@ -15,7 +15,8 @@
 //     BVHModel<OBBRSS> (its ComputeCollision / ComputeDistance functors,
 //     built once). "distance-sep" rows time the separated half alone.
 //
-// Usage: proxima-mesh-bench [poses=1000] [repeats=3] [blob noise=0.03] [mesh file | blob]
+// Usage: proxima-mesh-bench [--poses N] [--repeats R] [--blob-noise X] [--mesh FILE|blob] [--quiet]
+// (defaults: 1000 poses, 3 repeats, noise 0.03, the bunny when installed).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -33,8 +34,10 @@
 #include <proxima/io/mesh_io.hpp>
 #include <proxima/mesh/mesh_queries.hpp>
 
+#include "arguments.hpp"
 #include "draws.hpp"
 #include "mesh_gen.hpp"
+#include "progress.hpp"
 
 #ifdef PROXIMA_HAVE_FCL
 #include <fcl/fcl.h>
@@ -58,6 +61,26 @@ using clock_type = std::chrono::steady_clock;
 using proxima::bench::blob_mesh;
 using proxima::bench::Terrain;
 using proxima::bench::TerrainGrid;
+
+// The progress line (stderr on a terminal, without --quiet): one step per
+// timed row (time_queries) and per BVH build line, advanced between the
+// poses' timed batches, and erased before anything goes to stdout.
+struct Steps {
+  proxima::apps::Progress* line = nullptr;
+  double done = 0.0;
+  std::string part;  // the note: which table is being measured
+  void at(double share) const {
+    if (line) line->update(done + share, part);
+  }
+  void next() {
+    at(0.0);
+    done += 1.0;
+  }
+  void clear() const {
+    if (line) line->clear();
+  }
+};
+Steps steps;
 
 template <class T>
 inline void keep(const T& value) {
@@ -85,6 +108,7 @@ double time_queries(std::size_t poses, int repeats, const std::function<void(std
   const std::size_t half = (poses + 1) / 2;
   double spent = 0.0;
   for (std::size_t k = 0; k < poses; ++k) {
+    steps.at(static_cast<double>(k) / static_cast<double>(poses));  // outside the timed calls
     const std::size_t i = k % 2 == 0 ? k / 2 : half + k / 2;
     auto start = clock_type::now();
     query(i);  // warm
@@ -101,11 +125,16 @@ double time_queries(std::size_t poses, int repeats, const std::function<void(std
     }
     if (spent > 2e10 && t.size() >= 10 && k + 1 < poses) {
       const std::string msg = "slow: timed on " + std::to_string(t.size()) + " poses (20 s budget)";
-      if (note) *note += msg;
-      else std::printf("  (%s)\n", msg.c_str());
+      if (note) {
+        *note += msg;
+      } else {
+        steps.clear();
+        std::printf("  (%s)\n", msg.c_str());
+      }
       break;
     }
   }
+  steps.done += 1.0;
   return median(std::move(t));
 }
 
@@ -152,6 +181,7 @@ struct Row {
 };
 
 void print_rows(const std::vector<Row>& rows, const std::string& title) {
+  steps.clear();
   std::printf("\n%s\n", title.c_str());
   std::printf("  %-22s %-12s %12s %10s  %s\n", "library", "query", "median ns", "vs ours", "note");
   for (const Row& r : rows) {
@@ -194,11 +224,63 @@ TriangleMesh centred_and_scaled(const TriangleMesh& m, double size) {
   return TriangleMesh(std::move(v), m.triangles(), m.margin(), m.name());
 }
 
+constexpr const char* kUsage =
+    "usage: proxima-mesh-bench [--poses N] [--repeats R] [--blob-noise X] [--mesh FILE|blob] [--quiet]\n"
+    "  --poses N       random poses per workload, 2 to 10000000 (default 1000)\n"
+    "  --repeats R     timed repeats of each pose, 1 to 1000000 (default 3)\n"
+    "  --blob-noise X  the blob's relative radial noise, 0 to 0.5 (default 0.03)\n"
+    "  --mesh FILE     the mesh of part 2 (default: the Stanford bunny of glmark2-data when installed,\n"
+    "                  else \"blob\", a noisy 70k-triangle sphere)\n"
+    "  --quiet         no progress line on stderr (drawn only when stderr is a terminal)\n"
+    "  PROXIMA_MESH_BENCH_QUICK=1: skip the terrain and the variant rows of part 2\n";
+
+// The timed rows and build lines main() steps through, for the progress
+// line's share: part 1's 4 build lines and 5 × 3 rows, then per pair of part
+// 2 four rows per node variant, the cached row and the peers' rows.
+double step_count(bool quick) {
+  double n = quick ? 0.0 : 4.0 + 15.0;
+  for (int pair = 0; pair < 2; ++pair) {
+    const int variants = pair == 0 ? (quick ? 2 : 4) : (quick ? 1 : 2);
+    n += 4.0 * variants + 1.0;
+#ifdef PROXIMA_HAVE_FCL
+    n += 6.0;
+#endif
+#ifdef PROXIMA_HAVE_COAL
+    n += 3.0;
+#endif
+  }
+  return n;
+}
+
 int main(int argc, char** argv) {
-  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // progress visible when piped
-  const std::size_t poses = argc > 1 ? static_cast<std::size_t>(std::atoi(argv[1])) : 1000;
-  const int repeats = argc > 2 ? std::atoi(argv[2]) : 3;
-  const double blob_noise = argc > 3 ? std::atof(argv[3]) : 0.03;
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // rows visible as they come when piped
+  std::size_t poses = 1000;
+  int repeats = 3;
+  double blob_noise = 0.03;
+  std::string mesh_option;  // empty: the bunny when installed, else the blob
+  bool show_progress = true;
+  try {
+    proxima::bench::Arguments args(argc, argv);
+    while (args.next()) {
+      // Two poses at least: the balanced pose lists need a colliding and a separated one.
+      if (args.is("--poses")) poses = static_cast<std::size_t>(args.integer(2, 10000000));
+      else if (args.is("--repeats")) repeats = static_cast<int>(args.integer(1, 1000000));
+      else if (args.is("--blob-noise")) blob_noise = args.number(0.0, 0.5);
+      else if (args.is("--mesh")) {
+        mesh_option = args.text();
+        if (mesh_option.empty()) throw proxima::bench::BadArgument("--mesh needs a file name or blob");
+      } else if (args.is("--quiet")) {
+        show_progress = false;
+      } else if (args.is("--help") || args.is("-h")) {
+        std::fputs(kUsage, stdout);
+        return 0;
+      } else {
+        args.unknown();
+      }
+    }
+  } catch (const proxima::bench::BadArgument& e) {
+    return proxima::bench::refuse("proxima-mesh-bench", e, kUsage);
+  }
   utsname un{};
   uname(&un);
   const std::time_t now = std::time(nullptr);
@@ -209,12 +291,18 @@ int main(int argc, char** argv) {
   // ---- 1. terrain (PROXIMA_MESH_BENCH_QUICK=1 skips it and the variant rows
   // of part 2, for quick iterations on the bunny; the default runs all)
   const bool quick = std::getenv("PROXIMA_MESH_BENCH_QUICK") != nullptr;
+  proxima::apps::Progress progress =
+      proxima::apps::Progress::on_terminal("proxima-mesh-bench", step_count(quick), show_progress);
+  steps.line = &progress;
   if (!quick) {
+    steps.part = "terrain";
+    steps.at(0.0);
     const Terrain terrain(7);
     std::mt19937 g(8);
     const auto t0 = clock_type::now();
     const TriangleMesh mesh = proxima::bench::terrain_mesh(terrain, TerrainGrid{}, g);
     const double mesh_s = std::chrono::duration<double>(clock_type::now() - t0).count();
+    steps.clear();
     std::printf("\n1. terrain: %zu triangles, %zu vertices (mesh generation + TriangleMesh %.2f s)\n",
                 mesh.triangle_count(), mesh.vertices().size(), mesh_s);
     struct Config {
@@ -231,13 +319,16 @@ int main(int argc, char** argv) {
     };
     for (const Config& c : configs) {
       if (c.test == proxima::NodeTest::aabb) continue;
+      steps.next();
       const Bvh bvh(mesh, c.options);
+      steps.clear();
       std::printf("  BVH %-22s build %.3f s, %zu nodes, depth %d, %.1f B/triangle BVH, %.1f B/triangle with mesh\n",
                   c.label, bvh.build_seconds(), bvh.nodes().size(), bvh.depth(),
                   double(bvh.bvh_bytes()) / mesh.triangle_count(), double(bvh.total_bytes()) / mesh.triangle_count());
     }
     const Bvh bvh(mesh);
     const Bvh foot(blob_mesh(21, 25, 0.1, 0.02, 9, Vec3(1.0, 0.5, 0.4)));
+    steps.clear();
     std::printf("  foot: %zu triangles; poses within ~0.1 m of the surface\n", foot.mesh().triangle_count());
     std::vector<Transform> tp;
     std::uniform_real_distribution<double> x(5, 720 * 0.15 - 5), dz(-0.05, 0.12);
@@ -270,7 +361,11 @@ int main(int argc, char** argv) {
   {
     // The bunny from Debian's glmark2-data when installed (apt-get install glmark2-data).
     const char* bunny = "/usr/share/glmark2/models/bunny.obj";
-    const std::string mesh_file = argc > 4 ? argv[4] : std::filesystem::exists(bunny) ? bunny : "blob";
+    const std::string mesh_file = !mesh_option.empty()              ? mesh_option
+                                  : std::filesystem::exists(bunny) ? bunny
+                                                                   : "blob";
+    steps.part = mesh_file == "blob" ? "blob" : std::filesystem::path(mesh_file).filename().string();
+    steps.at(0.0);
     const bool from_file = mesh_file != "blob";
     const TriangleMesh blob = from_file ? centred_and_scaled(proxima::read_mesh(mesh_file), 0.2)
                                         : blob_mesh(186, 187, 0.1, blob_noise, 10);
@@ -280,6 +375,7 @@ int main(int argc, char** argv) {
     // run so the RSS rows have their "before" beside them.
     const Bvh a_aabb(blob, {proxima::BvhSplit::sah, 4, proxima::BvhVolume::aabb});
     const proxima::Box box(0.15, 0.1, 0.05);
+    steps.clear();
     if (from_file) {
       std::printf("\n2. %s: %zu triangles, scaled to 0.2 m; BVH build %.3f s\n", mesh_file.c_str(),
                   blob.triangle_count(), a.build_seconds());
@@ -294,8 +390,11 @@ int main(int argc, char** argv) {
       return proxima::collide(a, Transform::identity(), box, t).collide;
     });
     const Transform I = Transform::identity();
+    const std::string mesh_name = steps.part;
     for (int pair = 0; pair < 2; ++pair) {
       const std::vector<Transform>& P = pair == 0 ? pm : pb;
+      steps.part = mesh_name + (pair == 0 ? " vs itself" : " vs box");
+      steps.at(0.0);
       std::vector<Row> rows;
       std::vector<double> ours(P.size());
       for (std::size_t i = 0; i < P.size(); ++i)
@@ -305,6 +404,7 @@ int main(int argc, char** argv) {
         double diff = 0.0;
         for (std::size_t i = 0; i < P.size(); ++i)
           diff = std::max(diff, std::abs(proxima::distance(a_aabb, I, a_aabb, P[i]).distance - ours[i]));
+        steps.clear();
         std::printf("  distance, default nodes vs AABB nodes: max difference %.1e over %zu poses\n", diff, P.size());
       }
       // The poses' second half is the separated one (balanced_poses).

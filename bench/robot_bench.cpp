@@ -31,7 +31,7 @@
 // beside MoveIt's way of checking one, validity at a fixed resolution.
 //
 // Usage: proxima-robot-bench [--configs N] [--scenes DIR] [--robot DIR|panda|ur5]
-//                            [--seed S] [--no-indep] [--markdown]
+//                            [--seed S] [--no-indep] [--markdown] [--quiet]
 //        proxima-robot-bench closed-loop [--runs N] [--seed S] [--threads N] [--give-up S] [--csv FILE]
 // The second form is the watchdog's closed-loop campaign (closed_loop_mode.cpp).
 #include <fcntl.h>
@@ -73,6 +73,7 @@
 #include <proxima/shape/cylinder.hpp>
 #include <proxima/shape/sphere.hpp>
 
+#include "arguments.hpp"
 #include "closed_loop_mode.hpp"
 #include "data_dirs.hpp"
 #include "minkowski_oracle.hpp"
@@ -831,47 +832,40 @@ ClutterRow run_clutter(const SceneChecker& checker, FclRobot& frobot, std::size_
   return row;
 }
 
-[[noreturn]] void usage(const std::string& why) {
-  std::cerr << "proxima-robot-bench: " << why
-            << "\nusage: proxima-robot-bench [--configs N] [--scenes DIR] [--robot DIR|panda|ur5] [--seed S] [--no-indep] "
-               "[--markdown] [--quiet]\n       proxima-robot-bench closed-loop --help\n";
-  std::exit(2);
-}
+constexpr const char* kUsage =
+    "usage: proxima-robot-bench [--configs N] [--scenes DIR] [--robot DIR|panda|ur5] [--seed S] [--no-indep] "
+    "[--markdown] [--quiet]\n       proxima-robot-bench closed-loop --help\n";
 
+// The options; exits with status 2 on a refused command line.
 Options parse_args(int argc, char** argv) {
   Options o;
   o.robot = "panda";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(a + " needs a value");
-      return argv[++i];
-    };
-    try {
-      if (a == "--configs") {
-        const long long n = std::stoll(value());
-        if (n < 0) usage("--configs must be >= 0");
-        o.configs = static_cast<std::size_t>(n);
-      } else if (a == "--scenes") {
-        o.scenes = value();
-      } else if (a == "--robot") {
-        o.robot = value();
-      } else if (a == "--seed") {
-        o.seed = std::stoul(value());
-      } else if (a == "--no-indep") {
+  try {
+    proxima::bench::Arguments args(argc, argv);
+    while (args.next()) {
+      if (args.is("--configs")) {
+        o.configs = static_cast<std::size_t>(args.integer(0, 100000000));
+      } else if (args.is("--scenes")) {
+        o.scenes = args.text();
+      } else if (args.is("--robot")) {
+        o.robot = args.text();
+      } else if (args.is("--seed")) {
+        o.seed = static_cast<unsigned long>(args.integer(0, 4294967295LL));
+      } else if (args.is("--no-indep")) {
         o.indep = false;
-      } else if (a == "--markdown") {
+      } else if (args.is("--markdown")) {
         o.markdown = true;
-      } else if (a == "--quiet") {
+      } else if (args.is("--quiet")) {
         o.progress = false;
-      } else if (a == "--help" || a == "-h") {
-        usage("help");
+      } else if (args.is("--help") || args.is("-h")) {
+        std::cout << kUsage;
+        std::exit(0);
       } else {
-        usage("unknown option " + a);
+        args.unknown();
       }
-    } catch (const std::logic_error&) {
-      usage("bad number for " + a);
     }
+  } catch (const proxima::bench::BadArgument& e) {
+    std::exit(proxima::bench::refuse("proxima-robot-bench", e, kUsage));
   }
   // A robot named, not a folder: the shipped one of that name.
   if (!fs::is_directory(o.robot)) o.robot = fs::path(proxima::apps::robots_dir()) / o.robot;

@@ -19,22 +19,26 @@
 // first second (a blow-up). Drift: how far the top cube moves from t = 2 s
 // to the end.
 //
-// Usage: proxima-stack-bench [--time T] [--scene examples/mesh_cube_stack.json] [--markdown]
+// Usage: proxima-stack-bench [--time T] [--scene examples/mesh_cube_stack.json] [--markdown] [--quiet]
 // Exit status 1 when the layered Proxima stack (the first row) fails.
 #include <ode/ode.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <proxima/core/error.hpp>
 
 #include "../src/apps/data_dirs.hpp"
+#include "../src/apps/progress.hpp"
 #include "../src/apps/scene.hpp"
+#include "arguments.hpp"
 
 namespace {
 
@@ -108,10 +112,44 @@ class Monitor {
   Vec3 top_at_two_ = Vec3::Zero(), last_top_ = Vec3::Zero();
 };
 
+// A run's wall time, measured in stretches of kStretch steps: the progress
+// line (simulated seconds of all four runs) is redrawn between two
+// stretches, so its drawing stays out of ms/step.
+class StepClock {
+ public:
+  static constexpr int kStretch = 100;
+  // `offset`: the simulated seconds of the runs before this one.
+  StepClock(proxima::apps::Progress& line, double offset, std::string note)
+      : line_(line), offset_(offset), note_(std::move(note)), start_(Clock::now()) {}
+  void start() { start_ = Clock::now(); }
+  // After step k, at simulated time t.
+  void after(int k, double t) {
+    if (k % kStretch != 0) return;
+    spent_ += Clock::now() - start_;
+    line_.update(offset_ + t, note_);
+    start_ = Clock::now();
+  }
+  // Milliseconds per step over `steps` steps, the stretches only.
+  double ms_per_step(int steps) {
+    spent_ += Clock::now() - start_;
+    start_ = Clock::now();
+    return std::chrono::duration<double, std::milli>(spent_).count() / std::max(steps, 1);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  proxima::apps::Progress& line_;
+  double offset_;
+  std::string note_;
+  Clock::time_point start_;
+  Clock::duration spent_{};
+};
+
 // ------------------------------------------------------------------ Proxima
 
 // `margin`: the cubes' layer r (the ground has none), for the resting height.
-Outcome run_proxima(const std::string& scene_path, double margin, const std::string& label, double duration) {
+Outcome run_proxima(const std::string& scene_path, double margin, const std::string& label, double duration,
+                    StepClock&& clock) {
   Outcome o;
   o.engine = label;
   proxima::apps::Scene scene = proxima::apps::load_scene(scene_path);
@@ -131,14 +169,15 @@ Outcome run_proxima(const std::string& scene_path, double margin, const std::str
   const double top_rest = 0.5 * kSize + margin + static_cast<double>(cubes.size() - 1) * (kSize + 2 * margin);
   Monitor m(state(), top_rest);
   const int steps = static_cast<int>(std::llround(duration / scene.world.options.dt));
-  const auto t0 = std::chrono::steady_clock::now();
   int done = 0;
+  clock.start();  // after the scene's loading, as the steps begin
   for (int k = 1; k <= steps; ++k) {
     scene.world.step();
     done = k;
     if (!m.observe(k * scene.world.options.dt, state())) break;
+    clock.after(k, k * scene.world.options.dt);
   }
-  o.ms_per_step = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / std::max(done, 1);
+  o.ms_per_step = clock.ms_per_step(done);
   o.simulated = done * scene.world.options.dt;
   m.finish(o);
   return o;
@@ -184,7 +223,7 @@ void near_callback(void* data, dGeomID a, dGeomID b) {
   }
 }
 
-Outcome run_ode(bool quick, double duration) {
+Outcome run_ode(bool quick, double duration, StepClock&& clock) {
   Outcome o;
   o.engine = std::string("ODE ") + (quick ? "dWorldQuickStep (20 iterations)" : "dWorldStep") + ", trimesh";
   OdeContext ctx{dWorldCreate(), dJointGroupCreate(0)};
@@ -224,8 +263,8 @@ Outcome run_ode(bool quick, double duration) {
   };
   Monitor m(state(), 0.5 * kSize + (kCubes - 1) * kSize);
   const int steps = static_cast<int>(std::llround(duration / kDt));
-  const auto t0 = std::chrono::steady_clock::now();
   int done = 0;
+  clock.start();  // after the set-up, as the steps begin
   for (int k = 1; k <= steps; ++k) {
     dSpaceCollide(space, &ctx, &near_callback);
     if (quick) {
@@ -236,8 +275,9 @@ Outcome run_ode(bool quick, double duration) {
     dJointGroupEmpty(ctx.contacts);
     done = k;
     if (!m.observe(k * kDt, state())) break;
+    clock.after(k, k * kDt);
   }
-  o.ms_per_step = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / std::max(done, 1);
+  o.ms_per_step = clock.ms_per_step(done);
   o.simulated = done * kDt;
   m.finish(o);
   dJointGroupDestroy(ctx.contacts);
@@ -271,42 +311,60 @@ void print(const std::vector<Outcome>& rows, double duration, bool markdown) {
               duration, dGetConfiguration());
 }
 
+constexpr const char* kUsage =
+    "usage: proxima-stack-bench [--time T] [--scene FILE] [--markdown] [--quiet]\n"
+    "  --time T      simulated seconds of each run, 0.001 to 86400 (default 10)\n"
+    "  --scene FILE  the layered Proxima stack (default: examples/mesh_cube_stack.json)\n"
+    "  --quiet       no progress line on stderr (drawn only when stderr is a terminal)\n";
+
 }  // namespace
 
 int main(int argc, char** argv) {
   double duration = 10.0;
-  bool markdown = false;
+  bool markdown = false, show_progress = true;
   const std::string examples = proxima::apps::examples_dir();
   std::string scene = examples + "/mesh_cube_stack.json";
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--time") && i + 1 < argc) {
-      duration = std::atof(argv[++i]);
-    } else if (!std::strcmp(argv[i], "--scene") && i + 1 < argc) {
-      scene = argv[++i];
-    } else if (!std::strcmp(argv[i], "--markdown")) {
-      markdown = true;
-    } else {
-      std::fprintf(stderr, "usage: proxima-stack-bench [--time T] [--scene FILE] [--markdown]\n");
-      return 2;
+  try {
+    proxima::bench::Arguments args(argc, argv);
+    while (args.next()) {
+      // At least one 1 ms step, at most a simulated day (the step count is an int).
+      if (args.is("--time")) duration = args.number(1e-3, 86400.0);
+      else if (args.is("--scene")) {
+        scene = args.text();
+        if (scene.empty()) throw proxima::bench::BadArgument("--scene needs a file name");
+      } else if (args.is("--markdown")) {
+        markdown = true;
+      } else if (args.is("--quiet")) {
+        show_progress = false;
+      } else if (args.is("--help") || args.is("-h")) {
+        std::fputs(kUsage, stdout);
+        return 0;
+      } else {
+        args.unknown();
+      }
     }
-  }
-  if (!(duration > 0.0) || !std::isfinite(duration)) {
-    std::fprintf(stderr, "proxima-stack-bench: --time must be a positive number of seconds\n");
-    return 2;
+  } catch (const proxima::bench::BadArgument& e) {
+    return proxima::bench::refuse("proxima-stack-bench", e, kUsage);
   }
   dInitODE2(0);
   std::vector<Outcome> rows;
+  // Over the four runs' simulated time (a run that fails ends early: the line jumps).
+  proxima::apps::Progress progress =
+      proxima::apps::Progress::on_terminal("proxima-stack-bench", 4 * duration, show_progress);
   try {
-    rows.push_back(run_proxima(scene, 0.0025, "Proxima (BLEM r = 2.5 mm, PGS)", duration));
+    rows.push_back(run_proxima(scene, 0.0025, "Proxima (BLEM r = 2.5 mm, PGS)", duration,
+                               StepClock(progress, 0.0, "Proxima, r = 2.5 mm")));
     // The paper's contrast: no layers, contacts only where triangles cross.
-    rows.push_back(run_proxima(examples + "/mesh_cube_stack_r0.json", 0.0, "Proxima, r = 0 (no layers)",
-                               duration));
+    rows.push_back(run_proxima(examples + "/mesh_cube_stack_r0.json", 0.0, "Proxima, r = 0 (no layers)", duration,
+                               StepClock(progress, duration, "Proxima, r = 0")));
   } catch (const proxima::Error& e) {
+    progress.finish();
     std::fprintf(stderr, "proxima-stack-bench: %s\n", e.what());
     return 1;
   }
-  rows.push_back(run_ode(false, duration));
-  rows.push_back(run_ode(true, duration));
+  rows.push_back(run_ode(false, duration, StepClock(progress, 2 * duration, "ODE dWorldStep")));
+  rows.push_back(run_ode(true, duration, StepClock(progress, 3 * duration, "ODE dWorldQuickStep")));
+  progress.finish();
   print(rows, duration, markdown);
   dCloseODE();
   return rows.front().failed_at ? 1 : 0;

@@ -18,7 +18,10 @@
 // answer at the iteration cap, is counted apart), a reported time whose
 // distance is not within the accuracy, or a contact at one of 16 sampled
 // earlier times (a contact stepped over).
-// Exit status 1 when any query fails one of the checks.
+// Exit status 1 when any query fails one of the checks, 2 for a refused
+// command line.
+// A progress line over the pairs is drawn on stderr when it is a terminal
+// (--quiet: none), redrawn between queries, never inside a timed call.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -31,7 +34,9 @@
 
 #include <proxima/query.hpp>
 
+#include "arguments.hpp"
 #include "draws.hpp"
+#include "progress.hpp"
 #include "witness_check.hpp"
 
 namespace {
@@ -87,16 +92,24 @@ struct ToiTally {
   double max_ns = 0.0, total_ns = 0.0;
 };
 
+// The progress line's position: pair `pair` of the run, query q of `queries`.
+// Redrawn every 1024 queries (Progress itself draws at most five times a second).
+void advance(apps::Progress& line, double pair, long q, long queries, const std::string& note) {
+  if (q % 1024 == 0) line.update(pair + static_cast<double>(q) / static_cast<double>(queries), note);
+}
+
 Transform random_pose(std::mt19937_64& g, std::normal_distribution<double>& n, const Vec3& p) {
   const Quat q = draw_quat(n, g);
   return Transform::from_quaternion(q, p);
 }
 
-void stress_time_of_impact(const Entry& a, const Entry& b, long queries, std::mt19937_64& g, ToiTally& t) {
+void stress_time_of_impact(const Entry& a, const Entry& b, long queries, std::mt19937_64& g, ToiTally& t,
+                           apps::Progress& line, double pair, const std::string& note) {
   std::normal_distribution<double> n;
   std::uniform_real_distribution<double> u(0.0, 1.0);
   const TimeOfImpactRequest req;
   for (long q = 0; q < queries; ++q) {
+    advance(line, pair, q, queries, note);
     const Vec3 pb0 = draw_vec3(n, g);
     const Transform b0 = random_pose(g, n, pb0);
     const Vec3 pb1 = pb0 + 0.5 * draw_vec3(n, g);
@@ -149,51 +162,56 @@ void stress_time_of_impact(const Entry& a, const Entry& b, long queries, std::mt
   }
 }
 
+constexpr const char* kUsage =
+    "usage: proxima-stress [--queries N] [--markdown] [--method auto|gjk_epa|incremental|sat|mpr]"
+    " [--query signed_distance|time_of_impact] [--quiet]\n"
+    "  --queries N  random queries per pair of shape types, 1 to 1000000000 (default 1000000)\n"
+    "  --quiet      no progress line on stderr (drawn only when stderr is a terminal)\n";
+
 }  // namespace
 
 int main(int argc, char** argv) {
   long queries = 1000000;
-  bool markdown = false;
+  bool markdown = false, show_progress = true;
   DistanceRequest request;  // automatic unless --method forces one (the same poses either way)
   bool toi = false;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--query") && i + 1 < argc) {
-      const std::string q = argv[++i];
-      if (q != "signed_distance" && q != "time_of_impact") {
-        std::fprintf(stderr, "proxima-stress: --query must be signed_distance or time_of_impact (got %s)\n", q.c_str());
-        return 2;
+  try {
+    bench::Arguments args(argc, argv);
+    while (args.next()) {
+      if (args.is("--query")) {
+        const std::string q = args.text();
+        if (q != "signed_distance" && q != "time_of_impact")
+          throw bench::BadArgument("--query must be signed_distance or time_of_impact, not '" + q + "'");
+        toi = q == "time_of_impact";
+      } else if (args.is("--queries")) {
+        queries = static_cast<long>(args.integer(1, 1000000000));
+      } else if (args.is("--markdown")) {
+        markdown = true;
+      } else if (args.is("--method")) {
+        const std::string m = args.text();
+        if (m == "auto") request.method = Method::automatic;
+        else if (m == "gjk_epa") request.method = Method::gjk;
+        else if (m == "incremental") request.method = Method::incremental;
+        else if (m == "sat") request.method = Method::sat;
+        else if (m == "mpr") request.method = Method::mpr;
+        else throw bench::BadArgument("--method must be auto, gjk_epa, incremental, sat or mpr, not '" + m + "'");
+      } else if (args.is("--quiet")) {
+        show_progress = false;
+      } else if (args.is("--help") || args.is("-h")) {
+        std::fputs(kUsage, stdout);
+        return 0;
+      } else {
+        args.unknown();
       }
-      toi = q == "time_of_impact";
-      continue;
     }
-    if (!std::strcmp(argv[i], "--queries") && i + 1 < argc) {
-      queries = std::atol(argv[++i]);
-    } else if (!std::strcmp(argv[i], "--markdown")) {
-      markdown = true;
-    } else if (!std::strcmp(argv[i], "--method") && i + 1 < argc) {
-      const std::string m = argv[++i];
-      if (m == "auto") request.method = Method::automatic;
-      else if (m == "gjk_epa") request.method = Method::gjk;
-      else if (m == "incremental") request.method = Method::incremental;
-      else if (m == "sat") request.method = Method::sat;
-      else if (m == "mpr") request.method = Method::mpr;
-      else {
-        std::fprintf(stderr, "proxima-stress: --method must be auto, gjk_epa, incremental, sat or mpr (got %s)\n",
-                     m.c_str());
-        return 2;
-      }
-    } else {
-      std::fprintf(stderr,
-                   "usage: proxima-stress [--queries N] [--markdown] [--method auto|gjk_epa|incremental|sat|mpr]"
-                   " [--query signed_distance|time_of_impact]\n");
-      return 2;
-    }
-  }
-  if (queries < 1) {
-    std::fprintf(stderr, "proxima-stress: --queries must be >= 1\n");
-    return 2;
+  } catch (const bench::BadArgument& e) {
+    return bench::refuse("proxima-stress", e, kUsage);
   }
   const std::vector<Entry> all = shapes();
+  // Every ordered pair but halfspace–halfspace.
+  const double pairs = static_cast<double>(all.size() * all.size() - 1);
+  apps::Progress progress = apps::Progress::on_terminal("proxima-stress", pairs, show_progress);
+  double pair_index = 0.0;
   if (toi) {
     std::printf(markdown ? "| pair | queries | contacts | capped (safe) | status not ok | NaN/inf | late | missed | threw | mean ns | max ns |\n"
                            "|---|---|---|---|---|---|---|---|---|---|---|\n"
@@ -206,8 +224,9 @@ int main(int argc, char** argv) {
         // Two turning halfspaces have no speed bound: the answer is the safe not_converged.
         if (a.shape.type() == ShapeType::halfspace && b.shape.type() == ShapeType::halfspace) continue;
         ToiTally t;
-        stress_time_of_impact(a, b, queries, g, t);
         const std::string pair = a.label + "-" + b.label;
+        stress_time_of_impact(a, b, queries, g, t, progress, pair_index++, pair);
+        progress.clear();
         std::printf(markdown ? "| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %.0f | %.0f |\n"
                              : "%-22s %9ld %8ld %7ld %7ld %7ld %7ld %7ld %7ld %9.0f %11.0f\n",
                     pair.c_str(), t.queries, t.hits, t.capped, t.not_ok, t.non_finite, t.late, t.missed, t.threw,
@@ -231,7 +250,9 @@ int main(int argc, char** argv) {
       if (a.shape.type() == ShapeType::halfspace && b.shape.type() == ShapeType::halfspace) continue;
       Tally t;
       const double reach = 0.9 * (a.r_in + b.r_in);
+      const std::string pair = a.label + "-" + b.label;
       for (long q = 0; q < queries; ++q) {
+        advance(progress, pair_index, q, queries, pair);
         const Vec3 dir = draw_vec3(n, g).normalized();
         const Quat qb = draw_quat(n, g);
         const Transform pb = Transform::from_quaternion(qb, draw_vec3(n, g));
@@ -265,7 +286,8 @@ int main(int argc, char** argv) {
         }
         ++t.queries;
       }
-      const std::string pair = a.label + "-" + b.label;
+      ++pair_index;
+      progress.clear();
       std::printf(markdown ? "| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %.0f | %.0f |\n"
                            : "%-22s %9ld %7ld %7ld %7ld %7ld %7ld %7ld %7ld %9.0f %11.0f\n",
                   pair.c_str(), t.queries, t.not_applicable, t.not_ok, t.non_finite, t.wrong_sign, t.witness_off,

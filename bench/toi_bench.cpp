@@ -35,7 +35,7 @@
 // 1e-5 m (where "collides" depends on each library's tolerance rather than
 // on its correctness), are drawn again; the count is printed.
 //
-// Usage: proxima-toi-bench [--poses N] [--repeats R] [--seed S] [--markdown]
+// Usage: proxima-toi-bench [--poses N] [--repeats R] [--seed S] [--markdown] [--quiet]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -55,7 +55,9 @@
 
 #include <proxima/query.hpp>
 
+#include "arguments.hpp"
 #include "draws.hpp"
+#include "progress.hpp"
 #include "report.hpp"
 #include "peers/timing.hpp"
 
@@ -104,6 +106,7 @@ struct Options {
   int repeats = 5;
   unsigned seed = 20261201;
   bool markdown = false;
+  bool progress = true;  ///< a progress line on stderr when it is a terminal (--quiet: none)
 };
 
 // ---------------------------------------------------------------- motions --
@@ -325,7 +328,12 @@ Workload make_workload(std::string name, Shape a, Shape b, bool rotating, int co
   return w;
 }
 
-std::vector<Workload> make_workloads(int count, unsigned seed) {
+// The eight workloads (four pairs, translating and turning); `before`, when
+// given, is called with each one's name before its motions and ground truth
+// are made (the progress line).
+constexpr std::size_t kWorkloads = 8;
+std::vector<Workload> make_workloads(int count, unsigned seed,
+                                     const std::function<void(const std::string&)>& before = {}) {
   // Polytope: the hull of 200 points on a sphere of radius 0.4 (all on the hull).
   Draws d(seed);
   std::vector<Vec3> points;
@@ -348,10 +356,12 @@ std::vector<Workload> make_workloads(int count, unsigned seed) {
   unsigned k = 1;
   for (const Pair& p : pairs) {
     for (bool rotating : {false, true}) {
-      out.push_back(make_workload(std::string(p.name) + (rotating ? ", turning ≤ 2.5 rad" : ", translation"), p.a, p.b,
-                                  rotating, count, seed + 101 * k++));
+      const std::string name = std::string(p.name) + (rotating ? ", turning ≤ 2.5 rad" : ", translation");
+      if (before) before(name);
+      out.push_back(make_workload(name, p.a, p.b, rotating, count, seed + 101 * k++));
     }
   }
+  if (out.size() != kWorkloads) throw std::logic_error("toi bench: kWorkloads is not the workloads' count");
   return out;
 }
 
@@ -738,50 +748,52 @@ std::string fmt(const char* f, double v) {
 
 
 
-[[noreturn]] void usage(const std::string& why) {
-  std::cerr << "proxima-toi-bench: " << why
-            << "\nusage: proxima-toi-bench [--poses N] [--repeats R] [--seed S] [--markdown]\n";
-  std::exit(2);
-}
+constexpr const char* kUsage =
+    "usage: proxima-toi-bench [--poses N] [--repeats R] [--seed S] [--markdown] [--quiet]\n"
+    "  --poses N    motions per workload, 1 to 10000000 (default 1000)\n"
+    "  --repeats R  timed repeats of each motion, 1 to 1000000 (default 5)\n"
+    "  --seed S     the motions' seed, 0 to 4294967295 (default 20261201)\n"
+    "  --quiet      no progress line on stderr (drawn only when stderr is a terminal)\n";
 
+// The options; exits with status 2 on a refused command line.
 Options parse_args(int argc, char** argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage(a + " needs a value");
-      return argv[++i];
-    };
-    try {
-      if (a == "--poses") {
-        o.poses = std::stoi(value());
-        if (o.poses < 1) usage("--poses must be ≥ 1");
-      } else if (a == "--repeats") {
-        o.repeats = std::stoi(value());
-        if (o.repeats < 1) usage("--repeats must be ≥ 1");
-      } else if (a == "--seed") {
-        o.seed = static_cast<unsigned>(std::stoul(value()));
-      } else if (a == "--markdown") {
-        o.markdown = true;
-      } else if (a == "--help" || a == "-h") {
-        usage("help");
+  try {
+    pb::Arguments args(argc, argv);
+    while (args.next()) {
+      if (args.is("--poses")) o.poses = static_cast<int>(args.integer(1, 10000000));
+      else if (args.is("--repeats")) o.repeats = static_cast<int>(args.integer(1, 1000000));
+      else if (args.is("--seed")) o.seed = static_cast<unsigned>(args.integer(0, 4294967295LL));
+      else if (args.is("--markdown")) o.markdown = true;
+      else if (args.is("--quiet")) o.progress = false;
+      else if (args.is("--help") || args.is("-h")) {
+        std::cout << kUsage;
+        std::exit(0);
       } else {
-        usage("unknown option " + a);
+        args.unknown();
       }
-    } catch (const std::logic_error&) {
-      usage("bad number for " + a);
     }
+  } catch (const pb::BadArgument& e) {
+    std::exit(pb::refuse("proxima-toi-bench", e, kUsage));
   }
   return o;
 }
 
 int run(const Options& opt) {
   const auto t_start = std::chrono::steady_clock::now();
-  const std::vector<Workload> works = make_workloads(opt.poses, opt.seed);
+  // Over the workloads' ground truth, then their measurement: redrawn
+  // between workloads and before each row's measurement (never inside one);
+  // the tables are printed after the line is gone.
+  proxima::apps::Progress progress =
+      proxima::apps::Progress::on_terminal("proxima-toi-bench", 2.0 * static_cast<double>(kWorkloads), opt.progress);
+  double made = 0.0;
+  const std::vector<Workload> works = make_workloads(
+      opt.poses, opt.seed, [&](const std::string& name) { progress.update(made++, "ground truth: " + name); });
 
   char date[64];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  progress.clear();
   std::cout << "Time of impact over t ∈ [0, 1], " << opt.poses << " motions per workload (seed " << opt.seed
             << "; every other one aimed at B's position at t = 0.5), the same motions for every library; " << date
             << ", " << machine_name() << ".";
@@ -805,7 +817,10 @@ int run(const Options& opt) {
   std::vector<std::vector<std::string>> rows;
   rows.push_back({"workload", "library", "method", "median ns", "× Proxima", "max |Δt|", "median |Δt|",
                   "missed: no hit", "missed: late", "false hits", "failures", "note"});
-  for (const Workload& w : works) {
+  for (std::size_t wi = 0; wi < works.size(); ++wi) {
+    const Workload& w = works[wi];
+    const auto step = [&] { progress.update(static_cast<double>(kWorkloads + wi), w.name); };
+    step();
     const std::size_t n = w.motions.size();
     const int colliding = static_cast<int>(std::count_if(w.truth.begin(), w.truth.end(), [](const Truth& t) { return t.hit; }));
     std::vector<std::string> mrow = {w.name, std::to_string(n), std::to_string(colliding), std::to_string(w.redrawn),
@@ -820,10 +835,12 @@ int run(const Options& opt) {
     mrow.push_back(bullet_gap.text(n));
     const std::string fcl_lib = std::string("FCL ") + FCL_VERSION;
     for (const FclMethod& m : fcl_methods()) {
+      step();
       out.push_back({fcl_lib, m.name,
                      pb::run_isolated([&] { return run_fcl(w, opt.repeats, m); }, n, std::chrono::seconds(120))});
     }
     for (BulletCast c : {BulletCast::conservative, BulletCast::gjk, BulletCast::subsimplex}) {
+      step();
       out.push_back({"Bullet", bullet_name(c),
                      pb::run_isolated([&] { return run_bullet(w, opt.repeats, c, bullet_gap); }, n,
                                       std::chrono::seconds(120))});
@@ -845,6 +862,7 @@ int run(const Options& opt) {
                       std::to_string(s.late), std::to_string(s.false_hit), std::to_string(s.failures), c.note});
     }
   }
+  progress.finish();
   print_table(rows, opt.markdown, std::cout, {false, false, false, true, true, true, true, true, true, true, true, false});
 
   std::cout << "\nWorkloads, ground truth, and how far each library's interpolated poses stray from the motion "

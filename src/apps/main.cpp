@@ -115,6 +115,8 @@ int main(int argc, char** argv) {
   int bench_poses = 1000;
   CLI::App* bench = app.add_subcommand("bench", "Run the side-by-side distance benchmark");
   bench->add_option("--poses", bench_poses, "Poses per workload")->check(CLI::Range(1, 100000000))->capture_default_str();
+  bool bench_progress = true;
+  bench->add_flag("!--quiet", bench_progress, "No progress line on stderr (shown only on a terminal)");
 
   std::string scene_path;
   proxima::apps::SimCommandOptions sim_opt;
@@ -306,7 +308,8 @@ int main(int argc, char** argv) {
       std::cerr << "proxima bench: the program proxima-bench was not found beside proxima\n";
       return 1;
     }
-    const std::string cmd = "'" + prog + "' --poses " + std::to_string(bench_poses);
+    std::string cmd = "'" + prog + "' --poses " + std::to_string(bench_poses);
+    if (!bench_progress) cmd.append(" --quiet");
     const int rc = std::system(cmd.c_str());
     return rc == 0 ? 0 : 1;
   }
