@@ -199,8 +199,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   copt.margin = in.byte() < 128 ? 0.0 : in.size();
   ContactSet cs;
   contacts(*a, ta, *b, tb, copt, cs);
+  if (std::getenv("PROXIMA_FUZZ_VERBOSE"))
+    std::fprintf(stderr, "contacts: margin %.17g, status %s, distance %.17g\n", copt.margin, to_string(cs.status),
+                 cs.distance);
   if (std::isnan(cs.distance) || cs.normal.hasNaN()) broken("contacts: NaN distance or normal");
-  if ((cs.status == Status::invalid_input) == poses_valid) broken("contacts: invalid_input exactly for invalid poses");
+  // A negative or non-finite margin is invalid input too (the header's promise).
+  const bool margin_valid = std::isfinite(copt.margin) && copt.margin >= 0.0;
+  if ((cs.status == Status::invalid_input) == (poses_valid && margin_valid))
+    broken("contacts: invalid_input exactly for invalid poses or margin");
   if (cs.status == Status::ok) {
     if (!std::isfinite(cs.distance) && !unbounded) broken("contacts: non-finite distance");
     if (!finite(cs.normal)) broken("contacts: non-finite normal");

@@ -166,6 +166,9 @@ ToleranceResult tolerance(const Shape& a, const Transform& pose_a, const Shape& 
 /// on a face the clipped polygon of options.disc_points rim points.
 /// Guarantee (without reduction): if the relative velocity along the normal
 /// is ≥ 0 at every returned point, the signed distance does not decrease.
+/// An invalid pose or option (a negative or non-finite margin or feature
+/// tolerance, fewer than 3 disc points, a negative max_points) gives
+/// Status::invalid_input and no points.
 ContactSet contacts(const Shape& a, const Transform& pose_a, const Shape& b,
                     const Transform& pose_b, const ContactOptions& options = {});
 /// As above, refilling `out` (reusing its capacity: no allocation once warm).
