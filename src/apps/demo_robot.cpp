@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <numbers>
@@ -12,7 +13,9 @@
 #include <proxima/robot/urdf.hpp>
 
 #include "data_dirs.hpp"
+#include "html_replay.hpp"
 #include "svg_plot.hpp"
+#include "watch_page.hpp"
 
 namespace proxima::apps {
 
@@ -69,6 +72,8 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
     Watchdog dog(q.size(), channels.channels, channels.fn, options, {},
                  link_kinematics(checker.model(), "panda_hand"));
     demo.closest_watched = table_distance(q);
+    // The page's colours run from the stop distance (red) to the warn distance (green), as `proxima watch --html`.
+    WatchRecorder page(checker, env, {options.stop_distance, options.warn_distance});
     double total_us = 0.0;
     const int samples = static_cast<int>(kWatchedFor / kFeed);
     for (int k = 0; k < samples; ++k) {
@@ -79,6 +84,11 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
       demo.update_us_max = std::max(demo.update_us_max, us);
       ++demo.updates;
       const double d = table_distance(q);
+      page.observe({{"t", k * kFeed}, {"q", q}},
+                   {{"t", k * kFeed}, {"level", to_string(s.level)}, {"speed_factor", s.speed_factor},
+                    {"clearance", std::isfinite(s.clearance) ? nlohmann::json(s.clearance) : nlohmann::json()},
+                    {"channel", channels.names.at(static_cast<std::size_t>(s.channel))},
+                    {"reason", to_string(s.reason)}});
       demo.time.push_back(k * kFeed);
       demo.table_mm.push_back(1e3 * d);
       demo.speed_factor.push_back(s.speed_factor);
@@ -95,6 +105,7 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
       demo.closest_watched = std::min(demo.closest_watched, table_distance(q));
     }
     demo.update_us_mean = total_us / demo.updates;
+    demo.watch_page = page.data("proxima demo: the Panda's watched jog", kDefaultFrameBudget);
   } catch (const std::exception& e) {
     demo.error = e.what();
   }
@@ -107,7 +118,8 @@ std::vector<std::string> robot_plots(const RobotDemo& demo) {
                         200)};
 }
 
-void robot_markdown(const RobotDemo& demo, std::ostream& out, const std::vector<std::string>& plots) {
+void robot_markdown(const RobotDemo& demo, std::ostream& out, const std::vector<std::string>& plots,
+                    const std::string& page) {
   if (!demo.error.empty()) {
     out << "The Panda did not load: " << demo.error << "\n";
     return;
@@ -146,6 +158,10 @@ void robot_markdown(const RobotDemo& demo, std::ostream& out, const std::vector<
     out << "\n";
     for (const std::string& p : plots) out << "![" << p << "](" << p << ") ";
     out << "\n";
+  }
+  if (!page.empty()) {
+    out << "\n[3-D replay of the watched jog](" << page
+        << "): the Panda's links coloured by clearance, the clearance, level and speed factor under it.\n";
   }
   out.flags(flags);
   out.precision(precision);
