@@ -393,6 +393,9 @@
 
   function render() { renderer.render(scene, camera); }
 
+  // A scale's round values as short as they are: 0.2, not 0.2000.
+  function tickText(v) { return String(Number(v.toPrecision(4))); }
+
   function valueText(t, v) {
     if (v === null || v === undefined || !isFinite(v)) return '–';
     if (t.labels && t.labels[v] !== undefined) return t.labels[v];
@@ -415,9 +418,13 @@
     ticks.style.width = bar.width + 'px';
     [0, 0.5, 1].forEach(function (u) {
       const label = document.createElement('span');
-      label.style.left = (u * 100) + '%';
+      // The ends inside the bar's width, the middle centred on its value.
+      if (u === 0) label.style.left = '0';
+      else if (u === 1) label.style.right = '0';
+      else label.style.left = (u * 100) + '%';
+      if (u !== 0.5) label.style.transform = 'none';
       const v = scale.near + u * (scale.far - scale.near);
-      label.textContent = (u === 1 ? '≥ ' : '') + formatNumber(v) + (u === 1 ? ' ' + scale.unit : '');
+      label.textContent = (u === 1 ? '≥ ' : '') + tickText(v) + (u === 1 ? ' ' + scale.unit : '');
       ticks.appendChild(label);
     });
   }
@@ -460,8 +467,8 @@
       ctx.fillText(t.name + (t.unit ? ' (' + t.unit + ')' : ''), 4, top + 10);
       ctx.fillStyle = '#666';
       ctx.textAlign = 'right';
-      ctx.fillText(t.labels ? t.labels[hi] : formatNumber(hi), STRIP_LEFT - 4, top + 9);
-      ctx.fillText(t.labels ? t.labels[lo] : formatNumber(lo), STRIP_LEFT - 4, bottom);
+      ctx.fillText(t.labels ? t.labels[hi] : tickText(hi), STRIP_LEFT - 4, top + 9);
+      ctx.fillText(t.labels ? t.labels[lo] : tickText(lo), STRIP_LEFT - 4, bottom);
       ctx.strokeStyle = '#e3e3e3';
       ctx.strokeRect(STRIP_LEFT, top, w - STRIP_LEFT - STRIP_RIGHT, bottom - top);
       ctx.strokeStyle = '#3b75af';
@@ -479,9 +486,9 @@
     });
     ctx.fillStyle = '#666';
     ctx.textAlign = 'left';
-    ctx.fillText(formatNumber(t0) + ' s', STRIP_LEFT, h - 3);
+    ctx.fillText(tickText(t0) + ' s', STRIP_LEFT, h - 3);
     ctx.textAlign = 'right';
-    ctx.fillText(formatNumber(t1) + ' s', w - STRIP_RIGHT, h - 3);
+    ctx.fillText(tickText(t1) + ' s', w - STRIP_RIGHT, h - 3);
     const x = Math.round(stripX(frames[current].time));
     ctx.fillStyle = STRIP_CURSOR_COLOUR;
     ctx.fillRect(x - 1, 0, 3, h - 14);
