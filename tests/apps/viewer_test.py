@@ -36,7 +36,7 @@ BACKGROUND = (0xF4, 0xF5, 0xF7)
 CONTACT = (0xFF, 0x00, 0xFF)  # replay.js CONTACT_COLOUR
 SEGMENT = (0x00, 0xA0, 0xFF)  # replay.js SEGMENT_COLOUR
 CURSOR = (0x70, 0x00, 0xFF)  # replay.js STRIP_CURSOR_COLOUR
-STRIP_HEIGHT, STRIP_LEFT, STRIP_RIGHT = 150, 110, 12  # replay.html #strip, replay.js STRIP_LEFT / STRIP_RIGHT
+STRIP_HEIGHT, STRIP_LEFT, STRIP_RIGHT = 150, 150, 12  # replay.html #strip, replay.js STRIP_LEFT / STRIP_RIGHT
 
 checks = 0
 

@@ -431,7 +431,7 @@
 
   // ---- the timelines strip: one row per timeline against time, the cursor on the current frame ----
   const stripCanvas = document.getElementById('strip');
-  const STRIP_LEFT = 110, STRIP_RIGHT = 12;
+  const STRIP_LEFT = 150, STRIP_RIGHT = 12;
   const stripRows = (data.timelines || []).filter(function (t) {
     return t.values && t.values.length === frames.length;
   });
