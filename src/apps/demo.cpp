@@ -19,8 +19,8 @@
 #include "demo_robot.hpp"
 #include "demo_sim.hpp"
 #include "progress.hpp"
-#include "replay_page.hpp"
 #include "query_protocol.hpp"
+#include "replay_page.hpp"
 
 namespace proxima::apps {
 namespace {

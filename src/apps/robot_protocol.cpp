@@ -18,10 +18,10 @@
 #include <proxima/robot/point_cloud.hpp>
 #include <proxima/robot/urdf.hpp>
 
+#include "html_replay.hpp"
 #include "json_lines.hpp"
 #include "json_reader.hpp"
 #include "json_shapes.hpp"
-#include "html_replay.hpp"
 #include "robot_page.hpp"
 
 namespace proxima::apps {

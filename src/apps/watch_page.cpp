@@ -36,7 +36,8 @@ void WatchRecorder::observe(const json& line, const json& answer) {
   char text[160];
   std::snprintf(text, sizeof text, "t = %.3f s  %s  speed factor %.2f  channel ", r.t, level.c_str(), r.speed_factor);
   r.text = std::string(text).append(answer.value("channel", std::string()));
-  if (answer.contains("reason") && answer["reason"] != "none") r.text.append("  (").append(answer["reason"]).append(")");
+  if (answer.contains("reason") && answer["reason"] != "none")
+    r.text.append("  (").append(answer["reason"].get<std::string>()).append(")");
   records_.push_back(std::move(r));
 }
 

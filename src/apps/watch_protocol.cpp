@@ -16,10 +16,10 @@
 #include <proxima/robot/program_follower.hpp>
 #include <proxima/robot/scene_watchdog.hpp>
 
+#include "html_replay.hpp"
 #include "json_lines.hpp"
 #include "json_program.hpp"
 #include "json_reader.hpp"
-#include "html_replay.hpp"
 #include "watch_page.hpp"
 
 namespace proxima::apps {

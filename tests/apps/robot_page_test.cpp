@@ -159,9 +159,11 @@ TEST(LinkClearance, PandaMatchesTheSceneCheckersDistances) {
 
 TEST(RobotPage, ConfigurationsBecomeFramesWithClearances) {
   const SceneChecker c = slider();
-  std::istringstream in(R"({"id": 1, "q": [0.3], "environment": [{"name": "wall", "geometry": {"shape": "box", "size": [0.1, 1, 1]}, "pose": {"p": [0.6, 0, 0.5]}}]}
+  const std::string wall_json =
+      R"([{"name": "wall", "geometry": {"shape": "box", "size": [0.1, 1, 1]}, "pose": {"p": [0.6, 0, 0.5]}}])";
+  std::istringstream in(R"({"id": 1, "q": [0.3], "environment": )" + wall_json + R"(}
 {"id": 2, "q": [0.4, 1]}
-{"id": 3, "scene": [{"name": "wall", "geometry": {"shape": "box", "size": [0.1, 1, 1]}, "pose": {"p": [0.6, 0, 0.5]}}]}
+{"id": 3, "scene": )" + wall_json + R"(}
 {"id": 4, "q": [0.0]}
 {"id": 5, "q": [0.3]}
 )");

@@ -93,7 +93,8 @@ TEST(SvgPlot, MedianLineOfATimePerStepPlot) {
   const std::string svg = svg_plot({PlotSeries{{0, 1, 2, 3, 4}, {5, 1, 3, 100, 2}}}, o);
   EXPECT_EQ(texts(svg, "median"), (std::vector<std::string>{"median 3"}));
   // y from 1 (bottom, 150 px) to 100 (top, 20 px).
-  EXPECT_NEAR(attribute(svg, "<line class=\"median\"", "y1"), 20.0 + (100.0 - 3.0) / 99.0 * 130.0, 0.06);  // written to 4 digits
+  // Written to 4 digits.
+  EXPECT_NEAR(attribute(svg, "<line class=\"median\"", "y1"), 20.0 + (100.0 - 3.0) / 99.0 * 130.0, 0.06);
 }
 
 }  // namespace

@@ -426,7 +426,8 @@ def test_robot(tmp):
     ball_at = project(ROBOT_CAMERA, [0.44, 0, 0.5])
     base_at = project(ROBOT_CAMERA, [0, 0, 0])
     check(colour_near(near, ball_at, reddish) >= 40, f"ball at {ball_at}: {near[round(ball_at[1])][round(ball_at[0])]}")
-    check(colour_near(near, base_at, greenish) >= 40, f"base at {base_at}: {near[round(base_at[1])][round(base_at[0])]}")
+    check(colour_near(near, base_at, greenish) >= 40,
+          f"base at {base_at}: {near[round(base_at[1])][round(base_at[0])]}")
     far = screenshot(tmp, page, ROBOT_CAMERA, 0, "robot_far")
     start_at = project(ROBOT_CAMERA, [0.0, 0, 0.5])
     check(colour_near(far, start_at, greenish) >= 40, f"frame 0 ball: {far[round(start_at[1])][round(start_at[0])]}")
@@ -479,7 +480,8 @@ def test_watch(tmp):
         drawn = [(i, j) for j in range(H - STRIP_HEIGHT, H) for i in range(W) if near(image[j][i], CURSOR, 40)]
         check(len(drawn) > 100, f"frame {frame}: {len(drawn)} cursor pixels")
         cursor[frame] = centroid(drawn)[0]
-        check(abs(cursor[frame] - expected) < 2.5, f"frame {frame}: cursor drawn at {cursor[frame]}, expected {expected}")
+        check(abs(cursor[frame] - expected) < 2.5,
+              f"frame {frame}: cursor drawn at {cursor[frame]}, expected {expected}")
     check(cursor[0] < cursor[20] < cursor[40], f"the cursor does not move: {cursor}")
 
     # The ball 2 cm from the wall at the end (the red end of the stop-to-warn scale) is red where it projects.
