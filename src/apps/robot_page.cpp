@@ -48,7 +48,7 @@ LinkClearances RobotReplay::add(const LinkClearance& clearance, const RobotState
   const SceneChecker& checker = clearance.checker();
   const std::vector<Link>& links = checker.model().links();
   std::map<std::size_t, json> poses;
-  json per_link = json::object();
+  std::map<int, json> per_link;
   const LinkClearances c = clearance.at(s, env);
   for (std::size_t l = 0; l < links.size(); ++l) {
     const std::vector<LinkShape>& shapes = checker.geometry().links()[l].shapes;
@@ -59,7 +59,7 @@ LinkClearances RobotReplay::add(const LinkClearance& clearance, const RobotState
       const std::size_t b = body("link:" + links[l].name + "/" + std::to_string(k), links[l].name, shape, li);
       poses[b] = pose_array(s.shape_poses[s.shape_begin[l] + k]);
     }
-    per_link[std::to_string(li)] =
+    per_link[li] =
         std::isfinite(c.per_link[l]) ? json(round_significant(c.per_link[l], 6, 1e-7)) : json(nullptr);
   }
   for (const EnvironmentObject& o : env.objects) {
@@ -79,9 +79,9 @@ LinkClearances RobotReplay::add(const LinkClearance& clearance, const RobotState
   }
   frame["segments"] = segments;
   frame["contacts"] = json::array();
-  frame["clearances_by_link"] = per_link;  // indexed by link number, resolved in data()
   frames_.push_back(std::move(frame));
   poses_.push_back(std::move(poses));
+  clearances_.push_back(std::move(per_link));
   return c;
 }
 
@@ -114,13 +114,12 @@ json RobotReplay::data() const {
       poses.push_back(it == poses_[f].end() ? json(nullptr) : it->second);
     }
     frame["poses"] = poses;
+    // One per link of the page; a link this frame's robot does not have (a held object) is null.
     json clearances = json::array();
-    const json& by_link = frame["clearances_by_link"];
-    for (std::size_t l = 0; l < links_.size(); ++l) {
-      const std::string key = std::to_string(l);
-      clearances.push_back(by_link.contains(key) ? by_link[key] : json(nullptr));
+    for (int l = 0; l < static_cast<int>(links_.size()); ++l) {
+      const auto it = clearances_[f].find(l);
+      clearances.push_back(it == clearances_[f].end() ? json(nullptr) : it->second);
     }
-    frame.erase("clearances_by_link");
     frame["clearances"] = clearances;
     frames.push_back(std::move(frame));
   }

@@ -68,9 +68,10 @@ class RobotReplay {
   std::map<std::string, std::size_t> body_of_;
   std::vector<std::string> links_;
   std::map<std::string, int> link_of_;
-  // Per frame: the frame's fields, and each present body's pose.
+  // Per frame: the frame's fields, each present body's pose, each present link's clearance.
   std::vector<nlohmann::json> frames_;
   std::vector<std::map<std::size_t, nlohmann::json>> poses_;
+  std::vector<std::map<int, nlohmann::json>> clearances_;
   nlohmann::json timelines_ = nlohmann::json::array();
   bool strip_ = false;
 };
