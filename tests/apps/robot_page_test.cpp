@@ -250,6 +250,60 @@ TEST(WatchPage, KeepsAtMostTheBudgetAndTheWorstBetweenFrames) {
   EXPECT_EQ(recorder.data("slider", 600)["frames"].size(), 10u);
 }
 
+bool libjs_three_installed() {
+  const char* prefix = std::getenv("PROXIMA_LIBJS_THREE_PREFIX");
+  return std::filesystem::exists(std::string(prefix ? prefix : "/usr") + "/share/javascript/three/three.min.js");
+}
+
+// The data object of a page file.
+json page_data(const std::filesystem::path& page) {
+  std::ifstream in(page);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string tag = R"(<script type="application/json" id="proxima-data">)";
+  const std::size_t start = text.str().find(tag);
+  if (start == std::string::npos) return nullptr;
+  const std::size_t from = start + tag.size();
+  return json::parse(text.str().substr(from, text.str().find("</script>", from) - from));
+}
+
+TEST(WatchPage, TheCommandWritesTheRun) {
+  if (!libjs_three_installed()) GTEST_SKIP() << "libjs-three is not installed";
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "proxima_watch_page_test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "slider.urdf") << kSlider;
+  std::ofstream(dir / "cell.json") << R"({"environment": [{"name": "wall", "geometry": {"shape": "box",)"
+                                   << R"( "size": [0.1, 1, 1]}, "pose": {"p": [0.6, 0, 0.5]}}]})";
+  WatchCommandOptions o;
+  o.robot.urdf = (dir / "slider.urdf").string();
+  o.environment = (dir / "cell.json").string();
+  o.html_path = (dir / "watch.html").string();
+  // A tick before any sample (nothing to draw), five samples, an error line (not drawn), a tick after them.
+  std::istringstream in(R"({"t": 0}
+{"t": 0.1, "q": [0]}
+{"t": 0.2, "q": [0.05]}
+{"t": 0.3, "q": [0.1]}
+{"t": 0.4, "q": [0.15]}
+{"t": 0.5, "q": [0.2]}
+{"t": 0.45, "q": [0.2]}
+{"t": 0.6}
+)");
+  std::ostringstream out, err;
+  ASSERT_EQ(run_watch_command(o, in, out, err), 0) << err.str();
+  const json d = page_data(dir / "watch.html");
+  ASSERT_TRUE(d.is_object());
+  const json& frames = d["frames"];
+  ASSERT_EQ(frames.size(), 6u);
+  EXPECT_EQ(d["strip"], true);
+  EXPECT_EQ(d["colour_scale"]["near"], 0.01);
+  EXPECT_NEAR(frames[5]["time"].get<double>(), 0.6, 1e-12);
+  // The tick draws the robot at the last sample: the ball 0.55 − 0.2 − 0.1 from the wall.
+  EXPECT_NEAR(frames[5]["clearances"][1].get<double>(), 0.25, 1e-6);
+  EXPECT_NEAR(frames[0]["clearances"][1].get<double>(), 0.3, 1e-6) << "the base, 0.3 below, is nearer than the wall";
+  EXPECT_NE(d["title"].get<std::string>().find("6 answers, 6 frames"), std::string::npos) << d["title"];
+  std::filesystem::remove_all(dir);
+}
+
 TEST(RobotPage, HtmlFlagIsStrict) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "proxima_robot_page_test";
   std::filesystem::create_directories(dir);
@@ -283,14 +337,12 @@ TEST(RobotPage, HtmlFlagIsStrict) {
   o.html_path = (dir / "slider.html").string();
   std::istringstream in(R"({"q": [0.1]})");
   std::ostringstream out, err;
-  if (!std::filesystem::exists("/usr/share/javascript/three/three.min.js") &&
-      std::getenv("PROXIMA_LIBJS_THREE_PREFIX") == nullptr)
-    GTEST_SKIP() << "libjs-three is not installed";
+  if (!libjs_three_installed()) GTEST_SKIP() << "libjs-three is not installed";
   ASSERT_EQ(run_robot_command(o, in, out, err), 0) << err.str();
-  std::ifstream page(*o.html_path);
-  std::stringstream text;
-  text << page.rdbuf();
-  EXPECT_NE(text.str().find("\"colour_scale\""), std::string::npos);
+  const json d = page_data(*o.html_path);
+  ASSERT_TRUE(d.is_object());
+  EXPECT_EQ(d["frames"].size(), 1u);
+  EXPECT_EQ(d["links"], json::parse(R"(["base", "ball"])"));
   std::filesystem::remove_all(dir);
 }
 
