@@ -59,9 +59,13 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
     std::vector<double> q = ready_pose();
     q.resize(checker.model().variable_count(), 0.0);
     const std::vector<double> start = q;
+    demo.unwatched_time.push_back(0.0);
+    demo.unwatched_table_mm.push_back(1e3 * table_distance(q));
     for (int k = 0; k < kSteps && demo.contact_time_unwatched < 0; ++k) {
       q[1] += kShoulder * kFeed;
       if (checker.environment_collision(checker.state(q), env).collide()) demo.contact_time_unwatched = (k + 1) * kFeed;
+      demo.unwatched_time.push_back((k + 1) * kFeed);
+      demo.unwatched_table_mm.push_back(1e3 * table_distance(q));
     }
 
     // The closed loop: the jog scaled by each answer, run until the stop
@@ -113,8 +117,11 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
 }
 
 std::vector<std::string> robot_plots(const RobotDemo& demo) {
-  return {svg_line_plot({demo.time, demo.table_mm}, "watched jog: table distance against time (s)", "mm", 480, 200),
-          svg_line_plot({demo.time, demo.speed_factor}, "watched jog: speed factor against time (s)", "factor", 480,
+  const PlotOptions distance{
+      .title = "table distance, watched and unwatched", .y_label = "mm", .width = 480, .height = 200};
+  return {svg_plot({{demo.time, demo.table_mm, "watched"}, {demo.unwatched_time, demo.unwatched_table_mm, "unwatched"}},
+                   distance),
+          svg_line_plot({demo.time, demo.speed_factor}, "watched jog: speed factor", "factor", 480,
                         200)};
 }
 

@@ -167,11 +167,7 @@ namespace {
 
 // Read by its median: a few slow steps (a page fault, the first contact) do not move it.
 std::string time_per_step_plot(const PlotSeries& ms) {
-  PlotOptions o;
-  o.title = "time per step";
-  o.y_label = "ms";
-  o.median = true;
-  return svg_plot({ms}, o);
+  return svg_plot({ms}, {.title = "time per step", .y_label = "ms", .median = true});
 }
 
 }  // namespace

@@ -169,12 +169,7 @@ std::string svg_plot(const std::vector<PlotSeries>& series, const PlotOptions& o
 
 std::string svg_line_plot(const PlotSeries& s, const std::string& title, const std::string& y_label, int width,
                           int height) {
-  PlotOptions o;
-  o.title = title;
-  o.y_label = y_label;
-  o.width = width;
-  o.height = height;
-  return svg_plot({s}, o);
+  return svg_plot({s}, {.title = title, .y_label = y_label, .width = width, .height = height});
 }
 
 }  // namespace proxima::apps

@@ -44,6 +44,13 @@ TEST(DemoRobot, TheWatchdogKeepsThePandaOffTheTable) {
   const std::vector<std::string> plots = robot_plots(demo);
   ASSERT_EQ(plots.size(), 2u);
   for (const std::string& p : plots) EXPECT_EQ(p.rfind("<svg", 0), 0u);
+  // The unwatched jog beside the watched one, named in the distance plot's legend; it ends touching the table.
+  ASSERT_EQ(demo.unwatched_time.size(), demo.unwatched_table_mm.size());
+  EXPECT_DOUBLE_EQ(demo.unwatched_time.back(), demo.contact_time_unwatched);
+  EXPECT_EQ(demo.unwatched_table_mm.back(), 0.0);
+  EXPECT_NE(plots[0].find(">watched</text>"), std::string::npos);
+  EXPECT_NE(plots[0].find(">unwatched</text>"), std::string::npos);
+  EXPECT_EQ(plots[1].find("class=\"legend\""), std::string::npos) << "one series";
 
   // The watched run's replay page: a frame per sample (fewer than the page's 600), ending at the stop,
   // its levels and speed factors those of the run, the table's clearance colours on the stop-to-warn scale.

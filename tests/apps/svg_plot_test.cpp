@@ -68,9 +68,7 @@ TEST(SvgPlot, TickLabelsAlongBothAxesAndAGrid) {
 
 TEST(SvgPlot, LegendNamesEverySeries) {
   PlotSeries a{{0, 1, 2}, {0, 1, 0}, "watched"}, b{{0, 1, 2}, {1, 2, 3}, "unwatched <jog>"};
-  PlotOptions o;
-  o.title = "two";
-  const std::string svg = svg_plot({a, b}, o);
+  const std::string svg = svg_plot({a, b}, {.title = "two"});
   EXPECT_EQ(texts(svg, "legend"), (std::vector<std::string>{"unwatched &lt;jog&gt;", "watched"}));
   std::size_t polylines = 0;
   for (std::size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1)) ++polylines;
@@ -86,10 +84,7 @@ TEST(SvgPlot, MedianLineOfATimePerStepPlot) {
   EXPECT_EQ(median_of({4, 1, 3, 2}), 2.5);
   EXPECT_EQ(median_of({NAN, 7, INFINITY}), 7.0);
   EXPECT_TRUE(std::isnan(median_of({})));
-  PlotOptions o;
-  o.title = "time per step";
-  o.y_label = "ms";
-  o.median = true;
+  const PlotOptions o{.title = "time per step", .y_label = "ms", .median = true};
   const std::string svg = svg_plot({PlotSeries{{0, 1, 2, 3, 4}, {5, 1, 3, 100, 2}}}, o);
   EXPECT_EQ(texts(svg, "median"), (std::vector<std::string>{"median 3"}));
   // y from 1 (bottom, 150 px) to 100 (top, 20 px).
