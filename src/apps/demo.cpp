@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <proxima/core/error.hpp>
+
 #include "data_dirs.hpp"
 #include "demo.hpp"
 #include "demo_mesh.hpp"
@@ -18,6 +20,7 @@
 #include "demo_sim.hpp"
 #include "progress.hpp"
 #include "query_protocol.hpp"
+#include "replay_page.hpp"
 
 namespace proxima::apps {
 namespace {
@@ -211,7 +214,20 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
       if (f) plots.push_back(name);
     }
   }
-  robot_markdown(robot, report, plots);
+  // The watched jog's replay page beside the report (no page without libjs-three: said, not fatal).
+  std::string watch_page;
+  if (!robot.watch_page.is_null()) {
+    const std::string name = "watchdog_replay.html";
+    try {
+      ReplayPageFile page((fs::path(options.report_dir) / name).string(), "watchdog replay page");
+      page.write(robot.watch_page);
+      watch_page = name;
+    } catch (const Error& e) {
+      progress.clear();
+      out << e.what() << "\n";
+    }
+  }
+  robot_markdown(robot, report, plots, watch_page);
   if (options.sim) {
     // Short runs of the example scenes: a table here, plots in index.html.
     const std::string examples = options.examples_dir.empty() ? default_examples_dir() : options.examples_dir;
@@ -229,7 +245,7 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
     sim_markdown(scenes, report);
     const fs::path html = fs::path(options.report_dir) / "index.html";
     std::ofstream h(html);
-    if (h) h << sim_html(scenes, command.str(), date);
+    if (h) h << sim_html(scenes, command.str(), date, watch_page);
     progress.clear();
     if (!h) {
       out << "could not write " << html.string() << "\n";

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <numbers>
@@ -12,7 +13,9 @@
 #include <proxima/robot/urdf.hpp>
 
 #include "data_dirs.hpp"
+#include "html_replay.hpp"
 #include "svg_plot.hpp"
+#include "watch_page.hpp"
 
 namespace proxima::apps {
 
@@ -56,9 +59,13 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
     std::vector<double> q = ready_pose();
     q.resize(checker.model().variable_count(), 0.0);
     const std::vector<double> start = q;
+    demo.unwatched_time.push_back(0.0);
+    demo.unwatched_table_mm.push_back(1e3 * table_distance(q));
     for (int k = 0; k < kSteps && demo.contact_time_unwatched < 0; ++k) {
       q[1] += kShoulder * kFeed;
       if (checker.environment_collision(checker.state(q), env).collide()) demo.contact_time_unwatched = (k + 1) * kFeed;
+      demo.unwatched_time.push_back((k + 1) * kFeed);
+      demo.unwatched_table_mm.push_back(1e3 * table_distance(q));
     }
 
     // The closed loop: the jog scaled by each answer, run until the stop
@@ -69,6 +76,8 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
     Watchdog dog(q.size(), channels.channels, channels.fn, options, {},
                  link_kinematics(checker.model(), "panda_hand"));
     demo.closest_watched = table_distance(q);
+    // The page's colours run from the stop distance (red) to the warn distance (green), as `proxima watch --html`.
+    WatchRecorder page(checker, env, {options.stop_distance, options.warn_distance});
     double total_us = 0.0;
     const int samples = static_cast<int>(kWatchedFor / kFeed);
     for (int k = 0; k < samples; ++k) {
@@ -79,6 +88,11 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
       demo.update_us_max = std::max(demo.update_us_max, us);
       ++demo.updates;
       const double d = table_distance(q);
+      page.observe({{"t", k * kFeed}, {"q", q}},
+                   {{"t", k * kFeed}, {"level", to_string(s.level)}, {"speed_factor", s.speed_factor},
+                    {"clearance", std::isfinite(s.clearance) ? nlohmann::json(s.clearance) : nlohmann::json()},
+                    {"channel", channels.names.at(static_cast<std::size_t>(s.channel))},
+                    {"reason", to_string(s.reason)}});
       demo.time.push_back(k * kFeed);
       demo.table_mm.push_back(1e3 * d);
       demo.speed_factor.push_back(s.speed_factor);
@@ -95,6 +109,7 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
       demo.closest_watched = std::min(demo.closest_watched, table_distance(q));
     }
     demo.update_us_mean = total_us / demo.updates;
+    demo.watch_page = page.data("proxima demo: the Panda's watched jog", kDefaultFrameBudget);
   } catch (const std::exception& e) {
     demo.error = e.what();
   }
@@ -102,12 +117,16 @@ RobotDemo run_robot_demo(const std::string& robots_dir) {
 }
 
 std::vector<std::string> robot_plots(const RobotDemo& demo) {
-  return {svg_line_plot({demo.time, demo.table_mm}, "watched jog: table distance against time (s)", "mm", 480, 200),
-          svg_line_plot({demo.time, demo.speed_factor}, "watched jog: speed factor against time (s)", "factor", 480,
+  const PlotOptions distance{
+      .title = "table distance, watched and unwatched", .y_label = "mm", .width = 480, .height = 200};
+  return {svg_plot({{demo.time, demo.table_mm, "watched"}, {demo.unwatched_time, demo.unwatched_table_mm, "unwatched"}},
+                   distance),
+          svg_line_plot({demo.time, demo.speed_factor}, "watched jog: speed factor", "factor", 480,
                         200)};
 }
 
-void robot_markdown(const RobotDemo& demo, std::ostream& out, const std::vector<std::string>& plots) {
+void robot_markdown(const RobotDemo& demo, std::ostream& out, const std::vector<std::string>& plots,
+                    const std::string& page) {
   if (!demo.error.empty()) {
     out << "The Panda did not load: " << demo.error << "\n";
     return;
@@ -146,6 +165,10 @@ void robot_markdown(const RobotDemo& demo, std::ostream& out, const std::vector<
     out << "\n";
     for (const std::string& p : plots) out << "![" << p << "](" << p << ") ";
     out << "\n";
+  }
+  if (!page.empty()) {
+    out << "\n[3-D replay of the watched jog](" << page
+        << "): the Panda's links coloured by clearance, the clearance, level and speed factor under it.\n";
   }
   out.flags(flags);
   out.precision(precision);

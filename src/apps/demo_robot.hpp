@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace proxima::apps {
 
 struct RobotDemo {
@@ -28,8 +30,14 @@ struct RobotDemo {
   double stop_time = -1.0;
   std::vector<double> time, table_mm, speed_factor;
   double contact_time_unwatched = -1;  ///< when the unwatched jog touches the table, s (−1: never)
+  /// The unwatched jog per sample, from the start to the contact: time (s) and table distance (mm).
+  std::vector<double> unwatched_time, unwatched_table_mm;
   int updates = 0;                     ///< watchdog updates timed
   double update_us_mean = 0.0, update_us_max = 0.0;
+  /// The watched run's replay page data (watch_page.hpp): the robot at each
+  /// sample, its links coloured by clearance, the clearance, level and speed
+  /// factor over time. Null when the robot did not load.
+  nlohmann::json watch_page;
 };
 
 /// The robots' folder (the Panda's URDF, SRDF and meshes): installed or
@@ -40,11 +48,13 @@ std::string default_robots_dir();
 RobotDemo run_robot_demo(const std::string& robots_dir);
 
 /// The runs as Markdown; `plots` (may be empty) names the SVG files of the
-/// watched run's table distance and speed factor to link.
-void robot_markdown(const RobotDemo& demo, std::ostream& out, const std::vector<std::string>& plots = {});
+/// watched run's table distance and speed factor to link, `page` (may be
+/// empty) the watched run's replay page.
+void robot_markdown(const RobotDemo& demo, std::ostream& out, const std::vector<std::string>& plots = {},
+                    const std::string& page = "");
 
-/// The watched run's table distance and speed factor over time, SVG
-/// elements (svg_plot.hpp).
+/// The table distance over time of the watched run beside the unwatched
+/// one, and the watched run's speed factor: SVG elements (svg_plot.hpp).
 std::vector<std::string> robot_plots(const RobotDemo& demo);
 
 }  // namespace proxima::apps

@@ -163,7 +163,17 @@ void sim_markdown(const std::vector<SceneReport>& reports, std::ostream& out) {
         << ms(mean_ms(r.timing)) << " | " << r.timing.fallbacks << " |\n";
 }
 
-std::string sim_html(const std::vector<SceneReport>& reports, const std::string& command, const std::string& date) {
+namespace {
+
+// Read by its median: a few slow steps (a page fault, the first contact) do not move it.
+std::string time_per_step_plot(const PlotSeries& ms) {
+  return svg_plot({ms}, {.title = "time per step", .y_label = "ms", .median = true});
+}
+
+}  // namespace
+
+std::string sim_html(const std::vector<SceneReport>& reports, const std::string& command, const std::string& date,
+                     const std::string& watch_page) {
   std::ostringstream o;
   o << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Proxima simulator report</title>\n"
        "<style>body{font-family:sans-serif;margin:1.5em;max-width:1500px}"
@@ -174,6 +184,11 @@ std::string sim_html(const std::vector<SceneReport>& reports, const std::string&
   o << "<h1>Proxima simulator report</h1>\n<p>" << html_escape(date) << " — <code>" << html_escape(command)
     << "</code>. Short runs of the scenes in <code>examples/</code>; the metric texts are those of "
        "<code>proxima sim</code> (docs/scene-format.md). Times are wall clock on this machine.</p>\n";
+  if (!watch_page.empty()) {
+    o << "<p>Robot watchdog: <a href=\"" << html_escape(watch_page)
+      << "\">3-D replay of the Panda's watched jog</a>, its links coloured by clearance, with its clearance, "
+         "level and speed factor over time.</p>\n";
+  }
   // Summary table first.
   o << "<table><tr><th>scene</th><th>solver</th><th>simulated, s</th><th>metrics</th><th>ms/step</th>"
        "<th>fallbacks</th></tr>\n";
@@ -195,7 +210,7 @@ std::string sim_html(const std::vector<SceneReport>& reports, const std::string&
       << svg_line_plot(r.drift_mm, "drift of " + r.tracked_body, "mm")
       << svg_line_plot(r.energy_j, "energy change (kinetic + potential)", "J")
       << svg_line_plot(r.contacts, "contacts per step", "points")
-      << svg_line_plot(r.ms_per_step, "time per step", "ms") << "</div></section>\n";
+      << time_per_step_plot(r.ms_per_step) << "</div></section>\n";
   }
   o << "</body></html>\n";
   return o.str();

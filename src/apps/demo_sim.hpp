@@ -48,7 +48,8 @@ void sim_markdown(const std::vector<SceneReport>& reports, std::ostream& out);
 
 /// A self-contained HTML page: per scene, the metrics table next to plots
 /// of drift, energy, contacts per step and time per step.
-std::string sim_html(const std::vector<SceneReport>& reports, const std::string& command, const std::string& date);
+std::string sim_html(const std::vector<SceneReport>& reports, const std::string& command, const std::string& date,
+                     const std::string& watch_page = "");
 
 /// The example scenes' folder: installed or the source tree's (data_dirs.hpp).
 std::string default_examples_dir();

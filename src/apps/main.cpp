@@ -171,6 +171,10 @@ int main(int argc, char** argv) {
   robotc->add_option("--margin", robot_opt.margin, "Safety margin of every link, m")
       ->check(number_in(0.0, 1e3, false, "m"))
       ->capture_default_str();
+  std::string robot_html;
+  CLI::Option* robot_html_flag = robotc->add_option(
+      "--html", robot_html, "Also write a 3-D page of the checked configurations, links coloured by clearance "
+                            "(docs/viewer.md)");
   robotc->footer(
       "Reads one JSON request per line on stdin: {\"id\": 1, \"q\": [joint values in URDF order], \"environment\": [\n"
       "  {\"name\": \"table\", \"geometry\": {\"shape\": \"box\", \"size\": [1, 1, 0.1]}, \"pose\": {\"p\": [0.5, 0, 0]}}]}\n"
@@ -198,6 +202,10 @@ int main(int argc, char** argv) {
       "\"clearance\", \"reason\", ...}.\n"
       "--environment is a JSON file: an array of objects as in proxima robot, or a cell file {\"environment\",\n"
       "\"thresholds\"}. Full format and the stated guarantee: docs/watch-command.md.");
+  std::string watch_html;
+  CLI::Option* watch_html_flag = watchc->add_option(
+      "--html", watch_html, "Also write a 3-D replay of the run with its clearance, level and speed factor over time "
+                            "(docs/viewer.md)");
   watchc->add_option("--environment", watch_opt.environment, "JSON file: the environment array of `proxima robot`");
   watchc->add_option("--tool", watch_opt.tool, "Tool link, for the Cartesian motion model");
   watchc->add_option("--stop", watch_opt.watchdog.stop_distance, "Stop distance, m")->check(number_in(0.0, 1e3, false, "m"))->capture_default_str();
@@ -243,6 +251,8 @@ int main(int argc, char** argv) {
   if (sim_dt_flag->count() > 0) sim_opt.dt = sim_dt;
   if (sim_friction_flag->count() > 0) sim_opt.friction_directions = sim_friction_directions;
   if (sim_html_flag->count() > 0) sim_opt.html_path = sim_html;
+  if (robot_html_flag->count() > 0) robot_opt.html_path = robot_html;
+  if (watch_html_flag->count() > 0) watch_opt.html_path = watch_html;
 
   // NAME=DIR arguments into the package map; false (with a message) for a malformed one.
   auto parse_packages = [](const char* command, const std::vector<std::string>& args,

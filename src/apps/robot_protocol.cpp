@@ -18,9 +18,11 @@
 #include <proxima/robot/point_cloud.hpp>
 #include <proxima/robot/urdf.hpp>
 
+#include "html_replay.hpp"
 #include "json_lines.hpp"
 #include "json_reader.hpp"
 #include "json_shapes.hpp"
+#include "robot_page.hpp"
 
 namespace proxima::apps {
 
@@ -315,6 +317,7 @@ json answer_request(const SceneChecker& robot, ObjectReader& r, MeshFiles& files
     limits.push_back({{"joint", v.name}, {"value", v.value}, {"lower", v.lower}, {"upper", v.upper}});
   a["limit_violations"] = limits;
   a["status"] = to_string(worst({self.status, self_d.status, envc.status, env_d.status, tol_status, motion_status}));
+  if (session && session->observer) session->observer(checker, env, s, a);
   return a;
 }
 
@@ -337,9 +340,13 @@ std::shared_ptr<const PreparedEnvironment> planning_scene_environment(const std:
 
 int run_robot_stream(const SceneChecker& checker, std::istream& in, std::ostream& out,
                      std::shared_ptr<const PreparedEnvironment> scene) {
-  MeshFiles files;
   RobotSession session;
   session.scene = std::move(scene);
+  return run_robot_stream(checker, in, out, std::move(session));
+}
+
+int run_robot_stream(const SceneChecker& checker, std::istream& in, std::ostream& out, RobotSession session) {
+  MeshFiles files;
   return run_json_lines(in, out, [&](const std::string& line) {
     try {
       return answer_robot(checker, parse_json(line), files, &session);
@@ -351,11 +358,48 @@ int run_robot_stream(const SceneChecker& checker, std::istream& in, std::ostream
   });
 }
 
+int run_robot_stream_with_page(const SceneChecker& checker, std::istream& in, std::ostream& out,
+                               std::shared_ptr<const PreparedEnvironment> scene, const std::string& title,
+                               json& page_data) {
+  RobotReplay replay(title, ClearanceScale{});
+  int requests = 0, skipped = 0;
+  RobotSession session;
+  session.scene = std::move(scene);
+  session.observer = [&](const SceneChecker& robot, const PreparedEnvironment& env, const RobotState& s,
+                         const json& answer) {
+    ++requests;
+    if (replay.frames() >= kDefaultFrameBudget) {
+      ++skipped;
+      return;
+    }
+    // Built for each frame: a request may hold objects of its own, so the
+    // robot is not always the stream's.
+    const LinkClearance clearance(robot);
+    std::string label = answer.contains("id") ? "id " + answer["id"].dump() : "request " + std::to_string(requests);
+    replay.add(clearance, s, env.environment(), {{"step", replay.frames()}, {"time", 0}, {"label", label}});
+  };
+  const int errors = run_robot_stream(checker, in, out, std::move(session));
+  std::string full = title + ", " + std::to_string(replay.frames()) + " configurations";
+  if (skipped > 0) full.append(" (" + std::to_string(skipped) + " more not drawn)");
+  replay.set_title(full);
+  page_data = replay.data();
+  return errors;
+}
+
 int run_robot_command(const RobotCommandOptions& options, std::istream& in, std::ostream& out, std::ostream& err) {
   try {
+    // Opened first: a bad page path fails before the robot loads.
+    std::optional<ReplayPageFile> page;
+    if (options.html_path) page.emplace(*options.html_path, "--html");
     const SceneChecker checker = load_robot_checker(options);
     auto scene = options.planning_scene.empty() ? nullptr : planning_scene_environment(options.planning_scene);
-    run_robot_stream(checker, in, out, std::move(scene));
+    if (!page) {
+      run_robot_stream(checker, in, out, std::move(scene));
+      return 0;
+    }
+    json data;
+    run_robot_stream_with_page(checker, in, out, std::move(scene), "proxima robot: " + checker.model().name(), data);
+    page->write(data);
     return 0;
   } catch (const std::exception& e) {
     err << "proxima robot: " << e.what() << '\n';

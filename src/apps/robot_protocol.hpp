@@ -32,8 +32,10 @@
 // .scene or PlanningScene YAML) sets the scene before the first line.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,6 +62,8 @@ struct RobotCommandOptions {
   std::map<std::string, std::string> packages;  ///< package name → directory
   std::string mesh_mode = "hull";             ///< "hull" or "mesh"
   double margin = 0.0;                        ///< safety margin of every link, m
+  /// `--html PAGE`: also write the replay page of the checked configurations (robot_page.hpp).
+  std::optional<std::string> html_path;
 };
 
 /// Loads the robot; throws proxima::Error naming the file and the reason.
@@ -82,6 +86,11 @@ std::vector<robot::AttachedObject> attached_from_json(const nlohmann::json& obje
 struct RobotSession {
   std::shared_ptr<const robot::PreparedEnvironment> scene;
   std::shared_ptr<const robot::SceneChecker> holding;
+  /// Called for each answered request with a "q" (not an error answer):
+  /// the robot and scene it was checked against, its state and the answer.
+  std::function<void(const robot::SceneChecker&, const robot::PreparedEnvironment&, const robot::RobotState&,
+                     const nlohmann::json&)>
+      observer;
 };
 
 /// Answers one parsed request line (a "scene" or "hold" line updates
@@ -93,6 +102,16 @@ nlohmann::json answer_robot(const robot::SceneChecker& checker, const nlohmann::
 /// of error answers. `scene`: the stream's scene until a "scene" line.
 int run_robot_stream(const robot::SceneChecker& checker, std::istream& in, std::ostream& out,
                      std::shared_ptr<const robot::PreparedEnvironment> scene = nullptr);
+/// The same, the stream's session starting as `session` (its observer sees every answer).
+int run_robot_stream(const robot::SceneChecker& checker, std::istream& in, std::ostream& out, RobotSession session);
+
+/// `proxima robot --html`: the stream, each answered configuration a frame
+/// of the page (at most kDefaultFrameBudget; later ones are counted in the
+/// title). Returns the number of error answers; throws proxima::Error when
+/// the page cannot be written.
+int run_robot_stream_with_page(const robot::SceneChecker& checker, std::istream& in, std::ostream& out,
+                               std::shared_ptr<const robot::PreparedEnvironment> scene, const std::string& title,
+                               nlohmann::json& page_data);
 
 /// The objects of a MoveIt planning scene file for the stream's scene (null
 /// when it has none); throws proxima::Error naming the file, line and field.

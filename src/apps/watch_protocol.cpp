@@ -16,9 +16,11 @@
 #include <proxima/robot/program_follower.hpp>
 #include <proxima/robot/scene_watchdog.hpp>
 
+#include "html_replay.hpp"
 #include "json_lines.hpp"
 #include "json_program.hpp"
 #include "json_reader.hpp"
+#include "watch_page.hpp"
 
 namespace proxima::apps {
 
@@ -239,12 +241,15 @@ int run_watch_stream(Watchdog& dog, const WatchStreamOptions& options, LineSourc
       if (silent < *deadline) continue;
       line_wall = now;
       a = deadline_json(dog, options, *sample_t + std::chrono::duration<double>(now - sample_wall).count(), silent);
+      if (options.observer) options.observer(json(), a);
     } else {
       if (text.find_first_not_of(" \t\r") == std::string::npos) continue;  // not a line to answer
       line_wall = clock::now();
       bool sampled = false;
+      json line;
       try {
-        a = answer_watch(dog, options, parse_json(text), sample_t, sampled);
+        line = parse_json(text);
+        a = answer_watch(dog, options, line, sample_t, sampled);
       } catch (const json::exception& e) {
         a = watch_error(json(), std::string("not valid JSON: ") + e.what());
       } catch (const Error& e) {
@@ -255,6 +260,7 @@ int run_watch_stream(Watchdog& dog, const WatchStreamOptions& options, LineSourc
         sample_wall = line_wall;
       }
       if (a["status"] == "error") ++errors;
+      else if (options.observer) options.observer(line, a);
     }
     out << answer_text(a) << '\n' << std::flush;
   }
@@ -317,6 +323,9 @@ int run_watch_command(const WatchCommandOptions& options, std::istream& in, std:
 int run_watch_command(const WatchCommandOptions& options, LineSource& in, std::ostream& out, std::ostream& err) {
   try {
     check_flags(options);
+    // Opened first: a bad page path fails before the robot loads.
+    std::optional<ReplayPageFile> page;
+    if (options.html_path) page.emplace(*options.html_path, "--html");
     MeshFiles files;
     const Cell cell = load_cell(options.environment, files);
     const Environment& env = cell.environment;
@@ -363,7 +372,15 @@ int run_watch_command(const WatchCommandOptions& options, LineSource& in, std::o
       }
     }
     so.follower = follower.get();
+    if (!page) {
+      run_watch_stream(dog, so, in, out);
+      return 0;
+    }
+    // The page's colours run from the stop distance (red) to the warn distance (green).
+    WatchRecorder recorder(checker, env, {watchdog.stop_distance, watchdog.warn_distance});
+    so.observer = [&](const json& line, const json& answer) { recorder.observe(line, answer); };
     run_watch_stream(dog, so, in, out);
+    page->write(recorder.data("proxima watch: " + model.name(), kDefaultFrameBudget));
     return 0;
   } catch (const std::exception& e) {
     err << "proxima watch: " << e.what() << '\n';

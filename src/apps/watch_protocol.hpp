@@ -17,6 +17,7 @@
 // the last line, and every S after that, a `stop` with reason "deadline".
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -46,6 +47,8 @@ struct WatchCommandOptions {
   /// Needs the FdLineSource form of run_watch_command; must be positive.
   std::optional<double> deadline;
   robot::ProgramOptions program;  ///< the automatic mode's tolerances
+  /// `--html PAGE`: also write the run's replay page (watch_page.hpp).
+  std::optional<std::string> html_path;
 };
 
 /// How run_watch_stream names what it reports, and where programs go.
@@ -59,6 +62,9 @@ struct WatchStreamOptions {
   std::optional<double> deadline;
   /// A line's "program" goes here (none: such a line is an error).
   robot::ProgramFollower* follower = nullptr;
+  /// Called for each answer that is not an error, with the line it answers
+  /// (null for a deadline's stop): what the replay page records.
+  std::function<void(const nlohmann::json& line, const nlohmann::json& answer)> observer;
 };
 
 /// Reads lines until EOF, one answer each (and the deadline's stops);

@@ -44,6 +44,31 @@ TEST(DemoRobot, TheWatchdogKeepsThePandaOffTheTable) {
   const std::vector<std::string> plots = robot_plots(demo);
   ASSERT_EQ(plots.size(), 2u);
   for (const std::string& p : plots) EXPECT_EQ(p.rfind("<svg", 0), 0u);
+  // The unwatched jog beside the watched one, named in the distance plot's legend; it ends touching the table.
+  ASSERT_EQ(demo.unwatched_time.size(), demo.unwatched_table_mm.size());
+  EXPECT_DOUBLE_EQ(demo.unwatched_time.back(), demo.contact_time_unwatched);
+  EXPECT_EQ(demo.unwatched_table_mm.back(), 0.0);
+  EXPECT_NE(plots[0].find(">watched</text>"), std::string::npos);
+  EXPECT_NE(plots[0].find(">unwatched</text>"), std::string::npos);
+  EXPECT_EQ(plots[1].find("class=\"legend\""), std::string::npos) << "one series";
+
+  // The watched run's replay page: a frame per sample (fewer than the page's 600), ending at the stop,
+  // its levels and speed factors those of the run, the table's clearance colours on the stop-to-warn scale.
+  const nlohmann::json& page = demo.watch_page;
+  ASSERT_TRUE(page.is_object());
+  EXPECT_EQ(page["strip"], true);
+  ASSERT_EQ(page["frames"].size(), demo.time.size());
+  EXPECT_NEAR(page["frames"].back()["time"].get<double>(), demo.stop_time, 1e-9);
+  const nlohmann::json& timelines = page["timelines"];
+  ASSERT_EQ(timelines.size(), 3u);
+  EXPECT_EQ(timelines[1]["values"].back(), 3) << "stop";
+  for (std::size_t i = 0; i < demo.speed_factor.size(); ++i)
+    EXPECT_NEAR(timelines[2]["values"][i].get<double>(), demo.speed_factor[i], 5e-4) << i;
+  EXPECT_EQ(page["colour_scale"]["near"], 0.01);
+  EXPECT_EQ(page["colour_scale"]["far"], 0.2);
+  std::ostringstream linked;
+  robot_markdown(demo, linked, {}, "watchdog_replay.html");
+  EXPECT_NE(linked.str().find("[3-D replay of the watched jog](watchdog_replay.html)"), std::string::npos);
 }
 
 TEST(DemoRobot, AMissingRobotIsReported) {
@@ -52,6 +77,7 @@ TEST(DemoRobot, AMissingRobotIsReported) {
   std::ostringstream md;
   robot_markdown(demo, md);
   EXPECT_NE(md.str().find("did not load"), std::string::npos);
+  EXPECT_TRUE(demo.watch_page.is_null());
 }
 
 }  // namespace

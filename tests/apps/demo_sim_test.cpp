@@ -73,6 +73,13 @@ TEST(DemoSim, EveryShippedSceneGetsFourPlots) {
   for (std::size_t i = 0; (i = html.find("<svg", i)) != std::string::npos; ++i) ++svgs;
   EXPECT_EQ(svgs, 4 * reports.size());
   EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("watchdog_replay.html"), std::string::npos) << "no watch page, no link";
+  const std::string linked = apps::sim_html(reports, "proxima demo", "today", "watchdog_replay.html");
+  EXPECT_NE(linked.find("<a href=\"watchdog_replay.html\">"), std::string::npos);
+  // The time-per-step plots carry their median line, the others not.
+  std::size_t medians = 0;
+  for (std::size_t i = 0; (i = html.find("<line class=\"median\"", i)) != std::string::npos; ++i) ++medians;
+  EXPECT_EQ(medians, reports.size());
   for (const auto& r : reports) {
     EXPECT_FALSE(r.metrics.empty()) << r.name;
     EXPECT_EQ(r.energy_j.y.size(), static_cast<std::size_t>(r.timing.steps)) << r.name;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""The replay pages of `proxima sim --html` and `proxima query --html` in a
+"""The replay pages of `proxima sim`, `query`, `robot` and `watch --html` in a
 real browser: headless Chromium (Debian's chromium, scripts/deps.sh) loads
 each page from disk.
 
@@ -14,6 +14,10 @@ each page from disk.
   from the camera parameters, not by three.js); another frame changes the
   image where the body moved; the distance segment's end points appear where
   the witness points project.
+* Robot pages: a link near an obstacle is drawn in the red end of the
+  clearance scale where its centre projects, a far one in the green end, the
+  legend is on the page, and the watch page's timeline cursor sits where the
+  frame's time falls on the strip, in the DOM and in the picture.
 
 Usage: viewer_test.py PROXIMA_BINARY
 """
@@ -31,6 +35,8 @@ W, H = 640, 480
 BACKGROUND = (0xF4, 0xF5, 0xF7)
 CONTACT = (0xFF, 0x00, 0xFF)  # replay.js CONTACT_COLOUR
 SEGMENT = (0x00, 0xA0, 0xFF)  # replay.js SEGMENT_COLOUR
+CURSOR = (0x70, 0x00, 0xFF)  # replay.js STRIP_CURSOR_COLOUR
+STRIP_HEIGHT, STRIP_LEFT, STRIP_RIGHT = 150, 150, 12  # replay.html #strip, replay.js STRIP_LEFT / STRIP_RIGHT
 
 checks = 0
 
@@ -338,6 +344,152 @@ def test_query(tmp):
             check(len(close) >= 8, f"contact ({cx}, {cy}): {len(close)} marker pixels near {(x, y)}")
 
 
+# ---- robot pages ----
+
+# A box base, a carriage sliding along x and a ball 0.5 m above it; a wall
+# whose face toward the robot is the plane x = 0.55.
+SLIDER_URDF = """<?xml version="1.0"?>
+<robot name="slider">
+  <link name="base"><collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision></link>
+  <link name="carriage"/>
+  <link name="ball"><collision><geometry><sphere radius="0.1"/></geometry></collision></link>
+  <joint name="slide" type="prismatic"><parent link="base"/><child link="carriage"/><axis xyz="1 0 0"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="mount" type="fixed"><parent link="carriage"/><child link="ball"/><origin xyz="0 0 0.5"/></joint>
+</robot>
+"""
+WALL = {"name": "wall", "geometry": {"shape": "box", "size": [0.1, 1, 1]}, "pose": {"p": [0.6, 0, 0.5]}}
+ROBOT_CAMERA = (0.2, -3.0, 0.7, 0.2, 0.0, 0.3, 40.0)
+
+
+def reddish(c):
+    return c[0] > 120 and c[0] > 2 * c[1] and c[0] > 2 * c[2]
+
+
+def greenish(c):
+    return c[1] > c[0] + 30 and c[1] > c[2] + 30
+
+
+def colour_near(image, point, test, radius=3):
+    """How many pixels within `radius` of `point` pass `test`."""
+    x, y = (round(v) for v in point)
+    return sum(1 for j in range(y - radius, y + radius + 1) for i in range(x - radius, x + radius + 1)
+               if 0 <= i < len(image[0]) and 0 <= j < len(image) and test(image[j][i]))
+
+
+def test_html_flag_errors(tmp, urdf):
+    """robot and watch refuse --html as sim does, naming the flag, before reading a line."""
+    for command in (["robot", urdf], ["watch", urdf]):
+        for args, needle in ((["--html"], "--html"), (["--html", ""], "--html: needs a file name"),
+                             (["--html", os.path.join(tmp, "no", "such", "dir.html")], "--html: ")):
+            p = subprocess.run([PROXIMA, *command, *args], input="", capture_output=True, text=True, timeout=60)
+            check(p.returncode != 0 and needle in p.stderr and p.stdout == "", f"{command} {args}: {p.stderr!r}")
+        env = dict(os.environ, PROXIMA_LIBJS_THREE_PREFIX=os.path.join(tmp, "nowhere"))
+        p = subprocess.run([PROXIMA, *command, "--html", os.path.join(tmp, "x.html")], input="", capture_output=True,
+                           text=True, env=env, timeout=60)
+        check(p.returncode != 0 and "--html" in p.stderr and "libjs-three" in p.stderr, f"{command}: {p.stderr!r}")
+
+
+def slider_urdf(tmp):
+    urdf = os.path.join(tmp, "slider.urdf")
+    with open(urdf, "w") as f:
+        f.write(SLIDER_URDF)
+    return urdf
+
+
+def test_robot(tmp):
+    urdf = slider_urdf(tmp)
+    test_html_flag_errors(tmp, urdf)
+    page = os.path.join(tmp, "robot.html")
+    xs = [0.0, 0.2, 0.44]
+    lines = [json.dumps({"id": i, "q": [x], "environment": [WALL]}) for i, x in enumerate(xs)]
+    p = subprocess.run([PROXIMA, "robot", urdf, "--html", page], input="\n".join(lines) + "\n", capture_output=True,
+                       text=True, timeout=60)
+    check(p.returncode == 0, p.stderr)
+    answers = [json.loads(line) for line in p.stdout.splitlines()]
+    check([a["status"] for a in answers] == ["ok"] * 3, f"answers {answers}")
+    data = page_data(page)
+    check(len(data["frames"]) == 3 and data["links"] == ["base", "ball"], f"{len(data['frames'])} frames")
+    # The ball's clearance is the wall's closed form (0.55 − x − 0.1) or the base's (0.3 at x = 0).
+    ball = [f["clearances"][1] for f in data["frames"]]
+    for got, want in zip(ball, [0.3, 0.25, 0.01]):
+        check(abs(got - want) < 1e-6, f"ball clearances {ball}")
+    dom = page_runs_cleanly(tmp, page, "#frame=2")
+    legend = dom[dom.index('<div id="legend"'):]
+    legend = legend[:legend.index("</canvas>") + 200]
+    check('class="hidden"' not in legend[:60] and "clearance (m)" in legend, f"legend: {legend[:300]!r}")
+    check("≥ 0.2 m" in dom, "the legend's far end is not labelled")
+    check("id 2, closest ball to wall 10.0 mm" in info_line(dom), f"frame line: {info_line(dom)!r}")
+
+    # Frame 2: the ball 1 cm from the wall is red where its centre projects, the base green; frame 0: the ball green.
+    near = screenshot(tmp, page, ROBOT_CAMERA, 2, "robot_near")
+    ball_at = project(ROBOT_CAMERA, [0.44, 0, 0.5])
+    base_at = project(ROBOT_CAMERA, [0, 0, 0])
+    check(colour_near(near, ball_at, reddish) >= 40, f"ball at {ball_at}: {near[round(ball_at[1])][round(ball_at[0])]}")
+    check(colour_near(near, base_at, greenish) >= 40,
+          f"base at {base_at}: {near[round(base_at[1])][round(base_at[0])]}")
+    far = screenshot(tmp, page, ROBOT_CAMERA, 0, "robot_far")
+    start_at = project(ROBOT_CAMERA, [0.0, 0, 0.5])
+    check(colour_near(far, start_at, greenish) >= 40, f"frame 0 ball: {far[round(start_at[1])][round(start_at[0])]}")
+    check(colour_near(far, start_at, reddish) == 0, "frame 0: a red ball")
+
+    # With the interface shown, the legend's bar holds both ends of the scale (top right).
+    png = os.path.join(tmp, "robot_ui.png")
+    chromium(tmp, "file://" + page + "#frame=2", f"--screenshot={png}")
+    _, _, ui = read_png(png)
+    corner = [c for row in ui[:60] for c in row[W - 240:]]
+    check(sum(map(reddish, corner)) > 100 and sum(map(greenish, corner)) > 100, "the legend's colours are not drawn")
+
+
+def test_watch(tmp):
+    urdf = slider_urdf(tmp)
+    cell = os.path.join(tmp, "cell.json")
+    with open(cell, "w") as f:
+        json.dump({"environment": [WALL]}, f)
+    page = os.path.join(tmp, "watch.html")
+    samples = [{"t": 0.05 * k, "q": [0.43 * k / 40]} for k in range(41)]
+    p = subprocess.run([PROXIMA, "watch", urdf, "--environment", cell, "--html", page],
+                       input="\n".join(json.dumps(s) for s in samples) + "\n", capture_output=True, text=True,
+                       timeout=120)
+    check(p.returncode == 0, p.stderr)
+    answers = [json.loads(line) for line in p.stdout.splitlines()]
+    check(len(answers) == 41 and answers[-1]["level"] in ("slow", "stop"), f"last answer {answers[-1]}")
+    data = page_data(page)
+    frames = data["frames"]
+    check(len(frames) == 41 and data["strip"] is True, f"{len(frames)} frames")
+    names = [t["name"] for t in data["timelines"]]
+    check(names == ["clearance", "level", "speed factor"], f"timelines {names}")
+    levels = ["clear", "warn", "slow", "stop"]
+    check([levels[int(v)] for v in data["timelines"][1]["values"]] == [a["level"] for a in answers], "levels")
+
+    # The cursor is where each frame's time falls on the strip, and moves with the frame.
+    t0, t1 = frames[0]["time"], frames[-1]["time"]
+    width = W - STRIP_LEFT - STRIP_RIGHT
+    cursor = {}
+    for frame in (0, 20, 40):
+        dom = page_runs_cleanly(tmp, page, f"#frame={frame}")
+        start = dom.index('<canvas id="strip"')
+        tag = dom[start:dom.index(">", start)]
+        x = int(tag.split('data-cursor-x="')[1].split('"')[0])
+        expected = STRIP_LEFT + (frames[frame]["time"] - t0) / (t1 - t0) * width
+        check(abs(x - expected) <= 1, f"frame {frame}: cursor at {x}, expected {expected}")
+        check('class="hidden"' not in tag, "the strip is hidden")
+        png = os.path.join(tmp, f"watch_ui_{frame}.png")
+        chromium(tmp, "file://" + page + f"#frame={frame}", f"--screenshot={png}")
+        _, _, image = read_png(png)
+        drawn = [(i, j) for j in range(H - STRIP_HEIGHT, H) for i in range(W) if near(image[j][i], CURSOR, 40)]
+        check(len(drawn) > 100, f"frame {frame}: {len(drawn)} cursor pixels")
+        cursor[frame] = centroid(drawn)[0]
+        check(abs(cursor[frame] - expected) < 2.5,
+              f"frame {frame}: cursor drawn at {cursor[frame]}, expected {expected}")
+    check(cursor[0] < cursor[20] < cursor[40], f"the cursor does not move: {cursor}")
+
+    # The ball 2 cm from the wall at the end (the red end of the stop-to-warn scale) is red where it projects.
+    image = screenshot(tmp, page, ROBOT_CAMERA, 40, "watch_near")
+    at = project(ROBOT_CAMERA, [0.43, 0, 0.5])
+    check(colour_near(image, at, reddish) >= 40, f"watch: ball at {at}: {image[round(at[1])][round(at[0])]}")
+
+
 def main():
     global PROXIMA, CHROMIUM
     if len(sys.argv) != 2:
@@ -350,7 +502,7 @@ def main():
     if keep:
         os.makedirs(keep, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="proxima_viewer_") as tmp:
-        for test in (test_ball_drop, test_all_shapes, test_query):
+        for test in (test_ball_drop, test_all_shapes, test_query, test_robot, test_watch):
             test(keep or tmp)
             print(f"{test.__name__}: ok")
     print(f"viewer_test: {checks} checks passed")

@@ -5,7 +5,10 @@
 //   #camera=px,py,pz,tx,ty,tz[,fov]  camera position, target, vertical field of view (degrees)
 //   &frame=N                         show frame N, paused
 //   &contacts=0                      hide the contacts
-//   &ui=0                            hide the title and the control panel
+//   &ui=0                            hide the title, the control panel, the legend and the timeline strip
+// A robot page (robot_page.hpp) adds "links", bodies' "link", frames' "clearances" and
+// "colour_scale": its links are coloured by clearance, with a legend; with "strip" its
+// timelines are drawn under the 3-D view, with a cursor on the frame shown.
 (function () {
   'use strict';
 
@@ -19,6 +22,9 @@
   const NORMAL_COLOUR = 0xff8800;
   const SEGMENT_COLOUR = 0x00a0ff;
   const STATIC_COLOUR = 0x9a9a9a;
+  const STRIP_CURSOR_COLOUR = '#7000ff';
+  // Clearance colours, near end first: red, yellow, green.
+  const SCALE_STOPS = [[0xd7, 0x19, 0x1c], [0xf5, 0xc8, 0x2a], [0x1a, 0x96, 0x41]];
   const PALETTE = [0x3b75af, 0xd1603d, 0x519e3e, 0x8d69b8, 0xc53a32, 0x84584e, 0xd57dbe, 0x4eb1bc, 0xbcbd45];
 
   function parseHash(text) {
@@ -31,6 +37,30 @@
   }
 
   THREE.Object3D.DefaultUp.set(0, 0, 1);
+
+  // The timelines strip takes the bottom of the window; the 3-D view the rest.
+  const scale = data.colour_scale || null;
+  const withStrip = !!data.strip && hash.ui !== '0';
+  const view = document.getElementById('view');
+  if (withStrip) {
+    view.classList.add('with-strip');
+    document.getElementById('panel').classList.add('with-strip');
+  }
+  function viewWidth() { return view.clientWidth || window.innerWidth; }
+  function viewHeight() { return view.clientHeight || window.innerHeight; }
+
+  // ---- clearance colours: red at scale.near and below, green at scale.far and beyond ----
+  function scaleRgb(value) {
+    // Nothing measured (null) is as far as can be.
+    let u = value === null || value === undefined ? 1 : (value - scale.near) / (scale.far - scale.near);
+    u = Math.max(0, Math.min(1, u)) * (SCALE_STOPS.length - 1);
+    const k = Math.min(SCALE_STOPS.length - 2, Math.floor(u)), w = u - k;
+    return SCALE_STOPS[k].map(function (c, i) { return Math.round(c + w * (SCALE_STOPS[k + 1][i] - c)); });
+  }
+  function scaleColour(value) {
+    const rgb = scaleRgb(value);
+    return (rgb[0] << 16) | (rgb[1] << 8) | rgb[2];
+  }
 
   // ---- extent of the scene: the bounded bodies over every frame ----
   function boundingRadius(shape) {
@@ -170,7 +200,7 @@
   // ---- the scene ----
   const renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
   renderer.setPixelRatio(window.devicePixelRatio || 1);
-  renderer.setSize(window.innerWidth, window.innerHeight);
+  renderer.setSize(viewWidth(), viewHeight());
   renderer.setClearColor(0xf4f5f7);
   document.getElementById('view').appendChild(renderer.domElement);
 
@@ -182,9 +212,11 @@
 
   const geometries = data.shapes.map(shapeGeometry);
   function tipOf(b, shape) { return b.name + (b.static ? ' (static)' : '') + ', ' + shape.kind; }
+  function isLink(b) { return scale !== null && b.link !== undefined; }
   const bodyObjects = bodies.map(function (b, i) {
     const shape = data.shapes[b.shape];
-    const colour = b.static ? STATIC_COLOUR : PALETTE[dynamicIndex[i] % PALETTE.length];
+    let colour = b.static ? STATIC_COLOUR : PALETTE[dynamicIndex[i] % PALETTE.length];
+    if (isLink(b)) colour = scaleColour(null);
     const material = new THREE.MeshLambertMaterial({
       color: colour, side: THREE.DoubleSide, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1
     });
@@ -246,7 +278,7 @@
   }
 
   // ---- camera and controls ----
-  const camera = new THREE.PerspectiveCamera(45, window.innerWidth / window.innerHeight, extent * 1e-3, extent * 100);
+  const camera = new THREE.PerspectiveCamera(45, viewWidth() / viewHeight(), extent * 1e-3, extent * 100);
   const controls = new THREE.OrbitControls(camera, renderer.domElement);
   const cam = (hash.camera || '').split(',').map(Number);
   if (cam.length >= 6 && cam.every(isFinite)) {
@@ -300,6 +332,12 @@
       }
       mesh.position.set(p[0], p[1], p[2]);
       mesh.quaternion.set(p[4], p[5], p[6], p[3]);  // the page stores w first, three.js last
+      if (isLink(bodies[b])) {
+        const c = f.clearances ? f.clearances[bodies[b].link] : null;
+        mesh.material.color.setHex(scaleColour(c));
+        mesh.userData.tip = bodies[b].name + ': clearance ' +
+          (c === null || c === undefined ? 'not measured' : formatNumber(1000 * c) + ' mm');
+      }
     });
     const contacts = showContacts.checked ? (f.contacts || []) : [];
     markers.forEach(function (m) { m.visible = false; });
@@ -341,16 +379,140 @@
       text += 'step ' + f.step + '  t = ' + f.time.toFixed(3) + ' s  contacts ' +
         (f.contacts_total !== undefined ? f.contacts_total : (f.contacts || []).length);
     }
-    (data.timelines || []).forEach(function (t) {
-      if (t.name === 'contacts') return;
-      text += '  ' + t.name + ' ' + formatNumber(t.values[current]) + (t.unit ? ' ' + t.unit : '');
-    });
+    if (!withStrip) {
+      (data.timelines || []).forEach(function (t) {
+        if (t.name === 'contacts') return;
+        text += '  ' + t.name + ' ' + valueText(t, t.values[current]);
+      });
+    }
     info.textContent = text;
     drawPlot();
+    drawStrip();
     render();
   }
 
   function render() { renderer.render(scene, camera); }
+
+  // A scale's round values as short as they are: 0.2, not 0.2000.
+  function tickText(v) { return String(Number(v.toPrecision(4))); }
+
+  function valueText(t, v) {
+    if (v === null || v === undefined || !isFinite(v)) return '–';
+    if (t.labels && t.labels[v] !== undefined) return t.labels[v];
+    return formatNumber(v) + (t.unit ? ' ' + t.unit : '');
+  }
+
+  // ---- the legend of the clearance colours ----
+  if (scale !== null && hash.ui !== '0') {
+    const legend = document.getElementById('legend');
+    legend.classList.remove('hidden');
+    document.getElementById('legend-title').textContent = (scale.quantity || 'clearance') + ' (' + scale.unit + ')';
+    const bar = document.getElementById('legend-bar');
+    const ctx = bar.getContext('2d');
+    for (let x = 0; x < bar.width; ++x) {
+      const rgb = scaleRgb(scale.near + (x / (bar.width - 1)) * (scale.far - scale.near));
+      ctx.fillStyle = 'rgb(' + rgb.join(',') + ')';
+      ctx.fillRect(x, 0, 1, bar.height);
+    }
+    const ticks = document.getElementById('legend-ticks');
+    ticks.style.width = bar.width + 'px';
+    [0, 0.5, 1].forEach(function (u) {
+      const label = document.createElement('span');
+      // The ends inside the bar's width, the middle centred on its value.
+      if (u === 0) label.style.left = '0';
+      else if (u === 1) label.style.right = '0';
+      else label.style.left = (u * 100) + '%';
+      if (u !== 0.5) label.style.transform = 'none';
+      const v = scale.near + u * (scale.far - scale.near);
+      label.textContent = (u === 1 ? '≥ ' : '') + tickText(v) + (u === 1 ? ' ' + scale.unit : '');
+      ticks.appendChild(label);
+    });
+  }
+
+  // ---- the timelines strip: one row per timeline against time, the cursor on the current frame ----
+  const stripCanvas = document.getElementById('strip');
+  const STRIP_LEFT = 150, STRIP_RIGHT = 12;
+  const stripRows = (data.timelines || []).filter(function (t) {
+    return t.values && t.values.length === frames.length;
+  });
+  const t0 = frames.length ? frames[0].time : 0;
+  const t1 = frames.length ? frames[frames.length - 1].time : 1;
+  function stripX(time) {
+    const w = stripCanvas.width - STRIP_LEFT - STRIP_RIGHT;
+    return STRIP_LEFT + (t1 > t0 ? (time - t0) / (t1 - t0) : 0) * w;
+  }
+  if (withStrip) {
+    stripCanvas.classList.remove('hidden');
+    stripCanvas.width = stripCanvas.clientWidth || window.innerWidth;
+    stripCanvas.height = stripCanvas.clientHeight || 150;
+    document.getElementById('timeline').style.display = 'none';
+    document.getElementById('plot').style.display = 'none';
+  }
+  function drawStrip() {
+    if (!withStrip) return;
+    const ctx = stripCanvas.getContext('2d');
+    const w = stripCanvas.width, h = stripCanvas.height;
+    ctx.clearRect(0, 0, w, h);
+    ctx.font = '11px sans-serif';
+    const rowHeight = (h - 16) / Math.max(1, stripRows.length);
+    stripRows.forEach(function (t, r) {
+      const top = r * rowHeight + 4, bottom = (r + 1) * rowHeight - 4;
+      let lo = Infinity, hi = -Infinity;
+      t.values.forEach(function (v) { if (v !== null && isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); } });
+      if (t.labels) { lo = 0; hi = t.labels.length - 1; }
+      if (!(hi > lo)) { lo = (isFinite(lo) ? lo : 0) - 1; hi = lo + 2; }
+      const y = function (v) { return bottom - ((v - lo) / (hi - lo)) * (bottom - top); };
+      ctx.fillStyle = '#222';
+      ctx.textAlign = 'left';
+      ctx.fillText(t.name + (t.unit ? ' (' + t.unit + ')' : ''), 4, top + 10);
+      ctx.fillStyle = '#666';
+      ctx.textAlign = 'right';
+      ctx.fillText(t.labels ? t.labels[hi] : tickText(hi), STRIP_LEFT - 4, top + 9);
+      ctx.fillText(t.labels ? t.labels[lo] : tickText(lo), STRIP_LEFT - 4, bottom);
+      ctx.strokeStyle = '#e3e3e3';
+      ctx.strokeRect(STRIP_LEFT, top, w - STRIP_LEFT - STRIP_RIGHT, bottom - top);
+      ctx.strokeStyle = '#3b75af';
+      ctx.beginPath();
+      let pen = false, lastY = 0;
+      t.values.forEach(function (v, i) {
+        if (v === null || !isFinite(v)) { pen = false; return; }
+        const x = stripX(frames[i].time);
+        if (t.labels && pen) ctx.lineTo(x, lastY);  // levels are steps
+        if (pen) ctx.lineTo(x, y(v)); else ctx.moveTo(x, y(v));
+        lastY = y(v);
+        pen = true;
+      });
+      ctx.stroke();
+    });
+    ctx.fillStyle = '#666';
+    ctx.textAlign = 'left';
+    ctx.fillText(tickText(t0) + ' s', STRIP_LEFT, h - 3);
+    ctx.textAlign = 'right';
+    ctx.fillText(tickText(t1) + ' s', w - STRIP_RIGHT, h - 3);
+    const x = Math.round(stripX(frames[current].time));
+    ctx.fillStyle = STRIP_CURSOR_COLOUR;
+    ctx.fillRect(x - 1, 0, 3, h - 14);
+    stripCanvas.setAttribute('data-cursor-x', String(x));
+    stripCanvas.setAttribute('data-cursor-frame', String(current));
+  }
+  // The frame nearest in time to a point of the strip.
+  function stripFrame(e) {
+    const rect = stripCanvas.getBoundingClientRect();
+    const x = (e.clientX - rect.left) * (stripCanvas.width / rect.width);
+    const w = stripCanvas.width - STRIP_LEFT - STRIP_RIGHT;
+    const time = t0 + Math.max(0, Math.min(1, (x - STRIP_LEFT) / w)) * (t1 - t0);
+    let best = 0;
+    frames.forEach(function (f, i) { if (Math.abs(f.time - time) < Math.abs(frames[best].time - time)) best = i; });
+    return best;
+  }
+  let stripDragging = false;
+  stripCanvas.addEventListener('pointerdown', function (e) {
+    stripDragging = true;
+    setPlaying(false);
+    showFrame(stripFrame(e));
+  });
+  stripCanvas.addEventListener('pointermove', function (e) { if (stripDragging) showFrame(stripFrame(e)); });
+  window.addEventListener('pointerup', function () { stripDragging = false; });
 
   // ---- one timeline plotted over all frames, with the current frame marked ----
   const timelineSelect = document.getElementById('timeline');
@@ -433,7 +595,7 @@
   const tip = document.getElementById('tip');
   const raycaster = new THREE.Raycaster();
   renderer.domElement.addEventListener('pointermove', function (e) {
-    const mouse = new THREE.Vector2((e.clientX / window.innerWidth) * 2 - 1, -(e.clientY / window.innerHeight) * 2 + 1);
+    const mouse = new THREE.Vector2((e.clientX / viewWidth()) * 2 - 1, -(e.clientY / viewHeight()) * 2 + 1);
     raycaster.setFromCamera(mouse, camera);
     const pickable = markers.concat(witnesses).filter(function (m) { return m.visible; });
     let hit = raycaster.intersectObjects(pickable)[0];
@@ -447,9 +609,13 @@
   renderer.domElement.addEventListener('pointerleave', function () { tip.style.display = 'none'; });
 
   window.addEventListener('resize', function () {
-    camera.aspect = window.innerWidth / window.innerHeight;
+    camera.aspect = viewWidth() / viewHeight();
     camera.updateProjectionMatrix();
-    renderer.setSize(window.innerWidth, window.innerHeight);
+    renderer.setSize(viewWidth(), viewHeight());
+    if (withStrip) {
+      stripCanvas.width = stripCanvas.clientWidth;
+      drawStrip();
+    }
     render();
   });
   window.addEventListener('hashchange', function () { window.location.reload(); });
