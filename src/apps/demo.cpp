@@ -16,6 +16,7 @@
 #include "data_dirs.hpp"
 #include "demo.hpp"
 #include "demo_mesh.hpp"
+#include "demo_peg.hpp"
 #include "demo_robot.hpp"
 #include "demo_sim.hpp"
 #include "progress.hpp"
@@ -172,7 +173,7 @@ bool append_bench(const std::string& name, const std::string& args, std::ostream
 int run_demo(const DemoOptions& options, std::ostream& out) {
   // Stages: queries, manifolds, mesh contacts, the robot, the scenes, and
   // the six benchmark runs.
-  const int stages = 4 + (options.sim ? 1 : 0) + (options.bench ? 6 : 0);
+  const int stages = 4 + (options.sim ? 2 : 0) + (options.bench ? 6 : 0);
   int stage = 0;
   Progress progress = Progress::on_terminal("proxima demo", stages, options.progress, 0.0);
   // The stage's line goes up first, so that what the stage prints is not
@@ -243,9 +244,27 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
     command << "proxima demo --report " << options.report_dir << " --sim-scale " << options.sim_time_scale;
     report << "\n## Simulator scenes (" << date << ", plots in index.html)\n\n";
     sim_markdown(scenes, report);
+    // The Polyhedral Exact Geometry benchmarks, PEG beside Stewart–Trinkle,
+    // on a page of their own (the paper's figures).
+    next("PEG beside Stewart–Trinkle");
+    progress.clear();
+    const std::vector<PegScene> peg = run_demo_peg(examples, 1.0, out);
+    std::string peg_page = "peg.html";
+    {
+      std::ofstream p(fs::path(options.report_dir) / peg_page);
+      if (p) p << peg_html(peg, command.str(), date);
+      if (!p) {
+        out << "could not write " << (fs::path(options.report_dir) / peg_page).string() << "\n";
+        peg_page.clear();
+        code = 1;
+      }
+    }
+    if (peg.size() != 2) code = 1;
+    report << "\n## Polyhedral Exact Geometry beside Stewart–Trinkle (plots in " << peg_page << ")\n\n";
+    peg_markdown(peg, report);
     const fs::path html = fs::path(options.report_dir) / "index.html";
     std::ofstream h(html);
-    if (h) h << sim_html(scenes, command.str(), date, watch_page);
+    if (h) h << sim_html(scenes, command.str(), date, watch_page, peg_page);
     progress.clear();
     if (!h) {
       out << "could not write " << html.string() << "\n";

@@ -173,7 +173,7 @@ std::string time_per_step_plot(const PlotSeries& ms) {
 }  // namespace
 
 std::string sim_html(const std::vector<SceneReport>& reports, const std::string& command, const std::string& date,
-                     const std::string& watch_page) {
+                     const std::string& watch_page, const std::string& peg_page) {
   std::ostringstream o;
   o << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Proxima simulator report</title>\n"
        "<style>body{font-family:sans-serif;margin:1.5em;max-width:1500px}"
@@ -188,6 +188,11 @@ std::string sim_html(const std::vector<SceneReport>& reports, const std::string&
     o << "<p>Robot watchdog: <a href=\"" << html_escape(watch_page)
       << "\">3-D replay of the Panda's watched jog</a>, its links coloured by clearance, with its clearance, "
          "level and speed factor over time.</p>\n";
+  }
+  if (!peg_page.empty()) {
+    o << "<p>Polyhedral Exact Geometry: <a href=\"" << html_escape(peg_page)
+      << "\">the sawtooth and the hills, PEG beside Stewart–Trinkle</a> (trajectories, problem size, solve time "
+         "and energy per step, and the sawtooth at four step sizes).</p>\n";
   }
   // Summary table first.
   o << "<table><tr><th>scene</th><th>solver</th><th>simulated, s</th><th>metrics</th><th>ms/step</th>"

@@ -47,9 +47,10 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
 void sim_markdown(const std::vector<SceneReport>& reports, std::ostream& out);
 
 /// A self-contained HTML page: per scene, the metrics table next to plots
-/// of drift, energy, contacts per step and time per step.
+/// of drift, energy, contacts per step and time per step; links to the
+/// watchdog's and the PEG benchmarks' pages when given.
 std::string sim_html(const std::vector<SceneReport>& reports, const std::string& command, const std::string& date,
-                     const std::string& watch_page = "");
+                     const std::string& watch_page = "", const std::string& peg_page = "");
 
 /// The example scenes' folder: installed or the source tree's (data_dirs.hpp).
 std::string default_examples_dir();

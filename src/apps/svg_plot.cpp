@@ -152,16 +152,14 @@ std::string svg_plot(const std::vector<PlotSeries>& series, const PlotOptions& o
     }
   }
   if (series.size() > 1) {
-    // The legend along the title line, right-aligned: a swatch and the name per series.
-    double x = left + pw;
-    for (std::size_t k = series.size(); k-- > 0;) {
-      const std::string name = html_escape(series[k].name);
-      o << "<text class=\"legend\" x=\"" << number(x) << "\" y=\"13\" text-anchor=\"end\">" << name << "</text>";
-      x -= 6.0 * static_cast<double>(series[k].name.size()) + 4;
-      o << "<rect x=\"" << number(x - 10) << "\" y=\"6\" width=\"10\" height=\"8\" fill=\""
-        << kColours[k % std::size(kColours)] << "\"/>";
-      x -= 18;
-    }
+    // The legend along the title line, right-aligned: a swatch and the name
+    // per series, in one text element so that the browser lays them out
+    // (no guess at the font's widths).
+    o << "<text class=\"legend\" x=\"" << left + pw << "\" y=\"13\" text-anchor=\"end\">";
+    for (std::size_t k = 0; k < series.size(); ++k)
+      o << (k == 0 ? "" : "\u2003") << "<tspan fill=\"" << kColours[k % std::size(kColours)] << "\">\u25A0</tspan>\u2009"
+        << "<tspan>" << html_escape(series[k].name) << "</tspan>";
+    o << "</text>";
   }
   o << "</svg>";
   return o.str();

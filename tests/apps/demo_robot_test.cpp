@@ -48,8 +48,8 @@ TEST(DemoRobot, TheWatchdogKeepsThePandaOffTheTable) {
   ASSERT_EQ(demo.unwatched_time.size(), demo.unwatched_table_mm.size());
   EXPECT_DOUBLE_EQ(demo.unwatched_time.back(), demo.contact_time_unwatched);
   EXPECT_EQ(demo.unwatched_table_mm.back(), 0.0);
-  EXPECT_NE(plots[0].find(">watched</text>"), std::string::npos);
-  EXPECT_NE(plots[0].find(">unwatched</text>"), std::string::npos);
+  EXPECT_NE(plots[0].find(">watched</tspan>"), std::string::npos);
+  EXPECT_NE(plots[0].find(">unwatched</tspan>"), std::string::npos);
   EXPECT_EQ(plots[1].find("class=\"legend\""), std::string::npos) << "one series";
 
   // The watched run's replay page: a frame per sample (fewer than the page's 600), ending at the stop,

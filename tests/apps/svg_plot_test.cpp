@@ -69,7 +69,18 @@ TEST(SvgPlot, TickLabelsAlongBothAxesAndAGrid) {
 TEST(SvgPlot, LegendNamesEverySeries) {
   PlotSeries a{{0, 1, 2}, {0, 1, 0}, "watched"}, b{{0, 1, 2}, {1, 2, 3}, "unwatched <jog>"};
   const std::string svg = svg_plot({a, b}, {.title = "two"});
-  EXPECT_EQ(texts(svg, "legend"), (std::vector<std::string>{"unwatched &lt;jog&gt;", "watched"}));
+  // One legend line: per series, in order, a swatch of its line's colour, then its name.
+  const std::vector<std::string> legend = texts(svg, "legend");
+  ASSERT_EQ(legend.size(), 1u);
+  const std::string& l = legend[0];
+  const std::size_t swatch_a = l.find("<tspan fill=\"#1f6fb4\">"), name_a = l.find("<tspan>watched</tspan>");
+  const std::size_t swatch_b = l.find("<tspan fill=\"#d1603d\">"),
+                    name_b = l.find("<tspan>unwatched &lt;jog&gt;</tspan>");
+  ASSERT_NE(swatch_a, std::string::npos) << l;
+  ASSERT_NE(name_b, std::string::npos) << l;
+  EXPECT_LT(swatch_a, name_a);
+  EXPECT_LT(name_a, swatch_b);
+  EXPECT_LT(swatch_b, name_b);
   std::size_t polylines = 0;
   for (std::size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1)) ++polylines;
   EXPECT_EQ(polylines, 2u);
