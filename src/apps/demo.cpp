@@ -19,7 +19,11 @@
 #include "demo_peg.hpp"
 #include "demo_robot.hpp"
 #include "demo_sim.hpp"
+#include "json_mesh.hpp"
 #include "progress.hpp"
+#include "query_page.hpp"
+#include "query_protocol.hpp"
+#include "replay_page.hpp"
 #include "query_protocol.hpp"
 #include "replay_page.hpp"
 
@@ -128,6 +132,22 @@ void manifold_table(std::ostream& out) {
 
 }  // namespace
 
+int write_query_gallery(const std::string& path) {
+  ReplayPageFile page(path, "query gallery");
+  QueryReplay gallery;
+  MeshFiles files;
+  const auto add = [&](const Example& e) {
+    const json request = json::parse(e.request);
+    gallery.add(request, answer(request, files), files, e.label);
+  };
+  for (const Example& e : kExamples) add(e);
+  for (const Example& e : kManifolds) add(e);
+  json data = gallery.data();
+  data["title"] = "proxima demo: the report's example queries and contact manifolds";
+  page.write(data);
+  return gallery.frames();
+}
+
 std::string find_bench_program(const std::string& name) {
   std::error_code ec;
   const fs::path dir = program_directory();
@@ -192,6 +212,19 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   report << "\n## Contact manifolds\n\n";
   next("contact manifolds");
   manifold_table(report);
+  // The example queries and manifolds above, drawn in 3-D.
+  ReportLinks links;
+  std::error_code ec;
+  fs::create_directories(options.report_dir, ec);
+  try {
+    links.query_page = "queries.html";
+    const int frames = write_query_gallery((fs::path(options.report_dir) / links.query_page).string());
+    report << "\n3-D views of the example queries and manifolds above (" << frames
+           << " requests): [" << links.query_page << "](" << links.query_page << ")\n";
+  } catch (const Error& e) {
+    out << "no query gallery: " << e.what() << "\n";
+    links.query_page.clear();
+  }
   report << "\n## Mesh contacts (BLEM)\n\n";
   next("mesh contacts");
   mesh_contact_markdown(run_mesh_contact_demo(), report);
@@ -201,8 +234,6 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   out << "running the Panda watchdog from " << robots << "\n" << std::flush;
   next("the Panda's watchdog");
   const RobotDemo robot = run_robot_demo(robots);
-  std::error_code ec;
-  fs::create_directories(options.report_dir, ec);
   int code = 0;
   // The watched jog's plots beside the report, linked from it.
   std::vector<std::string> plots;
@@ -216,7 +247,7 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
     }
   }
   // The watched jog's replay page beside the report (no page without libjs-three: said, not fatal).
-  std::string watch_page;
+  std::string& watch_page = links.watch_page;
   if (!robot.watch_page.is_null()) {
     const std::string name = "watchdog_replay.html";
     try {
@@ -249,7 +280,8 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
     next("PEG beside Stewart–Trinkle");
     progress.clear();
     const std::vector<PegScene> peg = run_demo_peg(examples, 1.0, out);
-    std::string peg_page = "peg.html";
+    std::string& peg_page = links.peg_page;
+    peg_page = "peg.html";
     {
       std::ofstream p(fs::path(options.report_dir) / peg_page);
       if (p) p << peg_html(peg, command.str(), date);
@@ -264,7 +296,7 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
     peg_markdown(peg, report);
     const fs::path html = fs::path(options.report_dir) / "index.html";
     std::ofstream h(html);
-    if (h) h << sim_html(scenes, command.str(), date, watch_page, peg_page);
+    if (h) h << sim_html(scenes, command.str(), date, links);
     progress.clear();
     if (!h) {
       out << "could not write " << html.string() << "\n";

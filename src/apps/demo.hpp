@@ -24,6 +24,12 @@ struct DemoOptions {
 /// Runs the demo; returns the process exit code.
 int run_demo(const DemoOptions& options, std::ostream& out);
 
+/// Writes the example queries and manifolds of the report as one 3-D page
+/// (query_page.hpp), a frame per answered request labelled with its
+/// configuration, at `path`; returns the number of frames. Throws
+/// proxima::Error when the page cannot be written (or three.js is missing).
+int write_query_gallery(const std::string& path);
+
 /// Path of a benchmark program (by default `proxima-bench`) beside the
 /// running executable or in ../bench, or "".
 std::string find_bench_program(const std::string& name = "proxima-bench");

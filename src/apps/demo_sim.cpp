@@ -173,7 +173,7 @@ std::string time_per_step_plot(const PlotSeries& ms) {
 }  // namespace
 
 std::string sim_html(const std::vector<SceneReport>& reports, const std::string& command, const std::string& date,
-                     const std::string& watch_page, const std::string& peg_page) {
+                     const ReportLinks& links) {
   std::ostringstream o;
   o << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Proxima simulator report</title>\n"
        "<style>body{font-family:sans-serif;margin:1.5em;max-width:1500px}"
@@ -184,13 +184,18 @@ std::string sim_html(const std::vector<SceneReport>& reports, const std::string&
   o << "<h1>Proxima simulator report</h1>\n<p>" << html_escape(date) << " — <code>" << html_escape(command)
     << "</code>. Short runs of the scenes in <code>examples/</code>; the metric texts are those of "
        "<code>proxima sim</code> (docs/scene-format.md). Times are wall clock on this machine.</p>\n";
-  if (!watch_page.empty()) {
-    o << "<p>Robot watchdog: <a href=\"" << html_escape(watch_page)
+  if (!links.query_page.empty()) {
+    o << "<p>Queries: <a href=\"" << html_escape(links.query_page)
+      << "\">the report's example queries and contact manifolds in 3-D</a> (witness points, distance "
+         "segments, contact points with their normals).</p>\n";
+  }
+  if (!links.watch_page.empty()) {
+    o << "<p>Robot watchdog: <a href=\"" << html_escape(links.watch_page)
       << "\">3-D replay of the Panda's watched jog</a>, its links coloured by clearance, with its clearance, "
          "level and speed factor over time.</p>\n";
   }
-  if (!peg_page.empty()) {
-    o << "<p>Polyhedral Exact Geometry: <a href=\"" << html_escape(peg_page)
+  if (!links.peg_page.empty()) {
+    o << "<p>Polyhedral Exact Geometry: <a href=\"" << html_escape(links.peg_page)
       << "\">the sawtooth and the hills, PEG beside Stewart–Trinkle</a> (trajectories, problem size, solve time "
          "and energy per step, and the sawtooth at four step sizes).</p>\n";
   }

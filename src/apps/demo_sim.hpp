@@ -46,11 +46,18 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
 /// One Markdown table: scene, solver, simulated time, metrics, ms/step.
 void sim_markdown(const std::vector<SceneReport>& reports, std::ostream& out);
 
+/// The report's other pages, file names in the report folder ("" when not written).
+struct ReportLinks {
+  std::string watch_page;  ///< the Panda's watched jog in 3-D
+  std::string peg_page;    ///< the PEG benchmarks' plots
+  std::string query_page;  ///< the example queries and manifolds in 3-D
+};
+
 /// A self-contained HTML page: per scene, the metrics table next to plots
-/// of drift, energy, contacts per step and time per step; links to the
-/// watchdog's and the PEG benchmarks' pages when given.
+/// of drift, energy, contacts per step and time per step, and links to the
+/// report's other pages.
 std::string sim_html(const std::vector<SceneReport>& reports, const std::string& command, const std::string& date,
-                     const std::string& watch_page = "", const std::string& peg_page = "");
+                     const ReportLinks& links = {});
 
 /// The example scenes' folder: installed or the source tree's (data_dirs.hpp).
 std::string default_examples_dir();

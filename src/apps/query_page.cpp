@@ -41,7 +41,7 @@ json point(const json& answer, const char* key) {
 
 }  // namespace
 
-bool QueryReplay::add(const json& request, const json& answer, MeshFiles& files) {
+bool QueryReplay::add(const json& request, const json& answer, MeshFiles& files, const std::string& label_text) {
   if (!answer.is_object() || !request.is_object()) return false;
   const std::string status = answer.value("status", "");
   if (status != "ok" && status != "not_converged" && status != "upper_bound") return false;
@@ -53,9 +53,9 @@ bool QueryReplay::add(const json& request, const json& answer, MeshFiles& files)
   }
   const int a = shapes_.add(operand_json(request, "a", files));
   const int b = shapes_.add(operand_json(request, "b", files));
-  json label = query;
-  if (request.contains("id")) label = "id " + request["id"].dump() + ": " + query;
-  std::string text = label.get<std::string>();
+  std::string text = query;
+  if (!label_text.empty()) text = label_text + ": " + query;
+  else if (request.contains("id")) text = "id " + request["id"].dump() + ": " + query;
   if (answer.contains("collide")) text.append(answer["collide"].get<bool>() ? ", colliding" : ", apart");
   if (answer.contains("distance") && answer["distance"].is_number()) {
     char number[32];

@@ -23,8 +23,10 @@ class QueryReplay {
 
   /// Adds the request's frame when `answer` is not an error and the query
   /// is one the page draws; returns whether it did. Meshes are read through
-  /// `files` (already loaded while answering).
-  bool add(const nlohmann::json& request, const nlohmann::json& answer, MeshFiles& files);
+  /// `files` (already loaded while answering). The frame's label is `label`
+  /// when given, else the request's id and query.
+  bool add(const nlohmann::json& request, const nlohmann::json& answer, MeshFiles& files,
+           const std::string& label = "");
 
   int frames() const { return static_cast<int>(frames_.size()); }
   int skipped() const { return skipped_; }

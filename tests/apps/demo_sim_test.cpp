@@ -74,8 +74,15 @@ TEST(DemoSim, EveryShippedSceneGetsFourPlots) {
   EXPECT_EQ(svgs, 4 * reports.size());
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("watchdog_replay.html"), std::string::npos) << "no watch page, no link";
-  const std::string linked = apps::sim_html(reports, "proxima demo", "today", "watchdog_replay.html");
-  EXPECT_NE(linked.find("<a href=\"watchdog_replay.html\">"), std::string::npos);
+  apps::ReportLinks links;
+  links.watch_page = "watchdog_replay.html";
+  links.peg_page = "peg.html";
+  links.query_page = "queries.html";
+  const std::string linked = apps::sim_html(reports, "proxima demo", "today", links);
+  for (const std::string& page : {links.watch_page, links.peg_page, links.query_page})
+    EXPECT_NE(linked.find("<a href=\"" + page + "\">"), std::string::npos) << page;
+  EXPECT_EQ(html.find("peg.html"), std::string::npos);
+  EXPECT_EQ(html.find("queries.html"), std::string::npos);
   // The time-per-step plots carry their median line, the others not.
   std::size_t medians = 0;
   for (std::size_t i = 0; (i = html.find("<line class=\"median\"", i)) != std::string::npos; ++i) ++medians;
