@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <proxima/core/aabb.hpp>
 #include <proxima/core/error.hpp>
 
 #include "data_dirs.hpp"
@@ -148,6 +149,32 @@ int write_query_gallery(const std::string& path) {
   return gallery.frames();
 }
 
+int write_mug_contacts_page(const std::string& path, const std::string& mug_path) {
+  const std::string mug = mug_path.empty() ? default_mug_path() : mug_path;
+  std::error_code ec;
+  if (!std::filesystem::exists(mug, ec)) return 0;
+  ReplayPageFile page(path, "mug contacts page");
+  QueryReplay gallery;
+  MeshFiles files;
+  const json mesh{{"shape", "mesh"}, {"file", mug}, {"scale", 0.01}, {"margin", 0.001}};
+  Aabb box;
+  for (const Vec3& v : files.load(mug, 0.01, 0.001)->mesh().vertices()) box.extend(v);
+  const Vec3 c = 0.5 * (box.min + box.max);
+  const double plate = 0.02, gap = 0.0005;
+  for (const double z : {box.max.z() + gap + plate / 2, box.min.z() - gap - plate / 2}) {
+    const json request{{"query", "contacts"},
+                       {"a", mesh},
+                       {"b", {{"shape", "box"}, {"size", {0.15, 0.1, plate}}}},
+                       {"pose_b", {{"p", {c.x(), c.y(), z}}}}};
+    gallery.add(request, answer(request, files), files,
+                std::string("scanned mug, boundary-layer contacts with the plate ") + (z > c.z() ? "above" : "below"));
+  }
+  json data = gallery.data();
+  data["title"] = "proxima demo: the scanned mug's boundary-layer contacts with the plates";
+  page.write(data);
+  return gallery.frames();
+}
+
 std::string find_bench_program(const std::string& name) {
   std::error_code ec;
   const fs::path dir = program_directory();
@@ -224,6 +251,13 @@ int run_demo(const DemoOptions& options, std::ostream& out) {
   } catch (const Error& e) {
     out << "no query gallery: " << e.what() << "\n";
     links.query_page.clear();
+  }
+  try {
+    links.mug_page = "mug_contacts.html";
+    if (write_mug_contacts_page((fs::path(options.report_dir) / links.mug_page).string()) == 0) links.mug_page.clear();
+  } catch (const Error& e) {
+    out << "no mug contacts page: " << e.what() << "\n";
+    links.mug_page.clear();
   }
   report << "\n## Mesh contacts (BLEM)\n\n";
   next("mesh contacts");

@@ -30,6 +30,13 @@ int run_demo(const DemoOptions& options, std::ostream& out);
 /// proxima::Error when the page cannot be written (or three.js is missing).
 int write_query_gallery(const std::string& path);
 
+/// Writes the scanned mug of the mesh-contact table against each of its two
+/// plates (boundary-layer contacts, 0.5 mm into its 1 mm layer) as a 3-D page
+/// at `path`; returns its frames (2), or 0 and writes nothing when the mug
+/// (`mug_path`, "" = the Debian libmujoco-samples mug) is missing. Throws as
+/// write_query_gallery.
+int write_mug_contacts_page(const std::string& path, const std::string& mug_path = "");
+
 /// Path of a benchmark program (by default `proxima-bench`) beside the
 /// running executable or in ../bench, or "".
 std::string find_bench_program(const std::string& name = "proxima-bench");

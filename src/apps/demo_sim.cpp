@@ -187,7 +187,11 @@ std::string sim_html(const std::vector<SceneReport>& reports, const std::string&
   if (!links.query_page.empty()) {
     o << "<p>Queries: <a href=\"" << html_escape(links.query_page)
       << "\">the report's example queries and contact manifolds in 3-D</a> (witness points, distance "
-         "segments, contact points with their normals).</p>\n";
+         "segments, contact points with their normals)"
+      << (links.mug_page.empty() ? std::string()
+                                 : ", and <a href=\"" + html_escape(links.mug_page) +
+                                       "\">the scanned mug's boundary-layer contacts with its plates</a>")
+      << ".</p>\n";
   }
   if (!links.watch_page.empty()) {
     o << "<p>Robot watchdog: <a href=\"" << html_escape(links.watch_page)

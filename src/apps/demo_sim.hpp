@@ -51,6 +51,7 @@ struct ReportLinks {
   std::string watch_page;  ///< the Panda's watched jog in 3-D
   std::string peg_page;    ///< the PEG benchmarks' plots
   std::string query_page;  ///< the example queries and manifolds in 3-D
+  std::string mug_page;    ///< the scanned mug's boundary-layer contacts in 3-D
 };
 
 /// A self-contained HTML page: per scene, the metrics table next to plots

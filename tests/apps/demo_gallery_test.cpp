@@ -16,6 +16,7 @@
 #include "../support/temp_files.hpp"
 
 #include "demo.hpp"
+#include "demo_mesh.hpp"
 
 namespace proxima {
 namespace {
@@ -73,6 +74,31 @@ TEST(DemoGallery, EveryAnsweredExampleIsAFrameWhereItsClosedFormSays) {
   // The invalid example is not drawn; every frame names its configuration.
   EXPECT_EQ(frame_labelled(data, "bad input"), nullptr);
   for (const json& f : data["frames"]) EXPECT_NE(f["label"].get<std::string>().find(": "), std::string::npos);
+}
+
+TEST(DemoGallery, TheMugBetweenItsPlatesHasItsRimContacts) {
+  const testing::TempDir dir;
+  const std::filesystem::path page = dir.path() / "mug.html";
+  // scripts/deps.sh installs the mug; the page is one frame per plate.
+  ASSERT_TRUE(std::filesystem::exists(apps::default_mug_path())) << "install libmujoco-samples";
+  ASSERT_EQ(apps::write_mug_contacts_page(page.string()), 2);
+  const json data = gallery_page_data(page);
+  // The mug 0.5 mm below the upper plate and above the lower one, in a 1 mm
+  // layer: contacts on its rim pushed down by the upper plate (normal −z, B
+  // to A) and up by the lower one, each at most 0.5 mm deep.
+  for (const char* side : {"above", "below"}) {
+    const json* mug = frame_labelled(data, std::string("scanned mug, boundary-layer contacts with the plate ") + side);
+    ASSERT_NE(mug, nullptr) << side;
+    const json& cs = (*mug)["contacts"];
+    EXPECT_GE(cs.size(), 3u) << side;
+    for (const json& c : cs) {
+      EXPECT_NEAR(c[5].get<double>(), side[0] == 'a' ? -1.0 : 1.0, 0.05) << side;
+      EXPECT_GT(c[6].get<double>(), 0.0);
+      EXPECT_LE(c[6].get<double>(), 0.0005 + 1e-6);
+    }
+  }
+  EXPECT_EQ(apps::write_mug_contacts_page((dir.path() / "none.html").string(), "/nonexistent/mug.obj"), 0);
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "none.html"));
 }
 
 TEST(DemoGallery, AnUnwritablePathIsAnError) {

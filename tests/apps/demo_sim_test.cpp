@@ -78,8 +78,9 @@ TEST(DemoSim, EveryShippedSceneGetsFourPlots) {
   links.watch_page = "watchdog_replay.html";
   links.peg_page = "peg.html";
   links.query_page = "queries.html";
+  links.mug_page = "mug_contacts.html";
   const std::string linked = apps::sim_html(reports, "proxima demo", "today", links);
-  for (const std::string& page : {links.watch_page, links.peg_page, links.query_page})
+  for (const std::string& page : {links.watch_page, links.peg_page, links.query_page, links.mug_page})
     EXPECT_NE(linked.find("<a href=\"" + page + "\">"), std::string::npos) << page;
   EXPECT_EQ(html.find("peg.html"), std::string::npos);
   EXPECT_EQ(html.find("queries.html"), std::string::npos);
