@@ -323,10 +323,14 @@ inline DistanceResult sphere_cone(const Sphere& a, const Transform& ta, const Co
 // smallest axis); when it does not, the problem drops a dimension.
 inline void ellipsoid_nearest(int k, const double* e, const double* y, double* x) {
   const double el = e[k - 1];
-  // A y[k−1] so small that y/e underflows (a centre 1e-320 off the plane, a
-  // fuzz finding) is the plane's case: Newton's start u would be 0 and its
-  // quotients 0/0.
-  if (y[k - 1] / el > 0.0) {
+  // A y[k−1] so small that (y/e)² underflows is the plane's case (the
+  // nearest point moves by less than y, far below rounding): Newton's start
+  // u would be 0 or subnormal and its quotients 0/0 or a few bits wide. Two
+  // fuzz findings: a centre 1e-320 off the plane, and one 2e-321 off it from
+  // a rotation entry of −2e-323, whose Newton root put the witness on the
+  // far side of the ellipsoid.
+  constexpr double kPlaneShare = 1e-150;
+  if (y[k - 1] / el > kPlaneShare) {
     double n[3], d[3], r[3];
     double g0 = -1.0, norm2 = 0.0;
     for (int i = 0; i < k; ++i) {

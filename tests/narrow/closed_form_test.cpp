@@ -296,6 +296,20 @@ TEST(ClosedForm, SphereEllipsoid) {
     EXPECT_NEAR(r.distance, -0.3, 1e-15) << tiny;
     EXPECT_NEAR(std::abs(r.normal.z()), 1.0, 1e-15) << tiny;
   }
+  // Far outside, the centre a subnormal or tiny distance off the smallest
+  // axis's plane (a rotation entry of −2e-323 put it there; a fuzz finding
+  // whose Newton root placed the witness on the ellipsoid's far side): the
+  // independent point–ellipsoid distance, witnesses consistent.
+  const Ellipsoid long_one(Vec3(4.6227206836041814, 50.164034485389486, 6.5600061036087585));
+  for (const double tiny : {-1.9762625833649862e-323, 2e-321, -1e-300, 1e-160, 0.0}) {
+    Transform tb = Transform::from_axis_angle(Vec3::UnitX(), 3.4851, Vec3(0, 0, 99.937438010223545));
+    tb.R(0, 2) = tb.R(2, 0) = tiny;
+    const DistanceResult r = signed_distance(s, Transform(), long_one, tb);
+    ASSERT_EQ(r.status, Status::ok) << tiny;
+    const Vec3 local = tb.R.transpose() * (-tb.p);
+    EXPECT_NEAR(r.distance, oracle::point_ellipsoid_distance(long_one.radii(), local) - 0.1, 1e-9) << tiny;
+    EXPECT_NEAR((r.point_a - r.point_b - r.distance * r.normal).norm(), 0.0, 1e-9) << tiny;
+  }
   expect_result(signed_distance(e, at(0, 0, 0), s, at(0, 0, -0.5)), 0.2, Vec3::UnitZ());
   // Equal semi-axes: the sphere–sphere answer, inside and out.
   const Ellipsoid round(Vec3(0.3, 0.3, 0.3), 0.05);
