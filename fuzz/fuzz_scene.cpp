@@ -13,12 +13,20 @@
 #include <proxima/core/error.hpp>
 
 #include "fuzz_input.hpp"
+#include "json_reader.hpp"
 #include "scene.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace proxima;
-  const nlohmann::json j = nlohmann::json::parse(data, data + size, nullptr, false);
-  if (j.is_discarded()) return 0;
+  // The scene files' own parser (a repeated key is an error), as `proxima sim` reads them.
+  nlohmann::json j;
+  try {
+    j = apps::parse_json(std::string(reinterpret_cast<const char*>(data), size));
+  } catch (const nlohmann::json::exception&) {
+    return 0;
+  } catch (const Error&) {
+    return 0;
+  }
   std::optional<apps::Scene> scene;
   try {
     scene.emplace(apps::scene_from_json(j, "/nonexistent-fuzz-dir"));

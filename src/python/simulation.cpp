@@ -18,6 +18,7 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "operand.hpp"
+#include "../apps/json_reader.hpp"
 #include "../apps/scene.hpp"  // scene_from_json, load_scene (src/python has a scene.hpp of its own)
 
 namespace proxima::python {
@@ -144,7 +145,7 @@ void bind_simulation(py::module_& m) {
           [](const std::string& text) {
             nlohmann::json j;
             try {
-              j = nlohmann::json::parse(text);
+              j = apps::parse_json(text);  // the scene files' parser: a repeated key is an error
             } catch (const nlohmann::json::parse_error& e) {
               throw Error(std::string("scene: not valid JSON (") + e.what() + ")");
             }

@@ -282,13 +282,14 @@ class BadInput(unittest.TestCase):
             (lambda: setattr(w, "restitution_threshold", -1), "restitution_threshold: must be in"),
             (lambda: proxima.World.from_json("{"), "scene: not valid JSON"),
             (lambda: proxima.World.from_json('{"bodies": [], "gravty": [0, 0, 0]}'), "gravty: unknown key"),
+            (lambda: proxima.World.from_json('{"bodies": {"kind": 1}, "bodies": []}'), "bodies: duplicate key"),
             (lambda: proxima.World.from_file("/nonexistent/scene.json"), "/nonexistent/scene.json"),
         ]
         for call, message in cases:
             with self.assertRaises(ValueError) as raised:
                 call()
             self.assertIn(message, str(raised.exception))
-        self.assertEqual(len(cases), 20)
+        self.assertEqual(len(cases), 21)
         with self.assertRaises(TypeError):
             w.pose(1.5)
         with self.assertRaises(TypeError):
