@@ -25,8 +25,6 @@
 #include "query_page.hpp"
 #include "query_protocol.hpp"
 #include "replay_page.hpp"
-#include "query_protocol.hpp"
-#include "replay_page.hpp"
 
 namespace proxima::apps {
 namespace {

@@ -120,6 +120,11 @@ PlotSeries clamped(const PlotSeries& s, double lo, double hi, const std::string&
   return o;
 }
 
+PlotSeries named(PlotSeries s, const std::string& name) {
+  s.name = name;
+  return s;
+}
+
 std::string dt_text(double dt) {
   char b[32];
   std::snprintf(b, sizeof b, "%g", dt);
@@ -222,11 +227,11 @@ std::string peg_html(const std::vector<PegScene>& scenes, const std::string& com
     small.height = 220;
     small.title = "rows per step (contacts + aux)";
     small.y_label = "rows";
-    o << svg_plot({clamped(peg.rows, 0, 1e9, "peg"), clamped(st.rows, 0, 1e9, "stewart_trinkle")}, small);
+    o << svg_plot({named(peg.rows, "peg"), named(st.rows, "stewart_trinkle")}, small);
     small.title = "solve time per step";
     small.y_label = "ms";
     small.median = true;
-    o << svg_plot({clamped(peg.solve_ms, 0, 1e9, "peg"), clamped(st.solve_ms, 0, 1e9, "stewart_trinkle")}, small);
+    o << svg_plot({named(peg.solve_ms, "peg"), named(st.solve_ms, "stewart_trinkle")}, small);
     small.median = false;
     small.title = "energy change (in [−20, 150])";
     small.y_label = "J";
