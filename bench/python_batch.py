@@ -8,7 +8,7 @@ Times the same N pose pairs per shape pair, best of 5 runs, in microseconds
 per query: a Python loop over proxima.distance with 4x4 matrices, the same
 with proxima.Pose objects made beforehand, and distance_batch on (N, 4, 4)
 arrays; then collide, and the Panda's validity check per call against
-check_batch."""
+check_batch; then the batches on 1 and 2 threads."""
 import math
 import os
 import sys
@@ -77,3 +77,22 @@ qs = rng.uniform(lim[:, 0], lim[:, 1], size=(n, 7))
 loop = best(lambda: [checker.tolerance(q, 0.0).within for q in qs], 3)
 batch = best(lambda: checker.check_batch(qs).collide, 3)
 row("Panda validity beside a table (tolerance(q, 0) per call; check_batch)", n, loop, batch)
+
+# The same batches on 1 and 2 threads (threads=), and what the rows of each
+# cost: the identical answers are checked by tests/python/test_batch.py.
+print()
+print("| batch | 1 thread, us/row | 2 threads, us/row | speed-up |")
+print("|---|---:|---:|---:|")
+cube_v = np.array([[x, y, z] for x in (-0.2, 0.2) for y in (-0.2, 0.2) for z in (-0.2, 0.2)])
+cube_t = np.array([[0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], [0, 1, 4], [1, 5, 4],
+                   [2, 6, 3], [3, 6, 7], [0, 4, 2], [2, 4, 6], [1, 3, 5], [3, 7, 5]])
+cube = proxima.Bvh(proxima.TriangleMesh(cube_v, cube_t))
+scaling = [("distance_batch box-capsule", lambda t, a=pairs[1][1], b=pairs[1][2], pa=poses(N, 0.8),
+            pb=poses(N, 0.8): proxima.distance_batch(a, pa, b, pb, threads=t), N),
+           ("distance_batch cube mesh-mesh", lambda t, pa=poses(N, 0.8), pb=poses(N, 0.8):
+            proxima.distance_batch(cube, pa, cube, pb, threads=t), N),
+           ("Panda check_batch beside a table", lambda t: checker.check_batch(qs, threads=t), n)]
+for label, fn, rows in scaling:
+    one = best(lambda: fn(1), 3)
+    two = best(lambda: fn(2), 3)
+    print("| %s | %.3f | %.3f | %.2fx |" % (label, 1e6 * one / rows, 1e6 * two / rows, one / two))

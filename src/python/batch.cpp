@@ -4,8 +4,11 @@
 // query (argument conversion, result objects) is several times that of the
 // query itself for convex pairs; here it is paid once per batch.
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
+
+#include <proxima/core/parallel.hpp>
 
 #include "batch_results.hpp"
 #include "bindings.hpp"
@@ -64,6 +67,34 @@ bool read_row(const PoseRows& a, const PoseRows& b, py::ssize_t i, Transform& ta
   return true;
 }
 
+// The rows of a batch on `threads` threads (parallel_for), without the GIL:
+// `row(i, ta, tb)` answers row i into its own slots. A row whose poses are
+// not rigid ends its chunk, and the lowest such row's reason is returned
+// (empty when every row was read), whatever the number of threads.
+template <class RowFn>
+std::string run_rows(py::ssize_t n, int threads, const PoseRows& ra, const PoseRows& rb, RowFn&& row) {
+  std::mutex lock;
+  py::ssize_t first_bad = n;
+  std::string error;
+  py::gil_scoped_release unlocked;
+  parallel_for(static_cast<std::size_t>(n), threads, [&](std::size_t begin, std::size_t end, int) {
+    Transform ta, tb;
+    std::string reason;
+    for (auto i = static_cast<py::ssize_t>(begin); i < static_cast<py::ssize_t>(end); ++i) {
+      if (!read_row(ra, rb, i, ta, tb, reason)) {
+        const std::lock_guard<std::mutex> hold(lock);
+        if (i < first_bad) {
+          first_bad = i;
+          error = reason;
+        }
+        return;
+      }
+      row(i, ta, tb);
+    }
+  });
+  return error;
+}
+
 struct DistanceBatch {
   py::array_t<double> distance, normal, point_a, point_b;
   py::array_t<std::int8_t> status_code;
@@ -78,10 +109,12 @@ py::object status_strings(const py::array_t<std::int8_t>& codes) {
 }
 
 DistanceBatch distance_batch(const py::object& a, const py::object& poses_a, const py::object& b,
-                             const py::object& poses_b, const std::string& method, bool signed_distance) {
+                             const py::object& poses_b, const std::string& method, int threads,
+                             bool signed_distance) {
   const Operand oa = operand_arg(a, "a"), ob = operand_arg(b, "b");
   const PoseRows ra = pose_rows(poses_a, "poses_a"), rb = pose_rows(poses_b, "poses_b");
   const py::ssize_t n = row_count(ra, rb);
+  thread_count(threads);
   DistanceRequest req;
   req.method = method_arg(method);
   if (req.method != Method::automatic && (oa.mesh || ob.mesh)) value_error("method: applies to convex pairs only");
@@ -99,50 +132,39 @@ DistanceBatch distance_batch(const py::object& a, const py::object& poses_a, con
   std::int8_t* st = out.status_code.mutable_data();
   std::int64_t* tria = out.triangle_a.mutable_data();
   std::int64_t* trib = out.triangle_b.mutable_data();
-  std::string error;
-  {
-    py::gil_scoped_release unlocked;
-    Transform ta, tb;
-    for (py::ssize_t i = 0; i < n; ++i) {
-      if (!read_row(ra, rb, i, ta, tb, error)) break;
-      const DistanceAnswer r = pair_distance(oa, ta, ob, tb, req, signed_distance);
-      d[i] = r.distance;
-      for (int k = 0; k < 3; ++k) {
-        nrm[3 * i + k] = r.normal[k];
-        pa[3 * i + k] = r.point_a[k];
-        pb[3 * i + k] = r.point_b[k];
-      }
-      st[i] = static_cast<std::int8_t>(r.status);
-      tria[i] = r.triangle_a;
-      trib[i] = r.triangle_b;
+  const std::string error = run_rows(n, threads, ra, rb, [&](py::ssize_t i, const Transform& ta, const Transform& tb) {
+    const DistanceAnswer r = pair_distance(oa, ta, ob, tb, req, signed_distance);
+    d[i] = r.distance;
+    for (int k = 0; k < 3; ++k) {
+      nrm[3 * i + k] = r.normal[k];
+      pa[3 * i + k] = r.point_a[k];
+      pb[3 * i + k] = r.point_b[k];
     }
-  }
+    st[i] = static_cast<std::int8_t>(r.status);
+    tria[i] = r.triangle_a;
+    trib[i] = r.triangle_b;
+  });
   if (!error.empty()) value_error(error);
   return out;
 }
 
 CollideBatch collide_batch(const py::object& a, const py::object& poses_a, const py::object& b,
-                           const py::object& poses_b, const std::string& method) {
+                           const py::object& poses_b, const std::string& method, int threads) {
   const Operand oa = operand_arg(a, "a"), ob = operand_arg(b, "b");
   const PoseRows ra = pose_rows(poses_a, "poses_a"), rb = pose_rows(poses_b, "poses_b");
   const py::ssize_t n = row_count(ra, rb);
+  thread_count(threads);
   CollideRequest req;
   req.method = method_arg(method);
   if (req.method != Method::automatic && (oa.mesh || ob.mesh)) value_error("method: applies to convex pairs only");
   CollideBatch out{py::array_t<bool>(n), py::array_t<std::int8_t>(n)};
   bool* c = out.collide.mutable_data();
   std::int8_t* st = out.status_code.mutable_data();
-  std::string error;
-  {
-    py::gil_scoped_release unlocked;
-    Transform ta, tb;
-    for (py::ssize_t i = 0; i < n; ++i) {
-      if (!read_row(ra, rb, i, ta, tb, error)) break;
-      const CollideAnswer r = pair_collide(oa, ta, ob, tb, req);
-      c[i] = r.collide;
-      st[i] = static_cast<std::int8_t>(r.status);
-    }
-  }
+  const std::string error = run_rows(n, threads, ra, rb, [&](py::ssize_t i, const Transform& ta, const Transform& tb) {
+    const CollideAnswer r = pair_collide(oa, ta, ob, tb, req);
+    c[i] = r.collide;
+    st[i] = static_cast<std::int8_t>(r.status);
+  });
   if (!error.empty()) value_error(error);
   return out;
 }
@@ -178,22 +200,25 @@ void bind_batch(py::module_& m) {
 
   const char* rows =
       " poses_a, poses_b: (N, 4, 4) arrays of rigid poses, or one (4, 4) pose used for every row. A non-finite "
-      "pose gives status 'invalid_input' in its row; a finite non-rigid one raises ValueError naming the row. "
-      "Runs without the GIL; each row equals the single query at its poses.";
+      "pose gives status 'invalid_input' in its row; a finite non-rigid one raises ValueError naming the first "
+      "such row. threads: how many threads share the rows (0: every hardware thread). Runs without the GIL; "
+      "each row equals the single query at its poses, whatever the number of threads.";
   m.def(
       "distance_batch",
       [](const py::object& a, const py::object& pa, const py::object& b, const py::object& pb,
-         const std::string& method) { return distance_batch(a, pa, b, pb, method, false); },
+         const std::string& method, int threads) { return distance_batch(a, pa, b, pb, method, threads, false); },
       py::arg("a"), py::arg("poses_a"), py::arg("b"), py::arg("poses_b"), py::kw_only(), py::arg("method") = "auto",
+      py::arg("threads") = 1,
       (std::string("distance() of one pair at N pose pairs -> DistanceBatchResult.") + rows).c_str());
   m.def(
       "signed_distance_batch",
       [](const py::object& a, const py::object& pa, const py::object& b, const py::object& pb,
-         const std::string& method) { return distance_batch(a, pa, b, pb, method, true); },
+         const std::string& method, int threads) { return distance_batch(a, pa, b, pb, method, threads, true); },
       py::arg("a"), py::arg("poses_a"), py::arg("b"), py::arg("poses_b"), py::kw_only(), py::arg("method") = "auto",
+      py::arg("threads") = 1,
       (std::string("signed_distance() of one pair at N pose pairs -> DistanceBatchResult.") + rows).c_str());
   m.def("collide_batch", &collide_batch, py::arg("a"), py::arg("poses_a"), py::arg("b"), py::arg("poses_b"),
-        py::kw_only(), py::arg("method") = "auto",
+        py::kw_only(), py::arg("method") = "auto", py::arg("threads") = 1,
         (std::string("collide() of one pair at N pose pairs -> CollideBatchResult.") + rows).c_str());
 }
 

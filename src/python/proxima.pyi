@@ -443,13 +443,13 @@ class CollideBatchResult:
     def __len__(self) -> int: ...
 
 def distance_batch(
-    a: Operand, poses_a: PosesLike, b: Operand, poses_b: PosesLike, *, method: Method = "auto"
+    a: Operand, poses_a: PosesLike, b: Operand, poses_b: PosesLike, *, method: Method = "auto", threads: int = 1
 ) -> DistanceBatchResult: ...
 def signed_distance_batch(
-    a: Operand, poses_a: PosesLike, b: Operand, poses_b: PosesLike, *, method: Method = "auto"
+    a: Operand, poses_a: PosesLike, b: Operand, poses_b: PosesLike, *, method: Method = "auto", threads: int = 1
 ) -> DistanceBatchResult: ...
 def collide_batch(
-    a: Operand, poses_a: PosesLike, b: Operand, poses_b: PosesLike, *, method: Method = "auto"
+    a: Operand, poses_a: PosesLike, b: Operand, poses_b: PosesLike, *, method: Method = "auto", threads: int = 1
 ) -> CollideBatchResult: ...
 
 class Environment:
@@ -613,7 +613,7 @@ class SceneChecker:
         self_pairs: bool = True,
         base: PoseLike = None,
     ) -> MotionCheck: ...
-    def check_batch(self, qs: PointsLike, base: PoseLike = None) -> CollideBatchResult:
+    def check_batch(self, qs: PointsLike, base: PoseLike = None, *, threads: int = 1) -> CollideBatchResult:
         """qs: (N, dof) joint vectors."""
 
 class WatchdogState:

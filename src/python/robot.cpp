@@ -14,7 +14,9 @@
 
 #include <pybind11/stl/filesystem.h>
 
+#include <proxima/core/parallel.hpp>
 #include <proxima/robot/attached_object.hpp>
+#include <proxima/robot/batch_check.hpp>
 #include <proxima/robot/collision_matrix.hpp>
 #include <proxima/robot/planning_scene.hpp>
 #include <proxima/robot/point_cloud.hpp>
@@ -159,8 +161,8 @@ robot::MotionCheck check_motion(const Scene& s, const py::object& q0, const py::
 }
 
 // Validity of N joint vectors, first hit (tolerance 0: any pair touching),
-// self and environment. One RobotState refilled across rows.
-CollideBatch check_batch(const Scene& s, const py::object& qs, const py::object& base) {
+// self and environment, on `threads` threads (robot/batch_check.hpp).
+CollideBatch check_batch(const Scene& s, const py::object& qs, const py::object& base, int threads) {
   const DoubleArray a = double_array(qs, "qs");
   const auto dof = static_cast<py::ssize_t>(s.model().variable_count());
   if (a.ndim() != 2 || a.shape(1) != dof) {
@@ -168,6 +170,7 @@ CollideBatch check_batch(const Scene& s, const py::object& qs, const py::object&
                 shape_string(a));
   }
   const Transform tb = pose_arg(base, "base");
+  thread_count(threads);
   const py::ssize_t n = a.shape(0);
   CollideBatch out{py::array_t<bool>(n), py::array_t<std::int8_t>(n)};
   bool* c = out.collide.mutable_data();
@@ -175,10 +178,14 @@ CollideBatch check_batch(const Scene& s, const py::object& qs, const py::object&
   // Immutable: Python may add objects while the GIL is released.
   const std::shared_ptr<const robot::PreparedEnvironment> env = s.prepared_environment();
   py::gil_scoped_release unlocked;
-  robot::RobotState state;
+  // A robot without joints has one configuration, whatever the rows.
+  const std::vector<robot::ToleranceReport> answers = robot::check_configurations(
+      *s.checker, *env, std::span<const double>(a.data(), static_cast<std::size_t>(dof > 0 ? n * dof : 0)), 0.0, tb,
+      threads);
+  const robot::ToleranceReport fixed =
+      dof > 0 ? robot::ToleranceReport{} : s.checker->tolerance(s.checker->state({}, tb), *env, 0.0);
   for (py::ssize_t i = 0; i < n; ++i) {
-    s.checker->state(std::span<const double>(a.data() + i * dof, static_cast<std::size_t>(dof)), tb, state);
-    const robot::ToleranceReport r = s.checker->tolerance(state, *env, 0.0);
+    const robot::ToleranceReport& r = dof > 0 ? answers[static_cast<std::size_t>(i)] : fixed;
     c[i] = r.within;
     st[i] = static_cast<std::int8_t>(r.status);
   }
@@ -431,9 +438,11 @@ void bind_robot(py::module_& m) {
            "Continuous check of the straight joint-space segment q0 -> q1 (every point of it, not samples; "
            "conservative advancement) -> MotionCheck. A bad clearance, accuracy or q answers status "
            "'invalid_input' with a message (q of the wrong length raises ValueError).")
-      .def("check_batch", &check_batch, py::arg("qs"), py::arg("base") = py::none(),
+      .def("check_batch", &check_batch, py::arg("qs"), py::arg("base") = py::none(), py::kw_only(),
+           py::arg("threads") = 1,
            "Validity of N joint vectors (N, dof): collide[i] when any self or environment pair touches. "
-           "Runs without the GIL -> CollideBatchResult.");
+           "threads: how many threads share the rows (0: every hardware thread). Runs without the GIL; the "
+           "answers are the single check's, in input order, whatever the number of threads -> CollideBatchResult.");
 }
 
 }  // namespace proxima::python

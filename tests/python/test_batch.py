@@ -86,6 +86,42 @@ class BatchTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             proxima.distance_batch(a, "poses", a, np.eye(4))
 
+    def test_threads_give_the_single_threaded_rows(self):
+        rng = np.random.default_rng(9)
+        cube = proxima.Bvh(proxima.TriangleMesh(CUBE_VERTICES, CUBE_TRIANGLES))
+        pairs = [(proxima.Box(0.5, 0.4, 0.3), proxima.Capsule(0.1, 0.6)), (cube, proxima.Sphere(0.3)), (cube, cube)]
+        for a, b in pairs:
+            poses_a, poses_b = random_poses(rng, 500, 1.0), random_poses(rng, 500, 1.0)
+            poses_a[137, 0, 3] = np.nan  # a non-finite row stays invalid_input in its own slot
+            for fn in (proxima.distance_batch, proxima.signed_distance_batch):
+                one = fn(a, poses_a, b, poses_b)
+                for threads in (2, 3, 0):
+                    many = fn(a, poses_a, b, poses_b, threads=threads)
+                    for field in ("distance", "normal", "point_a", "point_b", "status_code", "triangle_a",
+                                  "triangle_b"):
+                        np.testing.assert_array_equal(getattr(many, field), getattr(one, field), field)
+                self.assertEqual(one.status[137], "invalid_input")
+                self.assertEqual(int((one.status == "invalid_input").sum()), 1)
+            one = proxima.collide_batch(a, poses_a, b, poses_b)
+            many = proxima.collide_batch(a, poses_a, b, poses_b, threads=2)
+            np.testing.assert_array_equal(many.collide, one.collide)
+            np.testing.assert_array_equal(many.status_code, one.status_code)
+            self.assertTrue(one.collide.any() and not one.collide.all())
+
+    def test_threads_name_the_first_bad_row_and_refuse_negative_counts(self):
+        a = proxima.Sphere(1)
+        poses = np.tile(np.eye(4), (4000, 1, 1))
+        poses[3900, 0, 0] = 2.0
+        poses[2100, 1, 1] = 3.0
+        for threads in (1, 2, 4):
+            with self.assertRaisesRegex(ValueError, r"poses_b\[2100\]: the rotation block is not orthonormal"):
+                proxima.distance_batch(a, np.eye(4), a, poses, threads=threads)
+        for fn in (proxima.distance_batch, proxima.signed_distance_batch, proxima.collide_batch):
+            with self.assertRaisesRegex(ValueError, "threads: must be ≥ 0"):
+                fn(a, np.eye(4), a, np.eye(4), threads=-1)
+            with self.assertRaises(TypeError):
+                fn(a, np.eye(4), a, np.eye(4), threads="2")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -284,6 +284,10 @@ class RobotTest(unittest.TestCase):
             batch = self.panda.check_batch(qs)
             single = [self.panda.check(q).collide for q in qs]
             self.assertEqual(list(batch.collide), single)
+            for threads in (2, 0):
+                many = self.panda.check_batch(qs, threads=threads)
+                np.testing.assert_array_equal(many.collide, batch.collide)
+                np.testing.assert_array_equal(many.status_code, batch.status_code)
             self.assertTrue(any(single) and not all(single))
             self.assertEqual(set(batch.status), {"ok"})
         finally:
@@ -302,6 +306,10 @@ class RobotTest(unittest.TestCase):
         self.assertEqual(self.panda.distances(bad).self_distance.status, "invalid_input")
         batch = self.panda.check_batch(np.array([READY, bad]))
         self.assertEqual(list(batch.status), ["ok", "invalid_input"])
+        self.assertEqual(list(self.panda.check_batch(np.array([READY, bad] * 50), threads=2).status),
+                         ["ok", "invalid_input"] * 50)
+        with self.assertRaisesRegex(ValueError, "threads: must be ≥ 0"):
+            self.panda.check_batch(np.array([READY]), threads=-3)
         self.assertEqual(self.panda.check(READY, base=([0, 0, float("nan")], [1, 0, 0, 0])).status, "invalid_input")
         missing = os.path.join(PANDA, "no_such_robot.urdf")
         with self.assertRaises(ValueError) as e:

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Many configurations of one robot in one prepared scene, checked on a
+// number of threads: the validity labels of a planner's dataset, or every
+// waypoint of a fleet's trajectories. Each row's answer is the single
+// query's (SceneChecker::state, then tolerance) and lands in the row's own
+// slot, so the answers are in input order and do not depend on the number
+// of threads.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include <proxima/core/transform.hpp>
+#include <proxima/robot/scene_checker.hpp>
+
+namespace proxima::robot {
+
+/// For each row q_i of `qs` (row-major, N rows of model().variable_count()
+/// joint values): checker.tolerance(checker.state(q_i, base), env,
+/// tolerance), on thread_count(threads) threads (core/parallel.hpp).
+/// A bad row (non-finite or out of its limits) answers invalid_input in its
+/// own slot, as the single query does. Throws proxima::Error when qs is not
+/// a whole number of rows or threads is negative.
+std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, const PreparedEnvironment& env,
+                                                  std::span<const double> qs, double tolerance = 0.0,
+                                                  const Transform& base = Transform::identity(), int threads = 1);
+
+}  // namespace proxima::robot
