@@ -28,6 +28,7 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "operand.hpp"
+#include "pickling.hpp"
 #include "scene.hpp"
 
 namespace proxima::python {
@@ -212,6 +213,42 @@ DoubleArray joints_arg(const robot::RobotModel& model, const py::object& q) {
   return a;
 }
 
+namespace {
+
+// Pickled as its objects, each (name, geometry, pose, touch_links, group),
+// the geometry a shape or a Bvh pickled by its own class: what multiprocessing
+// and a Ray cluster send to their workers.
+py::tuple environment_state(const Environment& e) {
+  py::list objects;
+  for (const robot::EnvironmentObject& o : e.objects) {
+    const py::object geometry =
+        std::holds_alternative<Shape>(o.geometry) ? py::cast(std::get<Shape>(o.geometry)) : py::cast(std::get<Bvh>(o.geometry));
+    objects.append(py::make_tuple(o.name, geometry, o.pose, o.touch_links, o.group));
+  }
+  return py::make_tuple(objects);
+}
+
+std::shared_ptr<Environment> restore_environment(const py::tuple& state) {
+  const StateReader r(state, "Environment", {"objects"});
+  if (!py::isinstance<py::list>(r.item(0))) r.fail("objects must be a list");
+  auto e = std::make_shared<Environment>();
+  for (const py::handle item : r.item(0)) {
+    const StateReader o(item, "Environment object", {"name", "geometry", "pose", "touch_links", "group"});
+    o.build([&] {
+      const Operand g = operand_arg(o.item(1), "geometry");
+      const Transform pose = pose_arg(py::reinterpret_borrow<py::object>(o.item(2)), "pose", PoseCheck::strict);
+      auto touch = o.item(3).cast<std::vector<std::string>>();
+      const std::size_t i = g.mesh ? e->add(o.text(0), *g.mesh, pose, std::move(touch))
+                                   : e->add(o.text(0), *g.shape, pose, std::move(touch));
+      e->objects[i].group = o.text(4);
+      return i;
+    });
+  }
+  return e;
+}
+
+}  // namespace
+
 void bind_robot(py::module_& m) {
   py::class_<Environment, std::shared_ptr<Environment>>(
       m, "Environment", "The robot's surroundings: named convex shapes and Bvh meshes at fixed world poses.")
@@ -252,7 +289,8 @@ void bind_robot(py::module_& m) {
                                for (const auto& o : e.objects) n.push_back(o.name);
                                return n;
                              })
-      .def("__len__", [](const Environment& e) { return e.objects.size(); });
+      .def("__len__", [](const Environment& e) { return e.objects.size(); })
+      .def(py::pickle(&environment_state, &restore_environment));
 
   // MoveIt planning scenes: the world only (the robot comes from its URDF).
   m.def(
