@@ -2,8 +2,9 @@
 // proxima.viz: the 3-D replay page of the command (docs/viewer.md) written
 // from Python. Page builds one body by body and frame by frame (viz_page.hpp),
 // Page.add_query draws query results, Recorder records a World as it steps
-// (the page of `proxima sim --html`), and to_meshcat (viz_meshcat.cpp) sends
-// a page to a Meshcat viewer. The page text comes from src/apps.
+// (the page of `proxima sim --html`), RobotPage (viz_robot.cpp) draws a robot
+// coloured by clearance, and to_meshcat (viz_meshcat.cpp) sends a page to a
+// Meshcat viewer. The page text comes from src/apps.
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -25,6 +26,7 @@
 namespace proxima::python {
 
 void define_to_meshcat(py::module_& viz, const py::object& error);  // viz_meshcat.cpp
+void bind_viz_robot(py::module_& viz);                                // viz_robot.cpp
 
 namespace {
 
@@ -230,10 +232,14 @@ int add_query(VizPage& page, const py::object& a, const py::object& pose_a, cons
   return page.frames() - 1;
 }
 
-void write_page(const json& data, const std::filesystem::path& path) {
+}  // namespace
+
+void write_replay_page(const json& data, const std::filesystem::path& path) {
   apps::ReplayPageFile file(path.string(), "path");
   file.write(data);
 }
+
+namespace {
 
 // The recorder of a World: SimReplay (the page of `proxima sim --html`)
 // keeping every captured state; write() samples them as the command does.
@@ -363,7 +369,7 @@ void bind_viz(py::module_& m) {
           "to_json", [](const VizPage& page) { return page.data().dump(); },
           "The page's data object as JSON text (docs/viewer.md, 'What the page holds').")
       .def(
-          "write", [](const VizPage& page, const std::filesystem::path& path) { write_page(page.data(), path); },
+          "write", [](const VizPage& page, const std::filesystem::path& path) { write_replay_page(page.data(), path); },
           py::arg("path"), "Writes the page (one HTML file with three.js from libjs-three inlined).")
       .def("__repr__", [](const VizPage& page) {
         return "<proxima.viz.Page '" + page.title() + "': " + std::to_string(page.body_names().size()) +
@@ -401,7 +407,7 @@ void bind_viz(py::module_& m) {
       .def(
           "write",
           [](const Recorder& r, const std::filesystem::path& path, int max_frames) {
-            write_page(r.data(max_frames), path);
+            write_replay_page(r.data(max_frames), path);
           },
           py::arg("path"), py::arg("max_frames") = apps::kDefaultFrameBudget,
           "Writes the page: frames 0, k, 2k, ... and the last, k = ceil((n - 1) / (max_frames - 1)) of n.")
@@ -409,6 +415,7 @@ void bind_viz(py::module_& m) {
         return "<proxima.viz.Recorder of '" + r.world->name + "': " + std::to_string(r.replay->frames()) + " frames>";
       });
 
+  bind_viz_robot(viz);
   define_to_meshcat(viz, m.attr("Error"));
 }
 

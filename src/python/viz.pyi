@@ -20,7 +20,7 @@ SegmentsArg: TypeAlias = Union[proxima.DistanceResult, Sequence[Sequence[float]]
                                npt.NDArray[Any], None]
 """A DistanceResult (its witness points), or segments as 6 numbers or two points."""
 QueryResult: TypeAlias = Union[proxima.CollideResult, proxima.DistanceResult, proxima.ContactResult, None]
-PageLike: TypeAlias = Union["Page", "Recorder", Dict[str, Any], str, bytes]
+PageLike: TypeAlias = Union["Page", "Recorder", "RobotPage", Dict[str, Any], str, bytes]
 
 class Page:
     """A replay page built in Python: bodies, then frames in time order, then timelines."""
@@ -71,6 +71,24 @@ class Recorder:
     def frame_count(self) -> int: ...
     def to_json(self, max_frames: int = 600) -> str: ...
     def write(self, path: proxima.StrPath, max_frames: int = 600) -> None: ...
+
+class RobotPage:
+    """The robot page of `proxima robot --html`: links coloured by clearance, one frame per add(q)."""
+    def __init__(
+        self, checker: proxima.SceneChecker, title: Optional[str] = None, near: float = 0.0, far: float = 0.2
+    ) -> None: ...
+    def add(
+        self,
+        q: proxima.JointsLike,
+        base: proxima.PoseLike = None,
+        *,
+        label: Optional[str] = None,
+        time: Optional[float] = None,
+    ) -> Dict[str, float]: ...
+    @property
+    def frame_count(self) -> int: ...
+    def to_json(self) -> str: ...
+    def write(self, path: proxima.StrPath) -> None: ...
 
 def to_meshcat(
     page: PageLike,

@@ -23,12 +23,13 @@ _HALFSPACE_SIZE = 4.0  # m, the square drawn on a halfspace's plane, as the page
 
 
 def _page_data(page):
-    if isinstance(page, (Page, Recorder)):
+    if isinstance(page, (Page, Recorder, RobotPage)):
         return _json.loads(page.to_json())
     if isinstance(page, (str, bytes)):
         page = _json.loads(page)
     if not isinstance(page, dict):
-        raise _Error("page: expected a proxima.viz.Page, a Recorder, or the page's data (dict or JSON text), got "
+        raise _Error("page: expected a proxima.viz.Page, Recorder or RobotPage, or the page's data (dict or JSON "
+                     "text), got "
                     + type(page).__name__)
     if page.get("format") != "proxima-replay":
         raise _Error("page: not a replay page's data (\"format\" is not \"proxima-replay\")")
@@ -167,7 +168,7 @@ def to_meshcat(page, vis, frame=0, *, prefix="proxima", contacts=True, animate=F
     With animate=True the frames become a Meshcat animation at `fps` frames
     a second (default: the page's simulated time, or 2 for a page whose
     frames share one time). `page` is a Page, a Recorder or the page's data
-    (dict or JSON text). `meshcat`: the meshcat module to use (default:
+    (dict or JSON text), or a RobotPage. `meshcat`: the meshcat module to use (default:
     import meshcat, needed only here). Returns the bodies' paths."""
     data = _page_data(page)
     if not data["frames"] and frame not in (0, None):

@@ -277,6 +277,57 @@ class RecorderTest(unittest.TestCase):
             proxima.viz.Recorder(world).write("")
 
 
+sys.path.insert(0, os.path.join(HERE, "..", "apps"))
+from viewer_test import SLIDER_URDF  # noqa: E402 (the browser test's robot: a ball on a slide over a box base)
+sys.path.pop(0)
+
+
+def slider_with_wall():
+    env = proxima.Environment()
+    env.add("wall", proxima.Box(0.1, 1.0, 1.0), proxima.Pose(p=[0.6, 0, 0.5]))
+    return proxima.SceneChecker.from_xml(SLIDER_URDF, environment=env)
+
+
+class RobotPageTest(unittest.TestCase):
+    def test_links_are_coloured_by_their_closed_form_clearance(self):
+        page = proxima.viz.RobotPage(slider_with_wall(), title="slider", near=0.01, far=0.2)
+        xs = [0.0, 0.2, 0.44]
+        for k, x in enumerate(xs):
+            clearances = page.add([x], label="x = %g" % x, time=0.5 * k)
+            # The ball (radius 0.1, centre (x, 0, 0.5)): the wall's face at x = 0.55, or the base's top at
+            # z = 0.1, whichever is nearer.
+            self.assertAlmostEqual(clearances["ball"], min(0.45 - x, 0.3), delta=1e-9)
+        self.assertEqual(page.frame_count, 3)
+        data = written(page)
+        self.assertEqual(data["title"], "slider")
+        self.assertEqual(data["links"], ["base", "ball"])
+        self.assertEqual(data["colour_scale"], {"quantity": "clearance", "unit": "m", "near": 0.01, "far": 0.2})
+        ball = [f["clearances"][1] for f in data["frames"]]
+        np.testing.assert_allclose(ball, [0.3, 0.25, 0.01], atol=1e-6)
+        self.assertEqual([f["time"] for f in data["frames"]], [0.0, 0.5, 1.0])
+        self.assertEqual(data["frames"][2]["label"], "x = 0.44, closest ball to wall 10.0 mm")
+        # The witness segment from the ball's surface to the wall's face.
+        np.testing.assert_allclose(data["frames"][2]["segments"], [[0.54, 0, 0.5, 0.55, 0, 0.5]], atol=1e-6)
+        bodies = {b["name"]: b for b in data["bodies"]}
+        self.assertTrue(bodies["wall"]["static"] and bodies["base"]["static"])
+        self.assertFalse(bodies["ball"]["static"])
+
+    def test_robot_page_arguments_are_checked(self):
+        page = proxima.viz.RobotPage(slider_with_wall())
+        page.add([0.0], time=1.0)
+        with self.assertRaisesRegex(proxima.Error, "q: expected 1"):
+            page.add([0.0, 0.0])
+        with self.assertRaisesRegex(proxima.Error, r"q\[0\]: must be finite"):
+            page.add([math.nan])
+        with self.assertRaisesRegex(proxima.Error, "time: 0.5 is before the frame before's 1.0"):
+            page.add([0.0], time=0.5)
+        with self.assertRaisesRegex(proxima.Error, "base: non-finite"):
+            page.add([0.0], ([math.nan, 0, 0], [1, 0, 0, 0]))
+        with self.assertRaisesRegex(proxima.Error, "near, far: the clearance scale"):
+            proxima.viz.RobotPage(slider_with_wall(), near=0.2, far=0.1)
+        self.assertEqual(page.frame_count, 1)
+
+
 class RefusalTest(unittest.TestCase):
     def refused(self, pattern, call, error=proxima.Error):
         with self.assertRaisesRegex(error, pattern):
