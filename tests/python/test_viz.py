@@ -259,6 +259,24 @@ class RecorderTest(unittest.TestCase):
         self.assertEqual(len(json.loads(rec.to_json(max_frames=2000))["frames"]), 1001)
         self.assertEqual([f["step"] for f in json.loads(rec.to_json(max_frames=2))["frames"]], [0, 1000])
 
+    @unittest.skipUnless(os.environ.get("PROXIMA_CLI"), "PROXIMA_CLI (the proxima command) is not set")
+    def test_the_page_is_the_one_proxima_sim_html_writes(self):
+        import subprocess
+        scene = os.path.join(HERE, "..", "..", "examples", "cube_stack.json")
+        world = proxima.World.from_file(scene)
+        rec = proxima.viz.Recorder(world)
+        for _ in range(700):  # 0.7 s at the scene's 1 ms: more steps than frames, so both sample
+            world.step()
+            rec.capture()
+        with tempfile.TemporaryDirectory() as tmp:
+            cli, python = os.path.join(tmp, "cli.html"), os.path.join(tmp, "python.html")
+            subprocess.run([os.environ["PROXIMA_CLI"], "sim", scene, "--time", "0.7", "--quiet", "--html", cli],
+                           check=True, capture_output=True, timeout=600)
+            rec.write(python)
+            self.assertEqual(len(page_data(python)["frames"]), 351)  # k = ceil(700 / 599) = 2
+            with open(cli, "rb") as a, open(python, "rb") as b:
+                self.assertEqual(a.read(), b.read())
+
     def test_recorder_arguments_are_checked(self):
         world = drop_world()
         rec = proxima.viz.Recorder(world)
