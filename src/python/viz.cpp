@@ -173,8 +173,8 @@ std::vector<VizSegment> segments_arg(const py::handle& value) {
 
 // shapes: None, or per body (dict by name or sequence) a shape replacing its
 // own in this frame.
-std::vector<int> frame_shapes_arg(VizPage& page, const py::handle& value) {
-  std::vector<int> out;
+std::vector<json> frame_shapes_arg(const VizPage& page, const py::handle& value) {
+  std::vector<json> out;
   if (value.is_none()) return out;
   const std::size_t n = page.body_names().size();
   if (!is_sequence(value)) type_error("shapes: expected one shape per body, got " + type_name(value));
@@ -182,7 +182,7 @@ std::vector<int> frame_shapes_arg(VizPage& page, const py::handle& value) {
   if (seq.size() != n)
     throw Error("shapes: " + std::to_string(seq.size()) + " entries for " + std::to_string(n) + " bodies");
   for (std::size_t i = 0; i < n; ++i)
-    out.push_back(page.add_shape(shape_description(seq[i], "shapes[" + std::to_string(i) + "]")));
+    out.push_back(shape_description(seq[i], "shapes[" + std::to_string(i) + "]"));
   return out;
 }
 
@@ -193,41 +193,53 @@ std::string short_number(double x) {
 }
 
 // A query's frame: the two bodies 'a' and 'b' (made by the first query) with
-// this query's shapes and poses, its witness segment or its contacts.
+// this query's shapes and poses, its witness segment or its contacts. Every
+// argument is read before anything is added.
 int add_query(VizPage& page, const py::object& a, const py::object& pose_a, const py::object& b,
               const py::object& pose_b, const py::object& result, const std::optional<std::string>& label) {
-  const int sa = page.add_shape(shape_description(a, "a"));
-  const int sb = page.add_shape(shape_description(b, "b"));
-  const Transform ta = pose_arg(pose_a, "pose_a", PoseCheck::strict);
-  const Transform tb = pose_arg(pose_b, "pose_b", PoseCheck::strict);
-  const std::vector<std::string>& names = page.body_names();
-  if (names.empty()) {
-    page.add_body("a", sa, Transform::identity(), false);
-    page.add_body("b", sb, Transform::identity(), false);
-  } else if (names != std::vector<std::string>{"a", "b"} || page.is_static(0) || page.is_static(1)) {
-    throw Error("add_query: the page's bodies are not the query bodies 'a' and 'b' (use a page of queries only)");
-  }
   VizFrame f;
-  f.time = page.last_time();
-  f.shapes = {sa, sb};
-  f.poses = {VizPose{true, false, ta}, VizPose{true, false, tb}};
+  f.shapes = {shape_description(a, "a"), shape_description(b, "b")};
+  f.poses = {VizPose{true, false, pose_arg(pose_a, "pose_a", PoseCheck::strict)},
+             VizPose{true, false, pose_arg(pose_b, "pose_b", PoseCheck::strict)}};
   std::string text = label ? *label + ": " : std::string();
+  // As `proxima query --html`: only answered queries are drawn.
+  const auto answered = [](Status status) {
+    if (status != Status::ok && status != Status::not_converged && status != Status::upper_bound)
+      throw Error(std::string("result: status '") + to_string(status) +
+                  "' has nothing to draw (ok, not_converged or upper_bound)");
+  };
   if (result.is_none()) {
     text += "shapes";
   } else if (py::isinstance<CollideAnswer>(result)) {
+    answered(result.cast<const CollideAnswer&>().status);
     text += result.cast<const CollideAnswer&>().collide ? "collide, colliding" : "collide, apart";
   } else if (py::isinstance<DistanceAnswer>(result)) {
     const auto& d = result.cast<const DistanceAnswer&>();
+    answered(d.status);
     f.segments.push_back({d.point_a, d.point_b});
     text += "distance " + short_number(d.distance) + " m";
   } else if (py::isinstance<ContactAnswer>(result)) {
     const auto& c = result.cast<const ContactAnswer&>();
+    answered(c.status);
     for (const Contact& k : c.points) f.contacts.push_back({k.point, k.normal, k.depth});
     text += "contacts, " + std::to_string(c.points.size()) + " points, distance " + short_number(c.distance) + " m";
   } else {
     type_error("result: expected a CollideResult, DistanceResult, ContactResult or None, got " + type_name(result));
   }
   f.label = text;
+  f.time = page.last_time();
+  const std::vector<std::string>& names = page.body_names();
+  if (names.empty()) {
+    // The page's first frame: a refused frame must not leave the bodies behind.
+    VizPage trial = page;
+    trial.add_body("a", f.shapes[0], Transform::identity(), false);
+    trial.add_body("b", f.shapes[1], Transform::identity(), false);
+    trial.add_frame(f);
+    page = std::move(trial);
+    return 0;
+  }
+  if (names != std::vector<std::string>{"a", "b"} || page.is_static(0) || page.is_static(1))
+    throw Error("add_query: the page's bodies are not the query bodies 'a' and 'b' (use a page of queries only)");
   page.add_frame(f);
   return page.frames() - 1;
 }
@@ -305,8 +317,8 @@ void bind_viz(py::module_& m) {
           [](VizPage& page, const std::string& name, const py::object& shape, const py::object& pose,
              bool is_static) {
             return strict([&] {
-              const int s = page.add_shape(shape_description(shape, "shape"));
-              return page.add_body(name, s, pose_arg(pose, "pose", PoseCheck::strict), is_static);
+              return page.add_body(name, shape_description(shape, "shape"), pose_arg(pose, "pose", PoseCheck::strict),
+                                   is_static);
             });
           },
           py::arg("name"), py::arg("shape"), py::arg("pose") = py::none(), py::arg("static") = false,

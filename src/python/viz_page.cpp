@@ -26,23 +26,20 @@ void finite_vec(const Vec3& v, const std::string& name) {
 
 VizPage::VizPage(std::string title) : title_(std::move(title)) {}
 
-int VizPage::add_shape(json shape) { return shapes_.add(std::move(shape)); }
-
 int VizPage::body_index(const std::string& name) const {
   for (std::size_t i = 0; i < names_.size(); ++i)
     if (names_[i] == name) return static_cast<int>(i);
   return -1;
 }
 
-int VizPage::add_body(const std::string& name, int shape, const Transform& pose, bool is_static) {
+int VizPage::add_body(const std::string& name, json shape, const Transform& pose, bool is_static) {
   if (!frames_.empty())
     throw Error("add_body: '" + name + "' comes after a frame; add every body before the first frame");
   if (name.empty()) throw Error("add_body: name: must not be empty");
   if (body_index(name) >= 0) throw Error("add_body: name: a body named '" + name + "' exists");
-  if (shape < 0 || shape >= shapes()) throw Error("add_body: shape: no shape " + std::to_string(shape));
   if (!pose.is_finite()) throw Error("add_body: pose: must be finite");
   names_.push_back(name);
-  body_shapes_.push_back(shape);
+  body_shapes_.push_back(shapes_.add(std::move(shape)));
   static_.push_back(is_static);
   first_poses_.push_back(apps::pose_array(pose));
   last_poses_.push_back(first_poses_.back());
@@ -61,14 +58,9 @@ void VizPage::add_frame(const VizFrame& f) {
     throw Error("add_frame: step: " + std::to_string(step) + " is not after the frame before's " +
                 std::to_string(last_step_));
   if (f.poses.size() != names_.size()) throw Error("add_frame: poses: one entry per body expected");
-  if (!f.shapes.empty()) {
-    if (f.shapes.size() != names_.size())
-      throw Error("add_frame: shapes: " + std::to_string(f.shapes.size()) + " entries for " +
-                  std::to_string(names_.size()) + " bodies");
-    for (std::size_t i = 0; i < f.shapes.size(); ++i)
-      if (f.shapes[i] < 0 || f.shapes[i] >= shapes())
-        throw Error("add_frame: shapes[" + std::to_string(i) + "]: no shape " + std::to_string(f.shapes[i]));
-  }
+  if (!f.shapes.empty() && f.shapes.size() != names_.size())
+    throw Error("add_frame: shapes: " + std::to_string(f.shapes.size()) + " entries for " +
+                std::to_string(names_.size()) + " bodies");
   json poses = json::array();
   std::vector<json> now = last_poses_;
   for (std::size_t i = 0; i < names_.size(); ++i) {
@@ -110,7 +102,12 @@ void VizPage::add_frame(const VizFrame& f) {
   json frame{{"step", step}, {"time", apps::round_significant(f.time, 9)}, {"poses", poses},
              {"contacts", contacts}, {"segments", segments}};
   if (f.label) frame["label"] = *f.label;
-  if (!f.shapes.empty()) frame["shapes"] = f.shapes;
+  // Every check passed: the frame's shapes join the page's list now.
+  if (!f.shapes.empty()) {
+    json indices = json::array();
+    for (const json& shape : f.shapes) indices.push_back(shapes_.add(shape));
+    frame["shapes"] = std::move(indices);
+  }
   frames_.push_back(std::move(frame));
   last_poses_ = std::move(now);
   last_time_ = f.time;

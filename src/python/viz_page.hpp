@@ -45,7 +45,9 @@ struct VizFrame {
   std::optional<long long> step;
   std::optional<std::string> label;
   std::vector<VizPose> poses;  ///< one per body (static ones not given)
-  std::vector<int> shapes;     ///< empty, or one shape index per body
+  /// Empty, or per body the description (shape_json, mesh_json) of the
+  /// shape drawn in this frame instead of its own.
+  std::vector<nlohmann::json> shapes;
   std::vector<VizContact> contacts;
   std::vector<VizSegment> segments;
 };
@@ -54,13 +56,13 @@ class VizPage {
  public:
   explicit VizPage(std::string title);
 
-  /// Adds `shape` (a shape_json or mesh_json description) to the shapes
-  /// list, each distinct one once; returns its index.
-  int add_shape(nlohmann::json shape);
-  /// Adds a body and returns its index. Bodies come before any frame.
-  int add_body(const std::string& name, int shape, const Transform& pose, bool is_static);
+  /// Adds a body drawn as `shape` (a shape_json or mesh_json description;
+  /// the page stores each distinct one once) and returns its index. Bodies
+  /// come before any frame. Nothing is added when it throws.
+  int add_body(const std::string& name, nlohmann::json shape, const Transform& pose, bool is_static);
   /// Adds a frame; its time must not be earlier than the frame before's, its
   /// step (the frame's number by default) greater than that frame's.
+  /// Nothing is added when it throws.
   void add_frame(const VizFrame& frame);
   /// A per-frame series shown beside the frame line; checked against the
   /// number of frames when the page is made.

@@ -200,8 +200,18 @@ class QueryTest(unittest.TestCase):
         page = ball_over_box()
         with self.assertRaisesRegex(proxima.Error, "add_query: the page's bodies"):
             page.add_query(proxima.Sphere(1.0), None, proxima.Sphere(1.0), None)
+        empty = proxima.viz.Page()
         with self.assertRaisesRegex(TypeError, "result: expected"):
-            proxima.viz.Page().add_query(proxima.Sphere(1.0), None, proxima.Sphere(1.0), None, "far")
+            empty.add_query(proxima.Sphere(1.0), None, proxima.Sphere(1.0), None, "far")
+        with self.assertRaisesRegex(proxima.Error, "pose_b: non-finite"):
+            empty.add_query(proxima.Sphere(1.0), None, proxima.Sphere(1.0), ([math.nan, 0, 0], [1, 0, 0, 0]))
+        # A query that was not answered has nothing to draw: refused, and the page keeps no bodies.
+        bad = proxima.distance(proxima.Sphere(1.0), ([math.nan, 0, 0], [1, 0, 0, 0]), proxima.Sphere(1.0), None)
+        self.assertEqual(bad.status, "invalid_input")
+        with self.assertRaisesRegex(proxima.Error, "result: status 'invalid_input' has nothing to draw"):
+            empty.add_query(proxima.Sphere(1.0), None, proxima.Sphere(1.0), None, bad)
+        self.assertEqual(empty.body_names, [])
+        self.assertEqual(empty.frame_count, 0)
 
 
 def drop_world():
@@ -361,6 +371,9 @@ class RefusalTest(unittest.TestCase):
         self.refused("shape: expected a proxima shape", lambda: page.add_body("x", "sphere"), TypeError)
         page.add_frame(0.0)
         self.refused("add_body: 'late' comes after a frame", lambda: page.add_body("late", proxima.Sphere(1)))
+        # Nothing refused was added: the ball's and the floor's shapes only.
+        self.assertEqual(page.body_names, ["ball", "floor"])
+        self.assertEqual(len(json.loads(page.to_json())["shapes"]), 2)
 
     def test_add_frame_arguments(self):
         self.refused("add_frame: the page has no body", lambda: proxima.viz.Page().add_frame(0.0))
@@ -395,8 +408,11 @@ class RefusalTest(unittest.TestCase):
         self.refused(r"segments\[0\] \(second point\): must be finite",
                      lambda: page.add_frame(2.0, segments=[[0, 0, 0, 1, 1, math.nan]]))
         self.refused("shapes: 1 entries for 2 bodies", lambda: page.add_frame(2.0, shapes=[proxima.Sphere(1)]))
-        # Nothing refused was added.
+        self.refused("add_frame: time: must be finite",
+                     lambda: page.add_frame(math.nan, shapes=[proxima.Sphere(3), proxima.Sphere(4)]))
+        # Nothing refused was added: no frame, no shape.
         self.assertEqual(page.frame_count, 1)
+        self.assertEqual(len(json.loads(page.to_json())["shapes"]), 2)
 
     def test_add_timeline_arguments(self):
         page = ball_over_box()
