@@ -102,7 +102,7 @@ ok = r.status == "ok" and abs(r.distance - 0.5) < 1e-12 and max(abs(r.normal - (
 sys.exit(0 if ok else "python: wrong answer from the installed module")
 PY
 )
-for stub in proxima.pyi proxima-stubs/__init__.pyi; do
+for stub in proxima.pyi proxima-stubs/__init__.pyi proxima-stubs/viz.pyi; do
   [ -f "$site/$stub" ] || { echo "python: $site/$stub was not installed" >&2; exit 1; }
 done
 # mypy finds an installed module's types only through the stub package.

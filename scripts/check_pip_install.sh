@@ -58,7 +58,7 @@ print("pip: import proxima from", proxima.__file__)
 from importlib.metadata import version
 if version("proxima") != proxima.__version__:
     sys.exit("pip: installed as %s, the module says %s" % (version("proxima"), proxima.__version__))' "$site")
-for stub in proxima.pyi proxima-stubs/__init__.pyi; do
+for stub in proxima.pyi proxima-stubs/__init__.pyi proxima-stubs/viz.pyi; do
   [ -f "$site/$stub" ] || { echo "pip: $site/$stub was not installed" >&2; exit 1; }
 done
 # From outside the checkout: the tests' folder holds no module, and the build

@@ -52,10 +52,7 @@ void SimReplay::record(const sim::World& world) {
   json contacts = json::array();
   for (std::size_t k = 0; k < kept; ++k) {
     const sim::ContactImpulse& c = all[order[k]];
-    json row = vec_array(c.point);
-    for (const json& x : vec_array(c.normal, 4, kNormalQuantum)) row.push_back(x);
-    row.push_back(round_significant(c.depth, 4, 1e-7));  // 0.1 µm
-    contacts.push_back(std::move(row));
+    contacts.push_back(contact_row(c.point, c.normal, c.depth));
   }
   json frame{{"step", step_}, {"time", round_significant(world.time(), 9)}, {"poses", poses}, {"contacts", contacts}};
   if (kept < all.size()) frame["contacts_total"] = all.size();

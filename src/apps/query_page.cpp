@@ -35,10 +35,6 @@ json pose_of(const json& request, const char* key) {
   return pose_array(request.contains(key) ? pose_from_json(request.at(key), key) : Transform());
 }
 
-json point(const json& answer, const char* key) {
-  return vec_array(vec3_from_json(answer.at(key), key));
-}
-
 }  // namespace
 
 bool QueryReplay::add(const json& request, const json& answer, MeshFiles& files, const std::string& label_text) {
@@ -66,17 +62,14 @@ bool QueryReplay::add(const json& request, const json& answer, MeshFiles& files,
              {"poses", {pose_of(request, "pose_a"), pose_of(request, "pose_b")}}};
   json segments = json::array();
   if (answer.contains("point_a") && answer.contains("point_b")) {
-    json s = point(answer, "point_a");
-    for (const json& x : point(answer, "point_b")) s.push_back(x);
-    segments.push_back(s);
+    segments.push_back(segment_row(vec3_from_json(answer.at("point_a"), "point_a"),
+                                   vec3_from_json(answer.at("point_b"), "point_b")));
   }
   frame["segments"] = segments;
   json contacts = json::array();
   for (const json& c : answer.value("contacts", json::array())) {
-    json row = vec_array(vec3_from_json(c.at("point"), "point"));
-    for (const json& x : vec_array(vec3_from_json(c.at("normal"), "normal"), 4, kNormalQuantum)) row.push_back(x);
-    row.push_back(round_significant(c.at("depth").get<double>(), 4, 1e-7));
-    contacts.push_back(row);
+    contacts.push_back(contact_row(vec3_from_json(c.at("point"), "point"), vec3_from_json(c.at("normal"), "normal"),
+                                   c.at("depth").get<double>()));
   }
   frame["contacts"] = contacts;
   frames_.push_back(std::move(frame));

@@ -44,6 +44,19 @@ json pose_array(const Transform& pose) {
                       round_significant(q.x(), 6, r), round_significant(q.y(), 6, r), round_significant(q.z(), 6, r)});
 }
 
+json contact_row(const Vec3& point, const Vec3& normal, double depth) {
+  json row = vec_array(point);
+  for (const json& x : vec_array(normal, 4, kNormalQuantum)) row.push_back(x);
+  row.push_back(round_significant(depth, 4, 1e-7));
+  return row;
+}
+
+json segment_row(const Vec3& a, const Vec3& b) {
+  json row = vec_array(a);
+  for (const json& x : vec_array(b)) row.push_back(x);
+  return row;
+}
+
 json shape_json(const Shape& s) {
   json j = std::visit(
       [](const auto& x) -> json {

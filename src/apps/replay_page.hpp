@@ -45,6 +45,12 @@ nlohmann::json pose_array(const Transform& pose);
 /// [x, y, z] to `digits` significant digits and a multiple of `quantum`.
 nlohmann::json vec_array(const Vec3& v, int digits = 6, double quantum = kPositionQuantum);
 
+/// A frame's contact [px, py, pz, nx, ny, nz, depth]: the normal to 1e-4,
+/// the depth to 0.1 µm.
+nlohmann::json contact_row(const Vec3& point, const Vec3& normal, double depth);
+/// A frame's segment [ax, ay, az, bx, by, bz].
+nlohmann::json segment_row(const Vec3& a, const Vec3& b);
+
 /// The page's description of a convex shape or a mesh.
 nlohmann::json shape_json(const Shape& s);
 nlohmann::json mesh_json(const TriangleMesh& m);

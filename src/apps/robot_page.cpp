@@ -68,9 +68,7 @@ LinkClearances RobotReplay::add(const LinkClearance& clearance, const RobotState
   }
   json segments = json::array();
   if (c.closest.found) {
-    json seg = vec_array(c.closest.point_link);
-    for (const json& x : vec_array(c.closest.point_other)) seg.push_back(x);
-    segments.push_back(seg);
+    segments.push_back(segment_row(c.closest.point_link, c.closest.point_other));
     std::string text = frame.value("label", std::string());
     if (!text.empty()) text.append(", ");
     text.append("closest ").append(c.closest.pair.link_name).append(" to ").append(c.closest.pair.other_name);

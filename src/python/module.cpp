@@ -29,5 +29,6 @@ PYBIND11_MODULE(proxima, m) {
   bind_robot(m);
   bind_watchdog(m);
   bind_simulation(m);
+  bind_viz(m);
   m.attr("__version__") = proxima::version();
 }

@@ -11,6 +11,8 @@ import numpy
 import numpy.typing as npt
 from typing_extensions import TypeAlias
 
+from . import viz as viz  # the replay page and Meshcat (viz.pyi)
+
 __version__: Final[str]
 
 # Arrays the module returns: fresh numpy arrays, float64 unless named.

@@ -18,20 +18,12 @@
 #include "bindings.hpp"
 #include "convert.hpp"
 #include "operand.hpp"
+#include "world.hpp"
 #include "../apps/json_reader.hpp"
 #include "../apps/scene.hpp"  // scene_from_json, load_scene (src/python has a scene.hpp of its own)
 
 namespace proxima::python {
 namespace {
-
-// The world and the lock that keeps a step (run without the GIL) and any
-// other call on the same world from overlapping.
-struct PyWorld {
-  sim::World world;
-  std::string name = "world";
-  double duration = 1.0;  // the scene file's "time", s
-  std::mutex mutex;
-};
 
 std::unique_ptr<PyWorld> from_scene(apps::Scene&& s) {
   auto w = std::make_unique<PyWorld>();

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The hand-written type stubs (proxima.pyi beside the module) against the
-module itself: the same names both ways, for the module and every class; the
+"""The hand-written type stubs (proxima.pyi beside the module, and viz.pyi of
+the submodule proxima.viz in the stub package) against the module itself:
+the same names both ways, for the module, its submodule and every class; the
 same kind (property, static method, method); the same parameters (names,
 keyword-only, defaults) as pybind11's signatures; and a strict type check
 by mypy (in the project's environment, scripts/requirements.txt) of code
@@ -17,8 +18,23 @@ import textwrap
 import unittest
 
 import proxima
+import proxima.viz
 
 STUB = os.path.join(os.path.dirname(os.path.abspath(proxima.__file__)), "proxima.pyi")
+
+
+def _viz_stub():
+    """viz.pyi in the stub package: build/python/proxima/ in the build tree,
+    proxima-stubs/ where the module is installed."""
+    folder = os.path.dirname(STUB)
+    for package in ("proxima", "proxima-stubs"):
+        path = os.path.join(folder, package, "viz.pyi")
+        if os.path.isfile(path):
+            return path
+    return os.path.join(folder, "proxima", "viz.pyi")
+
+
+VIZ_STUB = _viz_stub()
 
 
 def _decorators(node):
@@ -63,6 +79,11 @@ class Stub:
                 self.signatures.setdefault(node.name, []).append(_parameters(node.args, method=False))
             elif _is_alias(node):
                 self.aliases.add(node.target.id)
+            elif isinstance(node, ast.ImportFrom) and node.level == 1:
+                # `from . import viz as viz`: a submodule the stub re-exports.
+                for alias in node.names:
+                    if alias.asname == alias.name:
+                        self.names[alias.name] = "module"
             elif _assigned_name(node):
                 self.names[_assigned_name(node)] = "constant"
 
@@ -144,38 +165,55 @@ def _runtime_signatures(name, doc):
     return found
 
 
+def _python_signature(function):
+    """The parameter list of a function written in Python, as _parameters gives it."""
+    out = []
+    for p in inspect.signature(function).parameters.values():
+        name = UNNAMED if p.kind == p.POSITIONAL_ONLY else p.name
+        out.append((name, p.kind == p.KEYWORD_ONLY, p.default is not p.empty))
+    return out
+
+
 def _public_members(cls):
     """Public names of a module class, without those its non-proxima bases
     (object, pybind11's base, ValueError) bring."""
     inherited = set()
     for base in cls.__mro__[1:]:
-        if base.__module__ != "proxima":
+        if not base.__module__.startswith("proxima"):
             inherited |= set(dir(base))
     return {n for n in dir(cls) if not n.startswith("_") and n not in inherited}
 
 
-class StubsTest(unittest.TestCase):
+class ModuleStubChecks:
+    """The checks of one module against its stub; the classes below name them."""
+    module = proxima
+    stub_path = STUB
+    extra_public = {"__version__"}
+    min_checked = 40  # signatures compared, so that a parser gone blind fails
+
     @classmethod
     def setUpClass(cls):
-        cls.stub = Stub(STUB)
+        cls.stub = Stub(cls.stub_path)
 
     def test_stub_lies_beside_the_module(self):
-        self.assertTrue(os.path.isfile(STUB), STUB)
+        self.assertTrue(os.path.isfile(self.stub_path), self.stub_path)
 
     def test_every_public_name_of_the_module_is_in_the_stub(self):
-        public = {n for n in dir(proxima) if not n.startswith("_")} | {"__version__"}
+        public = {n for n in dir(self.module) if not n.startswith("_")} | self.extra_public
         self.assertEqual(sorted(public - set(self.stub.names)), [])
 
     def test_every_name_in_the_stub_is_in_the_module(self):
-        self.assertEqual(sorted(n for n in self.stub.names if not hasattr(proxima, n)), [])
+        self.assertEqual(sorted(n for n in self.stub.names if not hasattr(self.module, n)), [])
         # Aliases are the stub's own; one shadowing a module name would hide it.
-        self.assertEqual(sorted(a for a in self.stub.aliases if hasattr(proxima, a)), [])
+        self.assertEqual(sorted(a for a in self.stub.aliases if hasattr(self.module, a)), [])
 
     def test_classes_functions_and_constants_are_declared_as_what_they_are(self):
         for name, kind in self.stub.names.items():
-            value = getattr(proxima, name)
+            value = getattr(self.module, name)
             with self.subTest(name=name):
-                if kind == "class":
+                if kind == "module":
+                    self.assertTrue(inspect.ismodule(value))
+                elif kind == "class":
                     self.assertTrue(inspect.isclass(value))
                 elif kind == "function":
                     self.assertTrue(callable(value) and not inspect.isclass(value))
@@ -184,14 +222,14 @@ class StubsTest(unittest.TestCase):
 
     def test_every_class_member_both_ways(self):
         for cls_name, members in self.stub.members.items():
-            cls = getattr(proxima, cls_name)
+            cls = getattr(self.module, cls_name)
             with self.subTest(cls=cls_name):
                 self.assertEqual(sorted(_public_members(cls) - set(members)), [], "missing from the stub")
                 self.assertEqual(sorted(n for n in members if not hasattr(cls, n)), [], "not in the module")
 
     def test_members_have_the_stub_kind(self):
         for cls_name, members in self.stub.members.items():
-            cls = getattr(proxima, cls_name)
+            cls = getattr(self.module, cls_name)
             for name, kinds in members.items():
                 if not hasattr(cls, name):
                     continue  # reported by test_every_class_member_both_ways
@@ -210,14 +248,30 @@ class StubsTest(unittest.TestCase):
         checked = 0
         for qualified, stub_overloads in self.stub.signatures.items():
             owner, _, name = qualified.rpartition(".")
-            target = getattr(getattr(proxima, owner), name) if owner else getattr(proxima, name)
+            target = getattr(getattr(self.module, owner), name) if owner else getattr(self.module, name)
             runtime = _runtime_signatures(name, getattr(target, "__doc__", None))
+            if not runtime and inspect.isfunction(target) and target.__module__.startswith("proxima"):
+                runtime = [_python_signature(target)]  # written in Python (proxima.viz.to_meshcat)
             if not runtime:
                 continue  # not a pybind11 function (inherited from Python)
             checked += 1
             with self.subTest(function=qualified):
                 self.assertEqual(sorted(stub_overloads), sorted(runtime))
-        self.assertGreater(checked, 40)
+        self.assertGreater(checked, self.min_checked)
+
+
+class VizStubsTest(ModuleStubChecks, unittest.TestCase):
+    module = proxima.viz
+    stub_path = VIZ_STUB
+    extra_public = set()
+    min_checked = 8
+
+
+class StubsTest(ModuleStubChecks, unittest.TestCase):
+    def test_the_submodule_is_importable_as_the_stub_package_declares(self):
+        from proxima.viz import Page
+        self.assertIs(Page, proxima.viz.Page)
+        self.assertEqual(proxima.viz.__name__, "proxima.viz")
 
     def test_mypy_strict_accepts_typical_use_and_rejects_misuse(self):
         good = textwrap.dedent("""\
@@ -246,6 +300,19 @@ class StubsTest(unittest.TestCase):
                 proxima.Sphere(-1.0)
             except proxima.Error as e:
                 message: str = str(e)
+            page = proxima.viz.Page(title="two balls")
+            first: int = page.add_body("ball", ball, pose)
+            page.add_body("floor", box, None, static=True)
+            frame: int = page.add_frame(0.0, {"ball": pose}, r, proxima.distance(ball, pose, box, None),
+                                        label="t0")
+            page.add_timeline("height", "m", [3.0])
+            text: str = page.to_json()
+            world = proxima.World()
+            world.add_body("ball", ball, pose, density=1000.0)
+            recorder = proxima.viz.Recorder(world)
+            recorder.capture()
+            from proxima.viz import to_meshcat
+            paths: list[str] = to_meshcat(page, object(), frame=None, animate=False)
             """)
         bad = textwrap.dedent("""\
             import proxima
@@ -253,6 +320,8 @@ class StubsTest(unittest.TestCase):
             proxima.Sphere("big")
             proxima.distance(proxima.Sphere(1.0), None, proxima.Sphere(1.0), None, method="fast")
             proxima.Bvh(proxima.TriangleMesh([[0.0, 0.0, 0.0]], [[0, 0, 0]])).nodes
+            proxima.viz.Page(title=3)
+            proxima.viz.Page().add_body("ball", "sphere")
             """)
         with tempfile.TemporaryDirectory() as tmp:
             def mypy(code):
@@ -274,7 +343,7 @@ class StubsTest(unittest.TestCase):
             self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
             result = mypy(bad)
             self.assertNotEqual(result.returncode, 0)
-            for line in (3, 4, 5):  # each misuse is its own error
+            for line in (3, 4, 5, 6, 7):  # each misuse is its own error
                 self.assertIn("use.py:%d:" % line, result.stdout)
 
 
