@@ -19,7 +19,10 @@ each page from disk.
   legend is on the page, and the watch page's timeline cursor sits where the
   frame's time falls on the strip, in the DOM and in the picture.
 
-Usage: viewer_test.py PROXIMA_BINARY
+Usage: viewer_test.py PROXIMA_BINARY [GROUP]
+GROUP (ball_drop, all_shapes, query, robot or watch) runs one group of
+checks; ctest runs each group as a test of its own (viewer_GROUP), so that
+they share the cores with the other tests.
 """
 import json
 import math
@@ -492,7 +495,9 @@ def test_watch(tmp):
 
 def main():
     global PROXIMA, CHROMIUM
-    if len(sys.argv) != 2:
+    groups = {f.__name__[len("test_"):]: f for f in (test_ball_drop, test_all_shapes, test_query, test_robot,
+                                                      test_watch)}
+    if len(sys.argv) not in (2, 3) or (len(sys.argv) == 3 and sys.argv[2] not in groups):
         sys.exit(__doc__)
     PROXIMA = sys.argv[1]
     CHROMIUM = os.environ.get("PROXIMA_CHROMIUM") or shutil.which("chromium")
@@ -502,7 +507,7 @@ def main():
     if keep:
         os.makedirs(keep, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="proxima_viewer_") as tmp:
-        for test in (test_ball_drop, test_all_shapes, test_query, test_robot, test_watch):
+        for test in [groups[sys.argv[2]]] if len(sys.argv) == 3 else groups.values():
             test(keep or tmp)
             print(f"{test.__name__}: ok")
     print(f"viewer_test: {checks} checks passed")
