@@ -10,6 +10,8 @@
 
 #include <proxima/core/error.hpp>
 
+#include "definite.hpp"
+
 namespace proxima::robot {
 
 namespace {
@@ -98,16 +100,23 @@ void ArticulatedSim::step(double dt) {
   if (kp_.size() == n) motor_ += kp_.cwiseProduct(q_target_ - q) + kd_.cwiseProduct(qd_target_ - qd);
   motor_ = motor_.cwiseMax(-effort_).cwiseMin(effort_);
 
-  // Damping implicit: (M + dt D) q̇⁺ = M q̇ + dt (τ − h).
+  if (n == 0) {
+    time_ += dt;
+    return;
+  }
+  // Damping implicit: (M + dt D) q̇_free = M q̇ + dt (τ − h). Solved in
+  // place, so that a step allocates nothing once the buffers are sized.
+  qd_free_.noalias() = M_ * qd;
+  qd_free_ += dt * (motor_ - h_);
   M_.diagonal() += dt * damping_;
   llt_.compute(M_);
-  if (llt_.info() != Eigen::Success)
+  if (!detail::definite(llt_, M_))
     throw Error("robot '" + dyn_.model().name() +
-                "': the mass matrix is not positive definite at this configuration (a joint that moves no mass)");
-  M_.diagonal() -= dt * damping_;
-  qd_free_ = llt_.solve(M_ * qd + dt * (motor_ - h_));
-  M_.diagonal() += dt * damping_;
-  W_ = llt_.solve(Eigen::MatrixXd::Identity(n, n));
+                "': the mass matrix is not positive definite at this configuration (a joint that moves no mass "
+                "and has no damping)");
+  llt_.solveInPlace(qd_free_);
+  W_.setIdentity(n, n);
+  llt_.solveInPlace(W_);
 
   // Velocity-level constraints by projected Gauss–Seidel; three impulses per
   // variable (friction, lower, upper), zero when the variable has none.

@@ -14,6 +14,8 @@
 #include <proxima/core/error.hpp>
 #include <proxima/robot/kinematics.hpp>
 
+#include "definite.hpp"
+
 namespace proxima::robot {
 
 namespace {
@@ -256,15 +258,7 @@ void Dynamics::forward_dynamics(const Eigen::VectorXd& q, const Eigen::VectorXd&
     return;
   }
   ws.llt.compute(ws.M);
-  // A pivot that is zero or round-off against the largest diagonal entry
-  // means a variable moves (almost) no mass: its acceleration is undefined.
-  const double floor = 1e-12 * ws.M.diagonal().maxCoeff();
-  bool definite = ws.llt.info() == Eigen::Success && floor > 0.0;
-  for (Eigen::Index i = 0; definite && i < ws.M.rows(); ++i) {
-    const double pivot = ws.llt.matrixLLT()(i, i);
-    definite = pivot * pivot > floor;
-  }
-  if (!definite)
+  if (!detail::definite(ws.llt, ws.M))
     throw Error("robot '" + model_.name() +
                 "': the mass matrix is not positive definite at this configuration (a joint that moves no mass: "
                 "its links need an <inertial>)");

@@ -238,6 +238,36 @@ TEST(ArticulatedSim, JointLimitsHoldAgainstATorquePushingIntoThem) {
   EXPECT_GE(at_limit, 2);
 }
 
+TEST(ArticulatedSim, MasslessJointsNeedDampingAndFixedRobotsJustKeepTime) {
+  // A joint that moves no mass has no acceleration of its own: refused,
+  // unless damping gives it a first-order motion (q̇ = τ / d).
+  const std::string massless = "<robot name=\"massless\"><link name=\"base\"/><link name=\"bob\"/>";
+  const std::string joint = "<joint name=\"pivot\" type=\"continuous\"><parent link=\"base\"/><child link=\"bob\"/>";
+  ArticulatedSim bare(Dynamics(parse_urdf(massless + joint + "<axis xyz=\"0 1 0\"/></joint></robot>", ".")),
+                      at(0.0, 0.0));
+  testing::expect_error([&] { bare.step(1e-3); }, {"massless", "not positive definite"});
+  ArticulatedSim damped(Dynamics(parse_urdf(massless + joint +
+                                                "<axis xyz=\"0 1 0\"/><dynamics damping=\"2\"/></joint></robot>",
+                                            ".")),
+                        at(0.0, 0.0));
+  damped.set_torque(VectorXd::Constant(1, 3.0));
+  for (int i = 0; i < 10; ++i) damped.step(1e-3);
+  EXPECT_NEAR(damped.state().qd[0], 1.5, 1e-12);
+  EXPECT_NEAR(damped.state().q[0], 0.015, 1e-12);
+
+  const std::string welded = "<robot name=\"welded\"><link name=\"base\"/><link name=\"arm\"><inertial><mass "
+                             "value=\"1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" "
+                             "iyz=\"0\"/></inertial></link><joint name=\"weld\" type=\"fixed\"><parent "
+                             "link=\"base\"/><child link=\"arm\"/></joint></robot>";
+  const Dynamics fixed(parse_urdf(welded, "."));
+  EXPECT_EQ(fixed.dof(), 0u);
+  EXPECT_EQ(fixed.inverse_dynamics(VectorXd(), VectorXd(), VectorXd()).size(), 0);
+  EXPECT_EQ(fixed.forward_dynamics(VectorXd(), VectorXd(), VectorXd()).size(), 0);
+  ArticulatedSim still(fixed, {VectorXd(), VectorXd()});
+  still.step(0.5);
+  EXPECT_EQ(still.time(), 0.5);
+}
+
 TEST(ArticulatedSim, RefusesBadInput) {
   const Dynamics dyn(parse_urdf(sim_pendulum(1.0, 0.3, 0.01), "."));
   testing::expect_error([&] { ArticulatedSim s(dyn, {VectorXd::Zero(2), VectorXd::Zero(1)}); },
