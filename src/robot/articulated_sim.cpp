@@ -121,23 +121,23 @@ void ArticulatedSim::step(double dt) {
   // Velocity-level constraints by projected Gauss–Seidel; three impulses per
   // variable (friction, lower, upper), zero when the variable has none.
   lambda_.setZero(3 * n);
-  qd = qd_free_;
+  Eigen::VectorXd& v = qd_free_;  // becomes q̇⁺
   for (int sweep = 0; sweep < kSweeps; ++sweep) {
     double change = 0.0;
     for (Eigen::Index i = 0; i < n; ++i) {
       const double w = W_(i, i);
       auto apply = [&](Eigen::Index row, double target, double lo, double hi) {
         const double old = lambda_[row];
-        const double next = std::clamp(old - (qd[i] - target) / w, lo, hi);
+        const double next = std::clamp(old - (v[i] - target) / w, lo, hi);
         if (next != old) {
-          qd += W_.col(i) * (next - old);
+          v += W_.col(i) * (next - old);
           lambda_[row] = next;
           change = std::max(change, std::abs(next - old) * w);
         }
         // A row whose impulse is inside its bounds holds its target; set it
         // exactly, so a stuck joint stays at 0 and a joint on its limit at
         // the limit, not a rounding error away.
-        if (next > lo && next < hi) qd[i] = target;
+        if (next > lo && next < hi) v[i] = target;
       };
       if (friction_[i] > 0.0) apply(3 * i, 0.0, -dt * friction_[i], dt * friction_[i]);
       if (std::isfinite(lower_[i])) apply(3 * i + 1, (lower_[i] - q[i]) / dt, 0.0, kInf);
@@ -145,7 +145,14 @@ void ArticulatedSim::step(double dt) {
     }
     if (change <= kVelocityTolerance) break;
   }
-  q += dt * qd;
+  // A state that overflowed would poison every later step: refuse it and
+  // keep the last good one, rather than hand back inf or NaN.
+  q_next_ = q + dt * v;
+  if (!q_next_.allFinite() || !v.allFinite())
+    throw Error("robot '" + dyn_.model().name() + "': the state overflowed in the step from t = " +
+                std::to_string(time_) + " s (torques, gains or velocities too large for the step)");
+  q.swap(q_next_);
+  qd.swap(v);
   time_ += dt;
 }
 

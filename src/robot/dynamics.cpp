@@ -99,6 +99,14 @@ void Dynamics::check(const Eigen::VectorXd& x, const char* what) const {
                   model_.joint(model_.variable_joint(i)).name + "') is not finite");
 }
 
+void Dynamics::overflow_check(bool finite, const char* what) const {
+  // Finite inputs can still overflow (velocities of 1e200 squared); a
+  // result with inf or NaN in it is refused rather than returned.
+  if (!finite)
+    throw Error("robot '" + model_.name() + "': " + what +
+                " overflowed: the state or the masses are too large for double precision");
+}
+
 void Dynamics::prepare(DynamicsWorkspace& ws) const {
   const std::size_t n = bodies_.size();
   ws.E.resize(n);
@@ -207,6 +215,7 @@ void Dynamics::inverse_dynamics(const Eigen::VectorXd& q, const Eigen::VectorXd&
   check(qdd, "joint acceleration");
   transforms(q, ws);
   rnea(qd, &qdd, ws, tau);
+  overflow_check(tau.allFinite(), "inverse dynamics");
 }
 
 Eigen::VectorXd Dynamics::inverse_dynamics(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
@@ -221,6 +230,7 @@ void Dynamics::mass_matrix(const Eigen::VectorXd& q, DynamicsWorkspace& ws, Eige
   check(q, "joint position");
   transforms(q, ws);
   crba(ws, M);
+  overflow_check(M.allFinite(), "mass matrix");
 }
 
 Eigen::MatrixXd Dynamics::mass_matrix(const Eigen::VectorXd& q) const {
@@ -236,6 +246,7 @@ void Dynamics::bias_forces(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, 
   check(qd, "joint velocity");
   transforms(q, ws);
   rnea(qd, nullptr, ws, h);
+  overflow_check(h.allFinite(), "bias forces");
 }
 
 Eigen::VectorXd Dynamics::bias_forces(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) const {
@@ -264,6 +275,7 @@ void Dynamics::forward_dynamics(const Eigen::VectorXd& q, const Eigen::VectorXd&
                 "its links need an <inertial>)");
   ws.rhs = tau - ws.h;
   qdd = ws.llt.solve(ws.rhs);
+  overflow_check(qdd.allFinite(), "forward dynamics");
 }
 
 Eigen::VectorXd Dynamics::forward_dynamics(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,

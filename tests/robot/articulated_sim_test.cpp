@@ -281,6 +281,13 @@ TEST(ArticulatedSim, RefusesBadInput) {
   testing::expect_error([&] { sim.set_pd(-one, one, one, one); }, {"PD gains", "pivot", ">= 0"});
   testing::expect_error([&] { sim.set_pd(one, one, VectorXd::Constant(1, std::nan("")), one); },
                         {"position target", "not finite"});
+  // A step that overflows is refused and leaves the state as it was.
+  ArticulatedSim pushed(dyn, at(0.25, 1.0));
+  pushed.set_torque(VectorXd::Constant(1, 1e308));
+  testing::expect_error([&] { pushed.step(1e10); }, {"pendulum", "overflowed"});
+  EXPECT_EQ(pushed.state().q[0], 0.25);
+  EXPECT_EQ(pushed.state().qd[0], 1.0);
+  EXPECT_EQ(pushed.time(), 0.0);
   // Nothing above changed the state.
   EXPECT_EQ(sim.state().q[0], 0.0);
   EXPECT_EQ(sim.time(), 0.0);

@@ -524,6 +524,11 @@ TEST(RobotDynamics, RefusesBadVectorsBaseAndGravity) {
   expect_error([&] { (void)dyn.inverse_dynamics(ok, ok, VectorXd::Zero(8)); }, {"joint acceleration", "8 values"});
   expect_error([&] { (void)dyn.forward_dynamics(nan, ok, ok); }, {"joint position", "panda_joint4", "not finite"});
   expect_error([&] { (void)dyn.forward_dynamics(ok, ok, nan); }, {"joint torque", "panda_joint4", "not finite"});
+  // Finite, but squared beyond double precision: refused, not inf or NaN.
+  const VectorXd huge = VectorXd::Constant(7, 1e200);
+  expect_error([&] { (void)dyn.bias_forces(ok, huge); }, {"panda", "bias forces", "overflowed"});
+  expect_error([&] { (void)dyn.inverse_dynamics(ok, huge, ok); }, {"inverse dynamics", "overflowed"});
+  expect_error([&] { (void)dyn.forward_dynamics(ok, huge, ok); }, {"overflowed"});
   Transform bad;
   bad.p.x() = std::numeric_limits<double>::infinity();
   expect_error([&] { Dynamics d(panda(), bad); }, {"panda", "base pose", "not finite"});

@@ -50,8 +50,10 @@ class ArticulatedSim {
               const Eigen::VectorXd& qd_target);
   void clear_pd();
 
-  /// Advances by dt > 0 (finite). Throws proxima::Error for another dt, or
-  /// when the mass matrix is not positive definite (Dynamics::forward_dynamics).
+  /// Advances by dt > 0 (finite). Throws proxima::Error, the state left as
+  /// it was, for another dt, when the mass matrix is not positive definite
+  /// (a joint that moves no mass and has no damping), or when the step
+  /// overflows.
   void step(double dt);
 
   /// The motor torque of the last step (after the effort clamp).
@@ -68,7 +70,7 @@ class ArticulatedSim {
   // Scratch.
   DynamicsWorkspace ws_;
   Eigen::MatrixXd M_, W_;
-  Eigen::VectorXd h_, motor_, qd_free_, lambda_;
+  Eigen::VectorXd h_, motor_, qd_free_, q_next_, lambda_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
 };
 

@@ -52,7 +52,8 @@ struct DynamicsWorkspace {
 ///
 /// Every query checks its vectors: each must have model.variable_count()
 /// finite entries, else proxima::Error names the vector, the entry and its
-/// joint.
+/// joint. A result that overflows (finite but enormous velocities or
+/// masses) throws proxima::Error too: no query returns inf or NaN.
 class Dynamics {
  public:
   /// Throws proxima::Error for a base pose or gravity that is not finite.
@@ -109,6 +110,7 @@ class Dynamics {
     Mat6 inertia = Mat6::Zero();  ///< the child link's, about its origin, in its frame
   };
 
+  void overflow_check(bool finite, const char* what) const;
   void prepare(DynamicsWorkspace& ws) const;
   void transforms(const Eigen::VectorXd& q, DynamicsWorkspace& ws) const;
   // RNEA after transforms(): τ for (q̇, q̈), gravity included.
