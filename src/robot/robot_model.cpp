@@ -2,7 +2,10 @@
 #include <proxima/robot/robot_model.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <unordered_map>
+
+#include <Eigen/Eigenvalues>
 
 #include <proxima/core/error.hpp>
 
@@ -42,6 +45,41 @@ std::string describe(const char* what, const std::string& name, const SourceLoca
 
 bool moving(JointType t) { return t != JointType::fixed; }
 
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// Why `in` cannot be a rigid body's mass properties, or "" when it can. The
+// inertia tests are relative to its largest entry: URDF files write inertias
+// rounded to a few digits, and a body whose moments meet the triangle
+// inequality with equality (a rod, a plate) is written that way.
+std::string inertial_problem(const Inertial& in) {
+  if (!std::isfinite(in.mass)) return "mass " + number_text(in.mass) + " is not finite";
+  if (in.mass < 0.0) return "mass " + number_text(in.mass) + " is negative";
+  if (!in.origin.is_finite() || !in.origin.is_valid()) return "inertial origin is not finite";
+  const Mat3& I = in.inertia;
+  if (!I.allFinite()) return "inertia is not finite";
+  const double scale = I.cwiseAbs().maxCoeff();
+  const double tol = 1e-9 * scale;
+  static const char* const names[3][3] = {{"ixx", "ixy", "ixz"}, {"iyx", "iyy", "iyz"}, {"izx", "izy", "izz"}};
+  for (int r = 0; r < 3; ++r)
+    for (int c = r + 1; c < 3; ++c)
+      if (std::abs(I(r, c) - I(c, r)) > tol)
+        return std::string("inertia is not symmetric: ") + names[r][c] + " = " + number_text(I(r, c)) + " but " +
+               names[c][r] + " = " + number_text(I(c, r));
+  const Eigen::SelfAdjointEigenSolver<Mat3> eig(0.5 * (I + I.transpose()), Eigen::EigenvaluesOnly);
+  const Vec3 m = eig.eigenvalues();  // ascending
+  const std::string moments =
+      " (principal moments " + number_text(m(0)) + ", " + number_text(m(1)) + ", " + number_text(m(2)) + ")";
+  if (m(0) < -tol) return "inertia is not positive semi-definite" + moments;
+  if (m(2) > m(0) + m(1) + tol)
+    return "inertia violates the triangle inequality: the largest principal moment exceeds the sum of the other two" +
+           moments;
+  return "";
+}
+
 }  // namespace
 
 RobotModel::RobotModel(std::string name, std::vector<Link> links, std::vector<Joint> joints,
@@ -67,6 +105,8 @@ RobotModel::RobotModel(std::string name, std::vector<Link> links, std::vector<Jo
     for (const CollisionElement& c : l.collisions)
       if (!c.origin.is_finite())
         fail(name_, describe("link", l.name, c.where) + ": collision origin is not finite");
+    if (const std::string why = inertial_problem(l.inertial); !why.empty())
+      fail(name_, describe("link", l.name, l.inertial.where.line > 0 ? l.inertial.where : l.where) + ": " + why);
   }
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     Joint& jt = joints_[j];
@@ -106,6 +146,12 @@ RobotModel::RobotModel(std::string name, std::vector<Link> links, std::vector<Jo
     }
     if (!(jt.velocity > 0.0))
       fail(name_, what + ": velocity limit " + std::to_string(jt.velocity) + " must be positive (+inf: none)");
+    if (!(jt.effort > 0.0))
+      fail(name_, what + ": effort limit " + number_text(jt.effort) + " must be positive (+inf: none)");
+    if (!(jt.damping >= 0.0) || !std::isfinite(jt.damping))
+      fail(name_, what + ": damping " + number_text(jt.damping) + " must be finite and >= 0");
+    if (!(jt.friction >= 0.0) || !std::isfinite(jt.friction))
+      fail(name_, what + ": friction " + number_text(jt.friction) + " must be finite and >= 0");
   }
 
   // One root; a tree with n links and one root has n − 1 joints, and every

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <initializer_list>
 #include <optional>
 #include <string_view>
 #include <system_error>
@@ -83,6 +84,51 @@ GeometrySpec read_geometry(const xml::Document& d, const XMLElement* collision, 
   return spec;
 }
 
+// Every attribute of `e` is one of `known`: a misspelt name (ixyy, dampin)
+// would otherwise leave its value silently at the default.
+void only_attributes(const xml::Document& d, const XMLElement* e, const std::string& what,
+                     std::initializer_list<std::string_view> known) {
+  for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next())
+    if (std::find(known.begin(), known.end(), std::string_view(a->Name())) == known.end()) {
+      std::string list;
+      for (const std::string_view k : known) list.append(list.empty() ? "" : ", ").append(k);
+      d.fail(e, what, std::string("<") + e->Name() + "> has unknown attribute '" + a->Name() + "' (expected " + list +
+                          ")");
+    }
+}
+
+// <inertial>: mass, centre-of-mass frame and inertia. The tensor's lower
+// triangle takes iyx, izx, izy when a file writes them (some exporters do), so
+// that RobotModel can refuse a file whose two halves disagree; otherwise it
+// mirrors the upper one. Whether the numbers describe a body (mass ≥ 0, a
+// physical inertia) RobotModel checks, for models built in code too.
+Inertial read_inertial(const xml::Document& d, const XMLElement* e, const std::string& what) {
+  Inertial in;
+  in.where = d.where(e);
+  in.origin = read_origin(d, e, what + " <inertial>");
+  const XMLElement* mass = e->FirstChildElement("mass");
+  if (!mass) d.fail(e, what, "<inertial> has no <mass>");
+  if (mass->NextSiblingElement("mass")) d.fail(mass, what, "<inertial> has two <mass> elements");
+  only_attributes(d, mass, what, {"value"});
+  in.mass = xml::number(d, mass, "value", what + " <mass>");
+  const XMLElement* inertia = e->FirstChildElement("inertia");
+  if (!inertia) d.fail(e, what, "<inertial> has no <inertia>");
+  if (inertia->NextSiblingElement("inertia")) d.fail(inertia, what, "<inertial> has two <inertia> elements");
+  only_attributes(d, inertia, what, {"ixx", "ixy", "ixz", "iyy", "iyz", "izz", "iyx", "izx", "izy"});
+  const std::string w = what + " <inertia>";
+  Mat3& I = in.inertia;
+  I(0, 0) = xml::number(d, inertia, "ixx", w);
+  I(1, 1) = xml::number(d, inertia, "iyy", w);
+  I(2, 2) = xml::number(d, inertia, "izz", w);
+  I(0, 1) = xml::number(d, inertia, "ixy", w);
+  I(0, 2) = xml::number(d, inertia, "ixz", w);
+  I(1, 2) = xml::number(d, inertia, "iyz", w);
+  I(1, 0) = xml::number_or(d, inertia, "iyx", w, I(0, 1));
+  I(2, 0) = xml::number_or(d, inertia, "izx", w, I(0, 2));
+  I(2, 1) = xml::number_or(d, inertia, "izy", w, I(1, 2));
+  return in;
+}
+
 Link read_link(const xml::Document& d, const XMLElement* e, const std::filesystem::path& base_dir,
                const UrdfOptions& options) {
   Link link;
@@ -96,6 +142,10 @@ Link read_link(const xml::Document& d, const XMLElement* e, const std::filesyste
     col.origin = read_origin(d, c, what);
     col.geometry = read_geometry(d, c, what, base_dir, options);
     link.collisions.push_back(std::move(col));
+  }
+  if (const XMLElement* in = e->FirstChildElement("inertial")) {
+    if (in->NextSiblingElement("inertial")) d.fail(in->NextSiblingElement("inertial"), what, "has two <inertial> elements");
+    link.inertial = read_inertial(d, in, what);
   }
   return link;
 }
@@ -145,6 +195,18 @@ Joint read_joint(const xml::Document& d, const XMLElement* e) {
     const double v = xml::number_or(d, limit, "velocity", what + " <limit>", 0.0);
     if (v < 0.0) d.fail(limit, what, "limit velocity " + std::to_string(v) + " is negative");
     if (v > 0.0) j.velocity = v;
+    // Effort likewise: optional, 0 read as "not given". A negative one is
+    // refused here, where the line is known.
+    const double f = xml::number_or(d, limit, "effort", what + " <limit>", 0.0);
+    if (f < 0.0) d.fail(limit, what, "limit effort " + std::to_string(f) + " is negative");
+    if (f > 0.0) j.effort = f;
+  }
+  if (const XMLElement* dyn = e->FirstChildElement("dynamics")) {
+    only_attributes(d, dyn, what, {"damping", "friction"});
+    j.damping = xml::number_or(d, dyn, "damping", what + " <dynamics>", 0.0);
+    j.friction = xml::number_or(d, dyn, "friction", what + " <dynamics>", 0.0);
+    if (j.damping < 0.0) d.fail(dyn, what, "dynamics damping " + std::to_string(j.damping) + " is negative");
+    if (j.friction < 0.0) d.fail(dyn, what, "dynamics friction " + std::to_string(j.friction) + " is negative");
   }
   if (const XMLElement* m = e->FirstChildElement("mimic")) {
     Mimic mimic;

@@ -63,9 +63,24 @@ struct CollisionElement {
   SourceLocation where;
 };
 
+/// Mass properties of a link (URDF `<inertial>`). A link without one is
+/// massless, as URDF has it: mass 0, inertia 0.
+struct Inertial {
+  double mass = 0.0;  ///< kg, finite and ≥ 0
+  /// The centre-of-mass frame in the link frame: its origin is the centre of
+  /// mass, its axes are those `inertia` is written in.
+  Transform origin;
+  /// Rotational inertia about the centre of mass (kg m²) in `origin`'s axes:
+  /// symmetric positive semi-definite, each principal moment at most the sum
+  /// of the other two (relative 1e-9), as every physical body's is.
+  Mat3 inertia = Mat3::Zero();
+  SourceLocation where;
+};
+
 struct Link {
   std::string name;
   std::vector<CollisionElement> collisions;
+  Inertial inertial;
   SourceLocation where;
   // Filled in by RobotModel:
   int parent_joint = -1;          ///< −1 for the root
@@ -95,6 +110,13 @@ struct Joint {
   /// +infinity when it gives none, or 0 (which exporters write for "not
   /// given": a joint that may not move at all is a fixed joint).
   double velocity = std::numeric_limits<double>::infinity();
+  /// Effort limit (N m or N, > 0): the URDF's <limit effort>; +infinity when
+  /// it gives none, or 0 (read like velocity's 0: "not given").
+  double effort = std::numeric_limits<double>::infinity();
+  /// Viscous damping (N m s/rad or N s/m) and Coulomb friction (N m or N),
+  /// both ≥ 0: the URDF's <dynamics damping friction>, 0 when absent.
+  double damping = 0.0;
+  double friction = 0.0;
   /// Set for a joint that follows another (e.g. the second finger of a
   /// gripper); such a joint takes no entry in the joint vector. A mimic
   /// element on a fixed joint is ignored (a fixed joint has no position; the
@@ -123,7 +145,11 @@ class RobotModel {
   /// non-finite origin; a zero or non-finite axis of a moving joint; limits
   /// that are not finite with lower ≤ upper for revolute and prismatic
   /// joints; a velocity limit that is not positive (+infinity: none); a
-  /// mimic naming a missing or fixed joint, or a cycle of mimics.
+  /// mimic naming a missing or fixed joint, or a cycle of mimics; an effort
+  /// limit that is not positive, a damping or friction that is negative or
+  /// not finite; a link whose mass is negative or not finite, whose inertial
+  /// origin is not finite, or whose inertia is not finite, not symmetric, not
+  /// positive semi-definite or breaks the triangle inequality.
   /// `where` (the <robot> element) is named by the errors about the whole
   /// tree: no link, no root, several roots.
   RobotModel(std::string name, std::vector<Link> links, std::vector<Joint> joints, const SourceLocation& where = {});

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// URDF reading: <robot> with its <link>s (the <collision> elements; visual and
-// inertial data are not read) and <joint>s (origin, axis, limit, mimic).
+// URDF reading: <robot> with its <link>s (the <collision> and <inertial>
+// elements; visual data are not read) and <joint>s (origin, axis, limit with
+// effort and velocity, dynamics damping and friction, mimic).
 //
 // Our own reader over tinyxml2 rather than urdfdom: urdfdom reports errors
 // through console_bridge's log and returns a null model, so a caller cannot
@@ -48,7 +49,9 @@ struct UrdfOptions {
 /// Reads a URDF file. Throws proxima::Error naming the file, line, element
 /// and reason for malformed XML, a missing <robot>, missing or invalid
 /// attributes (non-finite numbers, non-positive sizes), unsupported joint
-/// types (floating, planar) or geometry, a mesh that does not resolve to an
+/// types (floating, planar) or geometry, an <inertial> without exactly one
+/// <mass> and one <inertia> or with an unknown attribute on them, a
+/// negative effort, damping or friction, an unknown <dynamics> attribute, a mesh that does not resolve to an
 /// existing file (naming the link, the URI and the path tried), and every
 /// tree error RobotModel's constructor checks.
 RobotModel load_urdf(const std::filesystem::path& file, const UrdfOptions& options = {});

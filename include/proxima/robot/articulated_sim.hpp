@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Time stepping of a fixed-base robot in joint space (no contacts on links
+// yet): semi-implicit Euler over Dynamics, with the URDF's joint damping
+// (implicit, so any damping is stable), Coulomb friction and position limits
+// as velocity-level constraints, and PD position/velocity targets whose
+// motor torque the URDF's effort limit clamps.
+//
+// One step of length dt from (q, q̇):
+//   τ_motor = clamp(τ_ff + kp (q_target − q) + kd (q̇_target − q̇), ±effort)
+//   (M + dt D) q̇_free = M q̇ + dt (τ_motor − h(q, q̇))
+//   q̇⁺ = q̇_free + (M + dt D)⁻¹ λ, with λ the impulses of the constraints:
+//     friction on variable i: |λ_i| ≤ dt F_i, pushing q̇⁺_i towards 0;
+//     lower limit: λ ≥ 0, q̇⁺_i ≥ (lower − q_i)/dt, complementary;
+//     upper limit: λ ≤ 0, q̇⁺_i ≤ (upper − q_i)/dt, complementary;
+//   solved by projected Gauss–Seidel (each row is one variable, so the
+//   problem is small and the rows' coupling is M's);
+//   q⁺ = q + dt q̇⁺, so a satisfied limit row keeps q⁺ inside the limit.
+// A mimic joint's damping, friction and limits act on its target variable
+// through its multiplier.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <proxima/robot/dynamics.hpp>
+
+namespace proxima::robot {
+
+/// Joint positions and velocities (model.variable_names() order).
+struct ArticulatedState {
+  Eigen::VectorXd q;
+  Eigen::VectorXd qd;
+};
+
+class ArticulatedSim {
+ public:
+  /// Starts at `initial`. Throws proxima::Error for a state whose vectors do
+  /// not have dynamics.dof() finite entries (naming the vector and joint).
+  ArticulatedSim(Dynamics dynamics, const ArticulatedState& initial);
+
+  const ArticulatedState& state() const { return state_; }
+  /// Seconds simulated so far.
+  double time() const { return time_; }
+  const Dynamics& dynamics() const { return dyn_; }
+
+  /// Feed-forward joint torques (forces), held until changed; zero at first.
+  void set_torque(const Eigen::VectorXd& tau);
+  /// PD control towards (q_target, qd_target) with gains kp, kd ≥ 0 per
+  /// variable, held until changed or cleared.
+  void set_pd(const Eigen::VectorXd& kp, const Eigen::VectorXd& kd, const Eigen::VectorXd& q_target,
+              const Eigen::VectorXd& qd_target);
+  void clear_pd();
+
+  /// Advances by dt > 0 (finite). Throws proxima::Error, the state left as
+  /// it was, for another dt, when the mass matrix is not positive definite
+  /// (a joint that moves no mass and has no damping), or when the step
+  /// overflows.
+  void step(double dt);
+
+  /// The motor torque of the last step (after the effort clamp).
+  const Eigen::VectorXd& motor_torque() const { return motor_; }
+
+ private:
+  Dynamics dyn_;
+  ArticulatedState state_;
+  double time_ = 0.0;
+  Eigen::VectorXd tau_ff_, kp_, kd_, q_target_, qd_target_;
+  // Per variable, folded from its joints: damping Σ m² d, friction Σ |m| F,
+  // effort limit, and position limits (the tightest of its joints').
+  Eigen::VectorXd damping_, friction_, effort_, lower_, upper_;
+  // Scratch.
+  DynamicsWorkspace ws_;
+  Eigen::MatrixXd M_, W_;
+  Eigen::VectorXd h_, motor_, qd_free_, q_next_, lambda_;
+  Eigen::LLT<Eigen::MatrixXd> llt_;
+};
+
+}  // namespace proxima::robot

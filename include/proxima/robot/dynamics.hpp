@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Joint-space dynamics of a fixed-base robot: inverse dynamics by the
+// recursive Newton–Euler algorithm, the mass matrix by the composite-rigid-
+// body algorithm, bias forces, and forward dynamics by a Cholesky solve of
+// M(q) q̈ = τ − h(q, q̇) (Featherstone, Rigid Body Dynamics Algorithms,
+// chapters 5 and 6).
+//
+// Everything is over the model's joint vector (RobotModel::variable_names()
+// order): a mimic joint moves as multiplier · q[target] + offset, so its
+// motion subspace is scaled by the multiplier and its torque folds into the
+// target's entry; fixed joints carry no variable (their child link rides on
+// the parent). Masses and inertias are the links' URDF <inertial> data; a
+// link without one is massless.
+//
+// Units: SI (kg, m, s, rad; torques in N m for revolute joints, forces in N
+// for prismatic ones). Internally each link's spatial quantities are written
+// in its own frame, angular part first (docs/dynamics.md).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+
+#include <proxima/core/transform.hpp>
+#include <proxima/robot/robot_model.hpp>
+
+namespace proxima::robot {
+
+using Vec6 = Eigen::Matrix<double, 6, 1>;
+using Mat6 = Eigen::Matrix<double, 6, 6>;
+
+/// Scratch space of one Dynamics' queries, owned by the caller so that a
+/// loop over many states allocates nothing once it is sized (the first
+/// query sizes it). One per thread; the members are the algorithms' own.
+struct DynamicsWorkspace {
+  std::vector<Mat3> E;   ///< per body: rotation parent frame → child frame
+  std::vector<Vec3> r;   ///< per body: child origin in the parent frame
+  std::vector<Vec6> v, a, f;
+  std::vector<Mat6> X;   ///< per body: motion transform parent → child
+  std::vector<Mat6> Ic;  ///< per body: composite inertia of its subtree
+  Eigen::VectorXd h;
+  Eigen::VectorXd rhs;
+  Eigen::MatrixXd M;
+  Eigen::LLT<Eigen::MatrixXd> llt;
+};
+
+/// The dynamics of `model` with its root link fixed at `base`, under
+/// `gravity` (world frame, m/s²). Immutable and safe to share between
+/// threads; every query takes the caller's workspace or allocates its own.
+///
+/// Every query checks its vectors: each must have model.variable_count()
+/// finite entries, else proxima::Error names the vector, the entry and its
+/// joint. A result that overflows (finite but enormous velocities or
+/// masses) throws proxima::Error too: no query returns inf or NaN.
+class Dynamics {
+ public:
+  /// Throws proxima::Error for a base pose or gravity that is not finite.
+  explicit Dynamics(const RobotModel& model, const Transform& base = Transform::identity(),
+                    const Vec3& gravity = Vec3(0.0, 0.0, -9.81));
+
+  const RobotModel& model() const { return model_; }
+  const Transform& base() const { return base_; }
+  const Vec3& gravity() const { return gravity_; }
+  /// Number of variables (model().variable_count()).
+  std::size_t dof() const { return model_.variable_count(); }
+
+  /// Throws proxima::Error unless `x` has dof() finite entries, naming the
+  /// vector ("joint velocity"), the entry and its joint.
+  void check(const Eigen::VectorXd& x, const char* what) const;
+
+  /// τ = M(q) q̈ + h(q, q̇): the joint torques (forces) that give the robot
+  /// acceleration q̈ at state (q, q̇). Recursive Newton–Euler.
+  Eigen::VectorXd inverse_dynamics(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                   const Eigen::VectorXd& qdd) const;
+  void inverse_dynamics(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, const Eigen::VectorXd& qdd,
+                        DynamicsWorkspace& ws, Eigen::VectorXd& tau) const;
+
+  /// The joint-space mass matrix M(q) (symmetric, positive semi-definite;
+  /// definite unless some variable moves no mass). Composite rigid bodies.
+  Eigen::MatrixXd mass_matrix(const Eigen::VectorXd& q) const;
+  void mass_matrix(const Eigen::VectorXd& q, DynamicsWorkspace& ws, Eigen::MatrixXd& M) const;
+
+  /// h(q, q̇) = C(q, q̇) q̇ + G(q): Coriolis, centrifugal and gravity terms
+  /// (inverse dynamics at q̈ = 0).
+  Eigen::VectorXd bias_forces(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) const;
+  void bias_forces(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, DynamicsWorkspace& ws,
+                   Eigen::VectorXd& h) const;
+
+  /// q̈ solving M(q) q̈ = τ − h(q, q̇). Throws proxima::Error when M(q) is
+  /// not positive definite (a variable that moves no mass: give its links an
+  /// <inertial>).
+  Eigen::VectorXd forward_dynamics(const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                                   const Eigen::VectorXd& tau) const;
+  void forward_dynamics(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, const Eigen::VectorXd& tau,
+                        DynamicsWorkspace& ws, Eigen::VectorXd& qdd) const;
+
+ private:
+  enum class Motion { none, rotation, translation };
+  // One per joint, in topological order; its child link is the body.
+  struct Body {
+    int parent = -1;  ///< body of the parent link; −1 when that is the root (fixed)
+    int variable = -1;
+    double multiplier = 1.0, offset = 0.0;
+    Motion motion = Motion::none;
+    Mat3 origin_R = Mat3::Identity();
+    Vec3 origin_p = Vec3::Zero();
+    Vec3 axis = Vec3::UnitZ();  ///< unit, in the child frame
+    Mat6 inertia = Mat6::Zero();  ///< the child link's, about its origin, in its frame
+  };
+
+  void overflow_check(bool finite, const char* what) const;
+  void prepare(DynamicsWorkspace& ws) const;
+  void transforms(const Eigen::VectorXd& q, DynamicsWorkspace& ws) const;
+  // RNEA after transforms(): τ for (q̇, q̈), gravity included.
+  void rnea(const Eigen::VectorXd& qd, const Eigen::VectorXd* qdd, DynamicsWorkspace& ws, Eigen::VectorXd& tau) const;
+  void crba(DynamicsWorkspace& ws, Eigen::MatrixXd& M) const;
+
+  RobotModel model_;
+  Transform base_;
+  Vec3 gravity_;
+  Vec3 gravity_in_root_;
+  std::vector<Body> bodies_;
+};
+
+}  // namespace proxima::robot
