@@ -27,19 +27,13 @@ using Eigen::VectorXd;
 
 constexpr double kGravity = 9.81;
 
-std::string number17(double x) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
-
 // A pendulum about y, centre of mass l_c below the pivot, inertia i_c about
 // it; `joint_extra` goes inside the <joint> (limits, dynamics).
 std::string sim_pendulum(double m, double lc, double ic, const std::string& type = "continuous",
                          const std::string& joint_extra = "") {
   std::string s = "<robot name=\"pendulum\"><link name=\"base\"/><link name=\"bob\"><inertial><origin xyz=\"0 0 ";
-  s.append(number17(-lc)).append("\"/><mass value=\"").append(number17(m)).append("\"/><inertia ixx=\"");
-  s.append(number17(ic)).append("\" iyy=\"").append(number17(ic)).append("\" izz=\"0\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/>");
+  s.append(robot_test::exact(-lc)).append("\"/><mass value=\"").append(robot_test::exact(m)).append("\"/><inertia ixx=\"");
+  s.append(robot_test::exact(ic)).append("\" iyy=\"").append(robot_test::exact(ic)).append("\" izz=\"0\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/>");
   s.append("</inertial></link><joint name=\"pivot\" type=\"").append(type).append("\"><parent link=\"base\"/>");
   s.append("<child link=\"bob\"/><axis xyz=\"0 1 0\"/>").append(joint_extra).append("</joint></robot>");
   return s;
@@ -99,7 +93,7 @@ TEST(ArticulatedSim, ViscousDampingDecaysAsTheExponential) {
   // No gravity: I q̈ = −d q̇, so q̇ = v0 exp(−d t / I).
   const double m = 1.0, lc = 0.3, ic = 0.01, I = ic + m * lc * lc, d = 0.4, v0 = 2.0;
   const RobotModel model =
-      parse_urdf(sim_pendulum(m, lc, ic, "continuous", "<dynamics damping=\"" + number17(d) + "\"/>"), ".");
+      parse_urdf(sim_pendulum(m, lc, ic, "continuous", "<dynamics damping=\"" + robot_test::exact(d) + "\"/>"), ".");
   ArticulatedSim sim(Dynamics(model, Transform::identity(), Vec3::Zero()), at(0.0, v0));
   int checked = 0;
   for (double t = 0.25; t <= 1.0 + 1e-9; t += 0.25) {
@@ -116,7 +110,7 @@ TEST(ArticulatedSim, CoulombFrictionStopsTheJointAndHoldsIt) {
   // then stuck. With gravity, friction above the gravity torque holds a
   // pendulum at rest where it is.
   const double m = 1.0, lc = 0.3, ic = 0.01, I = ic + m * lc * lc, F = 0.5, v0 = 1.5;
-  const std::string extra = "<dynamics friction=\"" + number17(F) + "\"/>";
+  const std::string extra = "<dynamics friction=\"" + robot_test::exact(F) + "\"/>";
   ArticulatedSim spinning(Dynamics(parse_urdf(sim_pendulum(m, lc, ic, "continuous", extra), "."), Transform::identity(),
                                Vec3::Zero()),
                       at(0.0, v0));

@@ -33,23 +33,17 @@ using robot_test::expect_error;
 
 constexpr double kG = 9.81;
 
-std::string num(double x) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", x);
-  return buf;
-}
-
 // An <inertial> element: mass m, centre of mass c (rpy of its axes), the
 // inertia's six entries.
 std::string inertial(double m, const Vec3& c, double ixx, double iyy, double izz, double ixy = 0.0, double ixz = 0.0,
                      double iyz = 0.0, const Vec3& rpy = Vec3::Zero()) {
   std::string s = "<inertial><origin xyz=\"";
-  s.append(num(c.x())).append(" ").append(num(c.y())).append(" ").append(num(c.z())).append("\" rpy=\"");
-  s.append(num(rpy.x())).append(" ").append(num(rpy.y())).append(" ").append(num(rpy.z())).append("\"/>");
-  s.append("<mass value=\"").append(num(m)).append("\"/>");
-  s.append("<inertia ixx=\"").append(num(ixx)).append("\" iyy=\"").append(num(iyy)).append("\" izz=\"");
-  s.append(num(izz)).append("\" ixy=\"").append(num(ixy)).append("\" ixz=\"").append(num(ixz));
-  s.append("\" iyz=\"").append(num(iyz)).append("\"/></inertial>");
+  s.append(robot_test::exact(c.x())).append(" ").append(robot_test::exact(c.y())).append(" ").append(robot_test::exact(c.z())).append("\" rpy=\"");
+  s.append(robot_test::exact(rpy.x())).append(" ").append(robot_test::exact(rpy.y())).append(" ").append(robot_test::exact(rpy.z())).append("\"/>");
+  s.append("<mass value=\"").append(robot_test::exact(m)).append("\"/>");
+  s.append("<inertia ixx=\"").append(robot_test::exact(ixx)).append("\" iyy=\"").append(robot_test::exact(iyy)).append("\" izz=\"");
+  s.append(robot_test::exact(izz)).append("\" ixy=\"").append(robot_test::exact(ixy)).append("\" ixz=\"").append(robot_test::exact(ixz));
+  s.append("\" iyz=\"").append(robot_test::exact(iyz)).append("\"/></inertial>");
   return s;
 }
 
@@ -222,7 +216,7 @@ struct DoublePendulum {
     s.append("</link><link name=\"lower\">").append(inertial(m2, Vec3(lc2, 0, 0), 0.03, I2, 0.03));
     s.append("</link><joint name=\"shoulder\" type=\"continuous\"><parent link=\"base\"/><child link=\"upper\"/>");
     s.append("<axis xyz=\"0 -1 0\"/></joint><joint name=\"elbow\" type=\"continuous\"><parent link=\"upper\"/>");
-    s.append("<child link=\"lower\"/><origin xyz=\"").append(num(l1)).append(" 0 0\"/><axis xyz=\"0 -1 0\"/>");
+    s.append("<child link=\"lower\"/><origin xyz=\"").append(robot_test::exact(l1)).append(" 0 0\"/><axis xyz=\"0 -1 0\"/>");
     s.append("</joint></robot>");
     return s;
   }
@@ -274,7 +268,7 @@ TEST(RobotDynamics, MimicJointFoldsIntoItsTargetVariable) {
   std::string text = dp.urdf();
   const std::string tail = "<axis xyz=\"0 -1 0\"/></joint></robot>";
   text.replace(text.rfind(tail), tail.size(),
-               "<axis xyz=\"0 -1 0\"/><mimic joint=\"shoulder\" multiplier=\"" + num(k) + "\" offset=\"" + num(b) +
+               "<axis xyz=\"0 -1 0\"/><mimic joint=\"shoulder\" multiplier=\"" + robot_test::exact(k) + "\" offset=\"" + robot_test::exact(b) +
                    "\"/></joint></robot>");
   const Dynamics dyn(parse_urdf(text, "."));
   ASSERT_EQ(dyn.dof(), 1u);

@@ -3,6 +3,7 @@
 // temporary directory, and error-message expectations.
 #pragma once
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -16,6 +17,14 @@
 #include "../support/temp_files.hpp"
 
 namespace proxima::robot_test {
+
+/// `x` with every digit a double holds (%.17g), for numbers written into
+/// URDF text that must read back as the same double.
+inline std::string exact(double x) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", x);
+  return buf;
+}
 
 /// tests/data/robots, found from this header's own path so that the test
 /// targets need no compile definition of their own (they share one
