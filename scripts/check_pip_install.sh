@@ -63,4 +63,11 @@ for stub in proxima.pyi proxima-stubs/__init__.pyi proxima-stubs/viz.pyi; do
 done
 # From outside the checkout: the tests' folder holds no module, and the build
 # tree's is not on the path, so the tests import the installed one.
-(cd "$env_dir" && PYTHONDONTWRITEBYTECODE=1 "$env_dir/bin/python" -s -m pytest -p no:cacheprovider "$root/tests/python")
+# With a build folder, its command too: test_viz compares the module's page
+# with the one `proxima sim --html` writes.
+cli=()
+if [ -n "$reuse" ] && [ -x "$reuse/bin/proxima" ]; then
+  cli=(env "PROXIMA_CLI=$(realpath "$reuse/bin/proxima")")
+fi
+(cd "$env_dir" && PYTHONDONTWRITEBYTECODE=1 "${cli[@]}" "$env_dir/bin/python" -s -m pytest -p no:cacheprovider \
+  "$root/tests/python")
