@@ -171,7 +171,7 @@ std::vector<VizSegment> segments_arg(const py::handle& value) {
   return out;
 }
 
-// shapes: None, or per body (dict by name or sequence) a shape replacing its
+// shapes: None, or a sequence with one shape per body replacing its
 // own in this frame.
 std::vector<json> frame_shapes_arg(const VizPage& page, const py::handle& value) {
   std::vector<json> out;
