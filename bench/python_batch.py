@@ -12,11 +12,11 @@ check_batch; then the batches on 1 and 2 threads."""
 import math
 import os
 import sys
-import time
 
 import numpy as np
 
 import proxima
+from timing import best
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
 rng = np.random.default_rng(0)
@@ -33,15 +33,6 @@ def poses(n, spread):
     m[:, :3, 3] = rng.uniform(-spread, spread, size=(n, 3))
     m[:, 3, 3] = 1
     return m
-
-
-def best(fn, repeats=5):
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def row(label, n, loop, batch):

@@ -9,12 +9,12 @@ Each row is the best of 3 runs after one warm-up; the workers are started
 and sent the scene before the clock starts."""
 import os
 import sys
-import time
 
 import numpy as np
 
 import proxima
 import proxima_ray
+import timing
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
 panda = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data", "robots", "panda")
@@ -28,14 +28,8 @@ qs = rng.uniform(lim[:, 0], lim[:, 1], size=(N, 7))
 paths = [rng.uniform(lim[:, 0], lim[:, 1], size=(4, 7)) * 0.3 for _ in range(max(N // 100, 20))]
 
 
-def best(fn, repeats=3):
-    fn()
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
+def best(fn):
+    return timing.best(fn, 3, warm_up=True)
 
 
 def trajectories_here():

@@ -39,8 +39,7 @@ json pose_of(const json& request, const char* key) {
 
 bool QueryReplay::add(const json& request, const json& answer, MeshFiles& files, const std::string& label_text) {
   if (!answer.is_object() || !request.is_object()) return false;
-  const std::string status = answer.value("status", "");
-  if (status != "ok" && status != "not_converged" && status != "upper_bound") return false;
+  if (!drawn_status(answer.value("status", ""))) return false;
   const std::string query = request.value("query", "");
   if (query != "collide" && query != "distance" && query != "signed_distance" && query != "contacts") return false;
   if (frames() >= budget_) {

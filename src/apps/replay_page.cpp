@@ -51,6 +51,10 @@ json contact_row(const Vec3& point, const Vec3& normal, double depth) {
   return row;
 }
 
+bool drawn_status(const std::string& status) {
+  return status == "ok" || status == "not_converged" || status == "upper_bound";
+}
+
 json segment_row(const Vec3& a, const Vec3& b) {
   json row = vec_array(a);
   for (const json& x : vec_array(b)) row.push_back(x);

@@ -51,6 +51,11 @@ nlohmann::json contact_row(const Vec3& point, const Vec3& normal, double depth);
 /// A frame's segment [ax, ay, az, bx, by, bz].
 nlohmann::json segment_row(const Vec3& a, const Vec3& b);
 
+/// Whether a query answered with this status (its name, as in the JSON
+/// lines) is drawn: ok, not_converged and upper_bound carry shapes and
+/// witnesses; the others have nothing to show.
+bool drawn_status(const std::string& status);
+
 /// The page's description of a convex shape or a mesh.
 nlohmann::json shape_json(const Shape& s);
 nlohmann::json mesh_json(const TriangleMesh& m);

@@ -19,11 +19,13 @@ std::string shape_string(const py::array& a) {
   return s.str();
 }
 
+std::string type_name(const py::handle& value) { return py::str(py::type::of(value).attr("__name__")); }
+
 DoubleArray double_array(const py::handle& value, const std::string& name) {
   DoubleArray a = DoubleArray::ensure(value);
   if (!a) {
     type_error(name + ": expected numbers (an array or a sequence), got " +
-               std::string(py::str(py::type::of(value).attr("__name__"))));
+               type_name(value));
   }
   return a;
 }
@@ -117,7 +119,7 @@ Transform pose_from_matrix(const py::handle& value, const std::string& name, Pos
   const DoubleArray a = DoubleArray::ensure(value);
   if (!a) {
     type_error(name + ": expected a proxima.Pose, a 4x4 matrix or a (p, q) pair, got " +
-               std::string(py::str(py::type::of(value).attr("__name__"))));
+               type_name(value));
   }
   if (a.ndim() != 2 || a.shape(0) != 4 || a.shape(1) != 4) {
     value_error(name + ": expected a proxima.Pose, a 4x4 matrix or a (p, q) pair, got an array of shape " +

@@ -30,6 +30,9 @@ using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecas
 [[noreturn]] void value_error(const std::string& message);
 [[noreturn]] void type_error(const std::string& message);
 
+/// The name of `value`'s Python type ("list", "Sphere"), for messages.
+std::string type_name(const py::handle& value);
+
 /// "(3, 4)": an array's shape as Python prints it, for messages.
 std::string shape_string(const py::array& a);
 

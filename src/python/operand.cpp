@@ -35,7 +35,7 @@ Operand operand_arg(const py::handle& value, const std::string& name) {
   }
   op.shape = convex_shape(value);
   if (op.shape) return op;
-  const std::string type = py::str(py::type::of(value).attr("__name__"));
+  const std::string type = type_name(value);
   if (py::isinstance<TriangleMesh>(value)) {
     type_error(name + ": a TriangleMesh must be wrapped in its BVH once, proxima.Bvh(mesh), and the Bvh passed");
   }

@@ -13,8 +13,6 @@ std::string layout(const std::vector<const char*>& fields) {
   return s + ")";
 }
 
-std::string type_name(const py::handle& value) { return py::str(py::type::of(value).attr("__name__")); }
-
 // Only floats and ints: a string that happens to parse is not a state this
 // module wrote.
 bool is_number(const py::handle& h) {

@@ -43,8 +43,6 @@ auto strict(F&& f) -> decltype(f()) {
   }
 }
 
-std::string type_name(const py::handle& value) { return py::str(py::type::of(value).attr("__name__")); }
-
 json shape_description(const py::handle& shape, const std::string& name) {
   if (const std::optional<Shape> s = convex_shape(shape)) return apps::shape_json(*s);
   if (py::isinstance<Bvh>(shape)) return apps::mesh_json(shape.cast<const Bvh&>().mesh());
@@ -204,7 +202,7 @@ int add_query(VizPage& page, const py::object& a, const py::object& pose_a, cons
   std::string text = label ? *label + ": " : std::string();
   // As `proxima query --html`: only answered queries are drawn.
   const auto answered = [](Status status) {
-    if (status != Status::ok && status != Status::not_converged && status != Status::upper_bound)
+    if (!apps::drawn_status(to_string(status)))
       throw Error(std::string("result: status '") + to_string(status) +
                   "' has nothing to draw (ok, not_converged or upper_bound)");
   };
