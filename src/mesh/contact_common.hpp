@@ -20,6 +20,7 @@
 
 #include "../narrow/contact_frame.hpp"
 #include "../narrow/plane_geometry.hpp"
+#include "retraction.hpp"
 #include "triangle_cache.hpp"
 #include "traversal.hpp"
 
@@ -121,6 +122,13 @@ struct PairHit {
   mesh::ClosestPoints c;
   bool face_on_face = false;  // see face_on_face()
   bool drop = false;
+  // Crossing cores of closed oriented meshes: the retraction over the
+  // pair's neighbourhood (retraction.hpp), when `retracted`.
+  bool behind = false;  // apart, one's witness behind the other's face (MeshMesh::behind_face)
+  bool covered = false;  // behind, with crossing pairs around that carry the contact
+  bool retracted = false;
+  double retract_depth = 0.0;
+  Vec3 retract_dir = Vec3::UnitZ();
 };
 
 // The emission order of the hits kept by the shadow test: by B's triangle,
@@ -150,6 +158,15 @@ struct ShadowBuffers {
   std::vector<ShadowMember> members;
   std::vector<std::uint32_t> group_end;
   std::vector<ShadowSpan> window;
+};
+
+// Working memory of the neighbourhood retractions (MeshMesh::retract_crossings).
+struct RetractionBuffers {
+  std::vector<std::uint32_t> crossing;  // hits whose cores cross
+  std::vector<std::uint32_t> subjects;  // those and the hits behind a face
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> by_vertex;  // (A's vertex, hit), sorted
+  std::vector<std::uint32_t> seen;
+  std::vector<mesh::detail::TrianglePair> pairs;
 };
 
 // A triangle within the layers of a convex shape, awaiting the shadow test
@@ -268,6 +285,7 @@ struct MeshContactScratch::Buffers {
   std::vector<mesh::contact_detail::PairHit> hits;
   std::vector<mesh::contact_detail::ConvexHit> convex_hits;
   mesh::contact_detail::ShadowBuffers shadow;
+  mesh::contact_detail::RetractionBuffers retraction;
   mesh::detail::TriangleCache a, b;
 };
 

@@ -12,6 +12,7 @@
 
 #include "contact_common.hpp"
 #include "prepared_triangle.hpp"
+#include "retraction.hpp"
 #include "triangle_cache.hpp"
 #include "traversal.hpp"
 
@@ -19,93 +20,6 @@ namespace proxima {
 namespace {
 
 using namespace mesh::contact_detail;
-
-// Shortest translation of A that separates two intersecting triangles: the
-// separating-axis depth over both normals, the nine edge crossings and the
-// six in-plane edge normals (exact for two convex polygons, coplanar ones
-// included). Returns the unit direction (B→A) and the
-// core depth ≥ 0.
-//
-// For closed, oriented meshes the triangles are pieces of solids'
-// boundaries, and only directions that move A out of B through b (no
-// component against b's outward normal) and off a (none along a's outward
-// normal) are candidates: the plain two-triangle depth would otherwise push
-// A sideways past a small triangle, deeper into B. Orientation 0 (open or
-// unoriented mesh) lifts that side's restriction; if no direction is
-// allowed, the unrestricted minimum is used. Directions within 0.01 rad of
-// a face's plane count as along it: a side face tilted by a nano-radian
-// must not forbid lifting A straight off the face it has sunk into (the
-// next allowed axis can be half a metre long).
-void triangle_retraction(const Triangle& a, const Triangle& b, int orient_a, int orient_b, Vec3& dir,
-                         double& depth) {
-  constexpr double kSlack = 1e-2;  // sin of the angle a direction may point into a face
-  const double scale = std::max({a[0].cwiseAbs().maxCoeff(), a[1].cwiseAbs().maxCoeff(),
-                                 a[2].cwiseAbs().maxCoeff(), b[0].cwiseAbs().maxCoeff(),
-                                 b[1].cwiseAbs().maxCoeff(), b[2].cwiseAbs().maxCoeff(), 1e-300});
-  const Vec3 ea[3] = {a[1] - a[0], a[2] - a[1], a[0] - a[2]};
-  const Vec3 eb[3] = {b[1] - b[0], b[2] - b[1], b[0] - b[2]};
-  auto outward = [](const Vec3& n, int orient) {
-    const double len = n.norm();
-    return orient != 0 && len > 0.0 ? Vec3(orient * n / len) : Vec3(Vec3::Zero());
-  };
-  const Vec3 out_a = outward(ea[0].cross(ea[1]), orient_a), out_b = outward(eb[0].cross(eb[1]), orient_b);
-  double free_depth = std::numeric_limits<double>::infinity();
-  Vec3 free_dir = Vec3::UnitZ();
-  depth = std::numeric_limits<double>::infinity();
-  dir = Vec3::UnitZ();
-  auto consider = [&](const Vec3& u, double d) {
-    if (d < free_depth) {
-      free_depth = d;
-      free_dir = u;
-    }
-    if (u.dot(out_b) >= -kSlack && u.dot(out_a) <= kSlack && d < depth) {
-      depth = d;
-      dir = u;
-    }
-  };
-  auto test = [&](Vec3 u) {
-    const double len = u.norm();
-    if (!(len > 1e-12 * scale * scale)) return;
-    u /= len;
-    double a_lo = u.dot(a[0]), a_hi = a_lo, b_lo = u.dot(b[0]), b_hi = b_lo;
-    for (int k = 1; k < 3; ++k) {
-      a_lo = std::min(a_lo, u.dot(a[k]));
-      a_hi = std::max(a_hi, u.dot(a[k]));
-      b_lo = std::min(b_lo, u.dot(b[k]));
-      b_hi = std::max(b_hi, u.dot(b[k]));
-    }
-    consider(u, std::max(0.0, b_hi - a_lo));
-    consider(-u, std::max(0.0, a_hi - b_lo));
-  };
-  const Vec3 na = ea[0].cross(ea[1]), nb = eb[0].cross(eb[1]);
-  test(na);
-  test(nb);
-  for (const Vec3& x : ea)
-    for (const Vec3& y : eb) test(x.cross(y));
-  // In-plane edge normals: the axes that separate coplanar triangles (two
-  // flush faces overlapping along a band), where every other axis is the
-  // common normal. Only then: for crossing triangles they are not
-  // separating axes of the pair, and one would slide A's triangle off b
-  // across an edge b shares with its neighbour. Faces of closed meshes
-  // side by side (outward normals the same way) count as coplanar within
-  // the slack of the outward-normal test: two side faces of stacked cubes,
-  // one twisted by 0.7 mrad and tilted by 7 µrad, overlap in a band 1 µm
-  // high; without these axes the only short ones were the crossings of
-  // their nearly parallel edges, whose direction (set by the tiny twist and
-  // tilt) leant 0.01 out of the faces' plane, so the short way down was
-  // refused and A was pushed up through B by 0.2 m (the 10-cube mesh stack
-  // without layers exploded after 45 s so).
-  const double crossed = na.cross(nb).squaredNorm(), normals = na.squaredNorm() * nb.squaredNorm();
-  if (crossed <= 1e-12 * normals || (out_a.dot(out_b) > 0.0 && crossed <= kSlack * kSlack * normals)) {
-    for (const Vec3& x : ea) test(na.cross(x));
-    for (const Vec3& y : eb) test(nb.cross(y));
-  }
-  if (!std::isfinite(depth)) {
-    depth = free_depth;
-    dir = free_dir;
-  }
-  if (!std::isfinite(depth)) depth = 0.0;  // two coincident points: no axis at all
-}
 
 // A face lying on a face: the triangles parallel within the patch angle and
 // the pair's unit normal n exactly along one of them (a corner or the
@@ -129,6 +43,11 @@ struct MeshMesh {
   Layers L;
   double margin;
   int orient_a, orient_b;  // TriangleMesh::orientation()
+  // Both closed and oriented, without layers: the meshes are the solids'
+  // surfaces, and pairs are read as such (side_by_side(), facing()). With
+  // layers the bodies are the fattened triangles (the paper's), whose
+  // pairs these rules would not describe.
+  bool solids;
   TriangleCache& ca;       // A's triangles this query touched
   TriangleCache& cb;       // B's, in A's frame
 
@@ -138,6 +57,7 @@ struct MeshMesh {
         orient_a(a.mesh().orientation()), orient_b(b.mesh().orientation()), ca(cache_a), cb(cache_b) {
     L.ra = a.mesh().margin();
     L.rb = b.mesh().margin();
+    solids = orient_a != 0 && orient_b != 0 && L.ra == 0.0 && L.rb == 0.0;
     L.limit = L.ra + L.rb + o.margin;
     L.tan_patch = std::tan(o.patch_angle);
     L.cos_patch = std::cos(o.patch_angle);
@@ -186,14 +106,54 @@ struct MeshMesh {
     const double pg = plane_gap(pa, pb, hs);
     if (pg > L.limit) return;
     const mesh::ClosestPoints c = prepared_distance(pa, pb, !(pg > 0.0), hs);
-    if (c.distance > L.limit) return;
+    if (c.distance > L.limit || (solids && side_by_side(pa, pb))) return;
+    bool behind = false;
+    if (solids && c.distance > 0.0 && !c.intersect) {
+      const Vec3 n = (c.a - c.b) / c.distance;
+      Vec3 out;
+      behind = behind_face(pa.t, pb.t, n, out);
+      if (!behind && !facing(pa, pb, n)) return;
+    }
     ++col.stats.pairs_within;
     if (col.hits) {
       const bool flat = c.distance > 0.0 && !c.intersect && face_on_face(pa, pb, (c.a - c.b) / c.distance, L.cos_patch);
-      col.hits->push_back({ia, ib, sa, sb, c, flat});
+      PairHit& h = col.hits->emplace_back(PairHit{ia, ib, sa, sb, c, flat});
+      h.behind = behind;
       return;
     }
     emit(ia, ib, pa.t, pb.t, c, col);
+  }
+
+  // Solids (closed, oriented, no layers): faces parallel within 0.01 rad with their
+  // outward normals the same way bound the two solids on the same side, so
+  // they are no contact, whether apart or crossing: where such faces of
+  // stacked cubes lie flush, the cubes meet through their top and bottom
+  // faces, and those pairs say so. Kept, a pair of them pushed the cubes
+  // sideways by the faces' offset: a witness of one face 10 µm behind the
+  // other reads as having passed through it.
+  bool side_by_side(PreparedTriangle& a, PreparedTriangle& b) const {
+    constexpr double kSin = 1e-2;
+    const Vec3& ua = a.face().n;
+    const Vec3& ub = b.face().n;
+    const double la = a.normal_length(), lb = b.normal_length();
+    return la > 0.0 && lb > 0.0 && orient_a * orient_b * ua.dot(ub) > 0.0 &&
+           ua.cross(ub).squaredNorm() <= kSin * kSin * la * la * lb * lb;
+  }
+
+  // Solids (closed, oriented, no layers), triangles apart with normal n (B→A): do they
+  // face each other, A's outward normal against n and B's along it (within
+  // 0.01)? Two solids touch where their surfaces face each other; a pair
+  // whose triangle turns its back on the other lies where the solids
+  // already overlap (an edge of one stacked cube passing 1 µm outside the
+  // side of the cube it has sunk into), which the crossing pairs there
+  // account for. Of the triangles around an edge or a corner touching a
+  // solid from outside, those that face it keep the contact.
+  bool facing(PreparedTriangle& a, PreparedTriangle& b, const Vec3& n) const {
+    constexpr double kSlack = 1e-2;
+    const double la = a.normal_length(), lb = b.normal_length();
+    const bool a_faces = !(la > 0.0) || orient_a * n.dot(a.face().n) <= kSlack * la;
+    const bool b_faces = !(lb > 0.0) || orient_b * n.dot(b.face().n) >= -kSlack * lb;
+    return a_faces && b_faces;
   }
 
   // Closed oriented meshes: is A's witness straight behind the face b
@@ -236,14 +196,27 @@ struct MeshMesh {
     return false;
   }
 
+  // `retraction`: the hit, when retract_crossings() has set its retraction.
   void emit(std::uint32_t ia, std::uint32_t ib, const Triangle& a, const Triangle& b, const mesh::ClosestPoints& c,
-            Collector& col) const {
+            Collector& col, const PairHit* retraction = nullptr) const {
     const int fa = static_cast<int>(ia), fb = static_cast<int>(ib);
     if (c.intersect || !(c.distance > 0.0)) {
       Vec3 n;
       double core_depth;
-      triangle_retraction(a, b, orient_a, orient_b, n, core_depth);
-      col.flagged(0.5 * (c.a + c.b), n, core_depth, fa, fb, L);
+      if (retraction) {
+        n = retraction->retract_dir;
+        core_depth = retraction->retract_depth;
+      } else {
+        triangle_retraction(a, b, orient_a, orient_b, {}, n, core_depth);
+      }
+      // Closed meshes: a contact at each end of the crossing, where the
+      // solids' overlap has its corners (a side face through a top face
+      // gives the bottom edge's two ends), rather than at one arbitrary
+      // point of it that moves along the edge from step to step.
+      Vec3 ends[6];
+      const int k = orient_a != 0 && orient_b != 0 ? crossing_points(a, b, ends) : 0;
+      if (k == 0) col.flagged(0.5 * (c.a + c.b), n, core_depth, fa, fb, L);
+      for (int i = 0; i < k; ++i) col.flagged(ends[i], n, core_depth, fa, fb, L);
       return;
     }
     const Contact pc = point_contact(c.a, c.b, c.distance, L);
@@ -286,7 +259,12 @@ struct MeshMesh {
   // a triangle of the same surface (a higher bump of a noisy one) hides it.
   // Its witness is any point of the overlap, often a corner, where the side
   // faces of a sunk body pass too, nearer than the face below.
-  void shadow_and_emit(std::vector<PairHit>& hits, ShadowBuffers& buf, Collector& col) const {
+  //
+  // Closed oriented meshes first get each crossing pair's retraction over
+  // its neighbourhood (retract_crossings()); without `shadow` only that.
+  void shadow_and_emit(std::vector<PairHit>& hits, ShadowBuffers& buf, RetractionBuffers& rbuf, bool shadow,
+                       Collector& col) const {
+    retract_crossings(hits, rbuf);
     // Is triangle t within 45° of a face-on-face pair's normal?
     auto same_surface = [](const PairHit& h, const Triangle& t) {
       const Vec3 u = (t[1] - t[0]).cross(t[2] - t[0]);
@@ -406,12 +384,15 @@ struct MeshMesh {
         i = j;
       }
     };
-    mark(true);
-    mark(false);
+    if (shadow) {
+      mark(true);
+      mark(false);
+    }
     std::vector<ShadowKey>& keys = buf.keys;
     keys.clear();
     for (std::size_t i = 0; i < hits.size(); ++i) {
       const PairHit& h = hits[i];
+      if (h.covered) continue;
       if (h.drop)
         ++col.stats.shadowed;
       else
@@ -424,7 +405,81 @@ struct MeshMesh {
     });
     for (const ShadowKey& k : keys) {
       const PairHit& h = hits[k.hit];
-      emit(h.ia, h.ib, ca[h.sa].t, cb[h.sb].t, h.c, col);
+      emit(h.ia, h.ib, ca[h.sa].t, cb[h.sb].t, h.c, col, h.retracted ? &h : nullptr);
+    }
+  }
+
+  // Closed oriented meshes: each pair whose cores cross retracts over the
+  // crossing pairs around it (retraction.hpp): those whose triangle of A
+  // shares a vertex with the pair's and lies with it on a flat or convex
+  // stretch of A, and likewise on B. A pair alone can leave sideways by a
+  // sliver where its neighbours need the body's width.
+  void retract_crossings(std::vector<PairHit>& hits, RetractionBuffers& buf) const {
+    if (orient_a == 0 || orient_b == 0) return;
+    std::vector<std::uint32_t>& crossing = buf.crossing;
+    std::vector<std::uint32_t>& subjects = buf.subjects;
+    crossing.clear();
+    subjects.clear();
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      const bool crosses = hits[i].c.intersect || !(hits[i].c.distance > 0.0);
+      if (crosses) crossing.push_back(static_cast<std::uint32_t>(i));
+      if (crosses || hits[i].behind) subjects.push_back(static_cast<std::uint32_t>(i));
+    }
+    if (crossing.empty() || subjects.size() < 2) return;
+    const std::vector<TriangleIndices>& tris_a = A.mesh().triangles();
+    const std::vector<TriangleIndices>& tris_b = B.mesh().triangles();
+    auto& by_vertex = buf.by_vertex;
+    by_vertex.clear();
+    for (const std::uint32_t h : crossing)
+      for (const std::uint32_t v : tris_a[hits[h].ia]) by_vertex.emplace_back(v, h);
+    std::sort(by_vertex.begin(), by_vertex.end());
+    auto shares_vertex = [](const TriangleIndices& x, const TriangleIndices& y) {
+      for (const std::uint32_t v : x)
+        if (v == y[0] || v == y[1] || v == y[2]) return true;
+      return false;
+    };
+    // A triangle's outward unit normal (zero for a degenerate one, which
+    // then neighbours everything it shares a vertex with).
+    auto outward = [](PreparedTriangle& p, int orient) {
+      const double len = p.normal_length();
+      return len > 0.0 ? Vec3(p.face().n * (orient / len)) : Vec3(Vec3::Zero());
+    };
+    for (const std::uint32_t h : subjects) {
+      PairHit& H = hits[h];
+      const bool crosses = !H.behind;
+      const Triangle& ta = ca[H.sa].t;
+      const Triangle& tb = cb[H.sb].t;
+      const Vec3 out_a = outward(ca[H.sa], orient_a), out_b = outward(cb[H.sb], orient_b);
+      // Flat within a micro-radian of the longest edge's length.
+      const double tol_a = 1e-6 * longest_edge(ta), tol_b = 1e-6 * longest_edge(tb);
+      buf.seen.clear();
+      buf.pairs.clear();
+      for (const std::uint32_t v : tris_a[H.ia]) {
+        auto it = std::lower_bound(by_vertex.begin(), by_vertex.end(), std::make_pair(v, std::uint32_t{0}));
+        for (; it != by_vertex.end() && it->first == v; ++it) {
+          const std::uint32_t g = it->second;
+          if (g == h || std::find(buf.seen.begin(), buf.seen.end(), g) != buf.seen.end()) continue;
+          buf.seen.push_back(g);
+          const PairHit& G = hits[g];
+          if (G.ib != H.ib && !shares_vertex(tris_b[G.ib], tris_b[H.ib])) continue;
+          if (G.ia != H.ia && !convex_neighbours(ca[G.sa].t, outward(ca[G.sa], orient_a), ta, out_a, tol_a)) continue;
+          if (G.ib != H.ib && !convex_neighbours(cb[G.sb].t, outward(cb[G.sb], orient_b), tb, out_b, tol_b)) continue;
+          buf.pairs.push_back({&ca[G.sa].t, &cb[G.sb].t});
+        }
+      }
+      if (!crosses) {
+        // Behind a face: with crossing pairs around, those carry the
+        // contact (their crossings end where this witness is); alone, the
+        // pair keeps its own way out (emit()).
+        H.covered = !buf.pairs.empty();
+        continue;
+      }
+      double depth;
+      triangle_retraction(ta, tb, orient_a, orient_b, buf.pairs, H.retract_dir, depth);
+      // The direction is the neighbourhood's; the depth is the pair's own
+      // along it, so that each crossing keeps its own share of the overlap.
+      H.retract_depth = advance_to_clear(ta, tb, H.retract_dir);
+      H.retracted = true;
     }
   }
 
@@ -515,9 +570,12 @@ void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Tr
   buf.hits.reserve(kGuess);
   const MeshMesh pair(a, pose_a, b, pose_b, options, buf.a, buf.b);
   Collector col{out.points, st};
-  if (options.drop_shadowed) col.hits = &buf.hits;
+  // The pairs wait for the shadow test, and for the neighbourhood
+  // retractions of closed oriented meshes.
+  const bool retract = a.mesh().orientation() != 0 && b.mesh().orientation() != 0;
+  if (options.drop_shadowed || retract) col.hits = &buf.hits;
   const Status status = pair.run(options.traverse_only, col);
-  if (col.hits) pair.shadow_and_emit(buf.hits, buf.shadow, col);
+  if (col.hits) pair.shadow_and_emit(buf.hits, buf.shadow, buf.retraction, options.drop_shadowed, col);
   finish(col, &pose_a, options, std::max(extent(a), extent(b)), status, out);
 }
 

@@ -525,6 +525,9 @@ TEST(MeshContacts, ZeroLayersFallBackToFlaggedRetraction) {
 // pair retracted sideways by 0.55 m, the length of the ground's triangle,
 // which flung the cube; and the cube's bottom-face pairs were shadowed by
 // the side faces crossing the ground at the corner their witness sat on.
+// The contacts must hold the cube up at its four corners (the ends of the
+// side faces' crossings with the ground), so that it rests on its whole
+// footprint.
 TEST(MeshContacts, CubeSunkIntoGroundWithNanoTiltLiftsStraightUp) {
   auto box = [](const Vec3& half) {
     std::vector<Vec3> v;
@@ -558,14 +561,20 @@ TEST(MeshContacts, CubeSunkIntoGroundWithNanoTiltLiftsStraightUp) {
     }
     ASSERT_EQ(set.status, Status::ok);
     const Vec3 up(0, 0, cube_is_a ? 1.0 : -1.0);  // the normal points B→A
-    int bottom = 0;
+    int flagged = 0;
+    bool corner[4] = {false, false, false, false};
     for (const Contact& c : set.points) {
       if (!c.intersecting) continue;
+      ++flagged;
       EXPECT_LE(c.depth, 2 * sink) << c.feature_a << " " << c.feature_b;
       EXPECT_GT(c.normal.dot(up), 0.5) << c.feature_a << " " << c.feature_b;
-      bottom += (cube_is_a ? c.feature_a : c.feature_b) <= 1;  // triangles 0, 1: the cube's bottom
+      for (int k = 0; k < 4; ++k) {
+        const Eigen::Vector2d xy((k & 1) ? 0.05 : -0.05, (k & 2) ? 0.05 : -0.05);
+        corner[k] = corner[k] || ((c.point.head<2>() - xy).norm() < 1e-6 && std::abs(c.point.z()) < 1e-5);
+      }
     }
-    EXPECT_GE(bottom, 2);
+    EXPECT_GE(flagged, 4);
+    for (int k = 0; k < 4; ++k) EXPECT_TRUE(corner[k]) << "corner " << k;
   }
 }
 

@@ -18,7 +18,13 @@
 // face is supported over its whole area rather than at one arbitrary corner.
 // When the cores intersect (d = 0), the pair falls back to the triangle
 // pair's shortest retraction (exact separating-axis depth of the two
-// triangles); such contacts carry Contact::intersecting.
+// triangles); such contacts carry Contact::intersecting. Between closed,
+// oriented meshes the direction is instead the shortest that clears every
+// crossing pair around it on a flat or convex stretch of both surfaces, and
+// the contacts sit at the ends of the crossing; without layers, such meshes
+// are read as solids' surfaces: faces side by side (outward normals the same
+// way) and pairs that do not face each other are no contacts, and a witness
+// behind a face with crossing pairs around leaves the contact to them.
 //
 // Pairs whose overlap lies inside a neighbouring triangle's layer are
 // dropped (options.drop_shadowed), an addition to the paper.
