@@ -239,6 +239,24 @@ TEST(Scenes, ShippedStaircasesStandAndFallAsTheirStaticsSay) {
   EXPECT_LT(metric(b, "height"), 0.5);
 }
 
+// A scene's settled steps (at or after `from`): their PGS sweeps and how
+// many stopped at the sweep cap, printed with the run's timing.
+struct SettledSweeps {
+  int capped = 0, steps = 0;
+  long long sweeps = 0;
+  apps::SimRunResult run(apps::Scene& s, double end, double from) {
+    apps::SimRunResult r = apps::run_scene(s, end, nullptr, [&](const sim::World& w, const sim::StepStats& st) {
+      if (w.time() < from) return;
+      ++steps;
+      sweeps += st.iterations;
+      capped += st.status == sim::LcpStatus::max_iterations ? 1 : 0;
+    });
+    std::printf("  %s: %s; %d of %d settled steps at the sweep cap, %.1f sweeps a step\n", s.name.c_str(),
+                r.timing.text().c_str(), capped, steps, static_cast<double>(sweeps) / std::max(1, steps));
+    return r;
+  }
+};
+
 // The stack with ±3 mm offsets and ±5° twists: settled, PGS meets its
 // tolerance within the sweep cap on every step (before, it hit the cap of
 // 100 on every step, 1.4 ms/step) and the top cube stays put. The scene
@@ -246,21 +264,11 @@ TEST(Scenes, ShippedStaircasesStandAndFallAsTheirStaticsSay) {
 // sweeps a settled step against 37 at ω = 1.
 TEST(Scenes, JitteredMeshStackConvergesAndHolds) {
   apps::Scene s = apps::load_scene(std::string(PROXIMA_EXAMPLES_DIR) + "/mesh_cube_stack_jittered.json");
-  int capped = 0, settled_steps = 0;
-  long long sweeps = 0;
-  const double end = 2.0 + std::max(0.2, std::min(2.0, testing::scaled(20) / 10.0));
-  const apps::SimRunResult r = apps::run_scene(s, end, nullptr, [&](const sim::World& w, const sim::StepStats& st) {
-    if (w.time() < 2.0) return;
-    ++settled_steps;
-    sweeps += st.iterations;
-    capped += st.status == sim::LcpStatus::max_iterations ? 1 : 0;
-  });
-  std::printf("  mesh_cube_stack_jittered: %s; %d of %d settled steps at the sweep cap, %.1f sweeps a step\n",
-              r.timing.text().c_str(), capped, settled_steps,
-              static_cast<double>(sweeps) / std::max(1, settled_steps));
-  EXPECT_GT(settled_steps, 100);
-  EXPECT_EQ(capped, 0);
-  EXPECT_LE(sweeps, 20LL * settled_steps);
+  SettledSweeps settled;
+  const apps::SimRunResult r = settled.run(s, 2.0 + std::max(0.2, std::min(2.0, testing::scaled(20) / 10.0)), 2.0);
+  EXPECT_GT(settled.steps, 100);
+  EXPECT_EQ(settled.capped, 0);
+  EXPECT_LE(settled.sweeps, 20LL * settled.steps);
   EXPECT_LE(metric(r, "drift_mm"), 0.01);
 }
 
@@ -293,20 +301,11 @@ TEST(Scenes, MeshStackWithoutLayersHolds) {
   const double end = testing::reduced_run() ? 1.25 : 60.0, from = testing::reduced_run() ? 0.25 : 2.0;
   ASSERT_EQ(s.metrics[0].kind, "drift");
   s.metrics[0].from = from;
-  int capped = 0, settled_steps = 0;
-  long long sweeps = 0;
-  const apps::SimRunResult r = apps::run_scene(s, end, nullptr, [&](const sim::World& w, const sim::StepStats& st) {
-    if (w.time() < from) return;
-    ++settled_steps;
-    sweeps += st.iterations;
-    capped += st.status == sim::LcpStatus::max_iterations ? 1 : 0;
-  });
-  std::printf("  mesh_cube_stack_r0: %s; %d of %d settled steps at the sweep cap, %.1f sweeps a step\n",
-              r.timing.text().c_str(), capped, settled_steps,
-              static_cast<double>(sweeps) / std::max(1, settled_steps));
-  EXPECT_GT(settled_steps, 900);
-  EXPECT_LE(sweeps, 40LL * settled_steps);
-  EXPECT_LE(capped, settled_steps / 20);
+  SettledSweeps settled;
+  const apps::SimRunResult r = settled.run(s, end, from);
+  EXPECT_GT(settled.steps, 900);
+  EXPECT_LE(settled.sweeps, 40LL * settled.steps);
+  EXPECT_LE(settled.capped, settled.steps / 20);
   EXPECT_LE(metric(r, "drift_mm"), 0.25);
   EXPECT_NEAR(metric(r, "height"), 0.95, 1e-3);
   EXPECT_LE(metric(r, "energy_max_gain"), 0.01);
