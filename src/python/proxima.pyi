@@ -615,8 +615,10 @@ class SceneChecker:
         self_pairs: bool = True,
         base: PoseLike = None,
     ) -> MotionCheck: ...
-    def check_batch(self, qs: PointsLike, base: PoseLike = None, *, threads: int = 1) -> CollideBatchResult:
-        """qs: (N, dof) joint vectors."""
+    def check_batch(
+        self, qs: PointsLike, base: PoseLike = None, *, threads: int = 1, prefilter: bool = True
+    ) -> CollideBatchResult:
+        """qs: (N, dof) joint vectors; prefilter=False checks every row exactly (same answers)."""
 
 class WatchdogState:
     @property
