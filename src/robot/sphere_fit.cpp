@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// fit_spheres: a shape's core as points and edges (a polytope's hull edges,
-// a mesh's triangle edges, every pair of a primitive's few points), cut into
-// slabs along its principal axis. A polytope cut by a slab is the hull of its
-// vertices inside the slab and of the points where its edges cross the
-// slab's two planes; a triangle's piece likewise. A ball around those points
-// holds the piece (a ball is convex), and the core's inflation added to its
-// radius holds the piece ⊕ ball(inflation): the union over the slabs holds
-// the whole shape with its margin, whatever the points are.
+// fit_spheres: a shape's core (the points whose hull it is, before its
+// inflation) is cut in two again and again, the widest piece first, along
+// that piece's principal axis, until the pieces run out or stop shrinking.
+// A convex piece cut by a plane gives two convex pieces, each the hull of
+// its own vertices on that side and of the points where the piece's edges
+// cross the plane; qhull (through ConvexPolytope) keeps only the hull's
+// vertices and edges of each. A ball around a piece's vertices holds the
+// piece (a ball is convex), and the core's inflation added to its radius
+// holds the piece ⊕ ball(inflation): the balls hold the whole shape with its
+// margin, whatever the points are. A mesh's core is its vertices' hull,
+// which holds its surface.
 #include <proxima/robot/sphere_prefilter.hpp>
 
 #include <algorithm>
@@ -18,37 +21,31 @@
 #include <Eigen/Eigenvalues>
 
 #include <proxima/core/error.hpp>
+#include <proxima/shape/convex_polytope.hpp>
 
 namespace proxima::robot {
 
 namespace {
 
-// Added to every radius: covers the rounding of the fit itself and of two
-// forward kinematics (the prefilter's and the exact check's) at coordinates
-// within the prefilter's working range (1e3 m, where one rounding is below
-// 1e-13 m and a chain of a few hundred operations below 1e-10 m).
+// Added to every radius: covers the rounding of the fit itself (qhull keeps
+// points within ~1e-13 of a face off the hull) and of two forward
+// kinematics (the prefilter's and the exact check's) at coordinates within
+// the prefilter's working range (1e3 m, where one rounding is below 1e-13 m
+// and a chain of a few hundred operations below 1e-10 m); and it keeps a
+// proven pair at least this far beyond the tolerance, far more than the
+// narrow phase's stopping accuracy, so that the exact check agrees.
 constexpr double kRoundingAllowance = 1e-8;
 
-// A convex core: points, the segments whose slab crossings the pieces need,
-// and the radius every core point is inflated by.
+// A shape's core as points whose hull holds it, and the radius every core
+// point is inflated by.
 struct Core {
   std::vector<Vec3> points;
-  std::vector<std::array<int, 2>> edges;
   double inflation = 0.0;
 };
-
-// Every pair of points as an edge: a primitive's few points hold its core in
-// their hull, and every hull edge is among the pairs.
-void all_pairs(Core& core) {
-  const int n = static_cast<int>(core.points.size());
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j) core.edges.push_back({i, j});
-}
 
 void box_corners(const Vec3& lo, const Vec3& hi, Core& core) {
   for (int c = 0; c < 8; ++c)
     core.points.emplace_back((c & 1) ? hi.x() : lo.x(), (c & 2) ? hi.y() : lo.y(), (c & 4) ? hi.z() : lo.z());
-  all_pairs(core);
 }
 
 // The core of a convex shape in its own frame; false for a halfspace.
@@ -64,7 +61,6 @@ bool shape_core(const Shape& shape, Core& core) {
         } else if constexpr (std::is_same_v<T, Capsule>) {
           core.points.push_back(s.core_support(Vec3::UnitZ()));
           core.points.push_back(s.core_support(-Vec3::UnitZ()));
-          all_pairs(core);
           core.inflation = s.core_inflation();
         } else if constexpr (std::is_same_v<T, Box>) {
           box_corners(-s.half_extents(), s.half_extents(), core);
@@ -81,11 +77,9 @@ bool shape_core(const Shape& shape, Core& core) {
             for (const double z : {-0.5 * s.length(), 0.5 * s.length()})
               core.points.emplace_back(r * std::cos(a), r * std::sin(a), z);
           }
-          all_pairs(core);
           core.inflation = s.core_inflation();
         } else if constexpr (std::is_same_v<T, ConvexPolytope>) {
           core.points = s.vertices();
-          core.edges = s.data().edges;
           core.inflation = s.core_inflation();
         } else {
           // Cones and ellipsoids: their bounds, margin included.
@@ -97,20 +91,40 @@ bool shape_core(const Shape& shape, Core& core) {
       shape.variant());
 }
 
-void mesh_core(const TriangleMesh& mesh, Core& core) {
-  core.points = mesh.vertices();
-  for (const TriangleIndices& t : mesh.triangles())
-    for (int e = 0; e < 3; ++e) {
-      const auto a = static_cast<int>(t[static_cast<std::size_t>(e)]);
-      const auto b = static_cast<int>(t[static_cast<std::size_t>((e + 1) % 3)]);
-      core.edges.push_back({std::min(a, b), std::max(a, b)});
-    }
-  std::sort(core.edges.begin(), core.edges.end());
-  core.edges.erase(std::unique(core.edges.begin(), core.edges.end()), core.edges.end());
-  core.inflation = mesh.margin();
+// A convex piece of the core: its hull's vertices and edges, and the ball
+// about the middle of their box holding them.
+struct Piece {
+  std::vector<Vec3> points;
+  std::vector<std::array<int, 2>> edges;
+  Vec3 center = Vec3::Zero();
+  double radius = 0.0;  // of the core piece, before inflation
+  bool final = false;   // cutting it did not help
+};
+
+Piece make_piece(const std::vector<Vec3>& points) {
+  Piece piece;
+  try {
+    // Any positive margin lets a flat piece through; only the vertices and
+    // edges are kept.
+    const ConvexPolytope hull(points, 1.0);
+    piece.points = hull.vertices();
+    piece.edges = hull.data().edges;
+  } catch (const Error&) {
+    // Points qhull cannot hull (all but coincident): kept as they are, with
+    // no edges; such a piece is not cut.
+    piece.points = points;
+    piece.final = true;
+  }
+  Aabb box;
+  for (const Vec3& p : piece.points) box.extend(p);
+  piece.center = box.center();
+  double r2 = 0.0;
+  for (const Vec3& p : piece.points) r2 = std::max(r2, (p - piece.center).squaredNorm());
+  piece.radius = std::sqrt(r2) * (1.0 + 1e-12);
+  return piece;
 }
 
-// The principal axis of the points (unit), or x for a single point.
+// The principal axis of the points (unit), or x when there is none.
 Vec3 principal_axis(const std::vector<Vec3>& points) {
   Vec3 mean = Vec3::Zero();
   for (const Vec3& p : points) mean += p;
@@ -122,14 +136,36 @@ Vec3 principal_axis(const std::vector<Vec3>& points) {
   return axis.allFinite() && axis.norm() > 0.5 ? Vec3(axis.normalized()) : Vec3(Vec3::UnitX());
 }
 
-// The ball about the middle of the points' box holding every point.
-BoundingSphere enclose(const std::vector<Vec3>& points, double inflation) {
-  Aabb box;
-  for (const Vec3& p : points) box.extend(p);
-  const Vec3 c = box.center();
-  double r2 = 0.0;
-  for (const Vec3& p : points) r2 = std::max(r2, (p - c).squaredNorm());
-  return {c, std::sqrt(r2) * (1.0 + 1e-12) + inflation + kRoundingAllowance};
+// The two halves of a piece across the plane through the middle of its
+// extent along its principal axis; false when it has no extent.
+bool cut(const Piece& piece, Piece& below, Piece& above) {
+  const Vec3 axis = principal_axis(piece.points);
+  std::vector<double> along(piece.points.size());
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (std::size_t i = 0; i < piece.points.size(); ++i) {
+    along[i] = axis.dot(piece.points[i]);
+    lo = std::min(lo, along[i]);
+    hi = std::max(hi, along[i]);
+  }
+  const double plane = 0.5 * (lo + hi);
+  if (!(lo < plane && plane < hi)) return false;
+  std::vector<Vec3> a, b;
+  for (std::size_t i = 0; i < piece.points.size(); ++i) {
+    if (along[i] <= plane) a.push_back(piece.points[i]);
+    if (along[i] >= plane) b.push_back(piece.points[i]);
+  }
+  // Where the hull's edges cross the plane: points of both halves.
+  for (const auto& [i, j] : piece.edges) {
+    const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+    const double si = along[ui], sj = along[uj];
+    if (!((si < plane && plane < sj) || (sj < plane && plane < si))) continue;
+    const Vec3 x = piece.points[ui] + (plane - si) / (sj - si) * (piece.points[uj] - piece.points[ui]);
+    a.push_back(x);
+    b.push_back(x);
+  }
+  below = make_piece(a);
+  above = make_piece(b);
+  return true;
 }
 
 }  // namespace
@@ -141,50 +177,30 @@ std::vector<BoundingSphere> fit_spheres(const LinkShape& shape, int max_pieces) 
   if (const Shape* s = shape.shape()) {
     if (!shape_core(*s, core)) return {};
   } else {
-    mesh_core(shape.bvh()->mesh(), core);
+    core.points = shape.bvh()->mesh().vertices();
+    core.inflation = shape.bvh()->mesh().margin();
   }
   for (Vec3& p : core.points) p = shape.origin.apply(p);
-  if (core.points.size() == 1) return {enclose(core.points, core.inflation)};
-
-  const Vec3 axis = principal_axis(core.points);
-  std::vector<double> along(core.points.size());
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo, width = 0.0;
-  for (std::size_t i = 0; i < core.points.size(); ++i) {
-    along[i] = axis.dot(core.points[i]);
-    lo = std::min(lo, along[i]);
-    hi = std::max(hi, along[i]);
-  }
-  for (std::size_t i = 0; i < core.points.size(); ++i)
-    width = std::max(width, (core.points[i] - along[i] * axis).norm());
-  // Pieces about as long as the shape is wide: fewer leave long balls whose
-  // ends stick out far beside the shape, more cost tests for little.
-  const double length = hi - lo, diameter = 2.0 * (width + core.inflation);
-  const int k = diameter > 0.0 ? std::clamp(static_cast<int>(std::ceil(length / diameter)), 1, max_pieces) : 1;
-  if (k == 1) return {enclose(core.points, core.inflation)};
-
-  std::vector<double> planes(static_cast<std::size_t>(k) + 1);
-  for (int i = 0; i <= k; ++i) planes[static_cast<std::size_t>(i)] = lo + length * i / k;
-  planes.front() = lo;
-  planes.back() = hi;
-  std::vector<std::vector<Vec3>> pieces(static_cast<std::size_t>(k));
-  for (std::size_t i = 0; i < core.points.size(); ++i)
-    for (std::size_t s = 0; s < pieces.size(); ++s)
-      if (along[i] >= planes[s] && along[i] <= planes[s + 1]) pieces[s].push_back(core.points[i]);
-  // Where each edge crosses an inner plane: a point of both slabs beside it.
-  for (const auto& [a, b] : core.edges) {
-    const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
-    const double sa = along[ua], sb = along[ub];
-    for (std::size_t s = 1; s < planes.size() - 1; ++s) {
-      const double plane = planes[s];
-      if (!((sa < plane && plane < sb) || (sb < plane && plane < sa))) continue;
-      const Vec3 x = core.points[ua] + (plane - sa) / (sb - sa) * (core.points[ub] - core.points[ua]);
-      pieces[s - 1].push_back(x);
-      pieces[s].push_back(x);
+  std::vector<Piece> pieces = {make_piece(core.points)};
+  // The widest piece that can still shrink is cut, until the budget is
+  // spent: a cut that leaves a half nearly as wide as the piece (a ball's
+  // core, a cube's corners) is not kept.
+  while (static_cast<int>(pieces.size()) < max_pieces) {
+    std::size_t widest = pieces.size();
+    for (std::size_t i = 0; i < pieces.size(); ++i)
+      if (!pieces[i].final && (widest == pieces.size() || pieces[i].radius > pieces[widest].radius)) widest = i;
+    if (widest == pieces.size()) break;
+    Piece below, above;
+    const double r = pieces[widest].radius + core.inflation;
+    if (!cut(pieces[widest], below, above) || std::max(below.radius, above.radius) + core.inflation > 0.98 * r) {
+      pieces[widest].final = true;
+      continue;
     }
+    pieces[widest] = std::move(below);
+    pieces.push_back(std::move(above));
   }
   std::vector<BoundingSphere> out;
-  for (const std::vector<Vec3>& piece : pieces)
-    if (!piece.empty()) out.push_back(enclose(piece, core.inflation));
+  for (const Piece& p : pieces) out.push_back({p.center, p.radius + core.inflation + kRoundingAllowance});
   return out;
 }
 

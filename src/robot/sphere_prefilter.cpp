@@ -22,6 +22,8 @@
 
 #include <proxima/robot/scene_checker.hpp>
 
+#include <proxima/query.hpp>
+
 #include "fk_step.hpp"
 #include "pair_query.hpp"
 
@@ -58,6 +60,20 @@ std::array<double, 9> row_major(const Mat3& m) {
   return out;
 }
 
+// A lower bound on the distance of a self pair whose relative pose depends
+// on one or two joint variables only (links near each other along the
+// chain: a wrist and the hand it carries, which stay a couple of
+// centimetres apart however the arm moves, closer than spheres fit):
+// over a grid of those variables, the exact distance at each cell's centre
+// less how far any point of the moving link can travel within the cell.
+struct PairTable {
+  int count = 0;                     // variables: 1 or 2
+  std::array<int, 2> variable{};     // joint-vector indices
+  std::array<double, 2> lower{}, inverse_width{};
+  std::array<int, 2> cells{1, 1};
+  std::vector<double> bound;         // cells[0] × cells[1], row-major
+};
+
 }  // namespace
 
 struct SpherePrefilter::Data {
@@ -74,6 +90,9 @@ struct SpherePrefilter::Data {
   std::vector<Vec3> bound_center;
   std::vector<double> bound_radius;
   std::vector<std::pair<int, int>> self_pairs;
+  /// Per self pair: its index into `tables`, or −1.
+  std::vector<int> pair_table;
+  std::vector<PairTable> tables;
   /// Links with spheres, for the environment loop.
   std::vector<int> geometric;
   std::vector<std::string> link_names;
@@ -105,8 +124,134 @@ struct SpherePrefilter::Scratch {
   std::vector<double> q;              // per variable: a row of lanes
 };
 
+namespace {
+
+// Cells per table variable at most, and the travel a cell may allow (m):
+// the table then costs up to 128 × 128 narrow-phase distances, once.
+constexpr int kMaxCells = 64;
+constexpr double kCellTravel = 0.004;
+
+// The step moving each link (−1: the root).
+std::vector<int> moving_steps(const std::vector<Step>& steps, std::size_t links) {
+  std::vector<int> out(links, -1);
+  for (std::size_t i = 0; i < steps.size(); ++i) out[static_cast<std::size_t>(steps[i].child)] = static_cast<int>(i);
+  return out;
+}
+
+// The smallest distance between two links' shapes at a state (the narrow
+// phase, margins included), or −inf when a pair has no usable answer.
+double link_distance(const SceneChecker& c, const RobotState& s, int a, int b) {
+  double best = std::numeric_limits<double>::infinity();
+  const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+  for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i)
+    for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j) {
+      const Shape* sa = c.geometry().link(a).shapes[i - s.shape_begin[ua]].shape();
+      const Shape* sb = c.geometry().link(b).shapes[j - s.shape_begin[ub]].shape();
+      if (!sa || !sb) return -std::numeric_limits<double>::infinity();
+      const DistanceResult r = distance(*sa, s.shape_poses[i], *sb, s.shape_poses[j]);
+      if (r.status != Status::ok || !std::isfinite(r.distance)) return -std::numeric_limits<double>::infinity();
+      best = std::min(best, r.distance);
+    }
+  return best;
+}
+
+}  // namespace
+
+void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
+  const RobotModel& model = checker.model();
+  const std::vector<int> step_of = moving_steps(d.steps, d.links);
+  d.pair_table.assign(d.self_pairs.size(), -1);
+  for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
+    int a = d.self_pairs[k].first, b = d.self_pairs[k].second;
+    // b must hang below a (else try the other way round): the chain a → b
+    // is then the only motion between them.
+    const auto below = [&](int top, int low) {
+      for (int l = low; l >= 0;) {
+        if (l == top) return true;
+        const int st = step_of[static_cast<std::size_t>(l)];
+        l = st < 0 ? -1 : d.steps[static_cast<std::size_t>(st)].parent;
+      }
+      return false;
+    };
+    if (!below(a, b)) {
+      if (!below(b, a)) continue;
+      std::swap(a, b);
+    }
+    // The steps from b up to a, and how far a point of b can be from each
+    // step's joint: the lengths of the steps below it plus b's own reach.
+    const std::vector<BoundingSphere>& spheres = d.link_spheres[static_cast<std::size_t>(b)];
+    double reach = 0.0;
+    for (const BoundingSphere& sp : spheres) reach = std::max(reach, sp.center.norm() + sp.radius);
+    std::array<int, 2> vars{};
+    std::array<double, 2> speed{};  // m per unit of the variable
+    int count = 0;
+    bool usable = true;
+    for (int l = b; l != a && usable;) {
+      const Step& st = d.steps[static_cast<std::size_t>(step_of[static_cast<std::size_t>(l)])];
+      if (st.variable >= 0) {
+        if (!st.revolute) usable = false;
+        int slot = -1;
+        for (int v = 0; v < count; ++v)
+          if (vars[static_cast<std::size_t>(v)] == st.variable) slot = v;
+        if (slot < 0) {
+          if (count == 2) usable = false;
+          else {
+            slot = count++;
+            vars[static_cast<std::size_t>(slot)] = st.variable;
+            speed[static_cast<std::size_t>(slot)] = 0.0;
+          }
+        }
+        if (usable) speed[static_cast<std::size_t>(slot)] += std::abs(st.multiplier) * reach;
+      }
+      reach += std::sqrt(st.p[0] * st.p[0] + st.p[1] * st.p[1] + st.p[2] * st.p[2]);
+      l = st.parent;
+    }
+    if (!usable || count == 0) continue;
+    PairTable t;
+    t.count = count;
+    double travel = 0.0;  // half a cell's travel, summed over the variables
+    for (int v = 0; v < count; ++v) {
+      const auto uv = static_cast<std::size_t>(v);
+      const Joint& jt = model.joint(model.variable_joint(static_cast<std::size_t>(vars[uv])));
+      const double range = jt.upper - jt.lower;
+      if (!(range > 0.0) || !std::isfinite(range)) usable = false;
+      if (!usable) break;
+      t.variable[uv] = vars[uv];
+      t.lower[uv] = jt.lower;
+      t.cells[uv] = std::clamp(static_cast<int>(std::ceil(range * speed[uv] / kCellTravel)), 1, kMaxCells);
+      const double width = range / t.cells[uv];
+      t.inverse_width[uv] = 1.0 / width;
+      travel += 0.5 * width * speed[uv];
+    }
+    if (!usable) continue;
+    // Every other variable at the middle of its range: the pair's distance
+    // does not depend on them.
+    std::vector<double> q(d.variables);
+    for (std::size_t v = 0; v < d.variables; ++v) {
+      const Joint& jt = model.joint(model.variable_joint(v));
+      q[v] = std::isfinite(jt.lower + jt.upper) ? 0.5 * (jt.lower + jt.upper) : 0.0;
+    }
+    t.bound.resize(static_cast<std::size_t>(t.cells[0] * t.cells[1]));
+    RobotState s;
+    for (int i = 0; i < t.cells[0]; ++i)
+      for (int j = 0; j < t.cells[1]; ++j) {
+        q[static_cast<std::size_t>(t.variable[0])] = t.lower[0] + (i + 0.5) / t.inverse_width[0];
+        if (count == 2) q[static_cast<std::size_t>(t.variable[1])] = t.lower[1] + (j + 0.5) / t.inverse_width[1];
+        checker.state(q, Transform::identity(), s);
+        const double dist = s.status == Status::ok ? link_distance(checker, s, a, b)
+                                                   : -std::numeric_limits<double>::infinity();
+        // The rounding allowance again: a pair proven by the table is that
+        // far beyond the tolerance too.
+        t.bound[static_cast<std::size_t>(i * t.cells[1] + j)] = dist - travel - 1e-8;
+      }
+    d.pair_table[k] = static_cast<int>(d.tables.size());
+    d.tables.push_back(std::move(t));
+  }
+}
+
 SpherePrefilter::~SpherePrefilter() = default;
 
+SceneChecker::PrefilterSlot::PrefilterSlot() = default;
 SceneChecker::PrefilterSlot::~PrefilterSlot() = default;
 
 const SpherePrefilter& SceneChecker::sphere_prefilter() const {
@@ -143,7 +288,7 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
     d.begin.push_back(d.center.size());
     std::vector<BoundingSphere>& spheres = d.link_spheres[l];
     for (const LinkShape& shape : g.links()[l].shapes) {
-      const std::vector<BoundingSphere> fit = fit_spheres(shape);
+      const std::vector<BoundingSphere> fit = fit_spheres(shape, 4);
       if (fit.empty() || shape.origin.p.cwiseAbs().maxCoeff() > kWorkingRange) d.available = false;
       spheres.insert(spheres.end(), fit.begin(), fit.end());
     }
@@ -163,6 +308,7 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
   d.begin.push_back(d.center.size());
   d.self_pairs = checker.self_pairs();
   for (const Link& link : model.links()) d.link_names.push_back(link.name);
+  build_tables(checker, d);
 }
 
 bool SpherePrefilter::available() const { return d_->available; }
@@ -370,17 +516,42 @@ void SpherePrefilter::prove_free(std::span<const double> qs, std::size_t rows, c
   // A pair whose link balls are apart in every lane needs no more; else
   // every sphere against every sphere.
   double coarse[W];
-  for (const auto& [a, b] : d.self_pairs) {
-    const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+  for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
+    const auto ua = static_cast<std::size_t>(d.self_pairs[k].first), ub = static_cast<std::size_t>(d.self_pairs[k].second);
+    // Lanes the pair's table proves apart need no spheres: +inf there.
+    double cleared[W];
+    bool all_proven = d.pair_table[k] >= 0;
+    for (std::size_t l = 0; l < W; ++l) cleared[l] = 0.0;
+    if (d.pair_table[k] >= 0) {
+      const PairTable& t = d.tables[static_cast<std::size_t>(d.pair_table[k])];
+      for (std::size_t l = 0; l < W; ++l) {
+        int cell[2] = {0, 0};
+        bool inside = true;
+        for (int v = 0; v < t.count; ++v) {
+          const double x = (s.q[static_cast<std::size_t>(t.variable[static_cast<std::size_t>(v)]) * W + l] -
+                            t.lower[static_cast<std::size_t>(v)]) *
+                           t.inverse_width[static_cast<std::size_t>(v)];
+          inside &= x >= 0.0 && x < t.cells[static_cast<std::size_t>(v)];
+          cell[v] = inside ? static_cast<int>(x) : 0;
+        }
+        const bool far = inside && t.bound[static_cast<std::size_t>(cell[0] * t.cells[1] + cell[1])] > tolerance;
+        cleared[l] = far ? std::numeric_limits<double>::infinity() : 0.0;
+        all_proven &= far;
+      }
+    }
+    if (all_proven) continue;
     for (std::size_t l = 0; l < W; ++l) coarse[l] = std::numeric_limits<double>::infinity();
     lane_balls(s.bound_centers.data() + ua * 3 * W, &d.bound_radius[ua], 1, s.bound_centers.data() + ub * 3 * W,
                &d.bound_radius[ub], 1, tolerance, coarse);
     bool apart = true;
     for (std::size_t l = 0; l < W; ++l) apart &= coarse[l] > 0.0;
     if (apart) continue;
+    double fine[W];
+    for (std::size_t l = 0; l < W; ++l) fine[l] = std::numeric_limits<double>::infinity();
     lane_balls(s.centers.data() + d.begin[ua] * 3 * W, d.radius.data() + d.begin[ua], d.begin[ua + 1] - d.begin[ua],
                s.centers.data() + d.begin[ub] * 3 * W, d.radius.data() + d.begin[ub], d.begin[ub + 1] - d.begin[ub],
-               tolerance, clear);
+               tolerance, fine);
+    for (std::size_t l = 0; l < W; ++l) clear[l] = std::min(clear[l], std::max(fine[l], cleared[l]));
     if (all_blocked(clear)) return;
   }
   for (std::size_t o = 0; o < scene.objects.size(); ++o) {

@@ -245,9 +245,10 @@ class SceneChecker {
   struct PrefilterSlot {
     std::once_flag once;
     std::unique_ptr<const SpherePrefilter> value;
+    PrefilterSlot();
     ~PrefilterSlot();
   };
-  std::shared_ptr<PrefilterSlot> prefilter_ = std::make_shared<PrefilterSlot>();
+  std::shared_ptr<PrefilterSlot> prefilter_;
 };
 
 }  // namespace proxima::robot

@@ -35,12 +35,13 @@ struct BoundingSphere {
 
 /// Spheres whose union contains `shape` (placed at its origin, so in its
 /// link's frame) inflated by its margin, or nothing for an unbounded shape
-/// (a halfspace). Conservative by construction: the shape's core is cut
-/// into at most `max_pieces` slabs along its principal axis, each slab's
-/// piece (its points and where the core's edges cross the slab's planes)
-/// enclosed by a ball, which then grows by the core's inflation and a
-/// rounding allowance. Throws proxima::Error unless 1 ≤ max_pieces ≤ 64.
-std::vector<BoundingSphere> fit_spheres(const LinkShape& shape, int max_pieces = 6);
+/// (a halfspace). Conservative by construction: the shape's core (a mesh's:
+/// its vertices' hull) is cut in convex pieces, the widest first, in two
+/// along its principal axis, at most `max_pieces` of them; each piece is
+/// enclosed by a ball about its vertices, which then grows by the core's
+/// inflation and a rounding allowance. Throws proxima::Error unless
+/// 1 ≤ max_pieces ≤ 64.
+std::vector<BoundingSphere> fit_spheres(const LinkShape& shape, int max_pieces = 8);
 
 /// How many configurations one lane group of the prefilter holds.
 inline constexpr std::size_t kPrefilterLanes = 4;
@@ -83,6 +84,7 @@ class SpherePrefilter {
 
  private:
   struct Data;
+  static void build_tables(const SceneChecker& checker, Data& d);
   std::unique_ptr<Data> d_;
 };
 
