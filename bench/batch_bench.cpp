@@ -150,7 +150,7 @@ int run(const Options& opt) {
     const std::size_t rows = qs->size() / dof;
     if (rows == 0) continue;
     // The share the prefilter proves, asked lane group by lane group.
-    const auto scene = filter.scene(env);
+    const auto scene = filter.scene(checker, env, Transform::identity(), opt.tolerance);
     const auto scratch = filter.scratch();
     std::size_t proven = 0;
     for (std::size_t r = 0; r < rows; r += kPrefilterLanes) {

@@ -29,7 +29,7 @@ std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, c
   const bool lanes = prefilter && n > 0 && std::isfinite(tolerance) && tolerance >= 0.0 && tolerance <= kMaxLength &&
                      base.is_valid() && !checker.touch_error(env) && checker.sphere_prefilter().available();
   std::shared_ptr<const SpherePrefilter::Scene> scene;
-  if (lanes) scene = checker.sphere_prefilter().scene(env);
+  if (lanes) scene = checker.sphere_prefilter().scene(checker, env, base, tolerance);
   // One RobotState per thread, refilled row after row (no allocation once
   // its vectors have grown), and one prefilter scratch.
   std::vector<RobotState> states(static_cast<std::size_t>(count));

@@ -96,6 +96,10 @@ struct SpherePrefilter::Data {
   /// Links with spheres, for the environment loop.
   std::vector<int> geometric;
   std::vector<std::string> link_names;
+  /// Each variable at the middle of its limits (0 when unbounded).
+  std::vector<double> middle;
+  /// Links with spheres that no joint moves.
+  std::vector<int> fixed_links;
 };
 
 /// An object as the lanes test it: an oriented box (rows of its rotation,
@@ -226,11 +230,7 @@ void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
     if (!usable) continue;
     // Every other variable at the middle of its range: the pair's distance
     // does not depend on them.
-    std::vector<double> q(d.variables);
-    for (std::size_t v = 0; v < d.variables; ++v) {
-      const Joint& jt = model.joint(model.variable_joint(v));
-      q[v] = std::isfinite(jt.lower + jt.upper) ? 0.5 * (jt.lower + jt.upper) : 0.0;
-    }
+    std::vector<double> q = d.middle;
     t.bound.resize(static_cast<std::size_t>(t.cells[0] * t.cells[1]));
     RobotState s;
     for (int i = 0; i < t.cells[0]; ++i)
@@ -308,6 +308,16 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
   d.begin.push_back(d.center.size());
   d.self_pairs = checker.self_pairs();
   for (const Link& link : model.links()) d.link_names.push_back(link.name);
+  for (std::size_t v = 0; v < d.variables; ++v) {
+    const Joint& jt = model.joint(model.variable_joint(v));
+    d.middle.push_back(std::isfinite(jt.lower + jt.upper) ? 0.5 * (jt.lower + jt.upper) : 0.0);
+  }
+  // A link is fixed when every step from the root to it has no variable.
+  std::vector<char> moves(d.links, 0);
+  for (const Step& st : d.steps)
+    moves[static_cast<std::size_t>(st.child)] = st.variable >= 0 || moves[static_cast<std::size_t>(st.parent)];
+  for (const int l : d.geometric)
+    if (!moves[static_cast<std::size_t>(l)]) d.fixed_links.push_back(l);
   build_tables(checker, d);
 }
 
@@ -317,7 +327,9 @@ const std::vector<BoundingSphere>& SpherePrefilter::link_spheres(std::size_t lin
   return d_->link_spheres.at(link);
 }
 
-std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const PreparedEnvironment& env) const {
+std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const SceneChecker& checker,
+                                                                    const PreparedEnvironment& env,
+                                                                    const Transform& base, double tolerance) const {
   auto scene = std::make_shared<Scene>();
   const std::vector<EnvironmentObject>& objects = env.objects();
   scene->skip.assign(objects.size() * d_->links, 0);
@@ -349,6 +361,33 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Prepa
     for (const std::string& name : obj.touch_links) {
       const auto at = std::find(d_->link_names.begin(), d_->link_names.end(), name);
       if (at != d_->link_names.end()) scene->skip[o * d_->links + static_cast<std::size_t>(at - d_->link_names.begin())] = 1;
+    }
+  }
+  // The links no joint moves sit where they sit in every row (their poses
+  // are the same product of fixed transforms each time): each one's pair
+  // with an object is measured once at a state of the batch, and a pair
+  // farther than the tolerance (by more than the allowance, well beyond the
+  // narrow phase's accuracy) cannot be within it in any row.
+  std::vector<double> q(d_->variables);
+  for (std::size_t v = 0; v < d_->variables; ++v) q[v] = d_->middle[v];
+  const RobotState state = checker.state(q, base);
+  if (state.status != Status::ok) return scene;
+  for (const int link : d_->fixed_links) {
+    const auto ul = static_cast<std::size_t>(link);
+    for (std::size_t o = 0; o < objects.size(); ++o) {
+      const Shape* object = std::get_if<Shape>(&objects[o].geometry);
+      if (scene->skip[o * d_->links + ul] || !object) continue;
+      bool apart = true;
+      for (std::size_t i = state.shape_begin[ul]; i < state.shape_begin[ul + 1] && apart; ++i) {
+        const Shape* shape = checker.geometry().links()[ul].shapes[i - state.shape_begin[ul]].shape();
+        if (!shape) {
+          apart = false;
+          break;
+        }
+        const DistanceResult r = distance(*shape, state.shape_poses[i], *object, objects[o].pose);
+        apart = r.status == Status::ok && std::isfinite(r.distance) && r.distance > tolerance + 1e-8;
+      }
+      if (apart) scene->skip[o * d_->links + ul] = 1;
     }
   }
   return scene;

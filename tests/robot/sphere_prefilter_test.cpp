@@ -245,7 +245,7 @@ Tally expect_same_answers(const SceneChecker& c, const PreparedEnvironment& env,
     EXPECT_EQ(differ, 0);
   }
   const SpherePrefilter& p = c.sphere_prefilter();
-  const auto scene = p.scene(env);
+  const auto scene = p.scene(c, env, Transform::identity(), tolerance);
   const auto scratch = p.scratch();
   int wrong = 0;
   for (std::size_t r = 0; r < exact.size(); r += kPrefilterLanes) {

@@ -65,8 +65,13 @@ class SpherePrefilter {
   /// One environment as the prefilter tests it: its objects' bounds, with
   /// the links each may touch. Made once per batch.
   class Scene;
-  /// The scene of `env` (built for a batch; cheap beside the rows).
-  std::shared_ptr<const Scene> scene(const PreparedEnvironment& env) const;
+  /// The scene of `env` for a batch with the root at `base` (valid) and
+  /// `tolerance` (≥ 0, finite), checked by `checker` (the one this
+  /// prefilter was made for): the links no joint moves are measured against
+  /// each object once, exactly, and the pairs farther than the tolerance
+  /// left out of every row's test.
+  std::shared_ptr<const Scene> scene(const SceneChecker& checker, const PreparedEnvironment& env,
+                                     const Transform& base, double tolerance) const;
 
   /// Scratch of one thread: link poses and sphere centres of a lane group.
   struct Scratch;
