@@ -616,9 +616,9 @@ class SceneChecker:
         base: PoseLike = None,
     ) -> MotionCheck: ...
     def check_batch(
-        self, qs: PointsLike, base: PoseLike = None, *, threads: int = 1, prefilter: bool = True
+        self, qs: PointsLike, base: PoseLike = None, *, threads: int = 1, prefilter: bool = False
     ) -> CollideBatchResult:
-        """qs: (N, dof) joint vectors; prefilter=False checks every row exactly (same answers)."""
+        """qs: (N, dof) joint vectors; prefilter=True lets bounding spheres prove rows free first (same answers)."""
 
 class WatchdogState:
     @property

@@ -234,7 +234,8 @@ Tally expect_same_answers(const SceneChecker& c, const PreparedEnvironment& env,
   Tally t;
   t.rows = static_cast<int>(exact.size());
   for (const int threads : {1, 2}) {
-    const std::vector<ToleranceReport> fast = check_configurations(c, env, qs, tolerance, Transform::identity(), threads);
+    const std::vector<ToleranceReport> fast =
+        check_configurations(c, env, qs, tolerance, Transform::identity(), threads, true);
     EXPECT_EQ(fast.size(), exact.size());
     int differ = 0;
     for (std::size_t r = 0; r < fast.size() && r < exact.size(); ++r)
@@ -339,7 +340,7 @@ TEST(SpherePrefilter, BadInputsAnswerAsTheExactCheck) {
                                const Transform& base) -> std::vector<ToleranceReport> {
     const auto off = check_configurations(c, e, qs, tolerance, base, 1, false);
     for (const int threads : {1, 2}) {
-      const auto on = check_configurations(c, e, qs, tolerance, base, threads);
+      const auto on = check_configurations(c, e, qs, tolerance, base, threads, true);
       EXPECT_EQ(on.size(), off.size());
       for (std::size_t r = 0; r < on.size() && r < off.size(); ++r) {
         EXPECT_TRUE(same(on[r], off[r])) << r;
