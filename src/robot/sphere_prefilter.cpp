@@ -110,6 +110,8 @@ struct PrefilterObject {
   std::array<double, 3> center{}, half{};
   std::array<double, 3> normal{};
   double offset = 0.0;
+  /// World box (a halfspace's: unbounded), for the cheapest test first.
+  std::array<double, 3> box_min{}, box_max{};
 };
 
 class SpherePrefilter::Scene {
@@ -125,6 +127,7 @@ struct SpherePrefilter::Scratch {
   std::vector<double> rot, pos;       // per link: 9 and 3 rows of lanes
   std::vector<double> centers;        // per sphere: 3 rows of lanes
   std::vector<double> bound_centers;  // per link: 3 rows of lanes
+  std::vector<double> link_boxes;     // per link: min xyz, max xyz over the lanes
   std::vector<double> q;              // per variable: a row of lanes
 };
 
@@ -357,6 +360,11 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Scene
       po.center = {c.x(), c.y(), c.z()};
       po.half = {h.x(), h.y(), h.z()};
     }
+    const Aabb& box = env.index().box(o);
+    for (int k = 0; k < 3; ++k) {
+      po.box_min[static_cast<std::size_t>(k)] = po.halfspace ? -std::numeric_limits<double>::infinity() : box.min[k];
+      po.box_max[static_cast<std::size_t>(k)] = po.halfspace ? std::numeric_limits<double>::infinity() : box.max[k];
+    }
     scene->objects.push_back(po);
     for (const std::string& name : obj.touch_links) {
       const auto at = std::find(d_->link_names.begin(), d_->link_names.end(), name);
@@ -401,6 +409,7 @@ std::unique_ptr<SpherePrefilter::Scratch, SpherePrefilter::ScratchDeleter> Spher
   s->pos.assign(d_->links * 3 * W, 0.0);
   s->centers.assign(d_->center.size() * 3 * W, 0.0);
   s->bound_centers.assign(d_->links * 3 * W, 0.0);
+  s->link_boxes.assign(d_->links * 6, 0.0);
   s->q.assign(std::max<std::size_t>(d_->variables, 1) * W, 0.0);
   return s;
 }
@@ -593,11 +602,33 @@ void SpherePrefilter::prove_free(std::span<const double> qs, std::size_t rows, c
     for (std::size_t l = 0; l < W; ++l) clear[l] = std::min(clear[l], std::max(fine[l], cleared[l]));
     if (all_blocked(clear)) return;
   }
+  // Each link's box over the lane group (its link ball in every lane): an
+  // object whose box is farther than the tolerance from it on some axis is
+  // farther from the link in every lane.
+  double* link_box = s.link_boxes.data();
+  for (const int link : d.geometric) {
+    const auto ul = static_cast<std::size_t>(link);
+    const double r = d.bound_radius[ul];
+    for (std::size_t k = 0; k < 3; ++k) {
+      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+      for (std::size_t l = 0; l < W; ++l) {
+        lo = std::min(lo, s.bound_centers[(ul * 3 + k) * W + l] - r);
+        hi = std::max(hi, s.bound_centers[(ul * 3 + k) * W + l] + r);
+      }
+      link_box[ul * 6 + k] = lo;
+      link_box[ul * 6 + 3 + k] = hi;
+    }
+  }
   for (std::size_t o = 0; o < scene.objects.size(); ++o) {
     const PrefilterObject& obj = scene.objects[o];
     for (const int link : d.geometric) {
       const auto ul = static_cast<std::size_t>(link);
       if (scene.skip[o * d.links + ul]) continue;
+      bool boxes_apart = false;
+      for (std::size_t k = 0; k < 3; ++k)
+        boxes_apart |= obj.box_min[k] - link_box[ul * 6 + 3 + k] > tolerance ||
+                       link_box[ul * 6 + k] - obj.box_max[k] > tolerance;
+      if (boxes_apart) continue;
       for (std::size_t l = 0; l < W; ++l) coarse[l] = std::numeric_limits<double>::infinity();
       lane_object(s.bound_centers.data() + ul * 3 * W, &d.bound_radius[ul], 1, obj, tolerance, coarse);
       bool apart = true;
