@@ -615,8 +615,10 @@ class SceneChecker:
         self_pairs: bool = True,
         base: PoseLike = None,
     ) -> MotionCheck: ...
-    def check_batch(self, qs: PointsLike, base: PoseLike = None, *, threads: int = 1) -> CollideBatchResult:
-        """qs: (N, dof) joint vectors."""
+    def check_batch(
+        self, qs: PointsLike, base: PoseLike = None, *, threads: int = 1, prefilter: bool = False
+    ) -> CollideBatchResult:
+        """qs: (N, dof) joint vectors; prefilter=True lets bounding spheres prove rows free first (same answers)."""
 
 class WatchdogState:
     @property

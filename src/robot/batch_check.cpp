@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <proxima/robot/batch_check.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <memory>
 #include <string>
 
 #include <proxima/core/error.hpp>
 #include <proxima/core/parallel.hpp>
+#include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/sphere_prefilter.hpp>
 
 namespace proxima::robot {
 
 std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, const PreparedEnvironment& env,
                                                   std::span<const double> qs, double tolerance,
-                                                  const Transform& base, int threads) {
+                                                  const Transform& base, int threads, bool prefilter) {
   const std::size_t dof = checker.model().variable_count();
   if (dof == 0 ? !qs.empty() : qs.size() % dof != 0)
     throw Error("qs: " + std::to_string(qs.size()) + " values are not a whole number of rows of " +
@@ -18,15 +23,56 @@ std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, c
   const std::size_t n = dof == 0 ? 0 : qs.size() / dof;
   std::vector<ToleranceReport> out(n);
   const int count = thread_count(threads);
+  // The prefilter only for inputs every row's exact check accepts: a bad
+  // tolerance, base pose or touch link is each row's invalid_input, as the
+  // single query answers it.
+  const bool lanes = prefilter && n > 0 && std::isfinite(tolerance) && tolerance >= 0.0 && tolerance <= kMaxLength &&
+                     base.is_valid() && !checker.touch_error(env) && checker.sphere_prefilter().available();
+  std::shared_ptr<const SpherePrefilter::Scene> scene;
+  if (lanes) scene = checker.sphere_prefilter().scene(checker, env, base, tolerance);
   // One RobotState per thread, refilled row after row (no allocation once
-  // its vectors have grown).
+  // its vectors have grown), and one prefilter scratch.
   std::vector<RobotState> states(static_cast<std::size_t>(count));
   parallel_for(n, count, [&](std::size_t begin, std::size_t end, int thread) {
     RobotState& state = states[static_cast<std::size_t>(thread)];
-    for (std::size_t i = begin; i < end; ++i) {
+    const auto exact = [&](std::size_t i) {
       checker.state(qs.subspan(i * dof, dof), base, state);
       out[i] = checker.tolerance(state, env, tolerance);
+    };
+    if (!lanes) {
+      for (std::size_t i = begin; i < end; ++i) exact(i);
+      return;
     }
+    const SpherePrefilter& filter = checker.sphere_prefilter();
+    const auto scratch = filter.scratch();
+    // A lane group holds consecutive valid rows; a bad row goes straight to
+    // the exact check, which names what is wrong with it.
+    std::size_t group[kPrefilterLanes];
+    std::vector<double> packed(kPrefilterLanes * dof);
+    bool proven[kPrefilterLanes];
+    std::size_t filled = 0;
+    const auto flush = [&] {
+      filter.prove_free(std::span<const double>(packed.data(), filled * dof), filled, base, tolerance, *scene, *scratch,
+                        proven);
+      for (std::size_t k = 0; k < filled; ++k) {
+        if (proven[k]) out[group[k]] = ToleranceReport{};
+        else exact(group[k]);
+      }
+      filled = 0;
+    };
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::span<const double> q = qs.subspan(i * dof, dof);
+      bool finite = true;
+      for (const double v : q) finite &= std::isfinite(v);
+      if (!finite) {
+        exact(i);
+        continue;
+      }
+      std::copy(q.begin(), q.end(), packed.begin() + static_cast<std::ptrdiff_t>(filled * dof));
+      group[filled++] = i;
+      if (filled == kPrefilterLanes) flush();
+    }
+    if (filled > 0) flush();
   });
   return out;
 }

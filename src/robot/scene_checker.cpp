@@ -11,6 +11,7 @@
 
 #include <proxima/broad/obb.hpp>
 #include <proxima/robot/kinematics.hpp>
+#include <proxima/robot/sphere_prefilter.hpp>
 
 #include "pair_query.hpp"
 #include "sweep_bounds.hpp"
@@ -41,7 +42,7 @@ Report invalid(std::string message) {
 }  // namespace
 
 SceneChecker::SceneChecker(RobotGeometry geometry, AllowedCollisionMatrix acm)
-    : geometry_(std::move(geometry)), acm_(std::move(acm)) {
+    : geometry_(std::move(geometry)), acm_(std::move(acm)), prefilter_(std::make_shared<PrefilterSlot>()) {
   const int n = static_cast<int>(model().links().size());
   if (acm_.size() != static_cast<std::size_t>(n))
     throw Error("scene checker: allowed-collision matrix has " + std::to_string(acm_.size()) + " links, robot '" +

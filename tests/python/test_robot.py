@@ -288,6 +288,10 @@ class RobotTest(unittest.TestCase):
                 many = self.panda.check_batch(qs, threads=threads)
                 np.testing.assert_array_equal(many.collide, batch.collide)
                 np.testing.assert_array_equal(many.status_code, batch.status_code)
+                # The sphere prefilter changes the work, not the answers.
+                filtered = self.panda.check_batch(qs, threads=threads, prefilter=True)
+                np.testing.assert_array_equal(filtered.collide, batch.collide)
+                np.testing.assert_array_equal(filtered.status_code, batch.status_code)
             self.assertTrue(any(single) and not all(single))
             self.assertEqual(set(batch.status), {"ok"})
         finally:

@@ -61,18 +61,23 @@ TEST(BatchCheck, RowsAreTheSingleQueriesOnAnyNumberOfThreads) {
   EXPECT_EQ(invalid, 5);  // the non-finite rows (beyond a limit is answered, as by state())
   EXPECT_GE(within, 20);
   EXPECT_GE(free, 20);
-  for (const int threads : {1, 2, 4}) {
-    const std::vector<ToleranceReport> batch = check_configurations(c, prepared, qs, 0.01, Transform::identity(), threads);
-    ASSERT_EQ(batch.size(), single.size());
-    int differ = 0;
-    for (std::size_t r = 0; r < batch.size(); ++r) {
-      const ToleranceReport &a = batch[r], &b = single[r];
-      const bool same = a.status == b.status && a.message == b.message && a.within == b.within && a.self == b.self &&
-                        a.pair.link == b.pair.link && a.pair.other == b.pair.other;
-      differ += !same;
-      if (!same) ADD_FAILURE() << "row " << r << " threads " << threads;
+  // Without and with the sphere prefilter (sphere_prefilter_test.cpp has
+  // its own cases).
+  for (const bool prefilter : {false, true}) {
+    for (const int threads : {1, 2, 4}) {
+      const std::vector<ToleranceReport> batch =
+          check_configurations(c, prepared, qs, 0.01, Transform::identity(), threads, prefilter);
+      ASSERT_EQ(batch.size(), single.size());
+      int differ = 0;
+      for (std::size_t r = 0; r < batch.size(); ++r) {
+        const ToleranceReport &a = batch[r], &b = single[r];
+        const bool same = a.status == b.status && a.message == b.message && a.within == b.within && a.self == b.self &&
+                          a.pair.link == b.pair.link && a.pair.other == b.pair.other;
+        differ += !same;
+        if (!same) ADD_FAILURE() << "row " << r << " threads " << threads << " prefilter " << prefilter;
+      }
+      EXPECT_EQ(differ, 0);
     }
-    EXPECT_EQ(differ, 0);
   }
 }
 

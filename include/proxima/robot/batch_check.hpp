@@ -21,8 +21,18 @@ namespace proxima::robot {
 /// A bad row (non-finite or out of its limits) answers invalid_input in its
 /// own slot, as the single query does. Throws proxima::Error when qs is not
 /// a whole number of rows or threads is negative.
+///
+/// With `prefilter`, the rows are first taken a lane group at a time
+/// through the checker's sphere prefilter (sphere_prefilter.hpp): a row it
+/// proves free answers ToleranceReport{} (status ok, nothing within), which
+/// is what the exact check answers for it; every other row gets the exact
+/// check. The answers are the same either way, only the work differs. Off
+/// by default: on the shipped robots it costs about as much as it saves
+/// (docs/robot.md, "Batches of configurations"), and its first use fits the
+/// spheres and pair tables (a few hundred ms).
 std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, const PreparedEnvironment& env,
                                                   std::span<const double> qs, double tolerance = 0.0,
-                                                  const Transform& base = Transform::identity(), int threads = 1);
+                                                  const Transform& base = Transform::identity(), int threads = 1,
+                                                  bool prefilter = false);
 
 }  // namespace proxima::robot

@@ -27,6 +27,7 @@
 
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -44,6 +45,8 @@ namespace proxima::robot {
 namespace detail {
 struct SweepGeometry;
 }
+
+class SpherePrefilter;
 
 /// The robot placed at one joint vector: link poses and world bounds.
 struct RobotState {
@@ -193,6 +196,10 @@ class SceneChecker {
   /// Only the objects with touch links, which the prepared scene lists.
   std::optional<std::string> touch_error(const PreparedEnvironment& env) const;
 
+  /// The spheres of check_configurations' prefilter (sphere_prefilter.hpp),
+  /// fitted on first use (from any thread) and shared by copies.
+  const SpherePrefilter& sphere_prefilter() const;
+
  private:
   std::optional<std::string> touch_error(const EnvironmentObject& object) const;
   /// Link `link` may touch `object`: the pair is not checked.
@@ -233,6 +240,15 @@ class SceneChecker {
   };
   std::vector<Placement> placements_;
   std::vector<std::size_t> shape_begin_;
+  /// sphere_prefilter(), made once: fitting costs milliseconds that a
+  /// checker used only for single queries should not pay.
+  struct PrefilterSlot {
+    std::once_flag once;
+    std::unique_ptr<const SpherePrefilter> value;
+    PrefilterSlot();
+    ~PrefilterSlot();
+  };
+  std::shared_ptr<PrefilterSlot> prefilter_;
 };
 
 }  // namespace proxima::robot

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// fit_spheres: a shape's core (the points whose hull it is, before its
+// inflation) is cut in two again and again, the widest piece first, along
+// that piece's principal axis, until the pieces run out or stop shrinking.
+// A convex piece cut by a plane gives two convex pieces, each the hull of
+// its own vertices on that side and of the points where the piece's edges
+// cross the plane; qhull (through ConvexPolytope) keeps only the hull's
+// vertices and edges of each. A ball around a piece's vertices holds the
+// piece (a ball is convex), and the core's inflation added to its radius
+// holds the piece ⊕ ball(inflation): the balls hold the whole shape with its
+// margin, whatever the points are. A mesh's core is its vertices' hull,
+// which holds its surface.
+#include <proxima/robot/sphere_prefilter.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string>
+#include <variant>
+
+#include <Eigen/Eigenvalues>
+
+#include <proxima/core/error.hpp>
+#include <proxima/shape/convex_polytope.hpp>
+
+namespace proxima::robot {
+
+namespace {
+
+// Added to every radius: covers the rounding of the fit itself (qhull keeps
+// points within ~1e-13 of a face off the hull) and of two forward
+// kinematics (the prefilter's and the exact check's) at coordinates within
+// the prefilter's working range (1e3 m, where one rounding is below 1e-13 m
+// and a chain of a few hundred operations below 1e-10 m); and it keeps a
+// proven pair at least this far beyond the tolerance, far more than the
+// narrow phase's stopping accuracy, so that the exact check agrees.
+constexpr double kRoundingAllowance = 1e-8;
+
+// A shape's core as points whose hull holds it, and the radius every core
+// point is inflated by.
+struct Core {
+  std::vector<Vec3> points;
+  double inflation = 0.0;
+};
+
+void box_corners(const Vec3& lo, const Vec3& hi, Core& core) {
+  for (int c = 0; c < 8; ++c)
+    core.points.emplace_back((c & 1) ? hi.x() : lo.x(), (c & 2) ? hi.y() : lo.y(), (c & 4) ? hi.z() : lo.z());
+}
+
+// The core of a convex shape in its own frame; false for a halfspace.
+bool shape_core(const Shape& shape, Core& core) {
+  return std::visit(
+      [&core](const auto& s) -> bool {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, Halfspace>) {
+          return false;
+        } else if constexpr (std::is_same_v<T, Sphere>) {
+          core.points.push_back(Vec3::Zero());
+          core.inflation = s.core_inflation();
+        } else if constexpr (std::is_same_v<T, Capsule>) {
+          core.points.push_back(s.core_support(Vec3::UnitZ()));
+          core.points.push_back(s.core_support(-Vec3::UnitZ()));
+          core.inflation = s.core_inflation();
+        } else if constexpr (std::is_same_v<T, Box>) {
+          box_corners(-s.half_extents(), s.half_extents(), core);
+          core.inflation = s.core_inflation();
+        } else if constexpr (std::is_same_v<T, Cylinder>) {
+          // Two regular 16-gons circumscribing the rims: their prism holds
+          // the cylinder (a circumscribed polygon's vertices lie at
+          // radius / cos(π / 16)).
+          constexpr int kSides = 16;
+          const double pi = std::acos(-1.0);
+          const double r = s.radius() / std::cos(pi / kSides) * (1.0 + 1e-12);
+          for (int i = 0; i < kSides; ++i) {
+            const double a = 2.0 * pi * i / kSides;
+            for (const double z : {-0.5 * s.length(), 0.5 * s.length()})
+              core.points.emplace_back(r * std::cos(a), r * std::sin(a), z);
+          }
+          core.inflation = s.core_inflation();
+        } else if constexpr (std::is_same_v<T, ConvexPolytope>) {
+          core.points = s.vertices();
+          core.inflation = s.core_inflation();
+        } else {
+          // Cones and ellipsoids: their bounds, margin included.
+          const Aabb box = s.local_aabb();
+          box_corners(box.min, box.max, core);
+        }
+        return true;
+      },
+      shape.variant());
+}
+
+// A convex piece of the core: its hull's vertices and edges, and the ball
+// about the middle of their box holding them.
+struct Piece {
+  std::vector<Vec3> points;
+  std::vector<std::array<int, 2>> edges;
+  Vec3 center = Vec3::Zero();
+  double radius = 0.0;  // of the core piece, before inflation
+  bool final = false;   // cutting it did not help
+};
+
+Piece make_piece(const std::vector<Vec3>& points) {
+  Piece piece;
+  try {
+    // Any positive margin lets a flat piece through; only the vertices and
+    // edges are kept.
+    const ConvexPolytope hull(points, 1.0);
+    piece.points = hull.vertices();
+    piece.edges = hull.data().edges;
+  } catch (const Error&) {
+    // Points qhull cannot hull (all but coincident): kept as they are, with
+    // no edges; such a piece is not cut.
+    piece.points = points;
+    piece.final = true;
+  }
+  Aabb box;
+  for (const Vec3& p : piece.points) box.extend(p);
+  piece.center = box.center();
+  double r2 = 0.0;
+  for (const Vec3& p : piece.points) r2 = std::max(r2, (p - piece.center).squaredNorm());
+  piece.radius = std::sqrt(r2) * (1.0 + 1e-12);
+  return piece;
+}
+
+// The principal axis of the points (unit), or x when there is none.
+Vec3 principal_axis(const std::vector<Vec3>& points) {
+  Vec3 mean = Vec3::Zero();
+  for (const Vec3& p : points) mean += p;
+  mean /= static_cast<double>(points.size());
+  Mat3 cov = Mat3::Zero();
+  for (const Vec3& p : points) cov += (p - mean) * (p - mean).transpose();
+  const Eigen::SelfAdjointEigenSolver<Mat3> eig(cov);
+  const Vec3 axis = eig.eigenvectors().col(2);
+  return axis.allFinite() && axis.norm() > 0.5 ? Vec3(axis.normalized()) : Vec3(Vec3::UnitX());
+}
+
+// The two halves of a piece across the plane through the middle of its
+// extent along its principal axis; false when it has no extent.
+bool cut(const Piece& piece, Piece& below, Piece& above) {
+  const Vec3 axis = principal_axis(piece.points);
+  std::vector<double> along(piece.points.size());
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (std::size_t i = 0; i < piece.points.size(); ++i) {
+    along[i] = axis.dot(piece.points[i]);
+    lo = std::min(lo, along[i]);
+    hi = std::max(hi, along[i]);
+  }
+  const double plane = 0.5 * (lo + hi);
+  if (!(lo < plane && plane < hi)) return false;
+  std::vector<Vec3> a, b;
+  for (std::size_t i = 0; i < piece.points.size(); ++i) {
+    if (along[i] <= plane) a.push_back(piece.points[i]);
+    if (along[i] >= plane) b.push_back(piece.points[i]);
+  }
+  // Where the hull's edges cross the plane: points of both halves.
+  for (const auto& [i, j] : piece.edges) {
+    const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+    const double si = along[ui], sj = along[uj];
+    if (!((si < plane && plane < sj) || (sj < plane && plane < si))) continue;
+    const Vec3 x = piece.points[ui] + (plane - si) / (sj - si) * (piece.points[uj] - piece.points[ui]);
+    a.push_back(x);
+    b.push_back(x);
+  }
+  below = make_piece(a);
+  above = make_piece(b);
+  return true;
+}
+
+}  // namespace
+
+std::vector<BoundingSphere> fit_spheres(const LinkShape& shape, int max_pieces) {
+  if (max_pieces < 1 || max_pieces > 64)
+    throw Error("fit_spheres: max_pieces must be from 1 to 64, not " + std::to_string(max_pieces));
+  Core core;
+  if (const Shape* s = shape.shape()) {
+    if (!shape_core(*s, core)) return {};
+  } else {
+    core.points = shape.bvh()->mesh().vertices();
+    core.inflation = shape.bvh()->mesh().margin();
+  }
+  for (Vec3& p : core.points) p = shape.origin.apply(p);
+  std::vector<Piece> pieces = {make_piece(core.points)};
+  // The widest piece that can still shrink is cut, until the budget is
+  // spent: a cut that leaves a half nearly as wide as the piece (a ball's
+  // core, a cube's corners) is not kept.
+  while (static_cast<int>(pieces.size()) < max_pieces) {
+    std::size_t widest = pieces.size();
+    for (std::size_t i = 0; i < pieces.size(); ++i)
+      if (!pieces[i].final && (widest == pieces.size() || pieces[i].radius > pieces[widest].radius)) widest = i;
+    if (widest == pieces.size()) break;
+    Piece below, above;
+    const double r = pieces[widest].radius + core.inflation;
+    if (!cut(pieces[widest], below, above) || std::max(below.radius, above.radius) + core.inflation > 0.98 * r) {
+      pieces[widest].final = true;
+      continue;
+    }
+    pieces[widest] = std::move(below);
+    pieces.push_back(std::move(above));
+  }
+  std::vector<BoundingSphere> out;
+  for (const Piece& p : pieces) out.push_back({p.center, p.radius + core.inflation + kRoundingAllowance});
+  return out;
+}
+
+}  // namespace proxima::robot
