@@ -35,9 +35,11 @@ bool has_facets(const Body& b) {
   return s->type() == ShapeType::convex && s->as<ConvexPolytope>().data().dimension == 3;
 }
 
+// A sphere (one rounded vertex) or a polyhedron: a box, a solid polytope or
+// a mesh (its corners, the margin their radius).
 bool has_vertices(const Body& b) {
   const Shape* s = convex_of(b);
-  return s != nullptr && (s->type() == ShapeType::sphere || has_facets(b));
+  return has_facets(b) || (s != nullptr && s->type() == ShapeType::sphere);
 }
 
 // World vertices of a mesh, box or polytope into `out`; its margin returned.
@@ -114,9 +116,9 @@ void vertex_facet_rows(const Body& v, const Body& f, double eps, double sign, Fa
   // The vertex side: one rounded vertex (a sphere: its centre and radius)
   // or its corners (with the margin as radius).
   double radius = 0.0;
-  const Shape& vs = *convex_of(v);
-  if (vs.type() == ShapeType::sphere) {
-    radius = vs.as<Sphere>().radius() + vs.as<Sphere>().margin();
+  const Shape* vs = convex_of(v);
+  if (vs != nullptr && vs->type() == ShapeType::sphere) {
+    radius = vs->as<Sphere>().radius() + vs->as<Sphere>().margin();
     s.own.assign(1, v.pose.p);
   } else {
     radius = corners(v, s.own);
