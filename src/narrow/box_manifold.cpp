@@ -40,8 +40,6 @@ namespace {
 using BoxHull = HullOf<kBoxHull>;
 using BoxClip = ClipOf<kBoxHull>;
 
-double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
-
 double sign_of(double x) { return x >= 0.0 ? 1.0 : -1.0; }
 
 // convex_hull's sort order.
