@@ -208,7 +208,7 @@ namespace {
 
 // One request line, every key read through `r`, and finished, before
 // anything is kept or computed: a bad line changes nothing.
-json answer_request(const SceneChecker& robot, ObjectReader& r, MeshFiles& files, RobotSession* session) {
+json answer_robot_request(const SceneChecker& robot, ObjectReader& r, MeshFiles& files, RobotSession* session) {
   const json& request = r.object();
   (void)r.get("id");  // echoed as it is
   const json* scene_j = r.get("scene");
@@ -326,7 +326,7 @@ json answer_request(const SceneChecker& robot, ObjectReader& r, MeshFiles& files
 json answer_robot(const SceneChecker& robot, const json& request, MeshFiles& files, RobotSession* session) {
   try {
     if (!request.is_object()) return request_error(request, "a request is a JSON object");
-    return read_object(request, "", [&](ObjectReader& r) { return answer_request(robot, r, files, session); });
+    return read_object(request, "", [&](ObjectReader& r) { return answer_robot_request(robot, r, files, session); });
   } catch (const std::exception& e) {
     return request_error(request, e.what());
   }
