@@ -73,7 +73,7 @@ struct Pair {
   Transform pose_b;
 };
 
-struct Scene {
+struct MeshDemoScene {
   std::string name;
   std::shared_ptr<const Bvh> a;
   Transform pose_a;
@@ -83,7 +83,7 @@ struct Scene {
   bool cube_support = false;         // check CoP / support polygon on the first pair's face (top of B)
 };
 
-std::vector<Contact> run_pair(const Scene& s, const Pair& p, const Transform& pose_a, bool cluster,
+std::vector<Contact> run_pair(const MeshDemoScene& s, const Pair& p, const Transform& pose_a, bool cluster,
                               std::size_t* raw = nullptr) {
   MeshContactOptions o;
   o.cluster = cluster;
@@ -152,7 +152,7 @@ std::vector<Perturbed> perturbations(const Transform& pose, const Vec3& centre) 
 
 // Largest relative change of the penalty wrench of one pair over the
 // perturbations: |ΔF| / |F| and |Δτ| / (|F| L).
-std::pair<double, double> wrench_change(const Scene& s, const Pair& p, bool cluster) {
+std::pair<double, double> wrench_change(const MeshDemoScene& s, const Pair& p, bool cluster) {
   const Vec3 centre = s.pose_a.apply(s.centre_local);
   const Wrench w0 = penalty_wrench(run_pair(s, p, s.pose_a, cluster), centre);
   const double f0 = w0.force.norm();
@@ -172,7 +172,7 @@ std::string mm(double x) {
   return o.str();
 }
 
-MeshContactDemoRow run_scene(const Scene& s) {
+MeshContactDemoRow run_mesh_scene(const MeshDemoScene& s) {
   MeshContactDemoRow row;
   row.scene = s.name;
   row.triangles = s.a->mesh().triangle_count();
@@ -256,19 +256,19 @@ std::vector<MeshContactDemoRow> run_mesh_contact_demo(const std::string& mug_pat
   // Resting 1 mm into the 2 mm of layers (cores 1 mm apart), centred.
   const Transform resting = Transform::from_translation(Vec3(0, 0, size + 0.001));
 
-  Scene a{"12-triangle cube (10 cm) on a 12-triangle cube, 1 mm into the 2 mm layer", coarse, resting,
+  MeshDemoScene a{"12-triangle cube (10 cm) on a 12-triangle cube, 1 mm into the 2 mm layer", coarse, resting,
           Vec3::Zero(), size / 2, {{coarse, std::nullopt, Transform::identity()}}, true};
-  rows.push_back(run_scene(a));
+  rows.push_back(run_mesh_scene(a));
 
   constexpr int n = 16;  // 512 triangles per face, 3072 in all
-  Scene b = a;
+  MeshDemoScene b = a;
   b.a = std::make_shared<const Bvh>(subdivided_cube(size, n, margin));
   b.name = "cube subdivided " + std::to_string(n) + "x" + std::to_string(n) + " (" + std::to_string(2 * n * n) +
            " triangles per face) on a 12-triangle cube, shifted 2 cm and turned 10 deg";
   // Off-centre and turned so that the patch is not the fine cube's own grid.
   b.pose_a = Transform::from_axis_angle(Vec3::UnitZ(), 10.0 * std::numbers::pi / 180.0,
                                         Vec3(0.02, 0.01, size + 0.001));
-  rows.push_back(run_scene(b));
+  rows.push_back(run_mesh_scene(b));
 
   const std::string mug = mug_path.empty() ? default_mug_path() : mug_path;
   std::error_code ec;
@@ -290,13 +290,13 @@ std::vector<MeshContactDemoRow> run_mesh_contact_demo(const std::string& mug_pat
     const Vec3 centre = 0.5 * (box.min + box.max);
     const double gap = 0.0005, plate = 0.02;
     const Shape plate_shape = Box(Vec3(0.15, 0.1, plate));
-    Scene c{"scanned mug (" + std::to_string(cup->mesh().triangle_count()) +
+    MeshDemoScene c{"scanned mug (" + std::to_string(cup->mesh().triangle_count()) +
                 " triangles, open) held between two boxes, 0.5 mm into its 1 mm layer",
             cup, Transform::identity(), centre, 0.5 * (box.max - box.min).maxCoeff(),
             {{nullptr, plate_shape, Transform::from_translation(Vec3(centre.x(), centre.y(), box.max.z() + gap + plate / 2))},
              {nullptr, plate_shape, Transform::from_translation(Vec3(centre.x(), centre.y(), box.min.z() - gap - plate / 2))}},
             false};
-    rows.push_back(run_scene(c));
+    rows.push_back(run_mesh_scene(c));
   } catch (const std::exception& e) {
     MeshContactDemoRow skip;
     skip.scene = "scanned mug between two boxes";

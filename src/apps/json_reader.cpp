@@ -82,13 +82,6 @@ std::string brief(const json& j) {
   return s;
 }
 
-std::string number_text(double x) {
-  std::ostringstream s;
-  s.precision(6);
-  s << x;
-  return s.str();
-}
-
 std::string range_text(const Range& r) {
   std::string s;
   s.append(r.lo_open ? "(" : "[").append(number_text(r.lo)).append(", ").append(number_text(r.hi));
@@ -97,6 +90,13 @@ std::string range_text(const Range& r) {
 }
 
 }  // namespace
+
+std::string number_text(double x) {
+  std::ostringstream s;
+  s.precision(6);
+  s << x;
+  return s.str();
+}
 
 json parse_json(const std::string& text) { return json::parse(text, DuplicateKeyCheck()); }
 

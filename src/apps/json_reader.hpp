@@ -38,6 +38,8 @@ nlohmann::json parse_json(std::istream& in);
 std::string child_path(const std::string& path, std::string_view key);
 /// `path` + "[i]".
 std::string index_path(const std::string& path, std::size_t i);
+/// A number as a message quotes it: six significant digits.
+std::string number_text(double x);
 
 /// An inclusive or open interval for a number, as its error message says it.
 struct Range {

@@ -31,7 +31,7 @@ using namespace proxima::robot;
 
 namespace {
 
-json error_answer(const json& request, const std::string& message) { return error_line(request, "id", message); }
+json request_error(const json& request, const std::string& message) { return error_line(request, "id", message); }
 
 // Infinity (nothing measured) has no JSON spelling: null.
 json distance_json(const DistanceReport& d) {
@@ -208,7 +208,7 @@ namespace {
 
 // One request line, every key read through `r`, and finished, before
 // anything is kept or computed: a bad line changes nothing.
-json answer_request(const SceneChecker& robot, ObjectReader& r, MeshFiles& files, RobotSession* session) {
+json answer_robot_request(const SceneChecker& robot, ObjectReader& r, MeshFiles& files, RobotSession* session) {
   const json& request = r.object();
   (void)r.get("id");  // echoed as it is
   const json* scene_j = r.get("scene");
@@ -255,7 +255,7 @@ json answer_request(const SceneChecker& robot, ObjectReader& r, MeshFiles& files
   if (scene_objects) {
     // Touch links may name a held object: checked against the robot as it
     // will be after this line.
-    if (auto err = (held ? *held : robot).touch_error(*scene_objects)) return error_answer(request, *err);
+    if (auto err = (held ? *held : robot).touch_error(*scene_objects)) return request_error(request, *err);
   }
   if (hold_j) session->holding = std::move(held);
   if (scene_objects)
@@ -281,12 +281,12 @@ json answer_request(const SceneChecker& robot, ObjectReader& r, MeshFiles& files
   else prepared = std::make_shared<const PreparedEnvironment>();
   const PreparedEnvironment& env = *prepared;
   const RobotState s = checker.state(q, base);
-  if (s.status != Status::ok) return error_answer(request, s.message);
+  if (s.status != Status::ok) return request_error(request, s.message);
 
   const CollisionReport self = checker.self_collision(s);
   const DistanceReport self_d = checker.self_distance(s);
   const CollisionReport envc = checker.environment_collision(s, env);
-  if (envc.status == Status::invalid_input) return error_answer(request, envc.message);  // a touch link's name
+  if (envc.status == Status::invalid_input) return request_error(request, envc.message);  // a touch link's name
   const DistanceReport env_d = checker.environment_distance(s, env);
   json a;
   if (request.contains("id")) a["id"] = request["id"];
@@ -299,16 +299,16 @@ json answer_request(const SceneChecker& robot, ObjectReader& r, MeshFiles& files
   Status tol_status = Status::ok;
   if (tolerance) {
     const ToleranceReport t = checker.tolerance(s, env, *tolerance);
-    if (t.status == Status::invalid_input) return error_answer(request, t.message);
+    if (t.status == Status::invalid_input) return request_error(request, t.message);
     tol_status = t.status;
     a["within_tolerance"] = t.within;
     if (t.within) a["tolerance_pair"] = {t.pair.link_name, t.pair.other_name};
   }
   Status motion_status = Status::ok;
   if (request.contains("q_end")) {
-    if (auto err = joint_vector_error(checker.model(), q_end)) return error_answer(request, "q_end: " + *err);
+    if (auto err = joint_vector_error(checker.model(), q_end)) return request_error(request, "q_end: " + *err);
     const MotionCheck m = checker.check_motion(q, q_end, env, motion, base);
-    if (m.status == Status::invalid_input) return error_answer(request, m.message);
+    if (m.status == Status::invalid_input) return request_error(request, m.message);
     motion_status = m.status;
     a["motion"] = motion_json(m);
   }
@@ -325,10 +325,10 @@ json answer_request(const SceneChecker& robot, ObjectReader& r, MeshFiles& files
 
 json answer_robot(const SceneChecker& robot, const json& request, MeshFiles& files, RobotSession* session) {
   try {
-    if (!request.is_object()) return error_answer(request, "a request is a JSON object");
-    return read_object(request, "", [&](ObjectReader& r) { return answer_request(robot, r, files, session); });
+    if (!request.is_object()) return request_error(request, "a request is a JSON object");
+    return read_object(request, "", [&](ObjectReader& r) { return answer_robot_request(robot, r, files, session); });
   } catch (const std::exception& e) {
-    return error_answer(request, e.what());
+    return request_error(request, e.what());
   }
 }
 
@@ -351,9 +351,9 @@ int run_robot_stream(const SceneChecker& checker, std::istream& in, std::ostream
     try {
       return answer_robot(checker, parse_json(line), files, &session);
     } catch (const json::exception& e) {
-      return error_answer(json(), std::string("not valid JSON: ") + e.what());
+      return request_error(json(), std::string("not valid JSON: ") + e.what());
     } catch (const Error& e) {
-      return error_answer(json(), e.what());  // a duplicate key
+      return request_error(json(), e.what());  // a duplicate key
     }
   });
 }

@@ -8,7 +8,6 @@
 #include <limits>
 #include <optional>
 #include <ostream>
-#include <sstream>
 #include <vector>
 
 #include <proxima/core/error.hpp>
@@ -33,13 +32,6 @@ json watch_error(const json& line, const std::string& message) { return error_li
 
 // +inf (nothing predicted) has no JSON spelling: null.
 json finite_or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
-
-std::string number_text(double x) {
-  std::ostringstream s;
-  s.precision(6);
-  s << x;
-  return s.str();
-}
 
 std::string joint_text(const WatchStreamOptions& o, int j) {
   const auto i = static_cast<std::size_t>(j);

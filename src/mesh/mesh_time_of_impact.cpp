@@ -32,7 +32,7 @@ DistanceResult as_distance(const MeshDistanceResult& m) {
 // The loop with the mesh's witness triangles kept: `query(t)` answers a
 // MeshDistanceResult at time t, `speed(t)` bounds the closing speed from t on.
 template <class Query, class Speed>
-MeshTimeOfImpactResult run(const TimeOfImpactRequest& req, Query&& query, Speed&& speed) {
+MeshTimeOfImpactResult advance_with_witnesses(const TimeOfImpactRequest& req, Query&& query, Speed&& speed) {
   MeshDistanceResult last;
   double now = 0.0;
   MeshTimeOfImpactResult out;
@@ -70,7 +70,7 @@ MeshTimeOfImpactResult time_of_impact(const Bvh& a, const Transform& pose_a, con
   MeshCache cache;
   MeshRequest mreq;
   mreq.cache = &cache;
-  return run(
+  return advance_with_witnesses(
       request, [&](double t) { return distance(a, ma.at(t), b, mb.at(t), mreq); }, [&](double) { return mu; });
 }
 
@@ -87,7 +87,7 @@ MeshTimeOfImpactResult time_of_impact(const Bvh& a, const Transform& pose_a, con
   if (b.type() == ShapeType::halfspace && mb.rotates()) {
     // Queried in the halfspace's frame, where it stands still.
     const Vec3 n = b.as<Halfspace>().world_normal(mb.start);
-    return run(
+    return advance_with_witnesses(
         request,
         [&](double t) {
           const Transform tb = mb.at(t);
@@ -100,7 +100,7 @@ MeshTimeOfImpactResult time_of_impact(const Bvh& a, const Transform& pose_a, con
         [&](double t) { return narrow::closing_speed_to_turning_halfspace(n, ma, ra, mb, t); });
   }
   const double mu = narrow::closing_speed(ma, ra, mb, mb.rotates() ? narrow::core_radius(b) : 0.0);
-  return run(
+  return advance_with_witnesses(
       request, [&](double t) { return distance(a, ma.at(t), b, mb.at(t), mreq); }, [&](double) { return mu; });
 }
 

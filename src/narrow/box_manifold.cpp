@@ -40,9 +40,7 @@ namespace {
 using BoxHull = HullOf<kBoxHull>;
 using BoxClip = ClipOf<kBoxHull>;
 
-double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
-
-double sign_of(double x) { return x >= 0.0 ? 1.0 : -1.0; }
+double side_of(double x) { return x >= 0.0 ? 1.0 : -1.0; }
 
 // convex_hull's sort order.
 bool before(const PlanePoint& a, const PlanePoint& b) {
@@ -298,10 +296,10 @@ bool try_face_on_face(const Box& a, const Transform& pose_a, const Box& b, const
   if (kb < 0) return false;
   const double min_half = 1e-3 * size;
   if (along_axis(db, kb))
-    return face_on_face(b, pose_b, kb, sign_of(db[kb]), a, pose_a, ka, sign_of(da[ka]), n, eps,
+    return face_on_face(b, pose_b, kb, side_of(db[kb]), a, pose_a, ka, side_of(da[ka]), n, eps,
                         min_half, out);
   if (along_axis(da, ka))
-    return face_on_face(a, pose_a, ka, sign_of(da[ka]), b, pose_b, kb, sign_of(db[kb]), n, eps,
+    return face_on_face(a, pose_a, ka, side_of(da[ka]), b, pose_b, kb, side_of(db[kb]), n, eps,
                         min_half, out);
   return false;
 }

@@ -7,8 +7,6 @@
 namespace proxima::narrow::detail {
 namespace {
 
-double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
-
 // The edge a→b as a line n·x = c with n its left normal scaled by the edge's
 // length: the side of many points from one edge costs a dot product each,
 // and the slack test compares squares, so no square root or division sits

@@ -13,6 +13,10 @@ namespace proxima::narrow::detail {
 
 using Vec2 = Eigen::Vector2d;
 
+/// The z component of the cross product of two plane vectors: positive when b
+/// turns left from a.
+inline double cross(const Vec2& a, const Vec2& b) { return a.x() * b.y() - a.y() * b.x(); }
+
 /// A point of a feature in plane coordinates (u, v) and its height h along
 /// the normal.
 struct PlanePoint {

@@ -31,20 +31,10 @@
 #include <proxima/narrow/sat.hpp>
 
 #include "sat_box.hpp"
+#include "sat_thresholds.hpp"
 
 namespace proxima::narrow {
 namespace {
-
-// Edge pairs whose directions make an angle with sine below kParallel are
-// skipped: the facet they span is a sliver of width ≤ edge length · sine, so
-// the neighbouring facets (always tested) are within that of the depth,
-// while the normalized cross product would carry ε/sine of noise.
-constexpr double kParallel = 1e-9;
-// Between kParallel and kWellConditioned the axis direction carries up to
-// ε/sine ≈ 1e-11 of noise; there the support values are recomputed honestly
-// (an honest h_C(u') on a slightly wrong u' is still an upper bound on the
-// depth, where u'·(a_edge − b_edge) could undershoot).
-constexpr double kWellConditioned = 1e-5;
 
 double sign_of(double x) { return x >= 0.0 ? 1.0 : -1.0; }
 
@@ -259,11 +249,11 @@ DistanceResult sat_views(const VA& a, const Transform& ta, const VB& b, const Tr
       const Vec3 da = qa1 - qa0, db = qb1 - qb0;
       Vec3 u = da.cross(db);
       const double l2 = u.squaredNorm(), scale2 = da.squaredNorm() * db.squaredNorm();
-      if (l2 > kParallel * kParallel * scale2) {
+      if (l2 > detail::kParallel * detail::kParallel * scale2) {
         u /= std::sqrt(l2);
         if (u.dot(n0 + n1) < 0.0) u = -u;  // the crossing lies on A's minor arc
         double h;
-        if (l2 > kWellConditioned * kWellConditioned * scale2) {
+        if (l2 > detail::kWellConditioned * detail::kWellConditioned * scale2) {
           h = u.dot(qa0 - qb0);
         } else {
           int sa = a.edge(ea)[0], sb = v;
@@ -374,7 +364,7 @@ DistanceResult detail::sat_box_box_finite(const Box& a, const Transform& ta, con
   // it as R_kᵀL = R(i2, k)·R(i1, j) − R(i1, k)·R(i2, j) (zero for k = j). The
   // radii are support values along L, so h = (r_A + r_B − |t·L|) / |L| is
   // h_C on the unit axis up to rounding; near-parallel pairs are skipped
-  // (see kParallel). All nine are formed first; the square root and division
+  // (see detail::kParallel). All nine are formed first; the square root and division
   // (most of the SAT's time when taken for all nine) are then spent only on
   // axes that may beat the faces (see below).
   double num[9], len2[9];
@@ -401,7 +391,7 @@ DistanceResult detail::sat_box_box_finite(const Box& a, const Transform& ta, con
   unsigned keep = 0;
   for (int k = 0; k < 9; ++k) {
     const bool beaten = num[k] >= 0.0 && (face_h <= 0.0 || num[k] >= beaten_above * std::max(1.0, len2[k]));
-    keep |= (len2[k] > kParallel * kParallel && !beaten) ? 1u << k : 0u;
+    keep |= (len2[k] > detail::kParallel * detail::kParallel && !beaten) ? 1u << k : 0u;
   }
   for (; keep != 0; keep &= keep - 1) {
     const int k = std::countr_zero(keep);

@@ -9,7 +9,7 @@
 // e_j, i.e. ±e_k) and ±(d × e_k)/|d × e_k|. For an origin inside C the depth
 // is the smallest h_C over its facets, and every other unit direction has
 // h_C at least that, so an axis that is no facet (d along e_k) is harmless.
-// An axis with |d × e_k| below kParallel is skipped: its facet is a sliver
+// An axis with |d × e_k| below kSliverAxis is skipped: its facet is a sliver
 // of width ~|d × e_k|·length, and its value tends to that of the box faces
 // beside it as the sliver vanishes, so the error is below the skipped sine
 // times the segment's length. No axis is noisy: d × e_k is a permutation of
@@ -25,7 +25,7 @@
 namespace proxima::narrow {
 namespace {
 
-constexpr double kParallel = 1e-12;
+constexpr double kSliverAxis = 1e-12;
 
 DistanceResult box_segment(const Box& box, const Transform& tx, const detail::SegmentCore& seg,
                            const Transform& ts) {
@@ -51,7 +51,7 @@ DistanceResult box_segment(const Box& box, const Transform& tx, const detail::Se
   for (int k = 0; k < 3; ++k) {
     Vec3 u = d.cross(Vec3::Unit(k));
     const double len = u.norm();
-    if (!(len > kParallel)) continue;
+    if (!(len > kSliverAxis)) continue;
     u /= len;
     const double cu = c.dot(u);
     const double v = h.dot(u.cwiseAbs()) - std::abs(cu);

@@ -31,15 +31,17 @@
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/narrow/sat.hpp>
 
+#include "sat_thresholds.hpp"
+
 namespace proxima::narrow {
 namespace {
 
 // As in sat.cpp: an edge nearly parallel to the segment spans a sliver facet
 // (skipped below kParallel; its neighbours are tested), and between that and
 // kWellConditioned the axis carries up to ε/sine of noise, so h_C is
-// recomputed from honest support values there.
-constexpr double kParallel = 1e-9;
-constexpr double kWellConditioned = 1e-5;
+// recomputed from honest support values there (sat_thresholds.hpp).
+using detail::kParallel;
+using detail::kWellConditioned;
 
 // The largest n·s over the cap of half angle θ about unit a, given a·s and
 // |s| = len.
@@ -50,7 +52,7 @@ double cap_max(const NormalCone& c, double as, double len) {
 
 enum class Kind { face, edge };
 
-struct Best {
+struct SegmentBest {
   double h = std::numeric_limits<double>::infinity();
   Vec3 u = Vec3::UnitZ();
   Kind kind = Kind::face;
@@ -73,7 +75,7 @@ class SegmentSat {
 #endif
   }
 
-  Best run() {
+  SegmentBest run() {
     // Explicit stack: depth ≤ log2(faces) + 1 levels, two entries each.
     struct Entry {
       int node;
@@ -257,7 +259,7 @@ class SegmentSat {
 #endif
   SatStats* stats_;
   bool stop_apart_;
-  Best best_;  // u is set for edges only until run() returns
+  SegmentBest best_;  // u is set for edges only until run() returns
   long faces_ = 0, edges_ = 0, crossings_ = 0;
 };
 
@@ -280,7 +282,7 @@ DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, co
   const Vec3 axis = ta.R.transpose() * tb.R.col(2);
   const Vec3 centre = ta.apply_inverse(tb.p);
   const Vec3 s0 = centre - b.half_length() * axis, s1 = centre + b.half_length() * axis;
-  const Best best = SegmentSat(a, s0, s1, stats, stop_apart, below).run();
+  const SegmentBest best = SegmentSat(a, s0, s1, stats, stop_apart, below).run();
   if (!std::isfinite(best.h) || best.index < 0) {
     r.status = Status::not_converged;  // nothing below `below`; unseeded, unreachable for valid hulls
     return r;

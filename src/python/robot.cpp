@@ -114,14 +114,14 @@ Scene make_scene_from_xml(const std::string& urdf, const std::optional<std::stri
       environment, mesh_mode, margin, link_margins, packages);
 }
 
-robot::RobotState state(const Scene& s, const py::object& q, const py::object& base) {
+robot::RobotState state_at(const Scene& s, const py::object& q, const py::object& base) {
   const DoubleArray a = joints_arg(s.model(), q);
   return s.checker->state(std::span<const double>(a.data(), static_cast<std::size_t>(a.size())),
                           pose_arg(base, "base"));
 }
 
 CheckAnswer check(const Scene& s, const py::object& q, const py::object& base) {
-  const robot::RobotState st = state(s, q, base);
+  const robot::RobotState st = state_at(s, q, base);
   CheckAnswer r;
   if (st.status != Status::ok) {
     note(r.status, r.message, st.status, st.message);
@@ -137,12 +137,12 @@ CheckAnswer check(const Scene& s, const py::object& q, const py::object& base) {
 }
 
 DistancesAnswer distances(const Scene& s, const py::object& q, const py::object& base) {
-  const robot::RobotState st = state(s, q, base);
+  const robot::RobotState st = state_at(s, q, base);
   return {s.checker->self_distance(st), s.checker->environment_distance(st, *s.prepared_environment())};
 }
 
 robot::ToleranceReport tolerance(const Scene& s, const py::object& q, double t, const py::object& base) {
-  return s.checker->tolerance(state(s, q, base), *s.prepared_environment(), t);
+  return s.checker->tolerance(state_at(s, q, base), *s.prepared_environment(), t);
 }
 
 robot::MotionCheck check_motion(const Scene& s, const py::object& q0, const py::object& q1, double clearance,
@@ -194,7 +194,7 @@ CollideBatch check_batch(const Scene& s, const py::object& qs, const py::object&
 }
 
 py::dict link_poses(const Scene& s, const py::object& q, const py::object& base) {
-  const robot::RobotState st = state(s, q, base);
+  const robot::RobotState st = state_at(s, q, base);
   if (st.status != Status::ok) value_error(st.message);
   py::dict out;
   for (std::size_t i = 0; i < st.link_poses.size(); ++i) out[py::str(s.model().links()[i].name)] = st.link_poses[i];

@@ -16,7 +16,7 @@ namespace proxima::robot {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kUnlimited = std::numeric_limits<double>::infinity();
 
 // Projected Gauss–Seidel sweeps: each row is one variable, so a lone active
 // row is exact after one sweep; coupled rows (two limits hit at once)
@@ -36,9 +36,9 @@ ArticulatedSim::ArticulatedSim(Dynamics dynamics, const ArticulatedState& initia
   tau_ff_ = Eigen::VectorXd::Zero(n);
   damping_ = Eigen::VectorXd::Zero(n);
   friction_ = Eigen::VectorXd::Zero(n);
-  effort_ = Eigen::VectorXd::Constant(n, kInf);
-  lower_ = Eigen::VectorXd::Constant(n, -kInf);
-  upper_ = Eigen::VectorXd::Constant(n, kInf);
+  effort_ = Eigen::VectorXd::Constant(n, kUnlimited);
+  lower_ = Eigen::VectorXd::Constant(n, -kUnlimited);
+  upper_ = Eigen::VectorXd::Constant(n, kUnlimited);
   for (const Joint& j : m.joints()) {
     if (j.variable < 0) continue;
     const double k = j.variable_multiplier;
@@ -140,8 +140,8 @@ void ArticulatedSim::step(double dt) {
         if (next > lo && next < hi) v[i] = target;
       };
       if (friction_[i] > 0.0) apply(3 * i, 0.0, -dt * friction_[i], dt * friction_[i]);
-      if (std::isfinite(lower_[i])) apply(3 * i + 1, (lower_[i] - q[i]) / dt, 0.0, kInf);
-      if (std::isfinite(upper_[i])) apply(3 * i + 2, (upper_[i] - q[i]) / dt, -kInf, 0.0);
+      if (std::isfinite(lower_[i])) apply(3 * i + 1, (lower_[i] - q[i]) / dt, 0.0, kUnlimited);
+      if (std::isfinite(upper_[i])) apply(3 * i + 2, (upper_[i] - q[i]) / dt, -kUnlimited, 0.0);
     }
     if (change <= kVelocityTolerance) break;
   }

@@ -128,7 +128,7 @@ class TextReader {
   std::size_t at_ = 0;
 };
 
-std::variant<Shape, Bvh> mesh(TextReader& r, const std::string& what) {
+std::variant<Shape, Bvh> text_mesh(TextReader& r, const std::string& what) {
   const std::vector<double> counts = r.numbers(2, what + " vertex and triangle counts");
   if (counts[0] != std::floor(counts[0]) || counts[1] != std::floor(counts[1]) || counts[0] < 0 || counts[1] < 1)
     r.fail(r.last_line(), what + ": the vertex count must be a whole number and the triangle count at least 1");
@@ -162,7 +162,7 @@ PlacedShape shape(TextReader& r, const std::string& what) {
   const std::string type = type_line.text;
   std::variant<Shape, Bvh> geometry(std::in_place_type<Shape>, Sphere(1.0));
   if (type == "mesh") {
-    geometry = mesh(r, what);
+    geometry = text_mesh(r, what);
   } else if (type == "plane") {
     r.fail(type_line.number, what + ": planes are not read (a MoveIt plane is two-sided and unbounded)");
   } else {

@@ -212,7 +212,7 @@ Shape primitive(const Reader& r, const YAML::Node& n, const std::string& path) {
   return out;
 }
 
-Bvh mesh(const Reader& r, const YAML::Node& n, const std::string& path) {
+Bvh yaml_mesh(const Reader& r, const YAML::Node& n, const std::string& path) {
   r.check_map(n, path, kMeshKeys);
   std::vector<Vec3> vertices;
   const std::string vpath = Reader::join(path, "vertices");
@@ -287,7 +287,7 @@ void collision_object(const Reader& r, const YAML::Node& obj, const std::string&
   shapes_of(r, obj, path, "primitives", "primitive_poses",
             [](const Reader& rr, const YAML::Node& n, const std::string& p) { return primitive(rr, n, p); }, shapes);
   shapes_of(r, obj, path, "meshes", "mesh_poses",
-            [](const Reader& rr, const YAML::Node& n, const std::string& p) { return mesh(rr, n, p); }, shapes);
+            [](const Reader& rr, const YAML::Node& n, const std::string& p) { return yaml_mesh(rr, n, p); }, shapes);
   if (shapes.empty()) r.fail(obj, path, "object '" + id + "' has no primitives or meshes");
   add_object(env, id, object_pose, std::move(shapes));
 }

@@ -169,7 +169,7 @@ void order_ccw(std::vector<int>& ids, const std::vector<Vec3>& v, const Vec3& n)
 }
 
 // Edges, adjacency, seeds and bounds from vertices and faces.
-void finish(PolytopeData& d) {
+void finish_polytope(PolytopeData& d) {
   const std::size_t n = d.vertices.size();
   for (const auto& f : d.faces) {
     for (std::size_t k = 0; k < f.size(); ++k) {
@@ -436,7 +436,7 @@ ConvexPolytope::ConvexPolytope(const std::vector<Vec3>& points, double margin) :
     }
   }
   d->dimension = dim;
-  finish(*d);
+  finish_polytope(*d);
   if (dim == 3) ConeBuilder(*d).build();
   data_ = std::move(d);
 }

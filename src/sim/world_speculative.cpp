@@ -15,7 +15,7 @@ namespace {
 // a quarter more than the bound above it, for the rounding of the bound.
 double speculative_extra(double motion, double margin) { return motion > 0.5 * margin ? 1.25 * motion : 0.0; }
 
-bool bounded(const Aabb& b) { return b.min.allFinite() && b.max.allFinite(); }
+bool finite_box(const Aabb& b) { return b.min.allFinite() && b.max.allFinite(); }
 
 }  // namespace
 
@@ -25,7 +25,7 @@ double World::motion(std::size_t i) const {
   const double h = options.dt;
   const Aabb box = b.geometry->world_aabb(b.pose);
   // Points of the body lie within the box's diagonal of the centre of mass.
-  const double reach = bounded(box) ? (box.max - box.min).norm() : 0.0;
+  const double reach = finite_box(box) ? (box.max - box.min).norm() : 0.0;
   // A kinematic body's path has no acceleration within a step.
   const Vec3 accel = b.kinematic ? Vec3::Zero() : Vec3(gravity + b.force / b.mass.mass);
   // The step turns the body at ω + h I⁻¹ τ (semi-implicit Euler): a torque
