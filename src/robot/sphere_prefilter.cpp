@@ -44,15 +44,6 @@ constexpr double kWorkingRange = 1e3;
 
 using Lanes = std::array<double, W>;
 
-// One joint of the forward kinematics with its matrices row-major.
-struct Step {
-  int parent = -1, child = -1, variable = -1;
-  bool revolute = false;
-  double multiplier = 1.0, offset = 0.0;
-  std::array<double, 9> fixed{}, cosine{}, sine{};
-  std::array<double, 3> p{}, slide{};
-};
-
 std::array<double, 9> row_major(const Mat3& m) {
   std::array<double, 9> out{};
   for (int i = 0; i < 3; ++i)
@@ -60,13 +51,26 @@ std::array<double, 9> row_major(const Mat3& m) {
   return out;
 }
 
+}  // namespace
+
+// Named (not in the anonymous namespace): SpherePrefilter::Data holds them.
+
+// One joint of the forward kinematics with its matrices row-major.
+struct PrefilterStep {
+  int parent = -1, child = -1, variable = -1;
+  bool revolute = false;
+  double multiplier = 1.0, offset = 0.0;
+  std::array<double, 9> fixed{}, cosine{}, sine{};
+  std::array<double, 3> p{}, slide{};
+};
+
 // A lower bound on the distance of a self pair whose relative pose depends
 // on one or two joint variables only (links near each other along the
 // chain: a wrist and the hand it carries, which stay a couple of
 // centimetres apart however the arm moves, closer than spheres fit):
 // over a grid of those variables, the exact distance at each cell's centre
 // less how far any point of the moving link can travel within the cell.
-struct PairTable {
+struct PrefilterPairTable {
   int count = 0;                     // variables: 1 or 2
   std::array<int, 2> variable{};     // joint-vector indices
   std::array<double, 2> lower{}, inverse_width{};
@@ -74,13 +78,11 @@ struct PairTable {
   std::vector<double> bound;         // cells[0] × cells[1], row-major
 };
 
-}  // namespace
-
 struct SpherePrefilter::Data {
   bool available = true;
   std::size_t links = 0, variables = 0;
   int root = 0;
-  std::vector<Step> steps;
+  std::vector<PrefilterStep> steps;
   std::vector<std::vector<BoundingSphere>> link_spheres;
   /// Flat: link l's spheres are [begin[l], begin[l + 1]) of center/radius.
   std::vector<std::size_t> begin;
@@ -92,7 +94,7 @@ struct SpherePrefilter::Data {
   std::vector<std::pair<int, int>> self_pairs;
   /// Per self pair: its index into `tables`, or −1.
   std::vector<int> pair_table;
-  std::vector<PairTable> tables;
+  std::vector<PrefilterPairTable> tables;
   /// Links with spheres, for the environment loop.
   std::vector<int> geometric;
   std::vector<std::string> link_names;
@@ -139,7 +141,7 @@ constexpr int kMaxCells = 64;
 constexpr double kCellTravel = 0.004;
 
 // The step moving each link (−1: the root).
-std::vector<int> moving_steps(const std::vector<Step>& steps, std::size_t links) {
+std::vector<int> moving_steps(const std::vector<PrefilterStep>& steps, std::size_t links) {
   std::vector<int> out(links, -1);
   for (std::size_t i = 0; i < steps.size(); ++i) out[static_cast<std::size_t>(steps[i].child)] = static_cast<int>(i);
   return out;
@@ -194,7 +196,7 @@ void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
     int count = 0;
     bool usable = true;
     for (int l = b; l != a && usable;) {
-      const Step& st = d.steps[static_cast<std::size_t>(step_of[static_cast<std::size_t>(l)])];
+      const PrefilterStep& st = d.steps[static_cast<std::size_t>(step_of[static_cast<std::size_t>(l)])];
       if (st.variable >= 0) {
         if (!st.revolute) usable = false;
         int slot = -1;
@@ -214,7 +216,7 @@ void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
       l = st.parent;
     }
     if (!usable || count == 0) continue;
-    PairTable t;
+    PrefilterPairTable t;
     t.count = count;
     double travel = 0.0;  // half a cell's travel, summed over the variables
     for (int v = 0; v < count; ++v) {
@@ -270,7 +272,7 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
   d.variables = model.variable_count();
   d.root = model.root_link();
   for (const detail::FkStep& st : model.fk_steps()) {
-    Step s;
+    PrefilterStep s;
     s.parent = st.parent;
     s.child = st.child;
     s.variable = st.variable;
@@ -317,7 +319,7 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
   }
   // A link is fixed when every step from the root to it has no variable.
   std::vector<char> moves(d.links, 0);
-  for (const Step& st : d.steps)
+  for (const PrefilterStep& st : d.steps)
     moves[static_cast<std::size_t>(st.child)] = st.variable >= 0 || moves[static_cast<std::size_t>(st.parent)];
   for (const int l : d.geometric)
     if (!moves[static_cast<std::size_t>(l)]) d.fixed_links.push_back(l);
@@ -420,8 +422,8 @@ namespace {
 // forward_kinematics (kinematics.cpp) on rows of lanes. Returns, per lane,
 // the largest coordinate of any link origin (NaN-free: q is finite).
 PROXIMA_LANE_CLONES
-void lane_kinematics(const std::vector<Step>& steps, const double* q, double* rot, double* pos) {
-  for (const Step& st : steps) {
+void lane_kinematics(const std::vector<PrefilterStep>& steps, const double* q, double* rot, double* pos) {
+  for (const PrefilterStep& st : steps) {
     const double* pr = rot + static_cast<std::size_t>(st.parent) * 9 * W;
     const double* pp = pos + static_cast<std::size_t>(st.parent) * 3 * W;
     double* cr = rot + static_cast<std::size_t>(st.child) * 9 * W;
@@ -571,7 +573,7 @@ void SpherePrefilter::prove_free(std::span<const double> qs, std::size_t rows, c
     bool all_proven = d.pair_table[k] >= 0;
     for (std::size_t l = 0; l < W; ++l) cleared[l] = 0.0;
     if (d.pair_table[k] >= 0) {
-      const PairTable& t = d.tables[static_cast<std::size_t>(d.pair_table[k])];
+      const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(d.pair_table[k])];
       for (std::size_t l = 0; l < W; ++l) {
         int cell[2] = {0, 0};
         bool inside = true;
