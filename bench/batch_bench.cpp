@@ -30,6 +30,7 @@
 #include <proxima/robot/urdf.hpp>
 
 #include "arguments.hpp"
+#include "robot_folder.hpp"
 #include "data_dirs.hpp"
 #include "report.hpp"
 
@@ -88,15 +89,6 @@ Options parse_args(int argc, char** argv) {
   return o;
 }
 
-fs::path only_file(const fs::path& dir, const std::string& ext) {
-  std::vector<fs::path> found;
-  if (fs::is_directory(dir))
-    for (const auto& e : fs::directory_iterator(dir))
-      if (e.is_regular_file() && e.path().extension() == ext) found.push_back(e.path());
-  if (found.size() != 1)
-    throw std::runtime_error(dir.string() + ": expected one " + ext + " file, found " + std::to_string(found.size()));
-  return found.front();
-}
 
 std::string fixed(double x, int digits) {
   char buf[64];
@@ -111,9 +103,9 @@ bool same(const ToleranceReport& a, const ToleranceReport& b) {
 }
 
 int run(const Options& opt) {
-  const RobotModel model = load_urdf(only_file(opt.robot, ".urdf"));
+  const RobotModel model = load_urdf(bench::only_file(opt.robot, ".urdf"));
   AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(model);
-  apply_srdf(model, only_file(opt.robot, ".srdf"), acm);
+  apply_srdf(model, bench::only_file(opt.robot, ".srdf"), acm);
   GeometryOptions gopt;
   gopt.mesh_mode = MeshMode::convex_hull;
   const SceneChecker checker(RobotGeometry(model, gopt), acm);

@@ -74,6 +74,7 @@
 #include <proxima/shape/sphere.hpp>
 
 #include "arguments.hpp"
+#include "robot_folder.hpp"
 #include "closed_loop_mode.hpp"
 #include "data_dirs.hpp"
 #include "minkowski_oracle.hpp"
@@ -873,24 +874,13 @@ Options parse_args(int argc, char** argv) {
   return o;
 }
 
-// The one file of `dir` ending in `ext` (the robot folder holds one URDF and
-// its SRDF).
-fs::path only_file(const fs::path& dir, const std::string& ext) {
-  std::vector<fs::path> found;
-  if (fs::is_directory(dir))
-    for (const auto& e : fs::directory_iterator(dir))
-      if (e.is_regular_file() && e.path().extension() == ext) found.push_back(e.path());
-  if (found.size() != 1)
-    throw std::runtime_error(dir.string() + ": expected one " + ext + " file, found " + std::to_string(found.size()));
-  return found.front();
-}
 
 
 int run(const Options& opt) {
   // The robot: convex hulls, adjacent links and the SRDF's pairs allowed.
-  const RobotModel model = load_urdf(only_file(opt.robot, ".urdf"));
+  const RobotModel model = load_urdf(proxima::bench::only_file(opt.robot, ".urdf"));
   AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(model);
-  apply_srdf(model, only_file(opt.robot, ".srdf"), acm);
+  apply_srdf(model, proxima::bench::only_file(opt.robot, ".srdf"), acm);
   GeometryOptions gopt;
   gopt.mesh_mode = MeshMode::convex_hull;
   const SceneChecker checker(RobotGeometry(model, gopt), acm);
