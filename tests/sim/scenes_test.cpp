@@ -256,13 +256,13 @@ TEST(Scenes, PegKeepsTheStacksAndThePusher) {
   EXPECT_NEAR(metric(p, "push_force_ratio"), 1.0, 0.01);
   EXPECT_NEAR(metric(p, "push_speed_ratio"), 1.0, 1e-3);
   apps::Scene stands = load("staircase_9_5mm.json");
-  const apps::SimRunResult a = run_scene_quiet(stands, testing::reduced_run() ? 2.0 : 10.0);
+  const apps::SimRunResult a = run_scene_quiet(stands, testing::reduced_run() ? 1.0 : 10.0);
   EXPECT_LE(metric(a, "drift_mm"), 3.0);
   EXPECT_NEAR(metric(a, "height"), 0.95, 1e-3);
   apps::Scene falls = load("staircase_10_5mm.json");
   EXPECT_LT(metric(run_scene_quiet(falls, 3.0), "height"), 0.5);
   apps::Scene jittered = load("mesh_cube_stack_jittered.json");
-  const apps::SimRunResult j = run_scene_quiet(jittered, testing::reduced_run() ? 2.5 : 10.0);
+  const apps::SimRunResult j = run_scene_quiet(jittered, testing::reduced_run() ? 2.2 : 10.0);
   EXPECT_LE(metric(j, "drift_mm"), 1.0);
   EXPECT_NEAR(metric(j, "height"), 0.9975, 1e-3);
 }
