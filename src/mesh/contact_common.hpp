@@ -167,6 +167,7 @@ struct RetractionBuffers {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> by_vertex;  // (A's vertex, hit), sorted
   std::vector<std::uint32_t> seen;
   std::vector<mesh::detail::TrianglePair> pairs;
+  std::vector<Vec3> out_a, out_b;  // outward unit normals by cache slot
 };
 
 // A triangle within the layers of a convex shape, awaiting the shadow test

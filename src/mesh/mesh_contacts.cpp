@@ -438,18 +438,26 @@ struct MeshMesh {
         if (v == y[0] || v == y[1] || v == y[2]) return true;
       return false;
     };
-    // A triangle's outward unit normal (zero for a degenerate one, which
-    // then neighbours everything it shares a vertex with).
+    // Each subject triangle's outward unit normal, by cache slot, once (zero
+    // for a degenerate one, which then neighbours everything it shares a
+    // vertex with). The neighbours are subjects too.
     auto outward = [](PreparedTriangle& p, int orient) {
       const double len = p.normal_length();
       return len > 0.0 ? Vec3(p.face().n * (orient / len)) : Vec3(Vec3::Zero());
     };
+    buf.out_a.resize(ca.size());
+    buf.out_b.resize(cb.size());
+    for (const std::uint32_t h : subjects) {
+      buf.out_a[hits[h].sa] = outward(ca[hits[h].sa], orient_a);
+      buf.out_b[hits[h].sb] = outward(cb[hits[h].sb], orient_b);
+    }
     for (const std::uint32_t h : subjects) {
       PairHit& H = hits[h];
       const bool crosses = !H.behind;
       const Triangle& ta = ca[H.sa].t;
       const Triangle& tb = cb[H.sb].t;
-      const Vec3 out_a = outward(ca[H.sa], orient_a), out_b = outward(cb[H.sb], orient_b);
+      const Vec3& out_a = buf.out_a[H.sa];
+      const Vec3& out_b = buf.out_b[H.sb];
       // Flat within a micro-radian of the longest edge's length.
       const double tol_a = 1e-6 * longest_edge(ta), tol_b = 1e-6 * longest_edge(tb);
       buf.seen.clear();
@@ -462,8 +470,8 @@ struct MeshMesh {
           buf.seen.push_back(g);
           const PairHit& G = hits[g];
           if (G.ib != H.ib && !shares_vertex(tris_b[G.ib], tris_b[H.ib])) continue;
-          if (G.ia != H.ia && !convex_neighbours(ca[G.sa].t, outward(ca[G.sa], orient_a), ta, out_a, tol_a)) continue;
-          if (G.ib != H.ib && !convex_neighbours(cb[G.sb].t, outward(cb[G.sb], orient_b), tb, out_b, tol_b)) continue;
+          if (G.ia != H.ia && !convex_neighbours(ca[G.sa].t, buf.out_a[G.sa], ta, out_a, tol_a)) continue;
+          if (G.ib != H.ib && !convex_neighbours(cb[G.sb].t, buf.out_b[G.sb], tb, out_b, tol_b)) continue;
           buf.pairs.push_back({&ca[G.sa].t, &cb[G.sb].t});
         }
       }
