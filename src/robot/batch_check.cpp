@@ -26,8 +26,8 @@ std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, c
   // The prefilter only for inputs every row's exact check accepts: a bad
   // tolerance, base pose or touch link is each row's invalid_input, as the
   // single query answers it.
-  const bool lanes = prefilter && n > 0 && std::isfinite(tolerance) && tolerance >= 0.0 && tolerance <= kMaxLength &&
-                     base.is_valid() && !checker.touch_error(env) && checker.sphere_prefilter().available();
+  const bool lanes = prefilter && n > 0 && SceneChecker::valid_tolerance(tolerance) && base.is_valid() &&
+                     !checker.touch_error(env) && checker.sphere_prefilter().available();
   std::shared_ptr<const SpherePrefilter::Scene> scene;
   if (lanes) scene = checker.sphere_prefilter().scene(checker, env, base, tolerance);
   // One RobotState per thread, refilled row after row (no allocation once

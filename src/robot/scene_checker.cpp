@@ -404,9 +404,11 @@ ToleranceReport SceneChecker::tolerance(const RobotState& s, const PreparedEnvir
   return tolerance_near(s, env.objects(), env.index(), t);
 }
 
+bool SceneChecker::valid_tolerance(double t) { return std::isfinite(t) && t >= 0.0 && t <= kMaxLength; }
+
 ToleranceReport SceneChecker::tolerance_near(const RobotState& s, const std::vector<EnvironmentObject>& objects,
                                              const broad::BoxTree& index, double t) const {
-  if (!std::isfinite(t) || t < 0.0 || t > kMaxLength)
+  if (!valid_tolerance(t))
     return invalid<ToleranceReport>("tolerance " + std::to_string(t) + " must be finite and >= 0");
   ToleranceReport r;
   // Self pairs first, then the environment; the first pair within t ends it.

@@ -173,6 +173,8 @@ class SceneChecker {
   CollisionReport environment_collision(const RobotState& s, const PreparedEnvironment& env) const;
   DistanceReport environment_distance(const RobotState& s, const PreparedEnvironment& env) const;
   ToleranceReport tolerance(const RobotState& s, const PreparedEnvironment& env, double tolerance) const;
+  /// The tolerances tolerance() accepts: finite, in [0, kMaxLength] m.
+  static bool valid_tolerance(double tolerance);
 
   /// Continuous check of the joint-space segment q0 → q1 (the robot's root
   /// at `base` throughout) against itself and `env`: conservative
