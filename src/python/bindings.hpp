@@ -13,6 +13,7 @@ void bind_results(pybind11::module_& m);
 void bind_queries(pybind11::module_& m);
 void bind_batch(pybind11::module_& m);
 void bind_robot(pybind11::module_& m);
+void bind_dynamics(pybind11::module_& m);
 void bind_watchdog(pybind11::module_& m);
 void bind_simulation(pybind11::module_& m);
 void bind_viz(pybind11::module_& m);

@@ -27,6 +27,7 @@ PYBIND11_MODULE(proxima, m) {
   bind_queries(m);
   bind_batch(m);
   bind_robot(m);
+  bind_dynamics(m);
   bind_watchdog(m);
   bind_simulation(m);
   bind_viz(m);

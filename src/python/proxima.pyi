@@ -556,6 +556,34 @@ class MotionCheck:
     @property
     def distance_queries(self) -> int: ...
 
+class Dynamics:
+    """Joint-space dynamics of a fixed-base URDF robot (mass matrix, bias forces, inverse and forward dynamics)."""
+    def __init__(
+        self,
+        urdf: StrPath,
+        *,
+        base: Optional[PoseLike] = None,
+        gravity: Optional[Vec3Like] = None,
+        packages: Dict[str, StrPath] = ...,
+    ) -> None: ...
+    @staticmethod
+    def from_xml(
+        urdf_xml: str,
+        *,
+        base_dir: StrPath = ".",
+        base: Optional[PoseLike] = None,
+        gravity: Optional[Vec3Like] = None,
+        packages: Dict[str, StrPath] = ...,
+    ) -> Dynamics: ...
+    @property
+    def dof(self) -> int: ...
+    @property
+    def variable_names(self) -> List[str]: ...
+    def mass_matrix(self, q: JointsLike) -> FloatArray: ...
+    def bias_forces(self, q: JointsLike, qd: JointsLike) -> FloatArray: ...
+    def inverse_dynamics(self, q: JointsLike, qd: JointsLike, qdd: JointsLike) -> FloatArray: ...
+    def forward_dynamics(self, q: JointsLike, qd: JointsLike, tau: JointsLike) -> FloatArray: ...
+
 class SceneChecker:
     def __init__(
         self,

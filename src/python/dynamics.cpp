@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// proxima.Dynamics: the joint-space dynamics of a fixed-base URDF robot
+// (robot/dynamics.hpp) for Python: mass matrix, bias forces, inverse and
+// forward dynamics over the model's joint variables.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <pybind11/stl/filesystem.h>
+
+#include <proxima/robot/dynamics.hpp>
+#include <proxima/robot/urdf.hpp>
+
+#include "bindings.hpp"
+#include "convert.hpp"
+
+namespace proxima::python {
+namespace {
+
+robot::Dynamics dynamics_of(robot::RobotModel model, const py::object& base, const py::object& gravity) {
+  const Transform b = pose_arg(base, "base");
+  const Vec3 g = gravity.is_none() ? Vec3(0.0, 0.0, -9.81) : vec3_arg(gravity, "gravity");
+  return robot::Dynamics(model, b, g);
+}
+
+robot::Dynamics make_dynamics(const std::filesystem::path& urdf, const py::object& base, const py::object& gravity,
+                              const std::map<std::string, std::filesystem::path>& packages) {
+  robot::UrdfOptions uo;
+  uo.packages = packages;
+  return dynamics_of(robot::load_urdf(urdf, uo), base, gravity);
+}
+
+robot::Dynamics make_dynamics_from_xml(const std::string& urdf, const std::filesystem::path& base_dir,
+                                       const py::object& base, const py::object& gravity,
+                                       const std::map<std::string, std::filesystem::path>& packages) {
+  robot::UrdfOptions uo;
+  uo.packages = packages;
+  return dynamics_of(robot::parse_urdf(urdf, base_dir, uo, "urdf_xml"), base, gravity);
+}
+
+// A joint-space vector argument: one finite value per variable, else
+// ValueError naming the argument (the entry and its joint for a non-finite
+// value, from Dynamics::check).
+Eigen::VectorXd joint_vector(const robot::Dynamics& d, const py::object& value, const char* name) {
+  const DoubleArray a = double_array(value, name);
+  const auto dof = static_cast<py::ssize_t>(d.dof());
+  if (a.ndim() != 1 || a.shape(0) != dof) {
+    value_error(std::string(name) + ": expected " + std::to_string(dof) + " values (" + std::to_string(dof) +
+                ",), got shape " + shape_string(a));
+  }
+  Eigen::VectorXd v(dof);
+  for (py::ssize_t i = 0; i < dof; ++i) v[i] = a.at(i);
+  d.check(v, name);
+  return v;
+}
+
+py::array_t<double> joint_space_array(const Eigen::VectorXd& v) {
+  py::array_t<double> out(v.size());
+  for (Eigen::Index i = 0; i < v.size(); ++i) out.mutable_at(i) = v[i];
+  return out;
+}
+
+py::array_t<double> joint_space_array(const Eigen::MatrixXd& M) {
+  py::array_t<double> out({M.rows(), M.cols()});
+  for (Eigen::Index i = 0; i < M.rows(); ++i)
+    for (Eigen::Index j = 0; j < M.cols(); ++j) out.mutable_at(i, j) = M(i, j);
+  return out;
+}
+
+}  // namespace
+
+void bind_dynamics(py::module_& m) {
+  py::class_<robot::Dynamics>(
+      m, "Dynamics",
+      "Joint-space dynamics of a fixed-base robot from its URDF <inertial>, <dynamics> and <limit> data: "
+      "mass matrix (composite rigid bodies), bias forces, inverse dynamics (recursive Newton-Euler) and "
+      "forward dynamics, over variable_names (mimic joints folded into their targets). SI units; vectors "
+      "are 1-D arrays of dof finite values, else ValueError naming the argument (and the joint).")
+      .def(py::init(&make_dynamics), py::arg("urdf"), py::kw_only(), py::arg("base") = py::none(),
+           py::arg("gravity") = py::none(), py::arg("packages") = std::map<std::string, std::filesystem::path>{},
+           "Dynamics(urdf, *, base=None (the root link's pose), gravity=(0, 0, -9.81), packages={name: dir})")
+      .def_static("from_xml", &make_dynamics_from_xml, py::arg("urdf_xml"), py::kw_only(),
+                  py::arg("base_dir") = std::filesystem::path("."), py::arg("base") = py::none(),
+                  py::arg("gravity") = py::none(),
+                  py::arg("packages") = std::map<std::string, std::filesystem::path>{},
+                  "The same from URDF text; mesh paths relative to base_dir.")
+      .def_property_readonly("dof", &robot::Dynamics::dof)
+      .def_property_readonly("variable_names", [](const robot::Dynamics& d) { return d.model().variable_names(); })
+      .def(
+          "mass_matrix",
+          [](const robot::Dynamics& d, const py::object& q) { return joint_space_array(d.mass_matrix(joint_vector(d, q, "q"))); },
+          py::arg("q"), "M(q), (dof, dof).")
+      .def(
+          "bias_forces",
+          [](const robot::Dynamics& d, const py::object& q, const py::object& qd) {
+            return joint_space_array(d.bias_forces(joint_vector(d, q, "q"), joint_vector(d, qd, "qd")));
+          },
+          py::arg("q"), py::arg("qd"), "h(q, qd) = C(q, qd) qd + G(q).")
+      .def(
+          "inverse_dynamics",
+          [](const robot::Dynamics& d, const py::object& q, const py::object& qd, const py::object& qdd) {
+            return joint_space_array(d.inverse_dynamics(joint_vector(d, q, "q"), joint_vector(d, qd, "qd"),
+                                               joint_vector(d, qdd, "qdd")));
+          },
+          py::arg("q"), py::arg("qd"), py::arg("qdd"), "tau = M(q) qdd + h(q, qd).")
+      .def(
+          "forward_dynamics",
+          [](const robot::Dynamics& d, const py::object& q, const py::object& qd, const py::object& tau) {
+            return joint_space_array(d.forward_dynamics(joint_vector(d, q, "q"), joint_vector(d, qd, "qd"),
+                                               joint_vector(d, tau, "tau")));
+          },
+          py::arg("q"), py::arg("qd"), py::arg("tau"), "qdd solving M(q) qdd = tau - h(q, qd).");
+}
+
+}  // namespace proxima::python
