@@ -367,21 +367,26 @@ int direction_cell(const Vec3& d, int n) {
   return ((2 * axis + (d[axis] < 0.0 ? 1 : 0)) * n + i) * n + j;
 }
 
-// Steepest ascent on the vertex graph from v (d·v = best): a vertex with no
-// better neighbour is a global maximum on a convex polytope.
+// Ascent on the vertex graph from v (d·v = best): a vertex with no better
+// neighbour is a global maximum on a convex polytope.
 int climb_vertex_graph(const PolytopeData& p, const Vec3& d, int v, double best) {
   const int* nb = p.neighbors.data();
-  for (;;) {
-    int next = v;
-    for (int k = p.neighbor_offsets[static_cast<std::size_t>(v)];
-         k < p.neighbor_offsets[static_cast<std::size_t>(v) + 1]; ++k) {
-      const int u = nb[k];
-      const double x = d.dot(p.vertices[static_cast<std::size_t>(u)]);
-      if (x > best) { best = x; next = u; }
+  const int* offsets = p.neighbor_offsets.data();
+  const Vec3* vertex = p.vertices.data();
+  const double dx = d.x(), dy = d.y(), dz = d.z();
+  int k = offsets[v], end = offsets[v + 1];
+  while (k < end) {
+    const int u = nb[k++];
+    const double x = dx * vertex[u].x() + dy * vertex[u].y() + dz * vertex[u].z();
+    if (x > best) {
+      // First improvement: move at once and scan the new vertex's neighbours.
+      best = x;
+      v = u;
+      k = offsets[v];
+      end = offsets[v + 1];
     }
-    if (next == v) return v;
-    v = next;
   }
+  return v;
 }
 
 // The best of the six axis seeds along d, as a start for the climb.
