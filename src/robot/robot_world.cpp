@@ -102,6 +102,7 @@ void RobotWorld::step() {
   }
   stats_.ms_solve = ms_since_start(t0);
   apply();
+  world_.set_time(world_.time() + h);
 }
 
 void RobotWorld::find_contacts() {

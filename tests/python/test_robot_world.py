@@ -6,6 +6,7 @@ the plate carry the cube's weight, and the PD error is that torque over kp;
 the Panda's nearest link comes down on a table and rests on it without
 sinking; bad input raises naming
 the argument."""
+import json
 import math
 import os
 import tempfile
@@ -103,6 +104,11 @@ class PlateCarryingACube(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r"margin: must be finite and >= 0"):
             proxima.RobotWorld(self.urdf, w, margin=-1.0)
         self.assertEqual(rw.time, 0.0)
+
+    def test_a_world_refuses_a_scene_with_a_robot(self):
+        scene = {"bodies": [], "robots": [{"urdf": self.urdf}]}
+        with self.assertRaisesRegex(ValueError, r"robots: proxima.World does not simulate robots"):
+            proxima.World.from_json(json.dumps(scene))
 
 
 class PandaOnATable(unittest.TestCase):

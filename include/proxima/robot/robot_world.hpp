@@ -93,7 +93,9 @@ class RobotWorld {
   /// and bodies as they were.
   void step();
 
-  double time() const { return robot_.time(); }
+  /// The world's clock (it goes on from the World's time; each step adds
+  /// dt to it as World::step does).
+  double time() const { return world_.time(); }
   const std::vector<RobotContact>& last_contacts() const { return contacts_; }
   const RobotWorldStats& last_stats() const { return stats_; }
   /// World pose of every link at the current state.
