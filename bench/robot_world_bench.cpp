@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // proxima-robot-world-bench: milliseconds per RobotWorld step of the Panda
-// (link meshes as convex hulls) pressing its hand onto a table under PD
+// (link meshes as convex hulls, or raw triangle meshes with --meshes raw) pressing its hand onto a table under PD
 // control, with Lemke and with PGS. The table's top is put 1 mm below the
 // lowest point of the hand and fingers at the ready pose, and the PD target
 // is that pose with the shoulder leaned forward, so the hand comes down and
 // rests on the table; the first 20 % of the steps (the approach) are not
 // timed.
 //
-//   proxima-robot-world-bench [--steps N] [--solver lemke|pgs|both] [--dt S]
+//   proxima-robot-world-bench [--steps N] [--solver lemke|pgs|both] [--dt S] [--meshes hull|raw]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -34,6 +34,7 @@ struct Result {
   int fallbacks = 0;
   double wrist_torque = 0.0;
   std::string links;  // the links touching the table at the end
+  std::string why;    // Lemke's statuses when it fell back
 };
 
 Result run(const robot::RobotGeometry& geometry, sim::SolverKind solver, int steps, double dt) {
@@ -76,6 +77,9 @@ Result run(const robot::RobotGeometry& geometry, sim::SolverKind solver, int ste
     ms.push_back(t);
     r.contacts += rw.last_stats().contacts;
     r.fallbacks += rw.last_stats().fallbacks;
+    const std::string status = sim::to_string(rw.last_stats().lemke_status);
+    if (rw.last_stats().fallbacks && r.why.find(status) == std::string::npos)
+      r.why += (r.why.empty() ? "" : " ") + status;
   }
   std::sort(ms.begin(), ms.end());
   for (const double t : ms) r.ms_mean += t;
@@ -98,6 +102,7 @@ int main(int argc, char** argv) {
   int steps = 2000;
   std::string solver = "both";
   double dt = 1e-3;
+  std::string meshes = "hull";
   try {
     bench::Arguments args(argc, argv);
     while (args.next()) {
@@ -107,19 +112,27 @@ int main(int argc, char** argv) {
         if (solver != "lemke" && solver != "pgs" && solver != "both")
           throw bench::BadArgument("--solver takes lemke, pgs or both, not '" + solver + "'");
       } else if (args.is("--dt")) dt = args.number(1e-6, 0.1);
+      else if (args.is("--meshes")) {
+        meshes = args.text();
+        if (meshes != "hull" && meshes != "raw")
+          throw bench::BadArgument("--meshes takes hull or raw, not '" + meshes + "'");
+      }
       else args.unknown();
     }
     const auto dir = std::filesystem::path(apps::robots_dir()) / "panda";
-    const robot::RobotGeometry geometry(robot::load_urdf(bench::only_file(dir, ".urdf")));
-    std::printf("Panda hand pressed onto a table, %d steps of %g s (first %d not timed), hull meshes\n\n", steps, dt,
-                steps / 5);
+    robot::GeometryOptions go;
+    go.mesh_mode = meshes == "raw" ? robot::MeshMode::triangle_mesh : robot::MeshMode::convex_hull;
+    const robot::RobotGeometry geometry(robot::load_urdf(bench::only_file(dir, ".urdf")), go);
+    std::printf("Panda hand pressed onto a table, %d steps of %g s (first %d not timed), %s meshes\n\n", steps, dt,
+                steps / 5, meshes == "raw" ? "raw triangle" : "hull");
     std::printf("| solver | ms/step mean | median | max | contacts/step | Lemke fallbacks | joint 2 torque (N m) | touching |\n");
     std::printf("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
     for (const sim::SolverKind k : {sim::SolverKind::lemke, sim::SolverKind::pgs}) {
       if (solver != "both" && solver != sim::to_string(k)) continue;
       const Result r = run(geometry, k, steps, dt);
-      std::printf("| %s | %.4f | %.4f | %.4f | %.1f | %d | %.3f | %s |\n", sim::to_string(k), r.ms_mean, r.ms_median,
-                  r.ms_max, r.contacts, r.fallbacks, r.wrist_torque, r.links.c_str());
+      std::printf("| %s | %.4f | %.4f | %.4f | %.1f | %d%s%s%s | %.3f | %s |\n", sim::to_string(k), r.ms_mean,
+                  r.ms_median, r.ms_max, r.contacts, r.fallbacks, r.why.empty() ? "" : " (", r.why.c_str(),
+                  r.why.empty() ? "" : ")", r.wrist_torque, r.links.c_str());
     }
   } catch (const bench::BadArgument& e) {
     std::fprintf(stderr, "proxima-robot-world-bench: %s\n", e.what());

@@ -88,6 +88,7 @@ void RobotWorld::step() {
     if (world_.options.solver == sim::SolverKind::lemke) {
       s = sim::solve_lemke(lcp_, so);
       stats_.iterations = s.iterations;
+      stats_.lemke_status = s.status;
       if (s.status != sim::LcpStatus::ok) {
         stats_.fallbacks = 1;
         s = sim::solve_pgs(lcp_, so, Eigen::VectorXd());

@@ -61,6 +61,7 @@ struct RobotWorldStats {
   int iterations = 0;  ///< Lemke pivots or PGS sweeps (both when falling back)
   int fallbacks = 0;   ///< 1 when Lemke failed and PGS took over
   sim::LcpStatus status = sim::LcpStatus::ok;  ///< of the solve whose impulses were applied
+  sim::LcpStatus lemke_status = sim::LcpStatus::ok;  ///< of Lemke, when it ran
   double ms_contacts = 0.0, ms_build = 0.0, ms_solve = 0.0;
 };
 
