@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // A robot touching the world, against closed forms: a one-link arm resting
 // on a box edge (normal force from torque balance), a box dropped on a
-// PD-held link (joint torque from the gravity of link and box), an arm
-// swinging into the floor (no penetration, energy never above its start),
-// and the inputs the step refuses.
+// PD-held link (joint torque from the gravity of link and box), a cube on a
+// tilted link sticking below atan μ and sliding at g (sin α − μ cos α)
+// above, stacked bodies carrying their weights, an arm swinging into the
+// floor (no penetration, energy never above its start), and the inputs the
+// step refuses.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -137,6 +139,71 @@ TEST_P(RobotWorldSolvers, BoxDroppedOnAPdHeldLinkLoadsTheJointWithItsWeight) {
   const double motor = rw.robot().motor_torque()[0];
   EXPECT_NEAR(-motor, gravity_torque, 1e-6 * gravity_torque) << "solver " << sim::to_string(GetParam());
   EXPECT_NEAR(q, gravity_torque / kp, 1e-8);
+}
+
+TEST_P(RobotWorldSolvers, BoxOnATiltedLinkSticksOrSlidesAsCoulombSays) {
+  // The plate is held at a tilt α by a stiff PD (its damping implicit, as
+  // the URDF's <dynamics damping>), a cube lies on it with μ = 0.4. Below
+  // atan μ the cube stays put; above it, it slides down the slope with the
+  // acceleration g (sin α − μ cos α) of a block on an incline. The plate's
+  // own give under the moving load (kp = 1e5 N m/rad) tilts it by ~1e-5 rad.
+  PlateArm arm;
+  arm.w = 0.3;
+  const double mu = 0.4, kp = 1e5;
+  for (const double alpha : {0.25, 0.6}) {  // atan 0.4 = 0.3805
+    sim::World w;
+    w.friction.default_mu = mu;
+    w.options.solver = GetParam();
+    w.options.dt = 1e-3;
+    // The cube's centre 0.4 m along the plate, resting on its top face.
+    const double cube = 0.1, along = 0.4, up = 0.5 * arm.t + 0.5 * cube;
+    const Vec3 slope(std::cos(alpha), 0.0, -std::sin(alpha)), normal(std::sin(alpha), 0.0, std::cos(alpha));
+    const Mat3 tilt = Eigen::AngleAxisd(alpha, Vec3::UnitY()).toRotationMatrix();
+    w.add(sim::make_body("cube", Box(cube, cube, cube), 1000.0, Transform{tilt, along * slope + up * normal}));
+    RobotWorld rw(arm.geometry("<dynamics damping=\"200\"/>"), Transform::identity(), at(alpha), std::move(w));
+    rw.robot().set_pd(VectorXd::Constant(1, kp), VectorXd::Zero(1), VectorXd::Constant(1, alpha), VectorXd::Zero(1));
+    const sim::Body& b = rw.world().bodies()[0];
+    for (int i = 0; i < 100; ++i) rw.step();  // the load settles on the plate
+    const double s0 = b.com_position().dot(slope), v0 = b.linear_velocity.dot(slope);
+    const int steps = 200;
+    for (int i = 0; i < steps; ++i) rw.step();
+    const double t = steps * rw.world().options.dt;
+    const double s1 = b.com_position().dot(slope), v1 = b.linear_velocity.dot(slope);
+    ASSERT_FALSE(rw.last_contacts().empty());
+    if (std::tan(alpha) < mu) {
+      EXPECT_LT(std::abs(v1), 1e-6) << "alpha " << alpha;
+      EXPECT_LT(std::abs(s1 - s0), 1e-6) << "alpha " << alpha;
+    } else {
+      const double a = kGravity * (std::sin(alpha) - mu * std::cos(alpha));
+      EXPECT_NEAR((v1 - v0) / t, a, 1e-3 * a) << "alpha " << alpha;
+      // Semi-implicit Euler: s advances by the new velocity each step.
+      EXPECT_NEAR(s1 - s0, v0 * t + 0.5 * a * t * (t + rw.world().options.dt), 1e-3 * a * t * t) << "alpha " << alpha;
+    }
+  }
+}
+
+TEST_P(RobotWorldSolvers, StackedBodiesAwayFromTheRobotCarryTheirWeight) {
+  // Body–body contacts go through the same problem: two cubes stacked on a
+  // static floor, the robot far off. The floor carries both weights, the
+  // lower cube's top the upper one's, and nothing moves.
+  const PlateArm arm;
+  sim::World w;
+  w.options.solver = GetParam();
+  w.add(static_body("floor", Halfspace(Vec3::UnitZ(), 0.0), Transform::identity()));
+  w.add(sim::make_body("low", Box(0.2, 0.2, 0.2), 500.0, Transform::from_translation(Vec3(3.0, 0.0, 0.1))));
+  w.add(sim::make_body("high", Box(0.1, 0.1, 0.1), 800.0, Transform::from_translation(Vec3(3.0, 0.0, 0.25))));
+  RobotWorld rw(arm.geometry(), Transform::from_translation(Vec3(0.0, 0.0, 2.0)), at(0.0), std::move(w));
+  for (int i = 0; i < 300; ++i) rw.step();
+  const double dt = rw.world().options.dt, m_low = 4.0, m_high = 0.8;
+  double on_floor = 0.0, on_low = 0.0;
+  for (const RobotContact& c : rw.last_contacts()) {
+    EXPECT_EQ(c.link, -1);
+    (c.body_b == 0 || c.body_a == 0 ? on_floor : on_low) += c.normal_impulse * std::abs(c.normal.z()) / dt;
+  }
+  EXPECT_NEAR(on_floor, (m_low + m_high) * kGravity, 1e-6 * (m_low + m_high) * kGravity);
+  EXPECT_NEAR(on_low, m_high * kGravity, 1e-6 * m_high * kGravity);
+  EXPECT_NEAR(rw.world().bodies()[2].com_position().z(), 0.25, 1e-5);
+  EXPECT_LT(rw.world().bodies()[2].linear_velocity.norm(), 1e-6);
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, RobotWorldSolvers, ::testing::Values(sim::SolverKind::lemke, sim::SolverKind::pgs),
