@@ -3,6 +3,7 @@
 // robot_world.hpp for the formulation).
 #include <proxima/robot/robot_world.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -195,7 +196,27 @@ void RobotWorld::build() {
     v_star_.segment<3>(dof_[i] + 3) = b.angular_velocity + h * (inv_inertia_[i] * b.torque);
   }
 
-  Eigen::Index rows = 0;
+  // Joint limits that the step could reach become rows of the same problem
+  // when there are contacts (without contacts ArticulatedSim's own rows are
+  // the same problem): within the contact margin (read in the joint's
+  // unit) plus twice the step's travel at the larger of q̇ and q̇_free. A
+  // row asks q̇⁺ to close at most the gap, as ArticulatedSim's does.
+  limits_.clear();
+  if (!found_.empty()) {
+    const Eigen::VectorXd& q = robot_.state().q;
+    const Eigen::VectorXd& qd = robot_.state().qd;
+    const Eigen::VectorXd& lower = robot_.lower_limits();
+    const Eigen::VectorXd& upper = robot_.upper_limits();
+    for (Eigen::Index i = 0; i < n_; ++i) {
+      const double reach =
+          world_.options.contact_margin + 2.0 * h * std::max(std::abs(qd[i]), std::abs(v_star_[i]));
+      if (std::isfinite(lower[i]) && q[i] - lower[i] <= reach) limits_.push_back({static_cast<int>(i), 1.0, q[i] - lower[i]});
+      if (std::isfinite(upper[i]) && upper[i] - q[i] <= reach) limits_.push_back({static_cast<int>(i), -1.0, upper[i] - q[i]});
+    }
+  }
+  stats_.limits = static_cast<int>(limits_.size());
+
+  Eigen::Index rows = static_cast<Eigen::Index>(limits_.size());
   for (const Found& f : found_) rows += f.mu > 0.0 ? 3 : 1;
   J_.setZero(rows, N);
   lcp_.b.setZero(rows);
@@ -222,6 +243,15 @@ void RobotWorld::build() {
     const double psi = -c.depth;
     lcp_.b[row] = (psi >= 0.0 ? 1.0 : world_.options.stabilization) * psi / h;
     row += count;
+  }
+  // Limit rows: frictionless unilateral rows on one joint velocity, ±q̇_i.
+  for (const Limit& l : limits_) {
+    sim::ContactRows r;
+    r.normal = static_cast<int>(row);
+    lcp_.contacts.push_back(r);
+    J_(row, l.variable) = l.sign;
+    lcp_.b[row] = l.gap / h;
+    ++row;
   }
   // M⁻¹ Jᵀ by blocks: the robot's (M + Δt D)⁻¹, then each body's.
   MJt_.resize(N, rows);

@@ -3,7 +3,8 @@
 // on a box edge (normal force from torque balance), a box dropped on a
 // PD-held link (joint torque from the gravity of link and box), a cube on a
 // tilted link sticking below atan μ and sliding at g (sin α − μ cos α)
-// above, stacked bodies carrying their weights, an arm swinging into the
+// above, a cube on a link held by its joint limit carrying exactly its
+// weight, stacked bodies carrying their weights, an arm swinging into the
 // floor (no penetration, energy never above its start), and the inputs the
 // step refuses.
 #include <algorithm>
@@ -34,6 +35,7 @@ constexpr double kGravity = 9.81;
 // mass, at len/2 on the axis, is where its collision box is centred.
 struct PlateArm {
   double m = 2.0, len = 1.0, w = 0.1, t = 0.04;
+  std::string joint_type = "continuous";
   double lc() const { return 0.5 * len; }
   std::string urdf(const std::string& joint_extra = "") const {
     const double ixx = m * (w * w + t * t) / 12.0, iyy = m * (len * len + t * t) / 12.0,
@@ -43,9 +45,8 @@ struct PlateArm {
          exact(iyy) + "\" izz=\"" + exact(izz) + "\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>";
     s += "<collision><origin xyz=\"" + exact(lc()) + " 0 0\"/><geometry><box size=\"" + exact(len) + " " + exact(w) +
          " " + exact(t) + "\"/></geometry></collision></link>";
-    s += "<joint name=\"pivot\" type=\"continuous\"><parent link=\"base\"/><child link=\"plate\"/>"
-         "<axis xyz=\"0 1 0\"/>" +
-         joint_extra + "</joint></robot>";
+    s += "<joint name=\"pivot\" type=\"" + joint_type + "\"><parent link=\"base\"/><child link=\"plate\"/>"
+         "<axis xyz=\"0 1 0\"/>" + joint_extra + "</joint></robot>";
     return s;
   }
   RobotGeometry geometry(const std::string& joint_extra = "") const {
@@ -204,6 +205,37 @@ TEST_P(RobotWorldSolvers, StackedBodiesAwayFromTheRobotCarryTheirWeight) {
   EXPECT_NEAR(on_low, m_high * kGravity, 1e-6 * m_high * kGravity);
   EXPECT_NEAR(rw.world().bodies()[2].com_position().z(), 0.25, 1e-5);
   EXPECT_LT(rw.world().bodies()[2].linear_velocity.norm(), 1e-6);
+}
+
+TEST_P(RobotWorldSolvers, LinkOnItsJointLimitCarriesACubeWithoutSinking) {
+  // No motor: the plate rests level on its joint's upper limit (q ≤ 0, so
+  // gravity presses it onto the limit) and a cube dropped on it comes to
+  // rest there. The limit must act in the same problem as the contact: the
+  // cube's support is then exactly its weight, the plate stays at the limit
+  // and the cube does not sink into it.
+  PlateArm arm;
+  arm.w = 0.3;
+  arm.joint_type = "revolute";
+  sim::World w;
+  w.options.solver = GetParam();
+  const double cube = 0.1;
+  w.add(sim::make_body("cube", Box(cube, cube, cube), 1000.0,
+                       Transform::from_translation(Vec3(0.6, 0.0, 0.5 * arm.t + 0.5 * cube + 0.02))));
+  RobotWorld rw(arm.geometry("<limit lower=\"-1\" upper=\"0\" effort=\"100\" velocity=\"10\"/>"),
+                Transform::identity(), at(0.0), std::move(w));
+  double deepest = 0.0;
+  for (int i = 0; i < 600; ++i) {
+    rw.step();
+    if (i > 300)
+      for (const RobotContact& c : rw.last_contacts()) deepest = std::max(deepest, c.depth);
+  }
+  EXPECT_EQ(rw.last_stats().limits, 1);  // the upper limit, a row of the contact problem
+  EXPECT_NEAR(rw.robot().state().q[0], 0.0, 1e-9);
+  double support = 0.0;
+  for (const RobotContact& c : rw.last_contacts()) support += c.normal_impulse * c.normal.z() / rw.world().options.dt;
+  EXPECT_NEAR(-support, 1.0 * kGravity, 1e-6 * kGravity);
+  EXPECT_LE(deepest, 1e-9);
+  EXPECT_LT(rw.world().bodies()[0].linear_velocity.norm(), 1e-6);
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, RobotWorldSolvers, ::testing::Values(sim::SolverKind::lemke, sim::SolverKind::pgs),

@@ -71,6 +71,10 @@ class ArticulatedSim {
   const Eigen::VectorXd& free_velocity() const { return qd_free_; }
   /// (M + dt D)⁻¹ of the begun step (dof() × dof()).
   const Eigen::MatrixXd& inverse_mass() const { return W_; }
+  /// Per variable, the position limits folded from its joints (the tightest;
+  /// ±infinity when it has none).
+  const Eigen::VectorXd& lower_limits() const { return lower_; }
+  const Eigen::VectorXd& upper_limits() const { return upper_; }
 
   /// The motor torque of the last step (after the effort clamp).
   const Eigen::VectorXd& motor_torque() const { return motor_; }

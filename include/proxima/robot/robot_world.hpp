@@ -16,13 +16,16 @@
 // back to PGS, as the world does) or sim::solve_pgs, with the world's
 // friction polygon and ψ/Δt stabilization (StepOptions::stabilization).
 //
-// Joint friction and position limits stay ArticulatedSim's: after the
-// contact impulses are in the robot's velocity, its own velocity-level rows
-// are solved (ArticulatedSim::finish_step). They are not rows of the contact
-// LCP because joint friction is a box-bounded impulse |λ| ≤ Δt F, which the
-// contact LCP (impulses bounded by μ c_n) has no form for; the cost is that
-// a joint limit or joint friction acting in the same step as a contact is
-// solved after it, not with it (docs/dynamics.md).
+// Joint position limits are rows of the same LCP when the step has
+// contacts and the limit is within reach (a frictionless unilateral row on
+// ±q̇_i asking q̇⁺ to close at most the gap, as ArticulatedSim's own): a
+// link held up by its limit then carries a load exactly. Joint friction
+// stays ArticulatedSim's, solved after the contact impulses are in the
+// robot's velocity (ArticulatedSim::finish_step, whose limit rows then
+// find them met): it is a box-bounded impulse |λ| ≤ Δt F, which the contact
+// LCP (impulses bounded by μ c_n) has no form for, so joint friction acting
+// in the same step as a contact is solved after it, not with it
+// (docs/dynamics.md).
 //
 // Left out: self-collision of the robot (links never touch each other),
 // kinematic bodies, scheduled loads, restitution, the PEG formulation and
@@ -58,6 +61,7 @@ struct RobotContact {
 struct RobotWorldStats {
   int pairs = 0;       ///< link–body and body–body pairs whose boxes overlap
   int contacts = 0;
+  int limits = 0;       ///< joint-limit rows in the problem (RobotWorld says when)
   int iterations = 0;  ///< Lemke pivots or PGS sweeps (both when falling back)
   int fallbacks = 0;   ///< 1 when Lemke failed and PGS took over
   sim::LcpStatus status = sim::LcpStatus::ok;  ///< of the solve whose impulses were applied
@@ -119,6 +123,13 @@ class RobotWorld {
     RobotContact c;
     double mu = 0.0;
   };
+  // A joint limit row: q̇⁺ along `sign` (+1 lower, −1 upper) closes at
+  // most `gap` in the step.
+  struct Limit {
+    int variable = 0;
+    double sign = 1.0;
+    double gap = 0.0;
+  };
 
   void check_options() const;
   void find_contacts();
@@ -132,6 +143,7 @@ class RobotWorld {
   std::vector<Part> parts_;
   std::vector<Transform> poses_;
   std::vector<Found> found_;
+  std::vector<Limit> limits_;
   std::vector<RobotContact> contacts_;
   RobotWorldStats stats_;
   ContactSet scratch_;
