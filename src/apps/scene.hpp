@@ -13,6 +13,8 @@
 #include <proxima/sim/metrics.hpp>
 #include <proxima/sim/world.hpp>
 
+#include "scene_robot.hpp"
+
 namespace proxima::apps {
 
 struct Scene {
@@ -20,6 +22,8 @@ struct Scene {
   sim::World world;
   double time = 1.0;  ///< default duration, s (the command's --time overrides)
   std::vector<sim::MetricSpec> metrics;
+  /// At most one robot (scene_robot.hpp); run_scene steps it with the bodies.
+  std::vector<SceneRobot> robots;
 };
 
 /// Parses a scene. Throws proxima::Error whose message starts with the
@@ -51,7 +55,10 @@ struct SimRunResult {
 using StepObserver = std::function<void(const sim::World&, const sim::StepStats&)>;
 
 /// Runs `scene` for `duration` s at its dt, writing one CSV line per step to
-/// `csv` when given (header first; columns in docs/scene-format.md).
+/// `csv` when given (header first; columns in docs/scene-format.md). A scene
+/// with a robot is stepped by robot::RobotWorld (its bodies are handed back
+/// to scene.world at the end); its CSV adds the joints' positions and motor
+/// torques.
 SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv, const StepObserver& on_step = {});
 
 /// Command-line overrides of `proxima sim` (≤ 0 or empty: the scene's).

@@ -35,9 +35,79 @@ void csv_row(const Scene& s, int step, const sim::StepStats& st, std::ostream& o
       << st.ms_build << ',' << st.ms_solve << ',' << st.aux << '\n';
 }
 
+// A scene with a robot: the bodies' columns, then each joint's position
+// and motor torque, then the step's numbers (docs/scene-format.md).
+void robot_csv_header(const robot::RobotWorld& rw, std::ostream& out) {
+  out << "step,time";
+  for (const sim::Body& b : rw.world().bodies()) {
+    if (b.is_static) continue;
+    for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz"}) out << ',' << b.name << '.' << c;
+  }
+  const robot::RobotModel& m = rw.robot().dynamics().model();
+  for (const std::string& j : m.variable_names()) out << ',' << m.name() << '.' << j << ".q";
+  for (const std::string& j : m.variable_names()) out << ',' << m.name() << '.' << j << ".tau";
+  out << ",kinetic,potential,energy,contacts,pairs,iterations,fallbacks,status,ms_contacts,ms_build,ms_solve\n";
+}
+
+void robot_csv_row(const robot::RobotWorld& rw, int step, std::ostream& out) {
+  out << step << ',' << rw.time();
+  for (const sim::Body& b : rw.world().bodies()) {
+    if (b.is_static) continue;
+    const Quat q(b.pose.R);
+    out << ',' << b.pose.p.x() << ',' << b.pose.p.y() << ',' << b.pose.p.z() << ',' << q.w() << ',' << q.x() << ','
+        << q.y() << ',' << q.z();
+  }
+  for (const double x : rw.robot().state().q) out << ',' << x;
+  for (const double x : rw.robot().motor_torque()) out << ',' << x;
+  const robot::RobotWorldStats& st = rw.last_stats();
+  const double ke = rw.kinetic_energy(), pe = rw.potential_energy();
+  out << ',' << ke << ',' << pe << ',' << ke + pe << ',' << st.contacts << ',' << st.pairs << ',' << st.iterations
+      << ',' << st.fallbacks << ',' << sim::to_string(st.status) << ',' << st.ms_contacts << ',' << st.ms_build << ','
+      << st.ms_solve << '\n';
+}
+
+// The world's per-step numbers of a robot step, for the timing summary and
+// the observers.
+sim::StepStats world_stats(const robot::RobotWorldStats& r) {
+  sim::StepStats s;
+  s.pairs = r.pairs;
+  s.contacts = r.contacts;
+  s.iterations = r.iterations;
+  s.fallbacks = r.fallbacks;
+  s.status = r.status;
+  s.ms_contacts = r.ms_contacts;
+  s.ms_build = r.ms_build;
+  s.ms_solve = r.ms_solve;
+  return s;
+}
+
+SimRunResult run_robot_scene(Scene& scene, double duration, std::ostream* csv, const StepObserver& on_step) {
+  SimRunResult r;
+  check_run(scene.world.options.dt, duration, "dt", "duration");
+  const SceneRobot& sr = scene.robots.front();
+  robot::RobotWorld rw = sr.make_world(std::move(scene.world));
+  if (csv) {
+    *csv << std::setprecision(10);
+    robot_csv_header(rw, *csv);
+  }
+  const int steps = static_cast<int>(std::llround(duration / rw.world().options.dt));
+  for (int i = 1; i <= steps; ++i) {
+    sr.drive(rw);
+    rw.step();
+    const sim::StepStats st = world_stats(rw.last_stats());
+    r.timing.add(st);
+    if (csv) robot_csv_row(rw, i, *csv);
+    if (on_step) on_step(rw.world(), st);
+  }
+  r.steps = steps;
+  scene.world = std::move(rw.world());
+  return r;
+}
+
 }  // namespace
 
 SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv, const StepObserver& on_step) {
+  if (!scene.robots.empty()) return run_robot_scene(scene, duration, csv, on_step);
   SimRunResult r;
   std::vector<std::unique_ptr<sim::Metric>> metrics;
   for (const sim::MetricSpec& m : scene.metrics) metrics.push_back(sim::make_metric(m, scene.world));
@@ -95,6 +165,9 @@ int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, s
     if (o.time && !(*o.time > 0.0)) throw Error("--time: must be > 0 s");
     const double duration = o.time ? *o.time : scene.time;
     check_run(so.dt, duration, o.dt ? "--dt" : "dt", o.time ? "--time" : "time");
+    if (!scene.robots.empty() && o.html_path) throw Error("--html: a scene with robots is not drawn yet");
+    if (!scene.robots.empty() && !o.contacts_path.empty())
+      throw Error("--contacts: not written for a scene with robots yet");
     std::ofstream csv;
     if (!o.out_path.empty()) {
       csv.open(o.out_path);

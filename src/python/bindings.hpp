@@ -16,6 +16,7 @@ void bind_robot(pybind11::module_& m);
 void bind_dynamics(pybind11::module_& m);
 void bind_watchdog(pybind11::module_& m);
 void bind_simulation(pybind11::module_& m);
+void bind_robot_world(pybind11::module_& m);
 void bind_viz(pybind11::module_& m);
 
 }  // namespace proxima::python

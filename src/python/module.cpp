@@ -30,6 +30,7 @@ PYBIND11_MODULE(proxima, m) {
   bind_dynamics(m);
   bind_watchdog(m);
   bind_simulation(m);
+  bind_robot_world(m);
   bind_viz(m);
   m.attr("__version__") = proxima::version();
 }

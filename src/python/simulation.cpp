@@ -26,6 +26,8 @@ namespace proxima::python {
 namespace {
 
 std::unique_ptr<PyWorld> from_scene(apps::Scene&& s) {
+  // The robots of a scene are stepped by RobotWorld, not by the World alone.
+  if (!s.robots.empty()) value_error("robots: proxima.World does not simulate robots (use proxima.RobotWorld)");
   auto w = std::make_unique<PyWorld>();
   w->world = std::move(s.world);
   w->name = std::move(s.name);

@@ -88,11 +88,17 @@ void ArticulatedSim::clear_pd() {
 }
 
 void ArticulatedSim::step(double dt) {
+  begin_step(dt);
+  finish_step(nullptr);
+}
+
+void ArticulatedSim::begin_step(double dt) {
   if (!(dt > 0.0) || !std::isfinite(dt))
     throw Error("robot '" + dyn_.model().name() + "': step dt must be finite and > 0, got " + std::to_string(dt));
+  dt_ = 0.0;
   const auto n = static_cast<Eigen::Index>(dyn_.dof());
-  Eigen::VectorXd& q = state_.q;
-  Eigen::VectorXd& qd = state_.qd;
+  const Eigen::VectorXd& q = state_.q;
+  const Eigen::VectorXd& qd = state_.qd;
   dyn_.mass_matrix(q, ws_, M_);
   dyn_.bias_forces(q, qd, ws_, h_);
 
@@ -101,7 +107,9 @@ void ArticulatedSim::step(double dt) {
   motor_ = motor_.cwiseMax(-effort_).cwiseMin(effort_);
 
   if (n == 0) {
-    time_ += dt;
+    qd_free_.resize(0);
+    W_.resize(0, 0);
+    dt_ = dt;
     return;
   }
   // Damping implicit: (M + dt D) q̇_free = M q̇ + dt (τ − h). Solved in
@@ -117,6 +125,24 @@ void ArticulatedSim::step(double dt) {
   llt_.solveInPlace(qd_free_);
   W_.setIdentity(n, n);
   llt_.solveInPlace(W_);
+  dt_ = dt;
+}
+
+void ArticulatedSim::finish_step(const Eigen::VectorXd* impulse) {
+  if (!(dt_ > 0.0)) throw Error("robot '" + dyn_.model().name() + "': finish_step without begin_step");
+  const double dt = dt_;
+  const auto n = static_cast<Eigen::Index>(dyn_.dof());
+  if (impulse && impulse->size() != n)
+    throw Error("robot '" + dyn_.model().name() + "': joint impulse vector has " + std::to_string(impulse->size()) +
+                " values, expected " + std::to_string(n));
+  dt_ = 0.0;
+  if (n == 0) {
+    time_ += dt;
+    return;
+  }
+  Eigen::VectorXd& q = state_.q;
+  Eigen::VectorXd& qd = state_.qd;
+  if (impulse) qd_free_.noalias() += W_ * (*impulse);
 
   // Velocity-level constraints by projected Gauss–Seidel; three impulses per
   // variable (friction, lower, upper), zero when the variable has none.

@@ -4,7 +4,7 @@
 
 #include "rotation_step.hpp"
 
-namespace proxima::sim::detail {
+namespace proxima::sim {
 
 namespace {
 
@@ -58,4 +58,4 @@ Quat rotation_step(const Quat& q, const Vec3& L, const Mat3& inv_inertia, double
   return out;
 }
 
-}  // namespace proxima::sim::detail
+}  // namespace proxima::sim

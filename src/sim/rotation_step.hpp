@@ -1,26 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Orientation update of a rigid body over one step at constant world
-// angular momentum (the contact impulses already in it).
+// angular momentum (the contact impulses already in it); declared with its
+// derivation in proxima/sim/rigid_motion.hpp, which other steppers include.
 #pragma once
 
-#include <proxima/core/math.hpp>
+#include <proxima/sim/rigid_motion.hpp>
 
 namespace proxima::sim::detail {
 
-/// Orientation after Δt = h of a body with unit quaternion q (body → world),
-/// world angular momentum L and body-frame inverse inertia `inv_inertia`.
-///
-/// Implicit midpoint rule for Euler's equations in the body frame with the
-/// Cayley map as the rotation (Lie–Poisson integrators, e.g. Hairer,
-/// Lubich & Wanner, Geometric Numerical Integration, §VII.5; here written
-/// out from the invariants): with Π₀ = R₀ᵀ L, find Π₁ with
-///   Π₁ = Π₀ − h Ω × Π_m,  Π_m = ½(Π₀ + Π₁),  Ω = I⁻¹ Π_m,
-/// and set R₁ = R₀ cay(h Ω). Then Π₁ = cay(hΩ)ᵀ Π₀, so L = R₁ Π₁ is kept
-/// exactly, and (Π₁ − Π₀)·I⁻¹Π_m = −h (Ω × Π_m)·Ω = 0, so the energy
-/// ½ Πᵀ I⁻¹ Π is kept exactly too; the rotation is second-order accurate.
-/// cay(hΩ) is the unit quaternion along (1, hΩ/2). The fixed point is
-/// contracting with ratio ~h|ω| and is iterated to rounding; a step where
-/// that ratio could pass 1/4 is split into sub-steps at the same L.
-Quat rotation_step(const Quat& q, const Vec3& L, const Mat3& inv_inertia, double h);
+using proxima::sim::rotation_step;
 
 }  // namespace proxima::sim::detail

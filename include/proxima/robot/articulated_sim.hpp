@@ -56,6 +56,26 @@ class ArticulatedSim {
   /// overflows.
   void step(double dt);
 
+  /// The step in two halves, for a stepper that adds constraints of its own
+  /// between them (RobotWorld's contacts). begin_step(dt) checks dt, takes
+  /// the motor torque, factors M + dt D and computes the free velocity; the
+  /// caller reads free_velocity() and inverse_mass() and hands finish_step a
+  /// generalized impulse p (dof() entries, or none), which moves the
+  /// velocity by (M + dt D)⁻¹ p before the joint friction and limit rows are
+  /// solved and the state advances. step(dt) is begin_step(dt) then
+  /// finish_step(nullptr). Throws as step does; finish_step throws
+  /// proxima::Error when no begin_step precedes it or p has the wrong size.
+  void begin_step(double dt);
+  void finish_step(const Eigen::VectorXd* impulse);
+  /// q̇_free of the begun step: (M + dt D)⁻¹ (M q̇ + dt (τ_motor − h)).
+  const Eigen::VectorXd& free_velocity() const { return qd_free_; }
+  /// (M + dt D)⁻¹ of the begun step (dof() × dof()).
+  const Eigen::MatrixXd& inverse_mass() const { return W_; }
+  /// Per variable, the position limits folded from its joints (the tightest;
+  /// ±infinity when it has none).
+  const Eigen::VectorXd& lower_limits() const { return lower_; }
+  const Eigen::VectorXd& upper_limits() const { return upper_; }
+
   /// The motor torque of the last step (after the effort clamp).
   const Eigen::VectorXd& motor_torque() const { return motor_; }
 
@@ -63,6 +83,7 @@ class ArticulatedSim {
   Dynamics dyn_;
   ArticulatedState state_;
   double time_ = 0.0;
+  double dt_ = 0.0;  ///< of the begun step; 0 when none is begun
   Eigen::VectorXd tau_ff_, kp_, kd_, q_target_, qd_target_;
   // Per variable, folded from its joints: damping Σ m² d, friction Σ |m| F,
   // effort limit, and position limits (the tightest of its joints').

@@ -245,6 +245,9 @@ class World {
   /// (a failed solve applies no contact impulse and says so in the stats).
   const StepStats& step();
   double time() const { return time_; }
+  /// Sets the clock without stepping, for a stepper that moves the bodies
+  /// itself (robot::RobotWorld advances it by dt a step).
+  void set_time(double t) { time_ = t; }
   const StepStats& last_stats() const { return stats_; }
   const std::vector<ContactImpulse>& last_contacts() const { return solved_; }
 

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A fixed-base robot in contact with a simulator world: the robot's links
+// touch the world's bodies, and both move under one complementarity problem
+// per step (Stewart–Trinkle / Anitescu–Potra, eq. (1) of Contact data for
+// convex polyhedra, over generalized coordinates).
+//
+// Generalized velocities: u = [q̇ (robot variables); (v, ω) per dynamic
+// body]. The mass matrix is block diagonal: the robot's M(q) + Δt D (joint
+// damping implicit, as ArticulatedSim) and each body's diag(m I, I_world).
+// A contact row along unit d at point p between sides A and B measures
+// d·(v_A(p) − v_B(p)); a link side contributes dᵀ J_link(p) (jacobian.hpp),
+// a body side [dᵀ, (r × d)ᵀ] with r = p − x_com. With v* the free velocity
+// (the robot's from ArticulatedSim::begin_step, the bodies' v + Δt M⁻¹ f),
+// the rows are u = W x + b with W = J M⁻¹ Jᵀ and b = J v* + ψ-term, the
+// sim layer's ContactLcp: solved by sim::solve_lemke (a failed Lemke falls
+// back to PGS, as the world does) or sim::solve_pgs, with the world's
+// friction polygon and ψ/Δt stabilization (StepOptions::stabilization).
+//
+// Joint position limits are rows of the same LCP when the step has
+// contacts and the limit is within reach (a frictionless unilateral row on
+// ±q̇_i asking q̇⁺ to close at most the gap, as ArticulatedSim's own): a
+// link held up by its limit then carries a load exactly. Joint friction
+// stays ArticulatedSim's, solved after the contact impulses are in the
+// robot's velocity (ArticulatedSim::finish_step, whose limit rows then
+// find them met): it is a box-bounded impulse |λ| ≤ Δt F, which the contact
+// LCP (impulses bounded by μ c_n) has no form for, so joint friction acting
+// in the same step as a contact is solved after it, not with it
+// (docs/dynamics.md).
+//
+// Left out: self-collision of the robot (links never touch each other),
+// kinematic bodies, scheduled loads, restitution, the PEG formulation and
+// the ε facet rows (step() refuses them), contact caching and warm starts.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include <proxima/robot/articulated_sim.hpp>
+#include <proxima/robot/jacobian.hpp>
+#include <proxima/robot/link_geometry.hpp>
+#include <proxima/sim/world.hpp>
+
+namespace proxima::robot {
+
+/// One solved contact of the last step. Side A is a robot link (link ≥ 0)
+/// or a world body (link = −1, body_a ≥ 0); side B is a world body.
+struct RobotContact {
+  int link = -1;
+  int body_a = -1;
+  int body_b = -1;
+  Vec3 point = Vec3::Zero();
+  Vec3 normal = Vec3::UnitZ();  ///< B→A
+  double depth = 0.0;           ///< > 0 overlapping, < 0 a gap within the margin
+  double normal_impulse = 0.0;  ///< N·s
+  Vec3 friction_impulse = Vec3::Zero();  ///< on A, world frame, N·s
+};
+
+/// Per-step numbers.
+struct RobotWorldStats {
+  int pairs = 0;       ///< link–body and body–body pairs whose boxes overlap
+  int contacts = 0;
+  int limits = 0;       ///< joint-limit rows in the problem (RobotWorld says when)
+  int iterations = 0;  ///< Lemke pivots or PGS sweeps (both when falling back)
+  int fallbacks = 0;   ///< 1 when Lemke failed and PGS took over
+  sim::LcpStatus status = sim::LcpStatus::ok;  ///< of the solve whose impulses were applied
+  sim::LcpStatus lemke_status = sim::LcpStatus::ok;  ///< of Lemke, when it ran
+  double ms_contacts = 0.0, ms_build = 0.0, ms_solve = 0.0;
+};
+
+class RobotWorld {
+ public:
+  /// The robot of `geometry` (its link shapes as built: meshes as hulls or
+  /// raw, margins included) with its root link at `base`, starting at
+  /// `initial`, among `world`'s bodies. The robot falls under
+  /// world.gravity. Throws proxima::Error for a bad base or state (as
+  /// Dynamics and ArticulatedSim do).
+  RobotWorld(const RobotGeometry& geometry, const Transform& base, const ArticulatedState& initial,
+             sim::World world);
+
+  /// The bodies (add them here), friction, options (dt, solver, solve
+  /// settings, contact_margin, stabilization). A link's friction with a
+  /// body is world().friction.default_mu; body pairs use the table.
+  sim::World& world() { return world_; }
+  const sim::World& world() const { return world_; }
+  /// The robot's state and control (set_pd, set_torque, state(),
+  /// motor_torque()). Step through RobotWorld::step, not robot().step.
+  ArticulatedSim& robot() { return robot_; }
+  const ArticulatedSim& robot() const { return robot_; }
+
+  /// Advances robot and bodies by world().options.dt. Throws proxima::Error
+  /// naming the field for a dt that is not finite and > 0, a gravity changed
+  /// since construction, and for what the step does not support: a
+  /// kinematic body, a force or torque schedule, a restitution coefficient
+  /// other than 0, the PEG formulation or ε > 0, the sliding friction basis.
+  /// A robot step that fails (ArticulatedSim::step's errors) leaves robot
+  /// and bodies as they were.
+  void step();
+
+  /// The world's clock (it goes on from the World's time; each step adds
+  /// dt to it as World::step does).
+  double time() const { return world_.time(); }
+  const std::vector<RobotContact>& last_contacts() const { return contacts_; }
+  const RobotWorldStats& last_stats() const { return stats_; }
+  /// World pose of every link at the current state.
+  const std::vector<Transform>& link_poses() const { return poses_; }
+
+  /// Kinetic energy of robot (½ q̇ᵀ M q̇) and bodies, and the potential of
+  /// gravity (−m g·x over links and dynamic bodies), J.
+  double kinetic_energy() const;
+  double potential_energy() const;
+
+ private:
+  // One collision element of a link as the sim layer's geometry.
+  struct Part {
+    int link = -1;
+    Transform origin;
+    std::shared_ptr<const sim::Geometry> geometry;
+  };
+  // A contact before the solve: its sides, as in RobotContact.
+  struct Found {
+    RobotContact c;
+    double mu = 0.0;
+  };
+  // A joint limit row: q̇⁺ along `sign` (+1 lower, −1 upper) closes at
+  // most `gap` in the step.
+  struct Limit {
+    int variable = 0;
+    double sign = 1.0;
+    double gap = 0.0;
+  };
+
+  void check_options() const;
+  void find_contacts();
+  void build();
+  void apply();
+  // Adds row `row` of J along d at p for side (link, body) with sign s.
+  void add_side(Eigen::Index row, int link, int body, const Vec3& p, const Vec3& d, double s);
+
+  ArticulatedSim robot_;
+  sim::World world_;
+  std::vector<Part> parts_;
+  std::vector<Transform> poses_;
+  std::vector<Found> found_;
+  std::vector<Limit> limits_;
+  std::vector<RobotContact> contacts_;
+  RobotWorldStats stats_;
+  ContactSet scratch_;
+  // Generalized coordinates: robot variables, then 6 per dynamic body.
+  std::vector<int> dof_;  // body → first coordinate, −1 for static bodies
+  Eigen::Index n_ = 0;
+  Eigen::MatrixXd J_, MJt_;
+  Eigen::VectorXd v_star_, x_, robot_impulse_, dv_;
+  sim::ContactLcp lcp_;
+  PointJacobian point_J_;
+  std::vector<Mat3> inv_inertia_;
+};
+
+}  // namespace proxima::robot

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// A scene's "robots" (docs/scene-format.md): a URDF robot with its base
+// pose, initial state, PD gains and a scripted target trajectory, stepped
+// with the scene's bodies by robot::RobotWorld.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+#include <nlohmann/json.hpp>
+
+#include <proxima/robot/link_geometry.hpp>
+#include <proxima/robot/robot_world.hpp>
+
+namespace proxima::apps {
+
+/// One key of a target trajectory: joint positions at time t (s).
+struct RobotTargetKey {
+  double t = 0.0;
+  Eigen::VectorXd q;
+};
+
+struct SceneRobot {
+  std::shared_ptr<const robot::RobotGeometry> geometry;
+  Transform base;
+  robot::ArticulatedState initial;
+  Eigen::VectorXd kp, kd;    ///< empty: no PD control
+  Eigen::VectorXd torque;    ///< feed-forward, zeros unless given
+  std::vector<RobotTargetKey> targets;  ///< times strictly increasing; empty without PD
+
+  /// The PD target at time t: positions piecewise linear through the keys
+  /// and the segment's slope as the velocity target; before the first key
+  /// and after the last the key's positions with velocity 0.
+  void target_at(double t, Eigen::VectorXd& q, Eigen::VectorXd& qd) const;
+  /// The robot among `world`'s bodies, its torque and (at time 0) targets set.
+  robot::RobotWorld make_world(sim::World world) const;
+  /// Sets the PD targets of time rw.time() (no-op without PD).
+  void drive(robot::RobotWorld& rw) const;
+};
+
+/// The scene's "robots" array (at most one: RobotWorld holds one robot).
+/// A relative "urdf" path is resolved against `base_dir`. Throws
+/// proxima::Error naming the field: unknown keys, a URDF that does not
+/// read, joint vectors of the wrong length or not finite, gains < 0, PD
+/// gains without targets or targets without gains, target times not
+/// strictly increasing.
+std::vector<SceneRobot> robots_from_json(const nlohmann::json& j, const std::string& field,
+                                         const std::string& base_dir);
+
+}  // namespace proxima::apps

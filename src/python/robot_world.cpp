@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// robot::RobotWorld as proxima.RobotWorld: a URDF robot among a
+// proxima.World's bodies (copied when it is built), its PD targets and
+// torques set, stepped without the GIL, joint states, link and body poses
+// and contact forces read back.
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <proxima/robot/robot_world.hpp>
+#include <proxima/robot/urdf.hpp>
+
+#include "bindings.hpp"
+#include "convert.hpp"
+#include "world.hpp"
+
+namespace proxima::python {
+namespace {
+
+struct PyRobotWorld {
+  std::unique_ptr<robot::RobotWorld> rw;
+  std::mutex mutex;
+};
+
+using RobotWorldLock = std::lock_guard<std::mutex>;
+
+// A joint vector: an array of dof() numbers, or (when `scalar_ok`) one number
+// for every joint. Sizes and finiteness are checked here, naming `name`.
+Eigen::VectorXd joint_values(const robot::RobotModel& m, const py::handle& value, const std::string& name,
+                             bool scalar_ok) {
+  const auto dof = static_cast<Eigen::Index>(m.variable_count());
+  if (scalar_ok && (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value)) &&
+      !py::isinstance<py::bool_>(value)) {
+    const double x = value.cast<double>();
+    if (!std::isfinite(x)) value_error(name + ": must be finite (got " + repr(x) + ")");
+    return Eigen::VectorXd::Constant(dof, x);
+  }
+  const DoubleArray a = double_array(value, name);
+  if (a.ndim() != 1 || a.shape(0) != dof)
+    value_error(name + ": expected " + std::to_string(dof) + " joint values (" + std::to_string(dof) + ",), got shape " +
+                shape_string(a));
+  Eigen::VectorXd out(dof);
+  for (Eigen::Index i = 0; i < dof; ++i) {
+    out[i] = a.data()[i];
+    if (!std::isfinite(out[i]))
+      value_error(name + "[" + std::to_string(i) + "] (joint '" + m.joint(m.variable_joint(static_cast<std::size_t>(i))).name +
+                  "'): must be finite (got " + repr(out[i]) + ")");
+  }
+  return out;
+}
+
+py::array_t<double> vector_array(const Eigen::VectorXd& v) {
+  py::array_t<double> out(v.size());
+  for (Eigen::Index i = 0; i < v.size(); ++i) out.mutable_data()[i] = v[i];
+  return out;
+}
+
+int robot_world_body(const sim::World& w, const py::handle& body) {
+  if (py::isinstance<py::str>(body)) {
+    const std::string name = body.cast<std::string>();
+    const int i = w.find(name);
+    if (i < 0) value_error("body: no body named '" + name + "'");
+    return i;
+  }
+  if (py::isinstance<py::bool_>(body) || !py::isinstance<py::int_>(body))
+    type_error("body: expected a body name (str) or index (int)");
+  const long long i = body.cast<long long>();
+  if (i < 0 || i >= static_cast<long long>(w.bodies().size()))
+    value_error("body: index " + std::to_string(i) + " is out of range (" + std::to_string(w.bodies().size()) +
+                " bodies)");
+  return static_cast<int>(i);
+}
+
+robot::MeshMode robot_mesh_mode(const std::string& s) {
+  if (s == "convex_hull") return robot::MeshMode::convex_hull;
+  if (s == "triangle_mesh") return robot::MeshMode::triangle_mesh;
+  value_error("mesh_mode: unknown \"" + s + "\" (expected convex_hull or triangle_mesh)");
+}
+
+}  // namespace
+
+void bind_robot_world(py::module_& m) {
+  py::class_<PyRobotWorld>(
+      m, "RobotWorld",
+      "A fixed-base URDF robot among a World's bodies, robot and bodies under one contact problem per step "
+      "(docs/dynamics.md): PD targets and torques, joint states, contact forces on the links. The World is "
+      "copied when the RobotWorld is built (its dt, solver, friction and bodies); later changes to it do not "
+      "reach here. Self-collision of the robot is left out.")
+      .def(py::init([](const std::string& urdf, PyWorld& world, const py::object& base, const py::object& q,
+                       const py::object& qd, const std::string& mesh_mode, double margin) {
+             robot::GeometryOptions go;
+             go.mesh_mode = robot_mesh_mode(mesh_mode);
+             if (!(std::isfinite(margin) && margin >= 0.0)) value_error("margin: must be finite and >= 0");
+             go.margin = margin;
+             const Transform b = pose_arg(base, "base", PoseCheck::strict);
+             std::optional<robot::RobotGeometry> geometry;
+             {
+               py::gil_scoped_release unlocked;  // reading and hulling the meshes takes a moment
+               geometry.emplace(robot::load_urdf(urdf), go);
+             }
+             const robot::RobotModel& model = geometry->model();
+             robot::ArticulatedState s;
+             s.q = q.is_none() ? Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.variable_count()))
+                               : joint_values(model, q, "q", false);
+             s.qd = qd.is_none() ? Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.variable_count()))
+                                 : joint_values(model, qd, "qd", false);
+             sim::World copy;
+             {
+               std::lock_guard<std::mutex> l(world.mutex);
+               copy = world.world;
+             }
+             auto out = std::make_unique<PyRobotWorld>();
+             out->rw = std::make_unique<robot::RobotWorld>(*geometry, b, s, std::move(copy));
+             return out;
+           }),
+           py::arg("urdf"), py::arg("world"), py::kw_only(), py::arg("base") = py::none(), py::arg("q") = py::none(),
+           py::arg("qd") = py::none(), py::arg("mesh_mode") = "convex_hull", py::arg("margin") = 0.0,
+           "The robot of the URDF file with its root at `base`, at joint positions q and velocities qd (zeros by "
+           "default), among a copy of `world`'s bodies. mesh_mode: link meshes as their convex hulls or raw "
+           "triangle meshes; margin inflates every link shape, m.")
+      .def_property_readonly(
+          "joint_names",
+          [](PyRobotWorld& r) {
+            RobotWorldLock l(r.mutex);
+            return r.rw->robot().dynamics().model().variable_names();
+          },
+          "The joint variables, in the order of q.")
+      .def_property_readonly(
+          "body_names",
+          [](PyRobotWorld& r) {
+            RobotWorldLock l(r.mutex);
+            std::vector<std::string> out;
+            for (const sim::Body& b : r.rw->world().bodies()) out.push_back(b.name);
+            return out;
+          },
+          "Names of the world's bodies, by index.")
+      .def_property_readonly("time", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return r.rw->time(); },
+                             "Simulated time, s.")
+      .def_property_readonly("dt", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return r.rw->world().options.dt; },
+                             "Time step, s (the World's when copied).")
+      .def_property_readonly(
+          "q", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return vector_array(r.rw->robot().state().q); },
+          "Joint positions (rad or m).")
+      .def_property_readonly(
+          "qd", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return vector_array(r.rw->robot().state().qd); },
+          "Joint velocities.")
+      .def_property_readonly(
+          "motor_torque",
+          [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return vector_array(r.rw->robot().motor_torque()); },
+          "The last step's motor torques (N m or N), after the URDF effort clamp.")
+      .def(
+          "set_pd",
+          [](PyRobotWorld& r, const py::object& kp, const py::object& kd, const py::object& q_target,
+             const py::object& qd_target) {
+            RobotWorldLock l(r.mutex);
+            const robot::RobotModel& model = r.rw->robot().dynamics().model();
+            const Eigen::VectorXd p = joint_values(model, kp, "kp", true), d = joint_values(model, kd, "kd", true);
+            const Eigen::VectorXd target = joint_values(model, q_target, "q_target", false);
+            const Eigen::VectorXd rate = qd_target.is_none() ? Eigen::VectorXd::Zero(target.size())
+                                                             : joint_values(model, qd_target, "qd_target", false);
+            r.rw->robot().set_pd(p, d, target, rate);
+          },
+          py::arg("kp"), py::arg("kd"), py::arg("q_target"), py::arg("qd_target") = py::none(),
+          "PD control towards q_target (and qd_target, zeros by default), held until changed; kp and kd are one "
+          "number for every joint or one per joint, >= 0.")
+      .def(
+          "clear_pd", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); r.rw->robot().clear_pd(); },
+          "Ends PD control (the feed-forward torque stays).")
+      .def(
+          "set_torque",
+          [](PyRobotWorld& r, const py::object& tau) {
+            RobotWorldLock l(r.mutex);
+            r.rw->robot().set_torque(joint_values(r.rw->robot().dynamics().model(), tau, "tau", false));
+          },
+          py::arg("tau"), "Feed-forward joint torques (N m or N), held until changed.")
+      .def(
+          "step",
+          [](PyRobotWorld& r, long long n) {
+            if (n < 0) value_error("step: n must be >= 0 (got " + std::to_string(n) + ")");
+            py::gil_scoped_release free;
+            RobotWorldLock l(r.mutex);
+            for (long long i = 0; i < n; ++i) r.rw->step();
+          },
+          py::arg("n") = 1, "Advances n steps of dt, without holding the GIL.")
+      .def(
+          "link_pose",
+          [](PyRobotWorld& r, const std::string& link) {
+            RobotWorldLock l(r.mutex);
+            const int i = r.rw->robot().dynamics().model().link_index(link);
+            if (i < 0) value_error("link: no link named '" + link + "'");
+            return r.rw->link_poses()[static_cast<std::size_t>(i)];
+          },
+          py::arg("link"), "World pose of a link's frame.")
+      .def(
+          "body_pose",
+          [](PyRobotWorld& r, const py::object& body) {
+            RobotWorldLock l(r.mutex);
+            return r.rw->world().bodies()[static_cast<std::size_t>(robot_world_body(r.rw->world(), body))].pose;
+          },
+          py::arg("body"), "Pose of a body's geometry frame.")
+      .def(
+          "body_velocity",
+          [](PyRobotWorld& r, const py::object& body) {
+            RobotWorldLock l(r.mutex);
+            return to_array(
+                r.rw->world().bodies()[static_cast<std::size_t>(robot_world_body(r.rw->world(), body))].linear_velocity);
+          },
+          py::arg("body"), "Velocity of a body's centre of mass, m/s.")
+      .def("kinetic_energy", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return r.rw->kinetic_energy(); },
+           "Kinetic energy of robot and bodies, J.")
+      .def("potential_energy", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return r.rw->potential_energy(); },
+           "Potential of gravity over links and bodies (and the bodies' constant forces), J.")
+      .def(
+          "contacts",
+          [](PyRobotWorld& r) {
+            RobotWorldLock l(r.mutex);
+            const robot::RobotModel& model = r.rw->robot().dynamics().model();
+            const sim::World& w = r.rw->world();
+            const double inv_dt = 1.0 / w.options.dt;
+            py::list out;
+            for (const robot::RobotContact& c : r.rw->last_contacts()) {
+              py::dict d;
+              d["link"] = c.link >= 0 ? py::object(py::str(model.link(c.link).name)) : py::object(py::none());
+              d["a"] = c.link >= 0 ? model.link(c.link).name : w.bodies()[static_cast<std::size_t>(c.body_a)].name;
+              d["b"] = w.bodies()[static_cast<std::size_t>(c.body_b)].name;
+              d["point"] = to_array(c.point);
+              d["normal"] = to_array(c.normal);
+              d["depth"] = c.depth;
+              d["normal_force"] = c.normal_impulse * inv_dt;
+              d["friction_force"] = to_array(Vec3(c.friction_impulse * inv_dt));
+              out.append(d);
+            }
+            return out;
+          },
+          "The last step's contacts: dicts with 'link' (the robot link's name, or None between two bodies), 'a' "
+          "(that link's or body's name), 'b' (a body's name), 'point', 'normal' (b to a), 'depth', "
+          "'normal_force' (N) and 'friction_force' (N, on a, world frame): the step's impulses over dt.")
+      .def("__repr__", [](PyRobotWorld& r) {
+        RobotWorldLock l(r.mutex);
+        return "<proxima.RobotWorld '" + r.rw->robot().dynamics().model().name() + "': " +
+               std::to_string(r.rw->robot().dynamics().dof()) + " joints, " +
+               std::to_string(r.rw->world().bodies().size()) + " bodies, t = " + repr(r.rw->time()) + " s>";
+      });
+}
+
+}  // namespace proxima::python

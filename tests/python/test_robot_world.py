@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""proxima.RobotWorld, a robot touching a World's bodies from Python, against
+closed forms: a PD-held plate carrying a cube loads its joint with the
+gravity torque of plate and cube (m g l_c + m_b g x_b), the contact forces on
+the plate carry the cube's weight, and the PD error is that torque over kp;
+the Panda's nearest link comes down on a table and rests on it without
+sinking; bad input raises naming
+the argument."""
+import json
+import math
+import os
+import tempfile
+import unittest
+
+import numpy as np
+
+import proxima
+from helpers import DATA
+
+G = 9.81
+M, LEN, W, T = 2.0, 1.0, 0.3, 0.04  # the plate: mass, length along x, width, thickness
+
+
+def plate_urdf(directory):
+    """One plate on a revolute joint about +y at the origin (positive q turns
+    its x axis down), centre of mass at LEN / 2."""
+    ixx, iyy, izz = M * (W * W + T * T) / 12, M * (LEN * LEN + T * T) / 12, M * (LEN * LEN + W * W) / 12
+    text = f"""<robot name="arm"><link name="base"/><link name="plate">
+<inertial><origin xyz="{LEN / 2!r} 0 0"/><mass value="{M!r}"/>
+<inertia ixx="{ixx!r}" iyy="{iyy!r}" izz="{izz!r}" ixy="0" ixz="0" iyz="0"/></inertial>
+<collision><origin xyz="{LEN / 2!r} 0 0"/><geometry><box size="{LEN!r} {W!r} {T!r}"/></geometry></collision></link>
+<joint name="pivot" type="continuous"><parent link="base"/><child link="plate"/><axis xyz="0 1 0"/></joint></robot>"""
+    path = os.path.join(directory, "plate.urdf")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+class PlateCarryingACube(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.urdf = plate_urdf(self.dir.name)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def run_cube(self, solver):
+        w = proxima.World(dt=1e-3, solver=solver)
+        w.friction = 0.6
+        w.add_body("cube", proxima.Box(0.1, 0.1, 0.1), ([0.6, 0, T / 2 + 0.05 + 0.03], [1, 0, 0, 0]), density=1000)
+        rw = proxima.RobotWorld(self.urdf, w)
+        self.assertEqual(rw.joint_names, ["pivot"])
+        self.assertEqual(rw.body_names, ["cube"])
+        kp = 2000.0
+        rw.set_pd(kp, 40.0, [0.0])
+        rw.step(1500)
+        self.assertAlmostEqual(rw.time, 1.5, places=9)
+        return rw, kp
+
+    def test_the_joint_carries_the_gravity_torque_of_plate_and_cube(self):
+        for solver in ("lemke", "pgs"):
+            rw, kp = self.run_cube(solver)
+            q = rw.q[0]
+            x_b = rw.body_pose("cube").p[0]
+            self.assertLess(np.linalg.norm(rw.body_velocity("cube")), 1e-6)
+            torque = M * G * (LEN / 2) * math.cos(q) + 1.0 * G * x_b
+            self.assertAlmostEqual(-rw.motor_torque[0], torque, delta=1e-6 * torque)
+            self.assertAlmostEqual(q, torque / kp, delta=1e-8)
+            contacts = rw.contacts()
+            self.assertTrue(contacts)
+            # The plate pushes the cube up with its weight: the forces on the
+            # plate (side a) sum to -m g along the plate's normal.
+            total = sum(c["normal_force"] * np.asarray(c["normal"]) + c["friction_force"] for c in contacts)
+            np.testing.assert_allclose(total, [0, 0, -1.0 * G], atol=1e-6)
+            for c in contacts:
+                self.assertEqual(c["link"], "plate")
+                self.assertEqual(c["a"], "plate")
+                self.assertEqual(c["b"], "cube")
+                self.assertLessEqual(c["depth"], 1e-6)
+
+    def test_bad_input_raises_naming_the_argument(self):
+        w = proxima.World()
+        rw = proxima.RobotWorld(self.urdf, w)
+        with self.assertRaisesRegex(ValueError, r"kp: expected 1 joint values \(1,\), got shape \(2,\)"):
+            rw.set_pd([1.0, 2.0], 1.0, [0.0])
+        with self.assertRaisesRegex(ValueError, r"q_target\[0\] \(joint 'pivot'\): must be finite"):
+            rw.set_pd(1.0, 1.0, [float("nan")])
+        with self.assertRaisesRegex(ValueError, r"kd: must be finite"):
+            rw.set_pd(1.0, float("inf"), [0.0])
+        with self.assertRaisesRegex(ValueError, r"PD gains of joint 'pivot' must be >= 0"):
+            rw.set_pd(-1.0, 1.0, [0.0])
+        with self.assertRaisesRegex(ValueError, r"tau: expected 1 joint values"):
+            rw.set_torque([0.0, 0.0])
+        with self.assertRaisesRegex(ValueError, r"step: n must be >= 0"):
+            rw.step(-1)
+        with self.assertRaisesRegex(ValueError, r"link: no link named 'plat'"):
+            rw.link_pose("plat")
+        with self.assertRaisesRegex(ValueError, r"body: no body named 'cube'"):
+            rw.body_pose("cube")
+        with self.assertRaisesRegex(ValueError, r"q: expected 1 joint values"):
+            proxima.RobotWorld(self.urdf, w, q=[0.0, 1.0])
+        with self.assertRaisesRegex(ValueError, r"mesh_mode: unknown"):
+            proxima.RobotWorld(self.urdf, w, mesh_mode="hull")
+        with self.assertRaisesRegex(ValueError, r"margin: must be finite and >= 0"):
+            proxima.RobotWorld(self.urdf, w, margin=-1.0)
+        self.assertEqual(rw.time, 0.0)
+
+    def test_a_world_refuses_a_scene_with_a_robot(self):
+        scene = {"bodies": [], "robots": [{"urdf": self.urdf}]}
+        with self.assertRaisesRegex(ValueError, r"robots: proxima.World does not simulate robots"):
+            proxima.World.from_json(json.dumps(scene))
+
+
+class PandaOnATable(unittest.TestCase):
+    def test_the_nearest_link_rests_on_the_table_without_sinking(self):
+        # The ready pose with the shoulder leaned forward, under PD. The
+        # table's height comes from the scene checker (an independent
+        # distance query): its top 1 mm below the link nearest to it at the
+        # ready pose. That link comes down on it and stays on its top (no
+        # contact deeper than 1e-6 m), the arm at rest.
+        ready = [0.0, -0.785, 0.0, -2.356, 0.0, 1.571, 0.785]
+        urdf = os.path.join(DATA, "robots", "panda", "panda.urdf")
+        # A small table under the hand, its top at 0.45 m for the query.
+        size, centre_x, probe_top = (0.15, 0.3, 0.05), 0.325, 0.45
+        env = proxima.Environment()
+        env.add("table", proxima.Box(*size), ([centre_x, 0, probe_top - size[2] / 2], [1, 0, 0, 0]))
+        nearest = proxima.SceneChecker(urdf, environment=env).distances(ready).environment_distance
+        self.assertTrue(nearest.found)
+        self.assertIn(nearest.link, {"panda_leftfinger", "panda_rightfinger"})
+        top = probe_top + nearest.distance - 1e-3
+        w = proxima.World(dt=1e-3, solver="pgs")
+        w.add_body("table", proxima.Box(*size), ([centre_x, 0, top - size[2] / 2], [1, 0, 0, 0]), static=True)
+        rw = proxima.RobotWorld(urdf, w, q=ready)
+        target = list(ready)
+        target[1] += 0.15
+        rw.set_pd(400.0, 40.0, target)
+        rw.step(1500)
+        contacts = rw.contacts()
+        self.assertTrue(contacts)
+        self.assertIn(nearest.link, {c["link"] for c in contacts})
+        self.assertLessEqual(max(c["depth"] for c in contacts), 1e-6)
+        self.assertLess(np.abs(rw.qd).max(), 1e-4)
+        # The table only pushes up.
+        total = sum(c["normal_force"] * np.asarray(c["normal"]) + c["friction_force"] for c in contacts)
+        self.assertGreater(total[2], 0.0)
+
+
+if __name__ == "__main__":
+    unittest.main()

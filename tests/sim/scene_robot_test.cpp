@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Scene files with a robot ("robots"): the scripted target trajectory
+// against its linear interpolation, a PD-held plate following it to the
+// closed-form steady state, a cube dropped on the plate loading the joint
+// with its weight (read back from the trajectory CSV), and bad robot
+// entries refused by name.
+#include <cmath>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <proxima/core/error.hpp>
+
+#include "scene.hpp"
+#include "../support/scene_error.hpp"
+#include "../support/temp_files.hpp"
+
+namespace proxima {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kGravity = 9.81;
+constexpr double kMass = 2.0, kLength = 1.0;  // the plate; centre of mass at kLength / 2
+
+// A plate on a revolute joint about +y at the origin (positive q turns its
+// x axis down), 1 m × 0.3 m × 0.04 m, uniform.
+std::string plate_urdf() {
+  const double w = 0.3, t = 0.04;
+  const double ixx = kMass * (w * w + t * t) / 12.0, iyy = kMass * (kLength * kLength + t * t) / 12.0,
+               izz = kMass * (kLength * kLength + w * w) / 12.0;
+  std::ostringstream s;
+  s.precision(17);
+  s << "<robot name=\"arm\"><link name=\"base\"/><link name=\"plate\"><inertial><origin xyz=\"" << kLength / 2
+    << " 0 0\"/><mass value=\"" << kMass << "\"/><inertia ixx=\"" << ixx << "\" iyy=\"" << iyy << "\" izz=\"" << izz
+    << "\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial><collision><origin xyz=\"" << kLength / 2
+    << " 0 0\"/><geometry><box size=\"" << kLength << " " << w << " " << t
+    << "\"/></geometry></collision></link><joint name=\"pivot\" type=\"continuous\"><parent link=\"base\"/>"
+       "<child link=\"plate\"/><axis xyz=\"0 1 0\"/></joint></robot>";
+  return s.str();
+}
+
+json robot_scene(const std::string& urdf) {
+  json j = json::parse(R"({"dt": 0.001, "time": 1.5, "bodies": [], "robots": [{"kp": 5000, "kd": 100,
+    "targets": [{"t": 0, "q": [0]}, {"t": 0.5, "q": [0.3]}]}]})");
+  j["robots"][0]["urdf"] = urdf;
+  return j;
+}
+
+// The last row of a CSV as numbers by column name.
+std::vector<std::pair<std::string, double>> last_row(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string header, line, last;
+  std::getline(in, header);
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  std::vector<std::pair<std::string, double>> out;
+  std::istringstream h(header), v(last);
+  std::string name, value;
+  while (std::getline(h, name, ',') && std::getline(v, value, ',')) {
+    char* end = nullptr;
+    const double x = std::strtod(value.c_str(), &end);
+    out.emplace_back(name, *end == '\0' ? x : std::nan(""));
+  }
+  return out;
+}
+
+double column(const std::vector<std::pair<std::string, double>>& row, const std::string& name) {
+  for (const auto& [n, x] : row)
+    if (n == name) return x;
+  ADD_FAILURE() << "no column " << name;
+  return std::nan("");
+}
+
+TEST(SceneRobot, TargetTrajectoryIsPiecewiseLinearAndHeld) {
+  const testing::TempDir dir;
+  const apps::Scene s = apps::scene_from_json(robot_scene(dir.write("arm.urdf", plate_urdf()).string()));
+  ASSERT_EQ(s.robots.size(), 1u);
+  Eigen::VectorXd q, qd;
+  s.robots[0].target_at(-1.0, q, qd);
+  EXPECT_EQ(q[0], 0.0);
+  EXPECT_EQ(qd[0], 0.0);
+  s.robots[0].target_at(0.2, q, qd);
+  EXPECT_NEAR(q[0], 0.3 * 0.2 / 0.5, 1e-15);
+  EXPECT_NEAR(qd[0], 0.3 / 0.5, 1e-15);
+  s.robots[0].target_at(0.7, q, qd);
+  EXPECT_EQ(q[0], 0.3);
+  EXPECT_EQ(qd[0], 0.0);
+}
+
+TEST(SceneRobot, PdHeldPlateSettlesWhereGainBalancesGravity) {
+  // After the ramp the target holds at 0.3 rad. Gravity turns the plate
+  // further down (positive q), so at rest the motor's kp (0.3 − q) holds
+  // the gravity torque m g l_c cos q: kp (q − 0.3) = m g l_c cos q, a fixed
+  // point solved here by bisection.
+  const testing::TempDir dir;
+  apps::Scene s = apps::scene_from_json(robot_scene(dir.write("arm.urdf", plate_urdf()).string()));
+  std::ostringstream csv;
+  const apps::SimRunResult r = apps::run_scene(s, 1.5, &csv);
+  EXPECT_EQ(r.steps, 1500);
+  const auto row = last_row(csv.str());
+  const double kp = 5000.0, lc = 0.5 * kLength;
+  double lo = 0.3, hi = 0.4;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (kp * (mid - 0.3) < kMass * kGravity * lc * std::cos(mid) ? lo : hi) = mid;
+  }
+  EXPECT_NEAR(column(row, "arm.pivot.q"), lo, 1e-8);
+  EXPECT_NEAR(column(row, "arm.pivot.tau"), -kMass * kGravity * lc * std::cos(lo), 1e-6);
+  EXPECT_NEAR(column(row, "time"), 1.5, 1e-9);
+  EXPECT_EQ(column(row, "contacts"), 0.0);
+}
+
+TEST(SceneRobot, CubeOnThePlateLoadsTheJointWithItsWeight) {
+  const testing::TempDir dir;
+  json j = robot_scene(dir.write("arm.urdf", plate_urdf()).string());
+  j["robots"][0]["targets"] = json::parse(R"([{"t": 0, "q": [0]}])");
+  j["bodies"] = json::parse(R"([{"name": "cube", "shape": {"shape": "box", "size": [0.1, 0.1, 0.1]},
+    "density": 1000, "pose": {"p": [0.6, 0, 0.1]}}])");
+  j["friction"] = {{"default", 0.6}};
+  apps::Scene s = apps::scene_from_json(j);
+  std::ostringstream csv;
+  apps::run_scene(s, 1.5, &csv);
+  const auto row = last_row(csv.str());
+  const double q = column(row, "arm.pivot.q"), x = column(row, "cube.x");
+  EXPECT_NEAR(x, 0.6, 1e-3);
+  EXPECT_GT(column(row, "contacts"), 0.0);
+  const double gravity_torque = kMass * kGravity * 0.5 * kLength * std::cos(q) + 1.0 * kGravity * x;
+  // The CSV keeps 10 significant digits.
+  EXPECT_NEAR(-column(row, "arm.pivot.tau"), gravity_torque, 1e-6 * gravity_torque);
+  // The bodies are handed back to the scene's world, at the run's time.
+  EXPECT_NEAR(s.world.bodies()[0].pose.p.x(), x, 1e-9);
+  EXPECT_NEAR(s.world.time(), 1.5, 1e-9);
+}
+
+TEST(SceneRobot, ShippedExampleEndsWithTheCubesWeightOnTheJoint) {
+  // examples/robot_arm_cube.json: the plate raised and lowered along its
+  // target trajectory with a cube on it, back at its target 0 from 1.5 s
+  // (the PD's transient, ζ ≈ 0.44 at ω ≈ 44 rad/s, has died out by 3 s).
+  // At 3 s the motor carries the gravity torque of plate and cube.
+  apps::Scene s = apps::load_scene(std::string(PROXIMA_EXAMPLES_DIR) + "/robot_arm_cube.json");
+  std::ostringstream csv;
+  const apps::SimRunResult r = apps::run_scene(s, s.time, &csv);
+  EXPECT_EQ(r.steps, 3000);
+  const auto row = last_row(csv.str());
+  const double q = column(row, "plate_arm.pivot.q"), x = column(row, "cube.x");
+  EXPECT_NEAR(x, 0.6, 1e-2);  // the cube rode the plate up and down
+  EXPECT_GT(column(row, "contacts"), 0.0);
+  const double gravity_torque = kMass * kGravity * 0.5 * kLength * std::cos(q) + 1.0 * kGravity * x;
+  EXPECT_NEAR(-column(row, "plate_arm.pivot.tau"), gravity_torque, 1e-6 * gravity_torque);
+  EXPECT_NEAR(q, gravity_torque / 2000.0, 1e-8);
+}
+
+TEST(SceneRobot, BadRobotEntriesAreRefusedByName) {
+  const testing::TempDir dir;
+  const std::string urdf = dir.write("arm.urdf", plate_urdf()).string();
+  const auto error_with = [&](const std::function<void(json&)>& edit) {
+    json j = robot_scene(urdf);
+    edit(j);
+    return testing::scene_error(j);
+  };
+  const auto expect = [&](const std::function<void(json&)>& edit, const std::string& part) {
+    const std::string e = error_with(edit);
+    EXPECT_NE(e.find(part), std::string::npos) << "'" << part << "' not in: " << e;
+  };
+  expect([](json& j) { j["robots"][0]["kpp"] = 1; }, "robots[0].kpp: unknown key");
+  expect([](json& j) { j["robots"][0]["q"] = {0.0, 1.0}; }, "robots[0].q: has 2 values, expected 1");
+  expect([](json& j) { j["robots"][0]["qd"] = {"fast"}; }, "robots[0].qd[0]");
+  expect([](json& j) { j["robots"][0]["kp"] = -1; }, "robots[0].kp");
+  expect([](json& j) { j["robots"][0]["kd"] = {1.0, 2.0}; }, "robots[0].kd: has 2 values, expected 1");
+  expect([](json& j) { j["robots"][0].erase("targets"); }, "robots[0]: missing \"targets\"");
+  expect([](json& j) { j["robots"][0].erase("kp"); }, "robots[0]: missing \"kp\"");
+  expect([](json& j) { j["robots"][0]["targets"][1]["t"] = 0.0; }, "robots[0].targets[1].t: must be later");
+  expect([](json& j) { j["robots"][0]["targets"][1]["q"] = {std::nan("")}; }, "robots[0].targets[1].q[0]");
+  expect([](json& j) { j["robots"][0]["targets"] = json::array(); }, "robots[0].targets");
+  expect([](json& j) { j["robots"][0]["urdf"] = "/nonexistent/arm.urdf"; }, "robots[0].urdf");
+  expect([](json& j) { j["robots"][0]["mesh_mode"] = "hull"; }, "robots[0].mesh_mode: unknown mesh mode");
+  expect([](json& j) { j["robots"][0]["margin"] = -1; }, "robots[0].margin");
+  expect([](json& j) { j["robots"][0]["base"] = {{"p", {0, 0}}}; }, "robots[0].base");
+  expect([](json& j) { j["robots"].push_back(j["robots"][0]); }, "robots: has 2 robots; a scene holds at most one");
+  expect([](json& j) { j["robots"] = json::object(); }, "robots");
+  expect([](json& j) { j["metrics"] = json::parse(R"([{"kind": "energy"}])"); },
+         "metrics: not supported in a scene with robots");
+  EXPECT_EQ(error_with([](json&) {}), "");
+}
+
+TEST(SceneRobot, CommandRefusesOutputsItCannotWriteForRobots) {
+  const testing::TempDir dir;
+  const std::string urdf = dir.write("arm.urdf", plate_urdf()).string();
+  const std::string scene = dir.write("scene.json", robot_scene(urdf).dump()).string();
+  for (const bool html : {true, false}) {
+    apps::SimCommandOptions o;
+    o.progress = false;
+    if (html) o.html_path = (dir.path() / "page.html").string();
+    else o.contacts_path = (dir.path() / "contacts.jsonl").string();
+    std::ostringstream out, err;
+    EXPECT_EQ(apps::run_sim_command(scene, o, out, err), 1);
+    EXPECT_NE(err.str().find(html ? "--html: a scene with robots" : "--contacts: not written for a scene with robots"),
+              std::string::npos)
+        << err.str();
+  }
+  apps::SimCommandOptions o;
+  o.progress = false;
+  o.time = 0.01;
+  std::ostringstream out, err;
+  EXPECT_EQ(apps::run_sim_command(scene, o, out, err), 0) << err.str();
+}
+
+}  // namespace
+}  // namespace proxima
