@@ -51,22 +51,33 @@ json robot_scene(const std::string& urdf) {
   return j;
 }
 
-// The last row of a CSV as numbers by column name.
-std::vector<std::pair<std::string, double>> last_row(const std::string& csv) {
+using Row = std::vector<std::pair<std::string, double>>;
+
+// Every row of a CSV as numbers by column name.
+std::vector<Row> rows_of(const std::string& csv) {
   std::istringstream in(csv);
-  std::string header, line, last;
+  std::string header, line;
   std::getline(in, header);
-  while (std::getline(in, line))
-    if (!line.empty()) last = line;
-  std::vector<std::pair<std::string, double>> out;
-  std::istringstream h(header), v(last);
-  std::string name, value;
-  while (std::getline(h, name, ',') && std::getline(v, value, ',')) {
-    char* end = nullptr;
-    const double x = std::strtod(value.c_str(), &end);
-    out.emplace_back(name, *end == '\0' ? x : std::nan(""));
+  std::vector<Row> rows;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    Row out;
+    std::istringstream h(header), v(line);
+    std::string name, value;
+    while (std::getline(h, name, ',') && std::getline(v, value, ',')) {
+      char* end = nullptr;
+      const double x = std::strtod(value.c_str(), &end);
+      out.emplace_back(name, *end == '\0' ? x : std::nan(""));
+    }
+    rows.push_back(std::move(out));
   }
-  return out;
+  return rows;
+}
+
+// The last row of a CSV as numbers by column name.
+Row last_row(const std::string& csv) {
+  std::vector<Row> rows = rows_of(csv);
+  return rows.empty() ? Row{} : rows.back();
 }
 
 double column(const std::vector<std::pair<std::string, double>>& row, const std::string& name) {
@@ -153,6 +164,40 @@ TEST(SceneRobot, ShippedExampleEndsWithTheCubesWeightOnTheJoint) {
   const double gravity_torque = kMass * kGravity * 0.5 * kLength * std::cos(q) + 1.0 * kGravity * x;
   EXPECT_NEAR(-column(row, "plate_arm.pivot.tau"), gravity_torque, 1e-6 * gravity_torque);
   EXPECT_NEAR(q, gravity_torque / 2000.0, 1e-8);
+}
+
+TEST(SceneRobot, ShippedUr5PushesTheBoxAlongTheTable) {
+  // examples/ur5_push_box.json: the UR5's gripper, held 3 cm above the table
+  // by its PD targets, sweeps the shoulder from 0.5 to -0.4 rad between 0.5
+  // and 3 s and pushes a 8 cm box lying in its path. The box stays put
+  // until the gripper reaches it, slides along the table top without
+  // tipping, lifting or sinking (its centre at half its size above the
+  // top, 0.74 m), and rests once the arm has stopped.
+  apps::Scene s = apps::load_scene(std::string(PROXIMA_EXAMPLES_DIR) + "/ur5_push_box.json");
+  std::ostringstream csv;
+  const apps::SimRunResult r = apps::run_scene(s, s.time, &csv);
+  EXPECT_EQ(r.steps, 4000);
+  const std::vector<Row> rows = rows_of(csv.str());
+  ASSERT_EQ(rows.size(), 4000u);  // one row a step, after it
+  const double x0 = column(rows.front(), "box.x"), y0 = column(rows.front(), "box.y");
+  double lowest = 1e9, highest = -1e9, moved_early = 0.0;
+  for (const Row& row : rows) {
+    const double t = column(row, "time"), z = column(row, "box.z");
+    lowest = std::min(lowest, z);
+    highest = std::max(highest, z);
+    if (t < 0.8) moved_early = std::max(moved_early, std::hypot(column(row, "box.x") - x0, column(row, "box.y") - y0));
+  }
+  EXPECT_LT(moved_early, 1e-6);
+  EXPECT_GT(lowest, 0.74 - 1e-3);
+  EXPECT_LT(highest, 0.74 + 1e-3);
+  const Row& end = rows.back();
+  const Row& before = rows[rows.size() - 101];  // 0.1 s earlier, the arm long stopped
+  EXPECT_GT(std::hypot(column(end, "box.x") - x0, column(end, "box.y") - y0), 0.15);
+  EXPECT_LT(std::hypot(column(end, "box.x") - column(before, "box.x"), column(end, "box.y") - column(before, "box.y")),
+            1e-5);
+  // Tilting would show in the orientation: the box slides flat.
+  const double tilt = std::hypot(column(end, "box.qx"), column(end, "box.qy"));
+  EXPECT_LT(tilt, 1e-3);
 }
 
 TEST(SceneRobot, BadRobotEntriesAreRefusedByName) {
