@@ -426,6 +426,31 @@ void build_direction_seeds(PolytopeData& p) {
   p.direction_cells = n;
 }
 
+// The largest face-plane value n·q − c by a scan of every face, four
+// running maxima so that the maxima do not form one dependency chain; stops
+// early (with a value above `enough`) once a block of faces exceeds it.
+double plane_scan(const PolytopeData& d, const Vec3& q, double enough) {
+  const std::size_t n = d.face_normals.size();
+  const Vec3* normal = d.face_normals.data();
+  const double* offset = d.face_offsets.data();
+  const double qx = q.x(), qy = q.y(), qz = q.z();
+  const auto plane = [&](std::size_t f) {
+    return normal[f].x() * qx + normal[f].y() * qy + normal[f].z() * qz - offset[f];
+  };
+  double m0 = -std::numeric_limits<double>::infinity(), m1 = m0, m2 = m0, m3 = m0;
+  std::size_t f = 0;
+  for (; f + 4 <= n; f += 4) {
+    m0 = std::max(m0, plane(f));
+    m1 = std::max(m1, plane(f + 1));
+    m2 = std::max(m2, plane(f + 2));
+    m3 = std::max(m3, plane(f + 3));
+    if ((f & 63) == 60 && std::max(std::max(m0, m1), std::max(m2, m3)) > enough) break;
+  }
+  if (f + 4 > n)
+    for (; f < n; ++f) m0 = std::max(m0, plane(f));
+  return std::max(std::max(m0, m1), std::max(m2, m3));
+}
+
 }  // namespace
 
 ConvexPolytope::ConvexPolytope(const std::vector<Vec3>& points, double margin) : margin_(margin) {
@@ -520,11 +545,11 @@ ConvexPolytope::ConvexPolytope(const std::vector<Vec3>& points, double margin) :
 double ConvexPolytope::largest_plane_value(const Vec3& q, double enough) const {
   const PolytopeData& d = *data_;
   double best = -std::numeric_limits<double>::infinity();
-  if (d.cones.empty()) {
-    for (std::size_t f = 0; f < d.face_normals.size(); ++f)
-      best = std::max(best, d.face_normals[f].dot(q) - d.face_offsets[f]);
-    return best;
-  }
+  // Up to a few hundred faces a straight scan wins: the search's branches
+  // mispredict where the scan's do not (cachegrind's branch simulation on
+  // polytope–capsule depth queries: the two cost about the same at 400
+  // faces, the search a third of the scan at 800 and less beyond).
+  if (d.cones.empty() || d.face_normals.size() <= kScanFaces) return plane_scan(d, q, enough);
   // Branch and bound: a cone's faces have n·q ≤ cap_max and offsets ≥
   // min_offset, so no face under it exceeds their difference. Depth-first,
   // the larger bound first; the hierarchy's median splits keep the depth
@@ -556,9 +581,7 @@ double ConvexPolytope::largest_plane_value(const Vec3& q, double enough) const {
     if (top + 2 > 128) {
       // Not reached with the median splits; kept so that a deeper tree
       // still gets the exact answer.
-      for (std::size_t f = 0; f < d.face_normals.size(); ++f)
-        best = std::max(best, d.face_normals[f].dot(q) - d.face_offsets[f]);
-      return best;
+      return plane_scan(d, q, enough);
     }
     Entry near{e.node + 1, bound(e.node + 1)}, far{c.right, bound(c.right)};
     if (far.bound > near.bound) std::swap(near, far);

@@ -136,6 +136,9 @@ class ConvexPolytope {
  public:
   static constexpr ShapeType kType = ShapeType::convex;
   static constexpr int kHillClimbThreshold = 32;
+  /// largest_plane_value scans hulls of up to this many faces and searches
+  /// the cone hierarchy of larger ones.
+  static constexpr std::size_t kScanFaces = 640;
 
   /// Throws proxima::Error for an empty or non-finite point set, a negative
   /// or non-finite margin, or a flat point set without margin.
@@ -177,9 +180,9 @@ class ConvexPolytope {
   /// The largest face-plane value n·q − c over the hull's faces at the
   /// local point q: the core's signed distance at q when q is inside or on
   /// the hull, positive outside. Once a face's value exceeds `enough` it
-  /// may return that value instead of the largest. Solid hulls search the
-  /// cone hierarchy (a few leaves for a point near the surface), others
-  /// scan their faces.
+  /// may return that value instead of the largest. Solid hulls of more than
+  /// kScanFaces faces search the cone hierarchy (a few leaves for a point
+  /// near the surface), others scan their faces.
   double largest_plane_value(const Vec3& q,
                              double enough = std::numeric_limits<double>::infinity()) const;
 
