@@ -27,18 +27,19 @@ namespace proxima {
 /// penetration depth paper over
 /// MPR, warm-started from the cache's direction; where it cannot certify its
 /// answer, the exact method: SAT for box and polytope pairs, and EPA for the
-/// rest. A polytope against a capsule, a sphere or a box, with overlapping
-/// cores, goes straight to the SAT on the polytope's cone hierarchy with the
-/// warm start's support value as its bound: the proof that certifies the
-/// SQP there costs as much as that SAT, and the SQP 15–60 support calls
-/// more; see narrow/incremental_depth.hpp), `mpr` (depth along the centre line, as libccd's MPR
+/// rest. A polytope against a capsule or a sphere, with overlapping cores,
+/// goes straight to the SAT on the polytope's cone hierarchy with the warm
+/// start's support value as its bound, and a polytope and a box to EPA: the
+/// proof that certifies the SQP on those pairs costs as much as that SAT,
+/// and the SQP 15–60 support calls more; see narrow/incremental_depth.hpp),
+/// `mpr` (depth along the centre line, as libccd's MPR
 /// penetration: an upper bound, not the minimum, answered with status
 /// Status::upper_bound; the normal is the centre line, B's centre to A's, and
 /// moving A by the depth along it separates the pair; a pair touching within
 /// MPR's tolerance gets depth 0, the supporting plane's normal and `ok`; a
 /// ray cast that does not converge leaves the answer to EPA). A
-/// cache given with a polytope–capsule (or, with `incremental`, a
-/// polytope–box) depth query is warm-started from and receives the normal.
+/// cache given with a polytope–capsule depth query is warm-started from and
+/// receives the normal.
 enum class Method { automatic, gjk, analytic, sat, incremental, mpr };
 
 struct CollideRequest {

@@ -88,25 +88,6 @@ DistanceResult polytope_capsule_depth(const A& a, const Transform& ta, const B& 
   });
 }
 
-// A polytope and a box in either order: the SAT on P ⊖ Q of sat.hpp
-// (sat_polytope_box_depth), warm-started from a B→A normal guess.
-template <class A, class B>
-inline constexpr bool kPolytopeBox = (std::is_same_v<A, ConvexPolytope> && std::is_same_v<B, Box>) ||
-                                     (std::is_same_v<A, Box> && std::is_same_v<B, ConvexPolytope>);
-
-template <class A, class B>
-DistanceResult polytope_box_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
-                                  const Vec3& guess) {
-  if constexpr (std::is_same_v<A, ConvexPolytope>) {
-    return sat_polytope_box_depth(a, ta, b, tb, guess);
-  } else {
-    DistanceResult r = sat_polytope_box_depth(b, tb, a, ta, Vec3(-guess));
-    r.normal = -r.normal;
-    std::swap(r.point_a, r.point_b);
-    return r;
-  }
-}
-
 // EPA on the cores (GJK's final simplex), plus the radii around them.
 template <class A, class B>
 DistanceResult epa_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
@@ -293,19 +274,6 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
         cache->direction = s.normal;
         int& hint = kPolyhedral<A> ? cache->hint_a : cache->hint_b;
         if (hint < 0) hint = vertex;
-      }
-    }
-  }
-  // Polytope–box depth with Method::incremental: the same cone-pruned SAT on
-  // P ⊖ Q (sat_polytope_box.cpp), its bound the support value along the
-  // warm start. Cores apart (or touching): GJK measures them as for any pair.
-  if constexpr (kPolytopeBox<A, B>) {
-    if (mode == Mode::signed_distance && req.method == Method::incremental) {
-      DistanceResult s = polytope_box_depth(a, ta, b, tb, cache ? cache->direction : Vec3(Vec3::Zero()));
-      if (s.status == Status::ok && s.distance + radii < 0.0) {
-        if (cache) cache->direction = s.normal;
-        ensure_depth_witnesses(a, ta, b, tb, s);
-        return s;
       }
     }
   }

@@ -86,11 +86,13 @@
 //     (a local minimum) when that value is > 0 (origin inside C0).
 // When best_h ≤ r + eps the bracket proves nothing about the cores (they may
 // be apart) and the answer stays as the rest of this comment says. The walk
-// replaces the sampled check on these pairs. Measured (bench, polytope(200)):
-// the walk costs about what the warm-started SAT does (0.8 µs) and the SQP
-// 15–60 support calls before it, so the request path (query.hpp,
-// Method::incremental) asks the walk directly with the warm start's support
-// value as its bound, and this function is the certified SQP for callers who
+// replaces the sampled check on these pairs. Measured (proxima-bench,
+// polytope(200), deep overlaps): the walk costs about what the warm-started
+// SAT does (0.8 µs on the capsule, 1.2–1.7 µs on the box) and the SQP
+// 15–60 support calls (2–5 µs) before it, so the request path (query.hpp,
+// Method::incremental) asks the capsule's walk directly with the warm
+// start's support value as its bound and leaves the box to EPA (as fast on
+// shallow overlaps), and this function is the certified SQP for callers who
 // want the paper's method.
 //
 // No heap allocation; templated on both shape types; the inner loops are the
