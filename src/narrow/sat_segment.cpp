@@ -45,10 +45,7 @@ using detail::kWellConditioned;
 
 // The largest n·s over the cap of half angle θ about unit a, given a·s and
 // |s| = len.
-double cap_max(const NormalCone& c, double as, double len) {
-  if (as >= len * c.cos_angle) return len;
-  return as * c.cos_angle + std::sqrt(std::max(0.0, len * len - as * as)) * c.sin_angle;
-}
+double cap_max(const NormalCone& c, double as, double len) { return c.cap_max(as, len); }
 
 enum class Kind { face, edge };
 

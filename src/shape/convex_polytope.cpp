@@ -351,6 +351,76 @@ class ConeBuilder {
   std::vector<std::vector<int>> owned_;
 };
 
+// The cube-map cell of direction d (PolytopeData::direction_seeds) on a
+// map of n² cells a face, or −1 for a zero or non-finite direction.
+int direction_cell(const Vec3& d, int n) {
+  const Vec3 a = d.cwiseAbs();
+  int axis = 0;
+  if (a.y() > a[axis]) axis = 1;
+  if (a.z() > a[axis]) axis = 2;
+  const double m = a[axis];
+  const double u = d[(axis + 1) % 3] / m, w = d[(axis + 2) % 3] / m;
+  // NaN (a zero or non-finite d) fails these, so the casts below are defined.
+  if (!(u >= -1.0 && u <= 1.0 && w >= -1.0 && w <= 1.0)) return -1;
+  const int i = std::min(n - 1, static_cast<int>((u + 1.0) * 0.5 * n));
+  const int j = std::min(n - 1, static_cast<int>((w + 1.0) * 0.5 * n));
+  return ((2 * axis + (d[axis] < 0.0 ? 1 : 0)) * n + i) * n + j;
+}
+
+// Steepest ascent on the vertex graph from v (d·v = best): a vertex with no
+// better neighbour is a global maximum on a convex polytope.
+int climb_vertex_graph(const PolytopeData& p, const Vec3& d, int v, double best) {
+  const int* nb = p.neighbors.data();
+  for (;;) {
+    int next = v;
+    for (int k = p.neighbor_offsets[static_cast<std::size_t>(v)];
+         k < p.neighbor_offsets[static_cast<std::size_t>(v) + 1]; ++k) {
+      const int u = nb[k];
+      const double x = d.dot(p.vertices[static_cast<std::size_t>(u)]);
+      if (x > best) { best = x; next = u; }
+    }
+    if (next == v) return v;
+    v = next;
+  }
+}
+
+// The best of the six axis seeds along d, as a start for the climb.
+int best_axis_seed(const PolytopeData& p, const Vec3& d, double& best) {
+  int v = p.seeds[0];
+  best = d.dot(p.vertices[static_cast<std::size_t>(v)]);
+  for (int s : p.seeds) {
+    const double x = d.dot(p.vertices[static_cast<std::size_t>(s)]);
+    if (x > best) { best = x; v = s; }
+  }
+  return v;
+}
+
+// The direction map: about one cell for every 3 vertices on each face
+// (2 to 32 cells a side), each cell's vertex climbed to from its
+// neighbour's, so the map costs about one short climb a cell.
+void build_direction_seeds(PolytopeData& p) {
+  const int n = std::clamp(static_cast<int>(std::lround(std::sqrt(static_cast<double>(p.vertices.size()) / 3.0))), 2, 32);
+  p.direction_seeds.assign(static_cast<std::size_t>(6 * n * n), 0);
+  for (int face = 0; face < 6; ++face) {
+    const int axis = face / 2;
+    int v = -1;
+    double best = 0.0;
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        Vec3 d;
+        d[axis] = face % 2 == 0 ? 1.0 : -1.0;
+        d[(axis + 1) % 3] = -1.0 + (i + 0.5) * 2.0 / n;
+        d[(axis + 2) % 3] = -1.0 + (j + 0.5) * 2.0 / n;
+        if (v < 0) v = best_axis_seed(p, d, best);
+        else best = d.dot(p.vertices[static_cast<std::size_t>(v)]);
+        v = climb_vertex_graph(p, d, v, best);
+        p.direction_seeds[static_cast<std::size_t>((face * n + i) * n + j)] = v;
+      }
+    }
+  }
+  p.direction_cells = n;
+}
+
 }  // namespace
 
 ConvexPolytope::ConvexPolytope(const std::vector<Vec3>& points, double margin) : margin_(margin) {
@@ -438,37 +508,79 @@ ConvexPolytope::ConvexPolytope(const std::vector<Vec3>& points, double margin) :
   d->dimension = dim;
   finish_polytope(*d);
   if (dim == 3) ConeBuilder(*d).build();
+  if (static_cast<int>(d->vertices.size()) > kHillClimbThreshold) build_direction_seeds(*d);
   data_ = std::move(d);
+}
+
+double ConvexPolytope::largest_plane_value(const Vec3& q, double enough) const {
+  const PolytopeData& d = *data_;
+  double best = -std::numeric_limits<double>::infinity();
+  if (d.cones.empty()) {
+    for (std::size_t f = 0; f < d.face_normals.size(); ++f)
+      best = std::max(best, d.face_normals[f].dot(q) - d.face_offsets[f]);
+    return best;
+  }
+  // Branch and bound: a cone's faces have n·q ≤ cap_max and offsets ≥
+  // min_offset, so no face under it exceeds their difference. Depth-first,
+  // the larger bound first; the hierarchy's median splits keep the depth
+  // near log2(faces / 8), far inside the stack.
+  const double len = q.norm();
+  const auto bound = [&](int k) {
+    const NormalCone& c = d.cones[static_cast<std::size_t>(k)];
+    return c.cap_max(c.axis.dot(q), len) - c.min_offset;
+  };
+  struct Entry {
+    int node;
+    double bound;
+  };
+  Entry stack[128];
+  int top = 0;
+  stack[top++] = {0, std::numeric_limits<double>::infinity()};
+  while (top > 0) {
+    const Entry e = stack[--top];
+    if (!(e.bound > best)) continue;
+    const NormalCone& c = d.cones[static_cast<std::size_t>(e.node)];
+    if (c.right < 0) {
+      for (int f = c.face_begin; f < c.face_end; ++f) {
+        const ConeFace& face = d.cone_faces[static_cast<std::size_t>(f)];
+        best = std::max(best, face.normal.dot(q) - face.offset);
+      }
+      if (best > enough) return best;
+      continue;
+    }
+    if (top + 2 > 128) {
+      // Not reached with the median splits; kept so that a deeper tree
+      // still gets the exact answer.
+      for (std::size_t f = 0; f < d.face_normals.size(); ++f)
+        best = std::max(best, d.face_normals[f].dot(q) - d.face_offsets[f]);
+      return best;
+    }
+    Entry near{e.node + 1, bound(e.node + 1)}, far{c.right, bound(c.right)};
+    if (far.bound > near.bound) std::swap(near, far);
+    if (far.bound > best) stack[top++] = far;
+    if (near.bound > best) stack[top++] = near;
+  }
+  return best;
 }
 
 int ConvexPolytope::hill_climb(const Vec3& d, int start) const {
   const PolytopeData& p = *data_;
-  int v = start;
-  double best;
-  if (v < 0 || v >= static_cast<int>(p.vertices.size())) {
-    v = p.seeds[0];
-    best = d.dot(p.vertices[static_cast<std::size_t>(v)]);
-    for (int s : p.seeds) {
-      const double x = d.dot(p.vertices[static_cast<std::size_t>(s)]);
-      if (x > best) { best = x; v = s; }
-    }
-  } else {
+  int v = -1;
+  double best = 0.0;
+  const int cell = p.direction_cells > 0 ? direction_cell(d, p.direction_cells) : -1;
+  if (cell >= 0) {
+    v = p.direction_seeds[static_cast<std::size_t>(cell)];
     best = d.dot(p.vertices[static_cast<std::size_t>(v)]);
   }
-  // Steepest ascent on the vertex graph: a vertex with no better neighbour is
-  // a global maximum on a convex polytope.
-  for (;;) {
-    int next = v;
-    const int* nb = p.neighbors.data();
-    for (int k = p.neighbor_offsets[static_cast<std::size_t>(v)];
-         k < p.neighbor_offsets[static_cast<std::size_t>(v) + 1]; ++k) {
-      const int u = nb[k];
-      const double x = d.dot(p.vertices[static_cast<std::size_t>(u)]);
-      if (x > best) { best = x; next = u; }
+  if (start >= 0 && start < static_cast<int>(p.vertices.size())) {
+    const double x = d.dot(p.vertices[static_cast<std::size_t>(start)]);
+    if (v < 0 || x > best) {
+      v = start;
+      best = x;
     }
-    if (next == v) return v;
-    v = next;
   }
+  if (v < 0) v = best_axis_seed(p, d, best);
+  return climb_vertex_graph(p, d, v, best);
 }
 
 MassProperties ConvexPolytope::mass_properties() const {

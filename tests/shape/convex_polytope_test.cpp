@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <set>
 #include <string>
@@ -100,6 +101,96 @@ TEST(ConvexPolytope, HillClimbingMatchesLinearScan) {
     for (const Vec3& v : p.vertices()) best = std::max(best, d.dot(v));
     EXPECT_EQ(d.dot(p.core_support(d, hint)), best);
     EXPECT_EQ(d.dot(p.core_support(d)), best);
+  }
+}
+
+// Hulls the support and plane searches are checked on: round, small (just
+// above the hill-climbing threshold), large, elongated and far from their
+// own origin, and a flat polygon with a margin (no cone hierarchy).
+std::vector<ConvexPolytope> search_hulls(testing::Rng& rng) {
+  std::vector<ConvexPolytope> hulls;
+  hulls.emplace_back(rng.sphere_points(60, 0.5));
+  hulls.emplace_back(rng.sphere_points(300, 0.5));
+  hulls.emplace_back(rng.sphere_points(3000, 2.0));
+  std::vector<Vec3> far;
+  for (const Vec3& p : rng.sphere_points(400, 1.0)) far.push_back(Vec3(5.0 * p.x(), 0.2 * p.y(), p.z()) + Vec3(40, -30, 20));
+  hulls.emplace_back(far);
+  std::vector<Vec3> flat;
+  for (int i = 0; i < 100; ++i) {
+    const double a = 2.0 * M_PI * i / 100.0;
+    flat.emplace_back(std::cos(a), std::sin(a), 0.0);
+  }
+  hulls.emplace_back(flat, 0.1);
+  return hulls;
+}
+
+// Directions where the direction map's cells meet (cube edges and corners,
+// axes) besides random ones, at tiny and huge lengths, and zero.
+std::vector<Vec3> search_directions(testing::Rng& rng) {
+  std::vector<Vec3> d;
+  for (int x = -1; x <= 1; ++x)
+    for (int y = -1; y <= 1; ++y)
+      for (int z = -1; z <= 1; ++z) d.emplace_back(x, y, z);
+  for (int i = 0; i < 3000; ++i) d.push_back(rng.unit_vector());
+  for (int i = 0; i < 100; ++i) d.push_back(1e-300 * rng.unit_vector());
+  for (int i = 0; i < 100; ++i) d.push_back(1e300 * rng.unit_vector());
+  return d;
+}
+
+TEST(ConvexPolytope, SupportFromAnyHintMatchesLinearScan) {
+  testing::Rng rng(41);
+  for (const ConvexPolytope& p : search_hulls(rng)) {
+    const int n = static_cast<int>(p.vertices().size());
+    ASSERT_GT(n, ConvexPolytope::kHillClimbThreshold);
+    for (const Vec3& d : search_directions(rng)) {
+      double best = -std::numeric_limits<double>::infinity();
+      for (const Vec3& v : p.vertices()) best = std::max(best, d.dot(v));
+      for (int hint : {-7, -1, 0, n / 2, n - 1, n, n + 3, static_cast<int>(rng.uniform(0, n))}) {
+        int h = hint;
+        const Vec3 s = p.core_support(d, h);
+        ASSERT_EQ(d.dot(s), best) << "hull of " << n << " vertices, hint " << hint << ", d " << d.transpose();
+        ASSERT_GE(h, 0);
+        ASSERT_LT(h, n);
+      }
+    }
+  }
+}
+
+TEST(ConvexPolytope, LargestPlaneValueMatchesTheScanOfEveryFace) {
+  testing::Rng rng(42);
+  for (const ConvexPolytope& p : search_hulls(rng)) {
+    const PolytopeData& d = p.data();
+    const Vec3 c = d.bounds.center();
+    const double size = d.bounds.half_extents().norm();
+    std::vector<Vec3> points;
+    for (int i = 0; i < 400; ++i) points.push_back(c + rng.uniform_vec(-1.5, 1.5).cwiseProduct(d.bounds.half_extents()));
+    for (const Vec3& v : p.vertices()) points.push_back(v);  // on the surface
+    for (std::size_t f = 0; f < d.faces.size(); ++f) {
+      Vec3 mid = Vec3::Zero();
+      for (int v : d.faces[f]) mid += d.vertices[static_cast<std::size_t>(v)];
+      mid /= static_cast<double>(d.faces[f].size());
+      points.push_back(mid);
+      points.push_back(mid + 1e-9 * size * d.face_normals[f]);
+      points.push_back(mid - 1e-9 * size * d.face_normals[f]);
+    }
+    points.push_back(c + Vec3(1e6, -2e6, 3e6));
+    points.push_back(Vec3::Zero());
+    for (const Vec3& q : points) {
+      double truth = -std::numeric_limits<double>::infinity();
+      for (std::size_t f = 0; f < d.faces.size(); ++f) truth = std::max(truth, d.face_normals[f].dot(q) - d.face_offsets[f]);
+      const double tol = 1e-12 * (size + q.norm());
+      ASSERT_NEAR(p.largest_plane_value(q), truth, tol) << "q " << q.transpose();
+      // With a stop: any value above it when the truth is, else the truth.
+      for (double enough : {-0.1 * size, 0.0, 1e-10 * size, 0.1 * size}) {
+        const double v = p.largest_plane_value(q, enough);
+        if (truth > enough + tol) {
+          ASSERT_GT(v, enough) << "q " << q.transpose() << " enough " << enough;
+          ASSERT_LE(v, truth + tol);
+        } else if (truth <= enough - tol) {
+          ASSERT_NEAR(v, truth, tol) << "q " << q.transpose() << " enough " << enough;
+        }
+      }
+    }
   }
 }
 

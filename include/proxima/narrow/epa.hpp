@@ -61,6 +61,9 @@ struct EpaPolytope {
   Vec3 y[kMaxVertices], a[kMaxVertices], b[kMaxVertices];
   int nv = 0;
   Face f[kMaxFaces];
+  /// f[k].dist while face k is alive, +inf once dead: the scan for the
+  /// closest face reads this array alone (8 bytes a face, not a Face's 64).
+  double live_dist[kMaxFaces];
   int nf = 0;
   int free_list[kMaxFaces];
   int nfree = 0;
@@ -72,6 +75,7 @@ struct EpaPolytope {
   }
   void kill(int k) {
     f[k].alive = false;
+    live_dist[k] = std::numeric_limits<double>::infinity();
     free_list[nfree++] = k;
   }
   /// Sets face k to (i, j, l) with its plane; false if degenerate.
@@ -86,10 +90,12 @@ struct EpaPolytope {
     if (!(len > 0.0)) {
       face.n = Vec3::Zero();
       face.dist = std::numeric_limits<double>::infinity();
+      live_dist[k] = face.dist;
       return false;
     }
     face.n = n / len;
     face.dist = face.n.dot(y[i]);
+    live_dist[k] = face.dist;
     return true;
   }
 };
@@ -289,9 +295,20 @@ EpaResult epa(const A& a, const Transform& pose_a, const B& b, const Transform& 
     if (heaped) {
       closest = heap.top(P);
     } else {
+      // The first live face of least dist. A dead face reads +inf, as
+      // does a live degenerate one (taken only when nothing else is left).
       closest = -1;
-      for (int k = 0; k < P.nf; ++k)
-        if (P.f[k].alive && (closest < 0 || P.f[k].dist < P.f[closest].dist)) closest = k;
+      double least = std::numeric_limits<double>::infinity();
+      for (int k = 0; k < P.nf; ++k) {
+        if (P.live_dist[k] < least) {
+          least = P.live_dist[k];
+          closest = k;
+        }
+      }
+      if (closest < 0) {
+        for (int k = 0; k < P.nf && closest < 0; ++k)
+          if (P.f[k].alive) closest = k;
+      }
     }
     if (closest < 0) {
       out.status = Status::not_converged;

@@ -2,7 +2,10 @@
 // Convex polytope: the convex hull of a point set, built once with qhull.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -36,6 +39,13 @@ struct NormalCone {
   /// [edge_begin, edge_end) of cone_edges.
   int right = -1;
   int face_begin = 0, face_end = 0, edge_begin = 0, edge_end = 0;
+
+  /// The largest n·s over the cone's normals n, given a·s (a: the axis) and
+  /// |s| = len.
+  double cap_max(double as, double len) const {
+    if (as >= len * cos_angle) return len;
+    return as * cos_angle + std::sqrt(std::max(0.0, len * len - as * as)) * sin_angle;
+  }
 };
 
 /// The cones of an inner node's two children side by side (lane 0: the node
@@ -90,6 +100,15 @@ struct PolytopeData {
   std::vector<int> neighbors;
   /// Start vertices for hill climbing: the extreme vertex along ±x, ±y, ±z.
   std::array<int, 6> seeds{};
+  /// Start vertices for hill climbing by direction (hulls above
+  /// ConvexPolytope::kHillClimbThreshold vertices; empty otherwise): each
+  /// face of the cube [−1, 1]³ cut into direction_cells² cells, each holding
+  /// the support vertex of the direction through its centre. A support
+  /// query starts at its direction's cell, a step or two from the answer,
+  /// where the last answer (the hint) can be far when directions jump
+  /// (EPA's faces).
+  int direction_cells = 0;
+  std::vector<int> direction_seeds;
   /// Bounding-cone hierarchy over the Gauss map (solid hulls only, empty
   /// otherwise; root at 0), for queries that need the nearest face planes or
   /// the silhouette without looking at every face: narrow/sat.hpp's
@@ -154,6 +173,15 @@ class ConvexPolytope {
   }
   Aabb local_aabb() const { return data_->bounds.inflated(margin_); }
   MassProperties mass_properties() const;
+
+  /// The largest face-plane value n·q − c over the hull's faces at the
+  /// local point q: the core's signed distance at q when q is inside or on
+  /// the hull, positive outside. Once a face's value exceeds `enough` it
+  /// may return that value instead of the largest. Solid hulls search the
+  /// cone hierarchy (a few leaves for a point near the surface), others
+  /// scan their faces.
+  double largest_plane_value(const Vec3& q,
+                             double enough = std::numeric_limits<double>::infinity()) const;
 
  private:
   int hill_climb(const Vec3& d, int start) const;
