@@ -113,12 +113,6 @@ class BoxConeWalk {
   }
 
  private:
-  // Largest u·x over the cap of cone k, given a·x and |x|.
-  static double cap_max(const NormalCone& k, double ax, double len) {
-    if (ax >= len * k.cos_angle) return len;
-    return ax * k.cos_angle + std::sqrt(std::max(0.0, len * len - ax * ax)) * k.sin_angle;
-  }
-
   // Lower bound on h_C over cone k (see the file comment).
   double bound(const NormalCone& k) const {
     // Corner k supports −Q along u when its sign along e_i is −sign(u·e_i):
@@ -137,7 +131,7 @@ class BoxConeWalk {
     double least = std::numeric_limits<double>::infinity();
     for (int x = 0; x < 8; ++x) {
       if ((x & fixed_mask) != fixed_bits) continue;
-      least = std::min(least, cap_max(k, k.axis.dot(corner_[x]), corner_len_[x]));
+      least = std::min(least, k.cap_max(k.axis.dot(corner_[x]), corner_len_[x]));
     }
     return k.min_offset - least;
   }
