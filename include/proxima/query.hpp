@@ -26,9 +26,13 @@ namespace proxima {
 /// only), `sat` (box and polytope pairs), `incremental` (the SQP of the incremental
 /// penetration depth paper over
 /// MPR, warm-started from the cache's direction; where it cannot certify its
-/// answer, the exact method: SAT for box and polytope pairs, warm-started SAT
-/// for polytope–capsule, whose overlapping cores the SQP never certifies, and
-/// EPA for the rest), `mpr` (depth along the centre line, as libccd's MPR
+/// answer, the exact method: SAT for box and polytope pairs, and EPA for the
+/// rest. A polytope against a capsule or a sphere, with overlapping cores,
+/// goes straight to the SAT on the polytope's cone hierarchy with the warm
+/// start's support value as its bound, and a polytope and a box to EPA: the
+/// proof that certifies the SQP on those pairs costs as much as that SAT,
+/// and the SQP 15–60 support calls more; see narrow/incremental_depth.hpp),
+/// `mpr` (depth along the centre line, as libccd's MPR
 /// penetration: an upper bound, not the minimum, answered with status
 /// Status::upper_bound; the normal is the centre line, B's centre to A's, and
 /// moving A by the depth along it separates the pair; a pair touching within

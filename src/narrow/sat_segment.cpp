@@ -321,6 +321,11 @@ DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const
   return polytope_capsule(a, ta, SegmentCore::of(b), tb, nullptr, true);
 }
 
+DistanceResult detail::sat_polytope_capsule_below(const ConvexPolytope& a, const Transform& ta,
+                                                  const SegmentCore& b, const Transform& tb, double below) {
+  return polytope_capsule(a, ta, b, tb, nullptr, false, below);
+}
+
 DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta,
                                                   const SegmentCore& b, const Transform& tb, const Vec3& normal_guess,
                                                   int* guess_vertex) {

@@ -65,14 +65,47 @@
 // the sampled check exposes a better direction, the SQP restarts from it (up
 // to max_restarts times) before giving up.
 //
+// The cone certificate (a Proxima addition, PenetrationOptions::
+// cone_certificate), for a polytope against a capsule, a sphere or a box, in
+// either order, whose cores overlap. There the inflation model's bound stops
+// at r (the origin is inside the cores' difference C0), the SQP's stationary
+// stops are local minima often enough (above), and the sampled check is no
+// proof. The proof used instead: C = C0 ⊕ ball(r) and C0 = P ⊖ Q is a
+// polytope (Q the segment, point or box core), so for an origin inside C0
+// PD = r + min over C0's facets of their support value h. The walk of
+// narrow/sat.hpp (sat_polytope_capsule_below, sat_polytope_box_depth)
+// enumerates those facets on P's Gauss-map cone hierarchy, pruning every
+// cone whose lower bound on h is ≥ `below`; asked for facets below
+// below = best_h − r − eps (best_h the SQP's smallest support value, a proven
+// upper bound on PD), it either
+//   * finds none: every facet has h ≥ below > 0, so the origin is inside C0
+//     and PD ≥ r + below = best_h − eps. With PD ≤ best_h the SQP's answer
+//     is bracketed within eps: status ok, a proof, not a sample; or
+//   * finds some: its answer, the smallest facet value (all facets below
+//     `below` were searched), is the exact depth, replacing the SQP's
+//     (a local minimum) when that value is > 0 (origin inside C0).
+// When best_h ≤ r + eps the bracket proves nothing about the cores (they may
+// be apart) and the answer stays as the rest of this comment says. The walk
+// replaces the sampled check on these pairs. Measured (proxima-bench,
+// polytope(200), deep overlaps): the walk costs about what the warm-started
+// SAT does (0.8 µs on the capsule, 1.2–1.5 µs on the box) and the SQP
+// 8–60 support calls (1.6–4.8 µs in all) before it, so the request path
+// (query.hpp, Method::incremental) asks the capsule's walk directly with the
+// warm start's support value as its bound and leaves the box to EPA (1.3 µs,
+// 0.75 µs on 3 mm overlaps), and this function is the certified SQP for
+// callers who want the paper's method.
+//
 // No heap allocation; templated on both shape types; the inner loops are the
 // inlined support calls of detail::DifferenceSupport.
 #pragma once
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
 #include <proxima/narrow/mpr.hpp>
+#include <proxima/narrow/sat.hpp>
 #include <proxima/query.hpp>
 
 namespace proxima {
@@ -108,9 +141,47 @@ struct PenetrationOptions {
   /// core ⊕ ball(r) structure of the shapes for a GJK on the core points
   /// and the global lower bound PD ≥ r − |v| (see the file comment).
   bool inflation_model = true;
+  /// Cone certificate (a Proxima addition, see the file comment): for a
+  /// polytope against a capsule, sphere or box, prove the answer on the
+  /// polytope's Gauss-map cone hierarchy instead of the sampled check, or
+  /// replace it by the exact one the proof finds.
+  bool cone_certificate = true;
 };
 
 namespace detail {
+
+/// Pairs that the cone certificate covers (see the file comment).
+template <class A, class B>
+inline constexpr bool kConeCertified =
+    (std::is_same_v<A, ConvexPolytope> &&
+     (std::is_same_v<B, Capsule> || std::is_same_v<B, Sphere> || std::is_same_v<B, Box>)) ||
+    (std::is_same_v<B, ConvexPolytope> &&
+     (std::is_same_v<A, Capsule> || std::is_same_v<A, Sphere> || std::is_same_v<A, Box>));
+
+/// The cone walk's facets of P ⊖ Q below `below` (the cores' depth, see
+/// narrow/sat.hpp), in the pair's own order: `guess` is a B→A normal, and
+/// the answer's normal and witnesses are A–B like every answer here.
+template <class A, class B>
+DistanceResult cone_walk_below(const A& a, const Transform& ta, const B& b, const Transform& tb, const Vec3& guess,
+                               double below) {
+  const auto walk = [below](const ConvexPolytope& p, const Transform& tp, const auto& q, const Transform& tq,
+                            const Vec3& g) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(q)>, Box>) {
+      return narrow::detail::sat_polytope_box_depth(p, tp, q, tq, g, below);
+    } else {
+      (void)g;
+      return narrow::detail::sat_polytope_capsule_below(p, tp, narrow::detail::SegmentCore::of(q), tq, below);
+    }
+  };
+  if constexpr (std::is_same_v<A, ConvexPolytope>) {
+    return walk(a, ta, b, tb, guess);
+  } else {
+    DistanceResult r = walk(b, tb, a, ta, Vec3(-guess));
+    r.normal = -r.normal;
+    std::swap(r.point_a, r.point_b);
+    return r;
+  }
+}
 
 template <class A, class B>
 struct PenetrationVisitor {
@@ -243,6 +314,9 @@ DistanceResult incremental_penetration_impl(const A& a, const Transform& pose_a,
         ok = true;  // global certificate
         break;
       }
+      if constexpr (kConeCertified<A, B>) {
+        if (opt.cone_certificate) break;  // the proof after `done` replaces the sampled check
+      }
       if (!opt.check) {
         ok = opt.accept_local;
         break;
@@ -295,6 +369,26 @@ DistanceResult incremental_penetration_impl(const A& a, const Transform& pose_a,
   }
 
 done:
+  if constexpr (kConeCertified<A, B>) {
+    // The cone certificate (file comment): every stop that has not
+    // certified, the stationary one and the caps alike.
+    const double below = vis.best_h - r - vis.eps();
+    if (opt.cone_certificate && !ok && !separated && below > 0.0) {
+      DistanceResult w = cone_walk_below(a, pose_a, b, pose_b, Vec3(-pose_a.rotate(vis.best_u)), below);
+      if (w.status == Status::not_converged) {
+        ok = true;  // no facet of C0 below `below`: PD ≥ best_h − eps
+      } else if (w.status == Status::ok && w.distance + r < 0.0) {
+        // The exact minimum over C0's facets, all of those below `below` searched.
+        w.iterations = calls;
+        if (cache) {
+          cache->direction = w.normal;
+          cache->hint_a = sup.md.sa.hint();
+          cache->hint_b = sup.md.sb.hint();
+        }
+        return w;
+      }
+    }
+  }
   const double depth = std::max(vis.best_h, 0.0);
   const Vec3 nw = -pose_a.rotate(vis.best_u);
   out.status = ok ? Status::ok : Status::not_converged;

@@ -29,6 +29,8 @@
 // Never throws, never allocates, never returns NaN.
 #pragma once
 
+#include <limits>
+
 #include <proxima/query.hpp>
 
 namespace proxima::narrow {
@@ -93,6 +95,29 @@ DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transfo
 DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta, const SegmentCore& b,
                                           const Transform& tb, const Vec3& normal_guess,
                                           int* guess_vertex = nullptr);
+/// The SAT of sat_polytope_capsule_depth searching only axes with h_C (the
+/// cores' depth along them) below `below`: not_converged when there is none,
+/// which proves that the cores' depth is at least `below` (the certificate
+/// of incremental_depth.hpp); otherwise the exact answer, the smallest h_C
+/// being below `below`. Poses checked finite by the caller.
+DistanceResult sat_polytope_capsule_below(const ConvexPolytope& a, const Transform& ta, const SegmentCore& b,
+                                          const Transform& tb, double below);
+
+/// Penetration depth of a polytope and a box by SAT on the facets of P ⊖ Q
+/// (Q the box's core: P's faces, Q's six faces and the crossings of P's
+/// edge arcs with the three great circles of Q's edges), pruned on the
+/// polytope's cone hierarchy (src/narrow/sat_polytope_box.cpp). A the
+/// polytope; same result conventions as sat_polytope_capsule_depth: exact for
+/// overlapping cores, and for cores apart (distance + margins ≥ 0) a
+/// separating axis, whose plane is the guess's when that separates. Warm
+/// started like it from a B→A normal guess (zero: the centre line). With a
+/// finite `below`, only axes with h_C below it are searched, as in
+/// sat_polytope_capsule_below (not_converged: none, the cores' depth is at
+/// least `below`). Flat polytope cores report not_implemented; non-finite
+/// poses invalid_input.
+DistanceResult sat_polytope_box_depth(const ConvexPolytope& a, const Transform& ta, const Box& b, const Transform& tb,
+                                      const Vec3& normal_guess,
+                                      double below = std::numeric_limits<double>::infinity());
 }  // namespace detail
 
 /// Box–capsule on the 12 facet normals of the box ⊖ the capsule's segment
