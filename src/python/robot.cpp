@@ -61,11 +61,6 @@ NamePairs names(const robot::CollisionReport& r) {
   return out;
 }
 
-robot::MeshMode mesh_mode_arg(const std::string& s) {
-  if (s == "convex_hull") return robot::MeshMode::convex_hull;
-  if (s == "triangle_mesh") return robot::MeshMode::triangle_mesh;
-  value_error("mesh_mode: unknown \"" + s + "\" (expected convex_hull or triangle_mesh)");
-}
 
 // A scene from a model reader (a URDF file or text) and an SRDF step (a file,
 // text, or none): the options and the environment are the same for both.
@@ -202,6 +197,12 @@ py::dict link_poses(const Scene& s, const py::object& q, const py::object& base)
 }
 
 }  // namespace
+
+robot::MeshMode mesh_mode_arg(const std::string& s) {
+  if (s == "convex_hull") return robot::MeshMode::convex_hull;
+  if (s == "triangle_mesh") return robot::MeshMode::triangle_mesh;
+  value_error("mesh_mode: unknown \"" + s + "\" (expected convex_hull or triangle_mesh)");
+}
 
 DoubleArray joints_arg(const robot::RobotModel& model, const py::object& q) {
   DoubleArray a = double_array(q, "q");

@@ -15,6 +15,7 @@
 #include <proxima/robot/urdf.hpp>
 
 #include "bindings.hpp"
+#include "scene.hpp"
 #include "convert.hpp"
 #include "world.hpp"
 
@@ -75,12 +76,6 @@ int robot_world_body(const sim::World& w, const py::handle& body) {
   return static_cast<int>(i);
 }
 
-robot::MeshMode robot_mesh_mode(const std::string& s) {
-  if (s == "convex_hull") return robot::MeshMode::convex_hull;
-  if (s == "triangle_mesh") return robot::MeshMode::triangle_mesh;
-  value_error("mesh_mode: unknown \"" + s + "\" (expected convex_hull or triangle_mesh)");
-}
-
 }  // namespace
 
 void bind_robot_world(py::module_& m) {
@@ -93,7 +88,7 @@ void bind_robot_world(py::module_& m) {
       .def(py::init([](const std::string& urdf, PyWorld& world, const py::object& base, const py::object& q,
                        const py::object& qd, const std::string& mesh_mode, double margin) {
              robot::GeometryOptions go;
-             go.mesh_mode = robot_mesh_mode(mesh_mode);
+             go.mesh_mode = mesh_mode_arg(mesh_mode);
              if (!(std::isfinite(margin) && margin >= 0.0)) value_error("margin: must be finite and >= 0");
              go.margin = margin;
              const Transform b = pose_arg(base, "base", PoseCheck::strict);

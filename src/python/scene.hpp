@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 
 #include <proxima/robot/prepared_environment.hpp>
 #include <proxima/robot/scene_checker.hpp>
@@ -44,5 +45,7 @@ struct Scene {
 /// A joint vector of the model's length (ValueError otherwise); non-finite
 /// values go through, for the checker to answer invalid_input.
 DoubleArray joints_arg(const robot::RobotModel& model, const pybind11::object& q);
+/// A mesh_mode argument: "convex_hull" or "triangle_mesh", else ValueError.
+robot::MeshMode mesh_mode_arg(const std::string& s);
 
 }  // namespace proxima::python
