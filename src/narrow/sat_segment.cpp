@@ -43,10 +43,6 @@ namespace {
 using detail::kParallel;
 using detail::kWellConditioned;
 
-// The largest n·s over the cap of half angle θ about unit a, given a·s and
-// |s| = len.
-double cap_max(const NormalCone& c, double as, double len) { return c.cap_max(as, len); }
-
 enum class Kind { face, edge };
 
 struct SegmentBest {
@@ -130,15 +126,15 @@ class SegmentSat {
     const double ad = c.axis.dot(dir_), as0 = c.axis.dot(s0_), margin = c.side * dir_len_;
     if (ad > margin) {
       side = 1;
-      return c.min_offset - cap_max(c, as0, len0_);
+      return c.min_offset - c.cap_max(as0, len0_);
     }
     const double as1 = as0 + ad;
     if (-ad > margin) {
       side = -1;
-      return c.min_offset - cap_max(c, as1, len1_);
+      return c.min_offset - c.cap_max(as1, len1_);
     }
     side = 0;
-    return c.min_offset - std::min(cap_max(c, as0, len0_), cap_max(c, as1, len1_));
+    return c.min_offset - std::min(c.cap_max(as0, len0_), c.cap_max(as1, len1_));
   }
 
   // bound() for both children of inner node k at once, branch free (the

@@ -47,6 +47,12 @@ std::vector<Vec3> points_arg(const py::handle& value, const std::string& name) {
   return points;
 }
 
+py::array_t<double> vector_array(const Eigen::VectorXd& v) {
+  py::array_t<double> out(v.size());
+  for (Eigen::Index i = 0; i < v.size(); ++i) out.mutable_data()[i] = v[i];
+  return out;
+}
+
 py::array_t<double> to_array(const Vec3& v) {
   py::array_t<double> a(3);
   double* d = a.mutable_data();

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <Eigen/Core>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 // In every binding file: pybind11 requires one view of the STL casters per
@@ -45,6 +46,8 @@ Vec3 vec3_arg(const py::handle& value, const std::string& name);
 std::vector<Vec3> points_arg(const py::handle& value, const std::string& name);
 
 py::array_t<double> to_array(const Vec3& v);
+/// A joint-space vector (any length) as a 1-D array.
+py::array_t<double> vector_array(const Eigen::VectorXd& v);
 py::array_t<double> to_array(const Mat3& m);
 py::array_t<double> to_array(const std::vector<Vec3>& points);  ///< (N, 3)
 /// (2, 3): the box's min and max corners.

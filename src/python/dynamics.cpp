@@ -55,13 +55,7 @@ Eigen::VectorXd joint_vector(const robot::Dynamics& d, const py::object& value, 
   return v;
 }
 
-py::array_t<double> joint_space_array(const Eigen::VectorXd& v) {
-  py::array_t<double> out(v.size());
-  for (Eigen::Index i = 0; i < v.size(); ++i) out.mutable_at(i) = v[i];
-  return out;
-}
-
-py::array_t<double> joint_space_array(const Eigen::MatrixXd& M) {
+py::array_t<double> matrix_array(const Eigen::MatrixXd& M) {
   py::array_t<double> out({M.rows(), M.cols()});
   for (Eigen::Index i = 0; i < M.rows(); ++i)
     for (Eigen::Index j = 0; j < M.cols(); ++j) out.mutable_at(i, j) = M(i, j);
@@ -89,25 +83,25 @@ void bind_dynamics(py::module_& m) {
       .def_property_readonly("variable_names", [](const robot::Dynamics& d) { return d.model().variable_names(); })
       .def(
           "mass_matrix",
-          [](const robot::Dynamics& d, const py::object& q) { return joint_space_array(d.mass_matrix(joint_vector(d, q, "q"))); },
+          [](const robot::Dynamics& d, const py::object& q) { return matrix_array(d.mass_matrix(joint_vector(d, q, "q"))); },
           py::arg("q"), "M(q), (dof, dof).")
       .def(
           "bias_forces",
           [](const robot::Dynamics& d, const py::object& q, const py::object& qd) {
-            return joint_space_array(d.bias_forces(joint_vector(d, q, "q"), joint_vector(d, qd, "qd")));
+            return vector_array(d.bias_forces(joint_vector(d, q, "q"), joint_vector(d, qd, "qd")));
           },
           py::arg("q"), py::arg("qd"), "h(q, qd) = C(q, qd) qd + G(q).")
       .def(
           "inverse_dynamics",
           [](const robot::Dynamics& d, const py::object& q, const py::object& qd, const py::object& qdd) {
-            return joint_space_array(d.inverse_dynamics(joint_vector(d, q, "q"), joint_vector(d, qd, "qd"),
+            return vector_array(d.inverse_dynamics(joint_vector(d, q, "q"), joint_vector(d, qd, "qd"),
                                                joint_vector(d, qdd, "qdd")));
           },
           py::arg("q"), py::arg("qd"), py::arg("qdd"), "tau = M(q) qdd + h(q, qd).")
       .def(
           "forward_dynamics",
           [](const robot::Dynamics& d, const py::object& q, const py::object& qd, const py::object& tau) {
-            return joint_space_array(d.forward_dynamics(joint_vector(d, q, "q"), joint_vector(d, qd, "qd"),
+            return vector_array(d.forward_dynamics(joint_vector(d, q, "q"), joint_vector(d, qd, "qd"),
                                                joint_vector(d, tau, "tau")));
           },
           py::arg("q"), py::arg("qd"), py::arg("tau"), "qdd solving M(q) qdd = tau - h(q, qd).");

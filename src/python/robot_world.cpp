@@ -54,12 +54,6 @@ Eigen::VectorXd joint_values(const robot::RobotModel& m, const py::handle& value
   return out;
 }
 
-py::array_t<double> vector_array(const Eigen::VectorXd& v) {
-  py::array_t<double> out(v.size());
-  for (Eigen::Index i = 0; i < v.size(); ++i) out.mutable_data()[i] = v[i];
-  return out;
-}
-
 int robot_world_body(const sim::World& w, const py::handle& body) {
   if (py::isinstance<py::str>(body)) {
     const std::string name = body.cast<std::string>();
@@ -128,9 +122,7 @@ void bind_robot_world(py::module_& m) {
           "body_names",
           [](PyRobotWorld& r) {
             RobotWorldLock l(r.mutex);
-            std::vector<std::string> out;
-            for (const sim::Body& b : r.rw->world().bodies()) out.push_back(b.name);
-            return out;
+            return body_names(r.rw->world());
           },
           "Names of the world's bodies, by index.")
       .def_property_readonly("time", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return r.rw->time(); },

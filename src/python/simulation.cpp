@@ -174,9 +174,7 @@ void bind_simulation(py::module_& m) {
           "body_names",
           [](PyWorld& w) {
             Lock l(w.mutex);
-            std::vector<std::string> out;
-            for (const sim::Body& b : w.world.bodies()) out.push_back(b.name);
-            return out;
+            return body_names(w.world);
           },
           "Names of the bodies, by index.")
       .def(

@@ -5,6 +5,7 @@
 
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include <proxima/sim/world.hpp>
 
@@ -18,5 +19,13 @@ struct PyWorld {
   double duration = 1.0;  // the scene file's "time", s
   std::mutex mutex;
 };
+
+// The bodies' names, in index order.
+inline std::vector<std::string> body_names(const sim::World& w) {
+  std::vector<std::string> out;
+  out.reserve(w.bodies().size());
+  for (const sim::Body& b : w.bodies()) out.push_back(b.name);
+  return out;
+}
 
 }  // namespace proxima::python
