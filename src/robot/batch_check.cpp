@@ -11,6 +11,8 @@
 #include <proxima/robot/kinematics.hpp>
 #include <proxima/robot/sphere_prefilter.hpp>
 
+#include "pair_verdicts.hpp"
+
 namespace proxima::robot {
 
 std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, const PreparedEnvironment& env,
@@ -46,17 +48,22 @@ std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, c
     const SpherePrefilter& filter = checker.sphere_prefilter();
     const auto scratch = filter.scratch();
     // A lane group holds consecutive valid rows; a bad row goes straight to
-    // the exact check, which names what is wrong with it.
+    // the exact check, which names what is wrong with it. Each row of a
+    // group is then finished from the pairs the prefilter left: none (free),
+    // a first one proven within (that pair), or the narrow phase on the
+    // open ones in the exact check's order.
     std::size_t group[kPrefilterLanes];
     std::vector<double> packed(kPrefilterLanes * dof);
-    bool proven[kPrefilterLanes];
     std::size_t filled = 0;
     const auto flush = [&] {
-      filter.prove_free(std::span<const double>(packed.data(), filled * dof), filled, base, tolerance, *scene, *scratch,
-                        proven);
+      filter.classify(std::span<const double>(packed.data(), filled * dof), filled, base, tolerance, *scene,
+                      *scratch);
       for (std::size_t k = 0; k < filled; ++k) {
-        if (proven[k]) out[group[k]] = ToleranceReport{};
-        else exact(group[k]);
+        const std::vector<detail::KnownPair>& known = scratch->known[k];
+        if (known.empty()) out[group[k]] = ToleranceReport{};
+        else
+          out[group[k]] = checker.tolerance_known(std::span<const double>(packed.data() + k * dof, dof), base, env,
+                                                  tolerance, known, state);
       }
       filled = 0;
     };

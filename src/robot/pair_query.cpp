@@ -62,11 +62,11 @@ bool within_pair(const Geometry& a, const Transform& pa, const Geometry& b, cons
   const Bvh* ma = std::get_if<Bvh>(&a);
   const Bvh* mb = std::get_if<Bvh>(&b);
   if (sa && sb) {
-    DistanceRequest req;
-    req.bound = t;
-    const DistanceResult r = distance(*sa, pa, *sb, pb, req);
+    // The yes/no query: GJK stops once either answer is proven, and an
+    // overlap needs no depth (a distance query would run EPA for it).
+    const ToleranceResult r = tolerance(*sa, pa, *sb, pb, t);
     status = r.status;
-    return !r.bound_exceeded && r.distance <= t;
+    return r.within;
   }
   MeshToleranceResult r;
   if (ma && mb) r = tolerance(*ma, pa, *mb, pb, t);

@@ -14,6 +14,7 @@
 #include <proxima/robot/sphere_prefilter.hpp>
 
 #include "pair_query.hpp"
+#include "pair_verdicts.hpp"
 #include "sweep_bounds.hpp"
 
 namespace proxima::robot {
@@ -406,52 +407,97 @@ ToleranceReport SceneChecker::tolerance(const RobotState& s, const PreparedEnvir
 
 bool SceneChecker::valid_tolerance(double t) { return std::isfinite(t) && t >= 0.0 && t <= kMaxLength; }
 
+bool SceneChecker::self_pair_within(const RobotState& s, std::size_t k, double t, ToleranceReport& r) const {
+  const auto [a, b] = self_pairs_[k];
+  const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+  if (box_gap(s.link_boxes[ua], s.link_boxes[ub]) > t) return false;
+  for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i)
+    for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j) {
+      if (box_gap(s.shape_boxes[i], s.shape_boxes[j]) > t || shapes_gap(s, i, j) > t) continue;
+      Status st = Status::ok;
+      const bool in = detail::within_pair(geometry_.link(a).shapes[i - s.shape_begin[ua]].geometry, s.shape_poses[i],
+                                          geometry_.link(b).shapes[j - s.shape_begin[ub]].geometry, s.shape_poses[j],
+                                          t, st);
+      note(r.status, st);
+      if (in) {
+        r.within = true;
+        r.self = true;
+        r.pair = {a, b, model().link(a).name, model().link(b).name};
+        return true;
+      }
+    }
+  return false;
+}
+
+bool SceneChecker::object_pair_within(const RobotState& s, std::size_t l, std::size_t o,
+                                      const std::vector<EnvironmentObject>& objects, const broad::BoxTree& index,
+                                      double t, ToleranceReport& r) const {
+  const EnvironmentObject& obj = objects[o];
+  for (std::size_t i = s.shape_begin[l]; i < s.shape_begin[l + 1]; ++i) {
+    if (box_gap(s.shape_boxes[i], index.box(o)) > t || shape_gap(s, i, obj) > t) continue;
+    Status st = Status::ok;
+    const bool in = detail::within_pair(geometry_.links()[l].shapes[i - s.shape_begin[l]].geometry, s.shape_poses[i],
+                                        obj.geometry, obj.pose, t, st);
+    note(r.status, st);
+    if (in) {
+      r.within = true;
+      r.pair = {static_cast<int>(l), static_cast<int>(o), model().links()[l].name, obj.name};
+      return true;
+    }
+  }
+  return false;
+}
+
 ToleranceReport SceneChecker::tolerance_near(const RobotState& s, const std::vector<EnvironmentObject>& objects,
                                              const broad::BoxTree& index, double t) const {
   if (!valid_tolerance(t))
     return invalid<ToleranceReport>("tolerance " + std::to_string(t) + " must be finite and >= 0");
   ToleranceReport r;
   // Self pairs first, then the environment; the first pair within t ends it.
-  for (const auto& [a, b] : self_pairs_) {
-    const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
-    if (box_gap(s.link_boxes[ua], s.link_boxes[ub]) > t) continue;
-    for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i)
-      for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j) {
-        if (box_gap(s.shape_boxes[i], s.shape_boxes[j]) > t || shapes_gap(s, i, j) > t) continue;
-        Status st = Status::ok;
-        const bool in = detail::within_pair(geometry_.link(a).shapes[i - s.shape_begin[ua]].geometry, s.shape_poses[i],
-                                            geometry_.link(b).shapes[j - s.shape_begin[ub]].geometry, s.shape_poses[j],
-                                            t, st);
-        note(r.status, st);
-        if (in) {
-          r.within = true;
-          r.self = true;
-          r.pair = {a, b, model().link(a).name, model().link(b).name};
-          return r;
-        }
-      }
-  }
+  for (std::size_t k = 0; k < self_pairs_.size(); ++k)
+    if (self_pair_within(s, k, t, r)) return r;
   std::vector<std::size_t> near;
   const std::size_t n = model().links().size();
   for (std::size_t l = 0; l < n; ++l) {
     if (s.shape_begin[l] == s.shape_begin[l + 1]) continue;
     objects_near(index, s.link_boxes[l], t, near);
-    for (const std::size_t o : near) {
-      const EnvironmentObject& obj = objects[o];
-      if (touch_allowed(l, obj)) continue;
-      for (std::size_t i = s.shape_begin[l]; i < s.shape_begin[l + 1]; ++i) {
-        if (box_gap(s.shape_boxes[i], index.box(o)) > t || shape_gap(s, i, obj) > t) continue;
-        Status st = Status::ok;
-        const bool in = detail::within_pair(geometry_.links()[l].shapes[i - s.shape_begin[l]].geometry,
-                                            s.shape_poses[i], obj.geometry, obj.pose, t, st);
-        note(r.status, st);
-        if (in) {
-          r.within = true;
-          r.pair = {static_cast<int>(l), static_cast<int>(o), model().links()[l].name, obj.name};
-          return r;
-        }
+    for (const std::size_t o : near)
+      if (!touch_allowed(l, objects[o]) && object_pair_within(s, l, o, objects, index, t, r)) return r;
+  }
+  return r;
+}
+
+ToleranceReport SceneChecker::tolerance_known(std::span<const double> q, const Transform& base,
+                                              const PreparedEnvironment& env, double t,
+                                              detail::PairVerdicts known, RobotState& s) const {
+  // tolerance_near's walk restricted to the pairs not proven apart, in the
+  // same order: the first within is the answer, and the state and the
+  // narrow phase are made only for the open ones. A link–object pair whose
+  // boxes are beyond t is one objects_near leaves out.
+  ToleranceReport r;
+  bool have_state = false;
+  for (const detail::KnownPair& p : known) {
+    if (p.verdict == detail::Verdict::within) {
+      r.within = true;
+      if (p.self) {
+        const auto [a, b] = self_pairs_[p.first];
+        r.self = true;
+        r.pair = {a, b, model().link(a).name, model().link(b).name};
+      } else {
+        const EnvironmentObject& obj = env.objects()[p.second];
+        r.pair = {static_cast<int>(p.first), static_cast<int>(p.second), model().links()[p.first].name, obj.name};
       }
+      return r;
     }
+    if (!have_state) {
+      state(q, base, s);
+      if (s.status != Status::ok) return invalid<ToleranceReport>(s.message);
+      have_state = true;
+    }
+    if (p.self ? self_pair_within(s, p.first, t, r)
+               : box_gap(s.link_boxes[p.first], env.index().box(p.second)) <= t &&
+                     object_pair_within(s, p.first, p.second, env.objects(), env.index(), t, r))
+      return r;
   }
   return r;
 }

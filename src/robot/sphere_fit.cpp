@@ -35,6 +35,10 @@ namespace {
 // proven pair at least this far beyond the tolerance, far more than the
 // narrow phase's stopping accuracy, so that the exact check agrees.
 constexpr double kRoundingAllowance = 1e-8;
+// Taken off every inner ball's radius: the same rounding, and a pair proven
+// within has its cores at least this deep in each other, far beyond the
+// narrow phase's stopping accuracy, so that the exact check agrees.
+constexpr double kInnerAllowance = 1e-6;
 
 // A shape's core as points whose hull holds it, and the radius every core
 // point is inflated by.
@@ -168,7 +172,50 @@ bool cut(const Piece& piece, Piece& below, Piece& above) {
   return true;
 }
 
+// How far a point (in the shape's frame) lies inside the shape with its
+// margin: the radius of a ball about it that the shape holds, or a value
+// ≤ 0 when there is none or the shape has no interior this knows (a flat
+// hull, a cone, an ellipsoid, a halfspace, a raw mesh, which is a surface).
+double depth_inside(const Shape& shape, const Vec3& c) {
+  return std::visit(
+      [&c](const auto& s) -> double {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, Sphere>) {
+          return s.core_inflation() - c.norm();
+        } else if constexpr (std::is_same_v<T, Capsule>) {
+          const double z = std::clamp(c.z(), -s.half_length(), s.half_length());
+          return s.core_inflation() - (c - Vec3(0.0, 0.0, z)).norm();
+        } else if constexpr (std::is_same_v<T, Box>) {
+          const Vec3 gap = c.cwiseAbs() - s.half_extents();
+          const double inside = -gap.maxCoeff();
+          return inside > 0.0 ? inside + s.core_inflation() : s.core_inflation() - gap.cwiseMax(0.0).norm();
+        } else if constexpr (std::is_same_v<T, Cylinder>) {
+          const double inside = std::min(s.radius() - std::hypot(c.x(), c.y()), 0.5 * s.length() - std::abs(c.z()));
+          return inside > 0.0 ? inside + s.core_inflation() : -1.0;
+        } else if constexpr (std::is_same_v<T, ConvexPolytope>) {
+          if (s.data().dimension != 3) return -1.0;
+          const double inside = -s.largest_plane_value(c);
+          return inside > 0.0 ? inside + s.core_inflation() : -1.0;
+        } else {
+          return -1.0;
+        }
+      },
+      shape.variant());
+}
+
 }  // namespace
+
+std::vector<BoundingSphere> inner_spheres(const LinkShape& shape, std::span<const BoundingSphere> about) {
+  std::vector<BoundingSphere> out;
+  const Shape* s = shape.shape();
+  if (!s) return out;
+  const Transform to_shape = shape.origin.inverse();
+  for (const BoundingSphere& b : about) {
+    const double r = depth_inside(*s, to_shape.apply(b.center)) - kInnerAllowance;
+    if (r > kInnerAllowance) out.push_back({b.center, r});
+  }
+  return out;
+}
 
 std::vector<BoundingSphere> fit_spheres(const LinkShape& shape, int max_pieces) {
   if (max_pieces < 1 || max_pieces > 64)

@@ -1,24 +1,22 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The prefilter's lane groups. Every quantity of a lane group is an array of
-// kPrefilterLanes doubles (structure of arrays), and each loop over the lanes
-// is a plain counted loop that GCC vectorises: SSE2 on any x86-64, AVX2 where
-// the CPU has it (target_clones picks at load time). Doubles throughout, so
-// the only rounding to account for is that of double arithmetic, which the
-// spheres' allowance (sphere_fit.cpp) covers.
-//
-// A lane's answer is the smallest "clearance" over every checked pair:
-// squared centre distance minus squared reach for two balls, the same for a
-// ball and a box, the signed gap for a ball and a halfspace. Only its sign
-// matters (fl(a − b) has the sign of a − b), and a minimum is one vector
-// instruction where a mask of booleans would be several.
+// The prefilter's set-up (spheres, pair tables, scenes) and its lane
+// groups (prefilter_lanes.hpp has their arithmetic). A lane's verdict on a
+// pair comes from a "clearance": squared centre distance minus squared
+// reach for two balls, the same for a ball and a box, the signed gap for a
+// ball and a halfspace. Only its sign matters (fl(a − b) has the sign of
+// a − b): positive over the outer balls proves the pair apart, negative
+// over the inner ones proves it within the tolerance.
 #include <proxima/robot/sphere_prefilter.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <mutex>
 #include <string>
+#include <tuple>
 
 #include <proxima/robot/scene_checker.hpp>
 
@@ -26,14 +24,17 @@
 
 #include "fk_step.hpp"
 #include "pair_query.hpp"
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define PROXIMA_LANE_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define PROXIMA_LANE_CLONES
-#endif
+#include "pair_verdicts.hpp"
+#include "prefilter_lanes.hpp"
 
 namespace proxima::robot {
+
+using detail::PrefilterObject;
+using detail::PrefilterStep;
+using detail::lane_balls;
+using detail::lane_kinematics;
+using detail::lane_object;
+using detail::lane_points;
 
 namespace {
 
@@ -41,8 +42,10 @@ constexpr std::size_t W = kPrefilterLanes;
 // Link origins and shape placements beyond this (m) leave a lane to the
 // exact check: the rounding allowance of the spheres holds within it.
 constexpr double kWorkingRange = 1e3;
-
-using Lanes = std::array<double, W>;
+// Pieces of a shape's core the outer spheres and the inner balls come from.
+constexpr int kOuterPieces = 4;
+constexpr int kInnerPieces = 32;
+constexpr std::size_t kInnerBalls = 6;
 
 std::array<double, 9> row_major(const Mat3& m) {
   std::array<double, 9> out{};
@@ -53,16 +56,6 @@ std::array<double, 9> row_major(const Mat3& m) {
 
 }  // namespace
 
-// Named (not in the anonymous namespace): SpherePrefilter::Data holds them.
-
-// One joint of the forward kinematics with its matrices row-major.
-struct PrefilterStep {
-  int parent = -1, child = -1, variable = -1;
-  bool revolute = false;
-  double multiplier = 1.0, offset = 0.0;
-  std::array<double, 9> fixed{}, cosine{}, sine{};
-  std::array<double, 3> p{}, slide{};
-};
 
 // A lower bound on the distance of a self pair whose relative pose depends
 // on one or two joint variables only (links near each other along the
@@ -76,6 +69,14 @@ struct PrefilterPairTable {
   std::array<double, 2> lower{}, inverse_width{};
   std::array<int, 2> cells{1, 1};
   std::vector<double> bound;         // cells[0] × cells[1], row-major
+  /// An upper bound on the pair's distance in each cell, as `bound` made:
+  /// below the tolerance, the pair is within it.
+  std::vector<double> within;
+  /// Per cell: the index of its first sub-cell in sub_bound / sub_within
+  /// (kSubCells × kSubCells of them, row-major; kSubCells for one
+  /// variable), or −1 when the cell's own bounds decide.
+  std::vector<int> refined;
+  std::vector<double> sub_bound, sub_within;
 };
 
 struct SpherePrefilter::Data {
@@ -88,6 +89,11 @@ struct SpherePrefilter::Data {
   std::vector<std::size_t> begin;
   std::vector<Vec3> center;
   std::vector<double> radius;
+  /// Balls inside the link's solid shapes, flat as the spheres:
+  /// [inner_begin[l], inner_begin[l + 1]).
+  std::vector<std::size_t> inner_begin;
+  std::vector<Vec3> inner_center;
+  std::vector<double> inner_radius;
   /// One ball per link holding all of its spheres (radius < 0: none).
   std::vector<Vec3> bound_center;
   std::vector<double> bound_radius;
@@ -104,34 +110,21 @@ struct SpherePrefilter::Data {
   std::vector<int> fixed_links;
 };
 
-/// An object as the lanes test it: an oriented box (rows of its rotation,
-/// centre, half extents, margin included) or a halfspace n·x ≤ offset.
-struct PrefilterObject {
-  bool halfspace = false;
-  std::array<double, 9> rows{};
-  std::array<double, 3> center{}, half{};
-  std::array<double, 3> normal{};
-  double offset = 0.0;
-  /// World box (a halfspace's: unbounded), for the cheapest test first.
-  std::array<double, 3> box_min{}, box_max{};
-};
-
 class SpherePrefilter::Scene {
  public:
   /// Some object has no bounds the lanes can test: nothing is proven free.
   bool hopeless = false;
   std::vector<PrefilterObject> objects;
+  /// Parallel to objects: what each holds, where has_inner says so.
+  std::vector<PrefilterObject> inner;
+  std::vector<unsigned char> has_inner;
+  /// The objects' world boxes as six rows (min x, y, z, max x, y, z) of
+  /// objects.size() values: a halfspace's is unbounded.
+  std::vector<double> box_bounds;
   /// skip[o * links + l]: link l may touch object o (the pair is not checked).
   std::vector<unsigned char> skip;
 };
 
-struct SpherePrefilter::Scratch {
-  std::vector<double> rot, pos;       // per link: 9 and 3 rows of lanes
-  std::vector<double> centers;        // per sphere: 3 rows of lanes
-  std::vector<double> bound_centers;  // per link: 3 rows of lanes
-  std::vector<double> link_boxes;     // per link: min xyz, max xyz over the lanes
-  std::vector<double> q;              // per variable: a row of lanes
-};
 
 namespace {
 
@@ -139,6 +132,10 @@ namespace {
 // the table then costs up to 128 × 128 narrow-phase distances, once.
 constexpr int kMaxCells = 64;
 constexpr double kCellTravel = 0.004;
+// Sub-cells per variable of a cell left undecided, and the band of
+// distances (m) that counts as undecided.
+constexpr int kSubCells = 4;
+constexpr double kRefineBand = 0.01;
 
 // The step moving each link (−1: the root).
 std::vector<int> moving_steps(const std::vector<PrefilterStep>& steps, std::size_t links) {
@@ -148,20 +145,34 @@ std::vector<int> moving_steps(const std::vector<PrefilterStep>& steps, std::size
 }
 
 // The smallest distance between two links' shapes at a state (the narrow
-// phase, margins included), or −inf when a pair has no usable answer.
-double link_distance(const SceneChecker& c, const RobotState& s, int a, int b) {
-  double best = std::numeric_limits<double>::infinity();
+// phase, margins included; −inf when a pair has no usable answer), and the
+// smallest signed distance (negative: the depth of an overlap; +inf when a
+// pair has no usable answer).
+struct LinkGap {
+  double distance = std::numeric_limits<double>::infinity();
+  double signed_distance = std::numeric_limits<double>::infinity();
+};
+
+LinkGap link_gap(const SceneChecker& c, const RobotState& s, int a, int b) {
+  LinkGap g;
   const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
   for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i)
     for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j) {
       const Shape* sa = c.geometry().link(a).shapes[i - s.shape_begin[ua]].shape();
       const Shape* sb = c.geometry().link(b).shapes[j - s.shape_begin[ub]].shape();
-      if (!sa || !sb) return -std::numeric_limits<double>::infinity();
+      if (!sa || !sb) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
       const DistanceResult r = distance(*sa, s.shape_poses[i], *sb, s.shape_poses[j]);
-      if (r.status != Status::ok || !std::isfinite(r.distance)) return -std::numeric_limits<double>::infinity();
-      best = std::min(best, r.distance);
+      if (r.status != Status::ok || !std::isfinite(r.distance))
+        return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+      g.distance = std::min(g.distance, r.distance);
+      double sd = r.distance;
+      if (r.distance <= 0.0) {
+        const DistanceResult d = signed_distance(*sa, s.shape_poses[i], *sb, s.shape_poses[j]);
+        sd = d.status == Status::ok && std::isfinite(d.distance) ? std::min(d.distance, 0.0) : 0.0;
+      }
+      g.signed_distance = std::min(g.signed_distance, sd);
     }
-  return best;
+  return g;
 }
 
 }  // namespace
@@ -236,18 +247,44 @@ void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
     // Every other variable at the middle of its range: the pair's distance
     // does not depend on them.
     std::vector<double> q = d.middle;
-    t.bound.resize(static_cast<std::size_t>(t.cells[0] * t.cells[1]));
     RobotState s;
+    // The bounds over the cell (or sub-cell) about (x0, x1), in cells, whose
+    // points move at most `moves` from its centre's.
+    const auto bounds_at = [&](double x0, double x1, double moves) -> std::pair<double, double> {
+      q[static_cast<std::size_t>(t.variable[0])] = t.lower[0] + x0 / t.inverse_width[0];
+      if (count == 2) q[static_cast<std::size_t>(t.variable[1])] = t.lower[1] + x1 / t.inverse_width[1];
+      checker.state(q, Transform::identity(), s);
+      const LinkGap gap = s.status == Status::ok
+                              ? link_gap(checker, s, a, b)
+                              : LinkGap{-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+      // The rounding allowance again: a pair proven by the table is that
+      // far beyond the tolerance too. The signed distance of convex shapes
+      // also moves by at most how far their points move (an overlap deeper
+      // than the travel stays an overlap), and a pair proven within by it
+      // is the inner balls' allowance deep.
+      return {gap.distance - moves - 1e-8, gap.signed_distance + moves + 1e-6};
+    };
+    const std::size_t cell_count = static_cast<std::size_t>(t.cells[0]) * static_cast<std::size_t>(t.cells[1]);
+    t.bound.assign(cell_count, 0.0);
+    t.within.assign(cell_count, 0.0);
+    t.refined.assign(cell_count, -1);
+    const int sub1 = count == 2 ? kSubCells : 1;
     for (int i = 0; i < t.cells[0]; ++i)
       for (int j = 0; j < t.cells[1]; ++j) {
-        q[static_cast<std::size_t>(t.variable[0])] = t.lower[0] + (i + 0.5) / t.inverse_width[0];
-        if (count == 2) q[static_cast<std::size_t>(t.variable[1])] = t.lower[1] + (j + 0.5) / t.inverse_width[1];
-        checker.state(q, Transform::identity(), s);
-        const double dist = s.status == Status::ok ? link_distance(checker, s, a, b)
-                                                   : -std::numeric_limits<double>::infinity();
-        // The rounding allowance again: a pair proven by the table is that
-        // far beyond the tolerance too.
-        t.bound[static_cast<std::size_t>(i * t.cells[1] + j)] = dist - travel - 1e-8;
+        const auto cell = static_cast<std::size_t>(i * t.cells[1] + j);
+        std::tie(t.bound[cell], t.within[cell]) = bounds_at(i + 0.5, j + 0.5, travel);
+        // A cell the bounds leave undecided at the tolerances a check
+        // usually asks (0 to a centimetre) gets kSubCells² sub-cells, each
+        // kSubCells times less travel.
+        if (t.bound[cell] > kRefineBand || t.within[cell] < 0.0) continue;
+        t.refined[cell] = static_cast<int>(t.sub_bound.size());
+        for (int u = 0; u < kSubCells; ++u)
+          for (int v = 0; v < sub1; ++v) {
+            const auto [lo, hi] =
+                bounds_at(i + (u + 0.5) / kSubCells, j + (v + 0.5) / sub1, travel / kSubCells);
+            t.sub_bound.push_back(lo);
+            t.sub_within.push_back(hi);
+          }
       }
     d.pair_table[k] = static_cast<int>(d.tables.size());
     d.tables.push_back(std::move(t));
@@ -291,11 +328,23 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
   d.bound_radius.assign(d.links, -1.0);
   for (std::size_t l = 0; l < d.links; ++l) {
     d.begin.push_back(d.center.size());
+    d.inner_begin.push_back(d.inner_center.size());
     std::vector<BoundingSphere>& spheres = d.link_spheres[l];
     for (const LinkShape& shape : g.links()[l].shapes) {
-      const std::vector<BoundingSphere> fit = fit_spheres(shape, 4);
+      const std::vector<BoundingSphere> fit = fit_spheres(shape, kOuterPieces);
       if (fit.empty() || shape.origin.p.cwiseAbs().maxCoeff() > kWorkingRange) d.available = false;
       spheres.insert(spheres.end(), fit.begin(), fit.end());
+      // The inner balls about the centres of a finer cut, each nearer the
+      // middle of a thin piece; the largest kInnerBalls of them (a self
+      // pair tests every ball of one link against every ball of the other).
+      std::vector<BoundingSphere> inner = inner_spheres(shape, fit_spheres(shape, kInnerPieces));
+      std::stable_sort(inner.begin(), inner.end(),
+                       [](const BoundingSphere& x, const BoundingSphere& y) { return x.radius > y.radius; });
+      if (inner.size() > kInnerBalls) inner.resize(kInnerBalls);
+      for (const BoundingSphere& in : inner) {
+        d.inner_center.push_back(in.center);
+        d.inner_radius.push_back(in.radius);
+      }
     }
     if (spheres.empty()) continue;
     Aabb box;
@@ -311,6 +360,7 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
     d.geometric.push_back(static_cast<int>(l));
   }
   d.begin.push_back(d.center.size());
+  d.inner_begin.push_back(d.inner_center.size());
   d.self_pairs = checker.self_pairs();
   for (const Link& link : model.links()) d.link_names.push_back(link.name);
   for (std::size_t v = 0; v < d.variables; ++v) {
@@ -331,6 +381,47 @@ bool SpherePrefilter::available() const { return d_->available; }
 const std::vector<BoundingSphere>& SpherePrefilter::link_spheres(std::size_t link) const {
   return d_->link_spheres.at(link);
 }
+
+namespace {
+
+// What an object that is a solid primitive holds, as the lanes test it: its
+// core box (a point or a segment for a sphere or capsule, the inscribed
+// square prism of a cylinder) grown by its inflation, less the inner
+// balls' allowance. False for anything else.
+bool inner_object(const Shape& shape, const Transform& pose, PrefilterObject& out) {
+  constexpr double kAllowance = 1e-6;
+  out.rows = row_major(pose.R.transpose());
+  out.center = {pose.p.x(), pose.p.y(), pose.p.z()};
+  return std::visit(
+      [&](const auto& s) -> bool {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, Box>) {
+          out.half = {s.half_extents().x(), s.half_extents().y(), s.half_extents().z()};
+          out.grow = s.core_inflation() - kAllowance;
+        } else if constexpr (std::is_same_v<T, Sphere>) {
+          out.half = {0.0, 0.0, 0.0};
+          out.grow = s.core_inflation() - kAllowance;
+        } else if constexpr (std::is_same_v<T, Capsule>) {
+          out.half = {0.0, 0.0, s.half_length()};
+          out.grow = s.core_inflation() - kAllowance;
+        } else if constexpr (std::is_same_v<T, Cylinder>) {
+          const double side = s.radius() * std::sqrt(0.5) * (1.0 - 1e-12);
+          out.half = {side, side, 0.5 * s.length()};
+          out.grow = s.core_inflation() - kAllowance;
+        } else if constexpr (std::is_same_v<T, Halfspace>) {
+          const Vec3 n = pose.rotate(s.normal());
+          out.halfspace = true;
+          out.normal = {n.x(), n.y(), n.z()};
+          out.offset = s.offset() + n.dot(pose.p) + s.margin() - kAllowance;
+        } else {
+          return false;
+        }
+        return true;
+      },
+      shape.variant());
+}
+
+}  // namespace
 
 std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const SceneChecker& checker,
                                                                     const PreparedEnvironment& env,
@@ -368,11 +459,21 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Scene
       po.box_max[static_cast<std::size_t>(k)] = po.halfspace ? std::numeric_limits<double>::infinity() : box.max[k];
     }
     scene->objects.push_back(po);
+    PrefilterObject inner;
+    scene->has_inner.push_back(shape && inner_object(*shape, obj.pose, inner));
+    scene->inner.push_back(inner);
     for (const std::string& name : obj.touch_links) {
       const auto at = std::find(d_->link_names.begin(), d_->link_names.end(), name);
       if (at != d_->link_names.end()) scene->skip[o * d_->links + static_cast<std::size_t>(at - d_->link_names.begin())] = 1;
     }
   }
+  const std::size_t n = scene->objects.size();
+  scene->box_bounds.assign(6 * n, 0.0);
+  for (std::size_t o = 0; o < n; ++o)
+    for (std::size_t k = 0; k < 3; ++k) {
+      scene->box_bounds[k * n + o] = scene->objects[o].box_min[k];
+      scene->box_bounds[(3 + k) * n + o] = scene->objects[o].box_max[k];
+    }
   // The links no joint moves sit where they sit in every row (their poses
   // are the same product of fixed transforms each time): each one's pair
   // with an object is measured once at a state of the batch, and a pair
@@ -410,130 +511,56 @@ std::unique_ptr<SpherePrefilter::Scratch, SpherePrefilter::ScratchDeleter> Spher
   s->rot.assign(d_->links * 9 * W, 0.0);
   s->pos.assign(d_->links * 3 * W, 0.0);
   s->centers.assign(d_->center.size() * 3 * W, 0.0);
+  s->inner_centers.assign(d_->inner_center.size() * 3 * W, 0.0);
   s->bound_centers.assign(d_->links * 3 * W, 0.0);
+  s->placed.assign(d_->links, 0);
   s->link_boxes.assign(d_->links * 6, 0.0);
   s->q.assign(std::max<std::size_t>(d_->variables, 1) * W, 0.0);
+  for (auto& k : s->known) k.reserve(d_->self_pairs.size() + d_->links);
   return s;
 }
 
 namespace {
 
-// Forward kinematics of every link, lane by lane: the recurrence of
-// forward_kinematics (kinematics.cpp) on rows of lanes. Returns, per lane,
-// the largest coordinate of any link origin (NaN-free: q is finite).
-PROXIMA_LANE_CLONES
-void lane_kinematics(const std::vector<PrefilterStep>& steps, const double* q, double* rot, double* pos) {
-  for (const PrefilterStep& st : steps) {
-    const double* pr = rot + static_cast<std::size_t>(st.parent) * 9 * W;
-    const double* pp = pos + static_cast<std::size_t>(st.parent) * 3 * W;
-    double* cr = rot + static_cast<std::size_t>(st.child) * 9 * W;
-    double* cp = pos + static_cast<std::size_t>(st.child) * 3 * W;
-    double v[W] = {};
-    if (st.variable >= 0)
-      for (std::size_t l = 0; l < W; ++l)
-        v[l] = st.multiplier * q[static_cast<std::size_t>(st.variable) * W + l] + st.offset;
-    double local[9][W];
-    if (st.revolute) {
-      double c[W], s[W];
-      for (std::size_t l = 0; l < W; ++l) {
-        c[l] = std::cos(v[l]);
-        s[l] = std::sin(v[l]);
-      }
-      for (std::size_t k = 0; k < 9; ++k)
-        for (std::size_t l = 0; l < W; ++l) local[k][l] = st.fixed[k] + c[l] * st.cosine[k] + s[l] * st.sine[k];
-    } else {
-      for (std::size_t k = 0; k < 9; ++k)
-        for (std::size_t l = 0; l < W; ++l) local[k][l] = st.fixed[k];
-    }
-    for (std::size_t i = 0; i < 3; ++i)
-      for (std::size_t j = 0; j < 3; ++j)
-        for (std::size_t l = 0; l < W; ++l)
-          cr[(3 * i + j) * W + l] = pr[(3 * i) * W + l] * local[j][l] + pr[(3 * i + 1) * W + l] * local[3 + j][l] +
-                                    pr[(3 * i + 2) * W + l] * local[6 + j][l];
-    double t[3][W];
-    for (std::size_t k = 0; k < 3; ++k)
-      for (std::size_t l = 0; l < W; ++l) t[k][l] = st.p[k] + v[l] * st.slide[k];
-    for (std::size_t i = 0; i < 3; ++i)
-      for (std::size_t l = 0; l < W; ++l)
-        cp[i * W + l] = pr[(3 * i) * W + l] * t[0][l] + pr[(3 * i + 1) * W + l] * t[1][l] +
-                        pr[(3 * i + 2) * W + l] * t[2][l] + pp[i * W + l];
-  }
+
+void fill(double* lanes, double value) {
+  for (std::size_t l = 0; l < W; ++l) lanes[l] = value;
 }
 
-// World centres of `count` local points of one link: R c + p per lane.
-PROXIMA_LANE_CLONES
-void lane_points(const double* rot, const double* pos, const Vec3* local, std::size_t count, double* out) {
-  for (std::size_t s = 0; s < count; ++s) {
-    const double c[3] = {local[s].x(), local[s].y(), local[s].z()};
-    for (std::size_t i = 0; i < 3; ++i)
-      for (std::size_t l = 0; l < W; ++l)
-        out[(3 * s + i) * W + l] =
-            rot[(3 * i) * W + l] * c[0] + rot[(3 * i + 1) * W + l] * c[1] + rot[(3 * i + 2) * W + l] * c[2] +
-            pos[i * W + l];
-  }
+bool any_positive(const double* lanes) {
+  bool any = false;
+  for (std::size_t l = 0; l < W; ++l) any |= lanes[l] > 0.0;
+  return any;
 }
 
-// Smallest squared clearance between balls (a: count_a centres and radii)
-// and (b: ...), each grown by `t`, folded into `clear`.
-PROXIMA_LANE_CLONES
-void lane_balls(const double* ca, const double* ra, std::size_t count_a, const double* cb, const double* rb,
-                std::size_t count_b, double t, double* clear) {
-  for (std::size_t i = 0; i < count_a; ++i)
-    for (std::size_t j = 0; j < count_b; ++j) {
-      const double reach = ra[i] + rb[j] + t;
-      const double r2 = reach * reach;
-      const double* a = ca + 3 * i * W;
-      const double* b = cb + 3 * j * W;
-      for (std::size_t l = 0; l < W; ++l) {
-        const double dx = a[l] - b[l], dy = a[W + l] - b[W + l], dz = a[2 * W + l] - b[2 * W + l];
-        clear[l] = std::min(clear[l], dx * dx + dy * dy + dz * dz - r2);
-      }
-    }
-}
-
-// The same for balls against an object.
-PROXIMA_LANE_CLONES
-void lane_object(const double* c, const double* r, std::size_t count, const PrefilterObject& o, double t,
-                 double* clear) {
-  if (o.halfspace) {
-    for (std::size_t i = 0; i < count; ++i) {
-      const double* a = c + 3 * i * W;
-      const double reach = r[i] + t + o.offset;
-      for (std::size_t l = 0; l < W; ++l)
-        clear[l] = std::min(clear[l], o.normal[0] * a[l] + o.normal[1] * a[W + l] + o.normal[2] * a[2 * W + l] - reach);
-    }
-    return;
-  }
-  for (std::size_t i = 0; i < count; ++i) {
-    const double* a = c + 3 * i * W;
-    const double reach = r[i] + t;
-    const double r2 = reach * reach;
-    for (std::size_t l = 0; l < W; ++l) {
-      const double dx = a[l] - o.center[0], dy = a[W + l] - o.center[1], dz = a[2 * W + l] - o.center[2];
-      double d2 = 0.0;
-      for (std::size_t k = 0; k < 3; ++k) {
-        const double u = o.rows[3 * k] * dx + o.rows[3 * k + 1] * dy + o.rows[3 * k + 2] * dz;
-        const double e = std::max(std::abs(u) - o.half[k], 0.0);
-        d2 += e * e;
-      }
-      clear[l] = std::min(clear[l], d2 - r2);
-    }
-  }
-}
-
-bool all_blocked(const double* clear) {
+bool all_positive(const double* lanes) {
   bool all = true;
-  for (std::size_t l = 0; l < W; ++l) all &= clear[l] <= 0.0;
+  for (std::size_t l = 0; l < W; ++l) all &= lanes[l] > 0.0;
   return all;
 }
 
 }  // namespace
 
-void SpherePrefilter::prove_free(std::span<const double> qs, std::size_t rows, const Transform& base,
-                                 double tolerance, const Scene& scene, Scratch& s, bool* proven) const {
+void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, const Transform& base, double tolerance,
+                               const Scene& scene, Scratch& s) const {
   const Data& d = *d_;
-  for (std::size_t l = 0; l < rows; ++l) proven[l] = false;
-  if (!d.available || scene.hopeless || rows == 0) return;
+  for (auto& k : s.known) k.clear();
+  // A lane the prefilter cannot reason about lists every pair open, which
+  // sends it to the plain exact check.
+  const auto all_open = [&](std::size_t lane) {
+    std::vector<detail::KnownPair>& k = s.known[lane];
+    k.clear();
+    for (std::size_t p = 0; p < d.self_pairs.size(); ++p)
+      k.push_back({static_cast<std::uint32_t>(p), 0, true, detail::Verdict::open});
+    for (const int link : d.geometric)
+      for (std::size_t o = 0; o < scene.objects.size(); ++o)
+        if (!scene.skip[o * d.links + static_cast<std::size_t>(link)])
+          k.push_back({static_cast<std::uint32_t>(link), static_cast<std::uint32_t>(o), false, detail::Verdict::open});
+  };
+  if (!d.available || scene.hopeless) {
+    for (std::size_t l = 0; l < rows; ++l) all_open(l);
+    return;
+  }
   // Lanes beyond `rows` repeat the first row: any finite values would do.
   for (std::size_t v = 0; v < d.variables; ++v)
     for (std::size_t l = 0; l < W; ++l) s.q[v * W + l] = qs[(l < rows ? l : 0) * d.variables + v];
@@ -543,66 +570,117 @@ void SpherePrefilter::prove_free(std::span<const double> qs, std::size_t rows, c
     for (std::size_t l = 0; l < W; ++l) s.rot[(root * 9 + k) * W + l] = br(static_cast<int>(k / 3), static_cast<int>(k % 3));
   for (std::size_t k = 0; k < 3; ++k)
     for (std::size_t l = 0; l < W; ++l) s.pos[(root * 3 + k) * W + l] = base.p[static_cast<int>(k)];
-  lane_kinematics(d.steps, s.q.data(), s.rot.data(), s.pos.data());
-
-  double clear[W];
-  // A link origin out of the working range: the lane is left to the exact
-  // check (its poses may even be beyond what the queries accept).
-  for (std::size_t l = 0; l < W; ++l) clear[l] = l < rows ? 1.0 : -1.0;
+  // usable[l] > 0: the lane's verdicts hold. A link origin out of the
+  // working range, or an angle out of lane_sincos's, leaves the lane to
+  // the exact check (its poses may even be beyond what the queries accept).
+  double usable[W];
+  for (std::size_t l = 0; l < W; ++l) usable[l] = l < rows ? 1.0 : -1.0;
+  lane_kinematics(d.steps, s.q.data(), s.rot.data(), s.pos.data(), usable);
   for (std::size_t link = 0; link < d.links; ++link)
     for (std::size_t k = 0; k < 3; ++k)
       for (std::size_t l = 0; l < W; ++l)
-        if (!(std::abs(s.pos[(link * 3 + k) * W + l]) <= kWorkingRange)) clear[l] = -1.0;
-  if (all_blocked(clear)) return;
+        if (!(std::abs(s.pos[(link * 3 + k) * W + l]) <= kWorkingRange)) usable[l] = -1.0;
+  for (std::size_t l = 0; l < rows; ++l)
+    if (!(usable[l] > 0.0)) all_open(l);
+  // live[l] > 0: the lane is usable and no pair of it is yet proven within:
+  // pairs after the first within are never read (the walk ends there).
+  double live[W];
+  for (std::size_t l = 0; l < W; ++l) live[l] = usable[l];
+  if (!any_positive(live)) return;
 
   for (const int link : d.geometric) {
     const auto ul = static_cast<std::size_t>(link);
+    s.placed[ul] = 0;
+    lane_points(s.rot.data() + ul * 9 * W, s.pos.data() + ul * 3 * W, &d.bound_center[ul], 1,
+                s.bound_centers.data() + ul * 3 * W);
+  }
+  // A link's spheres and inner balls, once per lane group, when a test
+  // first needs them.
+  const auto place = [&](std::size_t ul) {
+    if (s.placed[ul]) return;
+    s.placed[ul] = 1;
     const double* rot = s.rot.data() + ul * 9 * W;
     const double* pos = s.pos.data() + ul * 3 * W;
     lane_points(rot, pos, d.center.data() + d.begin[ul], d.begin[ul + 1] - d.begin[ul],
                 s.centers.data() + d.begin[ul] * 3 * W);
-    lane_points(rot, pos, &d.bound_center[ul], 1, s.bound_centers.data() + ul * 3 * W);
-  }
-  // A pair whose link balls are apart in every lane needs no more; else
-  // every sphere against every sphere.
-  double coarse[W];
+    lane_points(rot, pos, d.inner_center.data() + d.inner_begin[ul], d.inner_begin[ul + 1] - d.inner_begin[ul],
+                s.inner_centers.data() + d.inner_begin[ul] * 3 * W);
+  };
+  // Records each live lane's verdict on one pair: `apart` > 0 proves it
+  // apart, `inside` < 0 proves it within; anything else is open.
+  const auto record = [&](const double* apart, const double* inside, std::uint32_t first, std::uint32_t second,
+                          bool self) {
+    for (std::size_t l = 0; l < W; ++l) {
+      if (!(live[l] > 0.0) || apart[l] > 0.0) continue;
+      const bool in = inside[l] < 0.0;
+      s.known[l].push_back({first, second, self, in ? detail::Verdict::within : detail::Verdict::open});
+      if (in) live[l] = -1.0;
+    }
+  };
+  double apart[W], inside[W];
   for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
     const auto ua = static_cast<std::size_t>(d.self_pairs[k].first), ub = static_cast<std::size_t>(d.self_pairs[k].second);
-    // Lanes the pair's table proves apart need no spheres: +inf there.
-    double cleared[W];
-    bool all_proven = d.pair_table[k] >= 0;
-    for (std::size_t l = 0; l < W; ++l) cleared[l] = 0.0;
+    // Lanes the pair's table proves apart need no spheres.
+    fill(apart, -1.0);
+    double table_inside[W];
+    fill(table_inside, 1.0);
     if (d.pair_table[k] >= 0) {
       const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(d.pair_table[k])];
       for (std::size_t l = 0; l < W; ++l) {
         int cell[2] = {0, 0};
-        bool inside = true;
+        bool in_range = true;
         for (int v = 0; v < t.count; ++v) {
-          const double x = (s.q[static_cast<std::size_t>(t.variable[static_cast<std::size_t>(v)]) * W + l] -
-                            t.lower[static_cast<std::size_t>(v)]) *
-                           t.inverse_width[static_cast<std::size_t>(v)];
-          inside &= x >= 0.0 && x < t.cells[static_cast<std::size_t>(v)];
-          cell[v] = inside ? static_cast<int>(x) : 0;
+          const auto uv = static_cast<std::size_t>(v);
+          const double x = (s.q[static_cast<std::size_t>(t.variable[uv]) * W + l] - t.lower[uv]) * t.inverse_width[uv];
+          in_range &= x >= 0.0 && x < t.cells[uv];
+          cell[v] = in_range ? static_cast<int>(x) : 0;
         }
-        const bool far = inside && t.bound[static_cast<std::size_t>(cell[0] * t.cells[1] + cell[1])] > tolerance;
-        cleared[l] = far ? std::numeric_limits<double>::infinity() : 0.0;
-        all_proven &= far;
+        if (!in_range) continue;
+        const auto at = static_cast<std::size_t>(cell[0] * t.cells[1] + cell[1]);
+        double lo = t.bound[at], hi = t.within[at];
+        if (t.refined[at] >= 0) {
+          // The sub-cell from the fractions of the cell (a point on a
+          // boundary in either neighbour: both bounds hold there).
+          int sub[2] = {0, 0};
+          for (int v = 0; v < t.count; ++v) {
+            const auto uv = static_cast<std::size_t>(v);
+            const double x = (s.q[static_cast<std::size_t>(t.variable[uv]) * W + l] - t.lower[uv]) * t.inverse_width[uv];
+            sub[v] = std::min(static_cast<int>((x - cell[v]) * kSubCells), kSubCells - 1);
+          }
+          const auto k2 = static_cast<std::size_t>(t.refined[at] + sub[0] * (t.count == 2 ? kSubCells : 1) + sub[1]);
+          lo = t.sub_bound[k2];
+          hi = t.sub_within[k2];
+        }
+        if (lo > tolerance) apart[l] = 1.0;
+        if (hi < tolerance) table_inside[l] = -1.0;
       }
     }
-    if (all_proven) continue;
-    for (std::size_t l = 0; l < W; ++l) coarse[l] = std::numeric_limits<double>::infinity();
-    lane_balls(s.bound_centers.data() + ua * 3 * W, &d.bound_radius[ua], 1, s.bound_centers.data() + ub * 3 * W,
-               &d.bound_radius[ub], 1, tolerance, coarse);
-    bool apart = true;
-    for (std::size_t l = 0; l < W; ++l) apart &= coarse[l] > 0.0;
-    if (apart) continue;
-    double fine[W];
-    for (std::size_t l = 0; l < W; ++l) fine[l] = std::numeric_limits<double>::infinity();
-    lane_balls(s.centers.data() + d.begin[ua] * 3 * W, d.radius.data() + d.begin[ua], d.begin[ua + 1] - d.begin[ua],
-               s.centers.data() + d.begin[ub] * 3 * W, d.radius.data() + d.begin[ub], d.begin[ub + 1] - d.begin[ub],
-               tolerance, fine);
-    for (std::size_t l = 0; l < W; ++l) clear[l] = std::min(clear[l], std::max(fine[l], cleared[l]));
-    if (all_blocked(clear)) return;
+    if (!all_positive(apart)) {
+      double coarse[W];
+      fill(coarse, std::numeric_limits<double>::infinity());
+      lane_balls(s.bound_centers.data() + ua * 3 * W, &d.bound_radius[ua], 1, s.bound_centers.data() + ub * 3 * W,
+                 &d.bound_radius[ub], 1, tolerance, coarse);
+      for (std::size_t l = 0; l < W; ++l) apart[l] = std::max(apart[l], coarse[l]);
+    }
+    fill(inside, 1.0);
+    if (!all_positive(apart)) {
+      place(ua);
+      place(ub);
+      double fine[W];
+      fill(fine, std::numeric_limits<double>::infinity());
+      lane_balls(s.centers.data() + d.begin[ua] * 3 * W, d.radius.data() + d.begin[ua], d.begin[ua + 1] - d.begin[ua],
+                 s.centers.data() + d.begin[ub] * 3 * W, d.radius.data() + d.begin[ub], d.begin[ub + 1] - d.begin[ub],
+                 tolerance, fine);
+      for (std::size_t l = 0; l < W; ++l) apart[l] = std::max(apart[l], fine[l]);
+      if (!all_positive(apart))
+        lane_balls(s.inner_centers.data() + d.inner_begin[ua] * 3 * W, d.inner_radius.data() + d.inner_begin[ua],
+                   d.inner_begin[ua + 1] - d.inner_begin[ua], s.inner_centers.data() + d.inner_begin[ub] * 3 * W,
+                   d.inner_radius.data() + d.inner_begin[ub], d.inner_begin[ub + 1] - d.inner_begin[ub], tolerance,
+                   inside);
+    }
+    for (std::size_t l = 0; l < W; ++l) inside[l] = std::min(inside[l], table_inside[l]);
+    record(apart, inside, static_cast<std::uint32_t>(k), 0, true);
+    if (!any_positive(live)) return;
   }
   // Each link's box over the lane group (its link ball in every lane): an
   // object whose box is farther than the tolerance from it on some axis is
@@ -621,27 +699,41 @@ void SpherePrefilter::prove_free(std::span<const double> qs, std::size_t rows, c
       link_box[ul * 6 + 3 + k] = hi;
     }
   }
-  for (std::size_t o = 0; o < scene.objects.size(); ++o) {
-    const PrefilterObject& obj = scene.objects[o];
-    for (const int link : d.geometric) {
-      const auto ul = static_cast<std::size_t>(link);
-      if (scene.skip[o * d.links + ul]) continue;
-      bool boxes_apart = false;
-      for (std::size_t k = 0; k < 3; ++k)
-        boxes_apart |= obj.box_min[k] - link_box[ul * 6 + 3 + k] > tolerance ||
-                       link_box[ul * 6 + k] - obj.box_max[k] > tolerance;
-      if (boxes_apart) continue;
-      for (std::size_t l = 0; l < W; ++l) coarse[l] = std::numeric_limits<double>::infinity();
-      lane_object(s.bound_centers.data() + ul * 3 * W, &d.bound_radius[ul], 1, obj, tolerance, coarse);
-      bool apart = true;
-      for (std::size_t l = 0; l < W; ++l) apart &= coarse[l] > 0.0;
-      if (apart) continue;
+  const std::size_t object_count = scene.objects.size();
+  for (const int link : d.geometric) {
+    const auto ul = static_cast<std::size_t>(link);
+    double gaps[detail::kBoxChunk];
+    for (std::size_t o = 0; o < object_count; ++o) {
+      // The objects' boxes against the link's, a chunk at a time.
+      const std::size_t in_chunk = o % detail::kBoxChunk;
+      if (in_chunk == 0)
+        detail::box_gaps(link_box + ul * 6, scene.box_bounds.data(), object_count, o,
+                         std::min(detail::kBoxChunk, object_count - o), gaps);
+      if (gaps[in_chunk] > tolerance || scene.skip[o * d.links + ul]) continue;
+      const PrefilterObject& obj = scene.objects[o];
+      fill(apart, std::numeric_limits<double>::infinity());
+      lane_object(s.bound_centers.data() + ul * 3 * W, &d.bound_radius[ul], 1, obj, tolerance, apart);
+      if (all_positive(apart)) continue;
+      place(ul);
+      double fine[W];
+      fill(fine, std::numeric_limits<double>::infinity());
       lane_object(s.centers.data() + d.begin[ul] * 3 * W, d.radius.data() + d.begin[ul], d.begin[ul + 1] - d.begin[ul],
-                  obj, tolerance, clear);
-      if (all_blocked(clear)) return;
+                  obj, tolerance, fine);
+      for (std::size_t l = 0; l < W; ++l) apart[l] = std::max(apart[l], fine[l]);
+      fill(inside, 1.0);
+      if (!all_positive(apart) && scene.has_inner[o])
+        lane_object(s.inner_centers.data() + d.inner_begin[ul] * 3 * W, d.inner_radius.data() + d.inner_begin[ul],
+                    d.inner_begin[ul + 1] - d.inner_begin[ul], scene.inner[o], tolerance, inside);
+      record(apart, inside, static_cast<std::uint32_t>(link), static_cast<std::uint32_t>(o), false);
+      if (!any_positive(live)) return;
     }
   }
-  for (std::size_t l = 0; l < rows; ++l) proven[l] = clear[l] > 0.0;
+}
+
+void SpherePrefilter::prove_free(std::span<const double> qs, std::size_t rows, const Transform& base,
+                                 double tolerance, const Scene& scene, Scratch& s, bool* proven) const {
+  classify(qs, rows, base, tolerance, scene, s);
+  for (std::size_t l = 0; l < rows; ++l) proven[l] = s.known[l].empty();
 }
 
 }  // namespace proxima::robot

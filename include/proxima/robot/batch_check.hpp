@@ -23,10 +23,15 @@ namespace proxima::robot {
 /// a whole number of rows or threads is negative.
 ///
 /// With `prefilter`, the rows are first taken a lane group at a time
-/// through the checker's sphere prefilter (sphere_prefilter.hpp): a row it
-/// proves free answers ToleranceReport{} (status ok, nothing within), which
-/// is what the exact check answers for it; every other row gets the exact
-/// check. The answers are the same either way, only the work differs. Off
+/// through the checker's sphere prefilter (sphere_prefilter.hpp), which
+/// proves each checked pair apart or within the tolerance, or leaves it
+/// open. A row with every pair apart answers ToleranceReport{} (status ok,
+/// nothing within), which is what the exact check answers for it; any
+/// other row is walked in the exact check's pair order, where the first
+/// pair proven within is the answer and the narrow phase runs only on the
+/// open pairs before it. The answers are the same either way, only the
+/// work differs (the narrow-phase statuses of pairs proven apart are not
+/// asked). Off
 /// by default: on the shipped robots it costs about as much as it saves
 /// (docs/robot.md, "Batches of configurations"), and its first use fits the
 /// spheres and pair tables (a few hundred ms).

@@ -44,6 +44,7 @@ namespace proxima::robot {
 
 namespace detail {
 struct SweepGeometry;
+struct KnownPair;
 }
 
 class SpherePrefilter;
@@ -222,6 +223,22 @@ class SceneChecker {
                                const broad::BoxTree& index) const;
   ToleranceReport tolerance_near(const RobotState& s, const std::vector<EnvironmentObject>& objects,
                                  const broad::BoxTree& index, double tolerance) const;
+  /// tolerance_near's pair tests: self pair k, and link l against object o
+  /// (their boxes within the tolerance). True, with the pair in `r`, when
+  /// within; every narrow-phase status is noted in r.status.
+  bool self_pair_within(const RobotState& s, std::size_t k, double tolerance, ToleranceReport& r) const;
+  bool object_pair_within(const RobotState& s, std::size_t l, std::size_t o,
+                          const std::vector<EnvironmentObject>& objects, const broad::BoxTree& index,
+                          double tolerance, ToleranceReport& r) const;
+  /// tolerance(state(q, base), env, tolerance) for a valid q, base,
+  /// tolerance and env, given the pairs not proven apart (`known`, in the
+  /// walk's order, src/robot/pair_verdicts.hpp): the state (into `s`) and
+  /// the narrow phase only for the open ones.
+  ToleranceReport tolerance_known(std::span<const double> q, const Transform& base, const PreparedEnvironment& env,
+                                  double tolerance, std::span<const detail::KnownPair> known, RobotState& s) const;
+  friend std::vector<ToleranceReport> check_configurations(const SceneChecker&, const PreparedEnvironment&,
+                                                           std::span<const double>, double, const Transform&, int,
+                                                           bool);
   MotionCheck motion_near(std::span<const double> q0, std::span<const double> q1,
                           const std::vector<EnvironmentObject>& objects, const broad::BoxTree& index,
                           const MotionCheckOptions& options, const Transform& base) const;

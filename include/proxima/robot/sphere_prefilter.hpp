@@ -43,6 +43,13 @@ struct BoundingSphere {
 /// 1 ≤ max_pieces ≤ 64.
 std::vector<BoundingSphere> fit_spheres(const LinkShape& shape, int max_pieces = 8);
 
+/// Balls that `shape` (placed at its origin, in its link's frame) holds,
+/// margin included, one about each centre of `about` that lies inside it,
+/// as large as the shape allows less 1e-6 m: what proves a pair within the
+/// tolerance without the narrow phase. None for a raw mesh (a surface has
+/// no inside), a halfspace, a cone, an ellipsoid or a flat hull.
+std::vector<BoundingSphere> inner_spheres(const LinkShape& shape, std::span<const BoundingSphere> about);
+
 /// How many configurations one lane group of the prefilter holds.
 inline constexpr std::size_t kPrefilterLanes = 4;
 
@@ -73,12 +80,23 @@ class SpherePrefilter {
   std::shared_ptr<const Scene> scene(const SceneChecker& checker, const PreparedEnvironment& env,
                                      const Transform& base, double tolerance) const;
 
-  /// Scratch of one thread: link poses and sphere centres of a lane group.
+  /// Scratch of one thread: link poses, sphere centres and verdicts of a
+  /// lane group.
   struct Scratch;
   struct ScratchDeleter {
     void operator()(Scratch* s) const;
   };
   std::unique_ptr<Scratch, ScratchDeleter> scratch() const;
+
+  /// For each of the `rows` (≤ kPrefilterLanes) joint vectors of `qs`
+  /// (as prove_free takes them), every checked pair proven apart, proven
+  /// within the tolerance (balls inside both shapes overlap, or one inside a
+  /// link and one inside a solid primitive object), or left open; `scratch`
+  /// keeps each row's pairs not proven apart, in the exact check's order,
+  /// for check_configurations to finish the row with the narrow phase on
+  /// the open ones only.
+  void classify(std::span<const double> qs, std::size_t rows, const Transform& base, double tolerance,
+                const Scene& scene, Scratch& scratch) const;
 
   /// For each of the `rows` (≤ kPrefilterLanes) joint vectors of `qs`
   /// (row-major, valid: finite, of the model's length), sets proven[i] when

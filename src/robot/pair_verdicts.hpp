@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// What the sphere prefilter knows of the pairs the tolerance query checks,
+// for one joint vector: each pair is proven apart (farther than the
+// tolerance), proven within it (inner balls overlap), or left open to the
+// narrow phase. The prefilter lists the pairs not proven apart in the
+// exact query's order (self pairs, then each link's objects in index
+// order); SceneChecker::tolerance_known walks that list, so a row's answer
+// is the exact query's, field for field.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <proxima/robot/sphere_prefilter.hpp>
+
+namespace proxima::robot::detail {
+
+enum class Verdict : std::uint8_t { open = 1, within = 2 };
+
+/// A pair not proven apart: self pair `first` (an index into
+/// SceneChecker::self_pairs), or link `first` against object `second`.
+struct KnownPair {
+  std::uint32_t first = 0, second = 0;
+  bool self = false;
+  Verdict verdict = Verdict::open;
+};
+
+using PairVerdicts = std::span<const KnownPair>;
+
+}  // namespace proxima::robot::detail
+
+namespace proxima::robot {
+
+/// Scratch of one thread: a lane group's link poses and sphere centres
+/// (rows of kPrefilterLanes doubles), and each lane's pairs not proven apart.
+struct SpherePrefilter::Scratch {
+  std::vector<double> rot, pos;       // per link: 9 and 3 rows of lanes
+  std::vector<double> centers;        // per sphere: 3 rows of lanes
+  std::vector<double> inner_centers;  // per inner sphere: 3 rows of lanes
+  std::vector<double> bound_centers;  // per link: 3 rows of lanes
+  std::vector<unsigned char> placed;  // per link: its centres are computed
+  std::vector<double> link_boxes;     // per link: min xyz, max xyz over the lanes
+  std::vector<double> q;              // per variable: a row of lanes
+  std::vector<detail::KnownPair> known[kPrefilterLanes];
+};
+
+}  // namespace proxima::robot

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "prefilter_lanes.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <algorithm>
+#include <limits>
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define PROXIMA_LANE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define PROXIMA_LANE_CLONES
+#endif
+
+namespace proxima::robot::detail {
+
+namespace {
+
+constexpr std::size_t W = kPrefilterLanes;
+
+// A row of lanes as one SIMD value (GCC's vector extension): loops over
+// kPrefilterLanes of plain doubles were left scalar by the vectoriser. The
+// helpers below are inlined into each clone of the functions that use
+// them, so no vector value crosses a call: -Wpsabi, about the calling
+// convention of AVX-sized vectors, is off for this file (src/CMakeLists.txt).
+typedef double Lane __attribute__((vector_size(sizeof(double) * W)));
+typedef std::int64_t LaneBits __attribute__((vector_size(sizeof(double) * W)));
+
+[[gnu::always_inline]] inline Lane load(const double* p) {
+  Lane v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+[[gnu::always_inline]] inline void store(double* p, Lane v) { std::memcpy(p, &v, sizeof v); }
+[[gnu::always_inline]] inline Lane splat(double x) { return Lane{} + x; }
+[[gnu::always_inline]] inline Lane lane_min(Lane a, Lane b) { return a < b ? a : b; }
+[[gnu::always_inline]] inline Lane lane_max(Lane a, Lane b) { return a > b ? a : b; }
+
+// sin and cos of each lane's angle (|v| ≤ kAngleRange): v = k π/2 + r with
+// π/2 in two parts (the first exact times any k up to 2^20), then the Taylor
+// series of sin and cos on |r| ≤ π/4 to the terms r^15 and r^16, whose
+// remainders are below 5e-17; the quadrant k mod 4 picks and signs them.
+[[gnu::always_inline]] inline void lane_sincos(Lane v, Lane& sn, Lane& cs) {
+  constexpr double kTwoOverPi = 0.63661977236758134308;
+  constexpr double kPiOver2Hi = 1.5707963267341256e+00;  // 33 significant bits
+  constexpr double kPiOver2Lo = 6.0771005065061922e-11;  // π/2 − kPiOver2Hi
+  constexpr double kRound = 6755399441055744.0;         // 1.5 · 2^52: adding it rounds to an integer
+  const Lane k = (v * kTwoOverPi + kRound) - kRound;
+  const Lane r = (v - k * kPiOver2Hi) - k * kPiOver2Lo;
+  const Lane r2 = r * r;
+  // Horner in −r², from the highest term down.
+  Lane ps = splat(1.0 / 1307674368000.0);  // 1/15!
+  ps = ps * -r2 + 1.0 / 6227020800.0;
+  ps = ps * -r2 + 1.0 / 39916800.0;
+  ps = ps * -r2 + 1.0 / 362880.0;
+  ps = ps * -r2 + 1.0 / 5040.0;
+  ps = ps * -r2 + 1.0 / 120.0;
+  ps = ps * -r2 + 1.0 / 6.0;
+  const Lane s0 = r - r * r2 * ps;
+  Lane pc = splat(1.0 / 20922789888000.0);  // 1/16!
+  pc = pc * -r2 + 1.0 / 87178291200.0;
+  pc = pc * -r2 + 1.0 / 479001600.0;
+  pc = pc * -r2 + 1.0 / 3628800.0;
+  pc = pc * -r2 + 1.0 / 40320.0;
+  pc = pc * -r2 + 1.0 / 720.0;
+  pc = pc * -r2 + 1.0 / 24.0;
+  pc = pc * -r2 + 0.5;
+  const Lane c0 = 1.0 - r2 * pc;
+  // Quadrant 0: (s, c); 1: (c, −s); 2: (−s, −c); 3: (−c, s).
+  const LaneBits quadrant = __builtin_convertvector(k, LaneBits) & 3;
+  const LaneBits odd = (quadrant & 1) != 0;
+  const Lane a = odd ? c0 : s0, b = odd ? s0 : c0;
+  sn = quadrant >= 2 ? -a : a;
+  cs = (quadrant == 1 || quadrant == 2) ? -b : b;
+}
+
+}  // namespace
+
+void lane_sin_cos(const double* v, double* sn, double* cs) {
+  Lane s, c;
+  lane_sincos(load(v), s, c);
+  store(sn, s);
+  store(cs, c);
+}
+
+// Forward kinematics of every link, lane by lane: the recurrence of
+// forward_kinematics (kinematics.cpp) on rows of lanes. Clears `usable` for
+// a lane whose angle is beyond kAngleRange.
+PROXIMA_LANE_CLONES
+void lane_kinematics(const std::vector<PrefilterStep>& steps, const double* q, double* rot, double* pos,
+                     double* usable) {
+  Lane ok = load(usable);
+  for (const PrefilterStep& st : steps) {
+    const double* pr = rot + static_cast<std::size_t>(st.parent) * 9 * W;
+    const double* pp = pos + static_cast<std::size_t>(st.parent) * 3 * W;
+    double* cr = rot + static_cast<std::size_t>(st.child) * 9 * W;
+    double* cp = pos + static_cast<std::size_t>(st.child) * 3 * W;
+    Lane v = splat(0.0);
+    if (st.variable >= 0) v = st.multiplier * load(q + static_cast<std::size_t>(st.variable) * W) + st.offset;
+    Lane local[9];
+    if (st.revolute) {
+      const LaneBits far = !(v <= kAngleRange && v >= -kAngleRange);
+      ok = far ? splat(-1.0) : ok;
+      v = far ? splat(0.0) : v;
+      Lane c, sn;
+      lane_sincos(v, sn, c);
+      for (std::size_t k = 0; k < 9; ++k) local[k] = st.fixed[k] + c * st.cosine[k] + sn * st.sine[k];
+    } else {
+      for (std::size_t k = 0; k < 9; ++k) local[k] = splat(st.fixed[k]);
+    }
+    Lane parent[9];
+    for (std::size_t k = 0; k < 9; ++k) parent[k] = load(pr + k * W);
+    for (std::size_t i = 0; i < 3; ++i)
+      for (std::size_t j = 0; j < 3; ++j)
+        store(cr + (3 * i + j) * W,
+              parent[3 * i] * local[j] + parent[3 * i + 1] * local[3 + j] + parent[3 * i + 2] * local[6 + j]);
+    const Lane t0 = st.p[0] + v * st.slide[0], t1 = st.p[1] + v * st.slide[1], t2 = st.p[2] + v * st.slide[2];
+    for (std::size_t i = 0; i < 3; ++i)
+      store(cp + i * W, parent[3 * i] * t0 + parent[3 * i + 1] * t1 + parent[3 * i + 2] * t2 + load(pp + i * W));
+  }
+  store(usable, ok);
+}
+
+// World centres of `count` local points of one link: R c + p per lane.
+PROXIMA_LANE_CLONES
+void lane_points(const double* rot, const double* pos, const Vec3* local, std::size_t count, double* out) {
+  Lane r[9], p[3];
+  for (std::size_t k = 0; k < 9; ++k) r[k] = load(rot + k * W);
+  for (std::size_t k = 0; k < 3; ++k) p[k] = load(pos + k * W);
+  for (std::size_t s = 0; s < count; ++s) {
+    const double c[3] = {local[s].x(), local[s].y(), local[s].z()};
+    for (std::size_t i = 0; i < 3; ++i)
+      store(out + (3 * s + i) * W, r[3 * i] * c[0] + r[3 * i + 1] * c[1] + r[3 * i + 2] * c[2] + p[i]);
+  }
+}
+
+// Smallest squared clearance between balls (a: count_a centres and radii)
+// and (b: ...), each grown by `t`, folded into `clear`.
+PROXIMA_LANE_CLONES
+void lane_balls(const double* ca, const double* ra, std::size_t count_a, const double* cb, const double* rb,
+                std::size_t count_b, double t, double* clear) {
+  Lane m = load(clear);
+  for (std::size_t i = 0; i < count_a; ++i) {
+    const double* a = ca + 3 * i * W;
+    const Lane ax = load(a), ay = load(a + W), az = load(a + 2 * W);
+    for (std::size_t j = 0; j < count_b; ++j) {
+      const double reach = ra[i] + rb[j] + t;
+      const double* b = cb + 3 * j * W;
+      const Lane dx = ax - load(b), dy = ay - load(b + W), dz = az - load(b + 2 * W);
+      m = lane_min(m, dx * dx + dy * dy + dz * dz - reach * reach);
+    }
+  }
+  store(clear, m);
+}
+
+// The same for balls against an object (its box grown by o.grow).
+PROXIMA_LANE_CLONES
+void lane_object(const double* c, const double* r, std::size_t count, const PrefilterObject& o, double t,
+                 double* clear) {
+  Lane m = load(clear);
+  if (o.halfspace) {
+    for (std::size_t i = 0; i < count; ++i) {
+      const double* a = c + 3 * i * W;
+      const double reach = r[i] + o.grow + t + o.offset;
+      m = lane_min(m, o.normal[0] * load(a) + o.normal[1] * load(a + W) + o.normal[2] * load(a + 2 * W) - reach);
+    }
+    store(clear, m);
+    return;
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    const double* a = c + 3 * i * W;
+    const double reach = r[i] + o.grow + t;
+    const Lane dx = load(a) - o.center[0], dy = load(a + W) - o.center[1], dz = load(a + 2 * W) - o.center[2];
+    Lane d2 = splat(0.0);
+    for (std::size_t k = 0; k < 3; ++k) {
+      const Lane u = o.rows[3 * k] * dx + o.rows[3 * k + 1] * dy + o.rows[3 * k + 2] * dz;
+      const Lane e = lane_max(lane_max(u, -u) - o.half[k], splat(0.0));
+      d2 += e * e;
+    }
+    m = lane_min(m, d2 - reach * reach);
+  }
+  store(clear, m);
+}
+
+PROXIMA_LANE_CLONES
+void box_gaps(const double* link, const double* bounds, std::size_t stride, std::size_t first, std::size_t count,
+              double* gaps) {
+  for (std::size_t i = 0; i < count; ++i) {
+    double g = -std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < 3; ++k) {
+      const double below = bounds[k * stride + first + i] - link[3 + k];
+      const double above = link[k] - bounds[(3 + k) * stride + first + i];
+      g = std::max(g, std::max(below, above));
+    }
+    gaps[i] = g;
+  }
+}
+
+}  // namespace proxima::robot::detail
