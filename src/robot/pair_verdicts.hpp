@@ -40,6 +40,7 @@ struct SpherePrefilter::Scratch {
   std::vector<double> inner_centers;  // per inner sphere: 3 rows of lanes
   std::vector<double> bound_centers;  // per link: 3 rows of lanes
   std::vector<unsigned char> placed;  // per link: its centres are computed
+  std::vector<double> pair_clearance; // per self pair: its link balls' clearance, a row of lanes
   std::vector<double> link_boxes;     // per link: min xyz, max xyz over the lanes
   std::vector<double> q;              // per variable: a row of lanes
   std::vector<detail::KnownPair> known[kPrefilterLanes];

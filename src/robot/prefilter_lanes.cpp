@@ -135,6 +135,34 @@ void lane_points(const double* rot, const double* pos, const Vec3* local, std::s
   }
 }
 
+PROXIMA_LANE_CLONES
+void lane_link_points(const double* rot, const double* pos, const Vec3* local, const int* links, std::size_t count,
+                      double* out) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto l = static_cast<std::size_t>(links[i]);
+    const double* r = rot + l * 9 * W;
+    const double* p = pos + l * 3 * W;
+    const double c[3] = {local[i].x(), local[i].y(), local[i].z()};
+    for (std::size_t k = 0; k < 3; ++k)
+      store(out + (l * 3 + k) * W,
+            load(r + 3 * k * W) * c[0] + load(r + (3 * k + 1) * W) * c[1] + load(r + (3 * k + 2) * W) * c[2] +
+                load(p + k * W));
+  }
+}
+
+PROXIMA_LANE_CLONES
+void lane_pair_clearances(const double* centers, const double* radius, const std::pair<int, int>* pairs,
+                          std::size_t count, double t, double* out) {
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto a = static_cast<std::size_t>(pairs[k].first), b = static_cast<std::size_t>(pairs[k].second);
+    const double reach = radius[a] + radius[b] + t;
+    const double* ca = centers + a * 3 * W;
+    const double* cb = centers + b * 3 * W;
+    const Lane dx = load(ca) - load(cb), dy = load(ca + W) - load(cb + W), dz = load(ca + 2 * W) - load(cb + 2 * W);
+    store(out + k * W, dx * dx + dy * dy + dz * dz - reach * reach);
+  }
+}
+
 // Smallest squared clearance between balls (a: count_a centres and radii)
 // and (b: ...), each grown by `t`, folded into `clear`.
 PROXIMA_LANE_CLONES
@@ -186,15 +214,51 @@ void lane_object(const double* c, const double* r, std::size_t count, const Pref
 PROXIMA_LANE_CLONES
 void box_gaps(const double* link, const double* bounds, std::size_t stride, std::size_t first, std::size_t count,
               double* gaps) {
-  for (std::size_t i = 0; i < count; ++i) {
-    double g = -std::numeric_limits<double>::infinity();
+  // W objects at a time (their bounds are consecutive in each row), then
+  // the rest one by one.
+  std::size_t i = 0;
+  for (; i + W <= count; i += W) {
+    Lane g = splat(-std::numeric_limits<double>::infinity());
     for (std::size_t k = 0; k < 3; ++k) {
-      const double below = bounds[k * stride + first + i] - link[3 + k];
-      const double above = link[k] - bounds[(3 + k) * stride + first + i];
-      g = std::max(g, std::max(below, above));
+      const Lane below = load(bounds + k * stride + first + i) - link[3 + k];
+      const Lane above = link[k] - load(bounds + (3 + k) * stride + first + i);
+      g = lane_max(g, lane_max(below, above));
     }
+    store(gaps + i, g);
+  }
+  for (; i < count; ++i) {
+    double g = -std::numeric_limits<double>::infinity();
+    for (std::size_t k = 0; k < 3; ++k)
+      g = std::max(g, std::max(bounds[k * stride + first + i] - link[3 + k], link[k] - bounds[(3 + k) * stride + first + i]));
     gaps[i] = g;
   }
+}
+
+PROXIMA_LANE_CLONES
+void lane_link_boxes(const double* centers, const double* radius, const int* links, std::size_t count, double* boxes) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto l = static_cast<std::size_t>(links[i]);
+    for (std::size_t k = 0; k < 3; ++k) {
+      const Lane c = load(centers + (l * 3 + k) * W);
+      double lo = c[0], hi = c[0];
+      for (std::size_t j = 1; j < W; ++j) {
+        lo = std::min(lo, c[j]);
+        hi = std::max(hi, c[j]);
+      }
+      boxes[l * 6 + k] = lo - radius[l];
+      boxes[l * 6 + 3 + k] = hi + radius[l];
+    }
+  }
+}
+
+PROXIMA_LANE_CLONES
+void lane_in_range(const double* pos, std::size_t links, double range, double* usable) {
+  Lane ok = load(usable);
+  for (std::size_t i = 0; i < 3 * links; ++i) {
+    const Lane p = load(pos + i * W);
+    ok = (p <= range && p >= -range) ? ok : splat(-1.0);
+  }
+  store(usable, ok);
 }
 
 }  // namespace proxima::robot::detail

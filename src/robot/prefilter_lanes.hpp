@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include <proxima/core/math.hpp>
@@ -63,6 +64,16 @@ void lane_balls(const double* ca, const double* ra, std::size_t count_a, const d
 void lane_object(const double* c, const double* r, std::size_t count, const PrefilterObject& o, double t,
                  double* clear);
 
+/// World points of `count` links, one local point each (`local[i]` on link
+/// links[i]): out gets 3 rows of lanes per link index, as `pos` holds them.
+void lane_link_points(const double* rot, const double* pos, const Vec3* local, const int* links, std::size_t count,
+                      double* out);
+/// For each pair k of `pairs` (link indices): the clearance of the two
+/// links' balls (centres: 3 rows of lanes per link; radius per link), grown
+/// by t, as lane_balls computes it; a row of lanes per pair into `out`.
+void lane_pair_clearances(const double* centers, const double* radius, const std::pair<int, int>* pairs,
+                          std::size_t count, double t, double* out);
+
 /// Objects whose boxes box_gaps compares at once.
 inline constexpr std::size_t kBoxChunk = 64;
 /// For objects first .. first + count − 1 (count ≤ kBoxChunk): the largest
@@ -71,5 +82,12 @@ inline constexpr std::size_t kBoxChunk = 64;
 /// xyz), a lower bound on their distance; −inf for an unbounded box.
 void box_gaps(const double* link, const double* bounds, std::size_t stride, std::size_t first, std::size_t count,
               double* gaps);
+
+/// Each listed link's box over the lanes (its ball about each lane's
+/// centre): boxes[l * 6 ..] = min xyz, max xyz.
+void lane_link_boxes(const double* centers, const double* radius, const int* links, std::size_t count, double* boxes);
+/// Sets usable[l] to −1 where some coordinate of the `links` origins in
+/// `pos` (3 rows of lanes each) is beyond ±range or not a number.
+void lane_in_range(const double* pos, std::size_t links, double range, double* usable);
 
 }  // namespace proxima::robot::detail

@@ -96,6 +96,8 @@ struct SpherePrefilter::Data {
   std::vector<double> inner_radius;
   /// One ball per link holding all of its spheres (radius < 0: none).
   std::vector<Vec3> bound_center;
+  /// bound_center of each link of `geometric`, in its order.
+  std::vector<Vec3> geometric_bound_center;
   std::vector<double> bound_radius;
   std::vector<std::pair<int, int>> self_pairs;
   /// Per self pair: its index into `tables`, or −1.
@@ -361,6 +363,7 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
   }
   d.begin.push_back(d.center.size());
   d.inner_begin.push_back(d.inner_center.size());
+  for (const int link : d.geometric) d.geometric_bound_center.push_back(d.bound_center[static_cast<std::size_t>(link)]);
   d.self_pairs = checker.self_pairs();
   for (const Link& link : model.links()) d.link_names.push_back(link.name);
   for (std::size_t v = 0; v < d.variables; ++v) {
@@ -514,6 +517,7 @@ std::unique_ptr<SpherePrefilter::Scratch, SpherePrefilter::ScratchDeleter> Spher
   s->inner_centers.assign(d_->inner_center.size() * 3 * W, 0.0);
   s->bound_centers.assign(d_->links * 3 * W, 0.0);
   s->placed.assign(d_->links, 0);
+  s->pair_clearance.assign(d_->self_pairs.size() * W, 0.0);
   s->link_boxes.assign(d_->links * 6, 0.0);
   s->q.assign(std::max<std::size_t>(d_->variables, 1) * W, 0.0);
   for (auto& k : s->known) k.reserve(d_->self_pairs.size() + d_->links);
@@ -576,10 +580,7 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   double usable[W];
   for (std::size_t l = 0; l < W; ++l) usable[l] = l < rows ? 1.0 : -1.0;
   lane_kinematics(d.steps, s.q.data(), s.rot.data(), s.pos.data(), usable);
-  for (std::size_t link = 0; link < d.links; ++link)
-    for (std::size_t k = 0; k < 3; ++k)
-      for (std::size_t l = 0; l < W; ++l)
-        if (!(std::abs(s.pos[(link * 3 + k) * W + l]) <= kWorkingRange)) usable[l] = -1.0;
+  detail::lane_in_range(s.pos.data(), d.links, kWorkingRange, usable);
   for (std::size_t l = 0; l < rows; ++l)
     if (!(usable[l] > 0.0)) all_open(l);
   // live[l] > 0: the lane is usable and no pair of it is yet proven within:
@@ -588,12 +589,12 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   for (std::size_t l = 0; l < W; ++l) live[l] = usable[l];
   if (!any_positive(live)) return;
 
-  for (const int link : d.geometric) {
-    const auto ul = static_cast<std::size_t>(link);
-    s.placed[ul] = 0;
-    lane_points(s.rot.data() + ul * 9 * W, s.pos.data() + ul * 3 * W, &d.bound_center[ul], 1,
-                s.bound_centers.data() + ul * 3 * W);
-  }
+  for (const int link : d.geometric) s.placed[static_cast<std::size_t>(link)] = 0;
+  detail::lane_link_points(s.rot.data(), s.pos.data(), d.geometric_bound_center.data(), d.geometric.data(),
+                           d.geometric.size(), s.bound_centers.data());
+  // Every self pair's link balls at once: most pairs end there.
+  detail::lane_pair_clearances(s.bound_centers.data(), d.bound_radius.data(), d.self_pairs.data(),
+                               d.self_pairs.size(), tolerance, s.pair_clearance.data());
   // A link's spheres and inner balls, once per lane group, when a test
   // first needs them.
   const auto place = [&](std::size_t ul) {
@@ -620,11 +621,12 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   double apart[W], inside[W];
   for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
     const auto ua = static_cast<std::size_t>(d.self_pairs[k].first), ub = static_cast<std::size_t>(d.self_pairs[k].second);
-    // Lanes the pair's table proves apart need no spheres.
-    fill(apart, -1.0);
+    // The link balls first, then the pair's table: lanes either proves
+    // apart need no spheres.
+    for (std::size_t l = 0; l < W; ++l) apart[l] = s.pair_clearance[k * W + l];
     double table_inside[W];
     fill(table_inside, 1.0);
-    if (d.pair_table[k] >= 0) {
+    if (d.pair_table[k] >= 0 && !all_positive(apart)) {
       const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(d.pair_table[k])];
       for (std::size_t l = 0; l < W; ++l) {
         int cell[2] = {0, 0};
@@ -655,13 +657,6 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
         if (hi < tolerance) table_inside[l] = -1.0;
       }
     }
-    if (!all_positive(apart)) {
-      double coarse[W];
-      fill(coarse, std::numeric_limits<double>::infinity());
-      lane_balls(s.bound_centers.data() + ua * 3 * W, &d.bound_radius[ua], 1, s.bound_centers.data() + ub * 3 * W,
-                 &d.bound_radius[ub], 1, tolerance, coarse);
-      for (std::size_t l = 0; l < W; ++l) apart[l] = std::max(apart[l], coarse[l]);
-    }
     fill(inside, 1.0);
     if (!all_positive(apart)) {
       place(ua);
@@ -686,19 +681,8 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   // object whose box is farther than the tolerance from it on some axis is
   // farther from the link in every lane.
   double* link_box = s.link_boxes.data();
-  for (const int link : d.geometric) {
-    const auto ul = static_cast<std::size_t>(link);
-    const double r = d.bound_radius[ul];
-    for (std::size_t k = 0; k < 3; ++k) {
-      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-      for (std::size_t l = 0; l < W; ++l) {
-        lo = std::min(lo, s.bound_centers[(ul * 3 + k) * W + l] - r);
-        hi = std::max(hi, s.bound_centers[(ul * 3 + k) * W + l] + r);
-      }
-      link_box[ul * 6 + k] = lo;
-      link_box[ul * 6 + 3 + k] = hi;
-    }
-  }
+  detail::lane_link_boxes(s.bound_centers.data(), d.bound_radius.data(), d.geometric.data(), d.geometric.size(),
+                          link_box);
   const std::size_t object_count = scene.objects.size();
   for (const int link : d.geometric) {
     const auto ul = static_cast<std::size_t>(link);
