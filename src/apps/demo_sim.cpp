@@ -218,7 +218,8 @@ std::string sim_html(const std::vector<SceneReport>& reports, const std::string&
        "h2{font-size:17px;margin:.2em 0}</style></head><body>\n";
   o << "<h1>Proxima simulator report</h1>\n<p>" << html_escape(date) << " — <code>" << html_escape(command)
     << "</code>. Short runs of the scenes in <code>examples/</code>; the metric texts are those of "
-       "<code>proxima sim</code> (docs/scene-format.md). Times are wall clock on this machine.</p>\n";
+       "<code>proxima sim</code> (docs/scene-format.md), except a robot scene's height change of its first free "
+       "body; its energy is the robot's and the bodies'. Times are wall clock on this machine.</p>\n";
   if (!links.query_page.empty()) {
     o << "<p>Queries: <a href=\"" << html_escape(links.query_page)
       << "\">the report's example queries and contact manifolds in 3-D</a> (witness points, distance "
