@@ -9,8 +9,9 @@
 // mug's point at the finger pad does not slip in the finger's frame; each
 // finger presses at least m g / (2 μ) (what friction alone needs to carry
 // the weight) and the two together, along the fingers' axes, exactly what
-// the saturated finger motor gives (the URDF's effort limit, 20 N); during
-// the hold the mug stands still relative to the hand.
+// the saturated finger motor gives (the URDF's effort limit, 20 N), half of
+// it each (the mug balances them); during the hold the mug stands still
+// relative to the hand.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -147,7 +148,7 @@ TEST(PandaMugGrasp, LiftsTheScannedMugTwentyCentimetresWithoutSlip) {
   Transform grip;  // the mug in the finger's frame when the lift starts
   Vec3 grip_point = Vec3::Zero();  // the mug's point then at the pad, in the mug's frame
   double slip = 0.0, slip_angle = 0.0, hold_speed = 0.0, ms = 0.0;
-  std::vector<double> squeeze, weakest, left_normal;
+  std::vector<double> squeeze, weakest, left_normal, left_share;
   Vec3 previous = Vec3::Zero();
   const int steps = static_cast<int>(std::lround(end / dt));
   double energy_start = 0.0, energy_min = 1e300, energy_max = -1e300;
@@ -172,14 +173,16 @@ TEST(PandaMugGrasp, LiftsTheScannedMugTwentyCentimetresWithoutSlip) {
       // (normal and friction) along the fingers' closing axis (the left
       // finger's +y, the right's −y): the finger joint's share of it.
       const Vec3 axis = rw.link_poses()[static_cast<std::size_t>(left)].R.col(1);
-      double f_left = 0.0, f_right = 0.0, along = 0.0;
+      double f_left = 0.0, f_right = 0.0, along = 0.0, left_along = 0.0;
       for (const robot::RobotContact& c : rw.last_contacts()) {
         if (c.body_b != mug || (c.link != left && c.link != right)) continue;
         (c.link == left ? f_left : f_right) += c.normal_impulse / dt;
         const Vec3 f = (c.normal_impulse * c.normal + c.friction_impulse) / dt;
         along += (c.link == left ? 1.0 : -1.0) * f.dot(axis);
+        if (c.link == left) left_along += f.dot(axis);
       }
       squeeze.push_back(along);
+      left_share.push_back(left_along);
       weakest.push_back(std::min(f_left, f_right));
       left_normal.push_back(f_left);
       const double e = rw.kinetic_energy() + rw.potential_energy();
@@ -190,11 +193,12 @@ TEST(PandaMugGrasp, LiftsTheScannedMugTwentyCentimetresWithoutSlip) {
     previous = rel.p;
   }
   const double rise = mug_pose().p.z() - z0;
-  const SampleStats sq = sample_stats(squeeze), weak = sample_stats(weakest), noise = sample_stats(left_normal);
+  const SampleStats sq = sample_stats(squeeze), weak = sample_stats(weakest), noise = sample_stats(left_normal),
+                    share = sample_stats(left_share);
   std::cout << "panda_mug_grasp: rise " << rise << " m (hand FK " << lift << "), slip " << slip * 1e3 << " mm, "
             << slip_angle * 180.0 / 3.14159265358979 << " deg; hold: speed in finger frame " << hold_speed * 1e3
             << " mm/s, squeeze " << sq.mean << " N (std/mean " << sq.stddev / sq.mean << ", " << sq.min << ".."
-            << sq.max << "), left finger normal " << noise.mean << " N (std/mean " << noise.stddev / noise.mean
+            << sq.max << "), left finger along the axis " << share.min << ".." << share.max << " N, left finger normal " << noise.mean << " N (std/mean " << noise.stddev / noise.mean
             << "), weaker finger " << weak.min << " N; energy drift in hold " << energy_max - energy_min
             << " J from " << energy_start << "; " << ms / steps << " ms/step at dt " << dt * 1e3 << " ms\n";
 
@@ -209,6 +213,10 @@ TEST(PandaMugGrasp, LiftsTheScannedMugTwentyCentimetresWithoutSlip) {
   // balance the motor's 20 N alone.
   EXPECT_NEAR(sq.min, kFingerEffort, 1e-3 * kFingerEffort);
   EXPECT_NEAR(sq.max, kFingerEffort, 1e-3 * kFingerEffort);
+  // The mug, off the table and at rest, balances the two fingers' pushes
+  // along that axis: each finger gives half.
+  EXPECT_NEAR(share.min, kFingerEffort / 2, 1e-2 * kFingerEffort);
+  EXPECT_NEAR(share.max, kFingerEffort / 2, 1e-2 * kFingerEffort);
 }
 
 }  // namespace
