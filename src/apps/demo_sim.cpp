@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <optional>
 #include <ostream>
@@ -42,6 +43,9 @@ const std::vector<DemoScene>& demo_scenes() {
       {"mesh_cube_stack.json", 3.0},  // the 10 triangulated cubes of BLEM §4.4
       {"conveyor_belt.json", 0.5},    {"pusher.json", 1.0},
       {"bouncing_ball.json", 1.2},
+      // The whole grasp: most of its steps are spent with the mug on the
+      // table (docs/dynamics.md, "A grasp").
+      {"panda_mug_grasp.json", 2.1},
   };
   return scenes;
 }
@@ -72,7 +76,11 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
     const int body = tracked.first;
     const double from = tracked.second;
     if (body >= 0) r.tracked_body = scene.world.bodies()[static_cast<std::size_t>(body)].name;
-    const double e0 = scene.world.kinetic_energy() + scene.world.potential_energy();
+    const bool robot = !scene.robots.empty();
+    // With a robot the energy is the robot's and the bodies' (run_scene's
+    // robot observer sets e0 at step 0).
+    double e0 = scene.world.kinetic_energy() + scene.world.potential_energy();
+    double z_start = 0.0, z_end = 0.0;
     Vec3 x_ref = Vec3::Zero();
     bool have_ref = false;
     // The page file is opened first: without three.js there are no pages.
@@ -82,15 +90,32 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
       const std::string name = "replay_" + std::filesystem::path(d.file).stem().string() + ".html";
       try {
         page.emplace((std::filesystem::path(replay_dir) / name).string(), "replay page");
-        replay.emplace(scene.world, scene.name, static_cast<int>(std::llround(r.duration / scene.world.options.dt)));
+        // A robot's replay starts from its robot world (step 0 below).
+        if (!robot)
+          replay.emplace(scene.world, scene.name, static_cast<int>(std::llround(r.duration / scene.world.options.dt)));
         r.replay_page = name;
       } catch (const Error& e) {
         log << "no 3-D replay pages: " << e.what() << "\n";
         pages = false;
       }
     }
+    const auto on_robot = [&](const robot::RobotWorld& rw, int step) {
+      const double e = rw.kinetic_energy() + rw.potential_energy();
+      if (step == 0) {
+        e0 = e;
+        if (body >= 0) z_start = rw.world().bodies()[static_cast<std::size_t>(body)].com_position().z();
+        if (page)
+          replay.emplace(rw, *scene.robots.front().geometry, scene.name,
+                         static_cast<int>(std::llround(r.duration / rw.world().options.dt)));
+        return;
+      }
+      if (replay) replay->observe(rw);
+      r.energy_j.x.push_back(rw.time());
+      r.energy_j.y.push_back(e - e0);
+      if (body >= 0) z_end = rw.world().bodies()[static_cast<std::size_t>(body)].com_position().z();
+    };
     const SimRunResult run = run_scene(scene, r.duration, nullptr, [&](const sim::World& w, const sim::StepStats& st) {
-      if (replay) replay->observe(w);
+      if (replay && !robot) replay->observe(w);
       const double t = w.time();
       double drift = 0.0;
       if (body >= 0 && t >= from) {
@@ -103,14 +128,24 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
       }
       r.drift_mm.x.push_back(t);
       r.drift_mm.y.push_back(drift);
-      r.energy_j.x.push_back(t);
-      r.energy_j.y.push_back(w.kinetic_energy() + w.potential_energy() - e0);
+      if (!robot) {
+        r.energy_j.x.push_back(t);
+        r.energy_j.y.push_back(w.kinetic_energy() + w.potential_energy() - e0);
+      }
       r.contacts.x.push_back(t);
       r.contacts.y.push_back(st.contacts);
       r.ms_per_step.x.push_back(t);
       r.ms_per_step.y.push_back(st.ms_total());
-    });
+    }, on_robot);
     r.metrics = run.metrics;
+    // A scene with a robot has no scene metrics; what it does to its first
+    // free body (the mug the Panda lifts) is its height change.
+    if (robot && body >= 0) {
+      char text[160];
+      std::snprintf(text, sizeof text, "%s: height change %+.4f m (centre of mass, end over start)",
+                    r.tracked_body.c_str(), z_end - z_start);
+      r.metrics.push_back({"lift", z_end - z_start, text});
+    }
     r.timing = run.timing;
     if (page) {
       try {
@@ -183,7 +218,8 @@ std::string sim_html(const std::vector<SceneReport>& reports, const std::string&
        "h2{font-size:17px;margin:.2em 0}</style></head><body>\n";
   o << "<h1>Proxima simulator report</h1>\n<p>" << html_escape(date) << " — <code>" << html_escape(command)
     << "</code>. Short runs of the scenes in <code>examples/</code>; the metric texts are those of "
-       "<code>proxima sim</code> (docs/scene-format.md). Times are wall clock on this machine.</p>\n";
+       "<code>proxima sim</code> (docs/scene-format.md), except a robot scene's height change of its first free "
+       "body; its energy is the robot's and the bodies'. Times are wall clock on this machine.</p>\n";
   if (!links.query_page.empty()) {
     o << "<p>Queries: <a href=\"" << html_escape(links.query_page)
       << "\">the report's example queries and contact manifolds in 3-D</a> (witness points, distance "

@@ -53,13 +53,18 @@ struct SimRunResult {
 
 /// Called after every step (after the metrics have seen it).
 using StepObserver = std::function<void(const sim::World&, const sim::StepStats&)>;
+/// In a scene with a robot: called with step 0 before the first step (the
+/// robot world is made inside run_scene) and after every step, after the
+/// StepObserver.
+using RobotObserver = std::function<void(const robot::RobotWorld&, int step)>;
 
 /// Runs `scene` for `duration` s at its dt, writing one CSV line per step to
 /// `csv` when given (header first; columns in docs/scene-format.md). A scene
 /// with a robot is stepped by robot::RobotWorld (its bodies are handed back
 /// to scene.world at the end); its CSV adds the joints' positions and motor
-/// torques.
-SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv, const StepObserver& on_step = {});
+/// torques; `on_robot` sees the robot world.
+SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv, const StepObserver& on_step = {},
+                       const RobotObserver& on_robot = {});
 
 /// Command-line overrides of `proxima sim` (≤ 0 or empty: the scene's).
 struct SimCommandOptions {

@@ -81,7 +81,8 @@ sim::StepStats world_stats(const robot::RobotWorldStats& r) {
   return s;
 }
 
-SimRunResult run_robot_scene(Scene& scene, double duration, std::ostream* csv, const StepObserver& on_step) {
+SimRunResult run_robot_scene(Scene& scene, double duration, std::ostream* csv, const StepObserver& on_step,
+                             const RobotObserver& on_robot) {
   SimRunResult r;
   check_run(scene.world.options.dt, duration, "dt", "duration");
   const SceneRobot& sr = scene.robots.front();
@@ -91,6 +92,7 @@ SimRunResult run_robot_scene(Scene& scene, double duration, std::ostream* csv, c
     robot_csv_header(rw, *csv);
   }
   const int steps = static_cast<int>(std::llround(duration / rw.world().options.dt));
+  if (on_robot) on_robot(rw, 0);
   for (int i = 1; i <= steps; ++i) {
     sr.drive(rw);
     rw.step();
@@ -98,6 +100,7 @@ SimRunResult run_robot_scene(Scene& scene, double duration, std::ostream* csv, c
     r.timing.add(st);
     if (csv) robot_csv_row(rw, i, *csv);
     if (on_step) on_step(rw.world(), st);
+    if (on_robot) on_robot(rw, i);
   }
   r.steps = steps;
   scene.world = std::move(rw.world());
@@ -106,8 +109,9 @@ SimRunResult run_robot_scene(Scene& scene, double duration, std::ostream* csv, c
 
 }  // namespace
 
-SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv, const StepObserver& on_step) {
-  if (!scene.robots.empty()) return run_robot_scene(scene, duration, csv, on_step);
+SimRunResult run_scene(Scene& scene, double duration, std::ostream* csv, const StepObserver& on_step,
+                       const RobotObserver& on_robot) {
+  if (!scene.robots.empty()) return run_robot_scene(scene, duration, csv, on_step, on_robot);
   SimRunResult r;
   std::vector<std::unique_ptr<sim::Metric>> metrics;
   for (const sim::MetricSpec& m : scene.metrics) metrics.push_back(sim::make_metric(m, scene.world));
@@ -165,7 +169,6 @@ int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, s
     if (o.time && !(*o.time > 0.0)) throw Error("--time: must be > 0 s");
     const double duration = o.time ? *o.time : scene.time;
     check_run(so.dt, duration, o.dt ? "--dt" : "dt", o.time ? "--time" : "time");
-    if (!scene.robots.empty() && o.html_path) throw Error("--html: a scene with robots is not drawn yet");
     if (!scene.robots.empty() && !o.contacts_path.empty())
       throw Error("--contacts: not written for a scene with robots yet");
     std::ofstream csv;
@@ -182,9 +185,11 @@ int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, s
     // The page file is opened before the run, so that a bad path fails at once.
     std::optional<ReplayPageFile> page;
     std::optional<SimReplay> replay;
+    const int steps = static_cast<int>(std::llround(duration / so.dt));
     if (o.html_path) {
       page.emplace(*o.html_path, "--html");
-      replay.emplace(scene.world, scene.name, static_cast<int>(std::llround(duration / so.dt)));
+      // A robot's replay starts from its robot world (run_scene's step 0).
+      if (scene.robots.empty()) replay.emplace(scene.world, scene.name, steps);
     }
     Progress progress = Progress::on_terminal("proxima sim " + scene.name, duration, o.progress);
     int step = 0;
@@ -193,7 +198,14 @@ int run_sim_command(const std::string& scene_path, const SimCommandOptions& o, s
                                        ++step;
                                        if (contacts.is_open()) write_contacts_line(w, step, contacts);
                                        if (progress.active()) progress.update(w.time());
-                                       if (replay) replay->observe(w);
+                                       if (replay && scene.robots.empty()) replay->observe(w);
+                                     },
+                                     [&](const robot::RobotWorld& rw, int i) {
+                                       if (!page) return;
+                                       if (i == 0)
+                                         replay.emplace(rw, *scene.robots.front().geometry, scene.name, steps);
+                                       else
+                                         replay->observe(rw);
                                      });
     progress.finish();
     if (page) page->write(replay->data());

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <proxima/core/error.hpp>
+#include <proxima/robot/urdf.hpp>
 #include <proxima/sim/body.hpp>
 
 #include "html_replay.hpp"
@@ -23,6 +24,7 @@
 #include "query_protocol.hpp"
 #include "replay_page.hpp"
 #include "scene.hpp"
+#include "../support/temp_files.hpp"
 
 namespace proxima::apps {
 namespace {
@@ -116,6 +118,47 @@ TEST(HtmlReplay, RecordsPosesContactsAndSharedShapes) {
   }
   EXPECT_EQ(ball_contacts, 1);
   EXPECT_NEAR(last["time"].get<double>(), 0.05, 1e-12);
+}
+
+TEST(HtmlReplay, RobotLinksAreMovingBodiesPosedByTheirJoints) {
+  // A 1 m plate on a pivot about +y (positive q turns its x axis down),
+  // falling under gravity from level: the plate's box, centred 0.5 m out,
+  // is at (0.5 cos q, 0, −0.5 sin q), turned by q about y, in every frame.
+  const testing::TempDir dir;
+  const std::string urdf = dir.write("arm.urdf", R"(<robot name="arm"><link name="base"/>
+    <link name="plate"><inertial><origin xyz="0.5 0 0"/><mass value="2"/>
+      <inertia ixx="0.02" iyy="0.17" izz="0.18" ixy="0" ixz="0" iyz="0"/></inertial>
+      <collision><origin xyz="0.5 0 0"/><geometry><box size="1 0.3 0.04"/></geometry></collision></link>
+    <joint name="pivot" type="continuous"><parent link="base"/><child link="plate"/><axis xyz="0 1 0"/></joint>
+    </robot>)").string();
+  const robot::RobotGeometry g(robot::load_urdf(urdf));
+  sim::World w;
+  w.add(sim::make_body("floor", Box(Vec3(4, 4, 0.1)), 0.0, Transform::from_translation(Vec3(0, 0, -2)), true));
+  robot::RobotWorld rw(g, Transform::identity(), {Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1)}, std::move(w));
+  constexpr int steps = 20;
+  SimReplay r(rw, g, "arm", steps);
+  std::vector<double> q{0.0};
+  for (int i = 0; i < steps; ++i) {
+    rw.step();
+    r.observe(rw);
+    q.push_back(rw.robot().state().q[0]);
+  }
+  EXPECT_GT(q.back(), 1e-3);  // it fell
+  const json d = r.data();
+  ASSERT_EQ(d["bodies"].size(), 2u);
+  EXPECT_EQ(d["bodies"][1]["name"], "arm/plate");
+  EXPECT_EQ(d["bodies"][1]["static"], false);
+  const json& box = d["shapes"][d["bodies"][1]["shape"].get<std::size_t>()];
+  EXPECT_EQ(box["kind"], "box");
+  EXPECT_EQ(box["size"], json::parse("[1, 0.3, 0.04]"));
+  ASSERT_EQ(d["frames"].size(), static_cast<std::size_t>(steps + 1));
+  for (std::size_t k = 0; k < d["frames"].size(); ++k) {
+    const json& poses = d["frames"][k]["poses"];
+    ASSERT_EQ(poses.size(), 1u);  // the floor is static
+    const double a = q[k];
+    const double expected[7] = {0.5 * std::cos(a), 0.0, -0.5 * std::sin(a), std::cos(a / 2), 0.0, std::sin(a / 2), 0.0};
+    for (int i = 0; i < 7; ++i) EXPECT_NEAR(poses[0][static_cast<std::size_t>(i)].get<double>(), expected[i], 2e-6) << k;
+  }
 }
 
 TEST(HtmlReplay, ContactsBeyondTheBudgetAreCounted) {
