@@ -12,7 +12,7 @@
 //     the same poses: contact counts, distinct points, whether the set
 //     supports the upper body, time per call.
 //
-// Usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R] [--digest] [--quiet]
+// Usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R] [--digest] [--feature-pairs] [--quiet]
 // PROXIMA_BLEM_BENCH_QUICK=1: a ~50k-triangle terrain and a few poses (the
 // ctest smoke test). Exits 1 when a check fails: a NaN anywhere in Proxima's
 // output, a terrain pose without contacts or with more than k, or a Proxima
@@ -68,6 +68,7 @@ using clock_type = std::chrono::steady_clock;
 constexpr double kFootMargin = 0.0025;  // r of the moving body
 constexpr double kGap = 0.001;          // core gap inside the layer
 bool digest = false;                    // --digest
+bool feature_pairs = false;             // --feature-pairs: MeshContactOptions::feature_pairs
 
 // FNV-1a over the bit patterns of a contact set's numbers and features.
 void fold(std::uint64_t& h, const std::vector<Contact>& points) {
@@ -393,6 +394,7 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
 
   MeshContactOptions full;
   full.clustering.max_contacts = 50;
+  full.feature_pairs = feature_pairs;
   MeshContactOptions raw = full;
   raw.cluster = false;
   MeshContactOptions trav = raw;
@@ -400,7 +402,7 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
   const Transform I = Transform::identity();
 
   std::vector<double> t_full, t_alloc, t_trav, t_raw, t_cluster, n_raw, n_out, n_tests, n_nodes, n_inter, n_within,
-      cover;
+      n_features, n_shadowed, cover;
   ContactSet set, rawset;
   // The caller's working memory, kept along the trajectory as a simulator
   // keeps one per body pair; the overload without one allocates per call.
@@ -417,6 +419,8 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
     n_nodes.push_back(double(st.node_pairs));
     n_inter.push_back(double(st.intersecting));
     n_within.push_back(double(st.pairs_within));
+    n_features.push_back(double(st.feature_pairs));
+    n_shadowed.push_back(double(st.shadowed));
     proxima::mesh_contacts(fb, pose, tb, I, full, set);
     fold(hash, rawset.points);
     fold(hash, set.points);
@@ -520,6 +524,10 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
   crow("BVH node pairs visited", n_nodes, "%.0f");
   crow("triangle pairs tested", n_tests, "%.0f");
   crow("triangle pairs within the layers", n_within, "%.1f");
+  if (feature_pairs) {
+    crow("feature pairs within the layers", n_features, "%.1f");
+    crow("  of which not mutually nearest", n_shadowed, "%.1f");
+  }
   crow("raw contacts", n_raw, "%.1f");
   crow("  of which intersecting", n_inter, "%.1f");
   crow("clustered contacts", n_out, "%.1f");
@@ -599,6 +607,7 @@ void pair_scenes(bool quick, int repeats) {
         MeshContactOptions o;
         o.clustering.max_contacts = 50;
         o.cluster = clustered;
+        o.feature_pairs = feature_pairs;
         ContactSet set;
         for (const Transform& p : poses) {
           proxima::mesh_contacts(ua, p, lb, Transform::identity(), o, set);
@@ -695,11 +704,12 @@ void pair_scenes(bool quick, int repeats) {
 }
 
 constexpr const char* kUsage =
-    "usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R] [--digest] [--quiet]\n"
+    "usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R] [--digest] [--feature-pairs] [--quiet]\n"
     "  --poses N    terrain poses, 1 to 10000000 (default 200; quick: 5)\n"
     "  --repeats R  timed batches per pose, 1 to 1000000 (default 7; quick: 3)\n"
     "  --digest     also print a hash of every terrain contact (raw and clustered), bit for bit,\n"
     "               to show that a change to the contact code left its answers alone\n"
+    "  --feature-pairs  Proxima's raw sets from feature pairs (MeshContactOptions::feature_pairs)\n"
     "  --quiet      no progress line on stderr (drawn only when stderr is a terminal)\n"
     "  PROXIMA_BLEM_BENCH_QUICK=1: small terrain, few poses (smoke test)\n";
 
@@ -719,6 +729,7 @@ int main(int argc, char** argv) {
       else if (args.is("--poses")) poses = static_cast<std::size_t>(args.integer(1, 10000000));
       else if (args.is("--repeats")) repeats = static_cast<int>(args.integer(1, 1000000));
       else if (args.is("--digest")) digest = true;
+      else if (args.is("--feature-pairs")) feature_pairs = true;
       else if (args.is("--quiet")) show_progress = false;
       else if (args.is("--help") || args.is("-h")) {
         std::fputs(kUsage, stdout);
@@ -737,7 +748,8 @@ int main(int argc, char** argv) {
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
   std::printf(markdown ? "\n### proxima-blem-bench %s, %s %s, poses=%zu repeats=%d%s\n"
                        : "proxima-blem-bench  %s  %s %s  poses=%zu repeats=%d%s\n",
-              date, un.sysname, un.machine, poses, repeats, quick ? " (quick)" : "");
+              date, un.sysname, un.machine, poses, repeats,
+              quick ? (feature_pairs ? " (quick, feature pairs)" : " (quick)") : (feature_pairs ? " (feature pairs)" : ""));
   // Pair tables: 2 scenes × (gap, overlap) × the rows (Proxima's two, and
   // FCL's and GImpact's two when built).
 #ifdef PROXIMA_HAVE_PEERS

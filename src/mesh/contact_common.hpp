@@ -170,6 +170,42 @@ struct RetractionBuffers {
   std::vector<Vec3> out_a, out_b;  // outward unit normals by cache slot
 };
 
+// Working memory of the feature-pair raw set (feature_pairs.hpp).
+// Per hit: how it contributes, and which of its features' pairs it owns.
+struct FeatureHit {
+  bool covers = false;  // a patch, crossing cores or a witness behind a face: today's rule
+  // Bit k: corner k (vertices) or edge k (corner k to k + 1) of A's
+  // triangle (…_a) or B's (…_b) is this hit's to pair with the other
+  // triangle's face (vertices) or edges, no covering hit holding the pair.
+  std::uint8_t own_va = 0, own_ea = 0, own_vb = 0, own_eb = 0;
+};
+
+// A vertex or an edge (sorted vertex ids) of a triangle in a hit of one group.
+struct FeatureEntry {
+  std::uint64_t key;
+  std::uint32_t tri;  // the triangle's id in its mesh
+  std::uint32_t hit;
+  std::uint8_t corner;
+};
+
+// A pair of features within the layers, mutually nearest.
+struct FeatureWitness {
+  Vec3 a, b;
+  double distance;
+  std::uint32_t hit;
+};
+
+struct FeatureBuffers {
+  std::vector<FeatureHit> hit;                    // parallel to the hits
+  std::vector<std::uint32_t> by_a, end_a;         // hits grouped by A's slot
+  std::vector<std::uint32_t> by_b, end_b;         // by B's slot
+  std::vector<TriangleIndices> ids_a, ids_b;      // vertex ids by cache slot
+  std::vector<FeatureEntry> vertices, edges;      // one group's, reused
+  std::vector<FeatureWitness> found;
+  // Mesh–convex: (the witness's vertex or edge, hit) of the point hits kept.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> convex_keys;
+};
+
 // A triangle within the layers of a convex shape, awaiting the shadow test
 // (world frame): GJK's closest points, or EPA's retraction when the cores
 // overlap.
@@ -178,6 +214,9 @@ struct ConvexHit {
   bool overlap = false;
   bool face = false;  // the normal is along the triangle's: see MeshConvex::shadow_and_emit
   bool drop = false;
+  std::uint32_t first = 0;  // feature_pairs: the first hit with the same witness vertex or edge (or itself)
+  std::uint32_t out_begin = 0, out_end = 0;  // feature_pairs: its contacts, from the query's first
+  bool copy = false;  // feature_pairs: its one contact is the first's (MeshConvex::drop_copies)
   Vec3 a, b;          // closest points on the triangle and on the shape (EPA's when overlapping)
   double distance;    // core distance, or EPA's depth when overlapping
   Vec3 normal;        // EPA's, when overlapping
@@ -287,6 +326,7 @@ struct MeshContactScratch::Buffers {
   std::vector<mesh::contact_detail::ConvexHit> convex_hits;
   mesh::contact_detail::ShadowBuffers shadow;
   mesh::contact_detail::RetractionBuffers retraction;
+  mesh::contact_detail::FeatureBuffers features;
   mesh::detail::TriangleCache a, b;
 };
 

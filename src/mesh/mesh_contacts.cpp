@@ -11,6 +11,7 @@
 #include <proxima/mesh/mesh_contacts.hpp>
 
 #include "contact_common.hpp"
+#include "feature_pairs.hpp"
 #include "prepared_triangle.hpp"
 #include "retraction.hpp"
 #include "triangle_cache.hpp"
@@ -229,22 +230,178 @@ struct MeshMesh {
       return;
     }
     col.note(c.distance, pc.normal, L);
-    const double edge_a = longest_edge(a), edge_b = longest_edge(b);
-    const double tol_a = L.tan_patch * edge_a, tol_b = L.tan_patch * edge_b;
-    if (L.tan_patch > 0.0 && feature_size(a, pc.normal, -1.0, tol_a) >= 2 &&
-        feature_size(b, pc.normal, 1.0, tol_b) >= 2) {
-      const PlaneFrame f(pc.normal, 0.5 * (c.a + c.b));
-      const double scale = std::max(edge_a, edge_b);
-      const double eps = 1e-9 * scale;
-      narrow::detail::HullOf<narrow::detail::kBoxHull> ha, hb;
-      triangle_feature(a, f, -1.0, tol_a, -L.ra, ha, eps);
-      triangle_feature(b, f, +1.0, tol_b, +L.rb, hb, eps);
-      if (patch_contacts(ha, hb, f, eps, margin, fa, fb, col.out) > 0) return;
-    }
+    if (patch(a, b, c, pc.normal, fa, fb, col)) return;
     Contact k = pc;
     k.feature_a = fa;
     k.feature_b = fb;
     col.out.push_back(k);
+  }
+
+  // Do the triangles (apart, normal n) both face each other with an edge or
+  // a face within the patch angle? Then patch() may give their overlap.
+  bool patch_shaped(const Triangle& a, const Triangle& b, const Vec3& n) const {
+    return L.tan_patch > 0.0 && feature_size(a, n, -1.0, L.tan_patch * longest_edge(a)) >= 2 &&
+           feature_size(b, n, 1.0, L.tan_patch * longest_edge(b)) >= 2;
+  }
+
+  // The overlap of the facing features of a pair apart (normal n): true
+  // when it gave at least two contacts (added to col.out).
+  bool patch(const Triangle& a, const Triangle& b, const mesh::ClosestPoints& c, const Vec3& n, int fa, int fb,
+             Collector& col) const {
+    const double edge_a = longest_edge(a), edge_b = longest_edge(b);
+    const double tol_a = L.tan_patch * edge_a, tol_b = L.tan_patch * edge_b;
+    if (!(L.tan_patch > 0.0) || feature_size(a, n, -1.0, tol_a) < 2 || feature_size(b, n, 1.0, tol_b) < 2)
+      return false;
+    const PlaneFrame f(n, 0.5 * (c.a + c.b));
+    const double scale = std::max(edge_a, edge_b);
+    const double eps = 1e-9 * scale;
+    narrow::detail::HullOf<narrow::detail::kBoxHull> ha, hb;
+    triangle_feature(a, f, -1.0, tol_a, -L.ra, ha, eps);
+    triangle_feature(b, f, +1.0, tol_b, +L.rb, hb, eps);
+    return patch_contacts(ha, hb, f, eps, margin, fa, fb, col.out) > 0;
+  }
+
+  // ------------------------------------------------ feature pairs (feature_pairs.hpp)
+
+  // Is x (a witness on A when on_a, else on B) strictly nearer, beyond
+  // rounding, than d to a triangle of the other mesh in a hit of `slot`'s
+  // group (a triangle holding the witness)? Every triangle of the other mesh
+  // within d of x is such a partner. `same_surface`: only triangles within
+  // 45° of the normal count (a patch's witness is any point of the overlap).
+  bool nearer(const Vec3& x, double d, std::uint32_t slot, bool on_a, const std::vector<PairHit>& hits,
+              const FeatureBuffers& fb, const Vec3* same_surface) const {
+    const double below = d - (1e-12 + 1e-9 * d);
+    const std::vector<std::uint32_t>& end = on_a ? fb.end_a : fb.end_b;
+    const std::uint32_t* member = (on_a ? fb.by_a : fb.by_b).data();
+    for (std::uint32_t k = slot ? end[slot - 1] : 0; k < end[slot]; ++k) {
+      const PairHit& g = hits[member[k]];
+      if (!(g.c.distance < below)) continue;
+      PreparedTriangle& o = on_a ? cb[g.sb] : ca[g.sa];
+      if (box_distance_sq(x, o.lo, o.hi) >= below * below) continue;
+      if (!(mesh::detail::point_triangle(x, o.t, o.face()).distance < below)) continue;
+      if (!same_surface) return true;
+      const Vec3 u = (o.t[1] - o.t[0]).cross(o.t[2] - o.t[0]);
+      if (std::abs(u.dot(*same_surface)) >= 0.7071 * u.norm() * d) return true;
+    }
+    return false;
+  }
+
+  // x over the interior of p's face: its foot there.
+  static bool over_face(const Vec3& x, PreparedTriangle& p, Vec3& foot) {
+    const FaceFrame& f = p.face();
+    if (!f.face) return false;
+    const Vec3 ax = x - p.t[0];
+    const double v = ax.dot(f.cv), w = ax.dot(f.cw);
+    if (!(v > 0.0) || !(w > 0.0) || !(v + w < f.nn)) return false;  // the rim is the edges' pairs
+    foot = p.t[0] + (v / f.nn) * f.ab + (w / f.nn) * f.ac;
+    return true;
+  }
+
+  // The feature-pair raw set (MeshContactOptions::feature_pairs).
+  void feature_emit(std::vector<PairHit>& hits, FeatureBuffers& fb, RetractionBuffers& rbuf, double scale,
+                    Collector& col) const {
+    retract_crossings(hits, rbuf);
+    fb.hit.assign(hits.size(), FeatureHit{});
+    group_hits(hits, true, ca.size(), fb.by_a, fb.end_a);
+    group_hits(hits, false, cb.size(), fb.by_b, fb.end_b);
+    // Crossing cores and witnesses behind a face: today's contacts. Apart,
+    // facing features within the patch angle: today's patch, unless a
+    // triangle of the other surface is nearer to a witness (the shadow
+    // test's rule for them). These pairs cover the feature pairs they hold.
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      const PairHit& h = hits[i];
+      FeatureHit& f = fb.hit[i];
+      const Triangle& ta = ca[h.sa].t;
+      const Triangle& tb = cb[h.sb].t;
+      const bool apart = !h.c.intersect && h.c.distance > 0.0;
+      const Vec3 n = apart ? Vec3((h.c.a - h.c.b) / h.c.distance) : Vec3(Vec3::UnitZ());
+      Vec3 out;
+      // Behind a face: h.behind for solids, emit()'s own test otherwise.
+      if (!apart || h.behind || (orient_a != 0 && orient_b != 0 && behind_face(ta, tb, n, out))) {
+        f.covers = true;
+        if (!h.covered) emit(h.ia, h.ib, ta, tb, h.c, col, h.retracted ? &h : nullptr);
+        continue;
+      }
+      if (!patch_shaped(ta, tb, n)) continue;
+      const Vec3* surface = h.face_on_face ? &n : nullptr;
+      if (nearer(h.c.a, h.c.distance, h.sa, true, hits, fb, surface) ||
+          nearer(h.c.b, h.c.distance, h.sb, false, hits, fb, surface))
+        continue;
+      if (patch(ta, tb, h.c, n, static_cast<int>(h.ia), static_cast<int>(h.ib), col)) {
+        f.covers = true;
+        col.note(h.c.distance, n, L);
+      }
+    }
+    // Owners: per B slot A's vertices and edges, per A slot B's.
+    // The vertex ids of each triangle in a hit, once per triangle.
+    const std::vector<TriangleIndices>& tris_a = A.mesh().triangles();
+    const std::vector<TriangleIndices>& tris_b = B.mesh().triangles();
+    fb.ids_a.resize(ca.size());
+    fb.ids_b.resize(cb.size());
+    for (std::size_t s = 0; s < ca.size(); ++s)
+      if (fb.end_a[s] > (s ? fb.end_a[s - 1] : 0)) fb.ids_a[s] = tris_a[hits[fb.by_a[s ? fb.end_a[s - 1] : 0]].ia];
+    for (std::size_t s = 0; s < cb.size(); ++s)
+      if (fb.end_b[s] > (s ? fb.end_b[s - 1] : 0)) fb.ids_b[s] = tris_b[hits[fb.by_b[s ? fb.end_b[s - 1] : 0]].ib];
+    for (std::size_t s = 0; s < cb.size(); ++s) {
+      const std::uint32_t first = s ? fb.end_b[s - 1] : 0;
+      mark_owners(hits, fb.by_b.data() + first, fb.end_b[s] - first, true, fb.ids_a, fb);
+    }
+    for (std::size_t s = 0; s < ca.size(); ++s) {
+      const std::uint32_t first = s ? fb.end_a[s - 1] : 0;
+      mark_owners(hits, fb.by_a.data() + first, fb.end_a[s] - first, false, fb.ids_b, fb);
+    }
+    // Each owned pair within the layers, kept when mutually nearest.
+    fb.found.clear();
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      const FeatureHit& f = fb.hit[i];
+      if (f.covers || !(f.own_va | f.own_vb | (f.own_ea && f.own_eb))) continue;
+      const PairHit& h = hits[i];
+      PreparedTriangle& pa = ca[h.sa];
+      PreparedTriangle& pb = cb[h.sb];
+      auto consider = [&](const Vec3& xa, const Vec3& xb) {
+        const double d = (xa - xb).norm();
+        if (!(d > 0.0) || d > L.limit) return;
+        ++col.stats.feature_pairs;
+        // The pair's own triangles first: between two surfaces lying
+        // along each other most edge pairs have a face of theirs nearer.
+        const double below = d - (1e-12 + 1e-9 * d);
+        if (mesh::detail::point_triangle(xa, pb.t, pb.face()).distance < below ||
+            mesh::detail::point_triangle(xb, pa.t, pa.face()).distance < below ||
+            nearer(xa, d, h.sa, true, hits, fb, nullptr) || nearer(xb, d, h.sb, false, hits, fb, nullptr)) {
+          ++col.stats.shadowed;
+          return;
+        }
+        fb.found.push_back({xa, xb, d, static_cast<std::uint32_t>(i)});
+      };
+      Vec3 foot;
+      for (int k = 0; k < 3; ++k) {
+        if ((f.own_va >> k & 1u) && over_face(pa.t[k], pb, foot)) consider(pa.t[k], foot);
+        if ((f.own_vb >> k & 1u) && over_face(pb.t[k], pa, foot)) consider(foot, pb.t[k]);
+      }
+      for (int p = 0; p < 3; ++p) {
+        if (!(f.own_ea >> p & 1u)) continue;
+        for (int q = 0; q < 3; ++q) {
+          if (!(f.own_eb >> q & 1u)) continue;
+          Vec3 xa, xb;
+          mesh::segment_closest(pa.t[p], pa.t[(p + 1) % 3], pb.t[q], pb.t[(q + 1) % 3], xa, xb);
+          consider(xa, xb);
+        }
+      }
+    }
+    merge_copies(fb.found, scale);
+    for (const FeatureWitness& w : fb.found) {
+      const PairHit& h = hits[w.hit];
+      const Contact pc = point_contact(w.a, w.b, w.distance, L);
+      Vec3 out;
+      // Closed oriented meshes: a witness behind the other's face is the
+      // crossing's to account for (as a triangle pair's is).
+      if (orient_a != 0 && orient_b != 0 && behind_face(ca[h.sa].t, cb[h.sb].t, pc.normal, out)) continue;
+      col.note(w.distance, pc.normal, L);
+      Contact k = pc;
+      k.feature_a = static_cast<int>(h.ia);
+      k.feature_b = static_cast<int>(h.ib);
+      col.out.push_back(k);
+    }
   }
 
   // The shadow test: pair (a, b) is dropped when its witness on A is closer
@@ -581,9 +738,12 @@ void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Tr
   // The pairs wait for the shadow test, and for the neighbourhood
   // retractions of closed oriented meshes.
   const bool retract = a.mesh().orientation() != 0 && b.mesh().orientation() != 0;
-  if (options.drop_shadowed || retract) col.hits = &buf.hits;
+  if (options.drop_shadowed || options.feature_pairs || retract) col.hits = &buf.hits;
   const Status status = pair.run(options.traverse_only, col);
-  if (col.hits) pair.shadow_and_emit(buf.hits, buf.shadow, buf.retraction, options.drop_shadowed, col);
+  if (options.feature_pairs)
+    pair.feature_emit(buf.hits, buf.features, buf.retraction, std::max(extent(a), extent(b)), col);
+  else if (col.hits)
+    pair.shadow_and_emit(buf.hits, buf.shadow, buf.retraction, options.drop_shadowed, col);
   finish(col, &pose_a, options, std::max(extent(a), extent(b)), status, out);
 }
 
