@@ -171,23 +171,6 @@ struct RetractionBuffers {
 };
 
 // Working memory of the feature-pair raw set (feature_pairs.hpp).
-// Per hit: how it contributes, and which of its features' pairs it owns.
-struct FeatureHit {
-  bool covers = false;  // a patch, crossing cores or a witness behind a face: today's rule
-  // Bit k: corner k (vertices) or edge k (corner k to k + 1) of A's
-  // triangle (…_a) or B's (…_b) is this hit's to pair with the other
-  // triangle's face (vertices) or edges, no covering hit holding the pair.
-  std::uint8_t own_va = 0, own_ea = 0, own_vb = 0, own_eb = 0;
-};
-
-// A vertex or an edge (sorted vertex ids) of a triangle in a hit of one group.
-struct FeatureEntry {
-  std::uint64_t key;
-  std::uint32_t tri;  // the triangle's id in its mesh
-  std::uint32_t hit;
-  std::uint8_t corner;
-};
-
 // A pair of features within the layers, mutually nearest.
 struct FeatureWitness {
   Vec3 a, b;
@@ -196,12 +179,11 @@ struct FeatureWitness {
 };
 
 struct FeatureBuffers {
-  std::vector<FeatureHit> hit;                    // parallel to the hits
+  std::vector<std::uint8_t> covers;               // per hit: a patch, crossing or behind (today's rule)
   std::vector<std::uint32_t> by_a, end_a;         // hits grouped by A's slot
   std::vector<std::uint32_t> by_b, end_b;         // by B's slot
-  std::vector<TriangleIndices> ids_a, ids_b;      // vertex ids by cache slot
-  std::vector<FeatureEntry> vertices, edges;      // one group's, reused
   std::vector<FeatureWitness> found;
+  std::vector<std::pair<double, std::uint32_t>> cover;  // (x, index) of the patches' and crossings' contacts
   // Mesh–convex: (the witness's vertex or edge, hit) of the point hits kept.
   std::vector<std::pair<std::uint64_t, std::uint32_t>> convex_keys;
 };

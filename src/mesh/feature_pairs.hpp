@@ -4,9 +4,9 @@
 // within the layers, computed once, kept when its witnesses are mutually
 // nearest. The triangle pairs within the layers (the traversal's hits) are
 // the candidates: a pair of features lies in every hit whose triangles hold
-// both, and one of those hits owns it (below). Patches, crossing cores and
-// witnesses behind a face keep the per-pair rules of mesh_contacts.cpp; a
-// feature pair in a hit of theirs is theirs ("covered").
+// both, and the hit of the features' owning triangles (Bvh::feature_owners)
+// computes it. Patches, crossing cores and witnesses behind a face keep the
+// per-pair rules of mesh_contacts.cpp (MeshMesh::feature_emit).
 #pragma once
 
 #include <algorithm>
@@ -33,56 +33,6 @@ inline void group_hits(const std::vector<PairHit>& hits, bool on_a, std::size_t 
   members.resize(hits.size());
   for (std::size_t i = 0; i < hits.size(); ++i) members[end[on_a ? hits[i].sa : hits[i].sb]++] = std::uint32_t(i);
   // end[k] is now where group k ends.
-}
-
-// Ownership within one group: the hits that share B's triangle (`other_is_b`,
-// group by B's slot) pair A's vertices with that face and A's edges with its
-// edges. A vertex (edge) of A lies in several of the group's triangles of A;
-// of those hits the one with the lowest triangle id owns it, so that the
-// pair is computed once. Every hit holding a vertex–face pair is in the
-// face's group; an edge–edge pair's hits are the two edges' triangles
-// crossed, and the lexicographically lowest (A's id, then B's) of them is
-// lowest in both its groups, so each pair has an owner (two, where a
-// solids' rule left out one of the crossed hits: the witnesses' merge then
-// takes the copy). A run holding a covering hit owns nothing.
-// `ids`: the vertex ids of the other mesh's triangles by cache slot.
-inline void mark_owners(const std::vector<PairHit>& hits, const std::uint32_t* member, std::size_t n, bool group_of_b,
-                        const std::vector<TriangleIndices>& ids, FeatureBuffers& buf) {
-  std::vector<FeatureEntry>& vs = buf.vertices;
-  std::vector<FeatureEntry>& es = buf.edges;
-  vs.clear();
-  es.clear();
-  for (std::size_t i = 0; i < n; ++i) {
-    const PairHit& h = hits[member[i]];
-    const std::uint32_t tri = group_of_b ? h.ia : h.ib;
-    const TriangleIndices& t = ids[group_of_b ? h.sa : h.sb];
-    for (std::uint8_t k = 0; k < 3; ++k) {
-      vs.push_back({t[k], tri, member[i], k});
-      es.push_back({edge_key(t[k], t[(k + 1) % 3]), tri, member[i], k});
-    }
-  }
-  auto by_key = [](const FeatureEntry& x, const FeatureEntry& y) {
-    return x.key != y.key ? x.key < y.key : x.tri < y.tri;
-  };
-  auto runs = [&](std::vector<FeatureEntry>& list, bool vertex) {
-    std::sort(list.begin(), list.end(), by_key);
-    for (std::size_t i = 0; i < list.size();) {
-      std::size_t j = i;
-      bool covered = false;
-      for (; j < list.size() && list[j].key == list[i].key; ++j) covered = covered || buf.hit[list[j].hit].covers;
-      if (!covered) {
-        FeatureHit& f = buf.hit[list[i].hit];
-        const auto bit = static_cast<std::uint8_t>(1u << list[i].corner);
-        if (group_of_b)
-          (vertex ? f.own_va : f.own_ea) |= bit;
-        else
-          (vertex ? f.own_vb : f.own_eb) |= bit;
-      }
-      i = j;
-    }
-  };
-  runs(vs, true);
-  runs(es, false);
 }
 
 // Removes copies from `found` (the same contact found through different

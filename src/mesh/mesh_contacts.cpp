@@ -297,11 +297,24 @@ struct MeshMesh {
     return true;
   }
 
+  // Does `out` (`cover`: its contacts by x) hold c already, within tol?
+  static bool covered(const Contact& c, const std::vector<std::pair<double, std::uint32_t>>& cover,
+                      const std::vector<Contact>& out, double tol) {
+    auto it = std::lower_bound(cover.begin(), cover.end(), std::make_pair(c.point.x() - tol, std::uint32_t{0}));
+    for (; it != cover.end() && it->first <= c.point.x() + tol; ++it) {
+      const Contact& e = out[it->second];
+      if ((e.point - c.point).squaredNorm() <= tol * tol && e.normal.dot(c.normal) >= 1.0 - 1e-9) return true;
+    }
+    return false;
+  }
+
   // The feature-pair raw set (MeshContactOptions::feature_pairs).
   void feature_emit(std::vector<PairHit>& hits, FeatureBuffers& fb, RetractionBuffers& rbuf, double scale,
                     Collector& col) const {
     retract_crossings(hits, rbuf);
-    fb.hit.assign(hits.size(), FeatureHit{});
+    fb.covers.assign(hits.size(), 0);
+    const std::size_t first_out = col.out.size();
+    const double tol = 1e-9 * scale;
     group_hits(hits, true, ca.size(), fb.by_a, fb.end_a);
     group_hits(hits, false, cb.size(), fb.by_b, fb.end_b);
     // Crossing cores and witnesses behind a face: today's contacts. Apart,
@@ -310,7 +323,6 @@ struct MeshMesh {
     // test's rule for them). These pairs cover the feature pairs they hold.
     for (std::size_t i = 0; i < hits.size(); ++i) {
       const PairHit& h = hits[i];
-      FeatureHit& f = fb.hit[i];
       const Triangle& ta = ca[h.sa].t;
       const Triangle& tb = cb[h.sb].t;
       const bool apart = !h.c.intersect && h.c.distance > 0.0;
@@ -318,7 +330,7 @@ struct MeshMesh {
       Vec3 out;
       // Behind a face: h.behind for solids, emit()'s own test otherwise.
       if (!apart || h.behind || (orient_a != 0 && orient_b != 0 && behind_face(ta, tb, n, out))) {
-        f.covers = true;
+        fb.covers[i] = 1;
         if (!h.covered) emit(h.ia, h.ib, ta, tb, h.c, col, h.retracted ? &h : nullptr);
         continue;
       }
@@ -328,34 +340,29 @@ struct MeshMesh {
           nearer(h.c.b, h.c.distance, h.sb, false, hits, fb, surface))
         continue;
       if (patch(ta, tb, h.c, n, static_cast<int>(h.ia), static_cast<int>(h.ib), col)) {
-        f.covers = true;
+        fb.covers[i] = 1;
         col.note(h.c.distance, n, L);
       }
     }
-    // Owners: per B slot A's vertices and edges, per A slot B's.
-    // The vertex ids of each triangle in a hit, once per triangle.
-    const std::vector<TriangleIndices>& tris_a = A.mesh().triangles();
-    const std::vector<TriangleIndices>& tris_b = B.mesh().triangles();
-    fb.ids_a.resize(ca.size());
-    fb.ids_b.resize(cb.size());
-    for (std::size_t s = 0; s < ca.size(); ++s)
-      if (fb.end_a[s] > (s ? fb.end_a[s - 1] : 0)) fb.ids_a[s] = tris_a[hits[fb.by_a[s ? fb.end_a[s - 1] : 0]].ia];
-    for (std::size_t s = 0; s < cb.size(); ++s)
-      if (fb.end_b[s] > (s ? fb.end_b[s - 1] : 0)) fb.ids_b[s] = tris_b[hits[fb.by_b[s ? fb.end_b[s - 1] : 0]].ib];
-    for (std::size_t s = 0; s < cb.size(); ++s) {
-      const std::uint32_t first = s ? fb.end_b[s - 1] : 0;
-      mark_owners(hits, fb.by_b.data() + first, fb.end_b[s] - first, true, fb.ids_a, fb);
-    }
-    for (std::size_t s = 0; s < ca.size(); ++s) {
-      const std::uint32_t first = s ? fb.end_a[s - 1] : 0;
-      mark_owners(hits, fb.by_a.data() + first, fb.end_a[s] - first, false, fb.ids_b, fb);
-    }
+    // What the patches and crossings gave, by x: a feature pair there is
+    // theirs (below).
+    std::vector<std::pair<double, std::uint32_t>>& cover = fb.cover;
+    cover.clear();
+    for (std::size_t k = first_out; k < col.out.size(); ++k)
+      cover.emplace_back(col.out[k].point.x(), static_cast<std::uint32_t>(k));
+    std::sort(cover.begin(), cover.end());
+    const std::vector<std::uint8_t>& owns_a = A.feature_owners();
+    const std::vector<std::uint8_t>& owns_b = B.feature_owners();
     // Each owned pair within the layers, kept when mutually nearest.
     fb.found.clear();
     for (std::size_t i = 0; i < hits.size(); ++i) {
-      const FeatureHit& f = fb.hit[i];
-      if (f.covers || !(f.own_va | f.own_vb | (f.own_ea && f.own_eb))) continue;
+      if (fb.covers[i]) continue;
       const PairHit& h = hits[i];
+      // Each vertex and edge through its owning triangle (Bvh::feature_owners):
+      // a pair within the layers has all its triangles' pairs within them too.
+      const unsigned oa = owns_a[h.ia], ob = owns_b[h.ib];
+      const unsigned own_va = oa & 7u, own_vb = ob & 7u, own_ea = oa >> 3, own_eb = ob >> 3;
+      if (!(own_va | own_vb | (own_ea && own_eb))) continue;
       PreparedTriangle& pa = ca[h.sa];
       PreparedTriangle& pb = cb[h.sb];
       auto consider = [&](const Vec3& xa, const Vec3& xb) {
@@ -375,13 +382,13 @@ struct MeshMesh {
       };
       Vec3 foot;
       for (int k = 0; k < 3; ++k) {
-        if ((f.own_va >> k & 1u) && over_face(pa.t[k], pb, foot)) consider(pa.t[k], foot);
-        if ((f.own_vb >> k & 1u) && over_face(pb.t[k], pa, foot)) consider(foot, pb.t[k]);
+        if ((own_va >> k & 1u) && over_face(pa.t[k], pb, foot)) consider(pa.t[k], foot);
+        if ((own_vb >> k & 1u) && over_face(pb.t[k], pa, foot)) consider(foot, pb.t[k]);
       }
       for (int p = 0; p < 3; ++p) {
-        if (!(f.own_ea >> p & 1u)) continue;
+        if (!(own_ea >> p & 1u)) continue;
         for (int q = 0; q < 3; ++q) {
-          if (!(f.own_eb >> q & 1u)) continue;
+          if (!(own_eb >> q & 1u)) continue;
           Vec3 xa, xb;
           mesh::segment_closest(pa.t[p], pa.t[(p + 1) % 3], pb.t[q], pb.t[(q + 1) % 3], xa, xb);
           consider(xa, xb);
@@ -396,6 +403,9 @@ struct MeshMesh {
       // Closed oriented meshes: a witness behind the other's face is the
       // crossing's to account for (as a triangle pair's is).
       if (orient_a != 0 && orient_b != 0 && behind_face(ca[h.sa].t, cb[h.sb].t, pc.normal, out)) continue;
+      // A vertex of a patch or a crossing's contact already: an exactly
+      // flat rest's corners and edge crossings are feature pairs too.
+      if (covered(pc, cover, col.out, tol)) continue;
       col.note(w.distance, pc.normal, L);
       Contact k = pc;
       k.feature_a = static_cast<int>(h.ia);

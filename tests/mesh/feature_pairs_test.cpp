@@ -260,7 +260,8 @@ TEST(FeaturePairs, BoxOnTriangulatedFloor) {
   Transform tilted{R, Vec3(0.011, -0.007, 0)};
   double lowest = 1e9;
   Vec3 corner = Vec3::Zero();
-  for (const Vec3& v : testing::box_mesh(Vec3::Constant(h)).vertices()) {
+  const TriangleMesh core = testing::box_mesh(Vec3::Constant(h));
+  for (const Vec3& v : core.vertices()) {
     const Vec3 w = R * v;
     if (w.z() < lowest) {
       lowest = w.z();
