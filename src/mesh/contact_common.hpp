@@ -182,6 +182,7 @@ struct FeatureBuffers {
   std::vector<std::uint8_t> covers;               // per hit: a patch, crossing or behind (today's rule)
   std::vector<std::uint32_t> by_a, end_a;         // hits grouped by A's slot
   std::vector<std::uint32_t> by_b, end_b;         // by B's slot
+  std::vector<double> widest_a, widest_b;         // per large group: its partners' widest box along x
   std::vector<FeatureWitness> found;
   std::vector<std::pair<double, std::uint32_t>> cover;  // (x, index) of the patches' and crossings' contacts
   // Mesh–convex: (the witness's vertex or edge, hit) of the point hits kept.

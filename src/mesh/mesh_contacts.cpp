@@ -7,6 +7,7 @@
 // Mesh–convex and mesh–halfspace: mesh_convex_contacts.cpp.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <proxima/mesh/mesh_contacts.hpp>
 
@@ -268,15 +269,31 @@ struct MeshMesh {
   // group (a triangle holding the witness)? Every triangle of the other mesh
   // within d of x is such a partner. `same_surface`: only triangles within
   // 45° of the normal count (a patch's witness is any point of the overlap).
+  // A large group (a coarse face under a fine mesh) is sorted by where its
+  // partners' boxes start along x (sort_large_groups()), and only those
+  // starting within d plus its widest box of x are looked at: the others
+  // are farther than d along x alone.
   bool nearer(const Vec3& x, double d, std::uint32_t slot, bool on_a, const std::vector<PairHit>& hits,
               const FeatureBuffers& fb, const Vec3* same_surface) const {
     const double below = d - (1e-12 + 1e-9 * d);
     const std::vector<std::uint32_t>& end = on_a ? fb.end_a : fb.end_b;
     const std::uint32_t* member = (on_a ? fb.by_a : fb.by_b).data();
-    for (std::uint32_t k = slot ? end[slot - 1] : 0; k < end[slot]; ++k) {
-      const PairHit& g = hits[member[k]];
-      if (!(g.c.distance < below)) continue;
-      PreparedTriangle& o = on_a ? cb[g.sb] : ca[g.sa];
+    std::uint32_t k = slot ? end[slot - 1] : 0, stop = end[slot];
+    const auto other = [&](std::uint32_t m) -> PreparedTriangle& { return on_a ? cb[hits[m].sb] : ca[hits[m].sa]; };
+    double to = std::numeric_limits<double>::infinity();
+    if (stop - k > kLargeGroup) {
+      const double widest = (on_a ? fb.widest_a : fb.widest_b)[slot];
+      const double slack = 1e-9 * (std::abs(x.x()) + widest + below) + 1e-300;
+      const double from = x.x() - below - widest - slack;
+      to = x.x() + below + slack;
+      k = static_cast<std::uint32_t>(std::partition_point(member + k, member + stop, [&](std::uint32_t m) {
+                                       return other(m).lo.x() < from;
+                                     }) - member);
+    }
+    for (; k < stop; ++k) {
+      PreparedTriangle& o = other(member[k]);
+      if (!(o.lo.x() < to)) break;
+      if (!(hits[member[k]].c.distance < below)) continue;
       if (box_distance_sq(x, o.lo, o.hi) >= below * below) continue;
       if (!(mesh::detail::point_triangle(x, o.t, o.face()).distance < below)) continue;
       if (!same_surface) return true;
@@ -284,6 +301,27 @@ struct MeshMesh {
       if (std::abs(u.dot(*same_surface)) >= 0.7071 * u.norm() * d) return true;
     }
     return false;
+  }
+
+  // Groups of more than kLargeGroup hits in order of their partners' boxes
+  // along x, with the widest of those boxes (nearer()'s window).
+  static constexpr std::uint32_t kLargeGroup = 48;
+  void sort_large_groups(const std::vector<PairHit>& hits, bool on_a, FeatureBuffers& fb) const {
+    const std::vector<std::uint32_t>& end = on_a ? fb.end_a : fb.end_b;
+    std::vector<std::uint32_t>& by = on_a ? fb.by_a : fb.by_b;
+    std::vector<double>& widest = on_a ? fb.widest_a : fb.widest_b;
+    widest.assign(end.size(), 0.0);
+    for (std::size_t s = 0; s + 1 < end.size(); ++s) {
+      const std::uint32_t first = s ? end[s - 1] : 0;
+      if (end[s] - first <= kLargeGroup) continue;
+      const auto lo_x = [&](std::uint32_t m) { return on_a ? cb[hits[m].sb].lo.x() : ca[hits[m].sa].lo.x(); };
+      std::sort(by.begin() + first, by.begin() + end[s],
+                [&](std::uint32_t x, std::uint32_t y) { return lo_x(x) < lo_x(y); });
+      for (std::uint32_t k = first; k < end[s]; ++k) {
+        const PreparedTriangle& o = on_a ? cb[hits[by[k]].sb] : ca[hits[by[k]].sa];
+        widest[s] = std::max(widest[s], o.hi.x() - o.lo.x());
+      }
+    }
   }
 
   // x over the interior of p's face: its foot there.
@@ -317,6 +355,8 @@ struct MeshMesh {
     const double tol = 1e-9 * scale;
     group_hits(hits, true, ca.size(), fb.by_a, fb.end_a);
     group_hits(hits, false, cb.size(), fb.by_b, fb.end_b);
+    sort_large_groups(hits, true, fb);
+    sort_large_groups(hits, false, fb);
     // Crossing cores and witnesses behind a face: today's contacts. Apart,
     // facing features within the patch angle: today's patch, unless a
     // triangle of the other surface is nearer to a witness (the shadow
@@ -365,15 +405,17 @@ struct MeshMesh {
       if (!(own_va | own_vb | (own_ea && own_eb))) continue;
       PreparedTriangle& pa = ca[h.sa];
       PreparedTriangle& pb = cb[h.sb];
-      auto consider = [&](const Vec3& xa, const Vec3& xb) {
+      // own_a: may xb be nearer to A's own triangle than xa (false for A's
+      // vertex over B's face, own_b likewise)?
+      auto consider = [&](const Vec3& xa, const Vec3& xb, bool own_a, bool own_b) {
         const double d = (xa - xb).norm();
         if (!(d > 0.0) || d > L.limit) return;
         ++col.stats.feature_pairs;
         // The pair's own triangles first: between two surfaces lying
         // along each other most edge pairs have a face of theirs nearer.
         const double below = d - (1e-12 + 1e-9 * d);
-        if (mesh::detail::point_triangle(xa, pb.t, pb.face()).distance < below ||
-            mesh::detail::point_triangle(xb, pa.t, pa.face()).distance < below ||
+        if ((own_b && mesh::detail::point_triangle(xa, pb.t, pb.face()).distance < below) ||
+            (own_a && mesh::detail::point_triangle(xb, pa.t, pa.face()).distance < below) ||
             nearer(xa, d, h.sa, true, hits, fb, nullptr) || nearer(xb, d, h.sb, false, hits, fb, nullptr)) {
           ++col.stats.shadowed;
           return;
@@ -382,8 +424,8 @@ struct MeshMesh {
       };
       Vec3 foot;
       for (int k = 0; k < 3; ++k) {
-        if ((own_va >> k & 1u) && over_face(pa.t[k], pb, foot)) consider(pa.t[k], foot);
-        if ((own_vb >> k & 1u) && over_face(pb.t[k], pa, foot)) consider(foot, pb.t[k]);
+        if ((own_va >> k & 1u) && over_face(pa.t[k], pb, foot)) consider(pa.t[k], foot, true, false);
+        if ((own_vb >> k & 1u) && over_face(pb.t[k], pa, foot)) consider(foot, pb.t[k], false, true);
       }
       for (int p = 0; p < 3; ++p) {
         if (!(own_ea >> p & 1u)) continue;
@@ -391,7 +433,7 @@ struct MeshMesh {
           if (!(own_eb >> q & 1u)) continue;
           Vec3 xa, xb;
           mesh::segment_closest(pa.t[p], pa.t[(p + 1) % 3], pb.t[q], pb.t[(q + 1) % 3], xa, xb);
-          consider(xa, xb);
+          consider(xa, xb, true, true);
         }
       }
     }
