@@ -335,13 +335,18 @@ struct MeshMesh {
     return true;
   }
 
-  // Does `out` (`cover`: its contacts by x) hold c already, within tol?
-  static bool covered(const Contact& c, const std::vector<std::pair<double, std::uint32_t>>& cover,
-                      const std::vector<Contact>& out, double tol) {
+  // Does `out` (`cover`: its contacts by x) hold c already: a contact
+  // within tol whose normal is within the patch angle of c's? A face lying
+  // on a face within the patch angle gives its patch from the pair's normal,
+  // and a corner of one face over the other is a feature pair with the
+  // other's normal, its witnesses apart by up to the tilt times d.
+  bool covered(const Contact& c, const std::vector<std::pair<double, std::uint32_t>>& cover,
+               const std::vector<Contact>& out, double tol) const {
     auto it = std::lower_bound(cover.begin(), cover.end(), std::make_pair(c.point.x() - tol, std::uint32_t{0}));
     for (; it != cover.end() && it->first <= c.point.x() + tol; ++it) {
       const Contact& e = out[it->second];
-      if ((e.point - c.point).squaredNorm() <= tol * tol && e.normal.dot(c.normal) >= 1.0 - 1e-9) return true;
+      if ((e.point - c.point).squaredNorm() <= tol * tol && e.normal.dot(c.normal) >= std::min(L.cos_patch, 1.0 - 1e-9))
+        return true;
     }
     return false;
   }
@@ -447,7 +452,7 @@ struct MeshMesh {
       if (orient_a != 0 && orient_b != 0 && behind_face(ca[h.sa].t, cb[h.sb].t, pc.normal, out)) continue;
       // A vertex of a patch or a crossing's contact already: an exactly
       // flat rest's corners and edge crossings are feature pairs too.
-      if (covered(pc, cover, col.out, tol)) continue;
+      if (covered(pc, cover, col.out, tol + 2.0 * L.tan_patch * w.distance)) continue;
       col.note(w.distance, pc.normal, L);
       Contact k = pc;
       k.feature_a = static_cast<int>(h.ia);

@@ -31,7 +31,10 @@
 //
 // The raw set has a contact per pair (an edge on an edge gives four copies);
 // with options.cluster its coincident copies are merged and it is reduced to
-// at most options.clustering.max_contacts (contact/cluster.hpp).
+// at most options.clustering.max_contacts (contact/cluster.hpp). With
+// options.feature_pairs the raw set comes from feature pairs instead: each
+// vertex–face and edge–edge pair once, kept when its witnesses are mutually
+// nearest (an edge on an edge is one contact; no oblique pairs to drop).
 #pragma once
 
 #include <cstddef>
