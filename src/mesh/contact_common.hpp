@@ -178,11 +178,18 @@ struct FeatureWitness {
   std::uint32_t hit;
 };
 
+// A hit in its triangle's group: the pair's distance and the partner's slot.
+struct GroupMember {
+  double distance;
+  std::uint32_t other;
+};
+
 struct FeatureBuffers {
   std::vector<std::uint8_t> covers;               // per hit: a patch, crossing or behind (today's rule)
   std::vector<std::uint32_t> by_a, end_a;         // hits grouped by A's slot
   std::vector<std::uint32_t> by_b, end_b;         // by B's slot
   std::vector<double> widest_a, widest_b;         // per large group: its partners' widest box along x
+  std::vector<GroupMember> members_a, members_b;  // by_a's and by_b's hits, for the mutual test
   std::vector<FeatureWitness> found;
   std::vector<std::pair<double, std::uint32_t>> cover;  // (x, index) of the patches' and crossings' contacts
   // Mesh–convex: (the witness's vertex or edge, hit) of the point hits kept.

@@ -241,8 +241,17 @@ struct MeshMesh {
   // Do the triangles (apart, normal n) both face each other with an edge or
   // a face within the patch angle? Then patch() may give their overlap.
   bool patch_shaped(const Triangle& a, const Triangle& b, const Vec3& n) const {
-    return L.tan_patch > 0.0 && feature_size(a, n, -1.0, L.tan_patch * longest_edge(a)) >= 2 &&
-           feature_size(b, n, 1.0, L.tan_patch * longest_edge(b)) >= 2;
+    if (!(L.tan_patch > 0.0)) return false;
+    // feature_size(t, n, sign, tan_patch · longest_edge(t)) ≥ 2, squared:
+    // the second highest corner within the tolerance of the highest.
+    auto shaped = [&](const Triangle& t, double sign) {
+      const double h0 = sign * n.dot(t[0]), h1 = sign * n.dot(t[1]), h2 = sign * n.dot(t[2]);
+      const double top = std::max({h0, h1, h2}), low = std::min({h0, h1, h2});
+      const double gap = top - (h0 + h1 + h2 - top - low);
+      const double e2 = std::max({(t[1] - t[0]).squaredNorm(), (t[2] - t[1]).squaredNorm(), (t[0] - t[2]).squaredNorm()});
+      return gap * gap <= L.tan_patch * L.tan_patch * e2;
+    };
+    return shaped(a, -1.0) && shaped(b, 1.0);
   }
 
   // The overlap of the facing features of a pair apart (normal n): true
@@ -270,32 +279,43 @@ struct MeshMesh {
   // within d of x is such a partner. `same_surface`: only triangles within
   // 45° of the normal count (a patch's witness is any point of the overlap).
   // A large group (a coarse face under a fine mesh) is sorted by where its
-  // partners' boxes start along x (sort_large_groups()), and only those
+  // partners' boxes start along x (sort_groups()), and only those
   // starting within d plus its widest box of x are looked at: the others
   // are farther than d along x alone.
-  bool nearer(const Vec3& x, double d, std::uint32_t slot, bool on_a, const std::vector<PairHit>& hits,
-              const FeatureBuffers& fb, const Vec3* same_surface) const {
+  bool nearer(const Vec3& x, double d, std::uint32_t slot, bool on_a, const FeatureBuffers& fb,
+              const Vec3* same_surface) const {
     const double below = d - (1e-12 + 1e-9 * d);
     const std::vector<std::uint32_t>& end = on_a ? fb.end_a : fb.end_b;
-    const std::uint32_t* member = (on_a ? fb.by_a : fb.by_b).data();
+    const GroupMember* member = (on_a ? fb.members_a : fb.members_b).data();
+    TriangleCache& others = on_a ? cb : ca;
     std::uint32_t k = slot ? end[slot - 1] : 0, stop = end[slot];
-    const auto other = [&](std::uint32_t m) -> PreparedTriangle& { return on_a ? cb[hits[m].sb] : ca[hits[m].sa]; };
+    const bool large = stop - k > kLargeGroup;
     double to = std::numeric_limits<double>::infinity();
-    if (stop - k > kLargeGroup) {
+    if (large) {
       const double widest = (on_a ? fb.widest_a : fb.widest_b)[slot];
       const double slack = 1e-9 * (std::abs(x.x()) + widest + below) + 1e-300;
       const double from = x.x() - below - widest - slack;
       to = x.x() + below + slack;
-      k = static_cast<std::uint32_t>(std::partition_point(member + k, member + stop, [&](std::uint32_t m) {
-                                       return other(m).lo.x() < from;
+      k = static_cast<std::uint32_t>(std::partition_point(member + k, member + stop, [&](const GroupMember& m) {
+                                       return others[m.other].lo.x() < from;
                                      }) - member);
     }
     for (; k < stop; ++k) {
-      PreparedTriangle& o = other(member[k]);
-      if (!(o.lo.x() < to)) break;
-      if (!(hits[member[k]].c.distance < below)) continue;
+      if (large && !(others[member[k].other].lo.x() < to)) break;
+      // The pair's distance bounds the witness's from below (a small group
+      // is in order of it).
+      if (!(member[k].distance < below)) {
+        if (large) continue;
+        break;
+      }
+      PreparedTriangle& o = others[member[k].other];
       if (box_distance_sq(x, o.lo, o.hi) >= below * below) continue;
-      if (!(mesh::detail::point_triangle(x, o.t, o.face()).distance < below)) continue;
+      const FaceFrame& f = o.face();
+      if (f.face) {
+        const double h = f.n.dot(x - o.t[0]);  // the plane's distance bounds it too
+        if (h * h >= below * below * f.nn) continue;
+      }
+      if (!(mesh::detail::point_triangle(x, o.t, f).distance < below)) continue;
       if (!same_surface) return true;
       const Vec3 u = (o.t[1] - o.t[0]).cross(o.t[2] - o.t[0]);
       if (std::abs(u.dot(*same_surface)) >= 0.7071 * u.norm() * d) return true;
@@ -304,21 +324,32 @@ struct MeshMesh {
   }
 
   // Groups of more than kLargeGroup hits in order of their partners' boxes
-  // along x, with the widest of those boxes (nearer()'s window).
+  // along x, with the widest of those boxes (nearer()'s window); smaller
+  // ones in order of their pairs' distances.
   static constexpr std::uint32_t kLargeGroup = 48;
-  void sort_large_groups(const std::vector<PairHit>& hits, bool on_a, FeatureBuffers& fb) const {
+  void sort_groups(bool on_a, FeatureBuffers& fb) const {
     const std::vector<std::uint32_t>& end = on_a ? fb.end_a : fb.end_b;
-    std::vector<std::uint32_t>& by = on_a ? fb.by_a : fb.by_b;
+    std::vector<GroupMember>& mem = on_a ? fb.members_a : fb.members_b;
     std::vector<double>& widest = on_a ? fb.widest_a : fb.widest_b;
+    TriangleCache& others = on_a ? cb : ca;
     widest.assign(end.size(), 0.0);
     for (std::size_t s = 0; s + 1 < end.size(); ++s) {
       const std::uint32_t first = s ? end[s - 1] : 0;
-      if (end[s] - first <= kLargeGroup) continue;
-      const auto lo_x = [&](std::uint32_t m) { return on_a ? cb[hits[m].sb].lo.x() : ca[hits[m].sa].lo.x(); };
-      std::sort(by.begin() + first, by.begin() + end[s],
-                [&](std::uint32_t x, std::uint32_t y) { return lo_x(x) < lo_x(y); });
+      if (end[s] - first <= kLargeGroup) {
+        // Nearest pair first: nearer() stops at the first that is not nearer.
+        for (std::uint32_t k = first + 1; k < end[s]; ++k) {
+          const GroupMember m = mem[k];
+          std::uint32_t q = k;
+          for (; q > first && mem[q - 1].distance > m.distance; --q) mem[q] = mem[q - 1];
+          mem[q] = m;
+        }
+        continue;
+      }
+      std::sort(mem.begin() + first, mem.begin() + end[s], [&](const GroupMember& x, const GroupMember& y) {
+        return others[x.other].lo.x() < others[y.other].lo.x();
+      });
       for (std::uint32_t k = first; k < end[s]; ++k) {
-        const PreparedTriangle& o = on_a ? cb[hits[by[k]].sb] : ca[hits[by[k]].sa];
+        const PreparedTriangle& o = others[mem[k].other];
         widest[s] = std::max(widest[s], o.hi.x() - o.lo.x());
       }
     }
@@ -360,8 +391,17 @@ struct MeshMesh {
     const double tol = 1e-9 * scale;
     group_hits(hits, true, ca.size(), fb.by_a, fb.end_a);
     group_hits(hits, false, cb.size(), fb.by_b, fb.end_b);
-    sort_large_groups(hits, true, fb);
-    sort_large_groups(hits, false, fb);
+    // Each group's pair distances and partners side by side, for nearer().
+    fb.members_a.resize(hits.size());
+    fb.members_b.resize(hits.size());
+    for (std::size_t k = 0; k < hits.size(); ++k) {
+      const PairHit& ga = hits[fb.by_a[k]];
+      const PairHit& gb = hits[fb.by_b[k]];
+      fb.members_a[k] = {ga.c.distance, ga.sb};
+      fb.members_b[k] = {gb.c.distance, gb.sa};
+    }
+    sort_groups(true, fb);
+    sort_groups(false, fb);
     // Crossing cores and witnesses behind a face: today's contacts. Apart,
     // facing features within the patch angle: today's patch, unless a
     // triangle of the other surface is nearer to a witness (the shadow
@@ -381,8 +421,8 @@ struct MeshMesh {
       }
       if (!patch_shaped(ta, tb, n)) continue;
       const Vec3* surface = h.face_on_face ? &n : nullptr;
-      if (nearer(h.c.a, h.c.distance, h.sa, true, hits, fb, surface) ||
-          nearer(h.c.b, h.c.distance, h.sb, false, hits, fb, surface))
+      if (nearer(h.c.a, h.c.distance, h.sa, true, fb, surface) ||
+          nearer(h.c.b, h.c.distance, h.sb, false, fb, surface))
         continue;
       if (patch(ta, tb, h.c, n, static_cast<int>(h.ia), static_cast<int>(h.ib), col)) {
         fb.covers[i] = 1;
@@ -421,7 +461,7 @@ struct MeshMesh {
         const double below = d - (1e-12 + 1e-9 * d);
         if ((own_b && mesh::detail::point_triangle(xa, pb.t, pb.face()).distance < below) ||
             (own_a && mesh::detail::point_triangle(xb, pa.t, pa.face()).distance < below) ||
-            nearer(xa, d, h.sa, true, hits, fb, nullptr) || nearer(xb, d, h.sb, false, hits, fb, nullptr)) {
+            nearer(xa, d, h.sa, true, fb, nullptr) || nearer(xb, d, h.sb, false, fb, nullptr)) {
           ++col.stats.shadowed;
           return;
         }
@@ -436,8 +476,12 @@ struct MeshMesh {
         if (!(own_ea >> p & 1u)) continue;
         for (int q = 0; q < 3; ++q) {
           if (!(own_eb >> q & 1u)) continue;
+          const Vec3 &p0 = pa.t[p], &p1 = pa.t[(p + 1) % 3], &q0 = pb.t[q], &q1 = pb.t[(q + 1) % 3];
+          // The edges' boxes farther apart than the layers: so are the edges.
+          const Vec3 gap = (p0.cwiseMin(p1) - q0.cwiseMax(q1)).cwiseMax(q0.cwiseMin(q1) - p0.cwiseMax(p1));
+          if (gap.cwiseMax(0.0).squaredNorm() > L.limit * L.limit) continue;
           Vec3 xa, xb;
-          mesh::segment_closest(pa.t[p], pa.t[(p + 1) % 3], pb.t[q], pb.t[(q + 1) % 3], xa, xb);
+          mesh::segment_closest(p0, p1, q0, q1, xa, xb);
           consider(xa, xb, true, true);
         }
       }

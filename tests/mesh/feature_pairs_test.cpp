@@ -218,6 +218,10 @@ TEST(FeaturePairs, NoisySurfacesMatchBruteForce) {
       EXPECT_NEAR(c.depth, ra + rb - (g.a - g.b).norm(), 1e-12);
       EXPECT_FALSE(c.intersecting);
     }
+    // No two contacts alike.
+    for (std::size_t i = 0; i < set.points.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        EXPECT_GT((set.points[i].point - set.points[j].point).norm(), 1e-9) << "trial " << trial;
     compared += want.size();
     EXPECT_GT(stats.shadowed, 0u);  // some pairs within the layers are not mutually nearest
   }
