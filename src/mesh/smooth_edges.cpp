@@ -52,7 +52,8 @@ std::vector<std::uint8_t> smooth_edges(const TriangleMesh& m, double flat_angle,
           {std::min(a, b) << 32 | std::max(a, b), static_cast<std::uint32_t>(t), static_cast<std::uint8_t>(k)});
     }
   std::sort(uses.begin(), uses.end(), [](const EdgeUse& x, const EdgeUse& y) {
-    return x.key != y.key ? x.key < y.key : x.tri < y.tri;
+    if (x.key != y.key) return x.key < y.key;
+    return x.tri != y.tri ? x.tri < y.tri : x.k < y.k;  // a total order: the owner is the first use
   });
   const double cos_flat = std::cos(flat_angle);
   for (std::size_t i = 0; i < uses.size();) {

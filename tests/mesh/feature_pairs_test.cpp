@@ -173,6 +173,53 @@ TriangleMesh fp_height_field(int n, double h, Z z, double margin) {
   return TriangleMesh(std::move(v), std::move(t), margin);
 }
 
+// ------------------------------------------------ owners
+
+// Bvh::feature_owners against a scan of every triangle: a vertex's and an
+// edge's owner is the lowest triangle id holding it, on a soup with
+// duplicates and degenerate triangles and on a closed box.
+TEST(FeaturePairs, OwnersAreTheLowestTriangleHoldingTheFeature) {
+  Rng rng(92);
+  for (const TriangleMesh& m : {testing::random_soup(rng, 60, 0.3, 0.1), testing::box_mesh(Vec3(0.1, 0.2, 0.3)),
+                                fp_height_field(5, 0.1, [](int i, int j) { return 0.01 * (i * j % 3); }, 0.0)}) {
+    const Bvh bvh(m);
+    const auto& owners = bvh.feature_owners();
+    ASSERT_EQ(owners.size(), m.triangle_count());
+    const auto& tris = m.triangles();
+    std::set<std::uint32_t> vertices_seen;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> edges_seen;
+    for (std::size_t t = 0; t < tris.size(); ++t)
+      for (int k = 0; k < 3; ++k) {
+        const std::uint32_t v = tris[t][k];
+        std::size_t first = t;
+        for (std::size_t u = 0; u < t; ++u)
+          if (std::find(tris[u].begin(), tris[u].end(), v) != tris[u].end()) first = std::min(first, u);
+        const bool repeated = (k > 0 && tris[t][0] == v) || (k > 1 && tris[t][1] == v);
+        EXPECT_EQ(bool(owners[t] >> k & 1u), first == t && !repeated) << "triangle " << t << " corner " << k;
+        const auto e = std::minmax(v, tris[t][(k + 1) % 3]);
+        std::size_t first_e = t;
+        for (std::size_t u = 0; u < t; ++u)
+          for (int q = 0; q < 3; ++q)
+            if (std::minmax(tris[u][q], tris[u][(q + 1) % 3]) == e) first_e = std::min(first_e, u);
+        const bool point = e.first == e.second;  // a degenerate triangle's edge of one vertex
+        // An edge met twice within one triangle (a degenerate one) is owned once, by its first use.
+        bool earlier_here = false;
+        for (int q = 0; q < k; ++q) earlier_here = earlier_here || std::minmax(tris[t][q], tris[t][(q + 1) % 3]) == e;
+        EXPECT_EQ(bool(owners[t] >> (3 + k) & 1u), first_e == t && !point && !earlier_here)
+            << "triangle " << t << " edge " << k;
+        if (owners[t] >> k & 1u) {
+          EXPECT_TRUE(vertices_seen.insert(v).second);
+        }
+        if (owners[t] >> (3 + k) & 1u) {
+          EXPECT_TRUE(edges_seen.insert(e).second);
+        }
+      }
+    std::set<std::uint32_t> used;
+    for (const auto& t : tris) used.insert(t.begin(), t.end());
+    EXPECT_EQ(vertices_seen.size(), used.size());  // every vertex owned once
+  }
+}
+
 // ------------------------------------------------ brute force
 
 // Two noisy height fields face to face, and a rotated box over one: the
