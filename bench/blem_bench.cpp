@@ -11,8 +11,10 @@
 //     each) on a cube, beside FCL's BVHModel contacts and Bullet's GImpact on
 //     the same poses: contact counts, distinct points, whether the set
 //     supports the upper body, time per call.
+//  3. The scanned mug of MuJoCo's samples between two boxes (a box mesh and a
+//     box shape): contacts, how many push along the box face's normal.
 //
-// Usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R] [--digest] [--quiet]
+// Usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R] [--digest] [--feature-pairs] [--quiet]
 // PROXIMA_BLEM_BENCH_QUICK=1: a ~50k-triangle terrain and a few poses (the
 // ctest smoke test). Exits 1 when a check fails: a NaN anywhere in Proxima's
 // output, a terrain pose without contacts or with more than k, or a Proxima
@@ -27,6 +29,7 @@
 #include <cstring>
 #include <ctime>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -37,6 +40,8 @@
 #include <sys/utsname.h>
 
 #include <proxima/contact/cluster.hpp>
+#include <proxima/core/error.hpp>
+#include <proxima/io/mesh_io.hpp>
 #include <proxima/mesh/mesh_contacts.hpp>
 #include <proxima/mesh/mesh_queries.hpp>
 
@@ -68,6 +73,7 @@ using clock_type = std::chrono::steady_clock;
 constexpr double kFootMargin = 0.0025;  // r of the moving body
 constexpr double kGap = 0.001;          // core gap inside the layer
 bool digest = false;                    // --digest
+bool feature_pairs = false;             // --feature-pairs: MeshContactOptions::feature_pairs
 
 // FNV-1a over the bit patterns of a contact set's numbers and features.
 void fold(std::uint64_t& h, const std::vector<Contact>& points) {
@@ -393,6 +399,7 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
 
   MeshContactOptions full;
   full.clustering.max_contacts = 50;
+  full.feature_pairs = feature_pairs;
   MeshContactOptions raw = full;
   raw.cluster = false;
   MeshContactOptions trav = raw;
@@ -400,7 +407,7 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
   const Transform I = Transform::identity();
 
   std::vector<double> t_full, t_alloc, t_trav, t_raw, t_cluster, n_raw, n_out, n_tests, n_nodes, n_inter, n_within,
-      cover;
+      n_features, n_shadowed, cover;
   ContactSet set, rawset;
   // The caller's working memory, kept along the trajectory as a simulator
   // keeps one per body pair; the overload without one allocates per call.
@@ -417,6 +424,8 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
     n_nodes.push_back(double(st.node_pairs));
     n_inter.push_back(double(st.intersecting));
     n_within.push_back(double(st.pairs_within));
+    n_features.push_back(double(st.feature_pairs));
+    n_shadowed.push_back(double(st.shadowed));
     proxima::mesh_contacts(fb, pose, tb, I, full, set);
     fold(hash, rawset.points);
     fold(hash, set.points);
@@ -520,6 +529,10 @@ void terrain_scene(bool quick, std::size_t poses, int repeats) {
   crow("BVH node pairs visited", n_nodes, "%.0f");
   crow("triangle pairs tested", n_tests, "%.0f");
   crow("triangle pairs within the layers", n_within, "%.1f");
+  if (feature_pairs) {
+    crow("feature pairs within the layers", n_features, "%.1f");
+    crow("  of which not mutually nearest", n_shadowed, "%.1f");
+  }
   crow("raw contacts", n_raw, "%.1f");
   crow("  of which intersecting", n_inter, "%.1f");
   crow("clustered contacts", n_out, "%.1f");
@@ -599,6 +612,7 @@ void pair_scenes(bool quick, int repeats) {
         MeshContactOptions o;
         o.clustering.max_contacts = 50;
         o.cluster = clustered;
+        o.feature_pairs = feature_pairs;
         ContactSet set;
         for (const Transform& p : poses) {
           proxima::mesh_contacts(ua, p, lb, Transform::identity(), o, set);
@@ -694,12 +708,103 @@ void pair_scenes(bool quick, int repeats) {
   }
 }
 
+// ---------------------------------------------------------------- 3. mug
+
+// The scanned mug of MuJoCo's samples (~1k triangles of a real scan, r =
+// 2.5 mm) squeezed between two boxes 1 mm beyond its extreme vertices on
+// ±y, turned and shifted a little per pose: against a 12-triangle box mesh
+// (r = 0) and a box shape. A box's face is flat, so every contact there
+// should push along the face's normal (±y): mean |n·y| of the raw set, and
+// the contacts counted.
+void mug_scene(bool quick, int repeats) {
+  const char* path = "/usr/share/mujoco/model/mug/mug.obj";
+  steps.next("mug");
+  std::optional<Bvh> read;
+  try {
+    read.emplace(proxima::read_mesh(path, {.scale = 1.0, .margin = kFootMargin}));
+  } catch (const proxima::Error& e) {
+    std::printf("\n3. mug: skipped (%s)\n", e.what());
+    return;
+  }
+  const Bvh& mug = *read;
+  const Vec3 size(0.04, 0.02, 0.04);
+  const Bvh box_bvh(proxima::bench::box_mesh(size, {1, 1, 1}, 0.0, 0.0, "box"));
+  const proxima::Shape box_shape{proxima::Box(size)};
+  const std::size_t n = quick ? 3 : 20;
+  std::mt19937 g(41);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<Transform> poses;
+  std::vector<int> side_of;
+  for (int s = -1; s <= 1; s += 2) {
+    Vec3 extreme = mug.mesh().vertices().front();
+    for (const Vec3& v : mug.mesh().vertices())
+      if (s * v.y() > s * extreme.y()) extreme = v;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double yaw = i == 0 ? 0.0 : 0.2 * u(g), dx = i == 0 ? 0.0 : 0.005 * u(g), dz = i == 0 ? 0.0 : 0.005 * u(g);
+      const Mat3 R = Eigen::AngleAxisd(yaw, Vec3::UnitY()).toRotationMatrix();
+      poses.push_back({R, Vec3(extreme.x() + dx, extreme.y() + s * (kGap + 0.5 * size.y()), extreme.z() + dz)});
+      side_of.push_back(s);
+    }
+  }
+  Table t{"3. Scanned mug (" + std::to_string(mug.mesh().triangle_count()) +
+              " triangles, r = 2.5 mm) between two boxes, 1 mm core gap",
+          {"box", "contacts", "raw mean [min, max]", "distinct raw", "mean |n·y| raw", "clustered mean", "median µs"},
+          {},
+          {},
+          false,
+          2};
+  for (int kind = 0; kind < 2; ++kind) {
+    MeshContactOptions raw;
+    raw.cluster = false;
+    raw.feature_pairs = feature_pairs;
+    MeshContactOptions full = raw;
+    full.cluster = true;
+    double cm = 0, cmin = 1e300, cmax = 0, dm = 0, ny = 0, nn = 0, clustered = 0;
+    std::vector<double> ns;
+    ContactSet set;
+    for (std::size_t i = 0; i < poses.size(); ++i) {
+      auto call = [&](const MeshContactOptions& o) {
+        if (kind == 0)
+          proxima::mesh_contacts(mug, Transform::identity(), box_bvh, poses[i], o, set);
+        else
+          proxima::mesh_contacts(mug, Transform::identity(), box_shape, poses[i], o, set);
+      };
+      call(raw);
+      check(finite(set), "mug contacts finite");
+      const double c = double(set.points.size());
+      cm += c;
+      cmin = std::min(cmin, c);
+      cmax = std::max(cmax, c);
+      std::vector<Point> pts;
+      for (const Contact& k : set.points) {
+        pts.push_back({k.point, k.depth, k.normal});
+        ny += std::abs(k.normal.y());
+        ++nn;
+      }
+      dm += double(distinct(pts));
+      call(full);
+      clustered += double(set.points.size());
+      ns.push_back(call_ns([&] { call(full); keep(set); }, repeats));
+    }
+    const double k = double(poses.size());
+    t.rows.push_back({kind == 0 ? "12-triangle box mesh" : "box shape", "mesh_contacts",
+                      fmt("%.1f", cm / k) + " [" + fmt("%.0f", cmin) + ", " + fmt("%.0f", cmax) + "]",
+                      fmt("%.1f", dm / k), nn > 0 ? fmt("%.3f", ny / nn) : std::string("–"),
+                      fmt("%.1f", clustered / k), fmt("%.2f", median(ns) / 1e3)});
+  }
+  t.notes.push_back(std::to_string(poses.size()) + " poses (" + std::to_string(n) +
+                    " per side, turned up to ±0.2 rad about y and shifted up to ±5 mm); clustered k = 20. "
+                    "|n·y| = 1: the contact pushes along the box face's normal.");
+  print(t);
+}
+
 constexpr const char* kUsage =
-    "usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R] [--digest] [--quiet]\n"
+    "usage: proxima-blem-bench [--markdown] [--poses N] [--repeats R] [--digest] [--feature-pairs] [--quiet]\n"
     "  --poses N    terrain poses, 1 to 10000000 (default 200; quick: 5)\n"
     "  --repeats R  timed batches per pose, 1 to 1000000 (default 7; quick: 3)\n"
     "  --digest     also print a hash of every terrain contact (raw and clustered), bit for bit,\n"
     "               to show that a change to the contact code left its answers alone\n"
+    "  --feature-pairs  Proxima's raw sets from feature pairs (MeshContactOptions::feature_pairs)\n"
     "  --quiet      no progress line on stderr (drawn only when stderr is a terminal)\n"
     "  PROXIMA_BLEM_BENCH_QUICK=1: small terrain, few poses (smoke test)\n";
 
@@ -719,6 +824,7 @@ int main(int argc, char** argv) {
       else if (args.is("--poses")) poses = static_cast<std::size_t>(args.integer(1, 10000000));
       else if (args.is("--repeats")) repeats = static_cast<int>(args.integer(1, 1000000));
       else if (args.is("--digest")) digest = true;
+      else if (args.is("--feature-pairs")) feature_pairs = true;
       else if (args.is("--quiet")) show_progress = false;
       else if (args.is("--help") || args.is("-h")) {
         std::fputs(kUsage, stdout);
@@ -737,7 +843,8 @@ int main(int argc, char** argv) {
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M", std::localtime(&now));
   std::printf(markdown ? "\n### proxima-blem-bench %s, %s %s, poses=%zu repeats=%d%s\n"
                        : "proxima-blem-bench  %s  %s %s  poses=%zu repeats=%d%s\n",
-              date, un.sysname, un.machine, poses, repeats, quick ? " (quick)" : "");
+              date, un.sysname, un.machine, poses, repeats,
+              quick ? (feature_pairs ? " (quick, feature pairs)" : " (quick)") : (feature_pairs ? " (feature pairs)" : ""));
   // Pair tables: 2 scenes × (gap, overlap) × the rows (Proxima's two, and
   // FCL's and GImpact's two when built).
 #ifdef PROXIMA_HAVE_PEERS
@@ -746,10 +853,11 @@ int main(int argc, char** argv) {
   constexpr double kPairRows = 2 * 2 * 2;
 #endif
   proxima::apps::Progress progress = proxima::apps::Progress::on_terminal(
-      "proxima-blem-bench", 2.0 + static_cast<double>(poses) + kPairRows, show_progress);
+      "proxima-blem-bench", 3.0 + static_cast<double>(poses) + kPairRows, show_progress);
   steps.line = &progress;
   terrain_scene(quick, poses, repeats);
   pair_scenes(quick, repeats);
+  mug_scene(quick, repeats);
   progress.finish();
   if (failures > 0) {
     std::fprintf(stderr, "%d check(s) failed\n", failures);

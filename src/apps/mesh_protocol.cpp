@@ -81,7 +81,7 @@ json contacts_answer(const json& id, const ContactSet& c, const MeshContactStats
 
 const std::vector<std::string>& mesh_contact_option_names() {
   static const std::vector<std::string> names = {"max_contacts", "cluster",      "patch_angle",  "cluster_weights",
-                                                 "hierarchical_limit", "drop_shadowed", "patch_hulls"};
+                                                 "hierarchical_limit", "drop_shadowed", "feature_pairs", "patch_hulls"};
   return names;
 }
 
@@ -92,6 +92,7 @@ MeshContactOptions mesh_contact_options_from_json(ObjectReader& r) {
   o.patch_angle = r.number_or("patch_angle", o.patch_angle, Range{0.0, std::numbers::pi / 2, false, true, " rad"});
   o.cluster = r.boolean_or("cluster", o.cluster);
   o.drop_shadowed = r.boolean_or("drop_shadowed", o.drop_shadowed);
+  o.feature_pairs = r.boolean_or("feature_pairs", o.feature_pairs);
   o.patch_hulls = r.boolean_or("patch_hulls", o.patch_hulls);
   const long long int_max = std::numeric_limits<int>::max();
   o.clustering.max_contacts = static_cast<int>(r.integer_or("max_contacts", o.clustering.max_contacts, 1, int_max));

@@ -62,14 +62,15 @@ Mat3 inertia_from_json(const json& j, const std::string& field) {
 }
 
 // A body's "shape": any query shape, a {"shape": "mesh", …} (json_mesh.hpp)
-// with the scene's own "max_contacts", or a tessellated sphere. A relative
+// with the scene's own "max_contacts" and "feature_pairs", or a tessellated sphere. A relative
 // mesh "file" is resolved against the scene file's directory.
 std::shared_ptr<const sim::Geometry> geometry_from_json(const json& j, const std::string& field, SceneContext& ctx) {
   require_object(j, field, "a shape object such as {\"shape\": \"sphere\", \"radius\": 1}");
   return read_object(j, field, [&](ObjectReader& r) -> std::shared_ptr<const sim::Geometry> {
     if (is_mesh_json(j)) {
       const int k = static_cast<int>(r.integer_or("max_contacts", 20, 1, static_cast<long long>(kMaxCount)));
-      return std::make_shared<sim::MeshGeometry>(mesh_from_reader(r, ctx.files, ctx.base_dir), k);
+      const bool feature_pairs = r.boolean_or("feature_pairs", false);
+      return std::make_shared<sim::MeshGeometry>(mesh_from_reader(r, ctx.files, ctx.base_dir), k, feature_pairs);
     }
     if (j.contains("shape") && j["shape"] == "tessellated_sphere") {
       (void)r.string("shape");

@@ -447,7 +447,7 @@ Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options, const BvhProgress& progre
   if (options.leaf_size < 1 || options.leaf_size > 8)
     throw Error("bvh: leaf_size must be in 1..8 (got " + std::to_string(options.leaf_size) + ")");
   const auto start = std::chrono::steady_clock::now();
-  auto d = std::make_shared<Data>(Data{std::move(mesh), {}, {}, {}, {}, Vec3::Zero(), 0, 0.0, options, {}});
+  auto d = std::make_shared<Data>(Data{std::move(mesh), {}, {}, {}, {}, Vec3::Zero(), 0, 0.0, options, {}, {}});
   Aabb bounds;
   for (const Vec3& v : d->mesh.vertices()) bounds.extend(v);
   d->origin = bounds.center();
@@ -459,7 +459,7 @@ Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options, const BvhProgress& progre
   d->rss = std::move(b.rss);
   d->order = std::move(b.order);
   d->depth = b.depth;
-  d->smooth_edges = mesh::detail::smooth_edges(d->mesh, 1e-3);
+  d->smooth_edges = mesh::detail::smooth_edges(d->mesh, 1e-3, &d->feature_owners);
   d->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   data_ = std::move(d);
   b.report(1.0);

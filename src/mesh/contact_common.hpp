@@ -170,6 +170,32 @@ struct RetractionBuffers {
   std::vector<Vec3> out_a, out_b;  // outward unit normals by cache slot
 };
 
+// Working memory of the feature-pair raw set (feature_pairs.hpp).
+// A pair of features within the layers, mutually nearest.
+struct FeatureWitness {
+  Vec3 a, b;
+  double distance;
+  std::uint32_t hit;
+};
+
+// A hit in its triangle's group: the pair's distance and the partner's slot.
+struct GroupMember {
+  double distance;
+  std::uint32_t other;
+};
+
+struct FeatureBuffers {
+  std::vector<std::uint8_t> covers;               // per hit: a patch, crossing or behind (today's rule)
+  std::vector<std::uint32_t> by_a, end_a;         // hits grouped by A's slot
+  std::vector<std::uint32_t> by_b, end_b;         // by B's slot
+  std::vector<double> widest_a, widest_b;         // per large group: its partners' widest box along x
+  std::vector<GroupMember> members_a, members_b;  // by_a's and by_b's hits, for the mutual test
+  std::vector<FeatureWitness> found;
+  std::vector<std::pair<double, std::uint32_t>> cover;  // (x, index) of the patches' and crossings' contacts
+  // Mesh–convex: (the witness's vertex or edge, hit) of the point hits kept.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> convex_keys;
+};
+
 // A triangle within the layers of a convex shape, awaiting the shadow test
 // (world frame): GJK's closest points, or EPA's retraction when the cores
 // overlap.
@@ -178,6 +204,9 @@ struct ConvexHit {
   bool overlap = false;
   bool face = false;  // the normal is along the triangle's: see MeshConvex::shadow_and_emit
   bool drop = false;
+  std::uint32_t first = 0;  // feature_pairs: the first hit with the same witness vertex or edge (or itself)
+  std::uint32_t out_begin = 0, out_end = 0;  // feature_pairs: its contacts, from the query's first
+  bool copy = false;  // feature_pairs: its one contact is the first's (MeshConvex::drop_copies)
   Vec3 a, b;          // closest points on the triangle and on the shape (EPA's when overlapping)
   double distance;    // core distance, or EPA's depth when overlapping
   Vec3 normal;        // EPA's, when overlapping
@@ -287,6 +316,7 @@ struct MeshContactScratch::Buffers {
   std::vector<mesh::contact_detail::ConvexHit> convex_hits;
   mesh::contact_detail::ShadowBuffers shadow;
   mesh::contact_detail::RetractionBuffers retraction;
+  mesh::contact_detail::FeatureBuffers features;
   mesh::detail::TriangleCache a, b;
 };
 

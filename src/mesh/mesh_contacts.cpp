@@ -7,10 +7,12 @@
 // Mesh–convex and mesh–halfspace: mesh_convex_contacts.cpp.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <proxima/mesh/mesh_contacts.hpp>
 
 #include "contact_common.hpp"
+#include "feature_pairs.hpp"
 #include "prepared_triangle.hpp"
 #include "retraction.hpp"
 #include "triangle_cache.hpp"
@@ -229,22 +231,278 @@ struct MeshMesh {
       return;
     }
     col.note(c.distance, pc.normal, L);
-    const double edge_a = longest_edge(a), edge_b = longest_edge(b);
-    const double tol_a = L.tan_patch * edge_a, tol_b = L.tan_patch * edge_b;
-    if (L.tan_patch > 0.0 && feature_size(a, pc.normal, -1.0, tol_a) >= 2 &&
-        feature_size(b, pc.normal, 1.0, tol_b) >= 2) {
-      const PlaneFrame f(pc.normal, 0.5 * (c.a + c.b));
-      const double scale = std::max(edge_a, edge_b);
-      const double eps = 1e-9 * scale;
-      narrow::detail::HullOf<narrow::detail::kBoxHull> ha, hb;
-      triangle_feature(a, f, -1.0, tol_a, -L.ra, ha, eps);
-      triangle_feature(b, f, +1.0, tol_b, +L.rb, hb, eps);
-      if (patch_contacts(ha, hb, f, eps, margin, fa, fb, col.out) > 0) return;
-    }
+    if (patch(a, b, c, pc.normal, fa, fb, col)) return;
     Contact k = pc;
     k.feature_a = fa;
     k.feature_b = fb;
     col.out.push_back(k);
+  }
+
+  // Do the triangles (apart, normal n) both face each other with an edge or
+  // a face within the patch angle? Then patch() may give their overlap.
+  bool patch_shaped(const Triangle& a, const Triangle& b, const Vec3& n) const {
+    if (!(L.tan_patch > 0.0)) return false;
+    // feature_size(t, n, sign, tan_patch · longest_edge(t)) ≥ 2, squared:
+    // the second highest corner within the tolerance of the highest.
+    auto shaped = [&](const Triangle& t, double sign) {
+      const double h0 = sign * n.dot(t[0]), h1 = sign * n.dot(t[1]), h2 = sign * n.dot(t[2]);
+      const double top = std::max({h0, h1, h2}), low = std::min({h0, h1, h2});
+      const double gap = top - (h0 + h1 + h2 - top - low);
+      const double e2 = std::max({(t[1] - t[0]).squaredNorm(), (t[2] - t[1]).squaredNorm(), (t[0] - t[2]).squaredNorm()});
+      return gap * gap <= L.tan_patch * L.tan_patch * e2;
+    };
+    return shaped(a, -1.0) && shaped(b, 1.0);
+  }
+
+  // The overlap of the facing features of a pair apart (normal n): true
+  // when it gave at least two contacts (added to col.out).
+  bool patch(const Triangle& a, const Triangle& b, const mesh::ClosestPoints& c, const Vec3& n, int fa, int fb,
+             Collector& col) const {
+    const double edge_a = longest_edge(a), edge_b = longest_edge(b);
+    const double tol_a = L.tan_patch * edge_a, tol_b = L.tan_patch * edge_b;
+    if (!(L.tan_patch > 0.0) || feature_size(a, n, -1.0, tol_a) < 2 || feature_size(b, n, 1.0, tol_b) < 2)
+      return false;
+    const PlaneFrame f(n, 0.5 * (c.a + c.b));
+    const double scale = std::max(edge_a, edge_b);
+    const double eps = 1e-9 * scale;
+    narrow::detail::HullOf<narrow::detail::kBoxHull> ha, hb;
+    triangle_feature(a, f, -1.0, tol_a, -L.ra, ha, eps);
+    triangle_feature(b, f, +1.0, tol_b, +L.rb, hb, eps);
+    return patch_contacts(ha, hb, f, eps, margin, fa, fb, col.out) > 0;
+  }
+
+  // ------------------------------------------------ feature pairs (feature_pairs.hpp)
+
+  // Is x (a witness on A when on_a, else on B) strictly nearer, beyond
+  // rounding, than d to a triangle of the other mesh in a hit of `slot`'s
+  // group (a triangle holding the witness)? Every triangle of the other mesh
+  // within d of x is such a partner. `same_surface`: only triangles within
+  // 45° of the normal count (a patch's witness is any point of the overlap).
+  // A large group (a coarse face under a fine mesh) is sorted by where its
+  // partners' boxes start along x (sort_groups()), and only those
+  // starting within d plus its widest box of x are looked at: the others
+  // are farther than d along x alone.
+  bool nearer(const Vec3& x, double d, std::uint32_t slot, bool on_a, const FeatureBuffers& fb,
+              const Vec3* same_surface) const {
+    const double below = d - (1e-12 + 1e-9 * d);
+    const std::vector<std::uint32_t>& end = on_a ? fb.end_a : fb.end_b;
+    const GroupMember* member = (on_a ? fb.members_a : fb.members_b).data();
+    TriangleCache& others = on_a ? cb : ca;
+    std::uint32_t k = slot ? end[slot - 1] : 0, stop = end[slot];
+    const bool large = stop - k > kLargeGroup;
+    double to = std::numeric_limits<double>::infinity();
+    if (large) {
+      const double widest = (on_a ? fb.widest_a : fb.widest_b)[slot];
+      const double slack = 1e-9 * (std::abs(x.x()) + widest + below) + 1e-300;
+      const double from = x.x() - below - widest - slack;
+      to = x.x() + below + slack;
+      k = static_cast<std::uint32_t>(std::partition_point(member + k, member + stop, [&](const GroupMember& m) {
+                                       return others[m.other].lo.x() < from;
+                                     }) - member);
+    }
+    for (; k < stop; ++k) {
+      if (large && !(others[member[k].other].lo.x() < to)) break;
+      // The pair's distance bounds the witness's from below (a small group
+      // is in order of it).
+      if (!(member[k].distance < below)) {
+        if (large) continue;
+        break;
+      }
+      PreparedTriangle& o = others[member[k].other];
+      if (box_distance_sq(x, o.lo, o.hi) >= below * below) continue;
+      const FaceFrame& f = o.face();
+      if (f.face) {
+        const double h = f.n.dot(x - o.t[0]);  // the plane's distance bounds it too
+        if (h * h >= below * below * f.nn) continue;
+      }
+      if (!(mesh::detail::point_triangle(x, o.t, f).distance < below)) continue;
+      if (!same_surface) return true;
+      const Vec3 u = (o.t[1] - o.t[0]).cross(o.t[2] - o.t[0]);
+      if (std::abs(u.dot(*same_surface)) >= 0.7071 * u.norm() * d) return true;
+    }
+    return false;
+  }
+
+  // Groups of more than kLargeGroup hits in order of their partners' boxes
+  // along x, with the widest of those boxes (nearer()'s window); smaller
+  // ones in order of their pairs' distances.
+  static constexpr std::uint32_t kLargeGroup = 48;
+  void sort_groups(bool on_a, FeatureBuffers& fb) const {
+    const std::vector<std::uint32_t>& end = on_a ? fb.end_a : fb.end_b;
+    std::vector<GroupMember>& mem = on_a ? fb.members_a : fb.members_b;
+    std::vector<double>& widest = on_a ? fb.widest_a : fb.widest_b;
+    TriangleCache& others = on_a ? cb : ca;
+    widest.assign(end.size(), 0.0);
+    for (std::size_t s = 0; s + 1 < end.size(); ++s) {
+      const std::uint32_t first = s ? end[s - 1] : 0;
+      if (end[s] - first <= kLargeGroup) {
+        // Nearest pair first: nearer() stops at the first that is not nearer.
+        for (std::uint32_t k = first + 1; k < end[s]; ++k) {
+          const GroupMember m = mem[k];
+          std::uint32_t q = k;
+          for (; q > first && mem[q - 1].distance > m.distance; --q) mem[q] = mem[q - 1];
+          mem[q] = m;
+        }
+        continue;
+      }
+      std::sort(mem.begin() + first, mem.begin() + end[s], [&](const GroupMember& x, const GroupMember& y) {
+        return others[x.other].lo.x() < others[y.other].lo.x();
+      });
+      for (std::uint32_t k = first; k < end[s]; ++k) {
+        const PreparedTriangle& o = others[mem[k].other];
+        widest[s] = std::max(widest[s], o.hi.x() - o.lo.x());
+      }
+    }
+  }
+
+  // x over the interior of p's face: its foot there.
+  static bool over_face(const Vec3& x, PreparedTriangle& p, Vec3& foot) {
+    const FaceFrame& f = p.face();
+    if (!f.face) return false;
+    const Vec3 ax = x - p.t[0];
+    const double v = ax.dot(f.cv), w = ax.dot(f.cw);
+    if (!(v > 0.0) || !(w > 0.0) || !(v + w < f.nn)) return false;  // the rim is the edges' pairs
+    foot = p.t[0] + (v / f.nn) * f.ab + (w / f.nn) * f.ac;
+    return true;
+  }
+
+  // Does `out` (`cover`: its contacts by x) hold c already: a contact
+  // within tol whose normal is within the patch angle of c's? A face lying
+  // on a face within the patch angle gives its patch from the pair's normal,
+  // and a corner of one face over the other is a feature pair with the
+  // other's normal, its witnesses apart by up to the tilt times d.
+  bool covered(const Contact& c, const std::vector<std::pair<double, std::uint32_t>>& cover,
+               const std::vector<Contact>& out, double tol) const {
+    auto it = std::lower_bound(cover.begin(), cover.end(), std::make_pair(c.point.x() - tol, std::uint32_t{0}));
+    for (; it != cover.end() && it->first <= c.point.x() + tol; ++it) {
+      const Contact& e = out[it->second];
+      if ((e.point - c.point).squaredNorm() <= tol * tol && e.normal.dot(c.normal) >= std::min(L.cos_patch, 1.0 - 1e-9))
+        return true;
+    }
+    return false;
+  }
+
+  // The feature-pair raw set (MeshContactOptions::feature_pairs).
+  void feature_emit(std::vector<PairHit>& hits, FeatureBuffers& fb, RetractionBuffers& rbuf, double scale,
+                    Collector& col) const {
+    retract_crossings(hits, rbuf);
+    fb.covers.assign(hits.size(), 0);
+    const std::size_t first_out = col.out.size();
+    const double tol = 1e-9 * scale;
+    group_hits(hits, true, ca.size(), fb.by_a, fb.end_a);
+    group_hits(hits, false, cb.size(), fb.by_b, fb.end_b);
+    // Each group's pair distances and partners side by side, for nearer().
+    fb.members_a.resize(hits.size());
+    fb.members_b.resize(hits.size());
+    for (std::size_t k = 0; k < hits.size(); ++k) {
+      const PairHit& ga = hits[fb.by_a[k]];
+      const PairHit& gb = hits[fb.by_b[k]];
+      fb.members_a[k] = {ga.c.distance, ga.sb};
+      fb.members_b[k] = {gb.c.distance, gb.sa};
+    }
+    sort_groups(true, fb);
+    sort_groups(false, fb);
+    // Crossing cores and witnesses behind a face: today's contacts. Apart,
+    // facing features within the patch angle: today's patch, unless a
+    // triangle of the other surface is nearer to a witness (the shadow
+    // test's rule for them). These pairs cover the feature pairs they hold.
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      const PairHit& h = hits[i];
+      const Triangle& ta = ca[h.sa].t;
+      const Triangle& tb = cb[h.sb].t;
+      const bool apart = !h.c.intersect && h.c.distance > 0.0;
+      const Vec3 n = apart ? Vec3((h.c.a - h.c.b) / h.c.distance) : Vec3(Vec3::UnitZ());
+      Vec3 out;
+      // Behind a face: h.behind for solids, emit()'s own test otherwise.
+      if (!apart || h.behind || (orient_a != 0 && orient_b != 0 && behind_face(ta, tb, n, out))) {
+        fb.covers[i] = 1;
+        if (!h.covered) emit(h.ia, h.ib, ta, tb, h.c, col, h.retracted ? &h : nullptr);
+        continue;
+      }
+      if (!patch_shaped(ta, tb, n)) continue;
+      const Vec3* surface = h.face_on_face ? &n : nullptr;
+      if (nearer(h.c.a, h.c.distance, h.sa, true, fb, surface) ||
+          nearer(h.c.b, h.c.distance, h.sb, false, fb, surface))
+        continue;
+      if (patch(ta, tb, h.c, n, static_cast<int>(h.ia), static_cast<int>(h.ib), col)) {
+        fb.covers[i] = 1;
+        col.note(h.c.distance, n, L);
+      }
+    }
+    // What the patches and crossings gave, by x: a feature pair there is
+    // theirs (below).
+    std::vector<std::pair<double, std::uint32_t>>& cover = fb.cover;
+    cover.clear();
+    for (std::size_t k = first_out; k < col.out.size(); ++k)
+      cover.emplace_back(col.out[k].point.x(), static_cast<std::uint32_t>(k));
+    std::sort(cover.begin(), cover.end());
+    const std::vector<std::uint8_t>& owns_a = A.feature_owners();
+    const std::vector<std::uint8_t>& owns_b = B.feature_owners();
+    // Each owned pair within the layers, kept when mutually nearest.
+    fb.found.clear();
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      if (fb.covers[i]) continue;
+      const PairHit& h = hits[i];
+      // Each vertex and edge through its owning triangle (Bvh::feature_owners):
+      // a pair within the layers has all its triangles' pairs within them too.
+      const unsigned oa = owns_a[h.ia], ob = owns_b[h.ib];
+      const unsigned own_va = oa & 7u, own_vb = ob & 7u, own_ea = oa >> 3, own_eb = ob >> 3;
+      if (!(own_va | own_vb | (own_ea && own_eb))) continue;
+      PreparedTriangle& pa = ca[h.sa];
+      PreparedTriangle& pb = cb[h.sb];
+      // own_a: may xb be nearer to A's own triangle than xa (false for A's
+      // vertex over B's face, own_b likewise)?
+      auto consider = [&](const Vec3& xa, const Vec3& xb, bool own_a, bool own_b) {
+        const double d = (xa - xb).norm();
+        if (!(d > 0.0) || d > L.limit) return;
+        ++col.stats.feature_pairs;
+        // The pair's own triangles first: between two surfaces lying
+        // along each other most edge pairs have a face of theirs nearer.
+        const double below = d - (1e-12 + 1e-9 * d);
+        if ((own_b && mesh::detail::point_triangle(xa, pb.t, pb.face()).distance < below) ||
+            (own_a && mesh::detail::point_triangle(xb, pa.t, pa.face()).distance < below) ||
+            nearer(xa, d, h.sa, true, fb, nullptr) || nearer(xb, d, h.sb, false, fb, nullptr)) {
+          ++col.stats.shadowed;
+          return;
+        }
+        fb.found.push_back({xa, xb, d, static_cast<std::uint32_t>(i)});
+      };
+      Vec3 foot;
+      for (int k = 0; k < 3; ++k) {
+        if ((own_va >> k & 1u) && over_face(pa.t[k], pb, foot)) consider(pa.t[k], foot, true, false);
+        if ((own_vb >> k & 1u) && over_face(pb.t[k], pa, foot)) consider(foot, pb.t[k], false, true);
+      }
+      for (int p = 0; p < 3; ++p) {
+        if (!(own_ea >> p & 1u)) continue;
+        for (int q = 0; q < 3; ++q) {
+          if (!(own_eb >> q & 1u)) continue;
+          const Vec3 &p0 = pa.t[p], &p1 = pa.t[(p + 1) % 3], &q0 = pb.t[q], &q1 = pb.t[(q + 1) % 3];
+          // The edges' boxes farther apart than the layers: so are the edges.
+          const Vec3 gap = (p0.cwiseMin(p1) - q0.cwiseMax(q1)).cwiseMax(q0.cwiseMin(q1) - p0.cwiseMax(p1));
+          if (gap.cwiseMax(0.0).squaredNorm() > L.limit * L.limit) continue;
+          Vec3 xa, xb;
+          mesh::segment_closest(p0, p1, q0, q1, xa, xb);
+          consider(xa, xb, true, true);
+        }
+      }
+    }
+    merge_copies(fb.found, scale);
+    for (const FeatureWitness& w : fb.found) {
+      const PairHit& h = hits[w.hit];
+      const Contact pc = point_contact(w.a, w.b, w.distance, L);
+      Vec3 out;
+      // Closed oriented meshes: a witness behind the other's face is the
+      // crossing's to account for (as a triangle pair's is).
+      if (orient_a != 0 && orient_b != 0 && behind_face(ca[h.sa].t, cb[h.sb].t, pc.normal, out)) continue;
+      // A vertex of a patch or a crossing's contact already: an exactly
+      // flat rest's corners and edge crossings are feature pairs too.
+      if (covered(pc, cover, col.out, tol + 2.0 * L.tan_patch * w.distance)) continue;
+      col.note(w.distance, pc.normal, L);
+      Contact k = pc;
+      k.feature_a = static_cast<int>(h.ia);
+      k.feature_b = static_cast<int>(h.ib);
+      col.out.push_back(k);
+    }
   }
 
   // The shadow test: pair (a, b) is dropped when its witness on A is closer
@@ -581,9 +839,12 @@ void mesh_contacts(const Bvh& a, const Transform& pose_a, const Bvh& b, const Tr
   // The pairs wait for the shadow test, and for the neighbourhood
   // retractions of closed oriented meshes.
   const bool retract = a.mesh().orientation() != 0 && b.mesh().orientation() != 0;
-  if (options.drop_shadowed || retract) col.hits = &buf.hits;
+  if (options.drop_shadowed || options.feature_pairs || retract) col.hits = &buf.hits;
   const Status status = pair.run(options.traverse_only, col);
-  if (col.hits) pair.shadow_and_emit(buf.hits, buf.shadow, buf.retraction, options.drop_shadowed, col);
+  if (options.feature_pairs)
+    pair.feature_emit(buf.hits, buf.features, buf.retraction, std::max(extent(a), extent(b)), col);
+  else if (col.hits)
+    pair.shadow_and_emit(buf.hits, buf.shadow, buf.retraction, options.drop_shadowed, col);
   finish(col, &pose_a, options, std::max(extent(a), extent(b)), status, out);
 }
 

@@ -14,6 +14,7 @@
 
 #include "../narrow/support_feature.hpp"
 #include "contact_common.hpp"
+#include "feature_pairs.hpp"
 #include "traversal.hpp"
 
 namespace proxima {
@@ -37,7 +38,7 @@ struct MeshConvex {
   MeshConvex(const Bvh& a, const Transform& pose_a, const S& s, const Transform& pose_b,
              const MeshContactOptions& o)
       : A(a), shape(s), ta(pose_a), tb(pose_b), margin(o.margin),
-        smooth_faces(o.drop_shadowed && o.smooth_edge_normals), placed(a, pose_a, s, pose_b) {
+        smooth_faces((o.drop_shadowed || o.feature_pairs) && o.smooth_edge_normals), placed(a, pose_a, s, pose_b) {
     L.ra = a.mesh().margin();
     L.rb = s.core_inflation();
     L.limit = L.ra + L.rb + o.margin;
@@ -224,7 +225,8 @@ struct MeshConvex {
   // triangle's) may be any point of a face lying on it, so only a triangle
   // of the same surface (within 45°) hides it. The kept ones are made into
   // contacts in traversal order, that of the query without the test.
-  [[gnu::noinline]] void shadow_and_emit(std::vector<ConvexHit>& hits, ShadowBuffers& buf, Collector& col) {
+  [[gnu::noinline]] void shadow_and_emit(std::vector<ConvexHit>& hits, ShadowBuffers& buf, Collector& col,
+                                         std::vector<std::pair<std::uint64_t, std::uint32_t>>* witness_keys) {
     const TriangleMesh& m = A.mesh();
     auto shadowed = [&](const ConvexHit& h, const ConvexHit& g, double below) {
       if (box_distance_sq(h.b, g.lo, g.hi) >= below * below) return false;
@@ -264,12 +266,75 @@ struct MeshConvex {
         h.drop = q->member != p && g.distance < below && shadowed(h, g, below);
       }
     }
-    for (const ConvexHit& h : hits) {
+    if (witness_keys) mark_shared_witnesses(hits, *witness_keys);
+    const std::size_t first_out = col.out.size();
+    for (ConvexHit& h : hits) {
+      h.out_begin = static_cast<std::uint32_t>(col.out.size() - first_out);
       if (h.drop)
         ++col.stats.shadowed;
       else
         emit(h, col);
+      h.out_end = static_cast<std::uint32_t>(col.out.size() - first_out);
     }
+    if (witness_keys) drop_copies(hits, first_out, col);
+  }
+
+  // Feature pairs (MeshContactOptions::feature_pairs): the shape's witness
+  // on a vertex or an edge shared by several triangles is one feature pair,
+  // found once per triangle there. Each such hit learns the first hit (in
+  // traversal order) with the same witness feature (ConvexHit::first).
+  // `keys`: (feature, hit) scratch.
+  void mark_shared_witnesses(std::vector<ConvexHit>& hits, std::vector<std::pair<std::uint64_t, std::uint32_t>>& keys) {
+    const TriangleMesh& m = A.mesh();
+    keys.clear();
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      ConvexHit& h = hits[i];
+      h.first = static_cast<std::uint32_t>(i);
+      if (h.drop || h.overlap) continue;
+      const Triangle w = triangle_of(m, h.tri, ta);
+      const TriangleIndices& ids = m.triangles()[h.tri];
+      const double tol = 1e-7 * longest_edge(w);
+      bool shared = false;
+      std::uint64_t key = 0;
+      for (int k = 0; k < 3 && !shared; ++k) {
+        shared = (h.a - w[k]).squaredNorm() <= tol * tol;
+        key = std::uint64_t(ids[k]) << 32 | ids[k];  // a vertex: both halves its id
+      }
+      for (int k = 0; k < 3 && !shared; ++k) {
+        shared = (h.a - mesh::closest_on_segment(h.a, w[k], w[(k + 1) % 3])).squaredNorm() <= tol * tol;
+        key = edge_key(ids[k], ids[(k + 1) % 3]);
+      }
+      if (shared) keys.emplace_back(key, static_cast<std::uint32_t>(i));
+    }
+    std::sort(keys.begin(), keys.end());
+    for (std::size_t i = 1; i < keys.size(); ++i)
+      if (keys[i].first == keys[i - 1].first) hits[keys[i].second].first = hits[keys[i - 1].second].first;
+  }
+
+  // After emission: a hit whose feature pair an earlier hit holds, and
+  // whose single contact that hit gave already (the same point and normal,
+  // to rounding), is a copy and goes. Patches differ from triangle to
+  // triangle (each is its own triangle's overlap) and stay.
+  void drop_copies(std::vector<ConvexHit>& hits, std::size_t first_out, Collector& col) {
+    std::vector<Contact>& out = col.out;
+    const double tol = 1e-9 * std::max(extent(A), shape_extent(shape));
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      ConvexHit& h = hits[i];
+      if (h.first == i || h.out_end != h.out_begin + 1) continue;
+      const Contact& c = out[first_out + h.out_begin];
+      const ConvexHit& f = hits[h.first];
+      for (std::uint32_t k = f.out_begin; k < f.out_end && !h.copy; ++k) {
+        const Contact& e = out[first_out + k];
+        h.copy = (e.point - c.point).squaredNorm() <= tol * tol && (e.normal - c.normal).squaredNorm() <= 1e-18 &&
+                 std::abs(e.depth - c.depth) <= tol;
+      }
+    }
+    std::size_t kept = first_out;
+    for (const ConvexHit& h : hits) {
+      if (h.copy) continue;
+      for (std::uint32_t k = h.out_begin; k < h.out_end; ++k) out[kept++] = out[first_out + k];
+    }
+    out.resize(kept);
   }
 
   Status run(bool traverse_only, Collector& col, std::vector<ConvexHit>* hits) {
@@ -384,11 +449,12 @@ void mesh_contacts(const Bvh& a, const Transform& pose_a, const Shape& b, const 
         } else {
           if (!scratch.buffers_) scratch.buffers_ = std::make_unique<MeshContactScratch::Buffers>();  // moved from
           MeshContactScratch::Buffers& buf = *scratch.buffers_;
-          std::vector<ConvexHit>* hits = options.drop_shadowed ? &buf.convex_hits : nullptr;
+          std::vector<ConvexHit>* hits = options.drop_shadowed || options.feature_pairs ? &buf.convex_hits : nullptr;
           if (hits) hits->clear();
           MeshConvex<S> pair(a, pose_a, s, pose_b, options);
           const Status status = pair.run(options.traverse_only, col, hits);
-          if (hits) pair.shadow_and_emit(*hits, buf.shadow, col);
+          if (hits)
+            pair.shadow_and_emit(*hits, buf.shadow, col, options.feature_pairs ? &buf.features.convex_keys : nullptr);
           finish(col, nullptr, options, std::max(extent(a), shape_extent(s)), status, out);
         }
       },

@@ -23,9 +23,24 @@ Vec3 unit_normal(const TriangleMesh& m, std::size_t t) {
 
 }  // namespace
 
-std::vector<std::uint8_t> smooth_edges(const TriangleMesh& m, double flat_angle) {
+std::vector<std::uint8_t> smooth_edges(const TriangleMesh& m, double flat_angle, std::vector<std::uint8_t>* owners) {
   const std::size_t nt = m.triangle_count();
   std::vector<std::uint8_t> mask(nt, 0);
+  if (owners) {
+    // A vertex's owner: the lowest triangle id holding it.
+    owners->assign(nt, 0);
+    std::vector<std::uint32_t> first(m.vertices().size(), 0xffffffffu);
+    for (std::size_t t = nt; t-- > 0;)
+      for (const std::uint32_t v : m.triangles()[t]) first[v] = static_cast<std::uint32_t>(t);
+    for (std::size_t t = 0; t < nt; ++t)
+      for (int k = 0; k < 3; ++k)
+        if (first[m.triangles()[t][static_cast<std::size_t>(k)]] == t) {
+          // A corner repeated in a degenerate triangle is owned once.
+          bool seen = false;
+          for (int q = 0; q < k; ++q) seen = seen || m.triangles()[t][static_cast<std::size_t>(q)] == m.triangles()[t][static_cast<std::size_t>(k)];
+          if (!seen) (*owners)[t] |= static_cast<std::uint8_t>(1u << k);
+        }
+  }
   std::vector<EdgeUse> uses;
   uses.reserve(3 * nt);
   for (std::size_t t = 0; t < nt; ++t)
@@ -37,12 +52,15 @@ std::vector<std::uint8_t> smooth_edges(const TriangleMesh& m, double flat_angle)
           {std::min(a, b) << 32 | std::max(a, b), static_cast<std::uint32_t>(t), static_cast<std::uint8_t>(k)});
     }
   std::sort(uses.begin(), uses.end(), [](const EdgeUse& x, const EdgeUse& y) {
-    return x.key != y.key ? x.key < y.key : x.tri < y.tri;
+    if (x.key != y.key) return x.key < y.key;
+    return x.tri != y.tri ? x.tri < y.tri : x.k < y.k;  // a total order: the owner is the first use
   });
   const double cos_flat = std::cos(flat_angle);
   for (std::size_t i = 0; i < uses.size();) {
     std::size_t j = i + 1;
     while (j < uses.size() && uses[j].key == uses[i].key) ++j;
+    // The edge's owner: its lowest triangle id, first in the run.
+    if (owners) (*owners)[uses[i].tri] |= static_cast<std::uint8_t>(8u << uses[i].k);
     if (j - i == 2) {
       const EdgeUse& p = uses[i];
       const EdgeUse& q = uses[i + 1];

@@ -17,6 +17,10 @@ namespace proxima::mesh::detail {
 /// `flat_angle` radians, either orientation) or, when the two are oriented
 /// consistently, folds concavely (the neighbour's far corner in front of the
 /// triangle's face). Open, non-manifold and convex edges stay clear.
-std::vector<std::uint8_t> smooth_edges(const TriangleMesh& mesh, double flat_angle);
+/// `owners` (when given, per triangle): bit k when the triangle has the
+/// lowest id of those holding corner k's vertex, bit 3 + k when of those
+/// holding edge k (Bvh::feature_owners).
+std::vector<std::uint8_t> smooth_edges(const TriangleMesh& mesh, double flat_angle,
+                                       std::vector<std::uint8_t>* owners = nullptr);
 
 }  // namespace proxima::mesh::detail

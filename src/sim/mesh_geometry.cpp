@@ -23,8 +23,8 @@
 
 namespace proxima::sim {
 
-MeshGeometry::MeshGeometry(std::shared_ptr<const Bvh> bvh, int max_contacts)
-    : bvh_(std::move(bvh)), max_contacts_(max_contacts) {
+MeshGeometry::MeshGeometry(std::shared_ptr<const Bvh> bvh, int max_contacts, bool feature_pairs)
+    : bvh_(std::move(bvh)), max_contacts_(max_contacts), feature_pairs_(feature_pairs) {
   if (!bvh_) throw Error("mesh geometry: no mesh");
   if (max_contacts_ < 1) throw Error("max_contacts: must be ≥ 1");
 }
@@ -42,6 +42,7 @@ void MeshGeometry::contacts(const Transform& pose, const Geometry& other, const 
                             const ContactOptions& options, ContactSet& out) const {
   MeshContactOptions o;
   o.margin = options.margin;
+  o.feature_pairs = feature_pairs_ || other.feature_pairs();
   // Copies merged, flat patches to their hull vertices, then clustered: all
   // inside mesh_contacts (patch_hulls, cluster).
   o.clustering.max_contacts =

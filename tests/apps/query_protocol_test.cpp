@@ -365,6 +365,12 @@ TEST(QueryProtocol, MeshContactsOptions) {
   int oblique = 0;
   for (const json& c : paper["contacts"]) oblique += c["normal"][2].get<double>() < 0.99;
   EXPECT_EQ(oblique, 1);
+  // Feature pairs: the resting cubes keep their four corners (patches).
+  json features = resting_cubes();
+  features["feature_pairs"] = true;
+  const json fa = answer(features);
+  ASSERT_EQ(fa["status"], "ok") << fa.dump();
+  EXPECT_EQ(fa["contacts"].size(), 4u) << fa.dump();
   json no_hulls = resting_cubes();
   no_hulls["patch_hulls"] = false;
   no_hulls["max_contacts"] = 1000;
@@ -454,6 +460,7 @@ TEST(QueryProtocol, MeshContactsBadInputNamesTheField) {
       {[](json& r) { r["cluster_weights"] = 3; }, "cluster_weights"},
       {[](json& r) { r["hierarchical_limit"] = -1; }, "hierarchical_limit"},
       {[](json& r) { r["drop_shadowed"] = 1; }, "drop_shadowed"},
+      {[](json& r) { r["feature_pairs"] = "yes"; }, "feature_pairs"},
       {[](json& r) { r["patch_hulls"] = "yes"; }, "patch_hulls"},
       {[](json& r) { r["max_points"] = 4; }, "max_points"},
       {[](json& r) { r["a"]["triangles"] = json::array(); }, "a"},       // empty mesh
@@ -474,6 +481,9 @@ TEST(QueryProtocol, MeshContactsBadInputNamesTheField) {
                            "pose_a": {"p": [0, 0, 0.99]}, "b": {"shape": "box", "size": [2, 2, 1]}})");
   c["max_contacts"] = 4;
   EXPECT_NE(answer(c)["message"].get<std::string>().find("max_contacts"), std::string::npos);
+  c.erase("max_contacts");
+  c["feature_pairs"] = true;
+  EXPECT_NE(answer(c)["message"].get<std::string>().find("feature_pairs"), std::string::npos);
 }
 
 TEST(QueryProtocol, BadMeshesGiveErrorsNamingTheInput) {

@@ -121,6 +121,25 @@ TEST(StrictScene, NumbersOutOfRangeNameTheField) {
   EXPECT_EQ(checked, 7);
 }
 
+// A mesh body's "feature_pairs" is a boolean, and read: a tetrahedron
+// with it parses, a number or a misspelling is an error naming the key.
+TEST(StrictScene, MeshFeaturePairsIsStrict) {
+  auto scene = [](const std::string& extra) {
+    return std::string(R"({"name": "fp", "bodies": [
+      {"name": "tet", "static": true, "shape": {"shape": "mesh", "margin": 0.001,
+       "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]],
+       "triangles": [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]])") +
+           extra + "}}]}";
+  };
+  EXPECT_EQ(scene_text_error(scene(", \"feature_pairs\": true")), "");
+  EXPECT_EQ(scene_text_error(scene("")), "");
+  const std::string bad = scene_text_error(scene(", \"feature_pairs\": 1"));
+  EXPECT_EQ(bad.rfind("bodies[0].shape.feature_pairs: ", 0), 0u) << bad;
+  const std::string misspelt = scene_text_error(scene(", \"feature_pair\": true"));
+  EXPECT_NE(misspelt.find("bodies[0].shape.feature_pair: unknown key"), std::string::npos) << misspelt;
+  EXPECT_NE(misspelt.find("feature_pairs"), std::string::npos) << misspelt;  // the key it resembles
+}
+
 TEST(StrictScene, TheSimCommandExitsWithTheFieldNamed) {
   const auto path = std::filesystem::temp_directory_path() / ("strict_scene_" + std::to_string(::getpid()) + ".json");
   std::ofstream(path) << mutated("\"gravity\"", "\"gravty\"");

@@ -263,7 +263,7 @@ QUERIES = [
      "clearance": 0.01, "accuracy": 1e-4, "max_iterations": 500},
     {"id": 5, "query": "contacts", "a": MESH, "b": BOX, "pose_b": {"p": [0.2, 0.2, 0.2]}, "margin": 0.01,
      "max_contacts": 4, "cluster": True, "patch_angle": 0.1, "cluster_weights": {"point": 1, "normal": 0.5, "depth": 1},
-     "hierarchical_limit": 64, "drop_shadowed": True, "patch_hulls": False},
+     "hierarchical_limit": 64, "drop_shadowed": True, "feature_pairs": False, "patch_hulls": False},
     {"query": "collide", "a": BOX, "b": MESH, "method": "auto"},
 ]
 

@@ -153,6 +153,12 @@ class Bvh {
   /// oriented one. Mesh–convex contacts whose cores intersect there take the
   /// face's normal (mesh_contacts.hpp).
   const std::vector<std::uint8_t>& smooth_edges() const { return data_->smooth_edges; }
+  /// Per triangle, bit k set when it has the lowest id among the triangles
+  /// holding corner k's vertex, bit 3 + k when among those holding edge k:
+  /// the triangle through which feature-pair contacts (mesh_contacts.hpp,
+  /// MeshContactOptions::feature_pairs) take that vertex or edge, so that
+  /// each is tested once.
+  const std::vector<std::uint8_t>& feature_owners() const { return data_->feature_owners; }
 
  private:
   struct Data {
@@ -166,6 +172,7 @@ class Bvh {
     double build_seconds = 0.0;
     BvhOptions options;
     std::vector<std::uint8_t> smooth_edges;
+    std::vector<std::uint8_t> feature_owners;
   };
   std::shared_ptr<const Data> data_;
 };

@@ -31,7 +31,10 @@
 //
 // The raw set has a contact per pair (an edge on an edge gives four copies);
 // with options.cluster its coincident copies are merged and it is reduced to
-// at most options.clustering.max_contacts (contact/cluster.hpp).
+// at most options.clustering.max_contacts (contact/cluster.hpp). With
+// options.feature_pairs the raw set comes from feature pairs instead: each
+// vertex–face and edge–edge pair once, kept when its witnesses are mutually
+// nearest (an edge on an edge is one contact; no oblique pairs to drop).
 #pragma once
 
 #include <cstddef>
@@ -62,6 +65,24 @@ struct MeshContactOptions {
   /// a flat face (the paper keeps these; clustering then mixes them in).
   /// Off: every pair within the layers, as in the paper.
   bool drop_shadowed = true;
+  /// The raw set from feature pairs instead of triangle pairs: each
+  /// vertex–face and edge–edge pair of the two meshes within the layers is
+  /// computed once (a vertex or an edge shared by several triangles is not
+  /// tested once per triangle), and kept only when its witnesses are
+  /// mutually nearest: A's is the closest point of A's triangles within the
+  /// layers to B's, and B's of B's to A's. An edge on an edge then gives one
+  /// contact instead of four, and the oblique pairs the shadow test drops
+  /// are none by construction (drop_shadowed does not apply). Pairs whose
+  /// triangles lie on each other within patch_angle keep their patch, and
+  /// crossing cores and witnesses behind a face of closed meshes keep their
+  /// rules; a feature pair held by such a triangle pair is theirs. Against a
+  /// convex shape, the shape's witness against each triangle: a triangle's
+  /// pair is kept when the shape's witness is not nearer to another triangle
+  /// (the shadow test, which is the mutual test there: the shape's witness
+  /// is its closest point to the triangle's), and a witness on a vertex or
+  /// an edge shared by several triangles gives one contact (face-on-face
+  /// patches excepted). Off: the paper's rule, one contact per triangle pair.
+  bool feature_pairs = false;
   /// Against a convex shape, with drop_shadowed (both leave the paper's raw
   /// set): a triangle whose witness lies inside it or on edges shared with
   /// coplanar or concave neighbours only (Bvh::smooth_edges), but whose
@@ -91,7 +112,8 @@ struct MeshContactStats {
   std::size_t node_pairs = 0;       ///< bounding-volume pairs visited
   std::size_t triangle_tests = 0;   ///< triangle (or triangle–convex) pairs tested
   std::size_t pairs_within = 0;     ///< pairs within the layers
-  std::size_t shadowed = 0;         ///< pairs within the layers dropped as shadowed
+  std::size_t shadowed = 0;         ///< pairs within the layers dropped as shadowed (feature_pairs: not mutually nearest)
+  std::size_t feature_pairs = 0;    ///< feature_pairs: vertex–face and edge–edge pairs within the layers
   std::size_t raw_contacts = 0;     ///< contacts before clustering
   std::size_t intersecting = 0;     ///< raw contacts from intersecting cores
 };

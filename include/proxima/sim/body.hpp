@@ -38,6 +38,9 @@ class Geometry {
   /// clustering (the pair uses the smaller of its two meshes' limits);
   /// 0 for convex geometry.
   virtual int max_contacts() const { return 0; }
+  /// A mesh body's contacts from feature pairs (MeshContactOptions::
+  /// feature_pairs): a pair uses them when either body asks.
+  virtual bool feature_pairs() const { return false; }
 };
 
 /// Any convex Shape (with its margin) through proxima::contacts.
@@ -66,18 +69,21 @@ class ConvexGeometry final : public Geometry {
 /// static or needs an explicit mass and inertia.
 class MeshGeometry final : public Geometry {
  public:
-  /// Throws proxima::Error when max_contacts < 1.
-  explicit MeshGeometry(std::shared_ptr<const Bvh> bvh, int max_contacts = 20);
+  /// Throws proxima::Error when max_contacts < 1. `feature_pairs`: the
+  /// raw contacts from feature pairs (MeshContactOptions::feature_pairs).
+  explicit MeshGeometry(std::shared_ptr<const Bvh> bvh, int max_contacts = 20, bool feature_pairs = false);
   Aabb world_aabb(const Transform& pose) const override { return bvh_->mesh().local_aabb().transformed(pose); }
   MassProperties mass_properties() const override;
   void contacts(const Transform& pose, const Geometry& other, const Transform& other_pose,
                 const ContactOptions& options, ContactSet& out) const override;
   const Bvh* mesh() const override { return bvh_.get(); }
   int max_contacts() const override { return max_contacts_; }
+  bool feature_pairs() const override { return feature_pairs_; }
 
  private:
   std::shared_ptr<const Bvh> bvh_;
   int max_contacts_;
+  bool feature_pairs_;
 };
 
 /// Mass and inertia about the centre of mass, in the geometry's local axes.
