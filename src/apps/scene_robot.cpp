@@ -57,6 +57,24 @@ SceneRobot robot_from_json(const json& j, const std::string& field, const std::s
     }
     const robot::RobotModel& m = s.geometry->model();
     const auto n = static_cast<Eigen::Index>(m.variable_count());
+    if (const json* sc = r.get("self_collision")) {
+      const std::string sf = r.field("self_collision");
+      if (sc->is_boolean()) {
+        if (sc->get<bool>()) s.self_collision = robot::AllowedCollisionMatrix::adjacent(m);
+      } else if (sc->is_string()) {
+        std::filesystem::path srdf = sc->get<std::string>();
+        if (srdf.is_relative() && !base_dir.empty()) srdf = std::filesystem::path(base_dir) / srdf;
+        robot::AllowedCollisionMatrix acm = robot::AllowedCollisionMatrix::adjacent(m);
+        try {
+          robot::apply_srdf(m, srdf, acm);
+        } catch (const Error& e) {
+          fail(sf, e.what());
+        }
+        s.self_collision = std::move(acm);
+      } else {
+        fail(sf, "must be true, false or the path of an SRDF file (its disabled pairs are not checked)");
+      }
+    }
     const json* base = r.get("base");
     s.base = base ? pose_from_json(*base, r.field("base")) : Transform::identity();
     const json* q = r.get("q");
@@ -116,6 +134,7 @@ void SceneRobot::target_at(double t, Eigen::VectorXd& q, Eigen::VectorXd& qd) co
 
 robot::RobotWorld SceneRobot::make_world(sim::World world) const {
   robot::RobotWorld rw(*geometry, base, initial, std::move(world));
+  if (self_collision) rw.set_self_collision(*self_collision);
   rw.robot().set_torque(torque);
   drive(rw);
   return rw;

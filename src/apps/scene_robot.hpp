@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct SceneRobot {
   Eigen::VectorXd kp, kd;    ///< empty: no PD control
   Eigen::VectorXd torque;    ///< feed-forward, zeros unless given
   std::vector<RobotTargetKey> targets;  ///< times strictly increasing; empty without PD
+  /// "self_collision": the pairs a joint's two links (and an SRDF's disabled
+  /// pairs) aside touch each other; empty: links pass through each other.
+  std::optional<robot::AllowedCollisionMatrix> self_collision;
 
   /// The PD target at time t: positions piecewise linear through the keys
   /// and the segment's slope as the velocity target; before the first key
@@ -45,7 +49,8 @@ struct SceneRobot {
 /// proxima::Error naming the field: unknown keys, a URDF that does not
 /// read, joint vectors of the wrong length or not finite, gains < 0, PD
 /// gains without targets or targets without gains, target times not
-/// strictly increasing.
+/// strictly increasing, a "self_collision" that is not true, false or an
+/// SRDF path that reads.
 std::vector<SceneRobot> robots_from_json(const nlohmann::json& j, const std::string& field,
                                          const std::string& base_dir);
 

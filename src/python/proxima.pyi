@@ -821,6 +821,7 @@ class RobotWorld:
         qd: Optional[JointsLike] = None,
         mesh_mode: Literal["convex_hull", "triangle_mesh"] = "convex_hull",
         margin: float = 0.0,
+        self_collision: Union[bool, str] = False,
     ) -> None: ...
     @property
     def joint_names(self) -> List[str]: ...

@@ -78,9 +78,10 @@ void bind_robot_world(py::module_& m) {
       "A fixed-base URDF robot among a World's bodies, robot and bodies under one contact problem per step "
       "(docs/dynamics.md): PD targets and torques, joint states, contact forces on the links. The World is "
       "copied when the RobotWorld is built (its dt, solver, friction and bodies); later changes to it do not "
-      "reach here. Self-collision of the robot is left out.")
+      "reach here.")
       .def(py::init([](const std::string& urdf, PyWorld& world, const py::object& base, const py::object& q,
-                       const py::object& qd, const std::string& mesh_mode, double margin) {
+                       const py::object& qd, const std::string& mesh_mode, double margin,
+                       const py::object& self_collision) {
              robot::GeometryOptions go;
              go.mesh_mode = mesh_mode_arg(mesh_mode);
              if (!(std::isfinite(margin) && margin >= 0.0)) value_error("margin: must be finite and >= 0");
@@ -104,13 +105,28 @@ void bind_robot_world(py::module_& m) {
              }
              auto out = std::make_unique<PyRobotWorld>();
              out->rw = std::make_unique<robot::RobotWorld>(*geometry, b, s, std::move(copy));
+             // False: off; True: every pair but a joint's two links; a path:
+             // those and the SRDF's disabled pairs too.
+             if (py::isinstance<py::bool_>(self_collision)) {
+               if (self_collision.cast<bool>())
+                 out->rw->set_self_collision(robot::AllowedCollisionMatrix::adjacent(model));
+             } else if (py::isinstance<py::str>(self_collision)) {
+               robot::AllowedCollisionMatrix acm = robot::AllowedCollisionMatrix::adjacent(model);
+               robot::apply_srdf(model, self_collision.cast<std::string>(), acm);
+               out->rw->set_self_collision(acm);
+             } else {
+               type_error("self_collision: expected True, False or an SRDF path");
+             }
              return out;
            }),
            py::arg("urdf"), py::arg("world"), py::kw_only(), py::arg("base") = py::none(), py::arg("q") = py::none(),
            py::arg("qd") = py::none(), py::arg("mesh_mode") = "convex_hull", py::arg("margin") = 0.0,
+           py::arg("self_collision") = false,
            "The robot of the URDF file with its root at `base`, at joint positions q and velocities qd (zeros by "
            "default), among a copy of `world`'s bodies. mesh_mode: link meshes as their convex hulls or raw "
-           "triangle meshes; margin inflates every link shape, m.")
+           "triangle meshes; margin inflates every link shape, m. self_collision: False (links pass through "
+           "each other), True (every pair of links touches but a joint's two), or an SRDF path (and not its "
+           "disabled pairs either).")
       .def_property_readonly(
           "joint_names",
           [](PyRobotWorld& r) {
@@ -213,7 +229,8 @@ void bind_robot_world(py::module_& m) {
               py::dict d;
               d["link"] = c.link >= 0 ? py::object(py::str(model.link(c.link).name)) : py::object(py::none());
               d["a"] = c.link >= 0 ? model.link(c.link).name : w.bodies()[static_cast<std::size_t>(c.body_a)].name;
-              d["b"] = w.bodies()[static_cast<std::size_t>(c.body_b)].name;
+              d["b"] = c.link_b >= 0 ? model.link(c.link_b).name : w.bodies()[static_cast<std::size_t>(c.body_b)].name;
+              d["self"] = c.link_b >= 0;
               d["point"] = to_array(c.point);
               d["normal"] = to_array(c.normal);
               d["depth"] = c.depth;

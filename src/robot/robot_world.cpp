@@ -34,11 +34,27 @@ RobotWorld::RobotWorld(const RobotGeometry& geometry, const Transform& base, con
                        sim::World world)
     : robot_(Dynamics(geometry.model(), base, world.gravity), initial), world_(std::move(world)) {
   const RobotModel& m = geometry.model();
-  for (std::size_t l = 0; l < m.links().size(); ++l)
+  for (std::size_t l = 0; l < m.links().size(); ++l) {
+    part_begin_.push_back(parts_.size());
     for (const LinkShape& s : geometry.link(static_cast<int>(l)).shapes)
       parts_.push_back(Part{static_cast<int>(l), s.origin, link_part_geometry(s)});
+  }
+  part_begin_.push_back(parts_.size());
   forward_kinematics(m, std::span<const double>(initial.q.data(), static_cast<std::size_t>(initial.q.size())), base,
                      poses_);
+}
+
+void RobotWorld::set_self_collision(const AllowedCollisionMatrix& allowed) {
+  const std::size_t links = part_begin_.size() - 1;
+  if (allowed.size() != links)
+    throw Error("robot world: the allowed-collision matrix has " + std::to_string(allowed.size()) +
+                " links, the robot " + std::to_string(links));
+  self_pairs_.clear();
+  for (std::size_t a = 0; a < links; ++a)
+    for (std::size_t b = a + 1; b < links; ++b)
+      if (part_begin_[a] < part_begin_[a + 1] && part_begin_[b] < part_begin_[b + 1] &&
+          !allowed.allowed(static_cast<int>(a), static_cast<int>(b)))
+        self_pairs_.emplace_back(static_cast<int>(a), static_cast<int>(b));
 }
 
 void RobotWorld::check_options() const {
@@ -114,7 +130,7 @@ void RobotWorld::find_contacts() {
   co.margin = world_.options.contact_margin;
   // As the world's narrow phase: a resting face keeps all its points.
   co.feature_tolerance = 1e-3;
-  const auto collect = [&](int link, int body_a, int body_b, double mu) {
+  const auto collect = [&](int link, int body_a, int body_b, int link_b, double mu) {
     // A failed query adds no contact, an unconverged one keeps its finite
     // contacts (World::narrowphase).
     if (scratch_.status != Status::ok && scratch_.status != Status::not_converged) return;
@@ -124,6 +140,7 @@ void RobotWorld::find_contacts() {
       f.c.link = link;
       f.c.body_a = body_a;
       f.c.body_b = body_b;
+      f.c.link_b = link_b;
       f.c.point = c.point;
       f.c.normal = c.normal;
       f.c.depth = c.depth;
@@ -140,9 +157,25 @@ void RobotWorld::find_contacts() {
       if (!box.overlaps(b.geometry->world_aabb(b.pose))) continue;
       ++stats_.pairs;
       part.geometry->contacts(pose, *b.geometry, b.pose, co, scratch_);
-      collect(part.link, -1, static_cast<int>(j), world_.friction.default_mu);
+      collect(part.link, -1, static_cast<int>(j), -1, world_.friction.default_mu);
     }
   }
+  // Link pairs of the self-collision check: every shape of one against
+  // every shape of the other, the normal from b to a.
+  for (const auto& [a, b] : self_pairs_)
+    for (std::size_t i = part_begin_[static_cast<std::size_t>(a)]; i < part_begin_[static_cast<std::size_t>(a) + 1]; ++i) {
+      const Part& pa = parts_[i];
+      const Transform pose_a = poses_[static_cast<std::size_t>(a)] * pa.origin;
+      const Aabb box = pa.geometry->world_aabb(pose_a).inflated(co.margin);
+      for (std::size_t j = part_begin_[static_cast<std::size_t>(b)]; j < part_begin_[static_cast<std::size_t>(b) + 1]; ++j) {
+        const Part& pb = parts_[j];
+        const Transform pose_b = poses_[static_cast<std::size_t>(b)] * pb.origin;
+        if (!box.overlaps(pb.geometry->world_aabb(pose_b))) continue;
+        ++stats_.pairs;
+        pa.geometry->contacts(pose_a, *pb.geometry, pose_b, co, scratch_);
+        collect(a, -1, -1, b, world_.friction.default_mu);
+      }
+    }
   // Body pairs with at least one dynamic body.
   for (std::size_t i = 0; i < bodies.size(); ++i)
     for (std::size_t j = i + 1; j < bodies.size(); ++j) {
@@ -152,7 +185,7 @@ void RobotWorld::find_contacts() {
       if (!a.geometry->world_aabb(a.pose).inflated(co.margin).overlaps(b.geometry->world_aabb(b.pose))) continue;
       ++stats_.pairs;
       a.geometry->contacts(a.pose, *b.geometry, b.pose, co, scratch_);
-      collect(-1, static_cast<int>(i), static_cast<int>(j),
+      collect(-1, static_cast<int>(i), static_cast<int>(j), -1,
               world_.friction.mu(static_cast<int>(i), static_cast<int>(j)));
     }
   stats_.contacts = static_cast<int>(found_.size());
@@ -233,11 +266,11 @@ void RobotWorld::build() {
     lcp_.contacts.push_back(r);
     Vec3 dirs[3] = {c.normal, Vec3::Zero(), Vec3::Zero()};
     sim::tangent_basis(c.normal, dirs[1], dirs[2]);
+    // Side A, then side B (a link's Jacobian at the point each, in turn).
     if (c.link >= 0) point_jacobian(robot_.dynamics().model(), poses_, c.link, c.point, point_J_);
-    for (int k = 0; k < count; ++k) {
-      add_side(row + k, c.link, c.body_a, c.point, dirs[k], 1.0);
-      add_side(row + k, -1, c.body_b, c.point, dirs[k], -1.0);
-    }
+    for (int k = 0; k < count; ++k) add_side(row + k, c.link, c.body_a, c.point, dirs[k], 1.0);
+    if (c.link_b >= 0) point_jacobian(robot_.dynamics().model(), poses_, c.link_b, c.point, point_J_);
+    for (int k = 0; k < count; ++k) add_side(row + k, c.link_b, c.body_b, c.point, dirs[k], -1.0);
     // ψ/Δt stabilization on the normal row, as the world's (StepOptions::
     // stabilization): approach by at most the gap, push out γ of a depth.
     const double psi = -c.depth;

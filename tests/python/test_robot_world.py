@@ -4,7 +4,8 @@ closed forms: a PD-held plate carrying a cube loads its joint with the
 gravity torque of plate and cube (m g l_c + m_b g x_b), the contact forces on
 the plate carry the cube's weight, and the PD error is that torque over kp;
 the Panda's nearest link comes down on a table and rests on it without
-sinking; bad input raises naming
+sinking; under self-collision a plate rests on a block of its own base with
+the force of torque balance; bad input raises naming
 the argument."""
 import json
 import math
@@ -34,6 +35,61 @@ def plate_urdf(directory):
     with open(path, "w") as f:
         f.write(text)
     return path
+
+
+class PlateOnItsOwnBase(unittest.TestCase):
+    """The plate hangs from a mount fixed to a base that carries a block; the
+    block's top edge stops it (the base and the plate share no joint, so the
+    adjacent pairs aside they are checked). Frictionless, the force along the
+    plate's normal at distance s from the pivot balances its weight's moment:
+    N = m g l_c cos q / s."""
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        text = open(plate_urdf(self.dir.name)).read()
+        text = text.replace('<link name="base"/>', '<link name="base"><collision><origin xyz="0.45 0 -0.8"/>'
+                            '<geometry><box size="0.5 1 1"/></geometry></collision></link><link name="mount"/>'
+                            '<joint name="fix" type="fixed"><parent link="base"/><child link="mount"/></joint>')
+        text = text.replace('<parent link="base"/><child link="plate"/>', '<parent link="mount"/><child link="plate"/>')
+        self.urdf = os.path.join(self.dir.name, "plate_on_base.urdf")
+        with open(self.urdf, "w") as f:
+            f.write(text)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_the_block_of_its_own_base_carries_the_plate(self):
+        ex, ez = 0.7, -0.3
+        d, alpha = math.hypot(ex, ez), math.atan2(-ez, ex)
+        q_rest = alpha - math.asin(T / (2 * d))
+        s = math.sqrt(d * d - T * T / 4)
+        for solver in ("lemke", "pgs"):
+            w = proxima.World(dt=1e-3, solver=solver)
+            w.friction = 0.0
+            rw = proxima.RobotWorld(self.urdf, w, q=[q_rest - 0.02], self_collision=True)
+            rw.step(400)
+            q = rw.q[0]
+            self.assertAlmostEqual(q, q_rest, delta=1e-7)
+            contacts = rw.contacts()
+            self.assertTrue(contacts)
+            for c in contacts:
+                self.assertTrue(c["self"])
+                self.assertEqual((c["a"], c["b"]), ("base", "plate"))
+            normal = sum(c["normal_force"] for c in contacts)
+            expected = M * G * (LEN / 2) * math.cos(q) / s
+            self.assertAlmostEqual(normal, expected, delta=1e-6 * expected)
+            # Without self-collision the plate swings through its base.
+            free = proxima.RobotWorld(self.urdf, w, q=[q_rest - 0.02])
+            free.step(400)
+            self.assertFalse(free.contacts())
+            self.assertGreater(free.q[0], q_rest + 0.1)
+
+    def test_bad_self_collision_raises(self):
+        w = proxima.World()
+        with self.assertRaisesRegex(TypeError, r"self_collision: expected True, False or an SRDF path"):
+            proxima.RobotWorld(self.urdf, w, self_collision=1)
+        with self.assertRaisesRegex(ValueError, r"nonexistent"):
+            proxima.RobotWorld(self.urdf, w, self_collision=os.path.join(self.dir.name, "nonexistent.srdf"))
 
 
 class PlateCarryingACube(unittest.TestCase):

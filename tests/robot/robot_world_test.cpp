@@ -6,7 +6,9 @@
 // above, a cube on a link held by its joint limit carrying exactly its
 // weight, stacked bodies carrying their weights, an arm swinging into the
 // floor (no penetration, energy never above its start), and the inputs the
-// step refuses.
+// step refuses; under self-collision, the arm resting on a block of its own
+// base (the same torque balance) and a folding link resting on another
+// moving link (no moment about its hinge).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -16,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <proxima/core/error.hpp>
+#include <proxima/robot/collision_matrix.hpp>
 #include <proxima/robot/robot_world.hpp>
 #include <proxima/robot/urdf.hpp>
 
@@ -273,6 +276,140 @@ TEST_P(RobotWorldSolvers, ArmSwingingIntoTheFloorNeitherSinksNorGainsEnergy) {
   const double q = rw.robot().state().q[0];
   const double corner_z = 0.5 - arm.len * std::sin(q) - 0.5 * arm.t * std::cos(q);
   EXPECT_NEAR(corner_z, 0.0, 1e-6);
+}
+
+TEST_P(RobotWorldSolvers, ArmRestingOnItsOwnBaseCarriesTheTorqueBalanceForce) {
+  // The scene of ArmRestingOnABoxEdgeCarriesTheTorqueBalanceForce with the
+  // block a collision box of the robot's base link, under self-collision
+  // with nothing allowed: the same rest angle and, by torque balance, the
+  // same force N = m g l_c cos q / s, now between two links of the robot.
+  const PlateArm arm;
+  const double ex = 0.7, ez = -0.3;
+  const double d = std::hypot(ex, ez), alpha = std::atan2(-ez, ex);
+  const double q_rest = alpha - std::asin(arm.t / (2.0 * d)), s = std::sqrt(d * d - 0.25 * arm.t * arm.t);
+  std::string urdf = arm.urdf();
+  const std::string bare = "<link name=\"base\"/>";
+  urdf.replace(urdf.find(bare), bare.size(),
+               "<link name=\"base\"><collision><origin xyz=\"0.45 0 -0.8\"/><geometry><box size=\"0.5 1 1\"/>"
+               "</geometry></collision></link>");
+  const RobotGeometry geometry(parse_urdf(urdf, "."));
+  sim::World w;
+  w.friction.default_mu = 0.0;
+  w.options.solver = GetParam();
+  w.options.dt = 1e-3;
+  RobotWorld rw(geometry, Transform::identity(), at(q_rest - 0.02), std::move(w));
+  rw.set_self_collision(AllowedCollisionMatrix(2));
+  ASSERT_EQ(rw.self_pairs().size(), 1u);
+  EXPECT_EQ(rw.self_pairs()[0], std::make_pair(0, 1));
+  double deepest = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < 400; ++i) {
+    rw.step();
+    for (const RobotContact& c : rw.last_contacts()) deepest = std::max(deepest, c.depth);
+  }
+  ASSERT_FALSE(rw.last_contacts().empty());
+  EXPECT_EQ(rw.last_stats().status, sim::LcpStatus::ok);
+  const double q = rw.robot().state().q[0];
+  EXPECT_NEAR(rw.robot().state().qd[0], 0.0, 1e-9);
+  EXPECT_NEAR(q, q_rest, 1e-7);
+  EXPECT_LE(deepest, 1e-9);
+  double normal = 0.0;
+  for (const RobotContact& c : rw.last_contacts()) {
+    // Side A the base (link 0), side B the plate (link 1): the normal, B to
+    // A, is the plate's downward one.
+    EXPECT_EQ(c.link, 0);
+    EXPECT_EQ(c.link_b, 1);
+    EXPECT_EQ(c.body_b, -1);
+    EXPECT_NEAR(c.normal.dot(Vec3(std::sin(q), 0.0, std::cos(q))), -1.0, 1e-9);
+    normal += c.normal_impulse / rw.world().options.dt;
+  }
+  const double expected = arm.m * kGravity * arm.lc() * std::cos(q) / s;
+  EXPECT_NEAR(normal, expected, 1e-6 * expected) << "solver " << sim::to_string(GetParam());
+}
+
+TEST_P(RobotWorldSolvers, FoldingLinkRestsOnAnotherMovingLinkInStaticEquilibrium) {
+  // Two moving links of one chain: link1 on a PD-held pivot, a post fixed
+  // at its tip, and link3 hinged on the post, pointing back over link1. It
+  // falls onto link1 and rests there. Its statics are the ground truth: the
+  // contact forces on link3 and its weight have no moment about its hinge
+  // (no motor, damping or friction there), and it does not sink.
+  const double m1 = 2.0, m3 = 0.5, l1 = 0.6, l3 = 0.4, w = 0.1, t = 0.04, post = 0.12;
+  const auto plate = [&](const char* name, double m, double len, double cx) {
+    const double ixx = m * (w * w + t * t) / 12.0, iyy = m * (len * len + t * t) / 12.0,
+                 izz = m * (len * len + w * w) / 12.0;
+    return std::string("<link name=\"") + name + "\"><inertial><origin xyz=\"" + exact(cx) + " 0 0\"/><mass value=\"" +
+           exact(m) + "\"/><inertia ixx=\"" + exact(ixx) + "\" iyy=\"" + exact(iyy) + "\" izz=\"" + exact(izz) +
+           "\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial><collision><origin xyz=\"" + exact(cx) +
+           " 0 0\"/><geometry><box size=\"" + exact(len) + " " + exact(w) + " " + exact(t) +
+           "\"/></geometry></collision></link>";
+  };
+  const std::string urdf =
+      "<robot name=\"fold\"><link name=\"base\"/>" + plate("link1", m1, l1, 0.5 * l1) +
+      "<link name=\"post\"><inertial><mass value=\"0.1\"/><inertia ixx=\"1e-4\" iyy=\"1e-4\" izz=\"1e-4\" ixy=\"0\" "
+      "ixz=\"0\" iyz=\"0\"/></inertial></link>" +
+      plate("link3", m3, l3, -0.5 * l3) +
+      "<joint name=\"j1\" type=\"continuous\"><parent link=\"base\"/><child link=\"link1\"/><axis xyz=\"0 1 0\"/>"
+      "</joint><joint name=\"fix\" type=\"fixed\"><parent link=\"link1\"/><child link=\"post\"/><origin xyz=\"" +
+      exact(l1) + " 0 " + exact(post) + "\"/></joint><joint name=\"j3\" type=\"continuous\"><parent link=\"post\"/>"
+      "<child link=\"link3\"/><axis xyz=\"0 1 0\"/></joint></robot>";
+  const RobotGeometry geometry(parse_urdf(urdf, "."));
+  const RobotModel& model = geometry.model();
+  sim::World world;
+  world.friction.default_mu = 0.5;
+  world.options.solver = GetParam();
+  world.options.dt = 1e-3;
+  RobotWorld rw(geometry, Transform::identity(), {VectorXd::Zero(2), VectorXd::Zero(2)}, std::move(world));
+  rw.set_self_collision(AllowedCollisionMatrix::adjacent(model));
+  // link1 against link3 is the only pair: the others share a joint.
+  ASSERT_EQ(rw.self_pairs().size(), 1u);
+  rw.robot().set_pd(Eigen::Vector2d(5000.0, 0.0), Eigen::Vector2d(100.0, 0.0), VectorXd::Zero(2), VectorXd::Zero(2));
+  double deepest = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < 2000; ++i) {
+    rw.step();
+    for (const RobotContact& c : rw.last_contacts()) deepest = std::max(deepest, c.depth);
+  }
+  ASSERT_FALSE(rw.last_contacts().empty());
+  EXPECT_LT(rw.robot().state().qd.cwiseAbs().maxCoeff(), 1e-6);
+  EXPECT_LE(deepest, 1e-6);
+  const int link3 = model.link_index("link3");
+  const Transform& pose3 = rw.link_poses()[static_cast<std::size_t>(link3)];
+  const Vec3 hinge = pose3.p, axis = pose3.R * Vec3::UnitY();
+  // Fell about 0.08 m over 0.4 m: link3 turned by about 11.5°, onto link1.
+  EXPECT_GT(std::abs(rw.robot().state().q[1]), 0.15);
+  const double h = rw.world().options.dt;
+  double moment = (pose3.apply(Vec3(-0.5 * l3, 0.0, 0.0)) - hinge).cross(Vec3(0.0, 0.0, -m3 * kGravity)).dot(axis);
+  const double weight_moment = std::abs(moment);
+  for (const RobotContact& c : rw.last_contacts()) {
+    EXPECT_EQ(c.link, model.link_index("link1"));
+    EXPECT_EQ(c.link_b, link3);
+    // On side B (link3): minus what A receives.
+    const Vec3 force = -(c.normal * c.normal_impulse + c.friction_impulse) / h;
+    moment += (c.point - hinge).cross(force).dot(axis);
+  }
+  EXPECT_NEAR(moment, 0.0, 1e-6 * weight_moment) << "solver " << sim::to_string(GetParam());
+}
+
+TEST(RobotWorld, SelfCollisionChecksTheLinkPairsTheMatrixDoesNotAllow) {
+  // The plate and its base block of ArmRestingOnItsOwnBase…, a joint's two
+  // links: the adjacent matrix allows them, so the plate swings through.
+  const PlateArm arm;
+  std::string urdf = arm.urdf();
+  const std::string bare = "<link name=\"base\"/>";
+  urdf.replace(urdf.find(bare), bare.size(),
+               "<link name=\"base\"><collision><origin xyz=\"0.45 0 -0.8\"/><geometry><box size=\"0.5 1 1\"/>"
+               "</geometry></collision></link>");
+  const RobotGeometry geometry(parse_urdf(urdf, "."));
+  sim::World w;
+  w.options.dt = 1e-3;
+  RobotWorld rw(geometry, Transform::identity(), at(0.0), std::move(w));
+  rw.set_self_collision(AllowedCollisionMatrix::adjacent(geometry.model()));
+  EXPECT_TRUE(rw.self_pairs().empty());
+  for (int i = 0; i < 600; ++i) {
+    rw.step();
+    EXPECT_TRUE(rw.last_contacts().empty());
+  }
+  EXPECT_GT(rw.robot().state().q[0], 0.8);  // well past the block's edge at 0.39 rad
+  robot_test::expect_error([&] { rw.set_self_collision(AllowedCollisionMatrix(3)); },
+                           {"allowed-collision matrix has 3 links, the robot 2"});
 }
 
 INSTANTIATE_TEST_SUITE_P(Solvers, RobotWorldSolvers, ::testing::Values(sim::SolverKind::lemke, sim::SolverKind::pgs),

@@ -227,6 +227,15 @@ TEST(SceneRobot, BadRobotEntriesAreRefusedByName) {
   expect([](json& j) { j["robots"][0]["urdf"] = "/nonexistent/arm.urdf"; }, "robots[0].urdf");
   expect([](json& j) { j["robots"][0]["mesh_mode"] = "hull"; }, "robots[0].mesh_mode: unknown mesh mode");
   expect([](json& j) { j["robots"][0]["margin"] = -1; }, "robots[0].margin");
+  expect([](json& j) { j["robots"][0]["self_collision"] = 1; },
+         "robots[0].self_collision: must be true, false or the path of an SRDF file");
+  expect([](json& j) { j["robots"][0]["self_collision"] = "/nonexistent/arm.srdf"; }, "robots[0].self_collision");
+  const std::string bad_srdf =
+      dir.write("bad.srdf", "<robot name=\"arm\"><disable_collisions link1=\"base\" link2=\"elbow\" reason=\"x\"/>"
+                            "</robot>").string();
+  expect([&](json& j) { j["robots"][0]["self_collision"] = bad_srdf; }, "elbow");
+  EXPECT_EQ(error_with([](json& j) { j["robots"][0]["self_collision"] = true; }), "");
+  EXPECT_EQ(error_with([](json& j) { j["robots"][0]["self_collision"] = false; }), "");
   expect([](json& j) { j["robots"][0]["base"] = {{"p", {0, 0}}}; }, "robots[0].base");
   expect([](json& j) { j["robots"].push_back(j["robots"][0]); }, "robots: has 2 robots; a scene holds at most one");
   expect([](json& j) { j["robots"] = json::object(); }, "robots");

@@ -27,17 +27,23 @@
 // in the same step as a contact is solved after it, not with it
 // (docs/dynamics.md).
 //
-// Left out: self-collision of the robot (links never touch each other),
-// kinematic bodies, scheduled loads, restitution, the PEG formulation and
+// Self-collision (set_self_collision): two links of the robot touch as a
+// link and a body do, a row d·(J_a(p) − J_b(p)) q̇ with both links'
+// Jacobians at the contact point; the pairs are those an allowed-collision
+// matrix does not allow. Off until set.
+//
+// Left out: kinematic bodies, scheduled loads, restitution, the PEG formulation and
 // the ε facet rows (step() refuses them), contact caching and warm starts.
 #pragma once
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Core>
 
 #include <proxima/robot/articulated_sim.hpp>
+#include <proxima/robot/collision_matrix.hpp>
 #include <proxima/robot/jacobian.hpp>
 #include <proxima/robot/link_geometry.hpp>
 #include <proxima/sim/world.hpp>
@@ -45,11 +51,14 @@
 namespace proxima::robot {
 
 /// One solved contact of the last step. Side A is a robot link (link ≥ 0)
-/// or a world body (link = −1, body_a ≥ 0); side B is a world body.
+/// or a world body (link = −1, body_a ≥ 0); side B is a world body
+/// (body_b ≥ 0) or, in a self-collision, another link of the robot
+/// (link_b ≥ 0, body_b = −1).
 struct RobotContact {
   int link = -1;
   int body_a = -1;
   int body_b = -1;
+  int link_b = -1;
   Vec3 point = Vec3::Zero();
   Vec3 normal = Vec3::UnitZ();  ///< B→A
   double depth = 0.0;           ///< > 0 overlapping, < 0 a gap within the margin
@@ -59,7 +68,7 @@ struct RobotContact {
 
 /// Per-step numbers.
 struct RobotWorldStats {
-  int pairs = 0;       ///< link–body and body–body pairs whose boxes overlap
+  int pairs = 0;       ///< link–body, link–link and body–body pairs whose boxes overlap
   int contacts = 0;
   int limits = 0;       ///< joint-limit rows in the problem (RobotWorld says when)
   int iterations = 0;  ///< Lemke pivots or PGS sweeps (both when falling back)
@@ -88,6 +97,18 @@ class RobotWorld {
   /// motor_torque()). Step through RobotWorld::step, not robot().step.
   ArticulatedSim& robot() { return robot_; }
   const ArticulatedSim& robot() const { return robot_; }
+
+  /// Self-collision: the pairs of links that both have collision shapes
+  /// and that `allowed` does not allow touch each other (contacts between
+  /// their shapes, as between a link and a body, at the world's friction
+  /// default_mu). AllowedCollisionMatrix::adjacent(model), with the SRDF's
+  /// disabled pairs added (apply_srdf), is the usual matrix: a joint's two
+  /// links overlap by construction. A matrix allowing every pair turns it
+  /// off (as constructed). Throws proxima::Error when the matrix is not
+  /// sized for the robot's links.
+  void set_self_collision(const AllowedCollisionMatrix& allowed);
+  /// The link pairs (a < b) self-collision checks.
+  const std::vector<std::pair<int, int>>& self_pairs() const { return self_pairs_; }
 
   /// Advances robot and bodies by world().options.dt. Throws proxima::Error
   /// naming the field for a dt that is not finite and > 0, a gravity changed
@@ -141,6 +162,9 @@ class RobotWorld {
   ArticulatedSim robot_;
   sim::World world_;
   std::vector<Part> parts_;
+  /// parts_ of link l: [part_begin_[l], part_begin_[l + 1]).
+  std::vector<std::size_t> part_begin_;
+  std::vector<std::pair<int, int>> self_pairs_;
   std::vector<Transform> poses_;
   std::vector<Found> found_;
   std::vector<Limit> limits_;
