@@ -152,12 +152,24 @@ struct ShadowSpan {
   std::uint32_t member;  // index into ShadowBuffers::members
 };
 
+// A candidate of the mesh–convex shadow test as its scan reads it, in one
+// place: where its box starts along x (the sort key), its box and its
+// distance, so that the scan rules most candidates out without reading the
+// hit itself.
+struct ConvexShadowSpan {
+  double lo_x;
+  double lo_y, lo_z, hi_x, hi_y, hi_z;
+  double distance;
+  std::uint32_t member;  // index into the hits
+};
+
 // The shadow test's working memory, reused across queries.
 struct ShadowBuffers {
   std::vector<ShadowKey> keys;
   std::vector<ShadowMember> members;
   std::vector<std::uint32_t> group_end;
   std::vector<ShadowSpan> window;
+  std::vector<ConvexShadowSpan> convex_window;
 };
 
 // Working memory of the neighbourhood retractions (MeshMesh::retract_crossings).

@@ -242,16 +242,18 @@ struct MeshConvex {
     // whose box is `below` or more from the witness along x alone fails the
     // first test above, so each witness looks only at a window (as
     // MeshMesh's large groups do; a box over a fine mesh has hundreds).
-    std::vector<ShadowSpan>& win = buf.window;
+    std::vector<ConvexShadowSpan>& win = buf.convex_window;
     win.clear();
     double widest = 0.0;
     for (std::size_t q = 0; q < hits.size(); ++q) {
       const ConvexHit& g = hits[q];
       if (g.overlap || !(g.distance > 0.0)) continue;
       widest = std::max(widest, g.hi.x() - g.lo.x());
-      win.push_back({g.lo.x(), static_cast<std::uint32_t>(q)});
+      win.push_back({g.lo.x(), g.lo.y(), g.lo.z(), g.hi.x(), g.hi.y(), g.hi.z(), g.distance,
+                     static_cast<std::uint32_t>(q)});
     }
-    std::sort(win.begin(), win.end(), [](const ShadowSpan& x, const ShadowSpan& y) { return x.lo_x < y.lo_x; });
+    std::sort(win.begin(), win.end(),
+              [](const ConvexShadowSpan& x, const ConvexShadowSpan& y) { return x.lo_x < y.lo_x; });
     for (std::size_t p = 0; p < hits.size(); ++p) {
       ConvexHit& h = hits[p];
       if (h.overlap || !(h.distance > 0.0)) continue;
@@ -260,10 +262,14 @@ struct MeshConvex {
       const double slack = 1e-9 * (std::abs(x) + widest + below) + 1e-300;
       const double to = x + below + slack;
       auto q = std::lower_bound(win.begin(), win.end(), x - below - widest - slack,
-                                [](const ShadowSpan& sp, double v) { return sp.lo_x < v; });
+                                [](const ConvexShadowSpan& sp, double v) { return sp.lo_x < v; });
+      const double below_sq = below * below;
       for (; q != win.end() && q->lo_x < to && !h.drop; ++q) {
-        const ConvexHit& g = hits[q->member];
-        h.drop = q->member != p && g.distance < below && shadowed(h, g, below);
+        // shadowed()'s first test, on the span's own copy of the box.
+        if (!(q->distance < below) || q->member == p) continue;
+        if (box_distance_sq(h.b, Vec3(q->lo_x, q->lo_y, q->lo_z), Vec3(q->hi_x, q->hi_y, q->hi_z)) >= below_sq)
+          continue;
+        h.drop = shadowed(h, hits[q->member], below);
       }
     }
     if (witness_keys) mark_shared_witnesses(hits, *witness_keys);
