@@ -63,6 +63,38 @@ sim::Body static_body(const std::string& name, Shape shape, const Transform& pos
   return sim::make_body(name, std::move(shape), 0.0, pose, true);
 }
 
+// Steps n times; returns the deepest contact seen.
+double step_deepest(RobotWorld& rw, int n) {
+  double deepest = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < n; ++i) {
+    rw.step();
+    for (const RobotContact& c : rw.last_contacts()) deepest = std::max(deepest, c.depth);
+  }
+  return deepest;
+}
+
+// Resting on contacts: the link has stopped and sits where the geometry puts
+// it. A contact approached with a gap asks for at most that gap's closing,
+// so the link never sinks past touching by more than rounding.
+void expect_resting(const RobotWorld& rw, double q_rest, double deepest) {
+  EXPECT_FALSE(rw.last_contacts().empty());
+  EXPECT_EQ(rw.last_stats().status, sim::LcpStatus::ok);
+  EXPECT_NEAR(rw.robot().state().qd[0], 0.0, 1e-9);
+  EXPECT_NEAR(rw.robot().state().q[0], q_rest, 1e-7);
+  EXPECT_LE(deepest, 1e-9);
+}
+
+// The plate arm with ArmRestingOnABoxEdge…'s block as a collision box of its
+// own base link.
+RobotGeometry plate_over_own_block(const PlateArm& arm) {
+  std::string urdf = arm.urdf();
+  const std::string bare = "<link name=\"base\"/>";
+  urdf.replace(urdf.find(bare), bare.size(),
+               "<link name=\"base\"><collision><origin xyz=\"0.45 0 -0.8\"/><geometry><box size=\"0.5 1 1\"/>"
+               "</geometry></collision></link>");
+  return RobotGeometry(parse_urdf(urdf, "."));
+}
+
 class RobotWorldSolvers : public ::testing::TestWithParam<sim::SolverKind> {};
 
 TEST_P(RobotWorldSolvers, ArmRestingOnABoxEdgeCarriesTheTorqueBalanceForce) {
@@ -85,21 +117,10 @@ TEST_P(RobotWorldSolvers, ArmRestingOnABoxEdgeCarriesTheTorqueBalanceForce) {
   // the one the plate, sloping down away from the pivot, meets.
   w.add(static_body("block", Box(0.5, 1.0, 1.0), Transform::from_translation(Vec3(0.45, 0.0, -0.8))));
   RobotWorld rw(arm.geometry(), Transform::identity(), at(q_rest - 0.02), std::move(w));
-  double deepest = -std::numeric_limits<double>::infinity();
-  for (int i = 0; i < 400; ++i) {
-    rw.step();
-    for (const RobotContact& c : rw.last_contacts()) deepest = std::max(deepest, c.depth);
-  }
-  ASSERT_FALSE(rw.last_contacts().empty());
-  EXPECT_EQ(rw.last_stats().status, sim::LcpStatus::ok);
+  const double deepest = step_deepest(rw, 400);
   EXPECT_EQ(rw.last_stats().fallbacks, 0);
+  expect_resting(rw, q_rest, deepest);
   const double q = rw.robot().state().q[0];
-  // Resting: the link has stopped and sits where the geometry puts it. A
-  // contact approached with a gap asks for at most that gap's closing, so
-  // the link never sinks past touching by more than rounding.
-  EXPECT_NEAR(rw.robot().state().qd[0], 0.0, 1e-9);
-  EXPECT_NEAR(q, q_rest, 1e-7);
-  EXPECT_LE(deepest, 1e-9);
   double normal = 0.0;
   for (const RobotContact& c : rw.last_contacts()) {
     EXPECT_EQ(c.link, 1);
@@ -287,12 +308,7 @@ TEST_P(RobotWorldSolvers, ArmRestingOnItsOwnBaseCarriesTheTorqueBalanceForce) {
   const double ex = 0.7, ez = -0.3;
   const double d = std::hypot(ex, ez), alpha = std::atan2(-ez, ex);
   const double q_rest = alpha - std::asin(arm.t / (2.0 * d)), s = std::sqrt(d * d - 0.25 * arm.t * arm.t);
-  std::string urdf = arm.urdf();
-  const std::string bare = "<link name=\"base\"/>";
-  urdf.replace(urdf.find(bare), bare.size(),
-               "<link name=\"base\"><collision><origin xyz=\"0.45 0 -0.8\"/><geometry><box size=\"0.5 1 1\"/>"
-               "</geometry></collision></link>");
-  const RobotGeometry geometry(parse_urdf(urdf, "."));
+  const RobotGeometry geometry = plate_over_own_block(arm);
   sim::World w;
   w.friction.default_mu = 0.0;
   w.options.solver = GetParam();
@@ -301,17 +317,9 @@ TEST_P(RobotWorldSolvers, ArmRestingOnItsOwnBaseCarriesTheTorqueBalanceForce) {
   rw.set_self_collision(AllowedCollisionMatrix(2));
   ASSERT_EQ(rw.self_pairs().size(), 1u);
   EXPECT_EQ(rw.self_pairs()[0], std::make_pair(0, 1));
-  double deepest = -std::numeric_limits<double>::infinity();
-  for (int i = 0; i < 400; ++i) {
-    rw.step();
-    for (const RobotContact& c : rw.last_contacts()) deepest = std::max(deepest, c.depth);
-  }
-  ASSERT_FALSE(rw.last_contacts().empty());
-  EXPECT_EQ(rw.last_stats().status, sim::LcpStatus::ok);
+  const double deepest = step_deepest(rw, 400);
+  expect_resting(rw, q_rest, deepest);
   const double q = rw.robot().state().q[0];
-  EXPECT_NEAR(rw.robot().state().qd[0], 0.0, 1e-9);
-  EXPECT_NEAR(q, q_rest, 1e-7);
-  EXPECT_LE(deepest, 1e-9);
   double normal = 0.0;
   for (const RobotContact& c : rw.last_contacts()) {
     // Side A the base (link 0), side B the plate (link 1): the normal, B to
@@ -362,11 +370,7 @@ TEST_P(RobotWorldSolvers, FoldingLinkRestsOnAnotherMovingLinkInStaticEquilibrium
   // link1 against link3 is the only pair: the others share a joint.
   ASSERT_EQ(rw.self_pairs().size(), 1u);
   rw.robot().set_pd(Eigen::Vector2d(5000.0, 0.0), Eigen::Vector2d(100.0, 0.0), VectorXd::Zero(2), VectorXd::Zero(2));
-  double deepest = -std::numeric_limits<double>::infinity();
-  for (int i = 0; i < 2000; ++i) {
-    rw.step();
-    for (const RobotContact& c : rw.last_contacts()) deepest = std::max(deepest, c.depth);
-  }
+  const double deepest = step_deepest(rw, 2000);
   ASSERT_FALSE(rw.last_contacts().empty());
   EXPECT_LT(rw.robot().state().qd.cwiseAbs().maxCoeff(), 1e-6);
   EXPECT_LE(deepest, 1e-6);
@@ -392,12 +396,7 @@ TEST(RobotWorld, SelfCollisionChecksTheLinkPairsTheMatrixDoesNotAllow) {
   // The plate and its base block of ArmRestingOnItsOwnBase…, a joint's two
   // links: the adjacent matrix allows them, so the plate swings through.
   const PlateArm arm;
-  std::string urdf = arm.urdf();
-  const std::string bare = "<link name=\"base\"/>";
-  urdf.replace(urdf.find(bare), bare.size(),
-               "<link name=\"base\"><collision><origin xyz=\"0.45 0 -0.8\"/><geometry><box size=\"0.5 1 1\"/>"
-               "</geometry></collision></link>");
-  const RobotGeometry geometry(parse_urdf(urdf, "."));
+  const RobotGeometry geometry = plate_over_own_block(arm);
   sim::World w;
   w.options.dt = 1e-3;
   RobotWorld rw(geometry, Transform::identity(), at(0.0), std::move(w));
