@@ -46,6 +46,8 @@ const std::vector<DemoScene>& demo_scenes() {
       // The whole grasp: most of its steps are spent with the mug on the
       // table (docs/dynamics.md, "A grasp").
       {"panda_mug_grasp.json", 2.1},
+      // A quadruped standing on a noisy terrain mesh (docs/dynamics.md).
+      {"quadruped_terrain.json", 2.0},
   };
   return scenes;
 }
@@ -81,6 +83,19 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
     // robot observer sets e0 at step 0).
     double e0 = scene.world.kinetic_energy() + scene.world.potential_energy();
     double z_start = 0.0, z_end = 0.0;
+    // Without a free body, a robot scene follows the robot's centre of mass.
+    Vec3 com_start = Vec3::Zero(), com_end = Vec3::Zero();
+    const auto robot_com = [&](const robot::RobotWorld& rw) {
+      const robot::RobotModel& m = rw.robot().dynamics().model();
+      Vec3 sum = Vec3::Zero();
+      double mass = 0.0;
+      for (std::size_t l = 0; l < m.links().size(); ++l) {
+        const robot::Inertial& in = m.links()[l].inertial;
+        sum += in.mass * rw.link_poses()[l].apply(in.origin.p);
+        mass += in.mass;
+      }
+      return mass > 0.0 ? Vec3(sum / mass) : Vec3::Zero();
+    };
     Vec3 x_ref = Vec3::Zero();
     bool have_ref = false;
     // The page file is opened first: without three.js there are no pages.
@@ -104,6 +119,7 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
       if (step == 0) {
         e0 = e;
         if (body >= 0) z_start = rw.world().bodies()[static_cast<std::size_t>(body)].com_position().z();
+        com_start = robot_com(rw);
         if (page)
           replay.emplace(rw, *scene.robots.front().geometry, scene.name,
                          static_cast<int>(std::llround(r.duration / rw.world().options.dt)));
@@ -113,6 +129,7 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
       r.energy_j.x.push_back(rw.time());
       r.energy_j.y.push_back(e - e0);
       if (body >= 0) z_end = rw.world().bodies()[static_cast<std::size_t>(body)].com_position().z();
+      com_end = robot_com(rw);
     };
     const SimRunResult run = run_scene(scene, r.duration, nullptr, [&](const sim::World& w, const sim::StepStats& st) {
       if (replay && !robot) replay->observe(w);
@@ -145,6 +162,12 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
       std::snprintf(text, sizeof text, "%s: height change %+.4f m (centre of mass, end over start)",
                     r.tracked_body.c_str(), z_end - z_start);
       r.metrics.push_back({"lift", z_end - z_start, text});
+    } else if (robot) {
+      const Vec3 moved = com_end - com_start;
+      char text[160];
+      std::snprintf(text, sizeof text, "robot: centre of mass moved %+.4f m down, %.4f m sideways (end over start)",
+                    -moved.z(), std::hypot(moved.x(), moved.y()));
+      r.metrics.push_back({"settle", moved.norm(), text});
     }
     r.timing = run.timing;
     if (page) {
