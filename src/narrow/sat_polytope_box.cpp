@@ -32,12 +32,13 @@
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/narrow/sat.hpp>
 
+#include "sat_edge_axis.hpp"
 #include "sat_thresholds.hpp"
 
 namespace proxima::narrow {
 namespace {
 
-using detail::kParallel;
+using detail::cone_edge_axis;
 using detail::kWellConditioned;
 
 enum class BoxAxisKind { poly_face, poly_edge, box_face };
@@ -159,14 +160,10 @@ class BoxConeWalk {
   // The crossing of edge k's arc with G_i, as the axis e × e_i.
   void edge(const NormalCone& c, int k, int i) {
     const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(k)];
-    const Vec3 ei = e_.col(i);
-    Vec3 u = e.e.cross(ei);
-    const double l2 = u.squaredNorm(), scale2 = e.e.squaredNorm();
-    // Nearly parallel to e_i: a sliver facet whose neighbours are tested.
-    if (!(l2 > kParallel * kParallel * scale2)) return;
-    u /= std::sqrt(l2);
-    const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
-    if (u.dot(n0 + e.other_normal) < 0.0) u = -u;  // the crossing lies on the edge's minor arc
+    const double scale2 = e.e.squaredNorm();
+    Vec3 u;
+    double l2;
+    if (!cone_edge_axis(d_, c, e, e_.col(i), scale2, u, l2)) return;
     double h;
     if (l2 > kWellConditioned * kWellConditioned * scale2) {
       h = u.dot(e.q - c_);

@@ -31,6 +31,7 @@
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/narrow/sat.hpp>
 
+#include "sat_edge_axis.hpp"
 #include "sat_thresholds.hpp"
 
 namespace proxima::narrow {
@@ -40,7 +41,7 @@ namespace {
 // (skipped below kParallel; its neighbours are tested), and between that and
 // kWellConditioned the axis carries up to ε/sine of noise, so h_C is
 // recomputed from honest support values there (sat_thresholds.hpp).
-using detail::kParallel;
+using detail::cone_edge_axis;
 using detail::kWellConditioned;
 
 enum class Kind { face, edge };
@@ -224,12 +225,10 @@ class SegmentSat {
   void edge(const NormalCone& c, int k) {
     const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(k)];
     ++crossings_;
-    Vec3 u = e.e.cross(dir_);
-    const double l2 = u.squaredNorm(), scale2 = e.e.squaredNorm() * dir_len_ * dir_len_;
-    if (!(l2 > kParallel * kParallel * scale2)) return;
-    u /= std::sqrt(l2);
-    const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
-    if (u.dot(n0 + e.other_normal) < 0.0) u = -u;  // the crossing lies on the edge's minor arc
+    const double scale2 = e.e.squaredNorm() * dir_len_ * dir_len_;
+    Vec3 u;
+    double l2;
+    if (!cone_edge_axis(d_, c, e, dir_, scale2, u, l2)) return;
     double h;
     if (l2 > kWellConditioned * kWellConditioned * scale2) {
       h = u.dot(e.q - s0_);

@@ -36,8 +36,6 @@ struct PrefilterObject {
   std::array<double, 3> center{}, half{};
   std::array<double, 3> normal{};
   double offset = 0.0;
-  /// World box (a halfspace's: unbounded), for the cheapest test first.
-  std::array<double, 3> box_min{}, box_max{};
 };
 
 /// Joint angles beyond this (rad) leave a lane to the exact check.

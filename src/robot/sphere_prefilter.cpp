@@ -432,6 +432,7 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Scene
   auto scene = std::make_shared<Scene>();
   const std::vector<EnvironmentObject>& objects = env.objects();
   scene->skip.assign(objects.size() * d_->links, 0);
+  scene->box_bounds.assign(6 * objects.size(), 0.0);
   for (std::size_t o = 0; o < objects.size(); ++o) {
     const EnvironmentObject& obj = objects[o];
     PrefilterObject po;
@@ -456,10 +457,13 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Scene
       po.center = {c.x(), c.y(), c.z()};
       po.half = {h.x(), h.y(), h.z()};
     }
+    // The world box, for the cheapest test first (a halfspace's: unbounded).
     const Aabb& box = env.index().box(o);
+    const std::size_t n = objects.size();
     for (int k = 0; k < 3; ++k) {
-      po.box_min[static_cast<std::size_t>(k)] = po.halfspace ? -std::numeric_limits<double>::infinity() : box.min[k];
-      po.box_max[static_cast<std::size_t>(k)] = po.halfspace ? std::numeric_limits<double>::infinity() : box.max[k];
+      const auto uk = static_cast<std::size_t>(k);
+      scene->box_bounds[uk * n + o] = po.halfspace ? -std::numeric_limits<double>::infinity() : box.min[k];
+      scene->box_bounds[(3 + uk) * n + o] = po.halfspace ? std::numeric_limits<double>::infinity() : box.max[k];
     }
     scene->objects.push_back(po);
     PrefilterObject inner;
@@ -470,13 +474,6 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Scene
       if (at != d_->link_names.end()) scene->skip[o * d_->links + static_cast<std::size_t>(at - d_->link_names.begin())] = 1;
     }
   }
-  const std::size_t n = scene->objects.size();
-  scene->box_bounds.assign(6 * n, 0.0);
-  for (std::size_t o = 0; o < n; ++o)
-    for (std::size_t k = 0; k < 3; ++k) {
-      scene->box_bounds[k * n + o] = scene->objects[o].box_min[k];
-      scene->box_bounds[(3 + k) * n + o] = scene->objects[o].box_max[k];
-    }
   // The links no joint moves sit where they sit in every row (their poses
   // are the same product of fixed transforms each time): each one's pair
   // with an object is measured once at a state of the batch, and a pair
@@ -630,12 +627,13 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
       const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(d.pair_table[k])];
       for (std::size_t l = 0; l < W; ++l) {
         int cell[2] = {0, 0};
+        double x[2] = {0.0, 0.0};  // in cells
         bool in_range = true;
         for (int v = 0; v < t.count; ++v) {
           const auto uv = static_cast<std::size_t>(v);
-          const double x = (s.q[static_cast<std::size_t>(t.variable[uv]) * W + l] - t.lower[uv]) * t.inverse_width[uv];
-          in_range &= x >= 0.0 && x < t.cells[uv];
-          cell[v] = in_range ? static_cast<int>(x) : 0;
+          x[v] = (s.q[static_cast<std::size_t>(t.variable[uv]) * W + l] - t.lower[uv]) * t.inverse_width[uv];
+          in_range &= x[v] >= 0.0 && x[v] < t.cells[uv];
+          cell[v] = in_range ? static_cast<int>(x[v]) : 0;
         }
         if (!in_range) continue;
         const auto at = static_cast<std::size_t>(cell[0] * t.cells[1] + cell[1]);
@@ -644,11 +642,7 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
           // The sub-cell from the fractions of the cell (a point on a
           // boundary in either neighbour: both bounds hold there).
           int sub[2] = {0, 0};
-          for (int v = 0; v < t.count; ++v) {
-            const auto uv = static_cast<std::size_t>(v);
-            const double x = (s.q[static_cast<std::size_t>(t.variable[uv]) * W + l] - t.lower[uv]) * t.inverse_width[uv];
-            sub[v] = std::min(static_cast<int>((x - cell[v]) * kSubCells), kSubCells - 1);
-          }
+          for (int v = 0; v < t.count; ++v) sub[v] = std::min(static_cast<int>((x[v] - cell[v]) * kSubCells), kSubCells - 1);
           const auto k2 = static_cast<std::size_t>(t.refined[at] + sub[0] * (t.count == 2 ? kSubCells : 1) + sub[1]);
           lo = t.sub_bound[k2];
           hi = t.sub_within[k2];

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The candidate axis of a polytope edge against a direction in the cone-
+// pruned SATs (sat_segment.cpp: a segment's direction; sat_polytope_box.cpp:
+// a box's edge): e × d, unit, turned to the side where the crossing of the
+// edge's Gauss-map arc with d's great circle lies.
+#pragma once
+
+#include <cmath>
+
+#include <proxima/shape/convex_polytope.hpp>
+
+#include "sat_thresholds.hpp"
+
+namespace proxima::narrow::detail {
+
+/// Sets u to the axis of edge `e` (of cone `c` of `d`) and direction `dir`,
+/// and l2 to |e × dir|² before it was normalised. False, u unset, when the
+/// two are within kParallel of parallel (scale2 = |e|² |dir|²): a sliver
+/// facet whose neighbours are tested.
+inline bool cone_edge_axis(const PolytopeData& d, const NormalCone& c, const ConeEdge& e, const Vec3& dir,
+                           double scale2, Vec3& u, double& l2) {
+  u = e.e.cross(dir);
+  l2 = u.squaredNorm();
+  if (!(l2 > kParallel * kParallel * scale2)) return false;
+  u /= std::sqrt(l2);
+  const Vec3& n0 = d.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
+  if (u.dot(n0 + e.other_normal) < 0.0) u = -u;  // the crossing lies on the edge's minor arc
+  return true;
+}
+
+}  // namespace proxima::narrow::detail
