@@ -66,9 +66,8 @@ void RobotWorld::check_options() const {
                 std::to_string(o.contact_margin));
   if (!(o.stabilization >= 0.0 && o.stabilization <= 1.0))
     throw Error("robot world: options.stabilization must be in [0, 1], got " + std::to_string(o.stabilization));
-  if (o.formulation != sim::Formulation::stewart_trinkle || o.epsilon != 0.0)
-    throw Error("robot world: options.formulation must be stewart_trinkle with epsilon 0 (PEG and facet rows are "
-                "not supported with a robot)");
+  if (!(o.epsilon >= 0.0) || !std::isfinite(o.epsilon))
+    throw Error("robot world: options.epsilon must be finite and >= 0, got " + std::to_string(o.epsilon));
   if (o.friction_basis != sim::FrictionBasis::fixed)
     throw Error("robot world: options.friction_basis must be fixed (sliding is not supported with a robot)");
   if (world_.gravity != robot_.dynamics().gravity())
@@ -125,9 +124,20 @@ void RobotWorld::step() {
 
 void RobotWorld::find_contacts() {
   found_.clear();
+  aux_.clear();
   const std::vector<sim::Body>& bodies = world_.bodies();
   ContactOptions co;
   co.margin = world_.options.contact_margin;
+  // Boxes reach the facet broad phase's ε (robot_world_facets.cpp).
+  const double reach = facet_formulation() ? std::max(world_.options.epsilon, co.margin) : co.margin;
+  const auto sides = [](int link, int body_a, int body_b, int link_b) {
+    RobotContact c;
+    c.link = link;
+    c.body_a = body_a;
+    c.body_b = body_b;
+    c.link_b = link_b;
+    return c;
+  };
   // As the world's narrow phase: a resting face keeps all its points.
   co.feature_tolerance = 1e-3;
   const auto collect = [&](int link, int body_a, int body_b, int link_b, double mu) {
@@ -151,11 +161,14 @@ void RobotWorld::find_contacts() {
   // the boxes: a robot scene has a few dozen link shapes and bodies.
   for (const Part& part : parts_) {
     const Transform pose = poses_[static_cast<std::size_t>(part.link)] * part.origin;
-    const Aabb box = part.geometry->world_aabb(pose).inflated(co.margin);
+    const Aabb box = part.geometry->world_aabb(pose).inflated(reach);
     for (std::size_t j = 0; j < bodies.size(); ++j) {
       const sim::Body& b = bodies[j];
       if (!box.overlaps(b.geometry->world_aabb(b.pose))) continue;
       ++stats_.pairs;
+      if (add_facet_contacts(*part.geometry, pose, false, *b.geometry, b.pose, b.is_static,
+                             sides(part.link, -1, static_cast<int>(j), -1), world_.friction.default_mu))
+        continue;
       part.geometry->contacts(pose, *b.geometry, b.pose, co, scratch_);
       collect(part.link, -1, static_cast<int>(j), -1, world_.friction.default_mu);
     }
@@ -166,12 +179,15 @@ void RobotWorld::find_contacts() {
     for (std::size_t i = part_begin_[static_cast<std::size_t>(a)]; i < part_begin_[static_cast<std::size_t>(a) + 1]; ++i) {
       const Part& pa = parts_[i];
       const Transform pose_a = poses_[static_cast<std::size_t>(a)] * pa.origin;
-      const Aabb box = pa.geometry->world_aabb(pose_a).inflated(co.margin);
+      const Aabb box = pa.geometry->world_aabb(pose_a).inflated(reach);
       for (std::size_t j = part_begin_[static_cast<std::size_t>(b)]; j < part_begin_[static_cast<std::size_t>(b) + 1]; ++j) {
         const Part& pb = parts_[j];
         const Transform pose_b = poses_[static_cast<std::size_t>(b)] * pb.origin;
         if (!box.overlaps(pb.geometry->world_aabb(pose_b))) continue;
         ++stats_.pairs;
+        if (add_facet_contacts(*pa.geometry, pose_a, false, *pb.geometry, pose_b, false, sides(a, -1, -1, b),
+                               world_.friction.default_mu))
+          continue;
         pa.geometry->contacts(pose_a, *pb.geometry, pose_b, co, scratch_);
         collect(a, -1, -1, b, world_.friction.default_mu);
       }
@@ -182,8 +198,12 @@ void RobotWorld::find_contacts() {
       const sim::Body& a = bodies[i];
       const sim::Body& b = bodies[j];
       if (a.infinite_mass() && b.infinite_mass()) continue;
-      if (!a.geometry->world_aabb(a.pose).inflated(co.margin).overlaps(b.geometry->world_aabb(b.pose))) continue;
+      if (!a.geometry->world_aabb(a.pose).inflated(reach).overlaps(b.geometry->world_aabb(b.pose))) continue;
       ++stats_.pairs;
+      const double mu = world_.friction.mu(static_cast<int>(i), static_cast<int>(j));
+      if (add_facet_contacts(*a.geometry, a.pose, a.is_static, *b.geometry, b.pose, b.is_static,
+                             sides(-1, static_cast<int>(i), static_cast<int>(j), -1), mu))
+        continue;
       a.geometry->contacts(a.pose, *b.geometry, b.pose, co, scratch_);
       collect(-1, static_cast<int>(i), static_cast<int>(j), -1,
               world_.friction.mu(static_cast<int>(i), static_cast<int>(j)));
@@ -249,7 +269,7 @@ void RobotWorld::build() {
   }
   stats_.limits = static_cast<int>(limits_.size());
 
-  Eigen::Index rows = static_cast<Eigen::Index>(limits_.size());
+  Eigen::Index rows = static_cast<Eigen::Index>(limits_.size() + aux_.size());
   for (const Found& f : found_) rows += f.mu > 0.0 ? 3 : 1;
   J_.setZero(rows, N);
   lcp_.b.setZero(rows);
@@ -286,6 +306,9 @@ void RobotWorld::build() {
     lcp_.b[row] = l.gap / h;
     ++row;
   }
+  // PEG aux rows, without impulse (robot_world_facets.cpp).
+  add_aux_rows(row);
+  stats_.aux = static_cast<int>(aux_.size());
   // M⁻¹ Jᵀ by blocks: the robot's (M + Δt D)⁻¹, then each body's.
   MJt_.resize(N, rows);
   MJt_.topRows(n_).noalias() = robot_.inverse_mass() * J_.leftCols(n_).transpose();

@@ -20,14 +20,14 @@ namespace {
 constexpr std::array<std::array<int, 4>, 6> kBoxFaces{{{0, 2, 6, 4}, {1, 3, 7, 5}, {0, 1, 5, 4},
                                                        {2, 3, 7, 6}, {0, 1, 3, 2}, {4, 5, 7, 6}}};
 
-const Shape* convex_of(const Body& b) { return b.geometry ? b.geometry->convex() : nullptr; }
+const Shape* convex_of(const FacetSide& b) { return b.geometry ? b.geometry->convex() : nullptr; }
 
-const TriangleMesh* mesh_of(const Body& b) {
+const TriangleMesh* mesh_of(const FacetSide& b) {
   const Bvh* bvh = b.geometry ? b.geometry->mesh() : nullptr;
   return bvh ? &bvh->mesh() : nullptr;
 }
 
-bool has_facets(const Body& b) {
+bool has_facets(const FacetSide& b) {
   if (mesh_of(b) != nullptr) return true;
   const Shape* s = convex_of(b);
   if (s == nullptr) return false;
@@ -37,13 +37,13 @@ bool has_facets(const Body& b) {
 
 // A sphere (one rounded vertex) or a polyhedron: a box, a solid polytope or
 // a mesh (its corners, the margin their radius).
-bool has_vertices(const Body& b) {
+bool has_vertices(const FacetSide& b) {
   const Shape* s = convex_of(b);
   return has_facets(b) || (s != nullptr && s->type() == ShapeType::sphere);
 }
 
 // World vertices of a mesh, box or polytope into `out`; its margin returned.
-double corners(const Body& b, std::vector<Vec3>& out) {
+double corners(const FacetSide& b, std::vector<Vec3>& out) {
   out.clear();
   if (const TriangleMesh* m = mesh_of(b)) {
     for (const Vec3& v : m->vertices()) out.push_back(b.pose.apply(v));
@@ -64,7 +64,7 @@ double corners(const Body& b, std::vector<Vec3>& out) {
 
 // The facets of a box or polytope: world normals and core offsets (n·x on
 // the face), loops into s.vertices. Returns the margin.
-double facets(const Body& b, FacetScratch& s) {
+double facets(const FacetSide& b, FacetScratch& s) {
   const double margin = corners(b, s.vertices);
   s.normals.clear();
   s.offsets.clear();
@@ -111,7 +111,7 @@ double facets(const Body& b, FacetScratch& s) {
 }
 
 // Rows of the vertices of `v` against the facets of `f`, normals times `sign`.
-void vertex_facet_rows(const Body& v, const Body& f, double eps, double sign, FacetScratch& s) {
+void vertex_facet_rows(const FacetSide& v, const FacetSide& f, double eps, double sign, FacetScratch& s) {
   const double facet_margin = facets(f, s);
   // The vertex side: one rounded vertex (a sphere: its centre and radius)
   // or its corners (with the margin as radius).
@@ -208,7 +208,62 @@ double polygon_distance(const Vec3& x, const Vec3& n, const std::vector<Vec3>& v
   return pos || neg ? std::abs(n.dot(x - p0)) : edge;
 }
 
-bool facet_rows(const Body& a, const Body& b, double eps, FacetScratch& s) {
+// PEG's rows are a vertex (the paper's particle, a sphere, a body's
+// corners) against the facets of an obstacle. Between two moving polyhedra
+// they miss the edge–edge contacts: a pusher's edge across a box's edge has
+// no vertex of either inside the other's face, and the pusher went through
+// the box; stacked boxes and mesh cubes, twisted or offset, fell through
+// each other. Such pairs keep their closest-feature manifolds, which are
+// exact for them; a pair with a static side or a sphere takes PEG's rows.
+bool peg_pair(const FacetSide& a, bool a_static, const FacetSide& b, bool b_static) {
+  const auto sphere = [](const FacetSide& x) {
+    const Shape* s = convex_of(x);
+    return s != nullptr && s->type() == ShapeType::sphere;
+  };
+  return a_static || b_static || sphere(a) || sphere(b);
+}
+
+PegGroup peg_group(const FacetScratch& s, std::size_t g, double contact_margin) {
+  // The max runs over the facets the vertex is in front of at the step's
+  // start (ψ ≥ −slop, the slop being the contact margin, so that a vertex
+  // resting on coplanar tile tops, ψ = −1e−12 by rounding, still counts as
+  // in front of the next tile's top): through those it can leave the
+  // piece's neighbourhood without crossing the piece. A facet well behind
+  // the vertex (the vertical face of a sawtooth tooth seen from its ramp)
+  // constrains nothing until the vertex is near its front, so the extended
+  // half-space never pushes; and a vertex moving farther in a step than the
+  // piece is thick cannot satisfy the max through the far side's facet
+  // (with every facet in the max it did: the particle left a hill through
+  // its bottom at Δt = 0.1 s). A vertex deeper than the slop behind every
+  // facet is pushed out through the shallowest.
+  const std::vector<FacetRow>& rows = s.rows;
+  const std::size_t begin = static_cast<std::size_t>(s.group_begin[g]);
+  const std::size_t end = static_cast<std::size_t>(s.group_begin[g + 1]);
+  PegGroup out;
+  double top = -std::numeric_limits<double>::infinity();
+  for (std::size_t k = begin; k < end; ++k) top = std::max(top, rows[k].psi);
+  const double slop = std::max(contact_margin, 1e-9);
+  // A mesh's group is only the triangles near the vertex, not a whole
+  // piece: behind all of them (the bottom of a sawtooth mesh seen from
+  // above, within ε) is not inside the solid, and they constrain nothing.
+  if (s.group_partial[g] != 0 && top < -slop) return out;
+  out.keep = top < -slop ? top : -slop;
+  // One facet pushes (the paper's G_n): the closest one to the vertex
+  // (least |ψ| of those kept: a touching facet before one ahead). The
+  // others only decide, through their slacks, when the max has moved to
+  // them. (Two other choices were tried and dropped: the facet with the
+  // largest ψ at the end of an unconstrained step picks, for a fast
+  // vertex, a facet it never meets; the facet whose plane it would cross
+  // last picks the side face of the next tile for a box vertex sliding
+  // along coplanar tile tops, and its push tipped the box.)
+  std::size_t active = end;
+  for (std::size_t k = begin; k < end; ++k)
+    if (rows[k].psi >= out.keep && (active == end || std::abs(rows[k].psi) < std::abs(rows[active].psi))) active = k;
+  out.active = static_cast<int>(active);
+  return out;
+}
+
+bool facet_rows(const FacetSide& a, const FacetSide& b, double eps, FacetScratch& s) {
   s.rows.clear();
   s.group_begin.assign(1, 0);
   s.group_partial.clear();

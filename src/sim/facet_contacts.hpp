@@ -7,6 +7,13 @@
 
 namespace proxima::sim::detail {
 
+/// One side of a pair: its geometry at a pose (a body's, or a robot link's
+/// collision part, robot_world_facets.cpp).
+struct FacetSide {
+  const Geometry* geometry = nullptr;
+  Transform pose;
+};
+
 /// Fills s.rows, s.group_begin (one more entry than groups) and
 /// s.group_partial with the
 /// rows of pair (a, b): for every vertex of one body (a sphere is one
@@ -22,7 +29,24 @@ namespace proxima::sim::detail {
 /// obstacles of hundreds of triangles. Returns false when
 /// neither side has facets or the other side has no vertices (the pair keeps
 /// its closest-feature manifold); s.rows is then empty.
-bool facet_rows(const Body& a, const Body& b, double eps, FacetScratch& s);
+bool facet_rows(const FacetSide& a, const FacetSide& b, double eps, FacetScratch& s);
+inline bool facet_rows(const Body& a, const Body& b, double eps, FacetScratch& s) {
+  return facet_rows(FacetSide{a.geometry.get(), a.pose}, FacetSide{b.geometry.get(), b.pose}, eps, s);
+}
+
+/// Whether PEG gives the pair (a, b) its rows (world.cpp's step says why
+/// two moving polyhedra keep their manifolds): a static side or a sphere.
+bool peg_pair(const FacetSide& a, bool a_static, const FacetSide& b, bool b_static);
+
+/// PEG's reading of group g of s at the step's start (world_facets.cpp
+/// says why): `active` the row that pushes (an index into s.rows), −1 when
+/// the group constrains nothing; the group's other rows with ψ ≥ `keep`
+/// enter its max as aux rows. `contact_margin` is the slop of "in front".
+struct PegGroup {
+  int active = -1;
+  double keep = 0.0;
+};
+PegGroup peg_group(const FacetScratch& s, std::size_t g, double contact_margin);
 
 /// Distance from x to the convex polygon `loop` (indices into `vertices`,
 /// either orientation) with unit normal n.

@@ -3,8 +3,15 @@
 // time (a block Gauss–Seidel: each block's own convex subproblem is solved
 // exactly, so every sweep lowers the energy of the frictionless problem and
 // the fixed points are the solutions of the LCP of eq. (1)).
+//
+// A contact with a PEG group (MaxGroup) keeps the group's max-ψ velocity
+// non-negative instead of its own row's, as solve_pgs_max does in body
+// space (peg_pgs.cpp): with u_j the aux row's velocity, u_a + d_j =
+// u_j + active_bias, and the visit is c ← max(0, c − g / W_aa) with
+// g = max(u_a, u_j + active_bias …). Aux rows carry no impulse.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <Eigen/Dense>
 
@@ -29,17 +36,27 @@ ContactSolution solve_pgs(const ContactLcp& p, const ContactSolveOptions& option
     return out;
   }
   // u = W x + b kept up to date incrementally: a change δ on row k adds δ W(:,k).
+  for (const MaxGroup& g : p.groups) x.segment(g.first, g.count).setZero();
   VectorXd u = p.W * x + p.b;
+  // The group of each contact, −1 for none.
+  std::vector<int> group(p.contacts.size(), -1);
+  for (std::size_t g = 0; g < p.groups.size(); ++g) group[static_cast<std::size_t>(p.groups[g].contact)] = static_cast<int>(g);
   const detail::FrictionPolygon polygon(options.friction_directions);
   out.status = LcpStatus::max_iterations;
   for (int it = 1; it <= options.pgs_max_iterations; ++it) {
     double change = 0.0;
-    for (const ContactRows& c : p.contacts) {
+    for (std::size_t k = 0; k < p.contacts.size(); ++k) {
+      const ContactRows& c = p.contacts[k];
       // Normal impulse: exact 1-D minimization, projected on [0, ∞).
       const Index n = c.normal;
       const double wnn = p.W(n, n);
       if (wnn > 0.0) {
-        const double xn = std::max(0.0, x[n] - u[n] / wnn);
+        double gmax = u[n];
+        if (group[k] >= 0) {
+          const MaxGroup& g = p.groups[static_cast<std::size_t>(group[k])];
+          for (int j = 0; j < g.count; ++j) gmax = std::max(gmax, u[g.first + j] + g.active_bias);
+        }
+        const double xn = std::max(0.0, x[n] - gmax / wnn);
         const double dn = xn - x[n];
         if (dn != 0.0) {
           u += dn * p.W.col(n);

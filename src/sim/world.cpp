@@ -24,21 +24,6 @@ const char* to_string(PgsOrder o) {
 
 namespace {
 
-// PEG's rows are a vertex (the paper's particle, a sphere, a body's
-// corners) against the facets of an obstacle. Between two moving polyhedra
-// they miss the edge–edge contacts: a pusher's edge across a box's edge has
-// no vertex of either inside the other's face, and the pusher went through
-// the box; stacked boxes and mesh cubes, twisted or offset, fell through
-// each other. Such pairs keep their closest-feature manifolds, which are
-// exact for them; a pair with a static side or a sphere takes PEG's rows.
-bool peg_pair(const Body& a, const Body& b) {
-  auto sphere = [](const Body& x) {
-    const Shape* s = x.geometry ? x.geometry->convex() : nullptr;
-    return s != nullptr && s->type() == ShapeType::sphere;
-  };
-  return a.is_static || b.is_static || sphere(a) || sphere(b);
-}
-
 using Clock = std::chrono::steady_clock;
 
 double ms_since(Clock::time_point t0) {
@@ -225,7 +210,7 @@ void World::narrowphase() {
     scratch_.points.clear();
     co.margin = pair_margin(ia, ib);
     const double eps = std::max(options.epsilon, options.contact_margin) + (co.margin - options.contact_margin);
-    if (facet_formulation() && (options.formulation != Formulation::peg || peg_pair(a, b)) &&
+    if (facet_formulation() && (options.formulation != Formulation::peg || detail::peg_pair({a.geometry.get(), a.pose}, a.is_static, {b.geometry.get(), b.pose}, b.is_static)) &&
         detail::facet_rows(a, b, eps, facets_)) {
       // Vertex–facet rows: nothing cached (no reuse, no warm start).
       store_contacts(pair, scratch_.points, a.pose, b.pose);

@@ -447,9 +447,9 @@ TEST(RobotWorld, RefusesBadStepsAndInputsNamingTheField) {
   rw.world().options.contact_margin = -1.0;
   robot_test::expect_error([&] { rw.step(); }, {"options.contact_margin"});
   rw.world().options.contact_margin = 5e-3;
-  rw.world().options.formulation = sim::Formulation::peg;
-  robot_test::expect_error([&] { rw.step(); }, {"options.formulation"});
-  rw.world().options.formulation = sim::Formulation::stewart_trinkle;
+  rw.world().options.epsilon = -1e-3;  // PEG and ε > 0 are taken (robot_world_peg_test.cpp)
+  robot_test::expect_error([&] { rw.step(); }, {"options.epsilon", "finite and >= 0"});
+  rw.world().options.epsilon = 0.0;
   rw.world().options.friction_basis = sim::FrictionBasis::sliding;
   robot_test::expect_error([&] { rw.step(); }, {"options.friction_basis"});
   rw.world().options.friction_basis = sim::FrictionBasis::fixed;

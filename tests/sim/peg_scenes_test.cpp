@@ -2,8 +2,9 @@
 // The Polyhedral Exact Geometry benchmarks (examples/peg_sawtooth.json,
 // examples/peg_hills.json) at Δt = 1e-4 … 1e-1 with both formulations, and
 // speculative contacts against tunnelling. The obstacles' true surfaces are
-// written here in closed form (not read from the scene's bodies), and the
-// energy is summed from the particle's state: ½ m v² + m g y − F·x.
+// written in closed form (tests/support/peg_profiles.hpp, not read from
+// the scene's bodies), and the energy is summed from the particle's state:
+// ½ m v² + m g y − F·x.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -15,6 +16,7 @@
 
 #include <proxima/core/error.hpp>
 
+#include "../support/peg_profiles.hpp"
 #include "../support/test_shapes.hpp"
 #include "scene.hpp"
 
@@ -25,45 +27,10 @@ using Eigen::Vector2d;
 
 constexpr double kRadius = 0.02;  // the particle's radius in both scenes
 
-// Top profile of the sawtooth: teeth of length 1 m from x = −0.5, each a
-// ramp rising 0.1 m and a vertical drop.
-std::vector<Vector2d> sawtooth_profile() {
-  std::vector<Vector2d> p{{-0.5, 0.0}};
-  for (int k = 1; k <= 8; ++k) {
-    p.emplace_back(-0.5 + k, 0.1);
-    p.emplace_back(-0.5 + k, 0.0);
-  }
-  return p;
-}
+using testing::hills_profile;
+using testing::sawtooth_profile;
 
-// Ten-edge circular hills 1 m wide and 0.25 m high, centred at x = −1, 0, 1, …:
-// the arc through the hill's two base corners and its top.
-std::vector<Vector2d> hills_profile() {
-  const double w = 1.0, h = 0.25;
-  const double r = (w * w / 4 + h * h) / (2 * h), half_angle = std::asin(w / 2 / r);
-  std::vector<Vector2d> p;
-  for (int j = 0; j < 8; ++j)
-    for (int i = 0; i <= 10; ++i) {
-      const double t = -half_angle + 2 * half_angle * i / 10;
-      p.emplace_back(-1.0 + j + r * std::sin(t), h - r + r * std::cos(t));
-    }
-  return p;
-}
-
-// Signed distance of the particle's surface from the profile's solid
-// (negative: penetrating). Below the profile means inside.
-double clearance(const std::vector<Vector2d>& p, const Vector2d& x) {
-  double d = std::numeric_limits<double>::infinity(), height = -std::numeric_limits<double>::infinity();
-  for (std::size_t i = 0; i + 1 < p.size(); ++i) {
-    const Vector2d e = p[i + 1] - p[i];
-    if (e.squaredNorm() == 0.0) continue;
-    const double t = std::clamp((x - p[i]).dot(e) / e.squaredNorm(), 0.0, 1.0);
-    d = std::min(d, (x - p[i] - t * e).norm());
-    const double lo = std::min(p[i].x(), p[i + 1].x()), hi = std::max(p[i].x(), p[i + 1].x());
-    if (e.x() != 0.0 && lo <= x.x() && x.x() <= hi) height = std::max(height, p[i].y() + e.y() * (x.x() - p[i].x()) / e.x());
-  }
-  return (x.y() < height ? -d : d) - kRadius;
-}
+double clearance(const std::vector<Vector2d>& p, const Vector2d& x) { return testing::profile_clearance(p, x, kRadius); }
 
 struct Trace {
   int steps = 0;

@@ -32,8 +32,18 @@
 // Jacobians at the contact point; the pairs are those an allowed-collision
 // matrix does not allow. Off until set.
 //
-// Left out: kinematic bodies, scheduled loads, restitution, the PEG formulation and
-// the ε facet rows (step() refuses them), contact caching and warm starts.
+// Formulations (sim::StepOptions::formulation, epsilon): as World's for
+// free bodies (robot_world_facets.cpp). With ε > 0 every facet of a
+// polyhedral side (a link's box, hull or raw mesh, a body's) within ε of a
+// vertex of the other side is a row of its own; with PEG the same rows are
+// grouped per vertex and convex piece, a group imposing max(ψ_1 … ψ_m) ≥ 0
+// (sim::MaxGroup), for the pairs World gives them (a static side or a
+// sphere: a link against a static obstacle); other pairs keep their
+// manifolds. The rows use the links' Jacobians as contacts do; Lemke
+// solves the groups' LCP, PGS their max (sim::solve_pgs).
+//
+// Left out: kinematic bodies, scheduled loads, restitution (step() refuses
+// them), contact caching and warm starts.
 #pragma once
 
 #include <memory>
@@ -71,6 +81,7 @@ struct RobotWorldStats {
   int pairs = 0;       ///< link–body, link–link and body–body pairs whose boxes overlap
   int contacts = 0;
   int limits = 0;       ///< joint-limit rows in the problem (RobotWorld says when)
+  int aux = 0;          ///< PEG facet rows without impulse (sim::MaxGroup aux rows)
   int iterations = 0;  ///< Lemke pivots or PGS sweeps (both when falling back)
   int fallbacks = 0;   ///< 1 when Lemke failed and PGS took over
   sim::LcpStatus status = sim::LcpStatus::ok;  ///< of the solve whose impulses were applied
@@ -114,7 +125,8 @@ class RobotWorld {
   /// naming the field for a dt that is not finite and > 0, a gravity changed
   /// since construction, and for what the step does not support: a
   /// kinematic body, a force or torque schedule, a restitution coefficient
-  /// other than 0, the PEG formulation or ε > 0, the sliding friction basis.
+  /// other than 0, the sliding friction basis; and for an epsilon that is
+  /// not finite and >= 0.
   /// A robot step that fails (ArticulatedSim::step's errors) leaves robot
   /// and bodies as they were.
   void step();
@@ -158,6 +170,17 @@ class RobotWorld {
   void apply();
   // Adds row `row` of J along d at p for side (link, body) with sign s.
   void add_side(Eigen::Index row, int link, int body, const Vec3& p, const Vec3& d, double s);
+  // The ε and PEG formulations (robot_world_facets.cpp).
+  bool facet_formulation() const;
+  // The vertex–facet contacts of the pair (geometry a at pose_a, geometry
+  // b at pose_b; `fixed`: a static body) with the sides of `sides`, added
+  // to found_ (and their PEG aux rows to aux_) when the formulation gives
+  // the pair facet rows; false when it keeps its manifold.
+  bool add_facet_contacts(const sim::Geometry& a, const Transform& pose_a, bool fixed_a, const sim::Geometry& b,
+                          const Transform& pose_b, bool fixed_b, const RobotContact& sides, double mu);
+  // Writes the aux rows of aux_ from row `first` on (J_, lcp_.b's
+  // ψ-terms, lcp_.groups).
+  void add_aux_rows(Eigen::Index first);
 
   ArticulatedSim robot_;
   sim::World world_;
@@ -179,6 +202,8 @@ class RobotWorld {
   sim::ContactLcp lcp_;
   PointJacobian point_J_;
   std::vector<Mat3> inv_inertia_;
+  sim::detail::FacetScratch facets_;
+  std::vector<sim::detail::AuxFacet> aux_;  // PEG aux facets of this step, by contact
 };
 
 }  // namespace proxima::robot

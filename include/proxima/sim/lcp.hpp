@@ -122,8 +122,10 @@ ContactSolution solve_lemke(const ContactLcp& p, const ContactSolveOptions& opti
 /// Projected Gauss–Seidel on the same model, contact by contact: the normal
 /// impulse is projected on [0, ∞), then the tangential impulse minimizes the
 /// contact's own quadratic exactly over the friction polygon of radius
-/// μ c_n — the maximal-dissipation condition of eq. (1). `warm` (size of b,
-/// or empty) is the starting point.
+/// μ c_n — the maximal-dissipation condition of eq. (1). A contact with a
+/// PEG group keeps the group's max velocity u_a + max(0, d_1, …) ≥ 0
+/// (MaxGroup) complementary to its impulse; aux rows carry none. `warm`
+/// (size of b, or empty) is the starting point.
 ContactSolution solve_pgs(const ContactLcp& p, const ContactSolveOptions& options,
                           const Eigen::VectorXd& warm);
 
