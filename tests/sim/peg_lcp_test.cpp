@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The PEG max constraint (lcp.hpp MaxGroup) solved by Lemke (the MLCP with
-// the c slacks) and by PGS (solve_pgs_max), against a brute-force answer:
+// the c slacks) and by PGS (solve_pgs_max in body space, solve_pgs in
+// contact space), against a brute-force answer:
 // one particle, one group of facets whose planes pass near the particle,
 // the active facet pushing. The smallest impulse λ ≥ 0 along the active
 // normal for which some facet's end-of-step gap ψᵢ/Δt + nᵢ·v(λ) is ≥ 0 is
@@ -66,7 +67,7 @@ double brute_force(const Case& c) {
 
 TEST(PegLcp, LemkeAndPgsFindTheSmallestPushThatSatisfiesTheMax) {
   testing::Rng rng(2024);
-  int lemke_ok = 0, pgs_checked = 0, cases = 0;
+  int lemke_ok = 0, pgs_checked = 0, cases = 0, most_sweeps = 0;
   for (int trial = 0; trial < 400; ++trial) {
     Case c;
     c.mass = rng.uniform(0.5, 5.0);
@@ -116,9 +117,21 @@ TEST(PegLcp, LemkeAndPgsFindTheSmallestPushThatSatisfiesTheMax) {
     }
     // The velocities are v* + n₀ λ / m.
     EXPECT_LT((v.head<3>() - (c.v_star + c.normals[0] * x[0] / c.mass)).norm(), 1e-12 * (1.0 + x[0])) << trial;
+    // PGS on the contact-space problem (robot::RobotWorld's): the same
+    // max, from W and b. It stops when an impulse changes by less than
+    // 1e-9 of the largest, so λ to 1e-6; with the max on a facet at 80°
+    // its steps shrink by 1 − cos 80° each (101 sweeps at most here).
+    sim::ContactSolveOptions od;
+    od.pgs_max_iterations = 400;
+    const sim::ContactSolution dense = sim::solve_pgs(lcp, od, VectorXd());
+    most_sweeps = std::max(most_sweeps, dense.iterations);
+    EXPECT_EQ(dense.status, sim::LcpStatus::ok) << trial;
+    EXPECT_NEAR(dense.x[0], expected, 1e-6 * (1.0 + expected)) << trial;
+    for (int i = 1; i < m; ++i) EXPECT_EQ(dense.x[i], 0.0) << trial;
     ++pgs_checked;
   }
-  std::printf("  %d cases: Lemke solved %d, PGS checked %d\n", cases, lemke_ok, pgs_checked);
+  std::printf("  %d cases: Lemke solved %d, PGS checked %d, contact-space PGS at most %d sweeps\n", cases, lemke_ok,
+              pgs_checked, most_sweeps);
   EXPECT_EQ(pgs_checked, 400);
   // Corners within 80° of the active facet: Lemke solves every one (the
   // block is not copositive in general; the step falls back to PGS when not).

@@ -2,8 +2,9 @@
 // Scene files with a robot ("robots"): the scripted target trajectory
 // against its linear interpolation, a PD-held plate following it to the
 // closed-form steady state, a cube dropped on the plate loading the joint
-// with its weight (read back from the trajectory CSV), and bad robot
-// entries refused by name.
+// with its weight (read back from the trajectory CSV), the PEG formulation
+// resting the plate on its tip corners with the torque-balance force, and
+// bad robot entries refused by name.
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <proxima/core/error.hpp>
+#include <proxima/robot/robot_world.hpp>
 
 #include "scene.hpp"
 #include "../support/scene_error.hpp"
@@ -200,6 +202,44 @@ TEST(SceneRobot, ShippedUr5PushesTheBoxAlongTheTable) {
   // Tilting would show in the orientation: the box slides flat.
   const double tilt = std::hypot(column(end, "box.qx"), column(end, "box.qy"));
   EXPECT_LT(tilt, 1e-3);
+}
+
+TEST(SceneRobot, PegSceneRestsThePlateOnItsTipCornersWithTheTorqueBalance) {
+  // "formulation": "peg" with a robot: the plate, without motor, falls
+  // 1 cm onto a static block whose top is at its underside for q = 0 and
+  // which reaches past its tip (x ∈ [0.8, 1.2], |y| ≤ 0.5). PEG's rows are
+  // the plate's two bottom tip corners on the block's top (the block's
+  // corners lie outside the plate), so the frictionless force balances the
+  // gravity torque about the pivot: N len = m g l_c. Stewart–Trinkle's
+  // manifold is the four corners of the overlap patch. Both solvers.
+  const testing::TempDir dir;
+  const std::string urdf = dir.write("arm.urdf", plate_urdf()).string();
+  for (const char* solver : {"lemke", "pgs"})
+    for (const char* formulation : {"peg", "stewart_trinkle"}) {
+      SCOPED_TRACE(std::string(solver) + ", " + formulation);
+      json j = robot_scene(urdf);
+      for (const char* key : {"kp", "kd", "targets"}) j["robots"][0].erase(key);
+      j["robots"][0]["q"] = {-0.01};
+      j["solver"] = {{"kind", solver}, {"formulation", formulation}};
+      j["friction"] = {{"default", 0.0}};
+      j["bodies"] = json::parse(R"([{"name": "block", "static": true, "shape": {"shape": "box",
+        "size": [0.4, 1.0, 0.2]}, "pose": {"p": [1.0, 0, -0.12]}}])");
+      apps::Scene s = apps::scene_from_json(j);
+      double q = 1.0, normal = 0.0;
+      std::size_t contacts = 0;
+      apps::run_scene(s, 0.5, nullptr, {}, [&](const robot::RobotWorld& rw, int) {
+        q = rw.robot().state().q[0];
+        contacts = rw.last_contacts().size();
+        normal = 0.0;
+        for (const robot::RobotContact& c : rw.last_contacts()) normal += c.normal_impulse / rw.world().options.dt;
+      });
+      EXPECT_NEAR(q, 0.0, 1e-7);
+      const bool peg = std::string(formulation) == "peg";
+      EXPECT_EQ(contacts, peg ? 2u : 4u);
+      if (peg) {
+        EXPECT_NEAR(normal, kMass * kGravity * 0.5, 1e-6 * kMass * kGravity);
+      }
+    }
 }
 
 TEST(SceneRobot, BadRobotEntriesAreRefusedByName) {
