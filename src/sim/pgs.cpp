@@ -38,8 +38,9 @@ ContactSolution solve_pgs(const ContactLcp& p, const ContactSolveOptions& option
   // u = W x + b kept up to date incrementally: a change δ on row k adds δ W(:,k).
   for (const MaxGroup& g : p.groups) x.segment(g.first, g.count).setZero();
   VectorXd u = p.W * x + p.b;
-  // The group of each contact, −1 for none.
-  std::vector<int> group(p.contacts.size(), -1);
+  // The group of each contact, −1 for none (only made when there are groups).
+  std::vector<int> group;
+  if (!p.groups.empty()) group.assign(p.contacts.size(), -1);
   for (std::size_t g = 0; g < p.groups.size(); ++g) group[static_cast<std::size_t>(p.groups[g].contact)] = static_cast<int>(g);
   const detail::FrictionPolygon polygon(options.friction_directions);
   out.status = LcpStatus::max_iterations;
@@ -52,7 +53,7 @@ ContactSolution solve_pgs(const ContactLcp& p, const ContactSolveOptions& option
       const double wnn = p.W(n, n);
       if (wnn > 0.0) {
         double gmax = u[n];
-        if (group[k] >= 0) {
+        if (!group.empty() && group[k] >= 0) {
           const MaxGroup& g = p.groups[static_cast<std::size_t>(group[k])];
           for (int j = 0; j < g.count; ++j) gmax = std::max(gmax, u[g.first + j] + g.active_bias);
         }

@@ -298,6 +298,29 @@ class RobotScenesFromText(unittest.TestCase):
         rw.step(400)
         self.assertGreater(rw.q[0], 0.25)  # the last key, 0.3 rad, less the sag
 
+    def test_a_peg_scene_rests_the_plate_on_its_tip_corners(self):
+        # "formulation": "peg": the plate, without motor, falls 1 cm onto a
+        # static block under its tip (x in [0.8, 1.2]). PEG's rows are its two
+        # bottom tip corners, so the frictionless force balances the gravity
+        # torque about the pivot: N LEN = M G LEN / 2.
+        scene = json.loads(json.dumps(self.scene))
+        for k in ("kp", "kd", "targets"):
+            del scene["robots"][0][k]
+        scene["robots"][0]["q"] = [-0.01]
+        scene["solver"] = {"kind": "pgs", "formulation": "peg"}
+        scene["friction"] = {"default": 0.0}
+        scene["bodies"] = [{"name": "block", "static": True, "shape": {"shape": "box", "size": [0.4, 1.0, 0.2]},
+                            "pose": {"p": [1.0, 0.0, -0.1 - T / 2]}}]
+        rw = proxima.RobotWorld.from_json(json.dumps(scene))
+        rw.step(400)
+        self.assertAlmostEqual(rw.q[0], 0.0, delta=1e-7)
+        contacts = rw.contacts()
+        self.assertEqual(len(contacts), 2)
+        for c in contacts:
+            self.assertAlmostEqual(c["point"][0], LEN, delta=1e-6)
+        normal = sum(c["normal_force"] for c in contacts)
+        self.assertAlmostEqual(normal, M * G / 2, delta=1e-6 * M * G)
+
     def test_bad_scenes_raise_naming_the_field(self):
         with self.assertRaisesRegex(ValueError, r"robots: the scene has no robot"):
             proxima.RobotWorld.from_json(json.dumps({"bodies": []}))
