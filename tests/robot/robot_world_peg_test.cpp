@@ -6,7 +6,8 @@
 // under it with its own; a plate arm resting flat on
 // a block under its tip carries m g l_c / len at its two tip corners (the
 // only vertex–facet rows: a manifold's face patch would leave the split
-// undetermined); a sphere link on two prismatic joints, the paper's
+// undetermined); a link folding onto another moving link rests on its two
+// corners with no moment about its hinge; a sphere link on two prismatic joints, the paper's
 // particle, on the sawtooth and in the cusp between two hills (a concave
 // corner of two convex pieces) follows the true surface (written in
 // closed form) without gaining energy under PEG, and gains energy or is
@@ -23,6 +24,7 @@
 #include <gtest/gtest.h>
 
 #include <proxima/core/error.hpp>
+#include <proxima/robot/collision_matrix.hpp>
 #include <proxima/robot/robot_world.hpp>
 #include <proxima/robot/urdf.hpp>
 
@@ -218,6 +220,77 @@ TEST_P(RobotWorldPeg, PlateArmRestingFlatOnABlockCarriesTheTorqueBalanceAtItsTip
   }
   const double expected = m * kG * 0.5 * len / len;
   EXPECT_NEAR(normal, expected, 1e-6 * expected);
+}
+
+TEST_P(RobotWorldPeg, FoldingLinkRestsOnAnotherMovingLinkOnItsCornersWithTheEpsilonRows) {
+  // Self-collision under the ε rows: link1 on a PD-held pivot, a post at
+  // its tip and link3 hinged on the post, pointing back over link1, falls
+  // onto link1 (robot_world_test.cpp's folding link). Its two free-end
+  // bottom corners take link1's top face as rows of their own. Statics are
+  // the ground truth: the contact forces on link3 and its weight have no
+  // moment about its hinge, and it does not sink.
+  // link3 is narrower than link1 (0.06 against 0.1 m): its corners lie
+  // 2 cm inside link1's top face, farther than ε = 1 cm from its sides.
+  // (As wide as link1, each corner would sit on the planes of link1's side
+  // faces too, whose rows ε > 0 imposes as well.)
+  const double m1 = 2.0, m3 = 0.5, l1 = 0.6, l3 = 0.4, t = 0.04, post = 0.12;
+  const auto plate = [&](const char* link, double m, double len, double cx, double w) {
+    const double ixx = m * (w * w + t * t) / 12.0, iyy = m * (len * len + t * t) / 12.0,
+                 izz = m * (len * len + w * w) / 12.0;
+    return std::string("<link name=\"") + link + "\"><inertial><origin xyz=\"" + exact(cx) + " 0 0\"/><mass value=\"" +
+           exact(m) + "\"/><inertia ixx=\"" + exact(ixx) + "\" iyy=\"" + exact(iyy) + "\" izz=\"" + exact(izz) +
+           "\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial><collision><origin xyz=\"" + exact(cx) +
+           " 0 0\"/><geometry><box size=\"" + exact(len) + " " + exact(w) + " " + exact(t) +
+           "\"/></geometry></collision></link>";
+  };
+  const std::string urdf =
+      "<robot name=\"fold\"><link name=\"base\"/>" + plate("link1", m1, l1, 0.5 * l1, 0.1) +
+      "<link name=\"post\">" + inertial(0.1, 1e-4) + "</link>" + plate("link3", m3, l3, -0.5 * l3, 0.06) +
+      "<joint name=\"j1\" type=\"continuous\"><parent link=\"base\"/><child link=\"link1\"/><axis xyz=\"0 1 0\"/>"
+      "</joint><joint name=\"fix\" type=\"fixed\"><parent link=\"link1\"/><child link=\"post\"/><origin xyz=\"" +
+      exact(l1) + " 0 " + exact(post) + "\"/></joint><joint name=\"j3\" type=\"continuous\"><parent link=\"post\"/>"
+      "<child link=\"link3\"/><axis xyz=\"0 1 0\"/></joint></robot>";
+  const RobotGeometry geometry(parse_urdf(urdf, "."));
+  const RobotModel& model = geometry.model();
+  sim::World world;
+  use(world, Rows{"epsilon", sim::Formulation::stewart_trinkle, 0.01}, GetParam());
+  world.friction.default_mu = 0.5;
+  RobotWorld rw(geometry, Transform::identity(), {VectorXd::Zero(2), VectorXd::Zero(2)}, std::move(world));
+  rw.set_self_collision(AllowedCollisionMatrix::adjacent(model));
+  ASSERT_EQ(rw.self_pairs().size(), 1u);
+  rw.robot().set_pd(Eigen::Vector2d(5000.0, 0.0), Eigen::Vector2d(100.0, 0.0), VectorXd::Zero(2), VectorXd::Zero(2));
+  double deepest = -std::numeric_limits<double>::infinity();
+  for (int i = 0; i < 2000; ++i) {
+    rw.step();
+    for (const RobotContact& c : rw.last_contacts()) deepest = std::max(deepest, c.depth);
+  }
+  // PGS may end a step at its sweep cap (the PD-held chain under a
+  // frictional pair converges slowly); the statics below bound its error.
+  if (GetParam() == sim::SolverKind::lemke) {
+    EXPECT_EQ(rw.last_stats().status, sim::LcpStatus::ok);
+  }
+  EXPECT_LT(rw.robot().state().qd.cwiseAbs().maxCoeff(), 1e-6);
+  EXPECT_LE(deepest, 1e-6);
+  EXPECT_GT(std::abs(rw.robot().state().q[1]), 0.15);  // turned onto link1
+  const int link3 = model.link_index("link3");
+  const Transform& pose3 = rw.link_poses()[static_cast<std::size_t>(link3)];
+  const Vec3 hinge = pose3.p, axis = pose3.R * Vec3::UnitY();
+  const double h = rw.world().options.dt;
+  double moment = (pose3.apply(Vec3(-0.5 * l3, 0.0, 0.0)) - hinge).cross(Vec3(0.0, 0.0, -m3 * kG)).dot(axis);
+  const double weight_moment = std::abs(moment);
+  ASSERT_EQ(rw.last_contacts().size(), 2u);
+  for (const RobotContact& c : rw.last_contacts()) {
+    EXPECT_EQ(c.link, model.link_index("link1"));
+    EXPECT_EQ(c.link_b, link3);
+    // link3's free-end bottom corners: l3 from the hinge along the link, t/2 below it, w/2 aside.
+    const Vec3 local = pose3.inverse().apply(c.point);
+    EXPECT_NEAR(local.x(), -l3, 1e-6);
+    EXPECT_NEAR(local.z(), -0.5 * t, 1e-6);
+    EXPECT_NEAR(std::abs(local.y()), 0.03, 1e-9);
+    const Vec3 force = -(c.normal * c.normal_impulse + c.friction_impulse) / h;  // on B, link3
+    moment += (c.point - hinge).cross(force).dot(axis);
+  }
+  EXPECT_NEAR(moment, 0.0, 1e-6 * weight_moment);
 }
 
 // The paper's particle (examples/peg_sawtooth.json, peg_hills.json: a 5 kg
