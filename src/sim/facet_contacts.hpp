@@ -34,11 +34,11 @@ inline bool facet_rows(const Body& a, const Body& b, double eps, FacetScratch& s
   return facet_rows(FacetSide{a.geometry.get(), a.pose}, FacetSide{b.geometry.get(), b.pose}, eps, s);
 }
 
-/// Whether PEG gives the pair (a, b) its rows (world.cpp's step says why
-/// two moving polyhedra keep their manifolds): a static side or a sphere.
+/// Whether PEG gives the pair (a, b) its rows: a static side or a sphere
+/// (facet_contacts.cpp says why two moving polyhedra keep their manifolds).
 bool peg_pair(const FacetSide& a, bool a_static, const FacetSide& b, bool b_static);
 
-/// PEG's reading of group g of s at the step's start (world_facets.cpp
+/// PEG's reading of group g of s at the step's start (facet_contacts.cpp
 /// says why): `active` the row that pushes (an index into s.rows), −1 when
 /// the group constrains nothing; the group's other rows with ψ ≥ `keep`
 /// enter its max as aux rows. `contact_margin` is the slop of "in front".

@@ -35,8 +35,8 @@ ContactSolution solve_pgs(const ContactLcp& p, const ContactSolveOptions& option
     out.status = LcpStatus::invalid_input;
     return out;
   }
+  for (const MaxGroup& g : p.groups) x.segment(g.first, g.count).setZero();  // aux rows: no impulse
   // u = W x + b kept up to date incrementally: a change δ on row k adds δ W(:,k).
-  for (const MaxGroup& g : p.groups) x.segment(g.first, g.count).setZero();
   VectorXd u = p.W * x + p.b;
   // The group of each contact, −1 for none (only made when there are groups).
   std::vector<int> group;
