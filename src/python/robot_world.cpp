@@ -14,6 +14,10 @@
 #include <proxima/robot/robot_world.hpp>
 #include <proxima/robot/urdf.hpp>
 
+#include <nlohmann/json.hpp>
+
+#include "../apps/json_reader.hpp"
+#include "../apps/scene.hpp"  // load_scene, scene_from_json (src/python has a scene.hpp of its own)
 #include "bindings.hpp"
 #include "scene.hpp"
 #include "convert.hpp"
@@ -25,6 +29,12 @@ namespace {
 struct PyRobotWorld {
   std::unique_ptr<robot::RobotWorld> rw;
   std::mutex mutex;
+  // A world read from a scene file: its robot entry (PD gains and target
+  // trajectory), followed by step() while `scripted`.
+  std::optional<apps::SceneRobot> script;
+  bool scripted = false;
+  std::string name = "world";
+  double duration = 1.0;
 };
 
 using RobotWorldLock = std::lock_guard<std::mutex>;
@@ -68,6 +78,19 @@ int robot_world_body(const sim::World& w, const py::handle& body) {
     value_error("body: index " + std::to_string(i) + " is out of range (" + std::to_string(w.bodies().size()) +
                 " bodies)");
   return static_cast<int>(i);
+}
+
+// The robot scene of a scene file or its JSON text: its one robot among its
+// bodies, following the robot's target trajectory.
+std::unique_ptr<PyRobotWorld> robot_world_from_scene(apps::Scene&& s) {
+  if (s.robots.empty()) value_error("robots: the scene has no robot (proxima.World simulates it)");
+  auto out = std::make_unique<PyRobotWorld>();
+  out->script = std::move(s.robots.front());
+  out->rw = std::make_unique<robot::RobotWorld>(out->script->make_world(std::move(s.world)));
+  out->scripted = out->script->kp.size() > 0;
+  out->name = std::move(s.name);
+  out->duration = s.time;
+  return out;
 }
 
 }  // namespace
@@ -147,6 +170,40 @@ void bind_robot_world(py::module_& m) {
            "triangle meshes; margin inflates every link shape, m. self_collision: False (links pass through "
            "each other), True (every pair of links touches but a joint's two), or an SRDF path (and not its "
            "disabled pairs either).")
+      .def_static(
+          "from_json",
+          [](const std::string& text) {
+            nlohmann::json j;
+            try {
+              j = apps::parse_json(text);  // the scene files' parser: a repeated key is an error
+            } catch (const nlohmann::json::exception& e) {
+              throw Error(std::string("scene: not valid JSON (") + e.what() + ")");
+            }
+            return robot_world_from_scene(apps::scene_from_json(j));
+          },
+          py::arg("text"),
+          "The robot scene of scene-file JSON text (docs/scene-format.md, \"robots\"): its robot among its bodies, "
+          "following the robot's target trajectory (see scripted). Relative urdf and mesh paths are read from the "
+          "working directory.")
+      .def_static(
+          "from_file", [](const std::string& path) { return robot_world_from_scene(apps::load_scene(path)); }, py::arg("path"),
+          "The robot scene of a scene file (docs/scene-format.md), as `proxima sim` runs it: step() follows the "
+          "robot's target trajectory (see scripted). Relative paths are read from the file's folder.")
+      .def_property_readonly("name", [](PyRobotWorld& r) { return r.name; },
+                             "The scene's name ('world' if built here).")
+      .def_property_readonly("duration", [](PyRobotWorld& r) { return r.duration; },
+                             "The scene file's \"time\", s (1 if built here).")
+      .def_property(
+          "scripted", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return r.scripted; },
+          [](PyRobotWorld& r, bool on) {
+            RobotWorldLock l(r.mutex);
+            if (on && !(r.script && r.script->kp.size() > 0))
+              value_error("scripted: this RobotWorld has no target trajectory (it was not read from a scene "
+                          "whose robot has \"kp\", \"kd\" and \"targets\")");
+            r.scripted = on;
+          },
+          "True while step() sets the PD targets of the scene's target trajectory before each step (as `proxima "
+          "sim` does); set_pd and clear_pd end it, and setting it True resumes it.")
       .def_property_readonly(
           "joint_names",
           [](PyRobotWorld& r) {
@@ -206,13 +263,19 @@ void bind_robot_world(py::module_& m) {
             const Eigen::VectorXd rate = qd_target.is_none() ? Eigen::VectorXd::Zero(target.size())
                                                              : joint_values(model, qd_target, "qd_target", false);
             r.rw->robot().set_pd(p, d, target, rate);
+            r.scripted = false;
           },
           py::arg("kp"), py::arg("kd"), py::arg("q_target"), py::arg("qd_target") = py::none(),
           "PD control towards q_target (and qd_target, zeros by default), held until changed; kp and kd are one "
           "number for every joint or one per joint, >= 0.")
       .def(
-          "clear_pd", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); r.rw->robot().clear_pd(); },
-          "Ends PD control (the feed-forward torque stays).")
+          "clear_pd",
+          [](PyRobotWorld& r) {
+            RobotWorldLock l(r.mutex);
+            r.rw->robot().clear_pd();
+            r.scripted = false;
+          },
+          "Ends PD control (the feed-forward torque stays) and a scene's target trajectory.")
       .def(
           "set_torque",
           [](PyRobotWorld& r, const py::object& tau) {
@@ -226,9 +289,14 @@ void bind_robot_world(py::module_& m) {
             if (n < 0) value_error("step: n must be >= 0 (got " + std::to_string(n) + ")");
             py::gil_scoped_release free;
             RobotWorldLock l(r.mutex);
-            for (long long i = 0; i < n; ++i) r.rw->step();
+            for (long long i = 0; i < n; ++i) {
+              if (r.scripted) r.script->drive(*r.rw);
+              r.rw->step();
+            }
           },
-          py::arg("n") = 1, "Advances n steps of dt, without holding the GIL.")
+          py::arg("n") = 1,
+          "Advances n steps of dt, without holding the GIL (following the scene's target trajectory while "
+          "scripted).")
       .def(
           "link_pose",
           [](PyRobotWorld& r, const std::string& link) {

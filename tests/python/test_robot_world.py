@@ -7,7 +7,10 @@ the Panda's nearest link comes down on a table and rests on it without
 sinking; under self-collision a plate rests on a block of its own base with
 the force of torque balance; a floating-base robot falls freely at g and
 comes to rest on a floor that carries its weight; bad input raises naming
-the argument."""
+the argument. The shipped robot scenes run from their files as `proxima sim`
+runs them: the UR5 pushes the box along the table top (its centre at the
+top's height plus half its size), the Panda lifts the scanned mug as far as
+its hand rises without slip, the quadruped's feet carry its weight."""
 import json
 import math
 import os
@@ -18,6 +21,8 @@ import numpy as np
 
 import proxima
 from helpers import DATA
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
 
 G = 9.81
 M, LEN, W, T = 2.0, 1.0, 0.3, 0.04  # the plate: mass, length along x, width, thickness
@@ -266,6 +271,118 @@ class PandaOnATable(unittest.TestCase):
         # The table only pushes up.
         total = sum(c["normal_force"] * np.asarray(c["normal"]) + c["friction_force"] for c in contacts)
         self.assertGreater(total[2], 0.0)
+
+
+class ShippedRobotScenes(unittest.TestCase):
+    """examples/*.json with a robot, read by RobotWorld.from_file and stepped
+    for the scene's time, its target trajectory followed."""
+
+    def run_scene(self, name, observe=None):
+        rw = proxima.RobotWorld.from_file(os.path.join(EXAMPLES, name))
+        self.assertTrue(rw.scripted)
+        steps = int(round(rw.duration / rw.dt))
+        for i in range(steps):
+            rw.step()
+            if observe:
+                observe(rw, i + 1)
+        self.assertAlmostEqual(rw.time, steps * rw.dt, places=9)
+        return rw
+
+    def test_the_ur5_pushes_the_box_flat_along_the_table(self):
+        scene = json.load(open(os.path.join(EXAMPLES, "ur5_push_box.json")))
+        bodies = {b["name"]: b for b in scene["bodies"]}
+        table, box = bodies["table"], bodies["box"]
+        top = table["pose"]["p"][2] + table["shape"]["size"][2] / 2
+        rest_z = top + box["shape"]["size"][2] / 2
+        start = np.asarray(box["pose"]["p"])
+        heights = []
+        rw = self.run_scene("ur5_push_box.json", lambda rw, i: heights.append(rw.body_pose("box").p[2]))
+        self.assertEqual(rw.name, "ur5_push_box")
+        end = np.asarray(rw.body_pose("box").p)
+        # Slid, not lifted or sunk: the centre stays at the top plus half the
+        # box's size, and the box ends at rest, pushed more than 15 cm.
+        self.assertLess(max(abs(z - rest_z) for z in heights), 1e-3)
+        self.assertGreater(np.linalg.norm(end[:2] - start[:2]), 0.15)
+        self.assertLess(np.linalg.norm(rw.body_velocity("box")), 1e-3)
+
+    def test_the_panda_lifts_the_scanned_mug_with_its_hand(self):
+        mug_file = "/usr/share/mujoco/model/mug/mug.obj"
+        self.assertTrue(os.path.exists(mug_file), mug_file + " is missing: install libmujoco-samples (scripts/deps.sh)")
+        track = {}
+
+        def observe(rw, i):
+            t = round(i * rw.dt, 6)
+            if t in (0.6, 1.6, 2.1):
+                hand = rw.link_pose("panda_hand")
+                mug = rw.body_pose("mug")
+                # The mug's centre in the hand's frame: it does not move there
+                # if the fingers hold it without slip.
+                track[t] = (np.asarray(hand.p), np.asarray(mug.p), hand.inverse() * mug)
+
+        self.run_scene("panda_mug_grasp.json", observe)
+        hand_rise = track[1.6][0][2] - track[0.6][0][2]
+        mug_rise = track[1.6][1][2] - track[0.6][1][2]
+        self.assertGreater(hand_rise, 0.19)
+        self.assertLess(abs(mug_rise - hand_rise), 2e-3)
+        for t in (1.6, 2.1):
+            self.assertLess(np.linalg.norm(np.asarray(track[t][2].p) - np.asarray(track[0.6][2].p)), 2e-3)
+
+    def test_the_quadruped_stands_on_the_terrain_mesh_carrying_its_weight(self):
+        rw = self.run_scene("quadruped_terrain.json")
+        urdf = os.path.join(EXAMPLES, "robots", "quadruped.urdf")
+        import xml.etree.ElementTree as ET
+        mass = sum(float(m.get("value")) for m in ET.parse(urdf).getroot().iter("mass"))
+        scene = json.load(open(os.path.join(EXAMPLES, "quadruped_terrain.json")))
+        g = -scene.get("gravity", [0, 0, -G])[2]
+        contacts = rw.contacts()
+        self.assertTrue(contacts)
+        total = sum(c["normal_force"] * np.asarray(c["normal"]) + c["friction_force"] for c in contacts)
+        self.assertAlmostEqual(total[2] / (mass * g), 1.0, delta=1e-3)
+        self.assertLess(np.abs(rw.qd).max(), 1e-3)
+        self.assertTrue(rw.floating_base)  # the trunk is the root link, free
+        self.assertLess(np.abs(rw.base_twist).max(), 1e-3)
+
+
+class RobotScenesFromText(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.urdf = plate_urdf(self.dir.name)
+        self.scene = {"name": "held", "time": 0.2, "bodies": [],
+                      "robots": [{"urdf": self.urdf, "q": [0.0], "kp": [400.0], "kd": [20.0],
+                                  "targets": [{"t": 0.0, "q": [0.0]}, {"t": 0.1, "q": [0.3]}]}]}
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def test_step_follows_the_target_trajectory_until_set_pd(self):
+        rw = proxima.RobotWorld.from_json(json.dumps(self.scene))
+        self.assertEqual((rw.name, rw.duration, rw.scripted), ("held", 0.2, True))
+        rw.step(100)
+        self.assertGreater(rw.q[0], 0.1)  # on its way to the 0.3 rad key
+        rw.set_pd(400.0, 20.0, [0.0])
+        self.assertFalse(rw.scripted)
+        rw.step(400)
+        self.assertLess(abs(rw.q[0]), abs(M * G * LEN / 2 / 400.0) + 1e-3)  # back at 0, sagging by τ_g / kp at most
+        rw.scripted = True
+        rw.step(400)
+        self.assertGreater(rw.q[0], 0.25)  # the last key, 0.3 rad, less the sag
+
+    def test_bad_scenes_raise_naming_the_field(self):
+        with self.assertRaisesRegex(ValueError, r"robots: the scene has no robot"):
+            proxima.RobotWorld.from_json(json.dumps({"bodies": []}))
+        bad = json.loads(json.dumps(self.scene))
+        bad["robots"][0]["kpp"] = 1
+        with self.assertRaisesRegex(ValueError, r"robots\[0\]\.kpp"):
+            proxima.RobotWorld.from_json(json.dumps(bad))
+        with self.assertRaisesRegex(ValueError, r"scene: not valid JSON"):
+            proxima.RobotWorld.from_json("{")
+        no_script = json.loads(json.dumps(self.scene))
+        for k in ("kp", "kd", "targets"):
+            del no_script["robots"][0][k]
+        rw = proxima.RobotWorld.from_json(json.dumps(no_script))
+        self.assertFalse(rw.scripted)
+        with self.assertRaisesRegex(ValueError, r"scripted: this RobotWorld has no target trajectory"):
+            rw.scripted = True
 
 
 if __name__ == "__main__":
