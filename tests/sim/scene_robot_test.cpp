@@ -225,6 +225,65 @@ TEST(SceneRobot, ShippedUr5PushesTheBoxAlongTheTable) {
   EXPECT_LT(tilt, 1e-3);
 }
 
+// A lone 2 kg box, its centre of mass off its origin, as a robot without
+// joints: with "floating_base" it is a free body.
+std::string brick_urdf() {
+  return "<robot name=\"brick\"><link name=\"brick\"><inertial><origin xyz=\"0.1 0 0.05\"/><mass value=\"2\"/>"
+         "<inertia ixx=\"0.01\" iyy=\"0.02\" izz=\"0.025\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>"
+         "<collision><geometry><box size=\"0.3 0.2 0.1\"/></geometry></collision></link></robot>";
+}
+
+TEST(SceneRobot, FloatingBaseFallsOnTheDiscreteParabolaInTheCsv) {
+  // Semi-implicit Euler from rest at z0 with the base's initial twist
+  // (v = (1, 0, 0) in a base turned 90° about z: world velocity (0, 1, 0)):
+  // y = t, z = z0 − ½ g t (t + dt) at step k, t = k dt.
+  const testing::TempDir dir;
+  json j = json::parse(R"({"dt": 0.001, "time": 0.2, "bodies": [], "robots": [{"floating_base": true,
+    "base": {"p": [0, 0, 1], "q": [0.7071067811865476, 0, 0, 0.7071067811865476]},
+    "base_twist": [1, 0, 0, 0, 0, 0]}]})");
+  j["robots"][0]["urdf"] = dir.write("brick.urdf", brick_urdf()).string();
+  apps::Scene s = apps::scene_from_json(j);
+  ASSERT_EQ(s.robots.front().kind, robot::BaseKind::floating);
+  std::ostringstream csv;
+  apps::run_scene(s, 0.2, &csv);
+  const std::vector<Row> rows = rows_of(csv.str());
+  ASSERT_EQ(rows.size(), 200u);  // steps 1 … 200
+  for (std::size_t k = 0; k < rows.size(); k += 49) {
+    const double t = column(rows[k], "time");
+    EXPECT_NEAR(t, 1e-3 * static_cast<double>(k + 1), 1e-12);
+    EXPECT_NEAR(column(rows[k], "brick.base.x"), 0.0, 1e-9);
+    EXPECT_NEAR(column(rows[k], "brick.base.y"), t, 1e-9);
+    EXPECT_NEAR(column(rows[k], "brick.base.z"), 1.0 - 0.5 * kGravity * t * (t + 1e-3), 1e-9);
+    EXPECT_NEAR(column(rows[k], "brick.base.qw"), std::sqrt(0.5), 1e-9);
+    EXPECT_NEAR(column(rows[k], "brick.base.qz"), std::sqrt(0.5), 1e-9);
+  }
+}
+
+TEST(SceneRobot, BadFloatingBaseEntriesAreRefusedByName) {
+  const testing::TempDir dir;
+  const std::string urdf = dir.write("brick.urdf", brick_urdf()).string();
+  const auto expect = [&](const std::function<void(json&)>& edit, const std::string& part) {
+    json j = json::parse(R"({"dt": 0.001, "time": 0.1, "bodies": [], "robots": [{"floating_base": true}]})");
+    j["robots"][0]["urdf"] = urdf;
+    edit(j);
+    const std::string e = testing::scene_error(j);
+    EXPECT_NE(e.find(part), std::string::npos) << "'" << part << "' not in: " << e;
+  };
+  expect([](json& j) { j["robots"][0]["floating_base"] = "yes"; }, "robots[0].floating_base");
+  expect([](json& j) { j["robots"][0]["floating"] = true; }, "robots[0].floating: unknown key");
+  expect([](json& j) { j["robots"][0]["base_twist"] = {1, 2, 3}; }, "robots[0].base_twist: has 3 values, expected 6");
+  expect([](json& j) { j["robots"][0]["base_twist"] = {0, 0, 0, 0, 0, 1e7}; }, "robots[0].base_twist[5]");
+  expect([](json& j) { j["robots"][0]["base_twist"] = {0, 0, "up", 0, 0, 0}; }, "robots[0].base_twist[2]");
+  expect([](json& j) {
+    j["robots"][0]["floating_base"] = false;
+    j["robots"][0]["base_twist"] = {0, 0, 0, 0, 0, 0};
+  }, "robots[0].base_twist: only a floating base moves");
+  json ok = json::parse(R"({"dt": 0.001, "time": 0.1, "bodies": [], "robots": [{"floating_base": true,
+    "base_twist": [0, 0, 0, 0, 0, 0]}]})");
+  ok["robots"][0]["urdf"] = urdf;
+  EXPECT_EQ(testing::scene_error(ok), "");
+}
+
 TEST(SceneRobot, BadRobotEntriesAreRefusedByName) {
   const testing::TempDir dir;
   const std::string urdf = dir.write("arm.urdf", plate_urdf()).string();
