@@ -87,14 +87,14 @@ void bind_dynamics(py::module_& m) {
       "naming the argument (and the joint).")
       .def(py::init(&make_dynamics), py::arg("urdf"), py::kw_only(), py::arg("base") = py::none(),
            py::arg("gravity") = py::none(), py::arg("packages") = std::map<std::string, std::filesystem::path>{},
-           py::arg("floating_base") = false,
+           py::arg("floating_base").noconvert() = false,
            "Dynamics(urdf, *, base=None (the root link's pose), gravity=(0, 0, -9.81), packages={name: dir}, "
            "floating_base=False (True: the root link is free; base is then the default query pose))")
       .def_static("from_xml", &make_dynamics_from_xml, py::arg("urdf_xml"), py::kw_only(),
                   py::arg("base_dir") = std::filesystem::path("."), py::arg("base") = py::none(),
                   py::arg("gravity") = py::none(),
                   py::arg("packages") = std::map<std::string, std::filesystem::path>{},
-                  py::arg("floating_base") = false, "The same from URDF text; mesh paths relative to base_dir.")
+                  py::arg("floating_base").noconvert() = false, "The same from URDF text; mesh paths relative to base_dir.")
       .def_property_readonly("dof", &robot::Dynamics::dof,
                              "Generalized velocities: variable_count, plus 6 for a floating base.")
       .def_property_readonly("variable_count", &robot::Dynamics::variable_count, "Joint variables: the length of q.")

@@ -163,7 +163,7 @@ void bind_robot_world(py::module_& m) {
            }),
            py::arg("urdf"), py::arg("world"), py::kw_only(), py::arg("base") = py::none(), py::arg("q") = py::none(),
            py::arg("qd") = py::none(), py::arg("mesh_mode") = "convex_hull", py::arg("margin") = 0.0,
-           py::arg("self_collision") = false, py::arg("floating_base") = false, py::arg("base_twist") = py::none(),
+           py::arg("self_collision") = false, py::arg("floating_base").noconvert() = false, py::arg("base_twist") = py::none(),
            "The robot of the URDF file with its root at `base`, at joint positions q and velocities qd (zeros by "
            "default), among a copy of `world`'s bodies. floating_base: the root link is free (it starts at "
            "`base` with base_twist, (v, w) in the root link's frame, zeros by default) instead of fixed. mesh_mode: link meshes as their convex hulls or raw "

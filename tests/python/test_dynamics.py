@@ -293,6 +293,8 @@ class DynamicsInputs(unittest.TestCase):
     def test_floating_vectors_and_base_pose_are_checked(self):
         dyn = proxima.Dynamics.from_xml(FLOATING_ARM, floating_base=True)
         self.assertTrue(dyn.floating_base)
+        with self.assertRaises(TypeError):  # a bool, not a number that converts to one
+            proxima.Dynamics.from_xml(FLOATING_ARM, floating_base=1)
         self.assertEqual((dyn.variable_count, dyn.dof), (4, 10))
         q, u = np.zeros(4), np.zeros(10)
         self.assertEqual(dyn.mass_matrix(q).shape, (10, 10))

@@ -95,6 +95,8 @@ class FloatingBrick(unittest.TestCase):
         self.assertLess(abs(rw.q[0]), 1e-2)
 
     def test_bad_floating_input_raises(self):
+        with self.assertRaises(TypeError):  # a bool, not a number that converts to one
+            proxima.RobotWorld(self.urdf, self.world(), floating_base=1)
         with self.assertRaisesRegex(ValueError, r"base_twist: only a floating base"):
             proxima.RobotWorld(self.urdf, self.world(), base_twist=np.zeros(6))
         with self.assertRaisesRegex(ValueError, r"base_twist: expected 6 values"):
