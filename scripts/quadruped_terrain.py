@@ -8,12 +8,12 @@ changing the numbers below:
     .venv/bin/python scripts/quadruped_terrain.py            # writes the files
     .venv/bin/python scripts/quadruped_terrain.py --check    # exits 1 if one differs
 
-The robot's trunk is free in space through six joints that carry no mass,
-x, y, z (prismatic) and yaw, pitch, roll (revolute): their dynamics are the
-floating base's, away from pitch ±90°. Each leg has a hip and a knee about
-y, a thigh and a shin, and a ball foot; only the trunk and the feet collide.
-The legs are held in a crouch by PD targets; the six trunk joints have no
-motor (gains 0).
+The robot's trunk is its root link, and the scene gives it a floating base
+("floating_base": true): the trunk is a free rigid body, its pose and twist
+part of the robot's state (docs/dynamics.md, "Floating base"). Each leg has
+a hip and a knee about y, a thigh and a shin, and a ball foot; only the
+trunk and the feet collide. The legs are held in a crouch by PD targets;
+the base has no motor.
 
 The terrain is a 1.2 m square height field on a 2.5 cm grid whose heights
 are uniform noise of ±5 mm (a fixed seed), written as a raw triangle mesh
@@ -69,20 +69,9 @@ def inertial(m, xyz, moments):
 def urdf_text():
     out = ['<?xml version="1.0"?>',
            '<!-- SPDX-License-Identifier: BSD-3-Clause -->',
-           '<!-- A small quadruped written by scripts/quadruped_terrain.py; the six joints from "world" to',
-           '     "trunk" carry no mass and stand for a floating base. -->',
-           '<robot name="quadruped">', '  <link name="world"/>']
-    chain = [("x", "prismatic", "1 0 0"), ("y", "prismatic", "0 1 0"), ("z", "prismatic", "0 0 1"),
-             ("yaw", "continuous", "0 0 1"), ("pitch", "continuous", "0 1 0"), ("roll", "continuous", "1 0 0")]
-    parent = "world"
-    for name, kind, axis in chain:
-        child = "trunk" if name == "roll" else "base_" + name
-        if child != "trunk":
-            out.append(f'  <link name="{child}"/>')
-        limit = '<limit lower="-100" upper="100" effort="0" velocity="0"/>' if kind == "prismatic" else ""
-        out.append(f'  <joint name="{name}" type="{kind}"><parent link="{parent}"/><child link="{child}"/>'
-                   f'<axis xyz="{axis}"/>{limit}</joint>')
-        parent = child
+           '<!-- A small quadruped written by scripts/quadruped_terrain.py; its root link, the trunk, is',
+           '     meant for a floating base (examples/quadruped_terrain.json). -->',
+           '<robot name="quadruped">']
     a, b, c = TRUNK
     out.append(f'  <link name="trunk">{inertial(TRUNK_MASS, (0, 0, 0), box_inertia(TRUNK_MASS, a, b, c))}'
                f'<collision><geometry><box size="{fmt(a)} {fmt(b)} {fmt(c)}"/></geometry></collision></link>')
@@ -125,8 +114,7 @@ def scene_text():
     # crouch, the ball on the floor (heights within ±NOISE), 5 mm to fall.
     leg_height = LEG * math.cos(HIP) + LEG * math.cos(HIP + KNEE)
     z0 = TRUNK[2] / 2 + leg_height + FOOT + NOISE + 0.005
-    q0 = [0.0, 0.0, z0, 0.0, 0.0, 0.0] + [HIP, KNEE] * 4
-    zeros, legs = [0.0] * 6, [KP] * 8
+    q0 = [HIP, KNEE] * 4
     scene = {
         "name": "quadruped_terrain",
         "dt": DT,
@@ -135,8 +123,8 @@ def scene_text():
         "friction": {"default": 1.0},
         "bodies": [{"name": "terrain", "static": True,
                     "shape": {"shape": "mesh", "file": "meshes/noisy_terrain.obj", "margin": LAYER}}],
-        "robots": [{"urdf": "robots/quadruped.urdf", "q": q0, "kp": zeros + legs, "kd": zeros + [KD] * 8,
-                    "targets": [{"t": 0.0, "q": q0}]}],
+        "robots": [{"urdf": "robots/quadruped.urdf", "base": {"p": [0.0, 0.0, z0]}, "floating_base": True,
+                    "q": q0, "kp": KP, "kd": KD, "targets": [{"t": 0.0, "q": q0}]}],
     }
     return json.dumps(scene, indent=1) + "\n"
 

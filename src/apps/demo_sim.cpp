@@ -12,6 +12,7 @@
 #include "demo_sim.hpp"
 #include "html_replay.hpp"
 #include "replay_page.hpp"
+#include "robot_scene_metrics.hpp"
 #include "scene.hpp"
 
 namespace proxima::apps {
@@ -48,6 +49,8 @@ const std::vector<DemoScene>& demo_scenes() {
       {"panda_mug_grasp.json", 2.1},
       // A quadruped standing on a noisy terrain mesh (docs/dynamics.md).
       {"quadruped_terrain.json", 2.0},
+      // The UR5's gripper pushes a box along a table (docs/dynamics.md).
+      {"ur5_push_box.json", 4.0},
   };
   return scenes;
 }
@@ -82,7 +85,7 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
     // With a robot the energy is the robot's and the bodies' (run_scene's
     // robot observer sets e0 at step 0).
     double e0 = scene.world.kinetic_energy() + scene.world.potential_energy();
-    double z_start = 0.0, z_end = 0.0;
+    Vec3 body_start = Vec3::Zero(), body_end = Vec3::Zero();
     // Without a free body, a robot scene follows the robot's centre of mass.
     Vec3 com_start = Vec3::Zero(), com_end = Vec3::Zero();
     const auto robot_com = [&](const robot::RobotWorld& rw) {
@@ -98,6 +101,7 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
     };
     Vec3 x_ref = Vec3::Zero();
     bool have_ref = false;
+    RobotSceneMetrics robot_metrics(body, 0.75 * r.duration);
     // The page file is opened first: without three.js there are no pages.
     std::optional<ReplayPageFile> page;
     std::optional<SimReplay> replay;
@@ -118,7 +122,7 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
       const double e = rw.kinetic_energy() + rw.potential_energy();
       if (step == 0) {
         e0 = e;
-        if (body >= 0) z_start = rw.world().bodies()[static_cast<std::size_t>(body)].com_position().z();
+        if (body >= 0) body_start = rw.world().bodies()[static_cast<std::size_t>(body)].com_position();
         com_start = robot_com(rw);
         if (page)
           replay.emplace(rw, *scene.robots.front().geometry, scene.name,
@@ -126,9 +130,10 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
         return;
       }
       if (replay) replay->observe(rw);
+      robot_metrics.observe(rw);
       r.energy_j.x.push_back(rw.time());
       r.energy_j.y.push_back(e - e0);
-      if (body >= 0) z_end = rw.world().bodies()[static_cast<std::size_t>(body)].com_position().z();
+      if (body >= 0) body_end = rw.world().bodies()[static_cast<std::size_t>(body)].com_position();
       com_end = robot_com(rw);
     };
     const SimRunResult run = run_scene(scene, r.duration, nullptr, [&](const sim::World& w, const sim::StepStats& st) {
@@ -156,18 +161,25 @@ std::vector<SceneReport> run_demo_scenes(const std::string& examples_dir, double
     }, on_robot);
     r.metrics = run.metrics;
     // A scene with a robot has no scene metrics; what it does to its first
-    // free body (the mug the Panda lifts) is its height change.
+    // free body (the mug the Panda lifts, the box the UR5 pushes) is how far
+    // it moved up and sideways.
     if (robot && body >= 0) {
-      char text[160];
-      std::snprintf(text, sizeof text, "%s: height change %+.4f m (centre of mass, end over start)",
-                    r.tracked_body.c_str(), z_end - z_start);
-      r.metrics.push_back({"lift", z_end - z_start, text});
+      const Vec3 moved = body_end - body_start;
+      char text[200];
+      std::snprintf(text, sizeof text, "%s: height change %+.4f m, moved %.4f m sideways (centre of mass, end over start)",
+                    r.tracked_body.c_str(), moved.z(), std::hypot(moved.x(), moved.y()));
+      r.metrics.push_back({"lift", moved.z(), text});
     } else if (robot) {
       const Vec3 moved = com_end - com_start;
       char text[160];
       std::snprintf(text, sizeof text, "robot: centre of mass moved %+.4f m down, %.4f m sideways (end over start)",
                     -moved.z(), std::hypot(moved.x(), moved.y()));
       r.metrics.push_back({"settle", moved.norm(), text});
+    }
+    if (robot) {
+      const sim::TimingSummary& t = run.timing;
+      const double ms_step = t.steps > 0 ? (t.broadphase + t.contacts + t.build + t.solve) / t.steps : 0.0;
+      for (sim::MetricResult& m : robot_metrics.results(scene.world.options.dt, ms_step)) r.metrics.push_back(std::move(m));
     }
     r.timing = run.timing;
     if (page) {

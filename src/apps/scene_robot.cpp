@@ -77,10 +77,26 @@ SceneRobot robot_from_json(const json& j, const std::string& field, const std::s
     }
     const json* base = r.get("base");
     s.base = base ? pose_from_json(*base, r.field("base")) : Transform::identity();
+    s.kind = r.boolean_or("floating_base", false) ? robot::BaseKind::floating : robot::BaseKind::fixed;
     const json* q = r.get("q");
     s.initial.q = q ? joint_vector_at(*q, r.field("q"), m, -kMaxLength, kMaxLength, false) : Eigen::VectorXd::Zero(n);
     const json* qd = r.get("qd");
-    s.initial.qd = qd ? joint_vector_at(*qd, r.field("qd"), m, -1e6, 1e6, false) : Eigen::VectorXd::Zero(n);
+    const Eigen::VectorXd rates =
+        qd ? joint_vector_at(*qd, r.field("qd"), m, -1e6, 1e6, false) : Eigen::VectorXd::Zero(n);
+    // A floating base's twist comes first in the velocities (dynamics.hpp).
+    robot::Vec6 twist = robot::Vec6::Zero();
+    if (const json* bt = r.get("base_twist")) {
+      const std::string tf = r.field("base_twist");
+      if (s.kind != robot::BaseKind::floating) fail(tf, "only a floating base moves (set \"floating_base\": true)");
+      const json& a = array_at(*bt, tf, "6 numbers: v, then w, in the root link's frame");
+      if (a.size() != 6) fail(tf, "has " + std::to_string(a.size()) + " values, expected 6 (v, then w)");
+      for (std::size_t i = 0; i < 6; ++i)
+        twist[static_cast<Eigen::Index>(i)] = number_at(a[i], index_path(tf, i), Range{-1e6, 1e6});
+    }
+    const Eigen::Index off = s.kind == robot::BaseKind::floating ? 6 : 0;
+    s.initial.qd.resize(off + n);
+    s.initial.qd.head(off) = twist.head(off);
+    s.initial.qd.tail(n) = rates;
     const json* torque = r.get("torque");
     s.torque = torque ? joint_vector_at(*torque, r.field("torque"), m, -kMaxTorque, kMaxTorque, false)
                       : Eigen::VectorXd::Zero(n);
@@ -133,7 +149,7 @@ void SceneRobot::target_at(double t, Eigen::VectorXd& q, Eigen::VectorXd& qd) co
 }
 
 robot::RobotWorld SceneRobot::make_world(sim::World world) const {
-  robot::RobotWorld rw(*geometry, base, initial, std::move(world));
+  robot::RobotWorld rw(*geometry, base, initial, std::move(world), kind);
   if (self_collision) rw.set_self_collision(*self_collision);
   rw.robot().set_torque(torque);
   drive(rw);

@@ -25,8 +25,9 @@ struct RobotTargetKey {
 
 struct SceneRobot {
   std::shared_ptr<const robot::RobotGeometry> geometry;
-  Transform base;
-  robot::ArticulatedState initial;
+  Transform base;  ///< the fixed base's pose, or where a floating base starts
+  robot::BaseKind kind = robot::BaseKind::fixed;  ///< "floating_base": true
+  robot::ArticulatedState initial;  ///< qd: a floating base's twist first
   Eigen::VectorXd kp, kd;    ///< empty: no PD control
   Eigen::VectorXd torque;    ///< feed-forward, zeros unless given
   std::vector<RobotTargetKey> targets;  ///< times strictly increasing; empty without PD

@@ -44,6 +44,8 @@ void robot_csv_header(const robot::RobotWorld& rw, std::ostream& out) {
     for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz"}) out << ',' << b.name << '.' << c;
   }
   const robot::RobotModel& m = rw.robot().dynamics().model();
+  if (rw.robot().dynamics().floating())
+    for (const char* c : {"x", "y", "z", "qw", "qx", "qy", "qz"}) out << ',' << m.name() << ".base." << c;
   for (const std::string& j : m.variable_names()) out << ',' << m.name() << '.' << j << ".q";
   for (const std::string& j : m.variable_names()) out << ',' << m.name() << '.' << j << ".tau";
   out << ",kinetic,potential,energy,contacts,pairs,iterations,fallbacks,status,ms_contacts,ms_build,ms_solve\n";
@@ -56,6 +58,12 @@ void robot_csv_row(const robot::RobotWorld& rw, int step, std::ostream& out) {
     const Quat q(b.pose.R);
     out << ',' << b.pose.p.x() << ',' << b.pose.p.y() << ',' << b.pose.p.z() << ',' << q.w() << ',' << q.x() << ','
         << q.y() << ',' << q.z();
+  }
+  if (rw.robot().dynamics().floating()) {
+    const Transform& b = rw.robot().state().base;
+    const Quat q(b.R);
+    out << ',' << b.p.x() << ',' << b.p.y() << ',' << b.p.z() << ',' << q.w() << ',' << q.x() << ',' << q.y() << ','
+        << q.z();
   }
   for (const double x : rw.robot().state().q) out << ',' << x;
   for (const double x : rw.robot().motor_torque()) out << ',' << x;

@@ -557,7 +557,8 @@ class MotionCheck:
     def distance_queries(self) -> int: ...
 
 class Dynamics:
-    """Joint-space dynamics of a fixed-base URDF robot (mass matrix, bias forces, inverse and forward dynamics)."""
+    """Dynamics of a URDF robot with a fixed or floating base (mass matrix, bias forces, inverse and forward
+    dynamics); a floating base's twist (v, w in its own frame) comes first in qd, qdd and tau."""
     def __init__(
         self,
         urdf: StrPath,
@@ -565,6 +566,7 @@ class Dynamics:
         base: Optional[PoseLike] = None,
         gravity: Optional[Vec3Like] = None,
         packages: Dict[str, StrPath] = ...,
+        floating_base: bool = False,
     ) -> None: ...
     @staticmethod
     def from_xml(
@@ -574,15 +576,24 @@ class Dynamics:
         base: Optional[PoseLike] = None,
         gravity: Optional[Vec3Like] = None,
         packages: Dict[str, StrPath] = ...,
+        floating_base: bool = False,
     ) -> Dynamics: ...
     @property
     def dof(self) -> int: ...
     @property
+    def variable_count(self) -> int: ...
+    @property
+    def floating_base(self) -> bool: ...
+    @property
     def variable_names(self) -> List[str]: ...
     def mass_matrix(self, q: JointsLike) -> FloatArray: ...
-    def bias_forces(self, q: JointsLike, qd: JointsLike) -> FloatArray: ...
-    def inverse_dynamics(self, q: JointsLike, qd: JointsLike, qdd: JointsLike) -> FloatArray: ...
-    def forward_dynamics(self, q: JointsLike, qd: JointsLike, tau: JointsLike) -> FloatArray: ...
+    def bias_forces(self, q: JointsLike, qd: JointsLike, *, base: Optional[PoseLike] = None) -> FloatArray: ...
+    def inverse_dynamics(
+        self, q: JointsLike, qd: JointsLike, qdd: JointsLike, *, base: Optional[PoseLike] = None
+    ) -> FloatArray: ...
+    def forward_dynamics(
+        self, q: JointsLike, qd: JointsLike, tau: JointsLike, *, base: Optional[PoseLike] = None
+    ) -> FloatArray: ...
 
 class SceneChecker:
     def __init__(
@@ -809,7 +820,7 @@ class World:
     @restitution_threshold.setter
     def restitution_threshold(self, value: float) -> None: ...
 
-# A fixed-base robot among a World's bodies (docs/python.md, "Robots in contact").
+# A robot (fixed or floating base) among a World's bodies (docs/python.md, "Robots in contact").
 class RobotWorld:
     def __init__(
         self,
@@ -822,6 +833,8 @@ class RobotWorld:
         mesh_mode: Literal["convex_hull", "triangle_mesh"] = "convex_hull",
         margin: float = 0.0,
         self_collision: Union[bool, str] = False,
+        floating_base: bool = False,
+        base_twist: Optional[JointsLike] = None,
     ) -> None: ...
     @staticmethod
     def from_json(text: str) -> RobotWorld: ...
@@ -847,6 +860,12 @@ class RobotWorld:
     def q(self) -> FloatArray: ...
     @property
     def qd(self) -> FloatArray: ...
+    @property
+    def floating_base(self) -> bool: ...
+    @property
+    def base_pose(self) -> Pose: ...
+    @property
+    def base_twist(self) -> FloatArray: ...
     @property
     def motor_torque(self) -> FloatArray: ...
     def set_pd(

@@ -98,13 +98,13 @@ std::unique_ptr<PyRobotWorld> robot_world_from_scene(apps::Scene&& s) {
 void bind_robot_world(py::module_& m) {
   py::class_<PyRobotWorld>(
       m, "RobotWorld",
-      "A fixed-base URDF robot among a World's bodies, robot and bodies under one contact problem per step "
+      "A URDF robot (fixed or floating base) among a World's bodies, robot and bodies under one contact problem per step "
       "(docs/dynamics.md): PD targets and torques, joint states, contact forces on the links. The World is "
       "copied when the RobotWorld is built (its dt, solver, friction and bodies); later changes to it do not "
       "reach here.")
       .def(py::init([](const std::string& urdf, PyWorld& world, const py::object& base, const py::object& q,
                        const py::object& qd, const std::string& mesh_mode, double margin,
-                       const py::object& self_collision) {
+                       const py::object& self_collision, bool floating_base, const py::object& base_twist) {
              robot::GeometryOptions go;
              go.mesh_mode = mesh_mode_arg(mesh_mode);
              if (!(std::isfinite(margin) && margin >= 0.0)) value_error("margin: must be finite and >= 0");
@@ -119,15 +119,34 @@ void bind_robot_world(py::module_& m) {
              robot::ArticulatedState s;
              s.q = q.is_none() ? Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.variable_count()))
                                : joint_values(model, q, "q", false);
-             s.qd = qd.is_none() ? Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.variable_count()))
-                                 : joint_values(model, qd, "qd", false);
+             const Eigen::VectorXd rates = qd.is_none()
+                                               ? Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.variable_count()))
+                                               : joint_values(model, qd, "qd", false);
+             if (!floating_base && !base_twist.is_none())
+               value_error("base_twist: only a floating base (floating_base=True) moves");
+             robot::Vec6 twist = robot::Vec6::Zero();
+             if (!base_twist.is_none()) {
+               const DoubleArray a = double_array(base_twist, "base_twist");
+               if (a.ndim() != 1 || a.shape(0) != 6)
+                 value_error("base_twist: expected 6 values (v, w in the root link's frame), got shape " +
+                             shape_string(a));
+               for (py::ssize_t i = 0; i < 6; ++i) {
+                 twist[i] = a.at(i);
+                 if (!std::isfinite(twist[i]))
+                   value_error("base_twist[" + std::to_string(i) + "]: must be finite (got " + repr(twist[i]) + ")");
+               }
+             }
+             s.qd.resize((floating_base ? 6 : 0) + rates.size());
+             if (floating_base) s.qd.head<6>() = twist;
+             s.qd.tail(rates.size()) = rates;
              sim::World copy;
              {
                std::lock_guard<std::mutex> l(world.mutex);
                copy = world.world;
              }
              auto out = std::make_unique<PyRobotWorld>();
-             out->rw = std::make_unique<robot::RobotWorld>(*geometry, b, s, std::move(copy));
+             out->rw = std::make_unique<robot::RobotWorld>(
+                 *geometry, b, s, std::move(copy), floating_base ? robot::BaseKind::floating : robot::BaseKind::fixed);
              // False: off; True: every pair but a joint's two links; a path:
              // those and the SRDF's disabled pairs too.
              if (py::isinstance<py::bool_>(self_collision)) {
@@ -144,9 +163,10 @@ void bind_robot_world(py::module_& m) {
            }),
            py::arg("urdf"), py::arg("world"), py::kw_only(), py::arg("base") = py::none(), py::arg("q") = py::none(),
            py::arg("qd") = py::none(), py::arg("mesh_mode") = "convex_hull", py::arg("margin") = 0.0,
-           py::arg("self_collision") = false,
+           py::arg("self_collision") = false, py::arg("floating_base").noconvert() = false, py::arg("base_twist") = py::none(),
            "The robot of the URDF file with its root at `base`, at joint positions q and velocities qd (zeros by "
-           "default), among a copy of `world`'s bodies. mesh_mode: link meshes as their convex hulls or raw "
+           "default), among a copy of `world`'s bodies. floating_base: the root link is free (it starts at "
+           "`base` with base_twist, (v, w) in the root link's frame, zeros by default) instead of fixed. mesh_mode: link meshes as their convex hulls or raw "
            "triangle meshes; margin inflates every link shape, m. self_collision: False (links pass through "
            "each other), True (every pair of links touches but a joint's two), or an SRDF path (and not its "
            "disabled pairs either).")
@@ -206,8 +226,28 @@ void bind_robot_world(py::module_& m) {
           "q", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return vector_array(r.rw->robot().state().q); },
           "Joint positions (rad or m).")
       .def_property_readonly(
-          "qd", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return vector_array(r.rw->robot().state().qd); },
+          "qd",
+          [](PyRobotWorld& r) {
+            RobotWorldLock l(r.mutex);
+            const Eigen::VectorXd& u = r.rw->robot().state().qd;
+            return vector_array(Eigen::VectorXd(u.tail(u.size() - r.rw->robot().dynamics().base_dofs())));
+          },
           "Joint velocities.")
+      .def_property_readonly("floating_base",
+                             [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return r.rw->robot().dynamics().floating(); })
+      .def_property_readonly(
+          "base_pose", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return r.rw->robot().state().base; },
+          "World pose of the root link (fixed, or the floating base's current pose).")
+      .def_property_readonly(
+          "base_twist",
+          [](PyRobotWorld& r) {
+            RobotWorldLock l(r.mutex);
+            const Eigen::VectorXd& u = r.rw->robot().state().qd;
+            return vector_array(r.rw->robot().dynamics().floating() ? Eigen::VectorXd(u.head<6>())
+                                                                     : Eigen::VectorXd::Zero(6));
+          },
+          "The floating base's (v, w): its origin's velocity and its angular velocity, both in the root link's "
+          "frame (zeros for a fixed base).")
       .def_property_readonly(
           "motor_torque",
           [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return vector_array(r.rw->robot().motor_torque()); },
@@ -314,7 +354,8 @@ void bind_robot_world(py::module_& m) {
       .def("__repr__", [](PyRobotWorld& r) {
         RobotWorldLock l(r.mutex);
         return "<proxima.RobotWorld '" + r.rw->robot().dynamics().model().name() + "': " +
-               std::to_string(r.rw->robot().dynamics().dof()) + " joints, " +
+               std::to_string(r.rw->robot().dynamics().variable_count()) + " joints, " +
+               (r.rw->robot().dynamics().floating() ? "floating base, " : "") +
                std::to_string(r.rw->world().bodies().size()) + " bodies, t = " + repr(r.rw->time()) + " s>";
       });
 }

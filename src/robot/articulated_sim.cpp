@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include <Eigen/Geometry>
+
 #include <proxima/core/error.hpp>
 
 #include "definite.hpp"
@@ -30,9 +32,12 @@ constexpr double kVelocityTolerance = 1e-12;
 ArticulatedSim::ArticulatedSim(Dynamics dynamics, const ArticulatedState& initial)
     : dyn_(std::move(dynamics)), state_(initial) {
   dyn_.check(state_.q, "joint position");
-  dyn_.check(state_.qd, "joint velocity");
+  dyn_.check_velocity(state_.qd, "joint velocity");
+  if (!dyn_.floating()) state_.base = dyn_.base();
+  else if (!state_.base.is_finite() || !state_.base.is_valid())
+    throw Error("robot '" + dyn_.model().name() + "': initial base pose is not finite or not a rotation");
   const RobotModel& m = dyn_.model();
-  const auto n = static_cast<Eigen::Index>(dyn_.dof());
+  const auto n = static_cast<Eigen::Index>(dyn_.variable_count());
   tau_ff_ = Eigen::VectorXd::Zero(n);
   damping_ = Eigen::VectorXd::Zero(n);
   friction_ = Eigen::VectorXd::Zero(n);
@@ -96,17 +101,18 @@ void ArticulatedSim::begin_step(double dt) {
   if (!(dt > 0.0) || !std::isfinite(dt))
     throw Error("robot '" + dyn_.model().name() + "': step dt must be finite and > 0, got " + std::to_string(dt));
   dt_ = 0.0;
-  const auto n = static_cast<Eigen::Index>(dyn_.dof());
+  const auto n = static_cast<Eigen::Index>(dyn_.variable_count());
+  const auto nv = static_cast<Eigen::Index>(dyn_.dof());
   const Eigen::VectorXd& q = state_.q;
   const Eigen::VectorXd& qd = state_.qd;
   dyn_.mass_matrix(q, ws_, M_);
-  dyn_.bias_forces(q, qd, ws_, h_);
+  dyn_.bias_forces(state_.base, q, qd, ws_, h_);
 
   motor_ = tau_ff_;
-  if (kp_.size() == n) motor_ += kp_.cwiseProduct(q_target_ - q) + kd_.cwiseProduct(qd_target_ - qd);
+  if (kp_.size() == n) motor_ += kp_.cwiseProduct(q_target_ - q) + kd_.cwiseProduct(qd_target_ - qd.tail(n));
   motor_ = motor_.cwiseMax(-effort_).cwiseMin(effort_);
 
-  if (n == 0) {
+  if (nv == 0) {
     qd_free_.resize(0);
     W_.resize(0, 0);
     dt_ = dt;
@@ -114,16 +120,18 @@ void ArticulatedSim::begin_step(double dt) {
   }
   // Damping implicit: (M + dt D) q̇_free = M q̇ + dt (τ − h). Solved in
   // place, so that a step allocates nothing once the buffers are sized.
+  // The base (the first `off` entries) is unactuated and undamped.
   qd_free_.noalias() = M_ * qd;
-  qd_free_ += dt * (motor_ - h_);
-  M_.diagonal() += dt * damping_;
+  qd_free_ -= dt * h_;
+  qd_free_.tail(n) += dt * motor_;
+  M_.diagonal().tail(n) += dt * damping_;
   llt_.compute(M_);
   if (!detail::definite(llt_, M_))
     throw Error("robot '" + dyn_.model().name() +
                 "': the mass matrix is not positive definite at this configuration (a joint that moves no mass "
                 "and has no damping)");
   llt_.solveInPlace(qd_free_);
-  W_.setIdentity(n, n);
+  W_.setIdentity(nv, nv);
   llt_.solveInPlace(W_);
   dt_ = dt;
 }
@@ -131,12 +139,14 @@ void ArticulatedSim::begin_step(double dt) {
 void ArticulatedSim::finish_step(const Eigen::VectorXd* impulse) {
   if (!(dt_ > 0.0)) throw Error("robot '" + dyn_.model().name() + "': finish_step without begin_step");
   const double dt = dt_;
-  const auto n = static_cast<Eigen::Index>(dyn_.dof());
-  if (impulse && impulse->size() != n)
+  const auto n = static_cast<Eigen::Index>(dyn_.variable_count());
+  const auto nv = static_cast<Eigen::Index>(dyn_.dof());
+  const Eigen::Index off = dyn_.base_dofs();
+  if (impulse && impulse->size() != nv)
     throw Error("robot '" + dyn_.model().name() + "': joint impulse vector has " + std::to_string(impulse->size()) +
-                " values, expected " + std::to_string(n));
+                " values, expected " + std::to_string(nv));
   dt_ = 0.0;
-  if (n == 0) {
+  if (nv == 0) {
     time_ += dt;
     return;
   }
@@ -151,19 +161,20 @@ void ArticulatedSim::finish_step(const Eigen::VectorXd* impulse) {
   for (int sweep = 0; sweep < kSweeps; ++sweep) {
     double change = 0.0;
     for (Eigen::Index i = 0; i < n; ++i) {
-      const double w = W_(i, i);
+      const Eigen::Index k = off + i;  // the variable's velocity entry
+      const double w = W_(k, k);
       auto apply = [&](Eigen::Index row, double target, double lo, double hi) {
         const double old = lambda_[row];
-        const double next = std::clamp(old - (v[i] - target) / w, lo, hi);
+        const double next = std::clamp(old - (v[k] - target) / w, lo, hi);
         if (next != old) {
-          v += W_.col(i) * (next - old);
+          v += W_.col(k) * (next - old);
           lambda_[row] = next;
           change = std::max(change, std::abs(next - old) * w);
         }
         // A row whose impulse is inside its bounds holds its target; set it
         // exactly, so a stuck joint stays at 0 and a joint on its limit at
         // the limit, not a rounding error away.
-        if (next > lo && next < hi) v[i] = target;
+        if (next > lo && next < hi) v[k] = target;
       };
       if (friction_[i] > 0.0) apply(3 * i, 0.0, -dt * friction_[i], dt * friction_[i]);
       if (std::isfinite(lower_[i])) apply(3 * i + 1, (lower_[i] - q[i]) / dt, 0.0, kUnlimited);
@@ -173,12 +184,26 @@ void ArticulatedSim::finish_step(const Eigen::VectorXd* impulse) {
   }
   // A state that overflowed would poison every later step: refuse it and
   // keep the last good one, rather than hand back inf or NaN.
-  q_next_ = q + dt * v;
-  if (!q_next_.allFinite() || !v.allFinite())
+  q_next_ = q + dt * v.tail(n);
+  base_next_ = state_.base;
+  if (dyn_.floating()) {
+    // p⁺ = p + dt R v⁺ and R⁺ = R exp(dt ω⁺), both twist halves in the
+    // base frame (articulated_sim.hpp); the quaternion is renormalized so
+    // that rounding never lets R drift off the rotations.
+    const Vec3 lin = v.head<3>(), ang = v.segment<3>(3);
+    base_next_.p = state_.base.p + dt * (state_.base.R * lin);
+    const double angle = dt * ang.norm();
+    Eigen::Quaterniond rot(state_.base.R);
+    if (angle > 0.0) rot = rot * Eigen::Quaterniond(Eigen::AngleAxisd(angle, ang.normalized()));
+    rot.normalize();
+    base_next_.R = rot.toRotationMatrix();
+  }
+  if (!q_next_.allFinite() || !v.allFinite() || !base_next_.is_finite())
     throw Error("robot '" + dyn_.model().name() + "': the state overflowed in the step from t = " +
                 std::to_string(time_) + " s (torques, gains or velocities too large for the step)");
   q.swap(q_next_);
   qd.swap(v);
+  state_.base = base_next_;
   time_ += dt;
 }
 

@@ -30,9 +30,19 @@ std::shared_ptr<const sim::Geometry> link_part_geometry(const LinkShape& s) {
 
 }  // namespace
 
+namespace {
+
+ArticulatedState at_base(ArticulatedState s, const Transform& base) {
+  s.base = base;
+  return s;
+}
+
+}  // namespace
+
 RobotWorld::RobotWorld(const RobotGeometry& geometry, const Transform& base, const ArticulatedState& initial,
-                       sim::World world)
-    : robot_(Dynamics(geometry.model(), base, world.gravity), initial), world_(std::move(world)) {
+                       sim::World world, BaseKind kind)
+    : robot_(Dynamics(geometry.model(), base, world.gravity, kind), at_base(initial, base)),
+      world_(std::move(world)) {
   const RobotModel& m = geometry.model();
   for (std::size_t l = 0; l < m.links().size(); ++l) {
     part_begin_.push_back(parts_.size());
@@ -260,11 +270,14 @@ void RobotWorld::build() {
     const Eigen::VectorXd& qd = robot_.state().qd;
     const Eigen::VectorXd& lower = robot_.lower_limits();
     const Eigen::VectorXd& upper = robot_.upper_limits();
-    for (Eigen::Index i = 0; i < n_; ++i) {
+    // Variable i is velocity entry off + i (after a floating base's twist).
+    const Eigen::Index off = robot_.dynamics().base_dofs();
+    for (Eigen::Index i = 0; i < q.size(); ++i) {
+      const Eigen::Index k = off + i;
       const double reach =
-          world_.options.contact_margin + 2.0 * h * std::max(std::abs(qd[i]), std::abs(v_star_[i]));
-      if (std::isfinite(lower[i]) && q[i] - lower[i] <= reach) limits_.push_back({static_cast<int>(i), 1.0, q[i] - lower[i]});
-      if (std::isfinite(upper[i]) && upper[i] - q[i] <= reach) limits_.push_back({static_cast<int>(i), -1.0, upper[i] - q[i]});
+          world_.options.contact_margin + 2.0 * h * std::max(std::abs(qd[k]), std::abs(v_star_[k]));
+      if (std::isfinite(lower[i]) && q[i] - lower[i] <= reach) limits_.push_back({static_cast<int>(k), 1.0, q[i] - lower[i]});
+      if (std::isfinite(upper[i]) && upper[i] - q[i] <= reach) limits_.push_back({static_cast<int>(k), -1.0, upper[i] - q[i]});
     }
   }
   stats_.limits = static_cast<int>(limits_.size());
@@ -287,9 +300,10 @@ void RobotWorld::build() {
     Vec3 dirs[3] = {c.normal, Vec3::Zero(), Vec3::Zero()};
     sim::tangent_basis(c.normal, dirs[1], dirs[2]);
     // Side A, then side B (a link's Jacobian at the point each, in turn).
-    if (c.link >= 0) point_jacobian(robot_.dynamics().model(), poses_, c.link, c.point, point_J_);
+    const BaseKind kind = robot_.dynamics().base_kind();
+    if (c.link >= 0) point_jacobian(robot_.dynamics().model(), poses_, c.link, c.point, kind, point_J_);
     for (int k = 0; k < count; ++k) add_side(row + k, c.link, c.body_a, c.point, dirs[k], 1.0);
-    if (c.link_b >= 0) point_jacobian(robot_.dynamics().model(), poses_, c.link_b, c.point, point_J_);
+    if (c.link_b >= 0) point_jacobian(robot_.dynamics().model(), poses_, c.link_b, c.point, kind, point_J_);
     for (int k = 0; k < count; ++k) add_side(row + k, c.link_b, c.body_b, c.point, dirs[k], -1.0);
     // ψ/Δt stabilization on the normal row, as the world's (StepOptions::
     // stabilization): approach by at most the gap, push out γ of a depth.
@@ -328,9 +342,10 @@ void RobotWorld::apply() {
   // bodies must not have moved either.
   robot_impulse_.noalias() = J_.leftCols(n_).transpose() * x_;
   robot_.finish_step(&robot_impulse_);
+  const Eigen::VectorXd& joints = robot_.state().q;
   forward_kinematics(robot_.dynamics().model(),
-                     std::span<const double>(robot_.state().q.data(), static_cast<std::size_t>(n_)),
-                     robot_.dynamics().base(), poses_);
+                     std::span<const double>(joints.data(), static_cast<std::size_t>(joints.size())),
+                     robot_.state().base, poses_);
 
   // Bodies: v⁺ = v* + M⁻¹ Jᵀ x, then positions as World::integrate (COM
   // with v⁺, orientation at constant angular momentum).

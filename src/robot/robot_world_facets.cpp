@@ -67,6 +67,9 @@ void RobotWorld::add_aux_rows(Eigen::Index first) {
   // to all rows together by build().
   const double h = world_.options.dt;
   const RobotModel& model = robot_.dynamics().model();
+  // A floating base's columns come first in the link's Jacobian, as for
+  // the contact rows.
+  const BaseKind kind = robot_.dynamics().base_kind();
   Eigen::Index row = first;
   for (const sim::detail::AuxFacet& f : aux_) {
     const RobotContact& c = found_[static_cast<std::size_t>(f.contact)].c;
@@ -79,9 +82,9 @@ void RobotWorld::add_aux_rows(Eigen::Index first) {
     }
     ++lcp_.groups.back().count;
     const Vec3& p = f.row.point;
-    if (c.link >= 0) point_jacobian(model, poses_, c.link, p, point_J_);
+    if (c.link >= 0) point_jacobian(model, poses_, c.link, p, kind, point_J_);
     add_side(row, c.link, c.body_a, p, f.row.normal, 1.0);
-    if (c.link_b >= 0) point_jacobian(model, poses_, c.link_b, p, point_J_);
+    if (c.link_b >= 0) point_jacobian(model, poses_, c.link_b, p, kind, point_J_);
     add_side(row, c.link_b, c.body_b, p, f.row.normal, -1.0);
     lcp_.b[row] = (f.row.psi + c.depth) / h;
     ++row;

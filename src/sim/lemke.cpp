@@ -28,9 +28,13 @@ using Eigen::Index;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
+// Relative rounding error of the basic values, for the ratio test's ties.
+constexpr double kTie = 1e-11;
+
 class Tableau {
  public:
-  Tableau(const MatrixXd& M, const VectorXd& q) : M_(M), q_(q), m_(q.size()) {
+  Tableau(const MatrixXd& M, const VectorXd& q)
+      : M_(M), q_(q), m_(q.size()), x_tolerance_(kTie * (1.0 + q.cwiseAbs().maxCoeff())) {
     basis_.resize(static_cast<std::size_t>(m_));
     for (Index i = 0; i < m_; ++i) basis_[static_cast<std::size_t>(i)] = i;  // all w basic
     binv_ = MatrixXd::Identity(m_, m_);
@@ -67,17 +71,28 @@ class Tableau {
   }
 
   /// Minimum-ratio row for column d, lexicographic on ties; −1 on a ray.
+  /// Two ratios tie when they differ by less than what rounding leaves
+  /// uncertain in them: the basic values x carry an error of about
+  /// kTie (1 + max |q|), so x_i / d_i is uncertain by that over d_i. A
+  /// tolerance relative to the ratio instead is far too tight at the
+  /// degenerate ratios near 0 (x_i = 0 up to rounding), where a contact
+  /// problem with more contacts than the bodies have freedoms (a box on a
+  /// table, pushed by two fingers) spends its pivots: rounding then picks
+  /// the leaving row instead of the lexicographic rule, and the run can
+  /// cycle into a ray (Cottle, Pang & Stone §4.9).
   Index ratio_test(const VectorXd& d, double tol) const {
     Index best = -1;
     double best_ratio = 0.0;
     for (Index i = 0; i < m_; ++i) {
       if (d[i] <= tol) continue;
       const double ratio = std::max(x_[i], 0.0) / d[i];
-      if (best < 0 || ratio < best_ratio - 1e-14 * (1.0 + std::abs(best_ratio))) {
+      const double tie = best < 0 ? 0.0 : x_tolerance_ * (1.0 / d[i] + 1.0 / d[best]);
+      if (best < 0 || ratio < best_ratio - tie) {
         best = i;
         best_ratio = ratio;
-      } else if (ratio <= best_ratio + 1e-14 * (1.0 + std::abs(best_ratio))) {
+      } else if (ratio <= best_ratio + tie) {
         best = lexicographic_winner(best, i, d);
+        best_ratio = std::max(x_[best], 0.0) / d[best];
       }
     }
     return best;
@@ -107,6 +122,7 @@ class Tableau {
   const MatrixXd& M_;
   const VectorXd& q_;
   Index m_;
+  double x_tolerance_;
   std::vector<Index> basis_;
   MatrixXd binv_;
   VectorXd x_;

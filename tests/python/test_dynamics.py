@@ -1,6 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """proxima.Dynamics against MuJoCo's (PyPI) inverse dynamics and mass matrix on the same URDF.
 
+With a floating base MuJoCo reads the URDF with a "floating" joint from a world link to the
+root (its free joint). Its velocities are (linear velocity of the root origin in the world
+frame, angular velocity in the root frame); Proxima's are both in the root frame. With R the
+root's rotation, u_mujoco = A u_proxima for A = diag(R, 1, J), so M = A^T M_mj A, tau =
+A^T tau_mj, and the accelerations differ by dA/dt u = (R (w x v), 0, 0).
+
 MuJoCo is used here only as an independent computation. Both libraries read the same
 URDF text, stripped of visual and collision geometry (MuJoCo would load the meshes).
 Two modelling conventions differ and are made to agree in that text: MuJoCo drops the
@@ -57,6 +63,13 @@ ARM = """<robot name="kinds">
 </robot>"""
 
 
+# The same arm with a root link of mass: floating, it is the trunk.
+FLOATING_ARM = ARM.replace(
+    '<link name="base"/>',
+    '<link name="base"><inertial><origin xyz="0.02 -0.01 0.05" rpy="0.3 0.1 -0.2"/><mass value="3.0"/>'
+    '<inertia ixx="0.05" ixy="0.002" ixz="-0.001" iyy="0.06" iyz="0.003" izz="0.07"/></inertial></link>')
+
+
 def comparable(text):
     """The URDF as both libraries read it (module docstring), and its root element."""
     root = ET.fromstring(text)
@@ -77,15 +90,35 @@ def comparable(text):
     return ET.tostring(root, encoding="unicode"), root
 
 
+def with_free_root(text):
+    """The URDF text with a world link and a floating joint onto its root link (MuJoCo's free joint)."""
+    root = ET.fromstring(text)
+    children = {j.find("child").get("link") for j in root.findall("joint")}
+    top = next(link.get("name") for link in root.findall("link") if link.get("name") not in children)
+    ET.SubElement(root, "link", name="world")
+    joint = ET.SubElement(root, "joint", name="floating_base", type="floating")
+    ET.SubElement(joint, "parent", link="world")
+    ET.SubElement(joint, "child", link=top)
+    return ET.tostring(root, encoding="unicode")
+
+
+def quat_matrix(w, x, y, z):
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
 class Pair:
     """One URDF in both libraries, with the map from Proxima's variables to MuJoCo's joints."""
 
-    def __init__(self, text):
+    def __init__(self, text, floating=False):
         text, root = comparable(text)
-        self.m = mujoco.MjModel.from_xml_string(text)
+        self.m = mujoco.MjModel.from_xml_string(with_free_root(text) if floating else text)
         self.d = mujoco.MjData(self.m)
-        self.dyn = proxima.Dynamics.from_xml(text)
+        self.dyn = proxima.Dynamics.from_xml(text, floating_base=floating)
+        self.floating = floating
         names = self.dyn.variable_names
+        base = 6 if floating else 0
         mimic = {}
         for j in root.findall("joint"):
             mi = j.find("mimic")
@@ -93,23 +126,39 @@ class Pair:
                 mimic[j.get("name")] = (mi.get("joint"), float(mi.get("multiplier", "1")), float(mi.get("offset", "0")))
         self.J = np.zeros((self.m.nv, self.dyn.dof))
         self.offset = np.zeros(self.m.nq)
+        self.q_of = np.zeros((self.m.nq, self.dyn.variable_count))
         for i in range(self.m.njnt):
             name, dof, adr = self.m.joint(i).name, self.m.jnt_dofadr[i], self.m.jnt_qposadr[i]
-            if name in names:
-                self.J[dof, names.index(name)] = 1.0
+            if name == "floating_base":
+                self.free = (dof, adr)
+            elif name in names:
+                self.J[dof, base + names.index(name)] = 1.0
+                self.q_of[adr, names.index(name)] = 1.0
             else:
                 target, multiplier, offset = mimic[name]
-                self.J[dof, names.index(target)] = multiplier
+                self.J[dof, base + names.index(target)] = multiplier
+                self.q_of[adr, names.index(target)] = multiplier
                 self.offset[adr] = offset
         self.mimics = len(mimic)
 
-    def mujoco(self, q, qd, qdd):
-        """MuJoCo's M and M qdd + C qd + G, in Proxima's variables (J is constant: no J-dot term)."""
-        m, d, J = self.m, self.d, self.J
-        d.qpos[:] = J @ q + self.offset
+    def mujoco(self, q, qd, qdd, base=None):
+        """MuJoCo's M and M qdd + C qd + G, in Proxima's variables (for a fixed base J is constant: no
+        J-dot term; a floating base's is (R (w x v), 0, 0)). base: (p, quaternion w first)."""
+        m, d, J = self.m, self.d, self.J.copy()
+        d.qpos[:] = self.q_of @ q + self.offset
+        acc_shift = np.zeros(m.nv)
+        if self.floating:
+            p, quat = base
+            dof, adr = self.free
+            d.qpos[adr:adr + 3] = p
+            d.qpos[adr + 3:adr + 7] = quat
+            R = quat_matrix(*quat)
+            J[dof:dof + 3, 0:3] = R
+            J[dof + 3:dof + 6, 3:6] = np.eye(3)
+            acc_shift[dof:dof + 3] = R @ np.cross(qd[3:6], qd[0:3])
         d.qvel[:] = J @ qd
         mujoco.mj_forward(m, d)
-        d.qacc[:] = J @ qdd
+        d.qacc[:] = J @ qdd + acc_shift
         tau = np.zeros(m.nv)
         mujoco.mj_rne(m, d, 1, tau)
         M = np.zeros((m.nv, m.nv))
@@ -156,6 +205,62 @@ class DynamicsAgainstMuJoCo(unittest.TestCase):
         self.assertEqual(pair.dyn.variable_names, ["j1", "j2", "j3", "j5"])
         self.assertEqual(pair.mimics, 1)
 
+    def compare_floating(self, text, trials=60, seed=2):
+        pair = Pair(text, floating=True)
+        dyn = pair.dyn
+        n = dyn.variable_count
+        self.assertEqual(dyn.dof, n + 6)
+        rng = np.random.default_rng(seed)
+        worst = {"M": 0.0, "tau": 0.0, "h": 0.0, "qdd": 0.0}
+        for _ in range(trials):
+            quat = rng.normal(size=4)
+            quat /= np.linalg.norm(quat)
+            p = rng.uniform(-1, 1, 3)
+            pose = np.eye(4)
+            pose[:3, :3] = quat_matrix(*quat)
+            pose[:3, 3] = p
+            q = rng.uniform(-2, 2, n)
+            qd = rng.uniform(-3, 3, n + 6)
+            qdd = rng.uniform(-5, 5, n + 6)
+            M_mj, tau_mj = pair.mujoco(q, qd, qdd, (p, quat))
+            h_mj = pair.mujoco(q, qd, np.zeros_like(qdd), (p, quat))[1]
+            M = dyn.mass_matrix(q)
+            tau = dyn.inverse_dynamics(q, qd, qdd, base=pose)
+            h = dyn.bias_forces(q, qd, base=pose)
+            back = dyn.forward_dynamics(q, qd, tau_mj, base=pose)
+            scale = lambda x: max(1.0, np.abs(x).max())  # noqa: E731
+            worst["M"] = max(worst["M"], np.abs(M - M_mj).max() / scale(M_mj))
+            worst["tau"] = max(worst["tau"], np.abs(tau - tau_mj).max() / scale(tau_mj))
+            worst["h"] = max(worst["h"], np.abs(h - h_mj).max() / scale(h_mj))
+            worst["qdd"] = max(worst["qdd"], np.abs(back - qdd).max() / scale(qdd))
+        self.assertLess(worst["M"], 1e-9, worst)
+        self.assertLess(worst["tau"], 1e-9, worst)
+        self.assertLess(worst["h"], 1e-9, worst)
+        self.assertLess(worst["qdd"], 1e-7, worst)
+        return pair
+
+    def test_floating_panda(self):
+        # The Panda's root link carries mass: MuJoCo's free joint needs a body with mass.
+        with open(os.path.join(ROBOTS, "panda", "panda.urdf")) as f:
+            self.assertEqual(self.compare_floating(f.read()).dyn.dof, 13)
+
+    def test_floating_tree_with_every_joint_kind(self):
+        pair = self.compare_floating(FLOATING_ARM)
+        self.assertEqual(pair.dyn.variable_names, ["j1", "j2", "j3", "j5"])
+
+    def test_the_floating_comparison_sees_a_wrong_convention(self):
+        # The twist convention matters: reading MuJoCo's world-frame linear velocity as the
+        # base-frame one (A without R) misses by far more than the tolerance.
+        pair = Pair(FLOATING_ARM, floating=True)
+        quat = np.array([0.8, 0.2, -0.4, 0.4])
+        quat /= np.linalg.norm(quat)
+        pose = np.eye(4)
+        pose[:3, :3] = quat_matrix(*quat)
+        q, qd = np.full(4, 0.3), np.linspace(-1, 1, 10)
+        _, h_mj = pair.mujoco(q, qd, np.zeros(10), (np.zeros(3), quat))
+        self.assertLess(np.abs(pair.dyn.bias_forces(q, qd, base=pose) - h_mj).max(), 1e-9)
+        self.assertGreater(np.abs(pair.dyn.bias_forces(q, qd) - h_mj).max(), 1e-3)  # the identity base pose
+
     def test_the_comparison_sees_a_wrong_inertia(self):
         # The same check fails when one side's model differs by a small inertia
         # (1e-4 kg m^2 on one moment): the 1e-9 tolerance is far below what such
@@ -184,6 +289,25 @@ class DynamicsInputs(unittest.TestCase):
             self.dyn.forward_dynamics(z, z, np.array([np.inf, 0.0, 0.0, 0.0]))
         with self.assertRaisesRegex(TypeError, r"q: expected numbers"):
             self.dyn.mass_matrix("abcd")
+
+    def test_floating_vectors_and_base_pose_are_checked(self):
+        dyn = proxima.Dynamics.from_xml(FLOATING_ARM, floating_base=True)
+        self.assertTrue(dyn.floating_base)
+        with self.assertRaises(TypeError):  # a bool, not a number that converts to one
+            proxima.Dynamics.from_xml(FLOATING_ARM, floating_base=1)
+        self.assertEqual((dyn.variable_count, dyn.dof), (4, 10))
+        q, u = np.zeros(4), np.zeros(10)
+        self.assertEqual(dyn.mass_matrix(q).shape, (10, 10))
+        with self.assertRaisesRegex(ValueError, r"qd: expected 10 values"):
+            dyn.bias_forces(q, np.zeros(4))
+        with self.assertRaisesRegex(ValueError, r"q: expected 4 values"):
+            dyn.mass_matrix(u)
+        bad = u.copy()
+        bad[2] = np.nan
+        with self.assertRaisesRegex(ValueError, r"qdd.*base v_z"):
+            dyn.inverse_dynamics(q, u, bad)
+        with self.assertRaisesRegex(ValueError, r"base"):
+            dyn.bias_forces(q, u, base=np.full((4, 4), np.nan))
 
     def test_base_and_gravity_are_checked(self):
         with self.assertRaisesRegex(ValueError, r"gravity"):

@@ -5,7 +5,8 @@ gravity torque of plate and cube (m g l_c + m_b g x_b), the contact forces on
 the plate carry the cube's weight, and the PD error is that torque over kp;
 the Panda's nearest link comes down on a table and rests on it without
 sinking; under self-collision a plate rests on a block of its own base with
-the force of torque balance; bad input raises naming
+the force of torque balance; a floating-base robot falls freely at g and
+comes to rest on a floor that carries its weight; bad input raises naming
 the argument. The shipped robot scenes run from their files as `proxima sim`
 runs them: the UR5 pushes the box along the table top (its centre at the
 top's height plus half its size), the Panda lifts the scanned mug as far as
@@ -40,6 +41,74 @@ def plate_urdf(directory):
     with open(path, "w") as f:
         f.write(text)
     return path
+
+
+class FloatingBrick(unittest.TestCase):
+    """A brick with a flap on a hinge, its base free (floating_base=True), dropped onto a floor."""
+
+    MB, MF = 3.0, 0.5  # brick and flap masses
+    SIZE = (0.4, 0.2, 0.1)
+
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        a, b, c = self.SIZE
+        i = [self.MB * (b * b + c * c) / 12, self.MB * (a * a + c * c) / 12, self.MB * (a * a + b * b) / 12]
+        text = f"""<robot name="brick"><link name="trunk">
+<inertial><mass value="{self.MB!r}"/><inertia ixx="{i[0]!r}" iyy="{i[1]!r}" izz="{i[2]!r}" ixy="0" ixz="0" iyz="0"/>
+</inertial><collision><geometry><box size="{a!r} {b!r} {c!r}"/></geometry></collision></link>
+<link name="flap"><inertial><origin xyz="0 0 0.05"/><mass value="{self.MF!r}"/>
+<inertia ixx="0.001" iyy="0.001" izz="0.0005" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="hinge" type="revolute"><parent link="trunk"/><child link="flap"/><origin xyz="0 0 0.05"/>
+<axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="100" velocity="5"/></joint></robot>"""
+        self.urdf = os.path.join(self.dir.name, "brick.urdf")
+        with open(self.urdf, "w") as f:
+            f.write(text)
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def world(self):
+        w = proxima.World(dt=1e-3)
+        w.add_body("floor", proxima.Box(4, 4, 0.2), ([0, 0, -0.1], [1, 0, 0, 0]), static=True)
+        return w
+
+    def test_it_falls_at_g_then_rests_on_the_floor_with_its_weight(self):
+        c = math.cos(0.3)
+        s = math.sin(0.3)
+        rw = proxima.RobotWorld(self.urdf, self.world(), base=([0, 0, 0.3], [c, 0, 0, s]), floating_base=True)
+        self.assertTrue(rw.floating_base)
+        rw.set_pd(50.0, 1.0, [0.0])
+        rw.step(100)  # 0.1 s of free fall: v = g t, the pose turned as it started
+        pose = rw.base_pose
+        v_world = pose.R @ rw.base_twist[:3]
+        np.testing.assert_allclose(v_world, [0, 0, -G * 0.1], atol=1e-9)
+        np.testing.assert_allclose(rw.base_twist[3:], 0, atol=1e-12)
+        self.assertAlmostEqual(pose.p[2], 0.3 - 0.5 * G * 0.1 * 0.101, delta=1e-12)
+        rw.step(1400)
+        contacts = rw.contacts()
+        self.assertTrue(contacts)
+        self.assertTrue(all(ct["a"] == "trunk" and ct["b"] == "floor" for ct in contacts))
+        weight = (self.MB + self.MF) * G
+        self.assertAlmostEqual(sum(ct["normal_force"] for ct in contacts), weight, delta=1e-6 * weight)
+        self.assertAlmostEqual(rw.base_pose.p[2], self.SIZE[2] / 2, delta=1e-3)
+        self.assertLess(np.abs(rw.base_twist).max(), 1e-6)
+        self.assertLess(abs(rw.q[0]), 1e-2)
+
+    def test_bad_floating_input_raises(self):
+        with self.assertRaises(TypeError):  # a bool, not a number that converts to one
+            proxima.RobotWorld(self.urdf, self.world(), floating_base=1)
+        with self.assertRaisesRegex(ValueError, r"base_twist: only a floating base"):
+            proxima.RobotWorld(self.urdf, self.world(), base_twist=np.zeros(6))
+        with self.assertRaisesRegex(ValueError, r"base_twist: expected 6 values"):
+            proxima.RobotWorld(self.urdf, self.world(), floating_base=True, base_twist=np.zeros(5))
+        with self.assertRaisesRegex(ValueError, r"base_twist\[4\]: must be finite"):
+            proxima.RobotWorld(self.urdf, self.world(), floating_base=True, base_twist=[0, 0, 0, 0, np.nan, 0])
+        # A fixed base reads back as fixed, at its pose, without a twist.
+        rw = proxima.RobotWorld(self.urdf, self.world(), base=([0, 0, 0.5], [1, 0, 0, 0]))
+        self.assertFalse(rw.floating_base)
+        np.testing.assert_array_equal(rw.base_twist, np.zeros(6))
+        rw.step(10)
+        self.assertEqual(rw.base_pose.p[2], 0.5)
 
 
 class PlateOnItsOwnBase(unittest.TestCase):
@@ -272,6 +341,8 @@ class ShippedRobotScenes(unittest.TestCase):
         total = sum(c["normal_force"] * np.asarray(c["normal"]) + c["friction_force"] for c in contacts)
         self.assertAlmostEqual(total[2] / (mass * g), 1.0, delta=1e-3)
         self.assertLess(np.abs(rw.qd).max(), 1e-3)
+        self.assertTrue(rw.floating_base)  # the trunk is the root link, free
+        self.assertLess(np.abs(rw.base_twist).max(), 1e-3)
 
 
 class RobotScenesFromText(unittest.TestCase):

@@ -162,6 +162,7 @@ TEST(PandaMugGrasp, LiftsTheScannedMugTwentyCentimetresWithoutSlip) {
   Transform grip;  // the mug in the finger's frame when the lift starts
   Vec3 grip_point = Vec3::Zero();  // the mug's point then at the pad, in the mug's frame
   double slip = 0.0, slip_angle = 0.0, hold_speed = 0.0, ms = 0.0;
+  int fallbacks = 0;  // steps whose Lemke run failed and PGS answered
   std::vector<double> squeeze, weakest, left_normal, left_share;
   Vec3 previous = Vec3::Zero();
   const int steps = static_cast<int>(std::lround(end / dt));
@@ -171,6 +172,7 @@ TEST(PandaMugGrasp, LiftsTheScannedMugTwentyCentimetresWithoutSlip) {
     rw.step();
     const robot::RobotWorldStats& st = rw.last_stats();
     ms += st.ms_contacts + st.ms_build + st.ms_solve;
+    fallbacks += st.fallbacks;
     const double t = rw.time();
     const Transform rel = in_finger();
     if (std::abs(t - lift_start) < 0.5 * dt) {
@@ -214,7 +216,8 @@ TEST(PandaMugGrasp, LiftsTheScannedMugTwentyCentimetresWithoutSlip) {
             << " mm/s, squeeze " << sq.mean << " N (std/mean " << sq.stddev / sq.mean << ", " << sq.min << ".."
             << sq.max << "), left finger along the axis " << share.min << ".." << share.max << " N, left finger normal " << noise.mean << " N (std/mean " << noise.stddev / noise.mean
             << "), weaker finger " << weak.min << " N; energy drift in hold " << energy_max - energy_min
-            << " J from " << energy_start << "; " << ms / steps << " ms/step at dt " << dt * 1e3 << " ms\n";
+            << " J from " << energy_start << "; " << ms / steps << " ms/step at dt " << dt * 1e3 << " ms; "
+            << fallbacks << " Lemke fallbacks\n";
 
   EXPECT_NEAR(rise, lift, 0.01);
   EXPECT_LT(slip, 0.002);
@@ -231,6 +234,10 @@ TEST(PandaMugGrasp, LiftsTheScannedMugTwentyCentimetresWithoutSlip) {
   // along that axis: each finger gives half.
   EXPECT_NEAR(share.min, kFingerEffort / 2, 1e-2 * kFingerEffort);
   EXPECT_NEAR(share.max, kFingerEffort / 2, 1e-2 * kFingerEffort);
+  // Fingers, mug and table make degenerate problems (more contacts than
+  // freedoms); Lemke's ratio test must still solve nearly all of them (a
+  // tie rule relative to the ratio left 360 of 2,100 steps to PGS).
+  EXPECT_LE(fallbacks, steps / 100);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Time stepping of a fixed-base robot in joint space (no contacts on links
-// yet): semi-implicit Euler over Dynamics, with the URDF's joint damping
+// Time stepping of a robot in joint space (contacts on links: RobotWorld):
+// semi-implicit Euler over Dynamics, with the URDF's joint damping
 // (implicit, so any damping is stable), Coulomb friction and position limits
 // as velocity-level constraints, and PD position/velocity targets whose
 // motor torque the URDF's effort limit clamps.
@@ -17,6 +17,15 @@
 //   q⁺ = q + dt q̇⁺, so a satisfied limit row keeps q⁺ inside the limit.
 // A mimic joint's damping, friction and limits act on its target variable
 // through its multiplier.
+//
+// A floating base (Dynamics with BaseKind::floating) is unactuated: its six
+// velocity entries (dynamics.hpp: v and ω in the root link's frame) take no
+// motor torque, damping, friction or limit. After the velocity update the
+// base pose moves with the new twist (R the rotation at the step's start):
+//   p⁺ = p + dt R v⁺,   R⁺ = R exp(dt ω⁺)
+// with exp the exact rotation about ω⁺ (a unit quaternion, renormalized),
+// so the rotation stays a rotation however long the run, and no Euler-angle
+// chart has singularities.
 #pragma once
 
 #include <Eigen/Core>
@@ -25,16 +34,24 @@
 
 namespace proxima::robot {
 
-/// Joint positions and velocities (model.variable_names() order).
+/// Joint positions and velocities (model.variable_names() order). For a
+/// floating base, `qd` holds the dof() generalized velocities (the base's
+/// v and ω in its own frame first) and `base` the root link's world pose;
+/// for a fixed base, qd holds the variables' rates and ArticulatedSim keeps
+/// `base` at the dynamics' base pose.
 struct ArticulatedState {
   Eigen::VectorXd q;
   Eigen::VectorXd qd;
+  Transform base = Transform::identity();
 };
 
 class ArticulatedSim {
  public:
-  /// Starts at `initial`. Throws proxima::Error for a state whose vectors do
-  /// not have dynamics.dof() finite entries (naming the vector and joint).
+  /// Starts at `initial`. Throws proxima::Error for a state whose q does not
+  /// have dynamics.variable_count() finite entries, whose qd does not have
+  /// dynamics.dof() (naming the vector and joint), or, for a floating base,
+  /// whose base pose is not a finite rigid transform. A fixed base's
+  /// state().base is dynamics.base() whatever `initial` says.
   ArticulatedSim(Dynamics dynamics, const ArticulatedState& initial);
 
   const ArticulatedState& state() const { return state_; }
@@ -43,6 +60,7 @@ class ArticulatedSim {
   const Dynamics& dynamics() const { return dyn_; }
 
   /// Feed-forward joint torques (forces), held until changed; zero at first.
+  /// These and the PD vectors have one entry per variable (never the base).
   void set_torque(const Eigen::VectorXd& tau);
   /// PD control towards (q_target, qd_target) with gains kp, kd ≥ 0 per
   /// variable, held until changed or cleared.
@@ -72,11 +90,13 @@ class ArticulatedSim {
   /// (M + dt D)⁻¹ of the begun step (dof() × dof()).
   const Eigen::MatrixXd& inverse_mass() const { return W_; }
   /// Per variable, the position limits folded from its joints (the tightest;
-  /// ±infinity when it has none).
+  /// ±infinity when it has none). Variable i is velocity entry
+  /// dynamics().base_dofs() + i.
   const Eigen::VectorXd& lower_limits() const { return lower_; }
   const Eigen::VectorXd& upper_limits() const { return upper_; }
 
-  /// The motor torque of the last step (after the effort clamp).
+  /// The motor torque of the last step (after the effort clamp), one entry
+  /// per variable.
   const Eigen::VectorXd& motor_torque() const { return motor_; }
 
  private:
@@ -92,6 +112,7 @@ class ArticulatedSim {
   DynamicsWorkspace ws_;
   Eigen::MatrixXd M_, W_;
   Eigen::VectorXd h_, motor_, qd_free_, q_next_, lambda_;
+  Transform base_next_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
 };
 

@@ -9,6 +9,7 @@
 
 #include <Eigen/Core>
 
+#include <proxima/robot/base_kind.hpp>
 #include <proxima/robot/robot_model.hpp>
 
 namespace proxima::robot {
@@ -29,5 +30,14 @@ using PointJacobian = Eigen::Matrix<double, 6, Eigen::Dynamic>;
 /// length.
 void point_jacobian(const RobotModel& model, std::span<const Transform> poses, int link, const Vec3& point,
                     PointJacobian& J);
+
+/// The same over a robot's generalized velocities (dynamics.hpp): for
+/// BaseKind::floating, 6 + dof columns, the base's first. With (R, o) the
+/// root link's pose (poses[model.root_link()]) and e_k the unit axes, the
+/// base's v_k column is (R e_k, 0) and its ω_k column (R e_k × (point − o),
+/// R e_k): v and ω are in the root link's frame. BaseKind::fixed is the
+/// overload above.
+void point_jacobian(const RobotModel& model, std::span<const Transform> poses, int link, const Vec3& point,
+                    BaseKind kind, PointJacobian& J);
 
 }  // namespace proxima::robot

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// A fixed-base robot in contact with a simulator world: the robot's links
+// A robot (fixed or floating base) in contact with a simulator world: the robot's links
 // touch the world's bodies, and both move under one complementarity problem
 // per step (Stewart–Trinkle / Anitescu–Potra, eq. (1) of Contact data for
 // convex polyhedra, over generalized coordinates).
 //
-// Generalized velocities: u = [q̇ (robot variables); (v, ω) per dynamic
-// body]. The mass matrix is block diagonal: the robot's M(q) + Δt D (joint
+// Generalized velocities: u = [q̇ (robot velocities: for a floating base its
+// twist first, dynamics.hpp); (v, ω) per dynamic body]. The mass matrix is block diagonal: the robot's M(q) + Δt D (joint
 // damping implicit, as ArticulatedSim) and each body's diag(m I, I_world).
 // A contact row along unit d at point p between sides A and B measures
 // d·(v_A(p) − v_B(p)); a link side contributes dᵀ J_link(p) (jacobian.hpp),
@@ -92,12 +92,13 @@ struct RobotWorldStats {
 class RobotWorld {
  public:
   /// The robot of `geometry` (its link shapes as built: meshes as hulls or
-  /// raw, margins included) with its root link at `base`, starting at
-  /// `initial`, among `world`'s bodies. The robot falls under
+  /// raw, margins included) with its root link at `base` (fixed there, or,
+  /// for BaseKind::floating, starting there: initial.base is ignored),
+  /// starting at `initial`, among `world`'s bodies. The robot falls under
   /// world.gravity. Throws proxima::Error for a bad base or state (as
   /// Dynamics and ArticulatedSim do).
   RobotWorld(const RobotGeometry& geometry, const Transform& base, const ArticulatedState& initial,
-             sim::World world);
+             sim::World world, BaseKind kind = BaseKind::fixed);
 
   /// The bodies (add them here), friction, options (dt, solver, solve
   /// settings, contact_margin, stabilization). A link's friction with a
@@ -139,8 +140,9 @@ class RobotWorld {
   /// World pose of every link at the current state.
   const std::vector<Transform>& link_poses() const { return poses_; }
 
-  /// Kinetic energy of robot (½ q̇ᵀ M q̇) and bodies, and the potential of
-  /// gravity (−m g·x over links and dynamic bodies), J.
+  /// Kinetic energy of robot (½ uᵀ M u, a floating base's motion included)
+  /// and bodies, and the potential of gravity (−m g·x over links, the root
+  /// link too, and dynamic bodies), J.
   double kinetic_energy() const;
   double potential_energy() const;
 
@@ -156,8 +158,8 @@ class RobotWorld {
     RobotContact c;
     double mu = 0.0;
   };
-  // A joint limit row: q̇⁺ along `sign` (+1 lower, −1 upper) closes at
-  // most `gap` in the step.
+  // A joint limit row on velocity entry `variable`: q̇⁺ along `sign` (+1
+  // lower, −1 upper) closes at most `gap` in the step.
   struct Limit {
     int variable = 0;
     double sign = 1.0;
