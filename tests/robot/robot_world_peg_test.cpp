@@ -6,7 +6,8 @@
 // under it with its own; a plate arm resting flat on
 // a block under its tip carries m g l_c / len at its two tip corners (the
 // only vertex–facet rows: a manifold's face patch would leave the split
-// undetermined); a link folding onto another moving link rests on its two
+// undetermined); a box link on a floating base lands as the free box
+// does; a link folding onto another moving link rests on its two
 // corners with no moment about its hinge; a sphere link on two prismatic joints, the paper's
 // particle, on the sawtooth and in the cusp between two hills (a concave
 // corner of two convex pieces) follows the true surface (written in
@@ -180,6 +181,52 @@ TEST_P(RobotWorldPeg, BoxLinkOnABoxOnABlockLoadsEachPairWithTheWeightAbove) {
     ++checked;
   }
   EXPECT_EQ(checked, 3);
+}
+
+TEST_P(RobotWorldPeg, FloatingBoxLinkLandsAsTheFreeBoxDoes) {
+  // A robot of one 3 kg box link on a floating base is a free body: dropped
+  // 1 cm flat onto the static block under PEG, its four bottom corners
+  // take the block's top as vertex–facet rows (with the base's Jacobian
+  // columns), it rests where its bottom meets the top carrying m g, and
+  // (Lemke) its height follows the free box of a World step for step.
+  const double m = 3.0;
+  const std::string urdf = "<robot name=\"brick\"><link name=\"brick\">" + inertial(m, 0.02) +
+                           "<collision><geometry><box size=\"0.2 0.2 0.1\"/></geometry></collision></link></robot>";
+  const RobotGeometry geometry(parse_urdf(urdf, "."));
+  const auto world = [&] {
+    sim::World w;
+    use(w, kPeg, GetParam());
+    w.options.speculative = false;  // the robot has no speculative rows
+    w.add(sim::make_body("pedestal", Box(0.4, 0.4, 0.2), 0.0, Transform::from_translation(Vec3(0, 0, -0.15)), true));
+    return w;
+  };
+  const Transform start = Transform::from_translation(Vec3(0, 0, 0.01));
+  RobotWorld rw(geometry, start, {VectorXd::Zero(0), VectorXd::Zero(6)}, world(), BaseKind::floating);
+  sim::World free = world();
+  sim::Body box = sim::make_body("box", Box(0.2, 0.2, 0.1), 1.0, start);
+  box.mass.mass = m;
+  box.mass.inertia = Mat3::Identity() * 0.02;
+  const int id = free.add(std::move(box));
+  double apart = 0.0;
+  for (int i = 0; i < 300; ++i) {
+    rw.step();
+    free.step();
+    apart = std::max(apart, std::abs(rw.robot().state().base.p.z() - free.bodies()[static_cast<std::size_t>(id)].pose.p.z()));
+  }
+  EXPECT_EQ(rw.last_stats().status, sim::LcpStatus::ok);
+  EXPECT_EQ(rw.last_stats().fallbacks, 0);
+  EXPECT_NEAR(rw.robot().state().base.p.z(), 0.0, 1e-7);
+  EXPECT_LT(rw.robot().state().qd.norm(), 1e-9);
+  ASSERT_EQ(rw.last_contacts().size(), 4u);
+  double normal = 0.0;
+  for (const RobotContact& c : rw.last_contacts()) {
+    EXPECT_NEAR(std::abs(c.point.x()) + std::abs(c.point.y()), 0.2, 1e-9);  // a corner
+    normal += c.normal_impulse / rw.world().options.dt;
+  }
+  EXPECT_NEAR(normal, m * kG, 1e-6 * m * kG);
+  if (GetParam() == sim::SolverKind::lemke) {
+    EXPECT_LT(apart, 1e-9);
+  }
 }
 
 TEST_P(RobotWorldPeg, PlateArmRestingFlatOnABlockCarriesTheTorqueBalanceAtItsTip) {

@@ -206,8 +206,9 @@ TEST(SceneRobot, ShippedUr5PushesTheBoxAlongTheTable) {
     EXPECT_EQ(table_load, 0.0);
     // Two fingers on a box resting on four corners: degenerate problems that
     // Lemke's ratio test must still solve nearly always (a tie rule relative
-    // to the ratio left 186 of 4,000 steps to PGS).
-    EXPECT_LE(fallbacks, 40);
+    // to the ratio left 186 of 4,000 steps to PGS; 19 are left with the
+    // manifolds, 43 with PEG's corner rows).
+    EXPECT_LE(fallbacks, formulation == sim::Formulation::peg ? 60 : 40);
     const std::vector<Row> rows = rows_of(csv.str());
     ASSERT_EQ(rows.size(), 4000u);  // one row a step, after it
     const double x0 = column(rows.front(), "box.x"), y0 = column(rows.front(), "box.y");
