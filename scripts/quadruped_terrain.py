@@ -39,9 +39,9 @@ THIGH_MASS, SHIN_MASS = 0.5, 0.3
 LEG_RADIUS = 0.02          # of the thigh and shin rods (inertia only)
 FOOT = 0.02                # foot ball radius
 HIP, KNEE = 0.6, -1.2      # the crouch, rad
-KP, KD = 150.0, 2.0
+KP, KD = 150.0, 8.0
 EFFORT = 40.0              # N m, hips and knees
-SIZE, STEP, NOISE, SEED = 1.2, 0.025, 0.001, 20261130
+SIZE, STEP, NOISE, SEED = 1.2, 0.025, 0.005, 20261130
 LAYER = 0.002
 DT, TIME = 0.001, 3.0
 

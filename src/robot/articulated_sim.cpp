@@ -108,29 +108,60 @@ void ArticulatedSim::begin_step(double dt) {
   dyn_.mass_matrix(q, ws_, M_);
   dyn_.bias_forces(state_.base, q, qd, ws_, h_);
 
-  motor_ = tau_ff_;
-  if (kp_.size() == n) motor_ += kp_.cwiseProduct(q_target_ - q) + kd_.cwiseProduct(qd_target_ - qd.tail(n));
-  motor_ = motor_.cwiseMax(-effort_).cwiseMin(effort_);
+  // The motor (articulated_sim.hpp): implicit PD unless saturated.
+  motor_bias_ = tau_ff_;
+  motor_gain_.setZero(n);
+  const Eigen::Index off = nv - n;
+  if (kp_.size() == n) {
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double start = tau_ff_[i] + kp_[i] * (q_target_[i] - q[i]) + kd_[i] * (qd_target_[i] - qd[off + i]);
+      if (std::abs(start) <= effort_[i]) {
+        motor_bias_[i] = tau_ff_[i] + kp_[i] * (q_target_[i] - q[i]) + kd_[i] * qd_target_[i];
+        motor_gain_[i] = kd_[i] + dt * kp_[i];
+      } else {
+        motor_bias_[i] = start;
+      }
+    }
+  }
+  motor_bias_ = motor_bias_.cwiseMax(-effort_).cwiseMin(effort_);
 
   if (nv == 0) {
+    motor_ = motor_bias_;
     qd_free_.resize(0);
     W_.resize(0, 0);
     dt_ = dt;
     return;
   }
-  // Damping implicit: (M + dt D) q̇_free = M q̇ + dt (τ − h). Solved in
-  // place, so that a step allocates nothing once the buffers are sized.
-  // The base (the first `off` entries) is unactuated and undamped.
-  qd_free_.noalias() = M_ * qd;
-  qd_free_ -= dt * h_;
-  qd_free_.tail(n) += dt * motor_;
-  M_.diagonal().tail(n) += dt * damping_;
-  llt_.compute(M_);
-  if (!detail::definite(llt_, M_))
-    throw Error("robot '" + dyn_.model().name() +
-                "': the mass matrix is not positive definite at this configuration (a joint that moves no mass "
-                "and has no damping)");
-  llt_.solveInPlace(qd_free_);
+  // Damping and PD gains implicit: (M + dt (D + G)) q̇_free = M q̇ + dt (c − h).
+  // Solved in place, so that a step allocates nothing once the buffers are
+  // sized. The base (the first `off` entries) is unactuated and undamped.
+  // A motor whose implicit torque at q̇_free passes its effort limit is
+  // saturated after all: it takes its clamped start-of-step torque, and the
+  // system is solved again (once per such motor at most, usually never).
+  for (;;) {
+    W_ = M_;
+    W_.diagonal().tail(n) += dt * (damping_ + motor_gain_);
+    llt_.compute(W_);
+    if (!detail::definite(llt_, W_))
+      throw Error("robot '" + dyn_.model().name() +
+                  "': the mass matrix is not positive definite at this configuration (a joint that moves no mass "
+                  "and has no damping)");
+    qd_free_.noalias() = M_ * qd;
+    qd_free_ -= dt * h_;
+    qd_free_.tail(n) += dt * motor_bias_;
+    llt_.solveInPlace(qd_free_);
+    bool saturated = false;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (motor_gain_[i] == 0.0 || std::abs(motor_bias_[i] - motor_gain_[i] * qd_free_[off + i]) <= effort_[i])
+        continue;
+      const double start = tau_ff_[i] + kp_[i] * (q_target_[i] - q[i]) + kd_[i] * (qd_target_[i] - qd[off + i]);
+      motor_bias_[i] = std::clamp(start, -effort_[i], effort_[i]);
+      motor_gain_[i] = 0.0;
+      saturated = true;
+    }
+    if (!saturated) break;
+  }
+  motor_ = motor_bias_ - motor_gain_.cwiseProduct(qd_free_.tail(n));
   W_.setIdentity(nv, nv);
   llt_.solveInPlace(W_);
   dt_ = dt;
@@ -201,6 +232,8 @@ void ArticulatedSim::finish_step(const Eigen::VectorXd* impulse) {
   if (!q_next_.allFinite() || !v.allFinite() || !base_next_.is_finite())
     throw Error("robot '" + dyn_.model().name() + "': the state overflowed in the step from t = " +
                 std::to_string(time_) + " s (torques, gains or velocities too large for the step)");
+  // The implicit motors' torque at the velocity they produced.
+  motor_ = motor_bias_ - motor_gain_.cwiseProduct(v.tail(n));
   q.swap(q_next_);
   qd.swap(v);
   state_.base = base_next_;

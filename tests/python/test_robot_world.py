@@ -363,7 +363,7 @@ class RobotScenesFromText(unittest.TestCase):
         self.assertGreater(rw.q[0], 0.1)  # on its way to the 0.3 rad key
         rw.set_pd(400.0, 20.0, [0.0])
         self.assertFalse(rw.scripted)
-        rw.step(400)
+        rw.step(1000)
         self.assertLess(abs(rw.q[0]), abs(M * G * LEN / 2 / 400.0) + 1e-3)  # back at 0, sagging by τ_g / kp at most
         rw.scripted = True
         rw.step(400)

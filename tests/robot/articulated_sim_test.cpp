@@ -191,6 +191,34 @@ TEST(ArticulatedSim, EffortLimitClampsTheMotor) {
   EXPECT_EQ(sim.motor_torque()[0], 0.7);
 }
 
+TEST(ArticulatedSim, StiffPdOnALightLinkIsImplicitAndStable) {
+  // A light link (I = 0.0023 kg m², a quadruped's shin) without gravity
+  // under kp = 150, kd = 8 at dt = 1 ms: kd dt / I = 3.5, where a torque
+  // from the step's start (q̇⁺ = q̇ + dt τ(q, q̇) / I) multiplies the error
+  // by about 1 − kd dt / I = −2.5 a step and diverges. The motor acting at
+  // the step's end follows the scheme's own recurrence, written out here:
+  //   (I + dt kd + dt² kp) q̇⁺ = I q̇ + dt kp (q_t − q),  q⁺ = q + dt q̇⁺,
+  // and settles on the target; its torque is kp (q_t − q − dt q̇⁺) − kd q̇⁺.
+  const double I = 0.0023, kp = 150.0, kd = 8.0, dt = 1e-3, target = 0.3;
+  const RobotModel model = parse_urdf(sim_pendulum(0.3, 0.0, I), ".");
+  ArticulatedSim sim(Dynamics(model, Transform::identity(), Vec3::Zero()), at(0.0, 0.0));
+  sim.set_pd(VectorXd::Constant(1, kp), VectorXd::Constant(1, kd), VectorXd::Constant(1, target), VectorXd::Zero(1));
+  double q = 0.0, v = 0.0, worst = 0.0, largest_error = 0.0;
+  for (int i = 0; i < 2000; ++i) {
+    sim.step(dt);
+    v = (I * v + dt * kp * (target - q)) / (I + dt * kd + dt * dt * kp);
+    const double tau = kp * (target - q - dt * v) - kd * v;
+    q += dt * v;
+    worst = std::max(worst, std::abs(sim.state().q[0] - q));
+    worst = std::max(worst, std::abs(sim.motor_torque()[0] - tau) / kp);
+    largest_error = std::max(largest_error, std::abs(sim.state().q[0] - target));
+  }
+  EXPECT_LT(worst, 1e-12);
+  EXPECT_LE(largest_error, target);  // never beyond the start's error
+  EXPECT_NEAR(sim.state().q[0], target, 1e-9);
+  EXPECT_NEAR(sim.state().qd[0], 0.0, 1e-9);
+}
+
 TEST(ArticulatedSim, JointLimitsHoldAgainstATorquePushingIntoThem) {
   // A pendulum pushed into its upper limit by 5 N m (gravity resists with at
   // most m g l_c = 2.9 N m) sits on the limit after 5 s.

@@ -5,10 +5,17 @@
 // as velocity-level constraints, and PD position/velocity targets whose
 // motor torque the URDF's effort limit clamps.
 //
-// One step of length dt from (q, q̇):
-//   τ_motor = clamp(τ_ff + kp (q_target − q) + kd (q̇_target − q̇), ±effort)
-//   (M + dt D) q̇_free = M q̇ + dt (τ_motor − h(q, q̇))
-//   q̇⁺ = q̇_free + (M + dt D)⁻¹ λ, with λ the impulses of the constraints:
+// One step of length dt from (q, q̇). The PD motor acts at the step's end
+// (implicit, as the damping): its torque is
+//   τ_motor = τ_ff + kp (q_target − q − dt q̇⁺) + kd (q̇_target − q̇⁺)
+//           = c − g q̇⁺,  c = τ_ff + kp (q_target − q) + kd q̇_target,  g = kd + dt kp,
+// so the gains enter the matrix, and stiff gains on light links (kd dt / I
+// far above 2, where a torque from the step's start overshoots and
+// diverges) stay stable. A motor the URDF's effort limit saturates (the
+// torque at the step's start, or the implicit one at the free velocity,
+// beyond ±effort) gives its clamped start-of-step torque instead, g = 0:
+//   (M + dt (D + G)) q̇_free = M q̇ + dt (c − h(q, q̇))
+//   q̇⁺ = q̇_free + (M + dt (D + G))⁻¹ λ, with λ the impulses of the constraints:
 //     friction on variable i: |λ_i| ≤ dt F_i, pushing q̇⁺_i towards 0;
 //     lower limit: λ ≥ 0, q̇⁺_i ≥ (lower − q_i)/dt, complementary;
 //     upper limit: λ ≤ 0, q̇⁺_i ≤ (upper − q_i)/dt, complementary;
@@ -95,8 +102,11 @@ class ArticulatedSim {
   const Eigen::VectorXd& lower_limits() const { return lower_; }
   const Eigen::VectorXd& upper_limits() const { return upper_; }
 
-  /// The motor torque of the last step (after the effort clamp), one entry
-  /// per variable.
+  /// The motor torque of the last step, one entry per variable: an implicit
+  /// motor's at the step's final velocity, a saturated one's clamped torque
+  /// (between begin_step and finish_step: at the free velocity). A contact
+  /// impulse added in finish_step moves an implicit motor's torque with the
+  /// velocity it changes, so it can pass the effort limit by that much.
   const Eigen::VectorXd& motor_torque() const { return motor_; }
 
  private:
@@ -112,6 +122,8 @@ class ArticulatedSim {
   DynamicsWorkspace ws_;
   Eigen::MatrixXd M_, W_;
   Eigen::VectorXd h_, motor_, qd_free_, q_next_, lambda_;
+  // The begun step's motor: c (or the clamped torque) and g per variable.
+  Eigen::VectorXd motor_bias_, motor_gain_;
   Transform base_next_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
 };
