@@ -16,7 +16,8 @@ void RobotSceneMetrics::observe(const robot::RobotWorld& rw) {
   double hardest = 0.0;
   int hardest_link = -1;
   for (const robot::RobotContact& c : rw.last_contacts()) {
-    if (c.link < 0) continue;
+    // Links on bodies only: a self-contact's force is internal to the robot.
+    if (c.link < 0 || c.link_b >= 0) continue;
     total += c.normal_impulse / dt;
     if (body_ >= 0 && c.body_b == body_ && c.normal_impulse > hardest) {
       hardest = c.normal_impulse;

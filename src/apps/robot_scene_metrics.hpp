@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What a robot scene of the demo report is judged by (docs/dynamics.md,
-// "Scenes"): over its hold window (the run's last quarter, where the shipped
+// What a robot scene of the demo report is judged by (the robot scenes of
+// docs/dynamics.md): over its hold window (the run's last quarter, where the shipped
 // scenes' scripts hold still), how far the tracked body slips in the frame
 // of the link that holds it, how noisy the contact force on the robot's
 // links is, and how the step time compares with real time.
@@ -23,7 +23,8 @@ class RobotSceneMetrics {
   void observe(const robot::RobotWorld& rw);
 
   /// slip (mm; when a link touched the body as the window began), force
-  /// noise (N; when the links touched anything in the window) and the real
+  /// noise (N; when the links touched a body in the window; self-contacts
+  /// are internal and left out) and the real
   /// time factor (dt over the mean wall-clock step), each a MetricResult
   /// with its line of text.
   std::vector<sim::MetricResult> results(double dt, double ms_per_step) const;

@@ -4,6 +4,7 @@
 // torques set, stepped without the GIL, joint states, link and body poses
 // and contact forces read back.
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -15,6 +16,7 @@
 #include <proxima/robot/urdf.hpp>
 
 #include <nlohmann/json.hpp>
+#include <pybind11/stl/filesystem.h>
 
 #include "../apps/json_reader.hpp"
 #include "../apps/scene.hpp"  // load_scene, scene_from_json (src/python has a scene.hpp of its own)
@@ -186,7 +188,9 @@ void bind_robot_world(py::module_& m) {
           "following the robot's target trajectory (see scripted). Relative urdf and mesh paths are read from the "
           "working directory.")
       .def_static(
-          "from_file", [](const std::string& path) { return robot_world_from_scene(apps::load_scene(path)); }, py::arg("path"),
+          "from_file",
+          [](const std::filesystem::path& path) { return robot_world_from_scene(apps::load_scene(path.string())); },
+          py::arg("path"),
           "The robot scene of a scene file (docs/scene-format.md), as `proxima sim` runs it: step() follows the "
           "robot's target trajectory (see scripted). Relative paths are read from the file's folder.")
       .def_property_readonly("name", [](PyRobotWorld& r) { return r.name; },
@@ -195,7 +199,9 @@ void bind_robot_world(py::module_& m) {
                              "The scene file's \"time\", s (1 if built here).")
       .def_property(
           "scripted", [](PyRobotWorld& r) { RobotWorldLock l(r.mutex); return r.scripted; },
-          [](PyRobotWorld& r, bool on) {
+          [](PyRobotWorld& r, const py::object& value) {
+            if (!py::isinstance<py::bool_>(value)) type_error("scripted: expected True or False");
+            const bool on = value.cast<bool>();
             RobotWorldLock l(r.mutex);
             if (on && !(r.script && r.script->kp.size() > 0))
               value_error("scripted: this RobotWorld has no target trajectory (it was not read from a scene "

@@ -34,7 +34,7 @@ ArticulatedSim::ArticulatedSim(Dynamics dynamics, const ArticulatedState& initia
   dyn_.check(state_.q, "joint position");
   dyn_.check_velocity(state_.qd, "joint velocity");
   if (!dyn_.floating()) state_.base = dyn_.base();
-  else if (!state_.base.is_finite() || !state_.base.is_valid())
+  else if (!state_.base.is_rigid())
     throw Error("robot '" + dyn_.model().name() + "': initial base pose is not finite or not a rotation");
   const RobotModel& m = dyn_.model();
   const auto n = static_cast<Eigen::Index>(dyn_.variable_count());
@@ -108,22 +108,22 @@ void ArticulatedSim::begin_step(double dt) {
   dyn_.mass_matrix(q, ws_, M_);
   dyn_.bias_forces(state_.base, q, qd, ws_, h_);
 
-  // The motor (articulated_sim.hpp): implicit PD unless saturated.
-  motor_bias_ = tau_ff_;
-  motor_gain_.setZero(n);
+  // The motor (articulated_sim.hpp): implicit PD unless saturated. The
+  // start-of-step torque, clamped, is a saturated motor's (and the torque
+  // alone without PD); an implicit one's bias c is no torque and is not
+  // clamped: its torque c − g q̇⁺ is checked at q̇_free below.
   const Eigen::Index off = nv - n;
-  if (kp_.size() == n) {
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const double start = tau_ff_[i] + kp_[i] * (q_target_[i] - q[i]) + kd_[i] * (qd_target_[i] - qd[off + i]);
-      if (std::abs(start) <= effort_[i]) {
+  motor_start_ = tau_ff_;
+  if (kp_.size() == n)
+    motor_start_ += kp_.cwiseProduct(q_target_ - q) + kd_.cwiseProduct(qd_target_ - qd.tail(n));
+  motor_bias_ = motor_start_.cwiseMax(-effort_).cwiseMin(effort_);
+  motor_gain_.setZero(n);
+  if (kp_.size() == n)
+    for (Eigen::Index i = 0; i < n; ++i)
+      if (std::abs(motor_start_[i]) <= effort_[i]) {
         motor_bias_[i] = tau_ff_[i] + kp_[i] * (q_target_[i] - q[i]) + kd_[i] * qd_target_[i];
         motor_gain_[i] = kd_[i] + dt * kp_[i];
-      } else {
-        motor_bias_[i] = start;
       }
-    }
-  }
-  motor_bias_ = motor_bias_.cwiseMax(-effort_).cwiseMin(effort_);
 
   if (nv == 0) {
     motor_ = motor_bias_;
@@ -145,7 +145,7 @@ void ArticulatedSim::begin_step(double dt) {
     if (!detail::definite(llt_, W_))
       throw Error("robot '" + dyn_.model().name() +
                   "': the mass matrix is not positive definite at this configuration (a joint that moves no mass "
-                  "and has no damping)");
+                  "and has no damping; a floating robot needs mass and rotational inertia)");
     qd_free_.noalias() = M_ * qd;
     qd_free_ -= dt * h_;
     qd_free_.tail(n) += dt * motor_bias_;
@@ -154,8 +154,7 @@ void ArticulatedSim::begin_step(double dt) {
     for (Eigen::Index i = 0; i < n; ++i) {
       if (motor_gain_[i] == 0.0 || std::abs(motor_bias_[i] - motor_gain_[i] * qd_free_[off + i]) <= effort_[i])
         continue;
-      const double start = tau_ff_[i] + kp_[i] * (q_target_[i] - q[i]) + kd_[i] * (qd_target_[i] - qd[off + i]);
-      motor_bias_[i] = std::clamp(start, -effort_[i], effort_[i]);
+      motor_bias_[i] = std::clamp(motor_start_[i], -effort_[i], effort_[i]);
       motor_gain_[i] = 0.0;
       saturated = true;
     }

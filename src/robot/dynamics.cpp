@@ -71,7 +71,8 @@ constexpr const char* kBaseEntryNames[6] = {"base v_x", "base v_y", "base v_z", 
 
 Dynamics::Dynamics(const RobotModel& model, const Transform& base, const Vec3& gravity, BaseKind kind)
     : model_(model), base_(base), gravity_(gravity), kind_(kind) {
-  if (!base.is_finite() || !base.is_valid()) throw Error("robot '" + model.name() + "': dynamics base pose is not finite");
+  if (!base.is_rigid())
+    throw Error("robot '" + model.name() + "': dynamics base pose is not finite or not a rotation");
   if (!gravity.allFinite()) throw Error("robot '" + model.name() + "': dynamics gravity is not finite");
   {
     const Inertial& in = model.link(model.root_link()).inertial;
@@ -132,8 +133,7 @@ void Dynamics::check_velocity(const Eigen::VectorXd& x, const char* what) const 
 }
 
 Vec3 Dynamics::gravity_in_root(const Transform& base) const {
-  if (!base.is_finite() || !base.is_valid())
-    throw Error("robot '" + model_.name() + "': base pose is not finite or not a rotation");
+  if (!base.is_rigid()) throw Error("robot '" + model_.name() + "': base pose is not finite or not a rotation");
   return base.R.transpose() * gravity_;
 }
 

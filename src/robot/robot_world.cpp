@@ -99,8 +99,10 @@ void RobotWorld::step() {
   const double h = world_.options.dt;
   // Nothing is changed until finish_step has succeeded: a failing robot
   // step leaves robot and bodies as they were.
-  robot_.begin_step(h);
   auto t0 = RobotWorldClock::now();
+  robot_.begin_step(h);
+  stats_.ms_dynamics = ms_since_start(t0);
+  t0 = RobotWorldClock::now();
   find_contacts();
   stats_.ms_contacts = ms_since_start(t0);
   t0 = RobotWorldClock::now();
@@ -128,7 +130,9 @@ void RobotWorld::step() {
     x_ = s.x;
   }
   stats_.ms_solve = ms_since_start(t0);
+  t0 = RobotWorldClock::now();
   apply();
+  stats_.ms_dynamics += ms_since_start(t0);
   world_.set_time(world_.time() + h);
 }
 

@@ -93,9 +93,18 @@ TEST(RobotSceneMetrics, ASlidingBlockSlipsAsTheInclineSays) {
 }
 
 TEST(RobotSceneMetrics, NoHolderNoSlipAndNoContactNoNoise) {
-  apps::RobotSceneMetrics none(-1, 0.0);
-  const std::vector<sim::MetricResult> m = none.results(1e-3, 0.0);
-  EXPECT_TRUE(m.empty());
+  // The plate swinging free in an empty world: no body, no contact.
+  robot::RobotWorld rw(plate(), Transform::identity(), {Eigen::VectorXd::Zero(1), Eigen::VectorXd::Zero(1)},
+                       sim::World{});
+  apps::RobotSceneMetrics metrics(-1, 0.0);
+  for (int i = 0; i < 50; ++i) {
+    rw.step();
+    metrics.observe(rw);
+  }
+  const std::vector<sim::MetricResult> m = metrics.results(1e-3, 0.25);
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m[0].name, "real_time");
+  EXPECT_DOUBLE_EQ(m[0].value, 4.0);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@ its hand rises without slip, the quadruped's feet carry its weight."""
 import json
 import math
 import os
+import pathlib
 import tempfile
 import unittest
 
@@ -280,7 +281,7 @@ class ShippedRobotScenes(unittest.TestCase):
     for the scene's time, its target trajectory followed."""
 
     def run_scene(self, name, observe=None):
-        rw = proxima.RobotWorld.from_file(os.path.join(EXAMPLES, name))
+        rw = proxima.RobotWorld.from_file(pathlib.Path(EXAMPLES) / name)
         self.assertTrue(rw.scripted)
         steps = int(round(rw.duration / rw.dt))
         for i in range(steps):
@@ -408,6 +409,8 @@ class RobotScenesFromText(unittest.TestCase):
         self.assertFalse(rw.scripted)
         with self.assertRaisesRegex(ValueError, r"scripted: this RobotWorld has no target trajectory"):
             rw.scripted = True
+        with self.assertRaisesRegex(TypeError, r"scripted: expected True or False"):
+            rw.scripted = 1
 
 
 if __name__ == "__main__":

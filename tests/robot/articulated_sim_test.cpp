@@ -219,6 +219,36 @@ TEST(ArticulatedSim, StiffPdOnALightLinkIsImplicitAndStable) {
   EXPECT_NEAR(sim.state().qd[0], 0.0, 1e-9);
 }
 
+TEST(ArticulatedSim, ImplicitMotorTracksAVelocityTargetWithinItsEffort) {
+  // No gravity, a damping-only motor (kp = 0, kd = 1 N m s/rad, effort
+  // 10 N m) asked for 15 rad/s from 14: its torque kd (15 − q̇) is 1 N m,
+  // well inside the limit, though kd q̇_target (15) is not; the joint
+  // reaches 15 rad/s (exponentially, time constant I / kd) and the torque
+  // falls to 0. Then a stiff motor (kp = 1e4) on the same link far from its
+  // target: the torque, start-of-step or implicit, never passes the effort.
+  const double I = 0.05, effort = 10.0, dt = 1e-3;
+  const RobotModel model = parse_urdf(
+      sim_pendulum(1.0, 0.0, I, "continuous", "<limit effort=\"10\" velocity=\"100\"/>"), ".");
+  ArticulatedSim sim(Dynamics(model, Transform::identity(), Vec3::Zero()), at(0.0, 14.0));
+  sim.set_pd(VectorXd::Zero(1), VectorXd::Constant(1, 1.0), VectorXd::Zero(1), VectorXd::Constant(1, 15.0));
+  double largest = 0.0;
+  for (int i = 0; i < 2000; ++i) {
+    sim.step(dt);
+    largest = std::max(largest, std::abs(sim.motor_torque()[0]));
+  }
+  EXPECT_NEAR(sim.state().qd[0], 15.0, 1e-6);  // 2 s = 40 time constants
+  EXPECT_NEAR(sim.motor_torque()[0], 0.0, 1e-6);
+  EXPECT_LE(largest, 1.0 + 1e-12);
+  sim.set_pd(VectorXd::Constant(1, 1e4), VectorXd::Constant(1, 1.0), VectorXd::Constant(1, 100.0), VectorXd::Zero(1));
+  largest = 0.0;
+  for (int i = 0; i < 2000; ++i) {
+    sim.step(dt);
+    largest = std::max(largest, std::abs(sim.motor_torque()[0]));
+  }
+  EXPECT_LE(largest, effort);
+  EXPECT_NEAR(largest, effort, 1e-12);  // it saturates on the way
+}
+
 TEST(ArticulatedSim, JointLimitsHoldAgainstATorquePushingIntoThem) {
   // A pendulum pushed into its upper limit by 5 N m (gravity resists with at
   // most m g l_c = 2.9 N m) sits on the limit after 5 s.

@@ -442,6 +442,16 @@ TEST(FloatingBase, RefusesBadVectorsAndBasePoses) {
   s.qd = u;
   s.base = nan_pose;
   expect_error([&] { ArticulatedSim sim(dyn, s); }, {"floater", "initial base pose"});
+  // Finite but not a rotation: scaled, sheared, mirrored.
+  for (const Mat3& R : {Mat3(2.0 * Mat3::Identity()), Mat3((Mat3() << 1, 0.1, 0, 0, 1, 0, 0, 0, 1).finished()),
+                        Mat3(Eigen::Vector3d(1, 1, -1).asDiagonal())}) {
+    Transform skew;
+    skew.R = R;
+    expect_error([&] { (void)dyn.bias_forces(skew, q, u); }, {"floater", "base pose", "not a rotation"});
+    expect_error([&] { Dynamics d(m, skew, Vec3(0, 0, -9.81), BaseKind::floating); }, {"base pose", "not a rotation"});
+    s.base = skew;
+    expect_error([&] { ArticulatedSim sim(dyn, s); }, {"floater", "initial base pose", "not a rotation"});
+  }
   s.base = Transform::identity();
   s.qd = VectorXd::Zero(3);
   expect_error([&] { ArticulatedSim sim(dyn, s); }, {"joint velocity", "expected 9"});

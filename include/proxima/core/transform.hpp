@@ -49,6 +49,15 @@ struct Transform {
     return static_cast<bool>(static_cast<int>(R.cwiseAbs().sum() <= 6.0) & static_cast<int>(a.x() <= kMaxLength) &
                              static_cast<int>(a.y() <= kMaxLength) & static_cast<int>(a.z() <= kMaxLength));
   }
+  /// is_finite() and is_valid(), and R a rotation: orthonormal to
+  /// `tolerance` (max |RᵀR − I|; matrices from float32 sources or long
+  /// products of rotations are orthonormal to ~1e-7, not to rounding) with
+  /// det R > 0. For poses a model keeps and integrates (a robot's base),
+  /// where a scaled, sheared or mirrored R would be silently misread.
+  bool is_rigid(double tolerance = 1e-6) const {
+    return is_finite() && is_valid() && (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff() <= tolerance &&
+           R.determinant() > 0.0;
+  }
 };
 
 /// a.is_valid() && b.is_valid(), as every pair query asks it. With SSE2 the

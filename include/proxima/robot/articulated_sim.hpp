@@ -83,18 +83,19 @@ class ArticulatedSim {
 
   /// The step in two halves, for a stepper that adds constraints of its own
   /// between them (RobotWorld's contacts). begin_step(dt) checks dt, takes
-  /// the motor torque, factors M + dt D and computes the free velocity; the
+  /// the motor, factors M + dt (D + G) (G the implicit motors' gains) and
+  /// computes the free velocity; the
   /// caller reads free_velocity() and inverse_mass() and hands finish_step a
   /// generalized impulse p (dof() entries, or none), which moves the
-  /// velocity by (M + dt D)⁻¹ p before the joint friction and limit rows are
+  /// velocity by (M + dt (D + G))⁻¹ p before the joint friction and limit rows are
   /// solved and the state advances. step(dt) is begin_step(dt) then
   /// finish_step(nullptr). Throws as step does; finish_step throws
   /// proxima::Error when no begin_step precedes it or p has the wrong size.
   void begin_step(double dt);
   void finish_step(const Eigen::VectorXd* impulse);
-  /// q̇_free of the begun step: (M + dt D)⁻¹ (M q̇ + dt (τ_motor − h)).
+  /// q̇_free of the begun step: (M + dt (D + G))⁻¹ (M q̇ + dt (c − h)).
   const Eigen::VectorXd& free_velocity() const { return qd_free_; }
-  /// (M + dt D)⁻¹ of the begun step (dof() × dof()).
+  /// (M + dt (D + G))⁻¹ of the begun step (dof() × dof()).
   const Eigen::MatrixXd& inverse_mass() const { return W_; }
   /// Per variable, the position limits folded from its joints (the tightest;
   /// ±infinity when it has none). Variable i is velocity entry
@@ -122,8 +123,9 @@ class ArticulatedSim {
   DynamicsWorkspace ws_;
   Eigen::MatrixXd M_, W_;
   Eigen::VectorXd h_, motor_, qd_free_, q_next_, lambda_;
-  // The begun step's motor: c (or the clamped torque) and g per variable.
-  Eigen::VectorXd motor_bias_, motor_gain_;
+  // The begun step's motor per variable: the start-of-step torque, c (or
+  // the clamped start torque) and g.
+  Eigen::VectorXd motor_start_, motor_bias_, motor_gain_;
   Transform base_next_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
 };

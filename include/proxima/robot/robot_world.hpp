@@ -5,8 +5,8 @@
 // convex polyhedra, over generalized coordinates).
 //
 // Generalized velocities: u = [q̇ (robot velocities: for a floating base its
-// twist first, dynamics.hpp); (v, ω) per dynamic body]. The mass matrix is block diagonal: the robot's M(q) + Δt D (joint
-// damping implicit, as ArticulatedSim) and each body's diag(m I, I_world).
+// twist first, dynamics.hpp); (v, ω) per dynamic body]. The mass matrix is block diagonal: the robot's M(q) + Δt (D + G) (joint
+// damping and PD gains implicit, as ArticulatedSim) and each body's diag(m I, I_world).
 // A contact row along unit d at point p between sides A and B measures
 // d·(v_A(p) − v_B(p)); a link side contributes dᵀ J_link(p) (jacobian.hpp),
 // a body side [dᵀ, (r × d)ᵀ] with r = p − x_com. With v* the free velocity
@@ -87,6 +87,9 @@ struct RobotWorldStats {
   sim::LcpStatus status = sim::LcpStatus::ok;  ///< of the solve whose impulses were applied
   sim::LcpStatus lemke_status = sim::LcpStatus::ok;  ///< of Lemke, when it ran
   double ms_contacts = 0.0, ms_build = 0.0, ms_solve = 0.0;
+  /// The robot's own share: M, h and the factorization before the contacts,
+  /// the joint rows and the state update after the solve.
+  double ms_dynamics = 0.0;
 };
 
 class RobotWorld {
