@@ -346,7 +346,7 @@ Scene scene_from_json(const json& j, const std::string& base_dir) {
       read_object(*e, "restitution", [&](ObjectReader& er) { restitution_from_json(er, w); });
     if (const json* m = r.get("metrics")) s.metrics = metrics_from_json(*m, w);
     if (const json* rb = r.get("robots")) {
-      s.robots = robots_from_json(*rb, "robots", base_dir);
+      s.robots = robots_from_json(*rb, "robots", base_dir, w);
       // The metrics read the world's own contacts and energies, which a
       // robot's step does not fill.
       if (!s.robots.empty() && !s.metrics.empty()) fail("metrics", "not supported in a scene with robots yet");

@@ -42,7 +42,8 @@ robot::MeshMode mesh_mode_at(const std::string& s, const std::string& field) {
   fail(field, "unknown mesh mode \"" + s + "\" (expected convex_hull or triangle_mesh)");
 }
 
-SceneRobot robot_from_json(const json& j, const std::string& field, const std::string& base_dir) {
+SceneRobot robot_from_json(const json& j, const std::string& field, const std::string& base_dir,
+                           const sim::World& world) {
   return read_object(j, field, [&](ObjectReader& r) {
     SceneRobot s;
     std::filesystem::path urdf = r.string("urdf");
@@ -74,6 +75,24 @@ SceneRobot robot_from_json(const json& j, const std::string& field, const std::s
       } else {
         fail(sf, "must be true, false or the path of an SRDF file (its disabled pairs are not checked)");
       }
+    }
+    if (const json* fr = r.get("friction")) {
+      const std::string ff = r.field("friction");
+      array_at(*fr, ff, "{\"link\", \"body\", \"mu\"} objects (\"body\" left out: every body)");
+      for (std::size_t i = 0; i < fr->size(); ++i)
+        read_object((*fr)[i], index_path(ff, i), [&](ObjectReader& e) {
+          SceneRobot::LinkFriction lf;
+          const std::string link = e.string("link");
+          lf.link = m.link_index(link);
+          if (lf.link < 0) fail(e.field("link"), "no link named \"" + link + "\" in the robot");
+          if (e.has("body")) {
+            const std::string body = e.string("body");
+            lf.body = world.find(body);
+            if (lf.body < 0) fail(e.field("body"), "no body named \"" + body + "\" in the scene");
+          }
+          lf.mu = e.number("mu", Range{0.0, kMaxLength});
+          s.friction.push_back(lf);
+        });
     }
     const json* base = r.get("base");
     s.base = base ? pose_from_json(*base, r.field("base")) : Transform::identity();
@@ -151,6 +170,7 @@ void SceneRobot::target_at(double t, Eigen::VectorXd& q, Eigen::VectorXd& qd) co
 robot::RobotWorld SceneRobot::make_world(sim::World world) const {
   robot::RobotWorld rw(*geometry, base, initial, std::move(world), kind);
   if (self_collision) rw.set_self_collision(*self_collision);
+  for (const LinkFriction& f : friction) rw.set_link_friction(f.link, f.body, f.mu);
   rw.robot().set_torque(torque);
   drive(rw);
   return rw;
@@ -163,12 +183,14 @@ void SceneRobot::drive(robot::RobotWorld& rw) const {
   rw.robot().set_pd(kp, kd, q, qd);
 }
 
-std::vector<SceneRobot> robots_from_json(const json& j, const std::string& field, const std::string& base_dir) {
+std::vector<SceneRobot> robots_from_json(const json& j, const std::string& field, const std::string& base_dir,
+                                         const sim::World& world) {
   array_at(j, field, "robot objects {\"urdf\", ...}");
   if (j.size() > 1)
     fail(field, "has " + std::to_string(j.size()) + " robots; a scene holds at most one (robot::RobotWorld)");
   std::vector<SceneRobot> out;
-  for (std::size_t i = 0; i < j.size(); ++i) out.push_back(robot_from_json(j[i], index_path(field, i), base_dir));
+  for (std::size_t i = 0; i < j.size(); ++i)
+    out.push_back(robot_from_json(j[i], index_path(field, i), base_dir, world));
   return out;
 }
 

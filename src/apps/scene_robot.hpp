@@ -34,6 +34,12 @@ struct SceneRobot {
   /// "self_collision": the pairs a joint's two links (and an SRDF's disabled
   /// pairs) aside touch each other; empty: links pass through each other.
   std::optional<robot::AllowedCollisionMatrix> self_collision;
+  /// "friction": per link (and body, −1 for all), RobotWorld::set_link_friction.
+  struct LinkFriction {
+    int link = 0, body = -1;
+    double mu = 0.0;
+  };
+  std::vector<LinkFriction> friction;
 
   /// The PD target at time t: positions piecewise linear through the keys
   /// and the segment's slope as the velocity target; before the first key
@@ -45,14 +51,15 @@ struct SceneRobot {
   void drive(robot::RobotWorld& rw) const;
 };
 
-/// The scene's "robots" array (at most one: RobotWorld holds one robot).
-/// A relative "urdf" path is resolved against `base_dir`. Throws
-/// proxima::Error naming the field: unknown keys, a URDF that does not
-/// read, joint vectors of the wrong length or not finite, gains < 0, PD
-/// gains without targets or targets without gains, target times not
-/// strictly increasing, a "self_collision" that is not true, false or an
-/// SRDF path that reads.
+/// The scene's "robots" array (at most one: RobotWorld holds one robot),
+/// among `world`'s bodies (a "friction" entry names them). A relative
+/// "urdf" path is resolved against `base_dir`. Throws proxima::Error naming
+/// the field: unknown keys, a URDF that does not read, joint vectors of the
+/// wrong length or not finite, gains < 0, PD gains without targets or
+/// targets without gains, target times not strictly increasing, a
+/// "self_collision" that is not true, false or an SRDF path that reads, a
+/// "friction" entry naming no link or body, or a coefficient out of range.
 std::vector<SceneRobot> robots_from_json(const nlohmann::json& j, const std::string& field,
-                                         const std::string& base_dir);
+                                         const std::string& base_dir, const sim::World& world);
 
 }  // namespace proxima::apps

@@ -283,6 +283,18 @@ void bind_robot_world(py::module_& m) {
           },
           "Ends PD control (the feed-forward torque stays) and a scene's target trajectory.")
       .def(
+          "set_friction",
+          [](PyRobotWorld& r, const std::string& link, double mu, const py::object& body) {
+            RobotWorldLock l(r.mutex);
+            const int i = r.rw->robot().dynamics().model().link_index(link);
+            if (i < 0) value_error("link: no link named '" + link + "'");
+            if (!(std::isfinite(mu) && mu >= 0.0)) value_error("mu: must be finite and >= 0 (got " + repr(mu) + ")");
+            r.rw->set_link_friction(i, body.is_none() ? -1 : robot_world_body(r.rw->world(), body), mu);
+          },
+          py::arg("link"), py::arg("mu"), py::arg("body") = py::none(),
+          "The friction coefficient between a link and a body (name or index), or with body=None between the "
+          "link and every body no call of its own names; others use the World's default.")
+      .def(
           "set_torque",
           [](PyRobotWorld& r, const py::object& tau) {
             RobotWorldLock l(r.mutex);

@@ -136,6 +136,27 @@ void RobotWorld::step() {
   world_.set_time(world_.time() + h);
 }
 
+void RobotWorld::set_link_friction(int link, int body, double mu) {
+  const int links = static_cast<int>(robot_.dynamics().model().links().size());
+  if (link < 0 || link >= links)
+    throw Error("robot world: link friction: link index " + std::to_string(link) + " is out of range (" +
+                std::to_string(links) + " links)");
+  const int bodies = static_cast<int>(world_.bodies().size());
+  if (body < -1 || body >= bodies)
+    throw Error("robot world: link friction: body index " + std::to_string(body) + " is out of range (" +
+                std::to_string(bodies) + " bodies; -1 for every body)");
+  if (!(mu >= 0.0) || !std::isfinite(mu))
+    throw Error("robot world: link friction: mu must be finite and >= 0, got " + std::to_string(mu));
+  link_mu_[{link, body}] = mu;
+}
+
+double RobotWorld::link_friction(int link, int body) const {
+  if (link_mu_.empty()) return world_.friction.default_mu;
+  auto it = link_mu_.find({link, body});
+  if (it == link_mu_.end()) it = link_mu_.find({link, -1});
+  return it == link_mu_.end() ? world_.friction.default_mu : it->second;
+}
+
 void RobotWorld::find_contacts() {
   found_.clear();
   aux_.clear();
@@ -180,11 +201,12 @@ void RobotWorld::find_contacts() {
       const sim::Body& b = bodies[j];
       if (!box.overlaps(b.geometry->world_aabb(b.pose))) continue;
       ++stats_.pairs;
+      const double mu = link_friction(part.link, static_cast<int>(j));
       if (add_facet_contacts(*part.geometry, pose, false, *b.geometry, b.pose, b.is_static,
-                             sides(part.link, -1, static_cast<int>(j), -1), world_.friction.default_mu))
+                             sides(part.link, -1, static_cast<int>(j), -1), mu))
         continue;
       part.geometry->contacts(pose, *b.geometry, b.pose, co, scratch_);
-      collect(part.link, -1, static_cast<int>(j), -1, world_.friction.default_mu);
+      collect(part.link, -1, static_cast<int>(j), -1, mu);
     }
   }
   // Link pairs of the self-collision check: every shape of one against

@@ -411,6 +411,13 @@ class RobotScenesFromText(unittest.TestCase):
             rw.scripted = True
         with self.assertRaisesRegex(TypeError, r"scripted: expected True or False"):
             rw.scripted = 1
+        with self.assertRaisesRegex(ValueError, r"link: no link named 'elbow'"):
+            rw.set_friction("elbow", 1.0)
+        with self.assertRaisesRegex(ValueError, r"mu: must be finite and >= 0"):
+            rw.set_friction("plate", -1.0)
+        with self.assertRaisesRegex(ValueError, r"body: no body named 'mug'"):
+            rw.set_friction("plate", 1.0, body="mug")
+        rw.set_friction("plate", 0.9)
 
 
 if __name__ == "__main__":

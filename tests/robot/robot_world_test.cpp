@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include <tuple>
+
 #include <gtest/gtest.h>
 
 #include <proxima/core/error.hpp>
@@ -205,6 +207,54 @@ TEST_P(RobotWorldSolvers, BoxOnATiltedLinkSticksOrSlidesAsCoulombSays) {
       EXPECT_NEAR(s1 - s0, v0 * t + 0.5 * a * t * (t + rw.world().options.dt), 1e-3 * a * t * t) << "alpha " << alpha;
     }
   }
+}
+
+TEST_P(RobotWorldSolvers, LinkFrictionSetPerLinkAndBodyDecidesStickOrSlide) {
+  // The tilted plate of the test above at α = 0.25 (tan α = 0.255) under a
+  // world default μ of 0.1: the cube slides at g (sin α − μ cos α) with the
+  // default, sticks with the plate's own μ = 0.4 (for every body, or for the
+  // cube), and a pair's entry overrides the link's.
+  PlateArm arm;
+  arm.w = 0.3;
+  const double alpha = 0.25;
+  const auto run = [&](const std::vector<std::tuple<int, int, double>>& entries) {
+    sim::World w;
+    w.friction.default_mu = 0.1;
+    w.options.solver = GetParam();
+    const double cube = 0.1, along = 0.4, up = 0.5 * arm.t + 0.5 * cube;
+    const Vec3 slope(std::cos(alpha), 0.0, -std::sin(alpha)), normal(std::sin(alpha), 0.0, std::cos(alpha));
+    const Mat3 tilt = Eigen::AngleAxisd(alpha, Vec3::UnitY()).toRotationMatrix();
+    w.add(sim::make_body("cube", Box(cube, cube, cube), 1000.0, Transform{tilt, along * slope + up * normal}));
+    RobotWorld rw(arm.geometry("<dynamics damping=\"200\"/>"), Transform::identity(), at(alpha), std::move(w));
+    rw.robot().set_pd(VectorXd::Constant(1, 1e5), VectorXd::Zero(1), VectorXd::Constant(1, alpha), VectorXd::Zero(1));
+    for (const auto& [link, body, mu] : entries) rw.set_link_friction(link, body, mu);
+    const sim::Body& b = rw.world().bodies()[0];
+    for (int i = 0; i < 100; ++i) rw.step();
+    const double v0 = b.linear_velocity.dot(slope);
+    for (int i = 0; i < 200; ++i) rw.step();
+    return (b.linear_velocity.dot(slope) - v0) / 0.2;  // mean acceleration down the slope
+  };
+  const int plate = 1, cube_body = 0;
+  const double sliding = kGravity * (std::sin(alpha) - 0.1 * std::cos(alpha));
+  EXPECT_NEAR(run({}), sliding, 1e-3 * sliding);
+  EXPECT_NEAR(run({{plate, -1, 0.4}}), 0.0, 1e-6);
+  EXPECT_NEAR(run({{plate, cube_body, 0.4}}), 0.0, 1e-6);
+  EXPECT_NEAR(run({{plate, -1, 0.4}, {plate, cube_body, 0.1}}), sliding, 1e-3 * sliding);
+}
+
+TEST(RobotWorld, LinkFrictionRefusesWhatIsOutOfRange) {
+  const PlateArm arm;
+  sim::World w;
+  w.add(static_body("floor", Box(1, 1, 0.1), Transform{Mat3::Identity(), Vec3(0, 0, -1)}));
+  RobotWorld rw(arm.geometry(), Transform::identity(), at(0.0), std::move(w));
+  robot_test::expect_error([&] { rw.set_link_friction(2, 0, 0.5); }, {"link friction", "link index 2", "2 links"});
+  robot_test::expect_error([&] { rw.set_link_friction(1, 1, 0.5); }, {"link friction", "body index 1", "1 bodies"});
+  robot_test::expect_error([&] { rw.set_link_friction(1, -2, 0.5); }, {"body index -2"});
+  robot_test::expect_error([&] { rw.set_link_friction(1, 0, -0.1); }, {"mu must be finite and >= 0"});
+  robot_test::expect_error([&] { rw.set_link_friction(1, 0, std::nan("")); }, {"mu must be finite and >= 0"});
+  EXPECT_EQ(rw.link_friction(1, 0), rw.world().friction.default_mu);
+  rw.set_link_friction(1, -1, 0.7);
+  EXPECT_EQ(rw.link_friction(1, 0), 0.7);
 }
 
 TEST_P(RobotWorldSolvers, StackedBodiesAwayFromTheRobotCarryTheirWeight) {

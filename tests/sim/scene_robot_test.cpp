@@ -365,6 +365,16 @@ TEST(SceneRobot, BadRobotEntriesAreRefusedByName) {
   EXPECT_EQ(error_with([](json& j) { j["robots"][0]["self_collision"] = true; }), "");
   EXPECT_EQ(error_with([](json& j) { j["robots"][0]["self_collision"] = false; }), "");
   expect([](json& j) { j["robots"][0]["base"] = {{"p", {0, 0}}}; }, "robots[0].base");
+  expect([](json& j) { j["robots"][0]["friction"] = {{{"link", "elbow"}, {"mu", 1.0}}}; },
+         "robots[0].friction[0].link: no link named \"elbow\"");
+  expect([](json& j) { j["robots"][0]["friction"] = {{{"link", "plate"}, {"body", "mug"}, {"mu", 1.0}}}; },
+         "robots[0].friction[0].body: no body named \"mug\"");
+  expect([](json& j) { j["robots"][0]["friction"] = {{{"link", "plate"}, {"mu", -1.0}}}; }, "robots[0].friction[0].mu");
+  expect([](json& j) { j["robots"][0]["friction"] = {{{"link", "plate"}, {"mu", 1.0}, {"m", 1}}}; },
+         "robots[0].friction[0].m: unknown key");
+  expect([](json& j) { j["robots"][0]["friction"] = {{{"link", "plate"}}}; }, "robots[0].friction[0]");
+  expect([](json& j) { j["robots"][0]["friction"] = 0.5; }, "robots[0].friction");
+  EXPECT_EQ(error_with([](json& j) { j["robots"][0]["friction"] = {{{"link", "plate"}, {"mu", 1.0}}}; }), "");
   expect([](json& j) { j["robots"].push_back(j["robots"][0]); }, "robots: has 2 robots; a scene holds at most one");
   expect([](json& j) { j["robots"] = json::object(); }, "robots");
   expect([](json& j) { j["metrics"] = json::parse(R"([{"kind": "energy"}])"); },

@@ -46,6 +46,7 @@
 // them), contact caching and warm starts.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -105,7 +106,8 @@ class RobotWorld {
 
   /// The bodies (add them here), friction, options (dt, solver, solve
   /// settings, contact_margin, stabilization). A link's friction with a
-  /// body is world().friction.default_mu; body pairs use the table.
+  /// body is world().friction.default_mu unless set_link_friction says
+  /// otherwise; body pairs use the table.
   sim::World& world() { return world_; }
   const sim::World& world() const { return world_; }
   /// The robot's state and control (set_pd, set_torque, state(),
@@ -122,6 +124,16 @@ class RobotWorld {
   /// off (as constructed). Throws proxima::Error when the matrix is not
   /// sized for the robot's links.
   void set_self_collision(const AllowedCollisionMatrix& allowed);
+  /// Friction between a link and a body: `mu` (finite, ≥ 0) between link
+  /// `link` and body `body` (a world body's index), or with body = −1
+  /// between that link and every body a pair of its own does not name.
+  /// Links without one touch bodies with world().friction.default_mu, and
+  /// link–link contacts always do. Throws proxima::Error naming the link or
+  /// body index, or the coefficient, that is out of range.
+  void set_link_friction(int link, int body, double mu);
+  /// The coefficient a contact between `link` and `body` uses.
+  double link_friction(int link, int body) const;
+
   /// The link pairs (a < b) self-collision checks.
   const std::vector<std::pair<int, int>>& self_pairs() const { return self_pairs_; }
 
@@ -193,6 +205,8 @@ class RobotWorld {
   /// parts_ of link l: [part_begin_[l], part_begin_[l + 1]).
   std::vector<std::size_t> part_begin_;
   std::vector<std::pair<int, int>> self_pairs_;
+  /// set_link_friction's coefficients by (link, body), body −1 for all.
+  std::map<std::pair<int, int>, double> link_mu_;
   std::vector<Transform> poses_;
   std::vector<Found> found_;
   std::vector<Limit> limits_;
