@@ -15,10 +15,8 @@
 #include <proxima/robot/robot_world.hpp>
 #include <proxima/robot/urdf.hpp>
 
-#include <nlohmann/json.hpp>
 #include <pybind11/stl/filesystem.h>
 
-#include "../apps/json_reader.hpp"
 #include "../apps/scene.hpp"  // load_scene, scene_from_json (src/python has a scene.hpp of its own)
 #include "bindings.hpp"
 #include "scene.hpp"
@@ -174,15 +172,7 @@ void bind_robot_world(py::module_& m) {
            "disabled pairs either).")
       .def_static(
           "from_json",
-          [](const std::string& text) {
-            nlohmann::json j;
-            try {
-              j = apps::parse_json(text);  // the scene files' parser: a repeated key is an error
-            } catch (const nlohmann::json::exception& e) {
-              throw Error(std::string("scene: not valid JSON (") + e.what() + ")");
-            }
-            return robot_world_from_scene(apps::scene_from_json(j));
-          },
+          [](const std::string& text) { return robot_world_from_scene(apps::scene_from_json(scene_json(text))); },
           py::arg("text"),
           "The robot scene of scene-file JSON text (docs/scene-format.md, \"robots\"): its robot among its bodies, "
           "following the robot's target trajectory (see scripted). Relative urdf and mesh paths are read from the "

@@ -23,6 +23,15 @@
 #include "../apps/scene.hpp"  // scene_from_json, load_scene (src/python has a scene.hpp of its own)
 
 namespace proxima::python {
+
+nlohmann::json scene_json(const std::string& text) {
+  try {
+    return apps::parse_json(text);  // the scene files' parser: a repeated key is an error
+  } catch (const nlohmann::json::parse_error& e) {
+    throw Error(std::string("scene: not valid JSON (") + e.what() + ")");
+  }
+}
+
 namespace {
 
 std::unique_ptr<PyWorld> from_scene(apps::Scene&& s) {
@@ -135,16 +144,7 @@ void bind_simulation(py::module_& m) {
            py::arg("gravity") = py::make_tuple(0.0, 0.0, -9.81), py::arg("dt") = 1e-3, py::arg("solver") = "lemke",
            "An empty world.")
       .def_static(
-          "from_json",
-          [](const std::string& text) {
-            nlohmann::json j;
-            try {
-              j = apps::parse_json(text);  // the scene files' parser: a repeated key is an error
-            } catch (const nlohmann::json::parse_error& e) {
-              throw Error(std::string("scene: not valid JSON (") + e.what() + ")");
-            }
-            return from_scene(apps::scene_from_json(j));
-          },
+          "from_json", [](const std::string& text) { return from_scene(apps::scene_from_json(scene_json(text))); },
           py::arg("text"), "A world from scene-file JSON text (docs/scene-format.md); relative mesh files are read "
                            "from the working directory.")
       .def_static(

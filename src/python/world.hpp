@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include <proxima/sim/world.hpp>
 
 namespace proxima::python {
@@ -19,6 +21,10 @@ struct PyWorld {
   double duration = 1.0;  // the scene file's "time", s
   std::mutex mutex;
 };
+
+// Scene-file JSON text as the scene files' parser reads it (a repeated key
+// is an error); text that is not JSON raises naming "scene".
+nlohmann::json scene_json(const std::string& text);
 
 // The bodies' names, in index order.
 inline std::vector<std::string> body_names(const sim::World& w) {
