@@ -26,6 +26,33 @@ inline std::string exact(double x) {
   return buf;
 }
 
+/// The folding robot of the self-collision tests, as URDF text: link1, a
+/// uniform plate l1 × w1 × t of mass m1 along +x, on a continuous joint j1
+/// about y at the base; a post (0.1 kg) fixed at (l1, 0, post) on it; link3,
+/// a plate l3 × w3 × t of mass m3 pointing back along −x from the post, on a
+/// continuous joint j3 about y. Each plate's collision box is centred on its
+/// centre of mass.
+inline std::string folding_urdf(double m1, double l1, double w1, double m3, double l3, double w3, double t,
+                                double post) {
+  const auto plate = [&](const char* name, double m, double len, double w, double cx) {
+    const double ixx = m * (w * w + t * t) / 12.0, iyy = m * (len * len + t * t) / 12.0,
+                 izz = m * (len * len + w * w) / 12.0;
+    return std::string("<link name=\"") + name + "\"><inertial><origin xyz=\"" + exact(cx) +
+           " 0 0\"/><mass value=\"" + exact(m) + "\"/><inertia ixx=\"" + exact(ixx) + "\" iyy=\"" + exact(iyy) +
+           "\" izz=\"" + exact(izz) + "\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial><collision><origin xyz=\"" +
+           exact(cx) + " 0 0\"/><geometry><box size=\"" + exact(len) + " " + exact(w) + " " + exact(t) +
+           "\"/></geometry></collision></link>";
+  };
+  return "<robot name=\"fold\"><link name=\"base\"/>" + plate("link1", m1, l1, w1, 0.5 * l1) +
+         "<link name=\"post\"><inertial><mass value=\"0.1\"/><inertia ixx=\"1e-4\" iyy=\"1e-4\" izz=\"1e-4\" "
+         "ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>" +
+         plate("link3", m3, l3, w3, -0.5 * l3) +
+         "<joint name=\"j1\" type=\"continuous\"><parent link=\"base\"/><child link=\"link1\"/><axis xyz=\"0 1 0\"/>"
+         "</joint><joint name=\"fix\" type=\"fixed\"><parent link=\"link1\"/><child link=\"post\"/><origin xyz=\"" +
+         exact(l1) + " 0 " + exact(post) + "\"/></joint><joint name=\"j3\" type=\"continuous\"><parent link=\"post\"/>"
+         "<child link=\"link3\"/><axis xyz=\"0 1 0\"/></joint></robot>";
+}
+
 /// tests/data/robots, found from this header's own path so that the test
 /// targets need no compile definition of their own (they share one
 /// precompiled header).

@@ -281,22 +281,7 @@ TEST_P(RobotWorldPeg, FoldingLinkRestsOnAnotherMovingLinkOnItsCornersWithTheEpsi
   // (As wide as link1, each corner would sit on the planes of link1's side
   // faces too, whose rows ε > 0 imposes as well.)
   const double m1 = 2.0, m3 = 0.5, l1 = 0.6, l3 = 0.4, t = 0.04, post = 0.12;
-  const auto plate = [&](const char* link, double m, double len, double cx, double w) {
-    const double ixx = m * (w * w + t * t) / 12.0, iyy = m * (len * len + t * t) / 12.0,
-                 izz = m * (len * len + w * w) / 12.0;
-    return std::string("<link name=\"") + link + "\"><inertial><origin xyz=\"" + exact(cx) + " 0 0\"/><mass value=\"" +
-           exact(m) + "\"/><inertia ixx=\"" + exact(ixx) + "\" iyy=\"" + exact(iyy) + "\" izz=\"" + exact(izz) +
-           "\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial><collision><origin xyz=\"" + exact(cx) +
-           " 0 0\"/><geometry><box size=\"" + exact(len) + " " + exact(w) + " " + exact(t) +
-           "\"/></geometry></collision></link>";
-  };
-  const std::string urdf =
-      "<robot name=\"fold\"><link name=\"base\"/>" + plate("link1", m1, l1, 0.5 * l1, 0.1) +
-      "<link name=\"post\">" + inertial(0.1, 1e-4) + "</link>" + plate("link3", m3, l3, -0.5 * l3, 0.06) +
-      "<joint name=\"j1\" type=\"continuous\"><parent link=\"base\"/><child link=\"link1\"/><axis xyz=\"0 1 0\"/>"
-      "</joint><joint name=\"fix\" type=\"fixed\"><parent link=\"link1\"/><child link=\"post\"/><origin xyz=\"" +
-      exact(l1) + " 0 " + exact(post) + "\"/></joint><joint name=\"j3\" type=\"continuous\"><parent link=\"post\"/>"
-      "<child link=\"link3\"/><axis xyz=\"0 1 0\"/></joint></robot>";
+  const std::string urdf = robot_test::folding_urdf(m1, l1, 0.1, m3, l3, 0.06, t, post);
   const RobotGeometry geometry(parse_urdf(urdf, "."));
   const RobotModel& model = geometry.model();
   sim::World world;

@@ -391,24 +391,7 @@ TEST_P(RobotWorldSolvers, FoldingLinkRestsOnAnotherMovingLinkInStaticEquilibrium
   // contact forces on link3 and its weight have no moment about its hinge
   // (no motor, damping or friction there), and it does not sink.
   const double m1 = 2.0, m3 = 0.5, l1 = 0.6, l3 = 0.4, w = 0.1, t = 0.04, post = 0.12;
-  const auto plate = [&](const char* name, double m, double len, double cx) {
-    const double ixx = m * (w * w + t * t) / 12.0, iyy = m * (len * len + t * t) / 12.0,
-                 izz = m * (len * len + w * w) / 12.0;
-    return std::string("<link name=\"") + name + "\"><inertial><origin xyz=\"" + exact(cx) + " 0 0\"/><mass value=\"" +
-           exact(m) + "\"/><inertia ixx=\"" + exact(ixx) + "\" iyy=\"" + exact(iyy) + "\" izz=\"" + exact(izz) +
-           "\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial><collision><origin xyz=\"" + exact(cx) +
-           " 0 0\"/><geometry><box size=\"" + exact(len) + " " + exact(w) + " " + exact(t) +
-           "\"/></geometry></collision></link>";
-  };
-  const std::string urdf =
-      "<robot name=\"fold\"><link name=\"base\"/>" + plate("link1", m1, l1, 0.5 * l1) +
-      "<link name=\"post\"><inertial><mass value=\"0.1\"/><inertia ixx=\"1e-4\" iyy=\"1e-4\" izz=\"1e-4\" ixy=\"0\" "
-      "ixz=\"0\" iyz=\"0\"/></inertial></link>" +
-      plate("link3", m3, l3, -0.5 * l3) +
-      "<joint name=\"j1\" type=\"continuous\"><parent link=\"base\"/><child link=\"link1\"/><axis xyz=\"0 1 0\"/>"
-      "</joint><joint name=\"fix\" type=\"fixed\"><parent link=\"link1\"/><child link=\"post\"/><origin xyz=\"" +
-      exact(l1) + " 0 " + exact(post) + "\"/></joint><joint name=\"j3\" type=\"continuous\"><parent link=\"post\"/>"
-      "<child link=\"link3\"/><axis xyz=\"0 1 0\"/></joint></robot>";
+  const std::string urdf = robot_test::folding_urdf(m1, l1, w, m3, l3, w, t, post);
   const RobotGeometry geometry(parse_urdf(urdf, "."));
   const RobotModel& model = geometry.model();
   sim::World world;
