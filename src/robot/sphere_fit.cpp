@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <variant>
 
@@ -22,6 +23,8 @@
 
 #include <proxima/core/error.hpp>
 #include <proxima/shape/convex_polytope.hpp>
+
+#include "revolved_hull.hpp"
 
 namespace proxima::robot {
 
@@ -217,17 +220,27 @@ std::vector<BoundingSphere> inner_spheres(const LinkShape& shape, std::span<cons
   return out;
 }
 
-std::vector<BoundingSphere> fit_spheres(const LinkShape& shape, int max_pieces) {
-  if (max_pieces < 1 || max_pieces > 64)
-    throw Error("fit_spheres: max_pieces must be from 1 to 64, not " + std::to_string(max_pieces));
-  Core core;
+namespace {
+
+// A link shape's core in its link's frame; false for a halfspace.
+bool link_core(const LinkShape& shape, Core& core) {
   if (const Shape* s = shape.shape()) {
-    if (!shape_core(*s, core)) return {};
+    if (!shape_core(*s, core)) return false;
   } else {
     core.points = shape.bvh()->mesh().vertices();
     core.inflation = shape.bvh()->mesh().margin();
   }
   for (Vec3& p : core.points) p = shape.origin.apply(p);
+  return true;
+}
+
+}  // namespace
+
+std::vector<BoundingSphere> fit_spheres(const LinkShape& shape, int max_pieces) {
+  if (max_pieces < 1 || max_pieces > 64)
+    throw Error("fit_spheres: max_pieces must be from 1 to 64, not " + std::to_string(max_pieces));
+  Core core;
+  if (!link_core(shape, core)) return {};
   std::vector<Piece> pieces = {make_piece(core.points)};
   // The widest piece that can still shrink is cut, until the budget is
   // spent: a cut that leaves a half nearly as wide as the piece (a ball's
@@ -250,5 +263,146 @@ std::vector<BoundingSphere> fit_spheres(const LinkShape& shape, int max_pieces) 
   for (const Piece& p : pieces) out.push_back({p.center, p.radius + core.inflation + kRoundingAllowance});
   return out;
 }
+
+namespace detail {
+
+std::optional<ConvexPolytope> revolved_hull(const std::vector<LinkShape>& shapes, const Vec3& point,
+                                            const Vec3& axis, int copies) {
+  std::vector<Vec3> points;
+  double inflation = 0.0;
+  for (const LinkShape& shape : shapes) {
+    Core core;
+    if (!link_core(shape, core)) return std::nullopt;
+    points.insert(points.end(), core.points.begin(), core.points.end());
+    inflation = std::max(inflation, core.inflation);
+  }
+  if (points.empty() || copies < 3) return std::nullopt;
+  try {
+    // The core's own hull first: fewer points to turn.
+    points = ConvexPolytope(points, 1.0).vertices();
+  } catch (const Error&) {
+  }
+  // Each point's circle about the line: its place t along the line and its
+  // radius ρ. The hull of coaxial circles is the solid of revolution of the
+  // hull of their meridian points (t, ±ρ), so only the circles at that
+  // outline's corners are turned.
+  const Vec3 u = axis.normalized();
+  const Vec3 e1 = u.unitOrthogonal(), e2 = u.cross(e1);
+  struct Circle {
+    double t, rho;
+  };
+  std::vector<Circle> circles;
+  for (const Vec3& x : points) {
+    const Vec3 r = x - point;
+    circles.push_back({u.dot(r), std::hypot(e1.dot(r), e2.dot(r))});
+  }
+  std::sort(circles.begin(), circles.end(),
+            [](const Circle& x, const Circle& y) { return x.t < y.t || (x.t == y.t && x.rho > y.rho); });
+  // The upper outline (Andrew's monotone chain over t): a circle strictly
+  // below the chord of its neighbours lies inside their hull. The mirror
+  // points (t, −ρ) only add the ends, which the outline keeps.
+  std::vector<Circle> outline;
+  for (const Circle& c : circles) {
+    while (outline.size() >= 2) {
+      const Circle& p = outline[outline.size() - 2];
+      const Circle& q = outline.back();
+      if ((q.t - p.t) * (c.rho - p.rho) - (q.rho - p.rho) * (c.t - p.t) < 0.0) break;
+      outline.pop_back();
+    }
+    outline.push_back(c);
+  }
+  double rho = 0.0;
+  std::vector<Vec3> turned;
+  turned.reserve(outline.size() * static_cast<std::size_t>(copies));
+  const double pi = std::acos(-1.0);
+  for (const Circle& c : outline) {
+    const Vec3 foot = point + u * c.t;
+    rho = std::max(rho, c.rho);
+    for (int i = 0; i < copies; ++i) {
+      const double a = 2.0 * pi * i / copies;
+      turned.push_back(foot + c.rho * (std::cos(a) * e1 + std::sin(a) * e2));
+    }
+  }
+  // The rounding of the turns (a few ulps of the coordinates) is well
+  // within the 1e-9 m added.
+  const double sagitta = rho * (1.0 - std::cos(pi / copies));
+  try {
+    return ConvexPolytope(turned, inflation + sagitta + 1e-9);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+std::vector<ConvexPolytope> inscribed_revolutions(const std::vector<LinkShape>& shapes, const Vec3& point,
+                                                  const Vec3& axis, int copies, int levels) {
+  std::vector<ConvexPolytope> out;
+  const double pi = std::acos(-1.0);
+  for (const LinkShape& shape : shapes) {
+    // The core's face planes n·y ≤ c in the shape's frame, and its
+    // inflation.
+    const Shape* s = shape.shape();
+    if (!s) continue;
+    std::vector<Vec3> normals;
+    std::vector<double> offsets;
+    double inflation = 0.0;
+    if (const auto* poly = std::get_if<ConvexPolytope>(&s->variant())) {
+      if (poly->data().dimension != 3) continue;
+      normals = poly->data().face_normals;
+      offsets = poly->data().face_offsets;
+      inflation = poly->core_inflation();
+    } else if (const auto* box = std::get_if<Box>(&s->variant())) {
+      for (int k = 0; k < 3; ++k)
+        for (const double sign : {-1.0, 1.0}) {
+          normals.push_back(sign * Vec3::Unit(k));
+          offsets.push_back(box->half_extents()[k]);
+        }
+      inflation = box->core_inflation();
+    } else {
+      continue;
+    }
+    // The line in the shape's frame, and the stretch of it inside the core.
+    const Transform to_shape = shape.origin.inverse();
+    const Vec3 p = to_shape.apply(point), u = (to_shape.R * axis).normalized();
+    double t_lo = -std::numeric_limits<double>::infinity(), t_hi = std::numeric_limits<double>::infinity();
+    bool misses = false;
+    for (std::size_t f = 0; f < normals.size(); ++f) {
+      const double nu = normals[f].dot(u), room = offsets[f] - normals[f].dot(p);
+      if (std::abs(nu) < 1e-12) {
+        misses |= room < 0.0;
+      } else if (nu > 0.0) {
+        t_hi = std::min(t_hi, room / nu);
+      } else {
+        t_lo = std::max(t_lo, room / nu);
+      }
+    }
+    if (misses || !(t_lo < t_hi) || !std::isfinite(t_hi - t_lo)) continue;
+    const Vec3 e1 = u.unitOrthogonal(), e2 = u.cross(e1);
+    std::vector<Vec3> points;
+    for (int i = 0; i < levels; ++i) {
+      const Vec3 c = p + u * (t_lo + (t_hi - t_lo) * i / (levels - 1));
+      // The largest circle about c in the plane normal to u that every
+      // face plane keeps inside, less a rounding allowance.
+      double r = std::numeric_limits<double>::infinity();
+      for (std::size_t f = 0; f < normals.size(); ++f) {
+        const double across = (normals[f] - normals[f].dot(u) * u).norm();
+        if (across > 1e-12) r = std::min(r, (offsets[f] - normals[f].dot(c)) / across);
+      }
+      r -= 1e-9;
+      if (!(r > 0.0) || !std::isfinite(r)) continue;
+      for (int k = 0; k < copies; ++k) {
+        const double a = 2.0 * pi * k / copies;
+        points.push_back(shape.origin.apply(c + r * (std::cos(a) * e1 + std::sin(a) * e2)));
+      }
+    }
+    try {
+      out.emplace_back(points, inflation);
+    } catch (const Error&) {
+      // Fewer than two levels with room, or all in a plane: no solid.
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
 
 }  // namespace proxima::robot

@@ -25,6 +25,7 @@
 #include "fk_step.hpp"
 #include "pair_query.hpp"
 #include "pair_verdicts.hpp"
+#include "prefilter_data.hpp"
 #include "prefilter_lanes.hpp"
 
 namespace proxima::robot {
@@ -57,61 +58,6 @@ std::array<double, 9> row_major(const Mat3& m) {
 }  // namespace
 
 
-// A lower bound on the distance of a self pair whose relative pose depends
-// on one or two joint variables only (links near each other along the
-// chain: a wrist and the hand it carries, which stay a couple of
-// centimetres apart however the arm moves, closer than spheres fit):
-// over a grid of those variables, the exact distance at each cell's centre
-// less how far any point of the moving link can travel within the cell.
-struct PrefilterPairTable {
-  int count = 0;                     // variables: 1 or 2
-  std::array<int, 2> variable{};     // joint-vector indices
-  std::array<double, 2> lower{}, inverse_width{};
-  std::array<int, 2> cells{1, 1};
-  std::vector<double> bound;         // cells[0] × cells[1], row-major
-  /// An upper bound on the pair's distance in each cell, as `bound` made:
-  /// below the tolerance, the pair is within it.
-  std::vector<double> within;
-  /// Per cell: the index of its first sub-cell in sub_bound / sub_within
-  /// (kSubCells × kSubCells of them, row-major; kSubCells for one
-  /// variable), or −1 when the cell's own bounds decide.
-  std::vector<int> refined;
-  std::vector<double> sub_bound, sub_within;
-};
-
-struct SpherePrefilter::Data {
-  bool available = true;
-  std::size_t links = 0, variables = 0;
-  int root = 0;
-  std::vector<PrefilterStep> steps;
-  std::vector<std::vector<BoundingSphere>> link_spheres;
-  /// Flat: link l's spheres are [begin[l], begin[l + 1]) of center/radius.
-  std::vector<std::size_t> begin;
-  std::vector<Vec3> center;
-  std::vector<double> radius;
-  /// Balls inside the link's solid shapes, flat as the spheres:
-  /// [inner_begin[l], inner_begin[l + 1]).
-  std::vector<std::size_t> inner_begin;
-  std::vector<Vec3> inner_center;
-  std::vector<double> inner_radius;
-  /// One ball per link holding all of its spheres (radius < 0: none).
-  std::vector<Vec3> bound_center;
-  /// bound_center of each link of `geometric`, in its order.
-  std::vector<Vec3> geometric_bound_center;
-  std::vector<double> bound_radius;
-  std::vector<std::pair<int, int>> self_pairs;
-  /// Per self pair: its index into `tables`, or −1.
-  std::vector<int> pair_table;
-  std::vector<PrefilterPairTable> tables;
-  /// Links with spheres, for the environment loop.
-  std::vector<int> geometric;
-  std::vector<std::string> link_names;
-  /// Each variable at the middle of its limits (0 when unbounded).
-  std::vector<double> middle;
-  /// Links with spheres that no joint moves.
-  std::vector<int> fixed_links;
-};
-
 class SpherePrefilter::Scene {
  public:
   /// Some object has no bounds the lanes can test: nothing is proven free.
@@ -127,171 +73,6 @@ class SpherePrefilter::Scene {
   std::vector<unsigned char> skip;
 };
 
-
-namespace {
-
-// Cells per table variable at most, and the travel a cell may allow (m):
-// the table then costs up to 128 × 128 narrow-phase distances, once.
-constexpr int kMaxCells = 64;
-constexpr double kCellTravel = 0.004;
-// Sub-cells per variable of a cell left undecided, and the band of
-// distances (m) that counts as undecided.
-constexpr int kSubCells = 4;
-constexpr double kRefineBand = 0.01;
-
-// The step moving each link (−1: the root).
-std::vector<int> moving_steps(const std::vector<PrefilterStep>& steps, std::size_t links) {
-  std::vector<int> out(links, -1);
-  for (std::size_t i = 0; i < steps.size(); ++i) out[static_cast<std::size_t>(steps[i].child)] = static_cast<int>(i);
-  return out;
-}
-
-// The smallest distance between two links' shapes at a state (the narrow
-// phase, margins included; −inf when a pair has no usable answer), and the
-// smallest signed distance (negative: the depth of an overlap; +inf when a
-// pair has no usable answer).
-struct LinkGap {
-  double distance = std::numeric_limits<double>::infinity();
-  double signed_distance = std::numeric_limits<double>::infinity();
-};
-
-LinkGap link_gap(const SceneChecker& c, const RobotState& s, int a, int b) {
-  LinkGap g;
-  const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
-  for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i)
-    for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j) {
-      const Shape* sa = c.geometry().link(a).shapes[i - s.shape_begin[ua]].shape();
-      const Shape* sb = c.geometry().link(b).shapes[j - s.shape_begin[ub]].shape();
-      if (!sa || !sb) return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
-      const DistanceResult r = distance(*sa, s.shape_poses[i], *sb, s.shape_poses[j]);
-      if (r.status != Status::ok || !std::isfinite(r.distance))
-        return {-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
-      g.distance = std::min(g.distance, r.distance);
-      double sd = r.distance;
-      if (r.distance <= 0.0) {
-        const DistanceResult d = signed_distance(*sa, s.shape_poses[i], *sb, s.shape_poses[j]);
-        sd = d.status == Status::ok && std::isfinite(d.distance) ? std::min(d.distance, 0.0) : 0.0;
-      }
-      g.signed_distance = std::min(g.signed_distance, sd);
-    }
-  return g;
-}
-
-}  // namespace
-
-void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
-  const RobotModel& model = checker.model();
-  const std::vector<int> step_of = moving_steps(d.steps, d.links);
-  d.pair_table.assign(d.self_pairs.size(), -1);
-  for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
-    int a = d.self_pairs[k].first, b = d.self_pairs[k].second;
-    // b must hang below a (else try the other way round): the chain a → b
-    // is then the only motion between them.
-    const auto below = [&](int top, int low) {
-      for (int l = low; l >= 0;) {
-        if (l == top) return true;
-        const int st = step_of[static_cast<std::size_t>(l)];
-        l = st < 0 ? -1 : d.steps[static_cast<std::size_t>(st)].parent;
-      }
-      return false;
-    };
-    if (!below(a, b)) {
-      if (!below(b, a)) continue;
-      std::swap(a, b);
-    }
-    // The steps from b up to a, and how far a point of b can be from each
-    // step's joint: the lengths of the steps below it plus b's own reach.
-    const std::vector<BoundingSphere>& spheres = d.link_spheres[static_cast<std::size_t>(b)];
-    double reach = 0.0;
-    for (const BoundingSphere& sp : spheres) reach = std::max(reach, sp.center.norm() + sp.radius);
-    std::array<int, 2> vars{};
-    std::array<double, 2> speed{};  // m per unit of the variable
-    int count = 0;
-    bool usable = true;
-    for (int l = b; l != a && usable;) {
-      const PrefilterStep& st = d.steps[static_cast<std::size_t>(step_of[static_cast<std::size_t>(l)])];
-      if (st.variable >= 0) {
-        if (!st.revolute) usable = false;
-        int slot = -1;
-        for (int v = 0; v < count; ++v)
-          if (vars[static_cast<std::size_t>(v)] == st.variable) slot = v;
-        if (slot < 0) {
-          if (count == 2) usable = false;
-          else {
-            slot = count++;
-            vars[static_cast<std::size_t>(slot)] = st.variable;
-            speed[static_cast<std::size_t>(slot)] = 0.0;
-          }
-        }
-        if (usable) speed[static_cast<std::size_t>(slot)] += std::abs(st.multiplier) * reach;
-      }
-      reach += std::sqrt(st.p[0] * st.p[0] + st.p[1] * st.p[1] + st.p[2] * st.p[2]);
-      l = st.parent;
-    }
-    if (!usable || count == 0) continue;
-    PrefilterPairTable t;
-    t.count = count;
-    double travel = 0.0;  // half a cell's travel, summed over the variables
-    for (int v = 0; v < count; ++v) {
-      const auto uv = static_cast<std::size_t>(v);
-      const Joint& jt = model.joint(model.variable_joint(static_cast<std::size_t>(vars[uv])));
-      const double range = jt.upper - jt.lower;
-      if (!(range > 0.0) || !std::isfinite(range)) usable = false;
-      if (!usable) break;
-      t.variable[uv] = vars[uv];
-      t.lower[uv] = jt.lower;
-      t.cells[uv] = std::clamp(static_cast<int>(std::ceil(range * speed[uv] / kCellTravel)), 1, kMaxCells);
-      const double width = range / t.cells[uv];
-      t.inverse_width[uv] = 1.0 / width;
-      travel += 0.5 * width * speed[uv];
-    }
-    if (!usable) continue;
-    // Every other variable at the middle of its range: the pair's distance
-    // does not depend on them.
-    std::vector<double> q = d.middle;
-    RobotState s;
-    // The bounds over the cell (or sub-cell) about (x0, x1), in cells, whose
-    // points move at most `moves` from its centre's.
-    const auto bounds_at = [&](double x0, double x1, double moves) -> std::pair<double, double> {
-      q[static_cast<std::size_t>(t.variable[0])] = t.lower[0] + x0 / t.inverse_width[0];
-      if (count == 2) q[static_cast<std::size_t>(t.variable[1])] = t.lower[1] + x1 / t.inverse_width[1];
-      checker.state(q, Transform::identity(), s);
-      const LinkGap gap = s.status == Status::ok
-                              ? link_gap(checker, s, a, b)
-                              : LinkGap{-std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
-      // The rounding allowance again: a pair proven by the table is that
-      // far beyond the tolerance too. The signed distance of convex shapes
-      // also moves by at most how far their points move (an overlap deeper
-      // than the travel stays an overlap), and a pair proven within by it
-      // is the inner balls' allowance deep.
-      return {gap.distance - moves - 1e-8, gap.signed_distance + moves + 1e-6};
-    };
-    const std::size_t cell_count = static_cast<std::size_t>(t.cells[0]) * static_cast<std::size_t>(t.cells[1]);
-    t.bound.assign(cell_count, 0.0);
-    t.within.assign(cell_count, 0.0);
-    t.refined.assign(cell_count, -1);
-    const int sub1 = count == 2 ? kSubCells : 1;
-    for (int i = 0; i < t.cells[0]; ++i)
-      for (int j = 0; j < t.cells[1]; ++j) {
-        const auto cell = static_cast<std::size_t>(i * t.cells[1] + j);
-        std::tie(t.bound[cell], t.within[cell]) = bounds_at(i + 0.5, j + 0.5, travel);
-        // A cell the bounds leave undecided at the tolerances a check
-        // usually asks (0 to a centimetre) gets kSubCells² sub-cells, each
-        // kSubCells times less travel.
-        if (t.bound[cell] > kRefineBand || t.within[cell] < 0.0) continue;
-        t.refined[cell] = static_cast<int>(t.sub_bound.size());
-        for (int u = 0; u < kSubCells; ++u)
-          for (int v = 0; v < sub1; ++v) {
-            const auto [lo, hi] =
-                bounds_at(i + (u + 0.5) / kSubCells, j + (v + 0.5) / sub1, travel / kSubCells);
-            t.sub_bound.push_back(lo);
-            t.sub_within.push_back(hi);
-          }
-      }
-    d.pair_table[k] = static_cast<int>(d.tables.size());
-    d.tables.push_back(std::move(t));
-  }
-}
 
 SpherePrefilter::~SpherePrefilter() = default;
 
@@ -376,7 +157,8 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
     moves[static_cast<std::size_t>(st.child)] = st.variable >= 0 || moves[static_cast<std::size_t>(st.parent)];
   for (const int l : d.geometric)
     if (!moves[static_cast<std::size_t>(l)]) d.fixed_links.push_back(l);
-  build_tables(checker, d);
+  d.pair_table.assign(d.self_pairs.size(), -1);
+  d.pair_within_table.assign(d.self_pairs.size(), -1);
 }
 
 bool SpherePrefilter::available() const { return d_->available; }
@@ -429,6 +211,9 @@ bool inner_object(const Shape& shape, const Transform& pose, PrefilterObject& ou
 std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const SceneChecker& checker,
                                                                     const PreparedEnvironment& env,
                                                                     const Transform& base, double tolerance) const {
+  // The tables only when a batch first needs them: a prefilter asked for
+  // its spheres alone does not pay for them.
+  std::call_once(d_->tables_once, [&] { build_tables(checker, *d_); });
   auto scene = std::make_shared<Scene>();
   const std::vector<EnvironmentObject>& objects = env.objects();
   scene->skip.assign(objects.size() * d_->links, 0);
@@ -619,36 +404,24 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
     const auto ua = static_cast<std::size_t>(d.self_pairs[k].first), ub = static_cast<std::size_t>(d.self_pairs[k].second);
     // The link balls first, then the pair's table: lanes either proves
-    // apart need no spheres.
+    // apart need no spheres. A pair the link balls prove apart in every
+    // lane records nothing.
+    if (all_positive(s.pair_clearance.data() + k * W)) continue;
     for (std::size_t l = 0; l < W; ++l) apart[l] = s.pair_clearance[k * W + l];
     double table_inside[W];
     fill(table_inside, 1.0);
-    if (d.pair_table[k] >= 0 && !all_positive(apart)) {
-      const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(d.pair_table[k])];
-      for (std::size_t l = 0; l < W; ++l) {
-        int cell[2] = {0, 0};
-        double x[2] = {0.0, 0.0};  // in cells
-        bool in_range = true;
-        for (int v = 0; v < t.count; ++v) {
-          const auto uv = static_cast<std::size_t>(v);
-          x[v] = (s.q[static_cast<std::size_t>(t.variable[uv]) * W + l] - t.lower[uv]) * t.inverse_width[uv];
-          in_range &= x[v] >= 0.0 && x[v] < t.cells[uv];
-          cell[v] = in_range ? static_cast<int>(x[v]) : 0;
+    if (!all_positive(apart)) {
+      // The pair's table, and its second one for the proof of "within"
+      // where the first sweeps a link.
+      for (const int table : {d.pair_table[k], d.pair_within_table[k]}) {
+        if (table < 0) continue;
+        const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(table)];
+        for (std::size_t l = 0; l < W; ++l) {
+          double lo = 0.0, hi = 0.0;
+          if (!t.bounds(s.q.data(), W, l, lo, hi)) continue;
+          if (lo > tolerance) apart[l] = 1.0;
+          if (hi < tolerance) table_inside[l] = -1.0;
         }
-        if (!in_range) continue;
-        const auto at = static_cast<std::size_t>(cell[0] * t.cells[1] + cell[1]);
-        double lo = t.bound[at], hi = t.within[at];
-        if (t.refined[at] >= 0) {
-          // The sub-cell from the fractions of the cell (a point on a
-          // boundary in either neighbour: both bounds hold there).
-          int sub[2] = {0, 0};
-          for (int v = 0; v < t.count; ++v) sub[v] = std::min(static_cast<int>((x[v] - cell[v]) * kSubCells), kSubCells - 1);
-          const auto k2 = static_cast<std::size_t>(t.refined[at] + sub[0] * (t.count == 2 ? kSubCells : 1) + sub[1]);
-          lo = t.sub_bound[k2];
-          hi = t.sub_within[k2];
-        }
-        if (lo > tolerance) apart[l] = 1.0;
-        if (hi < tolerance) table_inside[l] = -1.0;
       }
     }
     fill(inside, 1.0);

@@ -76,7 +76,9 @@ class SpherePrefilter {
   /// `tolerance` (≥ 0, finite), checked by `checker` (the one this
   /// prefilter was made for): the links no joint moves are measured against
   /// each object once, exactly, and the pairs farther than the tolerance
-  /// left out of every row's test.
+  /// left out of every row's test. The first call also measures the self
+  /// pairs' distance tables, once for the prefilter, over all the
+  /// machine's threads.
   std::shared_ptr<const Scene> scene(const SceneChecker& checker, const PreparedEnvironment& env,
                                      const Transform& base, double tolerance) const;
 

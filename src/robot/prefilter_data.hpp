@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// What the sphere prefilter holds once built (sphere_prefilter.cpp fills
+// it, prefilter_tables.cpp adds the self pairs' tables).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <proxima/robot/sphere_prefilter.hpp>
+
+#include "prefilter_lanes.hpp"
+
+namespace proxima::robot {
+
+// A lower bound on the distance of a self pair whose relative pose depends
+// on one or two joint variables only (links near each other along the
+// chain: a wrist and the hand it carries, which stay a couple of
+// centimetres apart however the arm moves, closer than spheres fit):
+// over a grid of those variables, the exact distance at each cell's centre
+// less how far any point of the moving link can travel within the cell.
+struct PrefilterPairTable {
+  int count = 0;                     // variables: 0, 1 or 2
+  std::array<int, 2> variable{};     // joint-vector indices
+  std::array<double, 2> lower{}, inverse_width{};
+  std::array<int, 2> cells{1, 1};
+  int sub = 1;                       // sub-cells per variable of a refined cell
+  std::vector<double> bound;         // cells[0] × cells[1], row-major
+  /// An upper bound on the pair's distance in each cell, as `bound` made:
+  /// below the tolerance, the pair is within it.
+  std::vector<double> within;
+  /// Per cell: the index of its first sub-cell in sub_bound / sub_within
+  /// (sub × sub of them, row-major; sub for one variable), or −1 when the
+  /// cell's own bounds decide.
+  std::vector<int> refined;
+  std::vector<double> sub_bound, sub_within;
+
+  /// The bounds of the cell (or sub-cell) holding lane `lane` of the joint
+  /// vectors `q` (a row of `lanes` values per variable): false when a
+  /// variable is outside the table. A point on a cell boundary is in
+  /// either neighbour: both bounds hold there.
+  bool bounds(const double* q, std::size_t lanes, std::size_t lane, double& lo, double& hi) const {
+    int cell[2] = {0, 0};
+    double x[2] = {0.0, 0.0};  // in cells
+    for (int v = 0; v < count; ++v) {
+      const auto uv = static_cast<std::size_t>(v);
+      x[v] = (q[static_cast<std::size_t>(variable[uv]) * lanes + lane] - lower[uv]) * inverse_width[uv];
+      if (!(x[v] >= 0.0 && x[v] < cells[uv])) return false;
+      cell[v] = static_cast<int>(x[v]);
+    }
+    const auto at = static_cast<std::size_t>(cell[0] * cells[1] + cell[1]);
+    lo = bound[at];
+    hi = within[at];
+    if (refined[at] >= 0) {
+      int sub_cell[2] = {0, 0};
+      for (int v = 0; v < count; ++v)
+        sub_cell[v] = std::min(static_cast<int>((x[v] - cell[v]) * sub), sub - 1);
+      const auto k = static_cast<std::size_t>(refined[at] + sub_cell[0] * (count == 2 ? sub : 1) + sub_cell[1]);
+      lo = sub_bound[k];
+      hi = sub_within[k];
+    }
+    return true;
+  }
+};
+
+struct SpherePrefilter::Data {
+  bool available = true;
+  std::size_t links = 0, variables = 0;
+  int root = 0;
+  std::vector<detail::PrefilterStep> steps;
+  std::vector<std::vector<BoundingSphere>> link_spheres;
+  /// Flat: link l's spheres are [begin[l], begin[l + 1]) of center/radius.
+  std::vector<std::size_t> begin;
+  std::vector<Vec3> center;
+  std::vector<double> radius;
+  /// Balls inside the link's solid shapes, flat as the spheres:
+  /// [inner_begin[l], inner_begin[l + 1]).
+  std::vector<std::size_t> inner_begin;
+  std::vector<Vec3> inner_center;
+  std::vector<double> inner_radius;
+  /// One ball per link holding all of its spheres (radius < 0: none).
+  std::vector<Vec3> bound_center;
+  /// bound_center of each link of `geometric`, in its order.
+  std::vector<Vec3> geometric_bound_center;
+  std::vector<double> bound_radius;
+  std::vector<std::pair<int, int>> self_pairs;
+  /// Per self pair: its index into `tables`, or −1; and the index of a
+  /// second table proving it within, where the first cannot (−1: none).
+  std::vector<int> pair_table, pair_within_table;
+  /// The tables are made by the first SpherePrefilter::scene call.
+  std::once_flag tables_once;
+  std::vector<PrefilterPairTable> tables;
+  /// Links with spheres, for the environment loop.
+  std::vector<int> geometric;
+  std::vector<std::string> link_names;
+  /// Each variable at the middle of its limits (0 when unbounded).
+  std::vector<double> middle;
+  /// Links with spheres that no joint moves.
+  std::vector<int> fixed_links;
+};
+
+}  // namespace proxima::robot

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The sphere prefilter's pair tables: for a self pair whose relative pose
+// depends on few joint variables, bounds on its distance over a grid of
+// them, measured once with the narrow phase.
+//
+// A pair a (above) – b (below) depends on the variables of the joints
+// between them. Two of those can be taken out by sweeping a link instead:
+// the joint just below a turns everything beneath it about a line fixed in
+// a's frame, so the distance from a to b at any angle of that joint is at
+// least the distance from a swept through every angle about the line to b
+// at one angle; the joint just above b turns b about a line fixed in b's
+// frame, so b swept about it may stand in for b at any angle of it. A swept
+// link is held by a hull (revolved_hull.hpp), and a table that sweeps only
+// bounds the distance from below: it proves a pair apart, never within.
+// Of the tables a pair allows (its own variables, one end swept, both
+// swept; at most two variables left), the one that decides the most of its
+// grid at tolerance 0 is kept.
+#include <proxima/robot/sphere_prefilter.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include <proxima/core/parallel.hpp>
+#include <proxima/query.hpp>
+#include <proxima/robot/scene_checker.hpp>
+
+#include "prefilter_data.hpp"
+#include "revolved_hull.hpp"
+
+namespace proxima::robot {
+
+using detail::PrefilterStep;
+
+namespace {
+
+// Cells per variable of a two-variable table at most, of a one-variable
+// table at most, and the travel a cell may allow (m): a table then costs
+// up to 64 × 64 (or 2048) narrow-phase distances, and as many again per
+// cell refined.
+constexpr int kMaxCells = 64;
+constexpr int kMaxCellsOne = 2048;
+constexpr double kCellTravel = 0.004;
+// The band of distances (m) that counts as undecided: such a cell gets
+// sub-cells, kSubCells per variable of a two-variable table, kSubCellsOne
+// of a one-variable table.
+constexpr double kRefineBand = 0.01;
+constexpr int kSubCells = 4;
+constexpr int kSubCellsOne = 16;
+// Copies of a swept link in its hull.
+constexpr int kTurns = 64;
+// A table deciding this share of its grid is kept without trying sweeps.
+constexpr double kGoodEnough = 0.98;
+
+// The step moving each link (−1: the root).
+std::vector<int> moving_steps(const std::vector<PrefilterStep>& steps, std::size_t links) {
+  std::vector<int> out(links, -1);
+  for (std::size_t i = 0; i < steps.size(); ++i) out[static_cast<std::size_t>(steps[i].child)] = static_cast<int>(i);
+  return out;
+}
+
+// Shapes in a link's frame: each with its pose there.
+using ShapeList = std::vector<std::pair<const Shape*, Transform>>;
+
+ShapeList link_shapes(const SceneChecker& c, int link) {
+  ShapeList out;
+  for (const LinkShape& shape : c.geometry().link(link).shapes) out.emplace_back(shape.shape(), shape.origin);
+  return out;
+}
+
+// A link turned about a joint's line: the hull of its sweep, which holds
+// every rotation (for proofs of apart), and the solids every rotation
+// holds (for proofs of within); how far the hull reaches from the link's
+// frame origin.
+struct Swept {
+  std::optional<Shape> hull;
+  std::vector<Shape> inside;
+  double reach = 0.0;
+};
+
+Swept sweep(const std::vector<LinkShape>& shapes, const std::pair<Vec3, Vec3>& line) {
+  Swept out;
+  std::optional<ConvexPolytope> hull = detail::revolved_hull(shapes, line.first, line.second, kTurns);
+  if (!hull) return out;
+  for (const Vec3& v : hull->vertices()) out.reach = std::max(out.reach, v.norm());
+  out.reach += hull->core_inflation();
+  out.hull.emplace(std::move(*hull));
+  for (ConvexPolytope& in : detail::inscribed_revolutions(shapes, line.first, line.second)) out.inside.emplace_back(std::move(in));
+  return out;
+}
+
+// The smallest distance between the shapes of a (a's frame at the origin)
+// and of b (b's frame at `pose`), margins included: −inf when some pair
+// has no usable answer. The GJK runs warm from `caches`, one per pair of
+// shapes, which the neighbouring cells of a table share.
+double min_distance(const ShapeList& a, const ShapeList& b, const Transform& pose, std::vector<GjkCache>& caches) {
+  caches.resize(a.size() * b.size());
+  double out = std::numeric_limits<double>::infinity();
+  std::size_t pair = 0;
+  for (const auto& [shape_a, pose_a] : a)
+    for (const auto& [shape_b, pose_b] : b) {
+      if (!shape_a || !shape_b) return -std::numeric_limits<double>::infinity();
+      DistanceRequest request;
+      request.cache = &caches[pair++];
+      const DistanceResult r = distance(*shape_a, pose_a, *shape_b, pose * pose_b, request);
+      if (r.status != Status::ok || !std::isfinite(r.distance)) return -std::numeric_limits<double>::infinity();
+      out = std::min(out, r.distance);
+    }
+  return out;
+}
+
+// The smallest signed distance between the shapes, as min_distance places
+// them, given their smallest distance `apart` (when positive, that is it);
+// +inf for no shapes or when some pair has no usable answer.
+double min_signed_distance(const ShapeList& a, const ShapeList& b, const Transform& pose, double apart) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (a.empty() || b.empty() || !(apart > -inf)) return inf;
+  if (apart > 0.0) return apart;
+  double out = inf;
+  for (const auto& [shape_a, pose_a] : a)
+    for (const auto& [shape_b, pose_b] : b) {
+      if (!shape_a || !shape_b) return inf;
+      const DistanceResult d = signed_distance(*shape_a, pose_a, *shape_b, pose * pose_b);
+      if (d.status != Status::ok || !std::isfinite(d.distance)) return inf;
+      out = std::min(out, d.distance);
+    }
+  return out;
+}
+
+// The shares of a table's grid its bounds prove apart and within at
+// tolerance 0, each cell weighted by its size.
+std::pair<double, double> decided_share(const PrefilterPairTable& t) {
+  double apart = 0.0, within = 0.0;
+  const auto per = static_cast<std::size_t>(t.count == 2 ? t.sub * t.sub : t.sub);
+  for (std::size_t cell = 0; cell < t.bound.size(); ++cell) {
+    if (t.refined[cell] < 0) {
+      apart += t.bound[cell] > 0.0 ? 1.0 : 0.0;
+      within += t.within[cell] < 0.0 ? 1.0 : 0.0;
+      continue;
+    }
+    const auto first = static_cast<std::size_t>(t.refined[cell]);
+    for (std::size_t k = first; k < first + per; ++k) {
+      apart += t.sub_bound[k] > 0.0 ? 1.0 / static_cast<double>(per) : 0.0;
+      within += t.sub_within[k] < 0.0 ? 1.0 / static_cast<double>(per) : 0.0;
+    }
+  }
+  const double n = std::max<double>(static_cast<double>(t.bound.size()), 1.0);
+  return {apart / n, within / n};
+}
+
+// A step's child frame in its parent's, at the joint vector q: the
+// recurrence of forward_kinematics (kinematics.cpp).
+Transform step_transform(const PrefilterStep& st, const std::vector<double>& q) {
+  const double v = st.variable >= 0 ? st.multiplier * q[static_cast<std::size_t>(st.variable)] + st.offset : 0.0;
+  Transform t;
+  const double c = st.revolute ? std::cos(v) : 0.0, sn = st.revolute ? std::sin(v) : 0.0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const auto k = static_cast<std::size_t>(3 * i + j);
+      t.R(i, j) = st.fixed[k] + (st.revolute ? c * st.cosine[k] + sn * st.sine[k] : 0.0);
+    }
+  for (int i = 0; i < 3; ++i) {
+    const auto ui = static_cast<std::size_t>(i);
+    t.p[i] = st.p[ui] + (st.revolute ? 0.0 : v * st.slide[ui]);
+  }
+  return t;
+}
+
+// The line a revolute step turns its child about, in its parent's frame
+// (from_parent) or in the child's own frame: the joint's origin and O k.
+std::pair<Vec3, Vec3> joint_line(const RobotModel& model, int child, bool in_parent) {
+  const Joint& jt = model.joint(model.link(child).parent_joint);
+  if (in_parent) return {jt.origin.p, jt.origin.R * jt.axis};
+  return {Vec3::Zero(), jt.axis};
+}
+
+// What a table of a self pair needs of the prefilter.
+struct TableContext {
+  const SceneChecker& checker;
+  const std::vector<PrefilterStep>& steps;
+  const std::vector<double>& middle;
+  const std::vector<std::vector<BoundingSphere>>& link_spheres;
+};
+
+// A self pair as its tables see it: a above b, the steps from b up to a,
+// the highest and lowest of them with a variable (−1: none; the steps
+// beyond them are fixed), and a and b swept about those steps' lines
+// where that may stand in for the step (null otherwise).
+struct PairChain {
+  int a = -1, b = -1;
+  std::vector<int> steps;
+  int top = -1, bottom = -1;
+  const Swept* top_sweep = nullptr;
+  const Swept* bottom_sweep = nullptr;
+};
+
+// The chain of the pair (a, b) when one hangs below the other (the chain
+// between them is then the only motion between them).
+std::optional<PairChain> pair_chain(const std::vector<PrefilterStep>& steps, const std::vector<int>& step_of, int a,
+                                    int b) {
+  const auto below = [&](int top, int low) {
+    for (int l = low; l >= 0;) {
+      if (l == top) return true;
+      const int st = step_of[static_cast<std::size_t>(l)];
+      l = st < 0 ? -1 : steps[static_cast<std::size_t>(st)].parent;
+    }
+    return false;
+  };
+  if (!below(a, b)) {
+    if (!below(b, a)) return std::nullopt;
+    std::swap(a, b);
+  }
+  PairChain c;
+  c.a = a;
+  c.b = b;
+  for (int l = b; l != a;) {
+    const int st = step_of[static_cast<std::size_t>(l)];
+    c.steps.push_back(st);
+    l = steps[static_cast<std::size_t>(st)].parent;
+  }
+  for (const int st : c.steps)
+    if (steps[static_cast<std::size_t>(st)].variable >= 0) {
+      if (c.bottom < 0) c.bottom = st;
+      c.top = st;
+    }
+  return c;
+}
+
+// A chain end may be swept when its step turns and its variable moves no
+// other step of the chain (a mimic joint would move with it).
+bool sweepable(const std::vector<PrefilterStep>& steps, const PairChain& c, int st) {
+  if (st < 0) return false;
+  const PrefilterStep& s = steps[static_cast<std::size_t>(st)];
+  if (!s.revolute || s.variable < 0) return false;
+  int uses = 0;
+  for (const int other : c.steps) uses += steps[static_cast<std::size_t>(other)].variable == s.variable;
+  return uses == 1;
+}
+
+// The table of a pair with its top and/or bottom step swept, or nothing
+// when more than two variables are left, a step slides or a sweep is
+// missing.
+std::optional<PrefilterPairTable> pair_table(const TableContext& ctx, const PairChain& c, bool sweep_top,
+                                             bool sweep_bottom) {
+  const RobotModel& model = ctx.checker.model();
+  if ((sweep_top && !c.top_sweep) || (sweep_bottom && !c.bottom_sweep) ||
+      (sweep_top && sweep_bottom && c.top == c.bottom))
+    return std::nullopt;
+  ShapeList outer_a = link_shapes(ctx.checker, c.a), outer_b = link_shapes(ctx.checker, c.b);
+  ShapeList inner_a = outer_a, inner_b = outer_b;
+  // A swept side's shapes for the proofs of apart (outer) and within
+  // (inner).
+  const auto side = [](const Swept& swept, ShapeList& outer, ShapeList& inner) {
+    outer = {{&*swept.hull, Transform::identity()}};
+    inner.clear();
+    for (const Shape& in : swept.inside) inner.emplace_back(&in, Transform::identity());
+  };
+  if (sweep_top) side(*c.top_sweep, outer_a, inner_a);
+  if (sweep_bottom) side(*c.bottom_sweep, outer_b, inner_b);
+  // How far a point of b (or of its sweep) can be from each step's joint:
+  // the lengths of the steps below it plus b's own reach.
+  double reach = 0.0;
+  if (sweep_bottom) {
+    reach = c.bottom_sweep->reach;
+  } else {
+    for (const BoundingSphere& sp : ctx.link_spheres[static_cast<std::size_t>(c.b)])
+      reach = std::max(reach, sp.center.norm() + sp.radius);
+  }
+  PrefilterPairTable t;
+  std::array<double, 2> speed{};  // m per unit of the variable
+  for (const int st_index : c.steps) {
+    const PrefilterStep& st = ctx.steps[static_cast<std::size_t>(st_index)];
+    const bool swept = (sweep_top && st_index == c.top) || (sweep_bottom && st_index == c.bottom);
+    if (st.variable >= 0 && !swept) {
+      if (!st.revolute) return std::nullopt;
+      int slot = -1;
+      for (int v = 0; v < t.count; ++v)
+        if (t.variable[static_cast<std::size_t>(v)] == st.variable) slot = v;
+      if (slot < 0) {
+        if (t.count == 2) return std::nullopt;
+        slot = t.count++;
+        t.variable[static_cast<std::size_t>(slot)] = st.variable;
+      }
+      speed[static_cast<std::size_t>(slot)] += std::abs(st.multiplier) * reach;
+    }
+    reach += std::sqrt(st.p[0] * st.p[0] + st.p[1] * st.p[1] + st.p[2] * st.p[2]);
+  }
+  double travel = 0.0;  // half a cell's travel, summed over the variables
+  const int max_cells = t.count == 1 ? kMaxCellsOne : kMaxCells;
+  for (int v = 0; v < t.count; ++v) {
+    const auto uv = static_cast<std::size_t>(v);
+    const Joint& jt = model.joint(model.variable_joint(static_cast<std::size_t>(t.variable[uv])));
+    const double range = jt.upper - jt.lower;
+    if (!(range > 0.0) || !std::isfinite(range)) return std::nullopt;
+    t.lower[uv] = jt.lower;
+    t.cells[uv] = std::clamp(static_cast<int>(std::ceil(range * speed[uv] / kCellTravel)), 1, max_cells);
+    const double width = range / t.cells[uv];
+    t.inverse_width[uv] = 1.0 / width;
+    travel += 0.5 * width * speed[uv];
+  }
+  t.sub = t.count == 2 ? kSubCells : kSubCellsOne;
+  // Every other variable at the middle of its range: the pair's distance
+  // does not depend on them (nor, through the sweeps, on the swept steps'
+  // variables).
+  std::vector<double> q = ctx.middle;
+  const bool swept = sweep_top || sweep_bottom;
+  std::vector<GjkCache> caches;
+  // The bounds over the cell (or sub-cell) about (x0, x1), in cells, whose
+  // points move at most `moves` from its centre's; and whether its
+  // sub-cells could decide what it leaves open.
+  bool worth_refining = true;
+  const auto bounds_at = [&](double x0, double x1, double moves) -> std::pair<double, double> {
+    if (t.count >= 1) q[static_cast<std::size_t>(t.variable[0])] = t.lower[0] + x0 / t.inverse_width[0];
+    if (t.count == 2) q[static_cast<std::size_t>(t.variable[1])] = t.lower[1] + x1 / t.inverse_width[1];
+    // b's pose in a's frame: the chain's steps from a down.
+    Transform pose = Transform::identity();
+    for (auto it = c.steps.rbegin(); it != c.steps.rend(); ++it)
+      pose = pose * step_transform(ctx.steps[static_cast<std::size_t>(*it)], q);
+    const double apart = min_distance(outer_a, outer_b, pose, caches);
+    const double lo = apart - moves - 1e-8;
+    // An upper bound from the inner shapes where the pair may be near (a
+    // swept side's inner shapes are not its outer ones).
+    const double sd = !swept ? min_signed_distance(inner_a, inner_b, pose, apart)
+                      : lo <= kRefineBand
+                          ? min_signed_distance(inner_a, inner_b, pose, min_distance(inner_a, inner_b, pose, caches))
+                          : std::numeric_limits<double>::infinity();
+    // The rounding allowance again: a pair proven by the table is that far
+    // beyond the tolerance too. The signed distance of convex shapes also
+    // moves by at most how far their points move (an overlap deeper than
+    // the travel stays an overlap), and a pair proven within by it is the
+    // inner balls' allowance deep. Sub-cells, whose points move t.sub
+    // times less, are made only where the one about this centre would
+    // decide the pair.
+    const double sub_moves = moves / t.sub;
+    worth_refining = apart - sub_moves - 1e-8 > 0.0 || sd + sub_moves + 1e-6 < 0.0;
+    return {lo, sd + moves + 1e-6};
+  };
+  const std::size_t cell_count = static_cast<std::size_t>(t.cells[0]) * static_cast<std::size_t>(t.cells[1]);
+  t.bound.assign(cell_count, 0.0);
+  t.within.assign(cell_count, 0.0);
+  t.refined.assign(cell_count, -1);
+  const int sub0 = t.count >= 1 ? t.sub : 1, sub1 = t.count == 2 ? t.sub : 1;
+  for (int i = 0; i < t.cells[0]; ++i)
+    for (int j = 0; j < t.cells[1]; ++j) {
+      const auto cell = static_cast<std::size_t>(i * t.cells[1] + j);
+      std::tie(t.bound[cell], t.within[cell]) = bounds_at(i + 0.5, j + 0.5, travel);
+      // A cell the bounds leave undecided at the tolerances a check
+      // usually asks (0 to a centimetre) gets its sub-cells.
+      if (t.count == 0 || t.bound[cell] > kRefineBand || t.within[cell] < 0.0 || !worth_refining) continue;
+      t.refined[cell] = static_cast<int>(t.sub_bound.size());
+      for (int u = 0; u < sub0; ++u)
+        for (int v = 0; v < sub1; ++v) {
+          const auto [lo, hi] = bounds_at(i + (u + 0.5) / sub0, j + (v + 0.5) / sub1, travel / t.sub);
+          t.sub_bound.push_back(lo);
+          t.sub_within.push_back(hi);
+        }
+    }
+  return t;
+}
+
+// A pair's tables as kept: the one deciding the most of its grid, and the
+// pair's own where that one sweeps and the pair's own proves the pair
+// within over more of the grid.
+struct ChosenTables {
+  std::optional<PrefilterPairTable> table, within;
+};
+
+}  // namespace
+
+void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
+  const RobotModel& model = checker.model();
+  const std::vector<int> step_of = moving_steps(d.steps, d.links);
+  const std::size_t n = d.self_pairs.size();
+  d.pair_table.assign(n, -1);
+  d.pair_within_table.assign(n, -1);
+  const TableContext ctx{checker, d.steps, d.middle, d.link_spheres};
+  std::vector<std::optional<PairChain>> chains(n);
+  for (std::size_t k = 0; k < n; ++k) chains[k] = pair_chain(d.steps, step_of, d.self_pairs[k].first, d.self_pairs[k].second);
+  // Each pair's own table first, then, for the pairs it leaves undecided
+  // over more than a sliver of the grid, the swept ones: spread over the
+  // machine's threads (each pair's tables are its own work), so the tables
+  // are the same whatever the thread count.
+  std::vector<ChosenTables> chosen(n);
+  std::vector<std::pair<double, double>> plain_share(n, {-1.0, -1.0});
+  parallel_for(n, 0, [&](std::size_t begin, std::size_t end, int) {
+    for (std::size_t k = begin; k < end; ++k) {
+      if (!chains[k]) continue;
+      chosen[k].table = pair_table(ctx, *chains[k], false, false);
+      if (chosen[k].table) plain_share[k] = decided_share(*chosen[k].table);
+    }
+  });
+  // The sweeps, once per link and line (by (link, step)).
+  std::map<std::pair<int, int>, Swept> swept_top, swept_bottom;
+  std::vector<std::size_t> undecided;
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!chains[k] || plain_share[k].first + plain_share[k].second >= kGoodEnough) continue;
+    PairChain& c = *chains[k];
+    if (sweepable(d.steps, c, c.top)) {
+      auto at = swept_top.find({c.a, c.top});
+      if (at == swept_top.end()) {
+        // The line of the top step's joint in its parent's frame, carried
+        // into a's frame through the fixed steps from a down.
+        Transform above = Transform::identity();
+        for (auto it = c.steps.rbegin(); *it != c.top; ++it)
+          above = above * step_transform(d.steps[static_cast<std::size_t>(*it)], d.middle);
+        const auto [point, axis] = joint_line(model, d.steps[static_cast<std::size_t>(c.top)].child, true);
+        at = swept_top.emplace(std::pair{c.a, c.top}, sweep(checker.geometry().link(c.a).shapes,
+                                                             {above.apply(point), above.R * axis}))
+                 .first;
+      }
+      if (at->second.hull) c.top_sweep = &at->second;
+    }
+    if (sweepable(d.steps, c, c.bottom)) {
+      auto at = swept_bottom.find({c.b, c.bottom});
+      if (at == swept_bottom.end()) {
+        // The line of the bottom step's joint in its child's frame, carried
+        // into b's frame through the fixed steps down to b.
+        Transform below = Transform::identity();
+        for (auto it = std::find(c.steps.rbegin(), c.steps.rend(), c.bottom) + 1; it != c.steps.rend(); ++it)
+          below = below * step_transform(d.steps[static_cast<std::size_t>(*it)], d.middle);
+        const auto [point, axis] = joint_line(model, d.steps[static_cast<std::size_t>(c.bottom)].child, false);
+        const Transform to_b = below.inverse();
+        at = swept_bottom.emplace(std::pair{c.b, c.bottom}, sweep(checker.geometry().link(c.b).shapes,
+                                                                  {to_b.apply(point), to_b.R * axis}))
+                 .first;
+      }
+      if (at->second.hull) c.bottom_sweep = &at->second;
+    }
+    if (c.top_sweep || c.bottom_sweep) undecided.push_back(k);
+  }
+  parallel_for(undecided.size(), 0, [&](std::size_t begin, std::size_t end, int) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::size_t k = undecided[i];
+      double best = plain_share[k].first + plain_share[k].second, best_within = plain_share[k].second;
+      std::optional<PrefilterPairTable> kept;
+      for (const auto& [top, bottom] : {std::pair{true, false}, std::pair{false, true}, std::pair{true, true}}) {
+        std::optional<PrefilterPairTable> t = pair_table(ctx, *chains[k], top, bottom);
+        if (!t) continue;
+        const auto [apart, within] = decided_share(*t);
+        if (apart + within > best) {
+          best = apart + within;
+          best_within = within;
+          kept = std::move(t);
+        }
+      }
+      if (!kept) continue;
+      if (chosen[k].table && plain_share[k].second > best_within) chosen[k].within = std::move(chosen[k].table);
+      chosen[k].table = std::move(kept);
+    }
+  });
+  for (std::size_t k = 0; k < n; ++k) {
+    if (chosen[k].table) {
+      d.pair_table[k] = static_cast<int>(d.tables.size());
+      d.tables.push_back(std::move(*chosen[k].table));
+    }
+    if (chosen[k].within) {
+      d.pair_within_table[k] = static_cast<int>(d.tables.size());
+      d.tables.push_back(std::move(*chosen[k].within));
+    }
+  }
+}
+
+}  // namespace proxima::robot
