@@ -309,17 +309,29 @@ struct MeshMesh {
       if (!(member[k].distance < below)) continue;
       PreparedTriangle& o = others[member[k].other];
       if (box_distance_sq(x, o.lo, o.hi) >= below * below) continue;
-      const FaceFrame& f = o.face();
-      if (f.face) {
-        const double h = f.n.dot(x - o.t[0]);  // the plane's distance bounds it too
-        if (h * h >= below * below * f.nn) continue;
-      }
-      if (!(mesh::detail::point_triangle(x, o.t, f).distance < below)) continue;
+      if (!within(x, o, below)) continue;
       if (!same_surface) return true;
       const Vec3 u = (o.t[1] - o.t[0]).cross(o.t[2] - o.t[0]);
       if (std::abs(u.dot(*same_surface)) >= 0.7071 * u.norm() * d) return true;
     }
     return false;
+  }
+
+  // Is x nearer than `below` to triangle o (point_triangle's distance)?
+  // The plane's distance bounds it from below, and over the face's
+  // interior, clear of its rim by more than rounding, it is the distance:
+  // the closest point is needed only near the rim or beyond it.
+  static bool within(const Vec3& x, PreparedTriangle& o, double below) {
+    const FaceFrame& f = o.face();
+    if (f.face) {
+      const Vec3 ax = x - o.t[0];
+      const double h = f.n.dot(ax);
+      const double lim = below * below * f.nn;
+      if (h * h >= lim) return false;
+      const double v = ax.dot(f.cv), w = ax.dot(f.cw), rim = 1e-9 * f.nn;
+      if (v > rim && w > rim && v + w < f.nn - rim && h * h < (1.0 - 1e-9) * lim) return true;
+    }
+    return mesh::detail::point_triangle(x, o.t, f).distance < below;
   }
 
   // Groups of more than kLargeGroup hits in order of their partners' boxes
@@ -432,8 +444,8 @@ struct MeshMesh {
       }
       if (!patch_shaped(ca[h.sa], cb[h.sb], n)) continue;
       const Vec3* surface = h.face_on_face ? &n : nullptr;
-      if (nearer(h.c.a, h.c.distance, h.sa, true, fb, surface) ||
-          nearer(h.c.b, h.c.distance, h.sb, false, fb, surface))
+      if (nearer(h.c.b, h.c.distance, h.sb, false, fb, surface) ||
+          nearer(h.c.a, h.c.distance, h.sa, true, fb, surface))
         continue;
       if (patch(ta, tb, h.c, n, static_cast<int>(h.ia), static_cast<int>(h.ib), col)) {
         fb.covers[i] = 1;
@@ -501,7 +513,7 @@ struct MeshMesh {
         const double below = d - (1e-12 + 1e-9 * d);
         if ((own_b && mesh::detail::point_triangle(xa, pb.t, pb.face()).distance < below) ||
             (own_a && mesh::detail::point_triangle(xb, pa.t, pa.face()).distance < below) ||
-            nearer(xa, d, h.sa, true, fb, nullptr) || nearer(xb, d, h.sb, false, fb, nullptr)) {
+            nearer(xb, d, h.sb, false, fb, nullptr) || nearer(xa, d, h.sa, true, fb, nullptr)) {
           ++col.stats.shadowed;
           return;
         }
