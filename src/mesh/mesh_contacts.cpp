@@ -240,15 +240,18 @@ struct MeshMesh {
 
   // Do the triangles (apart, normal n) both face each other with an edge or
   // a face within the patch angle? Then patch() may give their overlap.
-  bool patch_shaped(const Triangle& a, const Triangle& b, const Vec3& n) const {
+  bool patch_shaped(PreparedTriangle& a, PreparedTriangle& b, const Vec3& n) const {
     if (!(L.tan_patch > 0.0)) return false;
     // feature_size(t, n, sign, tan_patch · longest_edge(t)) ≥ 2, squared:
-    // the second highest corner within the tolerance of the highest.
-    auto shaped = [&](const Triangle& t, double sign) {
+    // the second highest corner within the tolerance of the highest. The
+    // edges' squared lengths are the edge frame's (the same operations).
+    auto shaped = [&](PreparedTriangle& p, double sign) {
+      const Triangle& t = p.t;
       const double h0 = sign * n.dot(t[0]), h1 = sign * n.dot(t[1]), h2 = sign * n.dot(t[2]);
       const double top = std::max({h0, h1, h2}), low = std::min({h0, h1, h2});
       const double gap = top - (h0 + h1 + h2 - top - low);
-      const double e2 = std::max({(t[1] - t[0]).squaredNorm(), (t[2] - t[1]).squaredNorm(), (t[0] - t[2]).squaredNorm()});
+      const double* l = p.edges().l;
+      const double e2 = std::max({l[0], l[1], l[2]});
       return gap * gap <= L.tan_patch * L.tan_patch * e2;
     };
     return shaped(a, -1.0) && shaped(b, 1.0);
@@ -302,20 +305,11 @@ struct MeshMesh {
     }
     for (; k < stop; ++k) {
       if (large && !(others[member[k].other].lo.x() < to)) break;
-      // The pair's distance bounds the witness's from below (a small group
-      // is in order of it).
-      if (!(member[k].distance < below)) {
-        if (large) continue;
-        break;
-      }
+      // The pair's distance bounds the witness's from below.
+      if (!(member[k].distance < below)) continue;
       PreparedTriangle& o = others[member[k].other];
       if (box_distance_sq(x, o.lo, o.hi) >= below * below) continue;
-      const FaceFrame& f = o.face();
-      if (f.face) {
-        const double h = f.n.dot(x - o.t[0]);  // the plane's distance bounds it too
-        if (h * h >= below * below * f.nn) continue;
-      }
-      if (!(mesh::detail::point_triangle(x, o.t, f).distance < below)) continue;
+      if (!within(x, o, below)) continue;
       if (!same_surface) return true;
       const Vec3 u = (o.t[1] - o.t[0]).cross(o.t[2] - o.t[0]);
       if (std::abs(u.dot(*same_surface)) >= 0.7071 * u.norm() * d) return true;
@@ -323,9 +317,26 @@ struct MeshMesh {
     return false;
   }
 
+  // Is x nearer than `below` to triangle o (point_triangle's distance)?
+  // The plane's distance bounds it from below, and over the face's
+  // interior, clear of its rim by more than rounding, it is the distance:
+  // the closest point is needed only near the rim or beyond it.
+  static bool within(const Vec3& x, PreparedTriangle& o, double below) {
+    const FaceFrame& f = o.face();
+    if (f.face) {
+      const Vec3 ax = x - o.t[0];
+      const double h = f.n.dot(ax);
+      const double lim = below * below * f.nn;
+      if (h * h >= lim) return false;
+      const double v = ax.dot(f.cv), w = ax.dot(f.cw), rim = 1e-9 * f.nn;
+      if (v > rim && w > rim && v + w < f.nn - rim && h * h < (1.0 - 1e-9) * lim) return true;
+    }
+    return mesh::detail::point_triangle(x, o.t, f).distance < below;
+  }
+
   // Groups of more than kLargeGroup hits in order of their partners' boxes
   // along x, with the widest of those boxes (nearer()'s window); smaller
-  // ones in order of their pairs' distances.
+  // ones as they come.
   static constexpr std::uint32_t kLargeGroup = 48;
   void sort_groups(bool on_a, FeatureBuffers& fb) const {
     const std::vector<std::uint32_t>& end = on_a ? fb.end_a : fb.end_b;
@@ -335,16 +346,10 @@ struct MeshMesh {
     widest.assign(end.size(), 0.0);
     for (std::size_t s = 0; s + 1 < end.size(); ++s) {
       const std::uint32_t first = s ? end[s - 1] : 0;
-      if (end[s] - first <= kLargeGroup) {
-        // Nearest pair first: nearer() stops at the first that is not nearer.
-        for (std::uint32_t k = first + 1; k < end[s]; ++k) {
-          const GroupMember m = mem[k];
-          std::uint32_t q = k;
-          for (; q > first && mem[q - 1].distance > m.distance; --q) mem[q] = mem[q - 1];
-          mem[q] = m;
-        }
-        continue;
-      }
+      // A small group is scanned whole: sorting it costs more than the
+      // members it would let nearer() skip (it returns whether any member
+      // is nearer, so the order is no matter).
+      if (end[s] - first <= kLargeGroup) continue;
       std::sort(mem.begin() + first, mem.begin() + end[s], [&](const GroupMember& x, const GroupMember& y) {
         return others[x.other].lo.x() < others[y.other].lo.x();
       });
@@ -380,6 +385,24 @@ struct MeshMesh {
         return true;
     }
     return false;
+  }
+
+  // How far beyond a triangle pair's own distance D a feature pair of
+  // theirs may lie and still pass the mutual test below (span: at least the
+  // sum of the two triangles' longest edges; limit: the layers); farther,
+  // it fails it (its own triangles have a point nearer than the test's
+  // `below` to one of its witnesses), so it is not tested. Why: with n the
+  // unit vector from x_B to x_A at distance d, if no point of A is nearer
+  // to x_B than d (1 − τ), then along the segment from x_A to any y of A
+  // (A is convex), n·(y − x_A) ≥ −(√ε |y − x_A| + ε d) with ε = 2τ; the
+  // same holds on B, and projecting on n, every y of A and z of B are at
+  // least d − √ε span − 2 ε d apart, so d ≤ D + √ε span + 2 ε d. The test's
+  // τ is 1e-9 + 1e-12 / d (nearer()'s `below`), largest at the smallest d
+  // (D, less its rounding); doubled here, d ≤ limit in the last term, and
+  // 1e-12 of the span added for the rounding of the distances and heights.
+  static double mutual_reach(double D, double span, double limit) {
+    const double eps = 2.0 * 2.0 * (1e-9 + 1e-12 / (0.5 * D));
+    return std::sqrt(eps) * span + 2.0 * eps * limit + 1e-12 * span;
   }
 
   // The feature-pair raw set (MeshContactOptions::feature_pairs).
@@ -419,10 +442,10 @@ struct MeshMesh {
         if (!h.covered) emit(h.ia, h.ib, ta, tb, h.c, col, h.retracted ? &h : nullptr);
         continue;
       }
-      if (!patch_shaped(ta, tb, n)) continue;
+      if (!patch_shaped(ca[h.sa], cb[h.sb], n)) continue;
       const Vec3* surface = h.face_on_face ? &n : nullptr;
-      if (nearer(h.c.a, h.c.distance, h.sa, true, fb, surface) ||
-          nearer(h.c.b, h.c.distance, h.sb, false, fb, surface))
+      if (nearer(h.c.b, h.c.distance, h.sb, false, fb, surface) ||
+          nearer(h.c.a, h.c.distance, h.sa, true, fb, surface))
         continue;
       if (patch(ta, tb, h.c, n, static_cast<int>(h.ia), static_cast<int>(h.ib), col)) {
         fb.covers[i] = 1;
@@ -450,18 +473,47 @@ struct MeshMesh {
       if (!(own_va | own_vb | (own_ea && own_eb))) continue;
       PreparedTriangle& pa = ca[h.sa];
       PreparedTriangle& pb = cb[h.sb];
+      // Only feature pairs within `reach` of the triangles' own distance
+      // can pass the mutual test (mutual_slack()); the corners' heights over
+      // the other triangle's plane bound from below the distance of every
+      // feature holding them, so whole edges and corners are ruled out
+      // before their closest points are computed.
+      const double D = h.c.distance;
+      const double span = (pa.hi - pa.lo).sum() + (pb.hi - pb.lo).sum();  // ≥ the longest edges' sum
+      const double reach = D + mutual_reach(D, span, L.limit);
+      // Heights (times the plane normal's length) of A's corners over B's
+      // plane and of B's over A's; `far_*`: bit k set when corner k is
+      // beyond reach, and per edge when both ends are, on the same side.
+      auto beyond = [&](PreparedTriangle& from, PreparedTriangle& over, unsigned& far_v, unsigned& far_e) {
+        far_v = far_e = 0;
+        const FaceFrame& f = over.face();
+        if (!f.face) return;
+        const double lim = reach * over.normal_length();
+        double ht[3];
+        for (int k = 0; k < 3; ++k) {
+          ht[k] = f.n.dot(from.t[k] - over.t[0]);
+          if (std::abs(ht[k]) > lim) far_v |= 1u << k;
+        }
+        for (int k = 0; k < 3; ++k) {
+          const int m = (k + 1) % 3;
+          if ((far_v >> k & 1u) && (far_v >> m & 1u) && (ht[k] > 0.0) == (ht[m] > 0.0)) far_e |= 1u << k;
+        }
+      };
+      unsigned far_va, far_ea, far_vb, far_eb;
+      beyond(pa, pb, far_va, far_ea);
+      beyond(pb, pa, far_vb, far_eb);
       // own_a: may xb be nearer to A's own triangle than xa (false for A's
       // vertex over B's face, own_b likewise)?
       auto consider = [&](const Vec3& xa, const Vec3& xb, bool own_a, bool own_b) {
         const double d = (xa - xb).norm();
-        if (!(d > 0.0) || d > L.limit) return;
+        if (!(d > 0.0) || d > L.limit || d > reach) return;
         ++col.stats.feature_pairs;
         // The pair's own triangles first: between two surfaces lying
         // along each other most edge pairs have a face of theirs nearer.
         const double below = d - (1e-12 + 1e-9 * d);
         if ((own_b && mesh::detail::point_triangle(xa, pb.t, pb.face()).distance < below) ||
             (own_a && mesh::detail::point_triangle(xb, pa.t, pa.face()).distance < below) ||
-            nearer(xa, d, h.sa, true, fb, nullptr) || nearer(xb, d, h.sb, false, fb, nullptr)) {
+            nearer(xb, d, h.sb, false, fb, nullptr) || nearer(xa, d, h.sa, true, fb, nullptr)) {
           ++col.stats.shadowed;
           return;
         }
@@ -469,17 +521,22 @@ struct MeshMesh {
       };
       Vec3 foot;
       for (int k = 0; k < 3; ++k) {
-        if ((own_va >> k & 1u) && over_face(pa.t[k], pb, foot)) consider(pa.t[k], foot, true, false);
-        if ((own_vb >> k & 1u) && over_face(pb.t[k], pa, foot)) consider(foot, pb.t[k], false, true);
+        if ((own_va >> k & 1u) && !(far_va >> k & 1u) && over_face(pa.t[k], pb, foot))
+          consider(pa.t[k], foot, true, false);
+        if ((own_vb >> k & 1u) && !(far_vb >> k & 1u) && over_face(pb.t[k], pa, foot))
+          consider(foot, pb.t[k], false, true);
       }
+      const unsigned edges_a = own_ea & ~far_ea, edges_b = own_eb & ~far_eb;
+      if (!edges_a || !edges_b) continue;
+      // The edges' boxes farther apart than this: so are the edges.
+      const double edge_reach = std::min(L.limit, reach);
       for (int p = 0; p < 3; ++p) {
-        if (!(own_ea >> p & 1u)) continue;
+        if (!(edges_a >> p & 1u)) continue;
         for (int q = 0; q < 3; ++q) {
-          if (!(own_eb >> q & 1u)) continue;
+          if (!(edges_b >> q & 1u)) continue;
           const Vec3 &p0 = pa.t[p], &p1 = pa.t[(p + 1) % 3], &q0 = pb.t[q], &q1 = pb.t[(q + 1) % 3];
-          // The edges' boxes farther apart than the layers: so are the edges.
           const Vec3 gap = (p0.cwiseMin(p1) - q0.cwiseMax(q1)).cwiseMax(q0.cwiseMin(q1) - p0.cwiseMax(p1));
-          if (gap.cwiseMax(0.0).squaredNorm() > L.limit * L.limit) continue;
+          if (gap.cwiseMax(0.0).squaredNorm() > edge_reach * edge_reach) continue;
           Vec3 xa, xb;
           mesh::segment_closest(p0, p1, q0, q1, xa, xb);
           consider(xa, xb, true, true);

@@ -275,6 +275,47 @@ TEST(FeaturePairs, NoisySurfacesMatchBruteForce) {
   EXPECT_GT(compared, 30u);
 }
 
+// Flat grids over flat grids, tilted from parallel by 0 to 0.02 rad: many
+// feature pairs lie within rounding of their triangles' distance (parallel
+// edges, corners over faces), where the test of mutual nearness is decided
+// by its tolerance and where the pairs ruled out before it (beyond the
+// reach of MeshMesh::mutual_reach) come closest to passing. The raw set is
+// still the brute-force one.
+TEST(FeaturePairs, NearlyParallelGridsMatchBruteForce) {
+  Rng rng(17);
+  std::size_t compared = 0;
+  for (const double tilt : {0.0, 1e-7, 1e-5, 1e-3, 2e-2}) {
+    for (int trial = 0; trial < 3; ++trial) {
+      const double ra = 0.004, rb = 0.002;
+      const TriangleMesh lower = fp_height_field(4, 0.05, [](int, int) { return 0.0; }, rb);
+      const TriangleMesh upper = fp_height_field(3, 0.04, [](int, int) { return 0.0; }, ra);
+      const double yaw = rng.uniform(0.1, 3);
+      const Mat3 R = (Eigen::AngleAxisd(yaw, Vec3::UnitZ()) *
+                      Eigen::AngleAxisd(tilt, Vec3(1, trial - 1, 0).normalized())).toRotationMatrix();
+      // Anywhere over the lower grid, 1 mm above it. (Grid lines exactly
+      // over grid lines are ties that this brute force merges otherwise.)
+      const Vec3 shift(rng.uniform(-0.01, 0.01), rng.uniform(-0.01, 0.01), 0);
+      Transform tu{R, shift + Vec3(0, 0, 0.001 + 0.06 * std::sin(tilt))};
+      const Bvh bu(upper), bl(lower);
+      ContactSet set;
+      mesh_contacts(bu, tu, bl, Transform::identity(), feature_options(), set);
+      ASSERT_EQ(set.status, Status::ok);
+      const std::vector<Witnesses> want = brute_feature_pairs(upper, tu, lower, Transform::identity(), ra + rb);
+      ASSERT_EQ(set.points.size(), want.size()) << "tilt " << tilt << " trial " << trial;
+      for (const Witnesses& w : want) {
+        int matches = 0;
+        for (const Contact& c : set.points) {
+          const Witnesses g = witnesses_of(c, ra, rb);
+          matches += (g.a - w.a).norm() < 1e-9 && (g.b - w.b).norm() < 1e-9;
+        }
+        EXPECT_EQ(matches, 1) << "tilt " << tilt << " trial " << trial << " witness " << w.a.transpose();
+      }
+      compared += want.size();
+    }
+  }
+  EXPECT_GT(compared, 30u);
+}
+
 // ------------------------------------------------ closed forms
 
 // A 12-triangle box on a triangulated floor at a 1 mm core gap: the patch

@@ -25,11 +25,13 @@ using mesh::Triangle;
 using testing::Rng;
 using PairSet = std::set<std::pair<int, int>>;
 
-// Every pair within the layers, one contact each: the paper's raw set.
+// Every pair within the layers, one contact each: the paper's raw set
+// (triangle pairs, whatever MeshContactOptions' default).
 MeshContactOptions raw_options(double patch_angle = 0.0) {
   MeshContactOptions o;
   o.cluster = false;
   o.drop_shadowed = false;
+  o.feature_pairs = false;
   o.patch_angle = patch_angle;
   return o;
 }

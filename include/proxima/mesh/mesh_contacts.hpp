@@ -113,7 +113,7 @@ struct MeshContactStats {
   std::size_t triangle_tests = 0;   ///< triangle (or triangle–convex) pairs tested
   std::size_t pairs_within = 0;     ///< pairs within the layers
   std::size_t shadowed = 0;         ///< pairs within the layers dropped as shadowed (feature_pairs: not mutually nearest)
-  std::size_t feature_pairs = 0;    ///< feature_pairs: vertex–face and edge–edge pairs within the layers
+  std::size_t feature_pairs = 0;    ///< feature_pairs: vertex–face and edge–edge pairs within the layers given the mutual test (those too far beyond their triangles' distance to pass it are ruled out first, uncounted)
   std::size_t raw_contacts = 0;     ///< contacts before clustering
   std::size_t intersecting = 0;     ///< raw contacts from intersecting cores
 };
