@@ -34,9 +34,10 @@ struct PrefilterPairTable {
   std::vector<double> within;
   /// Per cell: the index of its first sub-cell in sub_bound / sub_within
   /// (sub × sub of them, row-major; sub for one variable), or −1 when the
-  /// cell's own bounds decide.
+  /// cell's own bounds decide; sub_refined does the same for each sub-cell.
   std::vector<int> refined;
   std::vector<double> sub_bound, sub_within;
+  std::vector<int> sub_refined;
 
   /// The bounds of the cell (or sub-cell) holding lane `lane` of the joint
   /// vectors `q` (a row of `lanes` values per variable): false when a
@@ -54,13 +55,18 @@ struct PrefilterPairTable {
     const auto at = static_cast<std::size_t>(cell[0] * cells[1] + cell[1]);
     lo = bound[at];
     hi = within[at];
-    if (refined[at] >= 0) {
+    // Down the sub-cells holding the point, by its place within each.
+    double f[2] = {x[0] - cell[0], x[1] - cell[1]};
+    for (int r = refined[at]; r >= 0;) {
       int sub_cell[2] = {0, 0};
-      for (int v = 0; v < count; ++v)
-        sub_cell[v] = std::min(static_cast<int>((x[v] - cell[v]) * sub), sub - 1);
-      const auto k = static_cast<std::size_t>(refined[at] + sub_cell[0] * (count == 2 ? sub : 1) + sub_cell[1]);
+      for (int v = 0; v < count; ++v) {
+        sub_cell[v] = std::min(static_cast<int>(f[v] * sub), sub - 1);
+        f[v] = f[v] * sub - sub_cell[v];
+      }
+      const auto k = static_cast<std::size_t>(r + sub_cell[0] * (count == 2 ? sub : 1) + sub_cell[1]);
       lo = sub_bound[k];
       hi = sub_within[k];
+      r = sub_refined[k];
     }
     return true;
   }
