@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -28,16 +30,29 @@ struct PrefilterPairTable {
   std::array<double, 2> lower{}, inverse_width{};
   std::array<int, 2> cells{1, 1};
   int sub = 1;                       // sub-cells per variable of a refined cell
-  std::vector<double> bound;         // cells[0] × cells[1], row-major
-  /// An upper bound on the pair's distance in each cell, as `bound` made:
-  /// below the tolerance, the pair is within it.
-  std::vector<double> within;
-  /// Per cell: the index of its first sub-cell in sub_bound / sub_within
-  /// (sub × sub of them, row-major; sub for one variable), or −1 when the
-  /// cell's own bounds decide; sub_refined does the same for each sub-cell.
-  std::vector<int> refined;
-  std::vector<double> sub_bound, sub_within;
-  std::vector<int> sub_refined;
+  /// A cell's bounds on the pair's distance: `lo` below it (above the
+  /// tolerance, the pair is apart), `hi` above it (below the tolerance, the
+  /// pair is within), rounded outward to floats (a lookup reads one short
+  /// record: the tables of a robot would not fit a cache as doubles in
+  /// parallel arrays); and the index of its first sub-cell in `subs` (sub ×
+  /// sub of them, row-major; sub for one variable), or −1 when its own
+  /// bounds decide.
+  struct Cell {
+    float lo = 0.0f, hi = 0.0f;
+    std::int32_t refined = -1;
+  };
+  std::vector<Cell> grid;  // cells[0] × cells[1], row-major
+  std::vector<Cell> subs;
+
+  /// A cell of bounds lo ≤ distance ≤ hi.
+  static Cell cell_of(double lo, double hi) {
+    Cell c;
+    c.lo = static_cast<float>(lo);
+    c.hi = static_cast<float>(hi);
+    if (!(static_cast<double>(c.lo) <= lo)) c.lo = lo == lo ? std::nextafter(c.lo, -HUGE_VALF) : -HUGE_VALF;
+    if (!(static_cast<double>(c.hi) >= hi)) c.hi = hi == hi ? std::nextafter(c.hi, HUGE_VALF) : HUGE_VALF;
+    return c;
+  }
 
   /// The bounds of the cell (or sub-cell) holding lane `lane` of the joint
   /// vectors `q` (a row of `lanes` values per variable): false when a
@@ -52,22 +67,19 @@ struct PrefilterPairTable {
       if (!(x[v] >= 0.0 && x[v] < cells[uv])) return false;
       cell[v] = static_cast<int>(x[v]);
     }
-    const auto at = static_cast<std::size_t>(cell[0] * cells[1] + cell[1]);
-    lo = bound[at];
-    hi = within[at];
+    const Cell* c = &grid[static_cast<std::size_t>(cell[0] * cells[1] + cell[1])];
     // Down the sub-cells holding the point, by its place within each.
     double f[2] = {x[0] - cell[0], x[1] - cell[1]};
-    for (int r = refined[at]; r >= 0;) {
+    while (c->refined >= 0) {
       int sub_cell[2] = {0, 0};
       for (int v = 0; v < count; ++v) {
         sub_cell[v] = std::min(static_cast<int>(f[v] * sub), sub - 1);
         f[v] = f[v] * sub - sub_cell[v];
       }
-      const auto k = static_cast<std::size_t>(r + sub_cell[0] * (count == 2 ? sub : 1) + sub_cell[1]);
-      lo = sub_bound[k];
-      hi = sub_within[k];
-      r = sub_refined[k];
+      c = &subs[static_cast<std::size_t>(c->refined + sub_cell[0] * (count == 2 ? sub : 1) + sub_cell[1])];
     }
+    lo = c->lo;
+    hi = c->hi;
     return true;
   }
 };

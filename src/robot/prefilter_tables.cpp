@@ -52,8 +52,6 @@ constexpr double kCellTravel = 0.004;
 constexpr double kRefineBand = 0.01;
 constexpr int kSubCells = 4;
 constexpr int kSubCellsOne = 16;
-// Levels of sub-cells under a cell at most.
-constexpr int kRefineDepth = 2;
 // Copies of a swept link in its hull.
 constexpr int kTurns = 64;
 // A table deciding this share of its grid is kept without trying sweeps.
@@ -139,18 +137,18 @@ double min_signed_distance(const ShapeList& a, const ShapeList& b, const Transfo
 std::pair<double, double> decided_share(const PrefilterPairTable& t) {
   double apart = 0.0, within = 0.0;
   const auto per = static_cast<std::size_t>(t.count == 2 ? t.sub * t.sub : t.sub);
-  // A cell's (or sub-cell's) bounds, or its sub-cells', of `weight`.
-  const auto add = [&](const auto& self, double lo, double hi, int refined, double weight) -> void {
-    if (refined < 0) {
-      apart += lo > 0.0 ? weight : 0.0;
-      within += hi < 0.0 ? weight : 0.0;
+  // A cell (or sub-cell) of `weight`, or its sub-cells.
+  const auto add = [&](const auto& self, const PrefilterPairTable::Cell& c, double weight) -> void {
+    if (c.refined < 0) {
+      apart += c.lo > 0.0f ? weight : 0.0;
+      within += c.hi < 0.0f ? weight : 0.0;
       return;
     }
-    for (auto k = static_cast<std::size_t>(refined); k < static_cast<std::size_t>(refined) + per; ++k)
-      self(self, t.sub_bound[k], t.sub_within[k], t.sub_refined[k], weight / static_cast<double>(per));
+    for (auto k = static_cast<std::size_t>(c.refined); k < static_cast<std::size_t>(c.refined) + per; ++k)
+      self(self, t.subs[k], weight / static_cast<double>(per));
   };
-  for (std::size_t cell = 0; cell < t.bound.size(); ++cell) add(add, t.bound[cell], t.within[cell], t.refined[cell], 1.0);
-  const double n = std::max<double>(static_cast<double>(t.bound.size()), 1.0);
+  for (const PrefilterPairTable::Cell& cell : t.grid) add(add, cell, 1.0);
+  const double n = std::max<double>(static_cast<double>(t.grid.size()), 1.0);
   return {apart / n, within / n};
 }
 
@@ -342,45 +340,33 @@ std::optional<PrefilterPairTable> pair_table(const TableContext& ctx, const Pair
     return {lo, sd + moves + 1e-6};
   };
   const std::size_t cell_count = static_cast<std::size_t>(t.cells[0]) * static_cast<std::size_t>(t.cells[1]);
-  t.bound.assign(cell_count, 0.0);
-  t.within.assign(cell_count, 0.0);
-  t.refined.assign(cell_count, -1);
+  t.grid.assign(cell_count, {});
   const int sub0 = t.count >= 1 ? t.sub : 1, sub1 = t.count == 2 ? t.sub : 1;
-  // Is a cell (or sub-cell) with these bounds worth cutting? The bounds
+  // Is a cell with these bounds worth cutting? The bounds
   // leave it undecided at the tolerances a check usually asks (0 to a
   // centimetre), and the sub-cell about its centre would decide it.
   const auto undecided = [&](double lo, double hi) {
     return t.count > 0 && lo <= kRefineBand && hi >= 0.0 && worth_refining;
   };
-  // The sub-cells of the cell about (x0, x1) of width w cells, whose own
-  // points move at most `moves` from their centres, cut again while
-  // undecided, `depth` levels down; the index of the first.
-  const auto refine = [&](const auto& self, double x0, double x1, double w, double moves, int depth) -> int {
-    const auto first = static_cast<int>(t.sub_bound.size());
-    const auto n = static_cast<std::size_t>(sub0 * sub1);
-    t.sub_bound.resize(t.sub_bound.size() + n);
-    t.sub_within.resize(t.sub_within.size() + n);
-    t.sub_refined.resize(t.sub_refined.size() + n, -1);
+  // The sub-cells of the cell about (x0, x1), in cells, whose own points
+  // move at most `moves` from their centres; the index of the first. (A
+  // second level of sub-cells decided a few rows more in a thousand, at
+  // four times the memory: the tables then outgrow the caches.)
+  const auto refine = [&](double x0, double x1, double moves) -> int {
+    const auto first = static_cast<int>(t.subs.size());
     for (int u = 0; u < sub0; ++u)
       for (int v = 0; v < sub1; ++v) {
-        const double c0 = x0 + w * ((u + 0.5) / sub0 - 0.5), c1 = x1 + w * ((v + 0.5) / sub1 - 0.5);
-        const auto k = static_cast<std::size_t>(first + u * sub1 + v);
-        const auto [lo, hi] = bounds_at(c0, c1, moves);
-        t.sub_bound[k] = lo;
-        t.sub_within[k] = hi;
-        if (depth > 1 && undecided(lo, hi)) {
-          const int children = self(self, c0, c1, w / t.sub, moves / t.sub, depth - 1);
-          t.sub_refined[k] = children;
-        }
+        const auto [lo, hi] = bounds_at(x0 + (u + 0.5) / sub0 - 0.5, x1 + (v + 0.5) / sub1 - 0.5, moves);
+        t.subs.push_back(PrefilterPairTable::cell_of(lo, hi));
       }
     return first;
   };
   for (int i = 0; i < t.cells[0]; ++i)
     for (int j = 0; j < t.cells[1]; ++j) {
       const auto cell = static_cast<std::size_t>(i * t.cells[1] + j);
-      std::tie(t.bound[cell], t.within[cell]) = bounds_at(i + 0.5, j + 0.5, travel);
-      if (undecided(t.bound[cell], t.within[cell]))
-        t.refined[cell] = refine(refine, i + 0.5, j + 0.5, 1.0, travel / t.sub, kRefineDepth);
+      const auto [lo, hi] = bounds_at(i + 0.5, j + 0.5, travel);
+      t.grid[cell] = PrefilterPairTable::cell_of(lo, hi);
+      if (undecided(lo, hi)) t.grid[cell].refined = refine(i + 0.5, j + 0.5, travel / t.sub);
     }
   return t;
 }
