@@ -39,6 +39,7 @@ namespace proxima::narrow {
 namespace {
 
 using detail::cone_edge_axis;
+using detail::ConeLeaves;
 using detail::kWellConditioned;
 
 enum class BoxAxisKind { poly_face, poly_edge, box_face };
@@ -54,9 +55,16 @@ struct BoxWalkBest {
 // The walk, in P's frame.
 class BoxConeWalk {
  public:
-  BoxConeWalk(const ConvexPolytope& p, const Vec3& c, const Mat3& axes, const Vec3& half, double below)
-      : poly_(p), d_(p.data()), c_(c), e_(axes), h_(half) {
+  // `keep`: collect the leaves reached (sat_polytope_box_collect), pruning
+  // on keep->floor instead of the best value.
+  BoxConeWalk(const ConvexPolytope& p, const Vec3& c, const Mat3& axes, const Vec3& half, double below,
+              ConeLeaves* keep = nullptr)
+      : poly_(p), d_(p.data()), c_(c), e_(axes), h_(half), keep_(keep) {
     best_.h = below;
+    if (keep_) {
+      keep_->count = 0;
+      best_.h = std::numeric_limits<double>::infinity();
+    }
     for (int k = 0; k < 8; ++k) {
       corner_[k] = c_;
       for (int i = 0; i < 3; ++i) corner_[k] += (((k >> i) & 1) ? h_[i] : -h_[i]) * e_.col(i);
@@ -80,10 +88,10 @@ class BoxConeWalk {
     stack[top++] = {0, bound(d_.cones[0])};
     while (top > 0) {
       const Entry en = stack[--top];
-      if (!(en.bound < best_.h)) continue;
+      if (!(en.bound < limit())) continue;
       const NormalCone& c = d_.cones[static_cast<std::size_t>(en.node)];
       if (c.right < 0) {
-        leaf(c);
+        if (keep_ == nullptr || kept(en.node, en.bound)) leaf(c);
         continue;
       }
       const int l = en.node + 1, r = c.right;
@@ -92,9 +100,59 @@ class BoxConeWalk {
       // The nearer child is pushed last, so it is popped first.
       const bool left_near = bl <= br;
       const Entry near_e{left_near ? l : r, left_near ? bl : br}, far_e{left_near ? r : l, left_near ? br : bl};
-      if (far_e.bound < best_.h && top < 127) stack[top++] = far_e;
-      if (near_e.bound < best_.h && top < 127) stack[top++] = near_e;
+      if (far_e.bound < limit() && top < 127) stack[top++] = far_e;
+      if (near_e.bound < limit() && top < 127) stack[top++] = near_e;
     }
+    return finish(hint);
+  }
+
+  // Only the leaves of `set`, with nothing to beat; then the box's faces.
+  // In the order of their bounds, skipping those whose bound is not below
+  // the best found (their facets cannot be smaller).
+  BoxWalkBest run_leaves(const ConeLeaves& set, int& hint) {
+    best_.h = std::numeric_limits<double>::infinity();
+    double bounds[ConeLeaves::kMax];
+    int order[ConeLeaves::kMax];
+    const int n = std::clamp(set.count, 0, ConeLeaves::kMax);
+    for (int i = 0; i < n; ++i) {
+      bounds[i] = bound(d_.cones[static_cast<std::size_t>(set.leaf[i])]);
+      order[i] = i;
+    }
+    std::sort(order, order + n, [&](int x, int y) { return bounds[x] < bounds[y]; });
+    for (int k = 0; k < n; ++k) {
+      const int i = order[k];
+      if (!(bounds[i] < best_.h)) break;
+      leaf(d_.cones[static_cast<std::size_t>(set.leaf[i])]);
+    }
+    return finish(hint);
+  }
+
+ private:
+  // The pruning threshold: the best value found, or the collecting walk's floor.
+  double limit() const { return keep_ ? keep_->floor : best_.h; }
+
+  // As SegmentSat::kept (sat_segment.cpp): keeps leaf `node` of bound `b`,
+  // dropping the largest bound into the floor when the set is full.
+  bool kept(int node, double b) {
+    ConeLeaves& k = *keep_;
+    if (k.count < ConeLeaves::kMax) {
+      kept_bound_[k.count] = b;
+      k.leaf[k.count++] = node;
+      return true;
+    }
+    int worst = 0;
+    for (int i = 1; i < k.count; ++i) worst = kept_bound_[i] > kept_bound_[worst] ? i : worst;
+    if (b >= kept_bound_[worst]) {
+      k.floor = b;
+      return false;
+    }
+    k.floor = kept_bound_[worst];
+    kept_bound_[worst] = b;
+    k.leaf[worst] = node;
+    return true;
+  }
+
+  BoxWalkBest finish(int& hint) {
     // The box's faces: h_P ≥ the root's min_offset on every direction, so a
     // face whose bound from it is not below the best needs no support call.
     const double floor_p = d_.cones[0].min_offset;
@@ -113,7 +171,6 @@ class BoxConeWalk {
     return best_;
   }
 
- private:
   // Lower bound on h_C over cone k (see the file comment).
   double bound(const NormalCone& k) const {
     // Corner k supports −Q along u when its sign along e_i is −sign(u·e_i):
@@ -184,13 +241,18 @@ class BoxConeWalk {
   Vec3 h_;
   Vec3 corner_[8];
   double corner_len_[8];
+  ConeLeaves* keep_;
+  double kept_bound_[ConeLeaves::kMax] = {};
   BoxWalkBest best_;
 };
 
 // `below`: only axes with h_C below it are searched; none found reports
 // not_converged (the proof that the cores' depth is at least `below`).
+// `keep`: collect the leaves (sat_polytope_box_collect); `only`: walk only
+// these leaves (sat_polytope_box_leaves).
 DistanceResult polytope_box_walk(const ConvexPolytope& a, const Transform& ta, const Box& b, const Transform& tb,
-                                 double below, int& hint) {
+                                 double below, int& hint, ConeLeaves* keep = nullptr,
+                                 const ConeLeaves* only = nullptr) {
   DistanceResult r;
   const PolytopeData& d = a.data();
   if (d.dimension < 3 || d.cones.empty()) {
@@ -200,9 +262,10 @@ DistanceResult polytope_box_walk(const ConvexPolytope& a, const Transform& ta, c
   const Mat3 axes = ta.R.transpose() * tb.R;
   const Vec3 centre = ta.apply_inverse(tb.p);
   const Vec3& half = b.half_extents();
-  BoxConeWalk walk(a, centre, axes, half, below);
-  const BoxWalkBest best = walk.run(hint);
-  if (!std::isfinite(best.h) || best.index < 0) {
+  BoxConeWalk walk(a, centre, axes, half, below, keep);
+  const BoxWalkBest best = only ? walk.run_leaves(*only, hint) : walk.run(hint);
+  if (!std::isfinite(best.h) || best.index < 0 || (keep && !(best.h < keep->floor))) {
+    if (keep) keep->count = 0;  // the minimum is not proven to be among the kept leaves
     r.status = Status::not_converged;
     return r;
   }
@@ -282,6 +345,25 @@ DistanceResult detail::sat_polytope_box_depth(const ConvexPolytope& a, const Tra
   }
   // Nothing below the guess's own support value: rounding; walk again.
   return polytope_box_walk(a, ta, b, tb, below, hint);
+}
+
+}  // namespace proxima::narrow
+
+namespace proxima::narrow {
+
+DistanceResult detail::sat_polytope_box_collect(const ConvexPolytope& a, const Transform& ta, const Box& b,
+                                                const Transform& tb, double floor, ConeLeaves& out) {
+  out.count = 0;
+  out.floor = floor;
+  int hint = -1;
+  DistanceResult r = polytope_box_walk(a, ta, b, tb, floor, hint, &out);
+  if (r.status != Status::ok) out.count = 0;
+  return r;
+}
+
+DistanceResult detail::sat_polytope_box_leaves(const ConvexPolytope& a, const Transform& ta, const Box& b,
+                                               const Transform& tb, const ConeLeaves& set, int& hint) {
+  return polytope_box_walk(a, ta, b, tb, std::numeric_limits<double>::infinity(), hint, nullptr, &set);
 }
 
 }  // namespace proxima::narrow

@@ -42,6 +42,7 @@ namespace {
 // kWellConditioned the axis carries up to ε/sine of noise, so h_C is
 // recomputed from honest support values there (sat_thresholds.hpp).
 using detail::cone_edge_axis;
+using detail::ConeLeaves;
 using detail::kWellConditioned;
 
 enum class Kind { face, edge };
@@ -56,12 +57,18 @@ struct SegmentBest {
 // The query in P's frame.
 class SegmentSat {
  public:
+  // `keep`: collect the leaves reached (sat_polytope_capsule_collect),
+  // pruning on keep->floor instead of the best value.
   SegmentSat(const ConvexPolytope& p, const Vec3& s0, const Vec3& s1, SatStats* stats, bool stop_apart,
-             double below)
+             double below, ConeLeaves* keep = nullptr)
       : poly_(p), d_(p.data()), s0_(s0), s1_(s1), dir_(s1 - s0), len0_(s0.norm()), len1_(s1.norm()),
         dir_len_(dir_.norm()), len0_sq_(len0_ * len0_), len1_sq_(len1_ * len1_), stats_(stats),
-        stop_apart_(stop_apart) {
+        stop_apart_(stop_apart), keep_(keep) {
     best_.h = below;
+    if (keep_) {
+      keep_->count = 0;
+      best_.h = std::numeric_limits<double>::infinity();
+    }
 #if defined(__SSE2__)
     v_ = {_mm_set1_pd(dir_.x()), _mm_set1_pd(dir_.y()), _mm_set1_pd(dir_.z()), _mm_set1_pd(s0_.x()),
           _mm_set1_pd(s0_.y()), _mm_set1_pd(s0_.z()), _mm_set1_pd(len0_), _mm_set1_pd(len1_),
@@ -83,10 +90,10 @@ class SegmentSat {
     while (top > 0) {
       if (stop_apart_ && best_.h <= 0.0) break;  // the cores are apart: the caller wants no more
       const Entry e = stack[--top];
-      if (!(e.bound < best_.h)) continue;
+      if (!(e.bound < limit())) continue;
       const NormalCone& c = d_.cones[static_cast<std::size_t>(e.node)];
       if (c.right < 0) {
-        leaf(c, e.side);
+        if (keep_ == nullptr || kept(e.node, e.bound)) leaf(c, e.side);
         continue;
       }
       double b[2];
@@ -102,10 +109,62 @@ class SegmentSat {
       const double near_bound = left_near ? bl : br, far_bound = left_near ? br : bl;
       const int near_side = left_near ? sl : sr, far_side = left_near ? sr : sl;
       stack[top] = {far_node, far_bound, far_side};
-      top += far_bound < best_.h ? 1 : 0;
+      top += far_bound < limit() ? 1 : 0;
       stack[top] = {near_node, near_bound, near_side};
-      top += near_bound < best_.h ? 1 : 0;
+      top += near_bound < limit() ? 1 : 0;
     }
+    return finish();
+  }
+
+  // Only the leaves of `set`, with nothing to beat: in the order of their
+  // bounds, skipping those whose bound is not below the best found (their
+  // facets cannot be smaller).
+  SegmentBest run_leaves(const ConeLeaves& set) {
+    best_.h = std::numeric_limits<double>::infinity();
+    double bounds[ConeLeaves::kMax];
+    int sides[ConeLeaves::kMax], order[ConeLeaves::kMax];
+    const int n = std::clamp(set.count, 0, ConeLeaves::kMax);
+    for (int i = 0; i < n; ++i) {
+      bounds[i] = bound(set.leaf[i], sides[i]);
+      order[i] = i;
+    }
+    std::sort(order, order + n, [&](int x, int y) { return bounds[x] < bounds[y]; });
+    for (int k = 0; k < n; ++k) {
+      const int i = order[k];
+      if (!(bounds[i] < best_.h)) break;
+      leaf(d_.cones[static_cast<std::size_t>(set.leaf[i])], sides[i]);
+    }
+    return finish();
+  }
+
+ private:
+  // The pruning threshold: the best value found, or the collecting walk's floor.
+  double limit() const { return keep_ ? keep_->floor : best_.h; }
+
+  // Keeps leaf `node` (bound `b` < floor) in the collected set; when the set
+  // is full, the largest bound of the set and `b` leaves it and becomes the
+  // floor, so every leaf not kept, like every cone pruned, has its bound ≥
+  // the floor. False when `node` itself is the one dropped.
+  bool kept(int node, double b) {
+    ConeLeaves& k = *keep_;
+    if (k.count < ConeLeaves::kMax) {
+      kept_bound_[k.count] = b;
+      k.leaf[k.count++] = node;
+      return true;
+    }
+    int worst = 0;
+    for (int i = 1; i < k.count; ++i) worst = kept_bound_[i] > kept_bound_[worst] ? i : worst;
+    if (b >= kept_bound_[worst]) {
+      k.floor = b;
+      return false;
+    }
+    k.floor = kept_bound_[worst];
+    kept_bound_[worst] = b;
+    k.leaf[worst] = node;
+    return true;
+  }
+
+  SegmentBest finish() {
     if (best_.kind == Kind::face && best_.index >= 0) {
       best_.u = d_.cone_faces[static_cast<std::size_t>(best_.index)].normal;
     }
@@ -117,7 +176,6 @@ class SegmentSat {
     return best_;
   }
 
- private:
   // Lower bound on h_C under cone k; side = +1 (−1) when the whole cone has
   // n·d > 0 (< 0): s0 (s1) alone is supporting and no arc crosses G.
   double bound(int k, int& side) const {
@@ -251,6 +309,8 @@ class SegmentSat {
 #endif
   SatStats* stats_;
   bool stop_apart_;
+  ConeLeaves* keep_;
+  double kept_bound_[ConeLeaves::kMax] = {};
   SegmentBest best_;  // u is set for edges only until run() returns
   long faces_ = 0, edges_ = 0, crossings_ = 0;
 };
@@ -261,9 +321,12 @@ namespace {
 
 // `below`: only axes with h_C below it are searched (a known upper bound on
 // the cores' depth, slightly raised); none found reports not_converged.
+// `keep`: collect the leaves (sat_polytope_capsule_collect); `only`: walk
+// only these leaves (sat_polytope_capsule_leaves).
 DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, const detail::SegmentCore& b,
                                 const Transform& tb, SatStats* stats, bool stop_apart,
-                                double below = std::numeric_limits<double>::infinity()) {
+                                double below = std::numeric_limits<double>::infinity(), ConeLeaves* keep = nullptr,
+                                const ConeLeaves* only = nullptr) {
   DistanceResult r;
   const PolytopeData& d = a.data();
   if (d.dimension < 3 || d.cones.empty()) {
@@ -274,8 +337,10 @@ DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, co
   const Vec3 axis = ta.R.transpose() * tb.R.col(2);
   const Vec3 centre = ta.apply_inverse(tb.p);
   const Vec3 s0 = centre - b.half_length() * axis, s1 = centre + b.half_length() * axis;
-  const SegmentBest best = SegmentSat(a, s0, s1, stats, stop_apart, below).run();
-  if (!std::isfinite(best.h) || best.index < 0) {
+  SegmentSat sat(a, s0, s1, stats, stop_apart, below, keep);
+  const SegmentBest best = only ? sat.run_leaves(*only) : sat.run();
+  if (!std::isfinite(best.h) || best.index < 0 || (keep && !(best.h < keep->floor))) {
+    if (keep) keep->count = 0;  // the minimum is not proven to be among the kept leaves
     r.status = Status::not_converged;  // nothing below `below`; unseeded, unreachable for valid hulls
     return r;
   }
@@ -319,6 +384,21 @@ DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const
 DistanceResult detail::sat_polytope_capsule_below(const ConvexPolytope& a, const Transform& ta,
                                                   const SegmentCore& b, const Transform& tb, double below) {
   return polytope_capsule(a, ta, b, tb, nullptr, false, below);
+}
+
+DistanceResult detail::sat_polytope_capsule_collect(const ConvexPolytope& a, const Transform& ta,
+                                                    const SegmentCore& b, const Transform& tb, double floor,
+                                                    ConeLeaves& out) {
+  out.count = 0;
+  out.floor = floor;
+  DistanceResult r = polytope_capsule(a, ta, b, tb, nullptr, false, floor, &out);
+  if (r.status != Status::ok) out.count = 0;
+  return r;
+}
+
+DistanceResult detail::sat_polytope_capsule_leaves(const ConvexPolytope& a, const Transform& ta,
+                                                   const SegmentCore& b, const Transform& tb, const ConeLeaves& set) {
+  return polytope_capsule(a, ta, b, tb, nullptr, false, std::numeric_limits<double>::infinity(), nullptr, &set);
 }
 
 DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta,

@@ -99,8 +99,10 @@
 // inlined support calls of detail::DifferenceSupport.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -110,13 +112,48 @@
 
 namespace proxima {
 
+namespace detail {
+struct ConeCoherenceAccess;
+}
+
+/// The coherence certificate's state (see the file comment), kept in a
+/// PenetrationCache and written only by incremental_penetration: the hull it
+/// is about (a weak reference: ConvexPolytope::shared_data), the other
+/// shape's core and inflation and the pair's order, where that core lay in
+/// the hull's frame when the leaves were collected, and the leaves with
+/// their floor. A certificate for any other pair is never used.
+class ConeCoherence {
+ public:
+  /// True when it holds a certificate (for this pair or another).
+  bool holds() const { return leaves_.count > 0; }
+  void clear() {
+    leaves_.count = 0;
+    poly_.reset();
+  }
+
+ private:
+  friend struct detail::ConeCoherenceAccess;
+  std::weak_ptr<const PolytopeData> poly_;
+  int kind_ = 0;              // 1: a segment core (capsule, sphere), 2: a box core
+  bool poly_first_ = true;    // the hull is A
+  Vec3 size_ = Vec3::Zero();  // segment: (half length, 0, 0); box: half extents
+  double inflation_ = 0.0;    // r_A + r_B
+  Vec3 centre_ = Vec3::Zero();
+  Mat3 axes_ = Mat3::Identity();
+  narrow::detail::ConeLeaves leaves_;
+};
+
 /// Caller-owned warm start for one pair, filled on exit. `direction` is the
 /// last normal (unit, B→A, world frame); zero means none (cold start from the
 /// centre difference). The hints speed up hill climbing on polytopes.
+/// `coherence`: for a polytope against a capsule, a sphere or a box, the
+/// coherence certificate of the last certified answer, which answers the
+/// next query of a small motion without the SQP (see the file comment).
 struct PenetrationCache {
   Vec3 direction = Vec3::Zero();
   int hint_a = -1;
   int hint_b = -1;
+  ConeCoherence coherence;
 };
 
 struct PenetrationOptions {
@@ -183,6 +220,163 @@ DistanceResult cone_walk_below(const A& a, const Transform& ta, const B& b, cons
   }
 }
 
+/// The coherence certificate (file comment): checking a PenetrationCache's
+/// ConeCoherence at a new pose, and collecting one at a certified answer.
+struct ConeCoherenceAccess {
+  template <class Q>
+  static constexpr int kind() {
+    return std::is_same_v<Q, Box> ? 2 : 1;
+  }
+  template <class Q>
+  static Vec3 size(const Q& q) {
+    if constexpr (std::is_same_v<Q, Box>) {
+      return q.half_extents();
+    } else if constexpr (std::is_same_v<Q, Capsule>) {
+      return Vec3(q.half_length(), 0.0, 0.0);
+    } else {
+      (void)q;
+      return Vec3::Zero();
+    }
+  }
+  /// The facets of P ⊖ Q under the leaves of `c` at this pose.
+  template <class Q>
+  static DistanceResult leaves(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq,
+                               const narrow::detail::ConeLeaves& set, int& hint) {
+    if constexpr (std::is_same_v<Q, Box>) {
+      return narrow::detail::sat_polytope_box_leaves(p, tp, q, tq, set, hint);
+    } else {
+      (void)hint;
+      return narrow::detail::sat_polytope_capsule_leaves(p, tp, narrow::detail::SegmentCore::of(q), tq, set);
+    }
+  }
+  /// Whether `c` was collected for this hull, this core (size, inflation)
+  /// and this order.
+  template <class Q>
+  static bool same_pair(const ConvexPolytope& p, const Q& q, bool poly_first, const ConeCoherence& c) {
+    const std::shared_ptr<const PolytopeData>& mine = p.shared_data();
+    return c.leaves_.count > 0 && c.kind_ == kind<Q>() && c.poly_first_ == poly_first && c.size_ == size(q) &&
+           c.inflation_ == p.core_inflation() + q.core_inflation() && !c.poly_.owner_before(mine) &&
+           !mine.owner_before(c.poly_);
+  }
+  /// How far the collecting walk's floor is asked above the depth: the
+  /// walk lowers it to keep at most ConeLeaves::kMax leaves. Higher: larger
+  /// motions certified, a longer walk.
+  static double floor_margin(const ConvexPolytope& p) {
+    return 0.03 * (p.data().bounds.max - p.data().bounds.min).norm();
+  }
+  /// The certificate at a new pose (P the hull, Q the other shape): true
+  /// with `out` the exact answer (P–Q order) when it holds. Otherwise, when
+  /// the cache was this pair's, `bound` receives the smallest facet value
+  /// under its leaves (a support value of P ⊖ Q: an upper bound on the
+  /// cores' depth), else +inf.
+  template <class Q>
+  static bool check(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq, bool poly_first,
+                    const ConeCoherence& c, int& hint, DistanceResult& out, double& bound) {
+    bound = std::numeric_limits<double>::infinity();
+    if (!same_pair(p, q, poly_first, c)) return false;
+    // Δ: the largest displacement of a point of Q's core between the
+    // collecting placement and this one, both in P's frame. The
+    // displacement is affine in the core point, so its norm is largest at a
+    // vertex: the segment's ends, the box's corners (a sphere: its centre).
+    const Vec3 centre = tp.apply_inverse(tq.p);
+    const Mat3 axes = tp.R.transpose() * tq.R;
+    const Vec3 dc = centre - c.centre_;
+    const Mat3 dr = axes - c.axes_;
+    double delta2 = 0.0;
+    if constexpr (std::is_same_v<Q, Box>) {
+      for (int k = 0; k < 8; ++k) {
+        Vec3 x;
+        for (int i = 0; i < 3; ++i) x[i] = ((k >> i) & 1) ? c.size_[i] : -c.size_[i];
+        delta2 = std::max(delta2, (dc + dr * x).squaredNorm());
+      }
+    } else {
+      const Vec3 end = c.size_.x() * dr.col(2);
+      delta2 = std::max((dc + end).squaredNorm(), (dc - end).squaredNorm());
+    }
+    const double delta = std::sqrt(delta2);
+    const double floor = c.leaves_.floor;
+    // Rounding of the bounds and of the facet values (all O(1e-16) of the
+    // lengths involved): a margin far above it.
+    const double slack = 1e-9 * (1.0 + std::abs(floor) + centre.norm() + c.size_.norm());
+    if (!(delta < floor)) return false;  // moved too far for the leaves to matter
+    const DistanceResult w = leaves(p, tp, q, tq, c.leaves_, hint);
+    if (w.status != Status::ok) return false;
+    const double h = -w.distance - c.inflation_;  // the smallest facet value under the leaves
+    bound = h;
+    if (!(h > 0.0 && h <= floor - delta - slack)) return false;
+    out = w;
+    return true;
+  }
+  /// The collecting walk at this pose with the floor asked at `floor`:
+  /// true with `out` the exact answer (P–Q order) and `c` the new
+  /// certificate when the answer lies below the floor the walk ends with
+  /// (then every facet outside the kept leaves is above it, so the answer
+  /// is the smallest facet of P ⊖ Q); false and `c` cleared otherwise.
+  template <class Q>
+  static bool walk(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq, bool poly_first,
+                   double floor, ConeCoherence& c, DistanceResult& out) {
+    c.clear();
+    if (!(floor > 0.0)) return false;
+    DistanceResult w;
+    if constexpr (std::is_same_v<Q, Box>) {
+      w = narrow::detail::sat_polytope_box_collect(p, tp, q, tq, floor, c.leaves_);
+    } else {
+      w = narrow::detail::sat_polytope_capsule_collect(p, tp, narrow::detail::SegmentCore::of(q), tq, floor,
+                                                       c.leaves_);
+    }
+    const double inflation = p.core_inflation() + q.core_inflation();
+    // An answer with the cores apart (h ≤ 0) is no depth: the origin is then
+    // outside P ⊖ Q and its facets bound a distance, not a depth.
+    if (w.status != Status::ok || c.leaves_.count == 0 || !(-w.distance - inflation > 0.0)) {
+      c.clear();
+      return false;
+    }
+    c.poly_ = p.shared_data();
+    c.kind_ = kind<Q>();
+    c.poly_first_ = poly_first;
+    c.size_ = size(q);
+    c.inflation_ = inflation;
+    c.centre_ = tp.apply_inverse(tq.p);
+    c.axes_ = tp.R.transpose() * tq.R;
+    out = w;
+    return true;
+  }
+  /// The cache's certificate in the pair's own order: the certificate
+  /// itself, else (the cache being this pair's) the collecting walk from its
+  /// leaves' bound. True with `out` an exact answer and the cache's
+  /// certificate for this pose or an earlier one.
+  template <class A, class B>
+  static bool answer(const A& a, const Transform& ta, const B& b, const Transform& tb, ConeCoherence& c, int& hint,
+                     DistanceResult& out) {
+    bool done = false;
+    double bound = 0.0;
+    if constexpr (std::is_same_v<A, ConvexPolytope>) {
+      done = check(a, ta, b, tb, true, c, hint, out, bound) ||
+             (std::isfinite(bound) && walk(a, ta, b, tb, true, bound + floor_margin(a), c, out));
+    } else {
+      done = check(b, tb, a, ta, false, c, hint, out, bound) ||
+             (std::isfinite(bound) && walk(b, tb, a, ta, false, bound + floor_margin(b), c, out));
+      if (done) {
+        out.normal = -out.normal;
+        std::swap(out.point_a, out.point_b);
+      }
+    }
+    return done;
+  }
+  /// A certificate collected at a certified answer whose cores' depth is
+  /// `core_depth` (`c` cleared when the walk keeps none).
+  template <class A, class B>
+  static void collect(const A& a, const Transform& ta, const B& b, const Transform& tb, double core_depth,
+                      ConeCoherence& c) {
+    DistanceResult unused;
+    if constexpr (std::is_same_v<A, ConvexPolytope>) {
+      (void)walk(a, ta, b, tb, true, core_depth + floor_margin(a), c, unused);
+    } else {
+      (void)walk(b, tb, a, ta, false, core_depth + floor_margin(b), c, unused);
+    }
+  }
+};
+
 template <class A, class B>
 struct PenetrationVisitor {
   DifferenceSupport<A, B>& sup;
@@ -237,6 +431,19 @@ DistanceResult incremental_penetration_impl(const A& a, const Transform& pose_a,
   if (!both_valid(pose_a, pose_b)) {
     out.status = Status::invalid_input;
     return out;
+  }
+  if constexpr (kConeCertified<A, B>) {
+    // The coherence certificate (file comment): a small motion since the
+    // last certified answer is answered from the cached leaves alone.
+    if (opt.cone_certificate && cache) {
+      int& hint = std::is_same_v<A, ConvexPolytope> ? hint_a : hint_b;
+      if (ConeCoherenceAccess::answer(a, pose_a, b, pose_b, cache->coherence, hint, out)) {
+        cache->direction = out.normal;
+        cache->hint_a = hint_a;
+        cache->hint_b = hint_b;
+        return out;
+      }
+    }
   }
   DifferenceSupport<A, B> sup(a, pose_a, b, pose_b, hint_a, hint_b);
   const Mat3& R = sup.md.R;
@@ -384,6 +591,7 @@ done:
           cache->direction = w.normal;
           cache->hint_a = sup.md.sa.hint();
           cache->hint_b = sup.md.sb.hint();
+          ConeCoherenceAccess::collect(a, pose_a, b, pose_b, -w.distance - r, cache->coherence);
         }
         return w;
       }
@@ -408,6 +616,13 @@ done:
     cache->direction = nw;
     cache->hint_a = sup.md.sa.hint();
     cache->hint_b = sup.md.sb.hint();
+    if constexpr (kConeCertified<A, B>) {
+      if (opt.cone_certificate && ok && !separated) {
+        ConeCoherenceAccess::collect(a, pose_a, b, pose_b, depth - r, cache->coherence);
+      } else {
+        cache->coherence.clear();
+      }
+    }
   }
   return out;
 }

@@ -103,6 +103,42 @@ DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transfo
 DistanceResult sat_polytope_capsule_below(const ConvexPolytope& a, const Transform& ta, const SegmentCore& b,
                                           const Transform& tb, double below);
 
+/// Leaves of a polytope's cone hierarchy kept by a collecting walk, for the
+/// coherence certificate of narrow/incremental_depth.hpp. At the pose of
+/// that walk, every direction u in the Gauss-map region of a feature (a face
+/// of P, the arc of an edge of P) owned by a leaf NOT in the set has
+/// h_C(u) ≥ floor (the bound of a cone above it, NormalCone): only the kept
+/// leaves can hold a facet of C = P ⊖ Q below `floor`.
+struct ConeLeaves {
+  static constexpr int kMax = 32;
+  int leaf[kMax] = {};
+  int count = 0;
+  double floor = -std::numeric_limits<double>::infinity();
+};
+
+/// The walk of sat_polytope_capsule_below with the fixed pruning threshold
+/// `floor` instead of the best value found: every cone whose bound is below
+/// it is opened, and the leaves reached are kept in `out`, at most
+/// ConeLeaves::kMax of them: when more come, the one of largest bound is
+/// dropped and out.floor lowered to its bound (so the set's claim holds for
+/// the final out.floor ≤ floor). The answer is the smallest facet of the
+/// kept leaves, the exact depth when it is below out.floor (not_converged:
+/// none is). Poses checked finite by the caller.
+DistanceResult sat_polytope_capsule_collect(const ConvexPolytope& a, const Transform& ta, const SegmentCore& b,
+                                            const Transform& tb, double floor, ConeLeaves& out);
+/// The smallest facet of P ⊖ S over the leaves of `set` only (any pose):
+/// not a depth by itself; incremental_depth.hpp's coherence certificate
+/// decides when it is one. not_converged when the leaves hold no facet.
+DistanceResult sat_polytope_capsule_leaves(const ConvexPolytope& a, const Transform& ta, const SegmentCore& b,
+                                           const Transform& tb, const ConeLeaves& set);
+/// The same two for a box (Q's six faces are no leaf's: sat_polytope_box_leaves
+/// evaluates them too, with a support call each unless the root's bound
+/// rules them out).
+DistanceResult sat_polytope_box_collect(const ConvexPolytope& a, const Transform& ta, const Box& b,
+                                        const Transform& tb, double floor, ConeLeaves& out);
+DistanceResult sat_polytope_box_leaves(const ConvexPolytope& a, const Transform& ta, const Box& b,
+                                       const Transform& tb, const ConeLeaves& set, int& hint);
+
 /// Penetration depth of a polytope and a box by SAT on the facets of P ⊖ Q
 /// (Q the box's core: P's faces, Q's six faces and the crossings of P's
 /// edge arcs with the three great circles of Q's edges), pruned on the
