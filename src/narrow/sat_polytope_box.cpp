@@ -39,6 +39,8 @@ namespace proxima::narrow {
 namespace {
 
 using detail::cone_edge_axis;
+using detail::arc_min;
+using detail::ConeFeatures;
 using detail::ConeLeaves;
 using detail::kWellConditioned;
 
@@ -106,30 +108,91 @@ class BoxConeWalk {
     return finish(hint);
   }
 
-  // Only the leaves of `set`, with nothing to beat; then the box's faces.
-  // In the order of their bounds, skipping those whose bound is not below
-  // the best found (their facets cannot be smaller).
-  BoxWalkBest run_leaves(const ConeLeaves& set, int& hint) {
+  // Only the features of `set`, with nothing to beat; then the box's faces.
+  BoxWalkBest run_features(const ConeFeatures& set, int& hint) {
     best_.h = std::numeric_limits<double>::infinity();
-    double bounds[ConeLeaves::kMax];
-    int order[ConeLeaves::kMax];
-    const int n = std::clamp(set.count, 0, ConeLeaves::kMax);
-    for (int i = 0; i < n; ++i) {
-      bounds[i] = bound(d_.cones[static_cast<std::size_t>(set.leaf[i])]);
-      order[i] = i;
-    }
-    std::sort(order, order + n, [&](int x, int y) { return bounds[x] < bounds[y]; });
-    for (int k = 0; k < n; ++k) {
-      const int i = order[k];
-      if (!(bounds[i] < best_.h)) break;
-      leaf(d_.cones[static_cast<std::size_t>(set.leaf[i])]);
+    only_ = &set;
+    const int n = std::clamp(set.count, 0, ConeFeatures::kMax);
+    for (int f = 0; f < n; ++f) {
+      const ConeFeatures::Feature& it = set.item[f];
+      if (it.index >= 0) {
+        face(it.index);
+        continue;
+      }
+      const NormalCone& c = d_.cones[static_cast<std::size_t>(it.leaf)];
+      const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(-1 - it.index)];
+      const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
+      for (int i = 0; i < 3; ++i) {
+        if (n0.dot(e_.col(i)) * e.other_normal.dot(e_.col(i)) < 0.0) edge(c, -1 - it.index, i);
+      }
     }
     return finish(hint);
+  }
+
+  // As SegmentSat::refine (sat_segment.cpp): the kept leaves' features below
+  // the floor. On an edge's arc h_C(u) = u·q + h_{−Q}(u) ≥ u·(q − x) for
+  // every corner x of Q, so the minimum over the arc of u·(q − x) bounds
+  // h_C there from below for any x; the corners supporting at the arc's two
+  // ends are taken. Then h_P along Q's six face normals, for
+  // run_features' bound on them after a motion.
+  void refine(ConeFeatures& out, int& hint) const {
+    out.count = 0;
+    out.floor = keep_->floor;
+    double value[ConeFeatures::kMax];
+    const auto add = [&](int leaf, int index, double v) {
+      if (!(v < out.floor)) return;
+      if (out.count < ConeFeatures::kMax) {
+        value[out.count] = v;
+        out.item[out.count++] = {leaf, index};
+        return;
+      }
+      int worst = 0;
+      for (int i = 1; i < out.count; ++i) worst = value[i] > value[worst] ? i : worst;
+      if (v >= value[worst]) {
+        out.floor = v;
+        return;
+      }
+      out.floor = value[worst];
+      value[worst] = v;
+      out.item[worst] = {leaf, index};
+    };
+    const auto low_corner = [&](const Vec3& u) {  // the corner of Q least along u
+      Vec3 x = c_;
+      for (int i = 0; i < 3; ++i) x -= std::copysign(h_[i], u.dot(e_.col(i))) * e_.col(i);
+      return x;
+    };
+    for (int l = 0; l < keep_->count; ++l) {
+      const int node = keep_->leaf[l];
+      const NormalCone& c = d_.cones[static_cast<std::size_t>(node)];
+      for (int k = c.face_begin; k < c.face_end; ++k) add(node, k, face_value(k));
+      for (int k = c.edge_begin; k < c.edge_end; ++k) {
+        const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(k)];
+        const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
+        const Vec3& n1 = e.other_normal;
+        add(node, -1 - k, std::max(arc_min(n0, n1, e.q - low_corner(n0)), arc_min(n0, n1, e.q - low_corner(n1))));
+      }
+    }
+    for (int i = 0; i < 6; ++i) {
+      const Vec3 u = (i & 1) ? Vec3(-e_.col(i / 2)) : Vec3(e_.col(i / 2));
+      out.box_dir[i] = u;
+      out.box_hp[i] = u.dot(poly_.core_support(u, hint));
+    }
   }
 
  private:
   // The pruning threshold: the best value found, or the collecting walk's floor.
   double limit() const { return keep_ ? keep_->floor : best_.h; }
+
+  // h_C at face k of cone_faces, as leaf() evaluates it.
+  double face_value(int k) const {
+    const ConeFace& f = d_.cone_faces[static_cast<std::size_t>(k)];
+    return f.offset - f.normal.dot(c_) + h_[0] * std::abs(f.normal.dot(e_.col(0))) +
+           h_[1] * std::abs(f.normal.dot(e_.col(1))) + h_[2] * std::abs(f.normal.dot(e_.col(2)));
+  }
+  void face(int k) {
+    const double h = face_value(k);
+    if (h < best_.h) best_ = {h, d_.cone_faces[static_cast<std::size_t>(k)].normal, BoxAxisKind::poly_face, k, -1};
+  }
 
   // As SegmentSat::kept (sat_segment.cpp): keeps leaf `node` of bound `b`,
   // dropping the largest bound into the floor when the set is full.
@@ -155,12 +218,23 @@ class BoxConeWalk {
   BoxWalkBest finish(int& hint) {
     // The box's faces: h_P ≥ the root's min_offset on every direction, so a
     // face whose bound from it is not below the best needs no support call.
+    // With features from an earlier pose (run_features), also h_P(u) ≥
+    // h_P(u0) − h_P(u0 − u) ≥ h_P(u0) − |P| |u0 − u| (h_P is sublinear and
+    // |P| bounds its vertices' norms), u0 the face's normal then.
     const double floor_p = d_.cones[0].min_offset;
+    const Vec3 far = d_.bounds.min.cwiseAbs().cwiseMax(d_.bounds.max.cwiseAbs());
+    const double reach = far.norm();
     for (int i = 0; i < 3; ++i) {
       for (int s = 0; s < 2; ++s) {
         const Vec3 u = s == 0 ? Vec3(e_.col(i)) : Vec3(-e_.col(i));
         const double rest = -u.dot(c_) + h_[i];
-        if (!(floor_p + rest < best_.h)) continue;
+        double hp_low = floor_p;
+        if (only_) {
+          const int j = 2 * i + s;
+          hp_low = std::max(hp_low, only_->box_hp[j] - reach * (u - only_->box_dir[j]).norm() -
+                                        1e-12 * (1.0 + std::abs(only_->box_hp[j])));
+        }
+        if (!(hp_low + rest < best_.h)) continue;
         const double h = u.dot(poly_.core_support(u, hint)) + rest;
         if (h < best_.h) best_ = {h, u, BoxAxisKind::box_face, 2 * i + s, -1};
       }
@@ -243,16 +317,17 @@ class BoxConeWalk {
   double corner_len_[8];
   ConeLeaves* keep_;
   double kept_bound_[ConeLeaves::kMax] = {};
+  const ConeFeatures* only_ = nullptr;
   BoxWalkBest best_;
 };
 
 // `below`: only axes with h_C below it are searched; none found reports
 // not_converged (the proof that the cores' depth is at least `below`).
-// `keep`: collect the leaves (sat_polytope_box_collect); `only`: walk only
-// these leaves (sat_polytope_box_leaves).
+// `keep`: collect the features (sat_polytope_box_collect); `only`:
+// evaluate only these features (sat_polytope_box_features).
 DistanceResult polytope_box_walk(const ConvexPolytope& a, const Transform& ta, const Box& b, const Transform& tb,
-                                 double below, int& hint, ConeLeaves* keep = nullptr,
-                                 const ConeLeaves* only = nullptr) {
+                                 double below, int& hint, ConeFeatures* keep = nullptr,
+                                 const ConeFeatures* only = nullptr) {
   DistanceResult r;
   const PolytopeData& d = a.data();
   if (d.dimension < 3 || d.cones.empty()) {
@@ -262,10 +337,13 @@ DistanceResult polytope_box_walk(const ConvexPolytope& a, const Transform& ta, c
   const Mat3 axes = ta.R.transpose() * tb.R;
   const Vec3 centre = ta.apply_inverse(tb.p);
   const Vec3& half = b.half_extents();
-  BoxConeWalk walk(a, centre, axes, half, below, keep);
-  const BoxWalkBest best = only ? walk.run_leaves(*only, hint) : walk.run(hint);
+  ConeLeaves leaves;
+  if (keep) leaves.floor = below;
+  BoxConeWalk walk(a, centre, axes, half, below, keep ? &leaves : nullptr);
+  const BoxWalkBest best = only ? walk.run_features(*only, hint) : walk.run(hint);
+  if (keep) walk.refine(*keep, hint);
   if (!std::isfinite(best.h) || best.index < 0 || (keep && !(best.h < keep->floor))) {
-    if (keep) keep->count = 0;  // the minimum is not proven to be among the kept leaves
+    if (keep) keep->count = 0;  // the minimum is not proven to be among the kept features
     r.status = Status::not_converged;
     return r;
   }
@@ -352,7 +430,7 @@ DistanceResult detail::sat_polytope_box_depth(const ConvexPolytope& a, const Tra
 namespace proxima::narrow {
 
 DistanceResult detail::sat_polytope_box_collect(const ConvexPolytope& a, const Transform& ta, const Box& b,
-                                                const Transform& tb, double floor, ConeLeaves& out) {
+                                                const Transform& tb, double floor, ConeFeatures& out) {
   out.count = 0;
   out.floor = floor;
   int hint = -1;
@@ -361,8 +439,8 @@ DistanceResult detail::sat_polytope_box_collect(const ConvexPolytope& a, const T
   return r;
 }
 
-DistanceResult detail::sat_polytope_box_leaves(const ConvexPolytope& a, const Transform& ta, const Box& b,
-                                               const Transform& tb, const ConeLeaves& set, int& hint) {
+DistanceResult detail::sat_polytope_box_features(const ConvexPolytope& a, const Transform& ta, const Box& b,
+                                                 const Transform& tb, const ConeFeatures& set, int& hint) {
   return polytope_box_walk(a, ta, b, tb, std::numeric_limits<double>::infinity(), hint, nullptr, &set);
 }
 

@@ -42,6 +42,8 @@ namespace {
 // kWellConditioned the axis carries up to ε/sine of noise, so h_C is
 // recomputed from honest support values there (sat_thresholds.hpp).
 using detail::cone_edge_axis;
+using detail::arc_min;
+using detail::ConeFeatures;
 using detail::ConeLeaves;
 using detail::kWellConditioned;
 
@@ -116,30 +118,78 @@ class SegmentSat {
     return finish();
   }
 
-  // Only the leaves of `set`, with nothing to beat: in the order of their
-  // bounds, skipping those whose bound is not below the best found (their
-  // facets cannot be smaller).
-  SegmentBest run_leaves(const ConeLeaves& set) {
+  // Only the features of `set`, with nothing to beat.
+  SegmentBest run_features(const ConeFeatures& set) {
     best_.h = std::numeric_limits<double>::infinity();
-    double bounds[ConeLeaves::kMax];
-    int sides[ConeLeaves::kMax], order[ConeLeaves::kMax];
-    const int n = std::clamp(set.count, 0, ConeLeaves::kMax);
+    const int n = std::clamp(set.count, 0, ConeFeatures::kMax);
     for (int i = 0; i < n; ++i) {
-      bounds[i] = bound(set.leaf[i], sides[i]);
-      order[i] = i;
-    }
-    std::sort(order, order + n, [&](int x, int y) { return bounds[x] < bounds[y]; });
-    for (int k = 0; k < n; ++k) {
-      const int i = order[k];
-      if (!(bounds[i] < best_.h)) break;
-      leaf(d_.cones[static_cast<std::size_t>(set.leaf[i])], sides[i]);
+      const ConeFeatures::Feature& f = set.item[i];
+      if (f.index >= 0) {
+        face(f.index);
+        continue;
+      }
+      const NormalCone& c = d_.cones[static_cast<std::size_t>(f.leaf)];
+      const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(-1 - f.index)];
+      const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
+      if (n0.dot(dir_) * e.other_normal.dot(dir_) < 0.0) edge(c, -1 - f.index);
     }
     return finish();
+  }
+
+  // The features of the leaves a collecting walk kept whose h_C (a face) or
+  // lower bound on h_C over the arc (an edge) is below its floor, at most
+  // ConeFeatures::kMax (the largest dropped into the floor). On an edge's
+  // arc both ends q, q + e support P, so h_C(u) = u·q + max(−u·s0, −u·s1) ≥
+  // u·(q − s_j) for each end s_j: the larger of their minima over the arc
+  // bounds h_C there from below.
+  void refine(ConeFeatures& out) const {
+    out.count = 0;
+    out.floor = keep_->floor;
+    double value[ConeFeatures::kMax];
+    const auto add = [&](int leaf, int index, double v) {
+      if (!(v < out.floor)) return;
+      if (out.count < ConeFeatures::kMax) {
+        value[out.count] = v;
+        out.item[out.count++] = {leaf, index};
+        return;
+      }
+      int worst = 0;
+      for (int i = 1; i < out.count; ++i) worst = value[i] > value[worst] ? i : worst;
+      if (v >= value[worst]) {
+        out.floor = v;
+        return;
+      }
+      out.floor = value[worst];
+      value[worst] = v;
+      out.item[worst] = {leaf, index};
+    };
+    for (int l = 0; l < keep_->count; ++l) {
+      const int node = keep_->leaf[l];
+      const NormalCone& c = d_.cones[static_cast<std::size_t>(node)];
+      for (int k = c.face_begin; k < c.face_end; ++k) {
+        const ConeFace& f = d_.cone_faces[static_cast<std::size_t>(k)];
+        const double ns0 = f.normal.dot(s0_);
+        add(node, k, f.offset - std::min(ns0, ns0 + f.normal.dot(dir_)));
+      }
+      for (int k = c.edge_begin; k < c.edge_end; ++k) {
+        const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(k)];
+        const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
+        add(node, -1 - k, std::max(arc_min(n0, e.other_normal, e.q - s0_), arc_min(n0, e.other_normal, e.q - s1_)));
+      }
+    }
   }
 
  private:
   // The pruning threshold: the best value found, or the collecting walk's floor.
   double limit() const { return keep_ ? keep_->floor : best_.h; }
+
+  // Face k of cone_faces as leaf() evaluates it.
+  void face(int k) {
+    const ConeFace& f = d_.cone_faces[static_cast<std::size_t>(k)];
+    const double ns0 = f.normal.dot(s0_);
+    const double h = f.offset - std::min(ns0, ns0 + f.normal.dot(dir_));
+    if (h < best_.h) best_ = {h, f.normal, Kind::face, k};
+  }
 
   // Keeps leaf `node` (bound `b` < floor) in the collected set; when the set
   // is full, the largest bound of the set and `b` leaves it and becomes the
@@ -321,12 +371,12 @@ namespace {
 
 // `below`: only axes with h_C below it are searched (a known upper bound on
 // the cores' depth, slightly raised); none found reports not_converged.
-// `keep`: collect the leaves (sat_polytope_capsule_collect); `only`: walk
-// only these leaves (sat_polytope_capsule_leaves).
+// `keep`: collect the features (sat_polytope_capsule_collect); `only`:
+// evaluate only these features (sat_polytope_capsule_features).
 DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, const detail::SegmentCore& b,
                                 const Transform& tb, SatStats* stats, bool stop_apart,
-                                double below = std::numeric_limits<double>::infinity(), ConeLeaves* keep = nullptr,
-                                const ConeLeaves* only = nullptr) {
+                                double below = std::numeric_limits<double>::infinity(), ConeFeatures* keep = nullptr,
+                                const ConeFeatures* only = nullptr) {
   DistanceResult r;
   const PolytopeData& d = a.data();
   if (d.dimension < 3 || d.cones.empty()) {
@@ -337,10 +387,13 @@ DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, co
   const Vec3 axis = ta.R.transpose() * tb.R.col(2);
   const Vec3 centre = ta.apply_inverse(tb.p);
   const Vec3 s0 = centre - b.half_length() * axis, s1 = centre + b.half_length() * axis;
-  SegmentSat sat(a, s0, s1, stats, stop_apart, below, keep);
-  const SegmentBest best = only ? sat.run_leaves(*only) : sat.run();
+  ConeLeaves leaves;
+  if (keep) leaves.floor = below;
+  SegmentSat sat(a, s0, s1, stats, stop_apart, below, keep ? &leaves : nullptr);
+  const SegmentBest best = only ? sat.run_features(*only) : sat.run();
+  if (keep) sat.refine(*keep);
   if (!std::isfinite(best.h) || best.index < 0 || (keep && !(best.h < keep->floor))) {
-    if (keep) keep->count = 0;  // the minimum is not proven to be among the kept leaves
+    if (keep) keep->count = 0;  // the minimum is not proven to be among the kept features
     r.status = Status::not_converged;  // nothing below `below`; unseeded, unreachable for valid hulls
     return r;
   }
@@ -388,7 +441,7 @@ DistanceResult detail::sat_polytope_capsule_below(const ConvexPolytope& a, const
 
 DistanceResult detail::sat_polytope_capsule_collect(const ConvexPolytope& a, const Transform& ta,
                                                     const SegmentCore& b, const Transform& tb, double floor,
-                                                    ConeLeaves& out) {
+                                                    ConeFeatures& out) {
   out.count = 0;
   out.floor = floor;
   DistanceResult r = polytope_capsule(a, ta, b, tb, nullptr, false, floor, &out);
@@ -396,8 +449,9 @@ DistanceResult detail::sat_polytope_capsule_collect(const ConvexPolytope& a, con
   return r;
 }
 
-DistanceResult detail::sat_polytope_capsule_leaves(const ConvexPolytope& a, const Transform& ta,
-                                                   const SegmentCore& b, const Transform& tb, const ConeLeaves& set) {
+DistanceResult detail::sat_polytope_capsule_features(const ConvexPolytope& a, const Transform& ta,
+                                                     const SegmentCore& b, const Transform& tb,
+                                                     const ConeFeatures& set) {
   return polytope_capsule(a, ta, b, tb, nullptr, false, std::numeric_limits<double>::infinity(), nullptr, &set);
 }
 

@@ -21,7 +21,8 @@
 #include "../oracle/minkowski_oracle.hpp"
 #include "../support/test_shapes.hpp"
 
-namespace proxima {
+// A named namespace of its own: the unity build batches this file with others.
+namespace proxima::coherence_test {
 namespace {
 
 using testing::Rng;
@@ -68,7 +69,8 @@ void expect_right(const DistanceResult& r, const Truth& t, const CoreVerts& ca, 
   EXPECT_LE((r.point_b - r.point_a + r.distance * m).norm(), 1e-9);
 }
 
-// The certificate answers without a support call of the SQP: iterations 0.
+// Answered from the cache (the certificate, or the collecting walk from
+// its features' bound) without the SQP: iterations 0.
 bool from_certificate(const DistanceResult& r) { return r.status == Status::ok && r.iterations == 0; }
 
 // Pose sequences: B starts at a random overlapping pose and moves by a
@@ -106,7 +108,7 @@ double sequences(const char* label, const A& a, const CoreVerts& ca, const B& b,
     }
   }
   const double share = answered ? double(by_certificate) / answered : 0.0;
-  std::printf("%-22s %d steps of %.1f mm, %.1f°: all certified and right, %.0f%% by the coherence certificate\n",
+  std::printf("%-22s %d steps of %.1f mm, %.1f°: all certified and right, %.0f%% from the cache (no SQP)\n",
               label, answered, mm, deg, 100.0 * share);
   return share;
 }
@@ -129,14 +131,15 @@ TEST(ConeCoherence, PoseSequences) {
   Rng g(301);
   const Fixture f(g);
   const int runs = testing::scaled(12), steps = 25;
-  // Small steps: the certificate answers most of them (it is re-collected
-  // whenever the motion since the last collection outgrows its floor).
+  // Small steps: the cache answers most of them (the certificate, or the
+  // collecting walk when the motion since the last collection has outgrown
+  // its floor).
   EXPECT_GE(sequences("polytope200-capsule", f.poly, f.pc, kCapsule, kSegment, 0.6, 1.0, 0.5, 302u, runs, steps), 0.5);
   EXPECT_GE(sequences("capsule-polytope200", kCapsule, kSegment, f.poly, f.pc, 0.6, 1.0, 0.5, 303u, runs, steps), 0.5);
   EXPECT_GE(sequences("polytope200-sphere", f.poly, f.pc, kSphere, kCentre, 0.5, 1.0, 0.5, 304u, runs, steps), 0.5);
   EXPECT_GE(sequences("polytope200-box", f.poly, f.pc, kBox, kCorners, 0.55, 1.0, 0.5, 305u, runs, steps), 0.5);
   EXPECT_GE(sequences("box-polytope200", kBox, kCorners, f.poly, f.pc, 0.55, 1.0, 0.5, 306u, runs, steps), 0.5);
-  // Large steps (2 cm, 5°): mostly fall back to the SQP, never wrong.
+  // Large steps (2 cm, 5°): never wrong, whoever answers.
   sequences("polytope200-capsule", f.poly, f.pc, kCapsule, kSegment, 0.6, 20.0, 5.0, 307u, runs, 10);
   sequences("polytope200-box", f.poly, f.pc, kBox, kCorners, 0.55, 20.0, 5.0, 308u, runs, 10);
   // Margins on both shapes: the inflation is part of what the cache names.
@@ -233,9 +236,9 @@ TEST(ConeCoherence, ForeignCachesAreNeverUsed) {
 }
 
 // The certificate's motion bound at work: after one certified answer, the
-// same relative pose moved by a growing translation. While the motion is
-// within the floor's margin the certificate may answer; it must stop
-// answering (falling back) before a wrong answer, and every answer is right.
+// same relative pose moved by a growing translation, up to 10 cm. While the
+// motion is within the floor's margin the certificate may answer; beyond
+// it the collecting walk or the SQP answers; every answer is right.
 TEST(ConeCoherence, GrowingMotionFallsBack) {
   Rng g(321);
   const Fixture f(g);
@@ -260,10 +263,9 @@ TEST(ConeCoherence, GrowingMotionFallsBack) {
       fell_back += !from_certificate(r);
     }
   }
-  std::printf("growing motion: %d answers by the certificate, %d fell back, all right\n", answered, fell_back);
+  std::printf("growing motion: %d answers from the cache, %d by the SQP, all right\n", answered, fell_back);
   EXPECT_GT(answered, 0);
-  EXPECT_GT(fell_back, 0);
 }
 
 }  // namespace
-}  // namespace proxima
+}  // namespace proxima::coherence_test

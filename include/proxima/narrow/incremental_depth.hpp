@@ -95,6 +95,52 @@
 // 0.75 µs on 3 mm overlaps), and this function is the certified SQP for
 // callers who want the paper's method.
 //
+// The coherence certificate (a Proxima addition, with a PenetrationCache, on
+// the cone certificate's pairs): the paper warm-starts from the previous
+// answer's direction (Sec. III-C, Initialization: temporal coherence); this
+// carries the previous answer's proof instead, so that after a small motion
+// neither the SQP nor the walk runs. Notation: P the hull, Q the other
+// core (segment, point, box), both in P's frame, C0 = P ⊖ Q, h(u) =
+// h_P(u) + h_{−Q}(u) its support function, and for an origin inside C0 the
+// cores' depth is min over C0's facets of h at their normals. Every facet
+// normal of C0 lies in the Gauss-map region of a feature of P (a face's
+// normal, or a point of an edge's arc where it crosses Q's edge circles)
+// or is a face normal of Q (a box's six).
+//   Collection (at a certified answer, pose M0): the cone walk of
+//   narrow/sat.hpp with a FIXED threshold F instead of the best value
+//   opens every cone whose bound is below F and keeps the leaves reached,
+//   then their features whose h (a face) or lower bound on h over the arc
+//   (an edge: h(u) ≥ u·(q − x) for an end q of the edge and any point x of
+//   Q, minimised over the arc exactly) is below F; when a cap on either
+//   count is hit, the largest value dropped becomes F. So at M0, for every
+//   direction u in the region of a feature NOT kept, h_M0(u) ≥ F (the cone
+//   bounds of NormalCone hold on a cone's whole cap). Stored: the features,
+//   F, Q's placement at M0, the hull (a weak reference), Q's sizes and the
+//   inflation r. The collected answer must be below F (else nothing is
+//   stored): its facet is then among the kept features.
+//   Check (pose M1 of the same hull, core sizes, inflation and order): Δ =
+//   the largest displacement of a vertex of Q between its placements at M0
+//   and M1 (the displacement is affine on Q, so a vertex attains its
+//   largest norm). For every unit u, |h_{−Q,M1}(u) − h_{−Q,M0}(u)| ≤ Δ and
+//   h_P does not change, so every direction in a non-kept feature's region
+//   has h_M1(u) ≥ F − Δ. The kept features are evaluated at M1 exactly as
+//   the walk evaluates facets, and Q's faces (a box) by a support call each
+//   unless h_P(u) ≥ h_P(u0) − |P| |u − u0| (u0 the face's normal at M0,
+//   h_P sublinear) already puts them above the best. With v the smallest
+//   value found: if 0 < v ≤ F − Δ − slack, every facet of C0 at M1 has h ≥
+//   v > 0, so the origin is inside C0 and the cores' depth is v exactly:
+//   status ok, the same answer the full walk gives (slack = 1e-9 of the
+//   lengths involved, far above the rounding of the bounds).
+//   Otherwise v is still a support value (an upper bound on the depth), and
+//   the collecting walk runs at M1 with its threshold at v plus a margin:
+//   the exact answer and a new certificate, still without the SQP. Only a
+//   cache of another pair, a motion Δ ≥ F, or a walk whose answer ends
+//   above its lowered threshold leaves the SQP to answer (re-collecting).
+// A cache names its hull by a weak reference to the hull's shared data
+// (ConvexPolytope::shared_data): a copy of the hull matches, another hull
+// never does, not even one built where a freed one was. Garbage in the
+// cache's public fields (direction, hints) only changes the warm start.
+//
 // No heap allocation; templated on both shape types; the inner loops are the
 // inlined support calls of detail::DifferenceSupport.
 #pragma once
@@ -125,9 +171,9 @@ struct ConeCoherenceAccess;
 class ConeCoherence {
  public:
   /// True when it holds a certificate (for this pair or another).
-  bool holds() const { return leaves_.count > 0; }
+  bool holds() const { return features_.count > 0; }
   void clear() {
-    leaves_.count = 0;
+    features_.count = 0;
     poly_.reset();
   }
 
@@ -140,7 +186,7 @@ class ConeCoherence {
   double inflation_ = 0.0;    // r_A + r_B
   Vec3 centre_ = Vec3::Zero();
   Mat3 axes_ = Mat3::Identity();
-  narrow::detail::ConeLeaves leaves_;
+  narrow::detail::ConeFeatures features_;
 };
 
 /// Caller-owned warm start for one pair, filled on exit. `direction` is the
@@ -241,12 +287,12 @@ struct ConeCoherenceAccess {
   /// The facets of P ⊖ Q under the leaves of `c` at this pose.
   template <class Q>
   static DistanceResult leaves(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq,
-                               const narrow::detail::ConeLeaves& set, int& hint) {
+                               const narrow::detail::ConeFeatures& set, int& hint) {
     if constexpr (std::is_same_v<Q, Box>) {
-      return narrow::detail::sat_polytope_box_leaves(p, tp, q, tq, set, hint);
+      return narrow::detail::sat_polytope_box_features(p, tp, q, tq, set, hint);
     } else {
       (void)hint;
-      return narrow::detail::sat_polytope_capsule_leaves(p, tp, narrow::detail::SegmentCore::of(q), tq, set);
+      return narrow::detail::sat_polytope_capsule_features(p, tp, narrow::detail::SegmentCore::of(q), tq, set);
     }
   }
   /// Whether `c` was collected for this hull, this core (size, inflation)
@@ -254,15 +300,15 @@ struct ConeCoherenceAccess {
   template <class Q>
   static bool same_pair(const ConvexPolytope& p, const Q& q, bool poly_first, const ConeCoherence& c) {
     const std::shared_ptr<const PolytopeData>& mine = p.shared_data();
-    return c.leaves_.count > 0 && c.kind_ == kind<Q>() && c.poly_first_ == poly_first && c.size_ == size(q) &&
+    return c.features_.count > 0 && c.kind_ == kind<Q>() && c.poly_first_ == poly_first && c.size_ == size(q) &&
            c.inflation_ == p.core_inflation() + q.core_inflation() && !c.poly_.owner_before(mine) &&
            !mine.owner_before(c.poly_);
   }
   /// How far the collecting walk's floor is asked above the depth: the
-  /// walk lowers it to keep at most ConeLeaves::kMax leaves. Higher: larger
+  /// walk lowers it to keep at most ConeFeatures::kMax features. Higher: larger
   /// motions certified, a longer walk.
   static double floor_margin(const ConvexPolytope& p) {
-    return 0.03 * (p.data().bounds.max - p.data().bounds.min).norm();
+    return 0.02 * (p.data().bounds.max - p.data().bounds.min).norm();
   }
   /// The certificate at a new pose (P the hull, Q the other shape): true
   /// with `out` the exact answer (P–Q order) when it holds. Otherwise, when
@@ -294,12 +340,12 @@ struct ConeCoherenceAccess {
       delta2 = std::max((dc + end).squaredNorm(), (dc - end).squaredNorm());
     }
     const double delta = std::sqrt(delta2);
-    const double floor = c.leaves_.floor;
+    const double floor = c.features_.floor;
     // Rounding of the bounds and of the facet values (all O(1e-16) of the
     // lengths involved): a margin far above it.
     const double slack = 1e-9 * (1.0 + std::abs(floor) + centre.norm() + c.size_.norm());
     if (!(delta < floor)) return false;  // moved too far for the leaves to matter
-    const DistanceResult w = leaves(p, tp, q, tq, c.leaves_, hint);
+    const DistanceResult w = leaves(p, tp, q, tq, c.features_, hint);
     if (w.status != Status::ok) return false;
     const double h = -w.distance - c.inflation_;  // the smallest facet value under the leaves
     bound = h;
@@ -319,15 +365,15 @@ struct ConeCoherenceAccess {
     if (!(floor > 0.0)) return false;
     DistanceResult w;
     if constexpr (std::is_same_v<Q, Box>) {
-      w = narrow::detail::sat_polytope_box_collect(p, tp, q, tq, floor, c.leaves_);
+      w = narrow::detail::sat_polytope_box_collect(p, tp, q, tq, floor, c.features_);
     } else {
       w = narrow::detail::sat_polytope_capsule_collect(p, tp, narrow::detail::SegmentCore::of(q), tq, floor,
-                                                       c.leaves_);
+                                                       c.features_);
     }
     const double inflation = p.core_inflation() + q.core_inflation();
     // An answer with the cores apart (h ≤ 0) is no depth: the origin is then
     // outside P ⊖ Q and its facets bound a distance, not a depth.
-    if (w.status != Status::ok || c.leaves_.count == 0 || !(-w.distance - inflation > 0.0)) {
+    if (w.status != Status::ok || c.features_.count == 0 || !(-w.distance - inflation > 0.0)) {
       c.clear();
       return false;
     }
