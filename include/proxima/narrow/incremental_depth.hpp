@@ -387,27 +387,55 @@ struct ConeCoherenceAccess {
     out = w;
     return true;
   }
-  /// The cache's certificate in the pair's own order: the certificate
-  /// itself, else (the cache being this pair's) the collecting walk from its
-  /// leaves' bound. True with `out` an exact answer and the cache's
-  /// certificate for this pose or an earlier one.
-  template <class A, class B>
-  static bool answer(const A& a, const Transform& ta, const B& b, const Transform& tb, ConeCoherence& c, int& hint,
-                     DistanceResult& out) {
-    bool done = false;
-    double bound = 0.0;
-    if constexpr (std::is_same_v<A, ConvexPolytope>) {
-      done = check(a, ta, b, tb, true, c, hint, out, bound) ||
-             (std::isfinite(bound) && walk(a, ta, b, tb, true, bound + floor_margin(a), c, out));
+  /// h_{−Q}(u) in P's frame (Q's core placed by tq, seen from tp).
+  template <class Q>
+  static double minus_q_support(const Vec3& u, const Transform& tp, const Q& q, const Transform& tq) {
+    const Vec3 centre = tp.apply_inverse(tq.p);
+    const Mat3 axes = tp.R.transpose() * tq.R;
+    double h = -u.dot(centre);
+    if constexpr (std::is_same_v<Q, Box>) {
+      for (int i = 0; i < 3; ++i) h += q.half_extents()[i] * std::abs(u.dot(axes.col(i)));
+    } else if constexpr (std::is_same_v<Q, Capsule>) {
+      h += q.half_length() * std::abs(u.dot(axes.col(2)));
     } else {
-      done = check(b, tb, a, ta, false, c, hint, out, bound) ||
-             (std::isfinite(bound) && walk(b, tb, a, ta, false, bound + floor_margin(b), c, out));
-      if (done) {
-        out.normal = -out.normal;
-        std::swap(out.point_a, out.point_b);
-      }
+      (void)q;
     }
-    return done;
+    return h;
+  }
+  /// check(), else the collecting walk from an upper bound on the cores'
+  /// depth: the smallest facet value under this pair's cached features, or
+  /// without them h_C along the warm start `guess` (a unit direction of
+  /// P ⊖ Q in P's frame; zero: none).
+  template <class Q>
+  static bool answer_pq(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq,
+                        bool poly_first, const Vec3& guess, ConeCoherence& c, int& hint, DistanceResult& out) {
+    double bound = 0.0;
+    if (check(p, tp, q, tq, poly_first, c, hint, out, bound)) return true;
+    if (!std::isfinite(bound) && guess.allFinite() && guess.squaredNorm() > 0.5) {
+      bound = guess.dot(p.core_support(guess, hint)) + minus_q_support(guess, tp, q, tq);
+    }
+    // h ≤ 0: the guess's plane separates the cores, no depth of theirs to walk for.
+    return std::isfinite(bound) && bound > 0.0 && walk(p, tp, q, tq, poly_first, bound + floor_margin(p), c, out);
+  }
+  /// The cache in the pair's own order (`normal_guess` B→A, world frame;
+  /// zero: none). True with `out` an exact answer (status ok) and the
+  /// cache's certificate for this pose or an earlier one.
+  template <class A, class B>
+  static bool answer(const A& a, const Transform& ta, const B& b, const Transform& tb, const Vec3& normal_guess,
+                     ConeCoherence& c, int& hint, DistanceResult& out) {
+    const bool guessed = normal_guess.allFinite() && normal_guess.squaredNorm() > 0.0;
+    if constexpr (std::is_same_v<A, ConvexPolytope>) {
+      // C = A ⊖ B: its direction is −normal, in A's frame.
+      const Vec3 u = guessed ? Vec3(-(ta.R.transpose() * normal_guess).normalized()) : Vec3(Vec3::Zero());
+      return answer_pq(a, ta, b, tb, true, u, c, hint, out);
+    } else {
+      // P ⊖ Q = B ⊖ A = −C: its direction is +normal, in B's frame.
+      const Vec3 u = guessed ? Vec3((tb.R.transpose() * normal_guess).normalized()) : Vec3(Vec3::Zero());
+      if (!answer_pq(b, tb, a, ta, false, u, c, hint, out)) return false;
+      out.normal = -out.normal;
+      std::swap(out.point_a, out.point_b);
+      return true;
+    }
   }
   /// A certificate collected at a certified answer whose cores' depth is
   /// `core_depth` (`c` cleared when the walk keeps none).
@@ -483,7 +511,7 @@ DistanceResult incremental_penetration_impl(const A& a, const Transform& pose_a,
     // last certified answer is answered from the cached leaves alone.
     if (opt.cone_certificate && cache) {
       int& hint = std::is_same_v<A, ConvexPolytope> ? hint_a : hint_b;
-      if (ConeCoherenceAccess::answer(a, pose_a, b, pose_b, cache->coherence, hint, out)) {
+      if (ConeCoherenceAccess::answer(a, pose_a, b, pose_b, normal_guess, cache->coherence, hint, out)) {
         cache->direction = out.normal;
         cache->hint_a = hint_a;
         cache->hint_b = hint_b;
