@@ -132,8 +132,8 @@ class BoxConeWalk {
   // As SegmentSat::refine (sat_segment.cpp): the kept leaves' features below
   // the floor. On an edge's arc h_C(u) = u·q + h_{−Q}(u) ≥ u·(q − x) for
   // every corner x of Q, so the minimum over the arc of u·(q − x) bounds
-  // h_C there from below for any x; the corners supporting at the arc's two
-  // ends are taken. Then h_P along Q's six face normals, for
+  // h_C there from below for any x; the corner supporting at the arc's
+  // middle is taken. Then h_P along Q's six face normals, for
   // run_features' bound on them after a motion.
   void refine(ConeFeatures& out, int& hint) const {
     out.count = 0;
@@ -169,7 +169,7 @@ class BoxConeWalk {
         const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(k)];
         const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
         const Vec3& n1 = e.other_normal;
-        add(node, -1 - k, std::max(arc_min(n0, n1, e.q - low_corner(n0)), arc_min(n0, n1, e.q - low_corner(n1))));
+        add(node, -1 - k, arc_min(n0, n1, e.q - low_corner(n0 + n1)));
       }
     }
     for (int i = 0; i < 6; ++i) {

@@ -174,7 +174,9 @@ class SegmentSat {
       for (int k = c.edge_begin; k < c.edge_end; ++k) {
         const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(k)];
         const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
-        add(node, -1 - k, std::max(arc_min(n0, e.other_normal, e.q - s0_), arc_min(n0, e.other_normal, e.q - s1_)));
+        // One end suffices for a bound: the one trailing at the arc's middle.
+        const Vec3 mid = n0 + e.other_normal;
+        add(node, -1 - k, arc_min(n0, e.other_normal, e.q - (mid.dot(dir_) >= 0.0 ? s0_ : s1_)));
       }
     }
   }

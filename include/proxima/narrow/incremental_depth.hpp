@@ -412,7 +412,20 @@ struct ConeCoherenceAccess {
     double bound = 0.0;
     if (check(p, tp, q, tq, poly_first, c, hint, out, bound)) return true;
     if (!std::isfinite(bound) && guess.allFinite() && guess.squaredNorm() > 0.5) {
-      bound = guess.dot(p.core_support(guess, hint)) + minus_q_support(guess, tp, q, tq);
+      // The collecting walk opens every cone below its threshold, so it is
+      // given the exact depth: the pruned walk (cheap) below h_C along the
+      // guess finds it first.
+      const double h = guess.dot(p.core_support(guess, hint)) + minus_q_support(guess, tp, q, tq);
+      if (!(h > 0.0)) return false;
+      const double below = h + 1e-9 * (1.0 + h);
+      DistanceResult w;
+      if constexpr (std::is_same_v<Q, Box>) {
+        w = narrow::detail::sat_polytope_box_depth(p, tp, q, tq, Vec3::Zero(), below);
+      } else {
+        w = narrow::detail::sat_polytope_capsule_below(p, tp, narrow::detail::SegmentCore::of(q), tq, below);
+      }
+      if (w.status != Status::ok) return false;
+      bound = -w.distance - p.core_inflation() - q.core_inflation();
     }
     // h ≤ 0: the guess's plane separates the cores, no depth of theirs to walk for.
     return std::isfinite(bound) && bound > 0.0 && walk(p, tp, q, tq, poly_first, bound + floor_margin(p), c, out);
