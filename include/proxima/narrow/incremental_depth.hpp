@@ -92,8 +92,9 @@
 // 8–60 support calls (1.6–4.8 µs in all) before it, so the request path
 // (query.hpp, Method::incremental) asks the capsule's walk directly with the
 // warm start's support value as its bound and leaves the box to EPA (1.3 µs,
-// 0.75 µs on 3 mm overlaps), and this function is the certified SQP for
-// callers who want the paper's method.
+// 0.75 µs on 3 mm overlaps), and this function, without a cache, is the
+// certified SQP for callers who want the paper's method; with a
+// PenetrationCache it answers these pairs by the coherence certificate below.
 //
 // The coherence certificate (a Proxima addition, with a PenetrationCache, on
 // the cone certificate's pairs): the paper warm-starts from the previous
@@ -720,7 +721,10 @@ done:
 /// method. distance = −PD (the proven upper bound on PD), normal unit B→A,
 /// point_a the deepest point of A in B, point_b = point_a + PD · normal,
 /// iterations = support calls. Warm start from `cache` (its direction, a
-/// B→A normal, and polytope hints), filled on exit. status: ok (see the file
+/// B→A normal, and polytope hints), filled on exit; on the cone
+/// certificate's pairs the cache's coherence certificate answers first, and
+/// without one its direction bounds the walk that collects one (no SQP; see
+/// the file comment). status: ok (see the file
 /// comment for what is certified), not_converged (caps, stall, or the sampled
 /// check found a better direction: fall back to an exact method),
 /// invalid_input (non-finite pose). If the pair turns out not to overlap,
