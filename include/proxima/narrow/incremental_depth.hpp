@@ -167,7 +167,7 @@ struct ConeCoherenceAccess;
 /// PenetrationCache and written only by incremental_penetration: the hull it
 /// is about (a weak reference: ConvexPolytope::shared_data), the other
 /// shape's core and inflation and the pair's order, where that core lay in
-/// the hull's frame when the leaves were collected, and the leaves with
+/// the hull's frame when the features were collected, and the features with
 /// their floor. A certificate for any other pair is never used.
 class ConeCoherence {
  public:
@@ -285,9 +285,9 @@ struct ConeCoherenceAccess {
       return Vec3::Zero();
     }
   }
-  /// The facets of P ⊖ Q under the leaves of `c` at this pose.
+  /// The facets of P ⊖ Q that the features of `set` give at this pose.
   template <class Q>
-  static DistanceResult leaves(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq,
+  static DistanceResult features(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq,
                                const narrow::detail::ConeFeatures& set, int& hint) {
     if constexpr (std::is_same_v<Q, Box>) {
       return narrow::detail::sat_polytope_box_features(p, tp, q, tq, set, hint);
@@ -314,7 +314,7 @@ struct ConeCoherenceAccess {
   /// The certificate at a new pose (P the hull, Q the other shape): true
   /// with `out` the exact answer (P–Q order) when it holds. Otherwise, when
   /// the cache was this pair's, `bound` receives the smallest facet value
-  /// under its leaves (a support value of P ⊖ Q: an upper bound on the
+  /// of its features (a support value of P ⊖ Q: an upper bound on the
   /// cores' depth), else +inf.
   template <class Q>
   static bool check(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq, bool poly_first,
@@ -345,10 +345,10 @@ struct ConeCoherenceAccess {
     // Rounding of the bounds and of the facet values (all O(1e-16) of the
     // lengths involved): a margin far above it.
     const double slack = 1e-9 * (1.0 + std::abs(floor) + centre.norm() + c.size_.norm());
-    if (!(delta < floor)) return false;  // moved too far for the leaves to matter
-    const DistanceResult w = leaves(p, tp, q, tq, c.features_, hint);
+    if (!(delta < floor)) return false;  // moved too far for the features to matter
+    const DistanceResult w = features(p, tp, q, tq, c.features_, hint);
     if (w.status != Status::ok) return false;
-    const double h = -w.distance - c.inflation_;  // the smallest facet value under the leaves
+    const double h = -w.distance - c.inflation_;  // the smallest facet value of the features
     bound = h;
     if (!(h > 0.0 && h <= floor - delta - slack)) return false;
     out = w;
@@ -357,7 +357,7 @@ struct ConeCoherenceAccess {
   /// The collecting walk at this pose with the floor asked at `floor`:
   /// true with `out` the exact answer (P–Q order) and `c` the new
   /// certificate when the answer lies below the floor the walk ends with
-  /// (then every facet outside the kept leaves is above it, so the answer
+  /// (then every facet outside the kept features is above it, so the answer
   /// is the smallest facet of P ⊖ Q); false and `c` cleared otherwise.
   template <class Q>
   static bool walk(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq, bool poly_first,
@@ -522,7 +522,7 @@ DistanceResult incremental_penetration_impl(const A& a, const Transform& pose_a,
   }
   if constexpr (kConeCertified<A, B>) {
     // The coherence certificate (file comment): a small motion since the
-    // last certified answer is answered from the cached leaves alone.
+    // last certified answer is answered from the cached features alone.
     if (opt.cone_certificate && cache) {
       int& hint = std::is_same_v<A, ConvexPolytope> ? hint_a : hint_b;
       if (ConeCoherenceAccess::answer(a, pose_a, b, pose_b, normal_guess, cache->coherence, hint, out)) {
