@@ -33,8 +33,8 @@ inline bool cone_edge_axis(const PolytopeData& d, const NormalCone& c, const Con
 /// from n0 to n1 (unit, not opposite): at an end, or where −w's projection
 /// on the arc's plane points, if that lies on the arc (a linear function on
 /// a circle has its one minimum there). For the coherence certificate's
-/// lower bounds of h_C over an edge's arc; `slack` is subtracted for the
-/// rounding of the test.
+/// lower bounds of h_C over an edge's arc; 1e-12 of |w| is subtracted for
+/// the rounding of the on-the-arc test.
 inline double arc_min(const Vec3& n0, const Vec3& n1, const Vec3& w) {
   double least = std::min(n0.dot(w), n1.dot(w));
   const Vec3 m = n0.cross(n1);
