@@ -11,6 +11,7 @@
 #include <ctime>
 #include <fstream>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -113,8 +114,10 @@ pb::PeerCell run_proxima_depth(const pb::TruthWorkload& w, int repeats, proxima:
 // the cone certificate, the largest error of a certified answer against
 // the workload's truth (the certificate brackets the depth within
 // eps = 1e-9 · the size of A ⊖ B), and the median ns of the certified
-// SQP and of signed_distance(Method::incremental) warm-started alike, against
-// `cold_ns`, the cold automatic path's.
+// SQP, of the same warm start in a fresh PenetrationCache (the collecting
+// walk of the coherence certificate from the warm start's support value, no
+// SQP; its certified share too) and of signed_distance(Method::incremental)
+// warm-started alike, against `cold_ns`, the cold automatic path's.
 template <class B>
 void print_warm_start_rows(const pb::TruthWorkload& w, int repeats, double cold_ns) {
   const proxima::Shape sa = pb::to_shape(w.work.a), sb = pb::to_shape(w.work.b);
@@ -149,12 +152,100 @@ void print_warm_start_rows(const pb::TruthWorkload& w, int repeats, double cold_
           g = guess(i);
         },
         [&] { return proxima::incremental_penetration(a, ta, b, tb, g).distance; });
+    // The same warm start in a fresh PenetrationCache: the collecting walk
+    // from the guess's support value instead of the SQP.
+    pb::PeerCell fresh;
+    int fresh_ok = 0;
+    pb::detail::measure(
+        w.work, repeats, fresh,
+        [&](std::size_t i) {
+          ta = pb::to_transform(w.work.pose_a[i]);
+          tb = pb::to_transform(w.work.pose_b[i]);
+          g = guess(i);
+          proxima::PenetrationCache c;
+          c.direction = g;
+          fresh_ok += proxima::incremental_penetration(a, ta, b, tb, {}, &c).status == proxima::Status::ok;
+        },
+        [&] {
+          proxima::PenetrationCache c;
+          c.direction = g;
+          return proxima::incremental_penetration(a, ta, b, tb, {}, &c).distance;
+        });
     const pb::PeerCell request = run_proxima_depth(w, repeats, proxima::Method::incremental, deg);
     const double n = static_cast<double>(poses);
-    std::printf("| %s | %.0f° | %.1f%% | %.1f%% | %.2g | %.0f | %.0f | %.0f |\n", w.work.name.c_str(), deg,
-                100.0 * paper_ok / n, 100.0 * ok / n, max_err, sqp.median_ns, request.median_ns, cold_ns);
+    std::printf("| %s | %.0f° | %.1f%% | %.1f%% | %.2g | %.0f | %.1f%% | %.0f | %.0f | %.0f |\n", w.work.name.c_str(),
+                deg, 100.0 * paper_ok / n, 100.0 * ok / n, max_err, sqp.median_ns, 100.0 * fresh_ok / n,
+                fresh.median_ns, request.median_ns, cold_ns);
     std::fflush(stdout);
   }
+}
+
+// Pose sequences on a polytope pair (A the polytope, B of type `B`): from
+// each workload pose, B moves by a fixed screw per step (1 mm along a
+// direction and 0.5° about an axis drawn per pose, seed 2029) for `steps`
+// steps. Each step is timed over `repeats` queries, each from a copy of the
+// cache as the previous step left it: incremental_penetration with a
+// PenetrationCache (the coherence certificate answers when it holds, the
+// SQP and the cone walk otherwise, re-collecting it), and for comparison
+// from the previous step's normal alone, and the cold automatic
+// signed_distance. The moved poses have no oracle truth: |Δ| is against the
+// cold automatic signed_distance.
+template <class B>
+void print_sequence_row(const pb::TruthWorkload& w, int repeats, int steps) {
+  using clock = std::chrono::steady_clock;
+  const proxima::Shape sa = pb::to_shape(w.work.a), sb = pb::to_shape(w.work.b);
+  const proxima::ConvexPolytope& a = sa.as<proxima::ConvexPolytope>();
+  const B& b = sb.as<B>();
+  const std::size_t poses = std::min(w.truth.size(), w.work.pose_a.size());
+  std::mt19937 g(2029);
+  std::normal_distribution<double> N;
+  std::vector<double> cached_ns, normal_ns, cold_ns;
+  double cached_sum = 0.0;
+  int answered = 0, certified = 0, by_certificate = 0;
+  double max_diff = 0.0, sink = 0.0;
+  for (std::size_t i = 0; i < poses; ++i) {
+    const proxima::Transform ta = pb::to_transform(w.work.pose_a[i]);
+    proxima::Transform tb = pb::to_transform(w.work.pose_b[i]);
+    const proxima::Vec3 v = 1e-3 * proxima::Vec3(N(g), N(g), N(g)).normalized();
+    const proxima::Mat3 turn =
+        Eigen::AngleAxisd(0.5 * M_PI / 180.0, proxima::Vec3(N(g), N(g), N(g)).normalized()).toRotationMatrix();
+    proxima::PenetrationCache cache;
+    proxima::Vec3 last_normal = proxima::Vec3::Zero();
+    for (int k = 0; k < steps; ++k) {
+      const proxima::DistanceResult cold = proxima::signed_distance(sa, ta, sb, tb);
+      if (!(cold.status == proxima::Status::ok && cold.distance < 0.0)) break;
+      proxima::DistanceResult r;
+      auto start = clock::now();
+      for (int rep = 0; rep < repeats; ++rep) {
+        proxima::PenetrationCache c = cache;
+        r = proxima::incremental_penetration(a, ta, b, tb, {}, &c);
+        sink += r.distance;
+      }
+      cached_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - start).count() / repeats);
+      cached_sum += cached_ns.back();
+      start = clock::now();
+      for (int rep = 0; rep < repeats; ++rep) sink += proxima::incremental_penetration(a, ta, b, tb, last_normal).distance;
+      normal_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - start).count() / repeats);
+      start = clock::now();
+      for (int rep = 0; rep < repeats; ++rep) sink += proxima::signed_distance(sa, ta, sb, tb).distance;
+      cold_ns.push_back(std::chrono::duration<double, std::nano>(clock::now() - start).count() / repeats);
+      ++answered;
+      by_certificate += r.status == proxima::Status::ok && r.iterations == 0;
+      r = proxima::incremental_penetration(a, ta, b, tb, {}, &cache);  // the step's own answer, cache carried on
+      if (r.status == proxima::Status::ok) {
+        ++certified;
+        max_diff = std::max(max_diff, std::abs(r.distance - cold.distance));
+      }
+      last_normal = r.normal;
+      tb = proxima::Transform{turn * tb.R, tb.p + v};
+    }
+  }
+  const double n = std::max(answered, 1);
+  std::printf("| %s | %d | %.1f%% | %.1f%% | %.2g | %.0f | %.0f | %.0f | %.0f |\n", w.work.name.c_str(), answered,
+              100.0 * certified / n, 100.0 * by_certificate / n, max_diff, pb::detail::median(cached_ns),
+              cached_sum / n, pb::detail::median(normal_ns), pb::detail::median(cold_ns));
+  if (sink == 42.0) std::printf(" ");  // keeps the timed calls
+  std::fflush(stdout);
 }
 
 #ifdef PROXIMA_HAVE_ODE
@@ -617,16 +708,40 @@ int main(int argc, char** argv) {
         std::printf("\n### Incremental depth: warm starts (polytope pairs)\n\n");
         std::printf("Start = the true normal turned by that angle. Certified = status ok; the paper's checks: "
                     "PenetrationOptions::cone_certificate off; max error = the largest |error| (m) of a certified "
-                    "answer (the certificate's bracket: 1e-9 × the size of A ⊖ B). ns: incremental_penetration (the certified SQP), signed_distance(Method::incremental) "
-                    "with the same warm start, and the cold automatic signed_distance.\n\n");
+                    "answer (the certificate's bracket: 1e-9 × the size of A ⊖ B). ns: incremental_penetration (the certified SQP), the same "
+                    "with the warm start in a fresh PenetrationCache (the collecting walk from the warm start's support value, no SQP), "
+                    "signed_distance(Method::incremental) with the same warm start, and the cold automatic signed_distance.\n\n");
         std::printf("| workload | start | certified, paper's checks | certified, cone certificate | max error | SQP ns | "
-                    "request ns | cold auto ns |\n");
-        std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                    "certified, fresh cache | fresh cache ns | request ns | cold auto ns |\n");
+        std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         warm_header = true;
       }
       const double cold = run_proxima_depth(w, repeats, proxima::Method::automatic).median_ns;
       if (capsule) print_warm_start_rows<proxima::Capsule>(w, repeats, cold);
       else print_warm_start_rows<proxima::Box>(w, repeats, cold);
+    }
+    // The same pairs along pose sequences, a PenetrationCache carried along.
+    bool sequence_header = false;
+    for (const pb::TruthWorkload& w : depth_works) {
+      const bool capsule = w.work.name == "polytope(200)-capsule";
+      const bool box = w.work.name.rfind("polytope(200)-box", 0) == 0;
+      if (skip(w.work.name) || !(capsule || box)) continue;
+      if (!sequence_header) {
+        std::printf("\n### Incremental depth: pose sequences (coherence certificate)\n\n");
+        std::printf("From each pose above, B moves by a fixed screw per step (1 mm and 0.5°, direction and axis "
+                    "drawn per pose), 20 steps or until the pair no longer overlaps, one PenetrationCache carried "
+                    "along. Certified = status ok; from the cache = answered by the coherence certificate or the walk "
+                    "re-collecting it, without the SQP (iterations 0); |Δ| = the largest difference to the cold "
+                    "automatic signed_distance. ns per step: incremental_penetration with the cache (each timed "
+                    "call from a copy of it; median and mean), warm started from the previous step's normal "
+                    "alone (median), and the cold automatic signed_distance (median).\n\n");
+        std::printf("| workload | steps | certified | from the cache | max |Δ| | cache ns | cache mean ns | "
+                    "previous normal ns | cold auto ns |\n");
+        std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        sequence_header = true;
+      }
+      if (capsule) print_sequence_row<proxima::Capsule>(w, repeats, 20);
+      else print_sequence_row<proxima::Box>(w, repeats, 20);
     }
 #ifdef PROXIMA_HAVE_ODE
     // The rows above are measured one after another (the peers in child

@@ -5,6 +5,7 @@
 // edge's Gauss-map arc with d's great circle lies.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 
 #include <proxima/shape/convex_polytope.hpp>
@@ -26,6 +27,27 @@ inline bool cone_edge_axis(const PolytopeData& d, const NormalCone& c, const Con
   const Vec3& n0 = d.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
   if (u.dot(n0 + e.other_normal) < 0.0) u = -u;  // the crossing lies on the edge's minor arc
   return true;
+}
+
+/// The smallest u·w over the unit vectors u of the minor great-circle arc
+/// from n0 to n1 (unit, not opposite): at an end, or where −w's projection
+/// on the arc's plane points, if that lies on the arc (a linear function on
+/// a circle has its one minimum there). For the coherence certificate's
+/// lower bounds of h_C over an edge's arc; 1e-12 of |w| is subtracted for
+/// the rounding of the on-the-arc test.
+inline double arc_min(const Vec3& n0, const Vec3& n1, const Vec3& w) {
+  double least = std::min(n0.dot(w), n1.dot(w));
+  const Vec3 m = n0.cross(n1);
+  const double m2 = m.squaredNorm();
+  if (m2 > 0.0) {
+    const Vec3 p = w - (w.dot(m) / m2) * m;  // w in the arc's plane
+    const double pn = p.norm();
+    if (pn > 0.0) {
+      const Vec3 u = -p / pn;
+      if (n0.cross(u).dot(m) >= 0.0 && u.cross(n1).dot(m) >= 0.0) least = std::min(least, -pn);
+    }
+  }
+  return least - 1e-12 * (1.0 + w.norm());
 }
 
 }  // namespace proxima::narrow::detail

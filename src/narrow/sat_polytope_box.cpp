@@ -39,6 +39,9 @@ namespace proxima::narrow {
 namespace {
 
 using detail::cone_edge_axis;
+using detail::arc_min;
+using detail::ConeFeatures;
+using detail::ConeLeaves;
 using detail::kWellConditioned;
 
 enum class BoxAxisKind { poly_face, poly_edge, box_face };
@@ -54,9 +57,16 @@ struct BoxWalkBest {
 // The walk, in P's frame.
 class BoxConeWalk {
  public:
-  BoxConeWalk(const ConvexPolytope& p, const Vec3& c, const Mat3& axes, const Vec3& half, double below)
-      : poly_(p), d_(p.data()), c_(c), e_(axes), h_(half) {
+  // `keep`: collect the leaves reached (sat_polytope_box_collect), pruning
+  // on keep->floor instead of the best value.
+  BoxConeWalk(const ConvexPolytope& p, const Vec3& c, const Mat3& axes, const Vec3& half, double below,
+              ConeLeaves* keep = nullptr)
+      : poly_(p), d_(p.data()), c_(c), e_(axes), h_(half), keep_(keep) {
     best_.h = below;
+    if (keep_) {
+      keep_->count = 0;
+      best_.h = std::numeric_limits<double>::infinity();
+    }
     for (int k = 0; k < 8; ++k) {
       corner_[k] = c_;
       for (int i = 0; i < 3; ++i) corner_[k] += (((k >> i) & 1) ? h_[i] : -h_[i]) * e_.col(i);
@@ -80,10 +90,10 @@ class BoxConeWalk {
     stack[top++] = {0, bound(d_.cones[0])};
     while (top > 0) {
       const Entry en = stack[--top];
-      if (!(en.bound < best_.h)) continue;
+      if (!(en.bound < limit())) continue;
       const NormalCone& c = d_.cones[static_cast<std::size_t>(en.node)];
       if (c.right < 0) {
-        leaf(c);
+        if (keep_ == nullptr || kept(en.node, en.bound)) leaf(c);
         continue;
       }
       const int l = en.node + 1, r = c.right;
@@ -92,17 +102,139 @@ class BoxConeWalk {
       // The nearer child is pushed last, so it is popped first.
       const bool left_near = bl <= br;
       const Entry near_e{left_near ? l : r, left_near ? bl : br}, far_e{left_near ? r : l, left_near ? br : bl};
-      if (far_e.bound < best_.h && top < 127) stack[top++] = far_e;
-      if (near_e.bound < best_.h && top < 127) stack[top++] = near_e;
+      if (far_e.bound < limit() && top < 127) stack[top++] = far_e;
+      if (near_e.bound < limit() && top < 127) stack[top++] = near_e;
     }
+    return finish(hint);
+  }
+
+  // Only the features of `set`, with nothing to beat; then the box's faces.
+  BoxWalkBest run_features(const ConeFeatures& set, int& hint) {
+    best_.h = std::numeric_limits<double>::infinity();
+    only_ = &set;
+    const int n = std::clamp(set.count, 0, ConeFeatures::kMax);
+    for (int f = 0; f < n; ++f) {
+      const ConeFeatures::Feature& it = set.item[f];
+      if (it.index >= 0) {
+        face(it.index);
+        continue;
+      }
+      const NormalCone& c = d_.cones[static_cast<std::size_t>(it.leaf)];
+      const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(-1 - it.index)];
+      const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
+      for (int i = 0; i < 3; ++i) {
+        if (n0.dot(e_.col(i)) * e.other_normal.dot(e_.col(i)) < 0.0) edge(c, -1 - it.index, i);
+      }
+    }
+    return finish(hint);
+  }
+
+  // As SegmentSat::refine (sat_segment.cpp): the kept leaves' features below
+  // the floor. On an edge's arc h_C(u) = u·q + h_{−Q}(u) ≥ u·(q − x) for
+  // every corner x of Q, so the minimum over the arc of u·(q − x) bounds
+  // h_C there from below for any x; the corner supporting at the arc's
+  // middle is taken. Then h_P along Q's six face normals, for
+  // run_features' bound on them after a motion.
+  void refine(ConeFeatures& out, int& hint) const {
+    out.count = 0;
+    out.floor = keep_->floor;
+    double value[ConeFeatures::kMax];
+    const auto add = [&](int leaf, int index, double v) {
+      if (!(v < out.floor)) return;
+      if (out.count < ConeFeatures::kMax) {
+        value[out.count] = v;
+        out.item[out.count++] = {leaf, index};
+        return;
+      }
+      int worst = 0;
+      for (int i = 1; i < out.count; ++i) worst = value[i] > value[worst] ? i : worst;
+      if (v >= value[worst]) {
+        out.floor = v;
+        return;
+      }
+      out.floor = value[worst];
+      value[worst] = v;
+      out.item[worst] = {leaf, index};
+    };
+    const auto low_corner = [&](const Vec3& u) {  // the corner of Q least along u
+      Vec3 x = c_;
+      for (int i = 0; i < 3; ++i) x -= std::copysign(h_[i], u.dot(e_.col(i))) * e_.col(i);
+      return x;
+    };
+    for (int l = 0; l < keep_->count; ++l) {
+      const int node = keep_->leaf[l];
+      const NormalCone& c = d_.cones[static_cast<std::size_t>(node)];
+      for (int k = c.face_begin; k < c.face_end; ++k) add(node, k, face_value(k));
+      for (int k = c.edge_begin; k < c.edge_end; ++k) {
+        const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(k)];
+        const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
+        const Vec3& n1 = e.other_normal;
+        add(node, -1 - k, arc_min(n0, n1, e.q - low_corner(n0 + n1)));
+      }
+    }
+    for (int i = 0; i < 6; ++i) {
+      const Vec3 u = (i & 1) ? Vec3(-e_.col(i / 2)) : Vec3(e_.col(i / 2));
+      out.box_dir[i] = u;
+      out.box_hp[i] = u.dot(poly_.core_support(u, hint));
+    }
+  }
+
+ private:
+  // The pruning threshold: the best value found, or the collecting walk's floor.
+  double limit() const { return keep_ ? keep_->floor : best_.h; }
+
+  // h_C at face k of cone_faces, as leaf() evaluates it.
+  double face_value(int k) const {
+    const ConeFace& f = d_.cone_faces[static_cast<std::size_t>(k)];
+    return f.offset - f.normal.dot(c_) + h_[0] * std::abs(f.normal.dot(e_.col(0))) +
+           h_[1] * std::abs(f.normal.dot(e_.col(1))) + h_[2] * std::abs(f.normal.dot(e_.col(2)));
+  }
+  void face(int k) {
+    const double h = face_value(k);
+    if (h < best_.h) best_ = {h, d_.cone_faces[static_cast<std::size_t>(k)].normal, BoxAxisKind::poly_face, k, -1};
+  }
+
+  // As SegmentSat::kept (sat_segment.cpp): keeps leaf `node` of bound `b`,
+  // dropping the largest bound into the floor when the set is full.
+  bool kept(int node, double b) {
+    ConeLeaves& k = *keep_;
+    if (k.count < ConeLeaves::kMax) {
+      kept_bound_[k.count] = b;
+      k.leaf[k.count++] = node;
+      return true;
+    }
+    int worst = 0;
+    for (int i = 1; i < k.count; ++i) worst = kept_bound_[i] > kept_bound_[worst] ? i : worst;
+    if (b >= kept_bound_[worst]) {
+      k.floor = b;
+      return false;
+    }
+    k.floor = kept_bound_[worst];
+    kept_bound_[worst] = b;
+    k.leaf[worst] = node;
+    return true;
+  }
+
+  BoxWalkBest finish(int& hint) {
     // The box's faces: h_P ≥ the root's min_offset on every direction, so a
     // face whose bound from it is not below the best needs no support call.
+    // With features from an earlier pose (run_features), also h_P(u) ≥
+    // h_P(u0) − h_P(u0 − u) ≥ h_P(u0) − |P| |u0 − u| (h_P is sublinear and
+    // |P| bounds its vertices' norms), u0 the face's normal then.
     const double floor_p = d_.cones[0].min_offset;
+    const Vec3 far = d_.bounds.min.cwiseAbs().cwiseMax(d_.bounds.max.cwiseAbs());
+    const double reach = far.norm();
     for (int i = 0; i < 3; ++i) {
       for (int s = 0; s < 2; ++s) {
         const Vec3 u = s == 0 ? Vec3(e_.col(i)) : Vec3(-e_.col(i));
         const double rest = -u.dot(c_) + h_[i];
-        if (!(floor_p + rest < best_.h)) continue;
+        double hp_low = floor_p;
+        if (only_) {
+          const int j = 2 * i + s;
+          hp_low = std::max(hp_low, only_->box_hp[j] - reach * (u - only_->box_dir[j]).norm() -
+                                        1e-12 * (1.0 + std::abs(only_->box_hp[j])));
+        }
+        if (!(hp_low + rest < best_.h)) continue;
         const double h = u.dot(poly_.core_support(u, hint)) + rest;
         if (h < best_.h) best_ = {h, u, BoxAxisKind::box_face, 2 * i + s, -1};
       }
@@ -113,7 +245,6 @@ class BoxConeWalk {
     return best_;
   }
 
- private:
   // Lower bound on h_C over cone k (see the file comment).
   double bound(const NormalCone& k) const {
     // Corner k supports −Q along u when its sign along e_i is −sign(u·e_i):
@@ -184,13 +315,19 @@ class BoxConeWalk {
   Vec3 h_;
   Vec3 corner_[8];
   double corner_len_[8];
+  ConeLeaves* keep_;
+  double kept_bound_[ConeLeaves::kMax] = {};
+  const ConeFeatures* only_ = nullptr;
   BoxWalkBest best_;
 };
 
 // `below`: only axes with h_C below it are searched; none found reports
 // not_converged (the proof that the cores' depth is at least `below`).
+// `keep`: collect the features (sat_polytope_box_collect); `only`:
+// evaluate only these features (sat_polytope_box_features).
 DistanceResult polytope_box_walk(const ConvexPolytope& a, const Transform& ta, const Box& b, const Transform& tb,
-                                 double below, int& hint) {
+                                 double below, int& hint, ConeFeatures* keep = nullptr,
+                                 const ConeFeatures* only = nullptr) {
   DistanceResult r;
   const PolytopeData& d = a.data();
   if (d.dimension < 3 || d.cones.empty()) {
@@ -200,9 +337,13 @@ DistanceResult polytope_box_walk(const ConvexPolytope& a, const Transform& ta, c
   const Mat3 axes = ta.R.transpose() * tb.R;
   const Vec3 centre = ta.apply_inverse(tb.p);
   const Vec3& half = b.half_extents();
-  BoxConeWalk walk(a, centre, axes, half, below);
-  const BoxWalkBest best = walk.run(hint);
-  if (!std::isfinite(best.h) || best.index < 0) {
+  ConeLeaves leaves;
+  if (keep) leaves.floor = below;
+  BoxConeWalk walk(a, centre, axes, half, below, keep ? &leaves : nullptr);
+  const BoxWalkBest best = only ? walk.run_features(*only, hint) : walk.run(hint);
+  if (keep) walk.refine(*keep, hint);
+  if (!std::isfinite(best.h) || best.index < 0 || (keep && !(best.h < keep->floor))) {
+    if (keep) keep->count = 0;  // the minimum is not proven to be among the kept features
     r.status = Status::not_converged;
     return r;
   }
@@ -282,6 +423,25 @@ DistanceResult detail::sat_polytope_box_depth(const ConvexPolytope& a, const Tra
   }
   // Nothing below the guess's own support value: rounding; walk again.
   return polytope_box_walk(a, ta, b, tb, below, hint);
+}
+
+}  // namespace proxima::narrow
+
+namespace proxima::narrow {
+
+DistanceResult detail::sat_polytope_box_collect(const ConvexPolytope& a, const Transform& ta, const Box& b,
+                                                const Transform& tb, double floor, ConeFeatures& out) {
+  out.count = 0;
+  out.floor = floor;
+  int hint = -1;
+  DistanceResult r = polytope_box_walk(a, ta, b, tb, floor, hint, &out);
+  if (r.status != Status::ok) out.count = 0;
+  return r;
+}
+
+DistanceResult detail::sat_polytope_box_features(const ConvexPolytope& a, const Transform& ta, const Box& b,
+                                                 const Transform& tb, const ConeFeatures& set, int& hint) {
+  return polytope_box_walk(a, ta, b, tb, std::numeric_limits<double>::infinity(), hint, nullptr, &set);
 }
 
 }  // namespace proxima::narrow

@@ -42,6 +42,9 @@ namespace {
 // kWellConditioned the axis carries up to ε/sine of noise, so h_C is
 // recomputed from honest support values there (sat_thresholds.hpp).
 using detail::cone_edge_axis;
+using detail::arc_min;
+using detail::ConeFeatures;
+using detail::ConeLeaves;
 using detail::kWellConditioned;
 
 enum class Kind { face, edge };
@@ -56,12 +59,18 @@ struct SegmentBest {
 // The query in P's frame.
 class SegmentSat {
  public:
+  // `keep`: collect the leaves reached (sat_polytope_capsule_collect),
+  // pruning on keep->floor instead of the best value.
   SegmentSat(const ConvexPolytope& p, const Vec3& s0, const Vec3& s1, SatStats* stats, bool stop_apart,
-             double below)
+             double below, ConeLeaves* keep = nullptr)
       : poly_(p), d_(p.data()), s0_(s0), s1_(s1), dir_(s1 - s0), len0_(s0.norm()), len1_(s1.norm()),
         dir_len_(dir_.norm()), len0_sq_(len0_ * len0_), len1_sq_(len1_ * len1_), stats_(stats),
-        stop_apart_(stop_apart) {
+        stop_apart_(stop_apart), keep_(keep) {
     best_.h = below;
+    if (keep_) {
+      keep_->count = 0;
+      best_.h = std::numeric_limits<double>::infinity();
+    }
 #if defined(__SSE2__)
     v_ = {_mm_set1_pd(dir_.x()), _mm_set1_pd(dir_.y()), _mm_set1_pd(dir_.z()), _mm_set1_pd(s0_.x()),
           _mm_set1_pd(s0_.y()), _mm_set1_pd(s0_.z()), _mm_set1_pd(len0_), _mm_set1_pd(len1_),
@@ -83,10 +92,10 @@ class SegmentSat {
     while (top > 0) {
       if (stop_apart_ && best_.h <= 0.0) break;  // the cores are apart: the caller wants no more
       const Entry e = stack[--top];
-      if (!(e.bound < best_.h)) continue;
+      if (!(e.bound < limit())) continue;
       const NormalCone& c = d_.cones[static_cast<std::size_t>(e.node)];
       if (c.right < 0) {
-        leaf(c, e.side);
+        if (keep_ == nullptr || kept(e.node, e.bound)) leaf(c, e.side);
         continue;
       }
       double b[2];
@@ -102,10 +111,112 @@ class SegmentSat {
       const double near_bound = left_near ? bl : br, far_bound = left_near ? br : bl;
       const int near_side = left_near ? sl : sr, far_side = left_near ? sr : sl;
       stack[top] = {far_node, far_bound, far_side};
-      top += far_bound < best_.h ? 1 : 0;
+      top += far_bound < limit() ? 1 : 0;
       stack[top] = {near_node, near_bound, near_side};
-      top += near_bound < best_.h ? 1 : 0;
+      top += near_bound < limit() ? 1 : 0;
     }
+    return finish();
+  }
+
+  // Only the features of `set`, with nothing to beat.
+  SegmentBest run_features(const ConeFeatures& set) {
+    best_.h = std::numeric_limits<double>::infinity();
+    const int n = std::clamp(set.count, 0, ConeFeatures::kMax);
+    for (int i = 0; i < n; ++i) {
+      const ConeFeatures::Feature& f = set.item[i];
+      if (f.index >= 0) {
+        face(f.index);
+        continue;
+      }
+      const NormalCone& c = d_.cones[static_cast<std::size_t>(f.leaf)];
+      const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(-1 - f.index)];
+      const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
+      if (n0.dot(dir_) * e.other_normal.dot(dir_) < 0.0) edge(c, -1 - f.index);
+    }
+    return finish();
+  }
+
+  // The features of the leaves a collecting walk kept whose h_C (a face) or
+  // lower bound on h_C over the arc (an edge) is below its floor, at most
+  // ConeFeatures::kMax (the largest dropped into the floor). On an edge's
+  // arc both ends q, q + e support P, so h_C(u) = u·q + max(−u·s0, −u·s1) ≥
+  // u·(q − s_j) for each end s_j: the larger of their minima over the arc
+  // bounds h_C there from below.
+  void refine(ConeFeatures& out) const {
+    out.count = 0;
+    out.floor = keep_->floor;
+    double value[ConeFeatures::kMax];
+    const auto add = [&](int leaf, int index, double v) {
+      if (!(v < out.floor)) return;
+      if (out.count < ConeFeatures::kMax) {
+        value[out.count] = v;
+        out.item[out.count++] = {leaf, index};
+        return;
+      }
+      int worst = 0;
+      for (int i = 1; i < out.count; ++i) worst = value[i] > value[worst] ? i : worst;
+      if (v >= value[worst]) {
+        out.floor = v;
+        return;
+      }
+      out.floor = value[worst];
+      value[worst] = v;
+      out.item[worst] = {leaf, index};
+    };
+    for (int l = 0; l < keep_->count; ++l) {
+      const int node = keep_->leaf[l];
+      const NormalCone& c = d_.cones[static_cast<std::size_t>(node)];
+      for (int k = c.face_begin; k < c.face_end; ++k) {
+        const ConeFace& f = d_.cone_faces[static_cast<std::size_t>(k)];
+        const double ns0 = f.normal.dot(s0_);
+        add(node, k, f.offset - std::min(ns0, ns0 + f.normal.dot(dir_)));
+      }
+      for (int k = c.edge_begin; k < c.edge_end; ++k) {
+        const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(k)];
+        const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
+        // One end suffices for a bound: the one trailing at the arc's middle.
+        const Vec3 mid = n0 + e.other_normal;
+        add(node, -1 - k, arc_min(n0, e.other_normal, e.q - (mid.dot(dir_) >= 0.0 ? s0_ : s1_)));
+      }
+    }
+  }
+
+ private:
+  // The pruning threshold: the best value found, or the collecting walk's floor.
+  double limit() const { return keep_ ? keep_->floor : best_.h; }
+
+  // Face k of cone_faces as leaf() evaluates it.
+  void face(int k) {
+    const ConeFace& f = d_.cone_faces[static_cast<std::size_t>(k)];
+    const double ns0 = f.normal.dot(s0_);
+    const double h = f.offset - std::min(ns0, ns0 + f.normal.dot(dir_));
+    if (h < best_.h) best_ = {h, f.normal, Kind::face, k};
+  }
+
+  // Keeps leaf `node` (bound `b` < floor) in the collected set; when the set
+  // is full, the largest bound of the set and `b` leaves it and becomes the
+  // floor, so every leaf not kept, like every cone pruned, has its bound ≥
+  // the floor. False when `node` itself is the one dropped.
+  bool kept(int node, double b) {
+    ConeLeaves& k = *keep_;
+    if (k.count < ConeLeaves::kMax) {
+      kept_bound_[k.count] = b;
+      k.leaf[k.count++] = node;
+      return true;
+    }
+    int worst = 0;
+    for (int i = 1; i < k.count; ++i) worst = kept_bound_[i] > kept_bound_[worst] ? i : worst;
+    if (b >= kept_bound_[worst]) {
+      k.floor = b;
+      return false;
+    }
+    k.floor = kept_bound_[worst];
+    kept_bound_[worst] = b;
+    k.leaf[worst] = node;
+    return true;
+  }
+
+  SegmentBest finish() {
     if (best_.kind == Kind::face && best_.index >= 0) {
       best_.u = d_.cone_faces[static_cast<std::size_t>(best_.index)].normal;
     }
@@ -117,7 +228,6 @@ class SegmentSat {
     return best_;
   }
 
- private:
   // Lower bound on h_C under cone k; side = +1 (−1) when the whole cone has
   // n·d > 0 (< 0): s0 (s1) alone is supporting and no arc crosses G.
   double bound(int k, int& side) const {
@@ -251,6 +361,8 @@ class SegmentSat {
 #endif
   SatStats* stats_;
   bool stop_apart_;
+  ConeLeaves* keep_;
+  double kept_bound_[ConeLeaves::kMax] = {};
   SegmentBest best_;  // u is set for edges only until run() returns
   long faces_ = 0, edges_ = 0, crossings_ = 0;
 };
@@ -261,9 +373,12 @@ namespace {
 
 // `below`: only axes with h_C below it are searched (a known upper bound on
 // the cores' depth, slightly raised); none found reports not_converged.
+// `keep`: collect the features (sat_polytope_capsule_collect); `only`:
+// evaluate only these features (sat_polytope_capsule_features).
 DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, const detail::SegmentCore& b,
                                 const Transform& tb, SatStats* stats, bool stop_apart,
-                                double below = std::numeric_limits<double>::infinity()) {
+                                double below = std::numeric_limits<double>::infinity(), ConeFeatures* keep = nullptr,
+                                const ConeFeatures* only = nullptr) {
   DistanceResult r;
   const PolytopeData& d = a.data();
   if (d.dimension < 3 || d.cones.empty()) {
@@ -274,8 +389,13 @@ DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, co
   const Vec3 axis = ta.R.transpose() * tb.R.col(2);
   const Vec3 centre = ta.apply_inverse(tb.p);
   const Vec3 s0 = centre - b.half_length() * axis, s1 = centre + b.half_length() * axis;
-  const SegmentBest best = SegmentSat(a, s0, s1, stats, stop_apart, below).run();
-  if (!std::isfinite(best.h) || best.index < 0) {
+  ConeLeaves leaves;
+  if (keep) leaves.floor = below;
+  SegmentSat sat(a, s0, s1, stats, stop_apart, below, keep ? &leaves : nullptr);
+  const SegmentBest best = only ? sat.run_features(*only) : sat.run();
+  if (keep) sat.refine(*keep);
+  if (!std::isfinite(best.h) || best.index < 0 || (keep && !(best.h < keep->floor))) {
+    if (keep) keep->count = 0;  // the minimum is not proven to be among the kept features
     r.status = Status::not_converged;  // nothing below `below`; unseeded, unreachable for valid hulls
     return r;
   }
@@ -319,6 +439,22 @@ DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const
 DistanceResult detail::sat_polytope_capsule_below(const ConvexPolytope& a, const Transform& ta,
                                                   const SegmentCore& b, const Transform& tb, double below) {
   return polytope_capsule(a, ta, b, tb, nullptr, false, below);
+}
+
+DistanceResult detail::sat_polytope_capsule_collect(const ConvexPolytope& a, const Transform& ta,
+                                                    const SegmentCore& b, const Transform& tb, double floor,
+                                                    ConeFeatures& out) {
+  out.count = 0;
+  out.floor = floor;
+  DistanceResult r = polytope_capsule(a, ta, b, tb, nullptr, false, floor, &out);
+  if (r.status != Status::ok) out.count = 0;
+  return r;
+}
+
+DistanceResult detail::sat_polytope_capsule_features(const ConvexPolytope& a, const Transform& ta,
+                                                     const SegmentCore& b, const Transform& tb,
+                                                     const ConeFeatures& set) {
+  return polytope_capsule(a, ta, b, tb, nullptr, false, std::numeric_limits<double>::infinity(), nullptr, &set);
 }
 
 DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta,

@@ -92,15 +92,64 @@
 // 8–60 support calls (1.6–4.8 µs in all) before it, so the request path
 // (query.hpp, Method::incremental) asks the capsule's walk directly with the
 // warm start's support value as its bound and leaves the box to EPA (1.3 µs,
-// 0.75 µs on 3 mm overlaps), and this function is the certified SQP for
-// callers who want the paper's method.
+// 0.75 µs on 3 mm overlaps), and this function, without a cache, is the
+// certified SQP for callers who want the paper's method; with a
+// PenetrationCache it answers these pairs by the coherence certificate below.
+//
+// The coherence certificate (a Proxima addition, with a PenetrationCache, on
+// the cone certificate's pairs): the paper warm-starts from the previous
+// answer's direction (Sec. III-C, Initialization: temporal coherence); this
+// carries the previous answer's proof instead, so that after a small motion
+// neither the SQP nor the walk runs. Notation: P the hull, Q the other
+// core (segment, point, box), both in P's frame, C0 = P ⊖ Q, h(u) =
+// h_P(u) + h_{−Q}(u) its support function, and for an origin inside C0 the
+// cores' depth is min over C0's facets of h at their normals. Every facet
+// normal of C0 lies in the Gauss-map region of a feature of P (a face's
+// normal, or a point of an edge's arc where it crosses Q's edge circles)
+// or is a face normal of Q (a box's six).
+//   Collection (at a certified answer, pose M0): the cone walk of
+//   narrow/sat.hpp with a FIXED threshold F instead of the best value
+//   opens every cone whose bound is below F and keeps the leaves reached,
+//   then their features whose h (a face) or lower bound on h over the arc
+//   (an edge: h(u) ≥ u·(q − x) for an end q of the edge and any point x of
+//   Q, minimised over the arc exactly) is below F; when a cap on either
+//   count is hit, the largest value dropped becomes F. So at M0, for every
+//   direction u in the region of a feature NOT kept, h_M0(u) ≥ F (the cone
+//   bounds of NormalCone hold on a cone's whole cap). Stored: the features,
+//   F, Q's placement at M0, the hull (a weak reference), Q's sizes and the
+//   inflation r. The collected answer must be below F (else nothing is
+//   stored): its facet is then among the kept features.
+//   Check (pose M1 of the same hull, core sizes, inflation and order): Δ =
+//   the largest displacement of a vertex of Q between its placements at M0
+//   and M1 (the displacement is affine on Q, so a vertex attains its
+//   largest norm). For every unit u, |h_{−Q,M1}(u) − h_{−Q,M0}(u)| ≤ Δ and
+//   h_P does not change, so every direction in a non-kept feature's region
+//   has h_M1(u) ≥ F − Δ. The kept features are evaluated at M1 exactly as
+//   the walk evaluates facets, and Q's faces (a box) by a support call each
+//   unless h_P(u) ≥ h_P(u0) − |P| |u − u0| (u0 the face's normal at M0,
+//   h_P sublinear) already puts them above the best. With v the smallest
+//   value found: if 0 < v ≤ F − Δ − slack, every facet of C0 at M1 has h ≥
+//   v > 0, so the origin is inside C0 and the cores' depth is v exactly:
+//   status ok, the same answer the full walk gives (slack = 1e-9 of the
+//   lengths involved, far above the rounding of the bounds).
+//   Otherwise v is still a support value (an upper bound on the depth), and
+//   the collecting walk runs at M1 with its threshold at v plus a margin:
+//   the exact answer and a new certificate, still without the SQP. Only a
+//   cache of another pair, a motion Δ ≥ F, or a walk whose answer ends
+//   above its lowered threshold leaves the SQP to answer (re-collecting).
+// A cache names its hull by a weak reference to the hull's shared data
+// (ConvexPolytope::shared_data): a copy of the hull matches, another hull
+// never does, not even one built where a freed one was. Garbage in the
+// cache's public fields (direction, hints) only changes the warm start.
 //
 // No heap allocation; templated on both shape types; the inner loops are the
 // inlined support calls of detail::DifferenceSupport.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <type_traits>
 #include <utility>
 
@@ -110,13 +159,48 @@
 
 namespace proxima {
 
+namespace detail {
+struct ConeCoherenceAccess;
+}
+
+/// The coherence certificate's state (see the file comment), kept in a
+/// PenetrationCache and written only by incremental_penetration: the hull it
+/// is about (a weak reference: ConvexPolytope::shared_data), the other
+/// shape's core and inflation and the pair's order, where that core lay in
+/// the hull's frame when the features were collected, and the features with
+/// their floor. A certificate for any other pair is never used.
+class ConeCoherence {
+ public:
+  /// True when it holds a certificate (for this pair or another).
+  bool holds() const { return features_.count > 0; }
+  void clear() {
+    features_.count = 0;
+    poly_.reset();
+  }
+
+ private:
+  friend struct detail::ConeCoherenceAccess;
+  std::weak_ptr<const PolytopeData> poly_;
+  int kind_ = 0;              // 1: a segment core (capsule, sphere), 2: a box core
+  bool poly_first_ = true;    // the hull is A
+  Vec3 size_ = Vec3::Zero();  // segment: (half length, 0, 0); box: half extents
+  double inflation_ = 0.0;    // r_A + r_B
+  Vec3 centre_ = Vec3::Zero();
+  Mat3 axes_ = Mat3::Identity();
+  narrow::detail::ConeFeatures features_;
+};
+
 /// Caller-owned warm start for one pair, filled on exit. `direction` is the
 /// last normal (unit, B→A, world frame); zero means none (cold start from the
 /// centre difference). The hints speed up hill climbing on polytopes.
+/// `coherence`: for a polytope against a capsule, a sphere or a box, the
+/// coherence certificate of the last certified answer, which answers the
+/// next query of a small motion without the SQP (see the file comment).
 struct PenetrationCache {
   Vec3 direction = Vec3::Zero();
   int hint_a = -1;
   int hint_b = -1;
+  ConeCoherence coherence;
 };
 
 struct PenetrationOptions {
@@ -183,6 +267,204 @@ DistanceResult cone_walk_below(const A& a, const Transform& ta, const B& b, cons
   }
 }
 
+/// The coherence certificate (file comment): checking a PenetrationCache's
+/// ConeCoherence at a new pose, and collecting one at a certified answer.
+struct ConeCoherenceAccess {
+  template <class Q>
+  static constexpr int kind() {
+    return std::is_same_v<Q, Box> ? 2 : 1;
+  }
+  template <class Q>
+  static Vec3 size(const Q& q) {
+    if constexpr (std::is_same_v<Q, Box>) {
+      return q.half_extents();
+    } else if constexpr (std::is_same_v<Q, Capsule>) {
+      return Vec3(q.half_length(), 0.0, 0.0);
+    } else {
+      (void)q;
+      return Vec3::Zero();
+    }
+  }
+  /// The facets of P ⊖ Q that the features of `set` give at this pose.
+  template <class Q>
+  static DistanceResult features(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq,
+                               const narrow::detail::ConeFeatures& set, int& hint) {
+    if constexpr (std::is_same_v<Q, Box>) {
+      return narrow::detail::sat_polytope_box_features(p, tp, q, tq, set, hint);
+    } else {
+      (void)hint;
+      return narrow::detail::sat_polytope_capsule_features(p, tp, narrow::detail::SegmentCore::of(q), tq, set);
+    }
+  }
+  /// Whether `c` was collected for this hull, this core (size, inflation)
+  /// and this order.
+  template <class Q>
+  static bool same_pair(const ConvexPolytope& p, const Q& q, bool poly_first, const ConeCoherence& c) {
+    const std::shared_ptr<const PolytopeData>& mine = p.shared_data();
+    return c.features_.count > 0 && c.kind_ == kind<Q>() && c.poly_first_ == poly_first && c.size_ == size(q) &&
+           c.inflation_ == p.core_inflation() + q.core_inflation() && !c.poly_.owner_before(mine) &&
+           !mine.owner_before(c.poly_);
+  }
+  /// How far the collecting walk's floor is asked above the depth: the
+  /// walk lowers it to keep at most ConeFeatures::kMax features. Higher: larger
+  /// motions certified, a longer walk.
+  static double floor_margin(const ConvexPolytope& p) {
+    return 0.02 * (p.data().bounds.max - p.data().bounds.min).norm();
+  }
+  /// The certificate at a new pose (P the hull, Q the other shape): true
+  /// with `out` the exact answer (P–Q order) when it holds. Otherwise, when
+  /// the cache was this pair's, `bound` receives the smallest facet value
+  /// of its features (a support value of P ⊖ Q: an upper bound on the
+  /// cores' depth), else +inf.
+  template <class Q>
+  static bool check(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq, bool poly_first,
+                    const ConeCoherence& c, int& hint, DistanceResult& out, double& bound) {
+    bound = std::numeric_limits<double>::infinity();
+    if (!same_pair(p, q, poly_first, c)) return false;
+    // Δ: the largest displacement of a point of Q's core between the
+    // collecting placement and this one, both in P's frame. The
+    // displacement is affine in the core point, so its norm is largest at a
+    // vertex: the segment's ends, the box's corners (a sphere: its centre).
+    const Vec3 centre = tp.apply_inverse(tq.p);
+    const Mat3 axes = tp.R.transpose() * tq.R;
+    const Vec3 dc = centre - c.centre_;
+    const Mat3 dr = axes - c.axes_;
+    double delta2 = 0.0;
+    if constexpr (std::is_same_v<Q, Box>) {
+      for (int k = 0; k < 8; ++k) {
+        Vec3 x;
+        for (int i = 0; i < 3; ++i) x[i] = ((k >> i) & 1) ? c.size_[i] : -c.size_[i];
+        delta2 = std::max(delta2, (dc + dr * x).squaredNorm());
+      }
+    } else {
+      const Vec3 end = c.size_.x() * dr.col(2);
+      delta2 = std::max((dc + end).squaredNorm(), (dc - end).squaredNorm());
+    }
+    const double delta = std::sqrt(delta2);
+    const double floor = c.features_.floor;
+    // Rounding of the bounds and of the facet values (all O(1e-16) of the
+    // lengths involved): a margin far above it.
+    const double slack = 1e-9 * (1.0 + std::abs(floor) + centre.norm() + c.size_.norm());
+    if (!(delta < floor)) return false;  // moved too far for the features to matter
+    const DistanceResult w = features(p, tp, q, tq, c.features_, hint);
+    if (w.status != Status::ok) return false;
+    const double h = -w.distance - c.inflation_;  // the smallest facet value of the features
+    bound = h;
+    if (!(h > 0.0 && h <= floor - delta - slack)) return false;
+    out = w;
+    return true;
+  }
+  /// The collecting walk at this pose with the floor asked at `floor`:
+  /// true with `out` the exact answer (P–Q order) and `c` the new
+  /// certificate when the answer lies below the floor the walk ends with
+  /// (then every facet outside the kept features is above it, so the answer
+  /// is the smallest facet of P ⊖ Q); false and `c` cleared otherwise.
+  template <class Q>
+  static bool walk(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq, bool poly_first,
+                   double floor, ConeCoherence& c, DistanceResult& out) {
+    c.clear();
+    if (!(floor > 0.0)) return false;
+    DistanceResult w;
+    if constexpr (std::is_same_v<Q, Box>) {
+      w = narrow::detail::sat_polytope_box_collect(p, tp, q, tq, floor, c.features_);
+    } else {
+      w = narrow::detail::sat_polytope_capsule_collect(p, tp, narrow::detail::SegmentCore::of(q), tq, floor,
+                                                       c.features_);
+    }
+    const double inflation = p.core_inflation() + q.core_inflation();
+    // An answer with the cores apart (h ≤ 0) is no depth: the origin is then
+    // outside P ⊖ Q and its facets bound a distance, not a depth.
+    if (w.status != Status::ok || c.features_.count == 0 || !(-w.distance - inflation > 0.0)) {
+      c.clear();
+      return false;
+    }
+    c.poly_ = p.shared_data();
+    c.kind_ = kind<Q>();
+    c.poly_first_ = poly_first;
+    c.size_ = size(q);
+    c.inflation_ = inflation;
+    c.centre_ = tp.apply_inverse(tq.p);
+    c.axes_ = tp.R.transpose() * tq.R;
+    out = w;
+    return true;
+  }
+  /// h_{−Q}(u) in P's frame (Q's core placed by tq, seen from tp).
+  template <class Q>
+  static double minus_q_support(const Vec3& u, const Transform& tp, const Q& q, const Transform& tq) {
+    const Vec3 centre = tp.apply_inverse(tq.p);
+    const Mat3 axes = tp.R.transpose() * tq.R;
+    double h = -u.dot(centre);
+    if constexpr (std::is_same_v<Q, Box>) {
+      for (int i = 0; i < 3; ++i) h += q.half_extents()[i] * std::abs(u.dot(axes.col(i)));
+    } else if constexpr (std::is_same_v<Q, Capsule>) {
+      h += q.half_length() * std::abs(u.dot(axes.col(2)));
+    } else {
+      (void)q;
+    }
+    return h;
+  }
+  /// check(), else the collecting walk from an upper bound on the cores'
+  /// depth: the smallest facet value under this pair's cached features, or
+  /// without them h_C along the warm start `guess` (a unit direction of
+  /// P ⊖ Q in P's frame; zero: none).
+  template <class Q>
+  static bool answer_pq(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq,
+                        bool poly_first, const Vec3& guess, ConeCoherence& c, int& hint, DistanceResult& out) {
+    double bound = 0.0;
+    if (check(p, tp, q, tq, poly_first, c, hint, out, bound)) return true;
+    if (!std::isfinite(bound) && guess.allFinite() && guess.squaredNorm() > 0.5) {
+      // The collecting walk opens every cone below its threshold, so it is
+      // given the exact depth: the pruned walk (cheap) below h_C along the
+      // guess finds it first.
+      const double h = guess.dot(p.core_support(guess, hint)) + minus_q_support(guess, tp, q, tq);
+      if (!(h > 0.0)) return false;
+      const double below = h + 1e-9 * (1.0 + h);
+      DistanceResult w;
+      if constexpr (std::is_same_v<Q, Box>) {
+        w = narrow::detail::sat_polytope_box_depth(p, tp, q, tq, Vec3::Zero(), below);
+      } else {
+        w = narrow::detail::sat_polytope_capsule_below(p, tp, narrow::detail::SegmentCore::of(q), tq, below);
+      }
+      if (w.status != Status::ok) return false;
+      bound = -w.distance - p.core_inflation() - q.core_inflation();
+    }
+    // h ≤ 0: the guess's plane separates the cores, no depth of theirs to walk for.
+    return std::isfinite(bound) && bound > 0.0 && walk(p, tp, q, tq, poly_first, bound + floor_margin(p), c, out);
+  }
+  /// The cache in the pair's own order (`normal_guess` B→A, world frame;
+  /// zero: none). True with `out` an exact answer (status ok) and the
+  /// cache's certificate for this pose or an earlier one.
+  template <class A, class B>
+  static bool answer(const A& a, const Transform& ta, const B& b, const Transform& tb, const Vec3& normal_guess,
+                     ConeCoherence& c, int& hint, DistanceResult& out) {
+    const bool guessed = normal_guess.allFinite() && normal_guess.squaredNorm() > 0.0;
+    if constexpr (std::is_same_v<A, ConvexPolytope>) {
+      // C = A ⊖ B: its direction is −normal, in A's frame.
+      const Vec3 u = guessed ? Vec3(-(ta.R.transpose() * normal_guess).normalized()) : Vec3(Vec3::Zero());
+      return answer_pq(a, ta, b, tb, true, u, c, hint, out);
+    } else {
+      // P ⊖ Q = B ⊖ A = −C: its direction is +normal, in B's frame.
+      const Vec3 u = guessed ? Vec3((tb.R.transpose() * normal_guess).normalized()) : Vec3(Vec3::Zero());
+      if (!answer_pq(b, tb, a, ta, false, u, c, hint, out)) return false;
+      out.normal = -out.normal;
+      std::swap(out.point_a, out.point_b);
+      return true;
+    }
+  }
+  /// A certificate collected at a certified answer whose cores' depth is
+  /// `core_depth` (`c` cleared when the walk keeps none).
+  template <class A, class B>
+  static void collect(const A& a, const Transform& ta, const B& b, const Transform& tb, double core_depth,
+                      ConeCoherence& c) {
+    DistanceResult unused;
+    if constexpr (std::is_same_v<A, ConvexPolytope>) {
+      (void)walk(a, ta, b, tb, true, core_depth + floor_margin(a), c, unused);
+    } else {
+      (void)walk(b, tb, a, ta, false, core_depth + floor_margin(b), c, unused);
+    }
+  }
+};
+
 template <class A, class B>
 struct PenetrationVisitor {
   DifferenceSupport<A, B>& sup;
@@ -237,6 +519,19 @@ DistanceResult incremental_penetration_impl(const A& a, const Transform& pose_a,
   if (!both_valid(pose_a, pose_b)) {
     out.status = Status::invalid_input;
     return out;
+  }
+  if constexpr (kConeCertified<A, B>) {
+    // The coherence certificate (file comment): a small motion since the
+    // last certified answer is answered from the cached features alone.
+    if (opt.cone_certificate && cache) {
+      int& hint = std::is_same_v<A, ConvexPolytope> ? hint_a : hint_b;
+      if (ConeCoherenceAccess::answer(a, pose_a, b, pose_b, normal_guess, cache->coherence, hint, out)) {
+        cache->direction = out.normal;
+        cache->hint_a = hint_a;
+        cache->hint_b = hint_b;
+        return out;
+      }
+    }
   }
   DifferenceSupport<A, B> sup(a, pose_a, b, pose_b, hint_a, hint_b);
   const Mat3& R = sup.md.R;
@@ -384,6 +679,7 @@ done:
           cache->direction = w.normal;
           cache->hint_a = sup.md.sa.hint();
           cache->hint_b = sup.md.sb.hint();
+          ConeCoherenceAccess::collect(a, pose_a, b, pose_b, -w.distance - r, cache->coherence);
         }
         return w;
       }
@@ -408,6 +704,13 @@ done:
     cache->direction = nw;
     cache->hint_a = sup.md.sa.hint();
     cache->hint_b = sup.md.sb.hint();
+    if constexpr (kConeCertified<A, B>) {
+      if (opt.cone_certificate && ok && !separated) {
+        ConeCoherenceAccess::collect(a, pose_a, b, pose_b, depth - r, cache->coherence);
+      } else {
+        cache->coherence.clear();
+      }
+    }
   }
   return out;
 }
@@ -418,7 +721,10 @@ done:
 /// method. distance = −PD (the proven upper bound on PD), normal unit B→A,
 /// point_a the deepest point of A in B, point_b = point_a + PD · normal,
 /// iterations = support calls. Warm start from `cache` (its direction, a
-/// B→A normal, and polytope hints), filled on exit. status: ok (see the file
+/// B→A normal, and polytope hints), filled on exit; on the cone
+/// certificate's pairs the cache's coherence certificate answers first, and
+/// without one its direction bounds the walk that collects one (no SQP; see
+/// the file comment). status: ok (see the file
 /// comment for what is certified), not_converged (caps, stall, or the sampled
 /// check found a better direction: fall back to an exact method),
 /// invalid_input (non-finite pose). If the pair turns out not to overlap,

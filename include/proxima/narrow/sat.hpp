@@ -103,6 +103,61 @@ DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transfo
 DistanceResult sat_polytope_capsule_below(const ConvexPolytope& a, const Transform& ta, const SegmentCore& b,
                                           const Transform& tb, double below);
 
+/// Leaves of a polytope's cone hierarchy kept by a collecting walk (the
+/// first step of a ConeFeatures collection): every cone not kept or opened
+/// has its bound ≥ floor.
+struct ConeLeaves {
+  static constexpr int kMax = 32;
+  int leaf[kMax] = {};
+  int count = 0;
+  double floor = -std::numeric_limits<double>::infinity();
+};
+
+/// Features of a polytope P (faces and edges, under their leaves of P's
+/// cone hierarchy) kept for the coherence certificate of
+/// narrow/incremental_depth.hpp. At the pose where they were collected,
+/// every direction u in the Gauss-map region of a feature NOT kept (a face's
+/// normal, an edge's arc) has h_C(u) ≥ floor, C = P ⊖ Q: only the kept
+/// features can give a facet of C below `floor`. For a box Q, also h_P along
+/// Q's six face normals then (±e_i, in P's frame), which bounds h_P along
+/// them after a motion.
+struct ConeFeatures {
+  static constexpr int kMax = 64;
+  struct Feature {
+    int leaf;   ///< its leaf in PolytopeData::cones
+    int index;  ///< ≥ 0: a face (cone_faces), < 0: the edge −1 − index (cone_edges)
+  };
+  Feature item[kMax] = {};
+  int count = 0;
+  double floor = -std::numeric_limits<double>::infinity();
+  Vec3 box_dir[6];
+  double box_hp[6] = {};
+};
+
+/// The walk of sat_polytope_capsule_below with the fixed pruning threshold
+/// `floor` instead of the best value found, keeping the leaves it reaches
+/// (at most ConeLeaves::kMax: the largest bound is dropped and becomes the
+/// floor), then their features whose h_C (a face) or lower bound on h_C
+/// over the arc (an edge) is below the floor (at most ConeFeatures::kMax,
+/// likewise). The answer is the smallest facet among them, the exact depth
+/// when it is below the final out.floor (not_converged otherwise, `out`
+/// empty). Poses checked finite by the caller.
+DistanceResult sat_polytope_capsule_collect(const ConvexPolytope& a, const Transform& ta, const SegmentCore& b,
+                                            const Transform& tb, double floor, ConeFeatures& out);
+/// The smallest facet of P ⊖ S among the features of `set` only (any pose):
+/// not a depth by itself; incremental_depth.hpp's coherence certificate
+/// decides when it is one. not_converged when they give no facet.
+DistanceResult sat_polytope_capsule_features(const ConvexPolytope& a, const Transform& ta, const SegmentCore& b,
+                                             const Transform& tb, const ConeFeatures& set);
+/// The same two for a box. Q's six faces are no feature of P:
+/// sat_polytope_box_features evaluates them too, with a support call each
+/// unless a lower bound (from set.box_hp, h_P being |P|-Lipschitz in the
+/// direction) rules them out.
+DistanceResult sat_polytope_box_collect(const ConvexPolytope& a, const Transform& ta, const Box& b,
+                                        const Transform& tb, double floor, ConeFeatures& out);
+DistanceResult sat_polytope_box_features(const ConvexPolytope& a, const Transform& ta, const Box& b,
+                                         const Transform& tb, const ConeFeatures& set, int& hint);
+
 /// Penetration depth of a polytope and a box by SAT on the facets of P ⊖ Q
 /// (Q the box's core: P's faces, Q's six faces and the crossings of P's
 /// edge arcs with the three great circles of Q's edges), pruned on the

@@ -145,6 +145,10 @@ class ConvexPolytope {
   explicit ConvexPolytope(const std::vector<Vec3>& points, double margin = 0.0);
 
   const PolytopeData& data() const { return *data_; }
+  /// The shared hull data itself: a weak reference to it names this hull
+  /// (and its copies) for as long as anything holds it, which an address
+  /// cannot (a freed hull's address is reused). PenetrationCache keeps one.
+  const std::shared_ptr<const PolytopeData>& shared_data() const { return data_; }
   const std::vector<Vec3>& vertices() const { return data_->vertices; }
   double margin() const { return margin_; }
   double core_inflation() const { return margin_; }
