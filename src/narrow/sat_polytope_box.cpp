@@ -32,6 +32,7 @@
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/narrow/sat.hpp>
 
+#include "keep_lowest.hpp"
 #include "sat_edge_axis.hpp"
 #include "sat_thresholds.hpp"
 
@@ -140,21 +141,7 @@ class BoxConeWalk {
     out.floor = keep_->floor;
     double value[ConeFeatures::kMax];
     const auto add = [&](int leaf, int index, double v) {
-      if (!(v < out.floor)) return;
-      if (out.count < ConeFeatures::kMax) {
-        value[out.count] = v;
-        out.item[out.count++] = {leaf, index};
-        return;
-      }
-      int worst = 0;
-      for (int i = 1; i < out.count; ++i) worst = value[i] > value[worst] ? i : worst;
-      if (v >= value[worst]) {
-        out.floor = v;
-        return;
-      }
-      out.floor = value[worst];
-      value[worst] = v;
-      out.item[worst] = {leaf, index};
+      detail::keep_lowest(value, out.item, out.count, ConeFeatures::kMax, out.floor, v, ConeFeatures::Feature{leaf, index});
     };
     const auto low_corner = [&](const Vec3& u) {  // the corner of Q least along u
       Vec3 x = c_;
@@ -198,21 +185,7 @@ class BoxConeWalk {
   // dropping the largest bound into the floor when the set is full.
   bool kept(int node, double b) {
     ConeLeaves& k = *keep_;
-    if (k.count < ConeLeaves::kMax) {
-      kept_bound_[k.count] = b;
-      k.leaf[k.count++] = node;
-      return true;
-    }
-    int worst = 0;
-    for (int i = 1; i < k.count; ++i) worst = kept_bound_[i] > kept_bound_[worst] ? i : worst;
-    if (b >= kept_bound_[worst]) {
-      k.floor = b;
-      return false;
-    }
-    k.floor = kept_bound_[worst];
-    kept_bound_[worst] = b;
-    k.leaf[worst] = node;
-    return true;
+    return detail::keep_lowest(kept_bound_, k.leaf, k.count, ConeLeaves::kMax, k.floor, b, node);
   }
 
   BoxWalkBest finish(int& hint) {

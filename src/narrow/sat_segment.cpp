@@ -31,6 +31,7 @@
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/narrow/sat.hpp>
 
+#include "keep_lowest.hpp"
 #include "sat_edge_axis.hpp"
 #include "sat_thresholds.hpp"
 
@@ -147,21 +148,7 @@ class SegmentSat {
     out.floor = keep_->floor;
     double value[ConeFeatures::kMax];
     const auto add = [&](int leaf, int index, double v) {
-      if (!(v < out.floor)) return;
-      if (out.count < ConeFeatures::kMax) {
-        value[out.count] = v;
-        out.item[out.count++] = {leaf, index};
-        return;
-      }
-      int worst = 0;
-      for (int i = 1; i < out.count; ++i) worst = value[i] > value[worst] ? i : worst;
-      if (v >= value[worst]) {
-        out.floor = v;
-        return;
-      }
-      out.floor = value[worst];
-      value[worst] = v;
-      out.item[worst] = {leaf, index};
+      detail::keep_lowest(value, out.item, out.count, ConeFeatures::kMax, out.floor, v, ConeFeatures::Feature{leaf, index});
     };
     for (int l = 0; l < keep_->count; ++l) {
       const int node = keep_->leaf[l];
@@ -199,21 +186,7 @@ class SegmentSat {
   // the floor. False when `node` itself is the one dropped.
   bool kept(int node, double b) {
     ConeLeaves& k = *keep_;
-    if (k.count < ConeLeaves::kMax) {
-      kept_bound_[k.count] = b;
-      k.leaf[k.count++] = node;
-      return true;
-    }
-    int worst = 0;
-    for (int i = 1; i < k.count; ++i) worst = kept_bound_[i] > kept_bound_[worst] ? i : worst;
-    if (b >= kept_bound_[worst]) {
-      k.floor = b;
-      return false;
-    }
-    k.floor = kept_bound_[worst];
-    kept_bound_[worst] = b;
-    k.leaf[worst] = node;
-    return true;
+    return detail::keep_lowest(kept_bound_, k.leaf, k.count, ConeLeaves::kMax, k.floor, b, node);
   }
 
   SegmentBest finish() {
