@@ -9,12 +9,14 @@
 // a's frame, so the distance from a to b at any angle of that joint is at
 // least the distance from a swept through every angle about the line to b
 // at one angle; the joint just above b turns b about a line fixed in b's
-// frame, so b swept about it may stand in for b at any angle of it. A swept
-// link is held by a hull (revolved_hull.hpp), and a table that sweeps only
-// bounds the distance from below: it proves a pair apart, never within.
-// Of the tables a pair allows (its own variables, one end swept, both
-// swept; at most two variables left), the one that decides the most of its
-// grid at tolerance 0 is kept.
+// frame, so b swept about it may stand in for b at any angle of it. The
+// sweep is held by a hull (revolved_hull.hpp), which bounds the distance
+// from below (proofs of apart), and holds solids of revolution that every
+// turn of the link holds, which bound the signed distance from above
+// (proofs of within). Of the tables a pair allows (its own variables, one
+// end swept, both swept; at most two variables left), the one that decides
+// the most of its grid at tolerance 0 is kept, and the pair's own beside it
+// where that proves "within" over more of the grid.
 #include <proxima/robot/sphere_prefilter.hpp>
 
 #include <algorithm>
@@ -308,7 +310,7 @@ std::optional<PrefilterPairTable> pair_table(const TableContext& ctx, const Pair
   // variables).
   std::vector<double> q = ctx.middle;
   const bool swept = sweep_top || sweep_bottom;
-  std::vector<GjkCache> caches;
+  std::vector<GjkCache> caches, inner_caches;
   // The bounds over the cell (or sub-cell) about (x0, x1), in cells, whose
   // points move at most `moves` from its centre's; and whether its
   // sub-cells could decide what it leaves open.
@@ -326,7 +328,7 @@ std::optional<PrefilterPairTable> pair_table(const TableContext& ctx, const Pair
     // swept side's inner shapes are not its outer ones).
     const double sd = !swept ? min_signed_distance(inner_a, inner_b, pose, apart)
                       : lo <= kRefineBand
-                          ? min_signed_distance(inner_a, inner_b, pose, min_distance(inner_a, inner_b, pose, caches))
+                          ? min_signed_distance(inner_a, inner_b, pose, min_distance(inner_a, inner_b, pose, inner_caches))
                           : std::numeric_limits<double>::infinity();
     // The rounding allowance again: a pair proven by the table is that far
     // beyond the tolerance too. The signed distance of convex shapes also
