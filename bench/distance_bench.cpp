@@ -698,12 +698,17 @@ int main(int argc, char** argv) {
     }
     depth_progress.finish();
     print_summary(depth_summary, "Penetration depth");
-    // The incremental method's warm starts on the polytope(200) pairs.
+    // The incremental method's warm starts on the polytope(200) pairs:
+    // which of them a workload is (0: neither, or skipped).
+    const auto warm_pair = [&](const pb::TruthWorkload& w) {
+      if (skip(w.work.name)) return 0;
+      if (w.work.name == "polytope(200)-capsule") return 1;
+      return w.work.name.rfind("polytope(200)-box", 0) == 0 ? 2 : 0;
+    };
     bool warm_header = false;
     for (const pb::TruthWorkload& w : depth_works) {
-      const bool capsule = w.work.name == "polytope(200)-capsule";
-      const bool box = w.work.name.rfind("polytope(200)-box", 0) == 0;
-      if (skip(w.work.name) || !(capsule || box)) continue;
+      const int pair = warm_pair(w);
+      if (pair == 0) continue;
       if (!warm_header) {
         std::printf("\n### Incremental depth: warm starts (polytope pairs)\n\n");
         std::printf("Start = the true normal turned by that angle. Certified = status ok; the paper's checks: "
@@ -717,15 +722,14 @@ int main(int argc, char** argv) {
         warm_header = true;
       }
       const double cold = run_proxima_depth(w, repeats, proxima::Method::automatic).median_ns;
-      if (capsule) print_warm_start_rows<proxima::Capsule>(w, repeats, cold);
+      if (pair == 1) print_warm_start_rows<proxima::Capsule>(w, repeats, cold);
       else print_warm_start_rows<proxima::Box>(w, repeats, cold);
     }
     // The same pairs along pose sequences, a PenetrationCache carried along.
     bool sequence_header = false;
     for (const pb::TruthWorkload& w : depth_works) {
-      const bool capsule = w.work.name == "polytope(200)-capsule";
-      const bool box = w.work.name.rfind("polytope(200)-box", 0) == 0;
-      if (skip(w.work.name) || !(capsule || box)) continue;
+      const int pair = warm_pair(w);
+      if (pair == 0) continue;
       if (!sequence_header) {
         std::printf("\n### Incremental depth: pose sequences (coherence certificate)\n\n");
         std::printf("From each pose above, B moves by a fixed screw per step (1 mm and 0.5°, direction and axis "
@@ -740,7 +744,7 @@ int main(int argc, char** argv) {
         std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         sequence_header = true;
       }
-      if (capsule) print_sequence_row<proxima::Capsule>(w, repeats, 20);
+      if (pair == 1) print_sequence_row<proxima::Capsule>(w, repeats, 20);
       else print_sequence_row<proxima::Box>(w, repeats, 20);
     }
 #ifdef PROXIMA_HAVE_ODE

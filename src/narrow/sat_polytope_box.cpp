@@ -32,7 +32,7 @@
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/narrow/sat.hpp>
 
-#include "keep_lowest.hpp"
+#include "cone_feature_set.hpp"
 #include "sat_edge_axis.hpp"
 #include "sat_thresholds.hpp"
 
@@ -113,20 +113,12 @@ class BoxConeWalk {
   BoxWalkBest run_features(const ConeFeatures& set, int& hint) {
     best_.h = std::numeric_limits<double>::infinity();
     only_ = &set;
-    const int n = std::clamp(set.count, 0, ConeFeatures::kMax);
-    for (int f = 0; f < n; ++f) {
-      const ConeFeatures::Feature& it = set.item[f];
-      if (it.index >= 0) {
-        face(it.index);
-        continue;
-      }
-      const NormalCone& c = d_.cones[static_cast<std::size_t>(it.leaf)];
-      const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(-1 - it.index)];
-      const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
-      for (int i = 0; i < 3; ++i) {
-        if (n0.dot(e_.col(i)) * e.other_normal.dot(e_.col(i)) < 0.0) edge(c, -1 - it.index, i);
-      }
-    }
+    detail::visit_features(
+        d_, set, [&](int k) { face(k); },
+        [&](const NormalCone& c, int k, const Vec3& n0, const Vec3& n1) {
+          for (int i = 0; i < 3; ++i)
+            if (n0.dot(e_.col(i)) * n1.dot(e_.col(i)) < 0.0) edge(c, k, i);
+        });
     return finish(hint);
   }
 

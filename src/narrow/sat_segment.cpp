@@ -31,7 +31,7 @@
 #include <proxima/narrow/closed_form.hpp>
 #include <proxima/narrow/sat.hpp>
 
-#include "keep_lowest.hpp"
+#include "cone_feature_set.hpp"
 #include "sat_edge_axis.hpp"
 #include "sat_thresholds.hpp"
 
@@ -122,18 +122,11 @@ class SegmentSat {
   // Only the features of `set`, with nothing to beat.
   SegmentBest run_features(const ConeFeatures& set) {
     best_.h = std::numeric_limits<double>::infinity();
-    const int n = std::clamp(set.count, 0, ConeFeatures::kMax);
-    for (int i = 0; i < n; ++i) {
-      const ConeFeatures::Feature& f = set.item[i];
-      if (f.index >= 0) {
-        face(f.index);
-        continue;
-      }
-      const NormalCone& c = d_.cones[static_cast<std::size_t>(f.leaf)];
-      const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(-1 - f.index)];
-      const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
-      if (n0.dot(dir_) * e.other_normal.dot(dir_) < 0.0) edge(c, -1 - f.index);
-    }
+    detail::visit_features(
+        d_, set, [&](int k) { face(k); },
+        [&](const NormalCone& c, int k, const Vec3& n0, const Vec3& n1) {
+          if (n0.dot(dir_) * n1.dot(dir_) < 0.0) edge(c, k);
+        });
     return finish();
   }
 

@@ -35,8 +35,8 @@ struct PrefilterPairTable {
   /// pair is within), rounded outward to floats (a lookup reads one short
   /// record: the tables of a robot would not fit a cache as doubles in
   /// parallel arrays); and the index of its first sub-cell in `subs` (sub ×
-  /// sub of them, row-major; sub for one variable), or −1 when its own
-  /// bounds decide.
+  /// sub of them, row-major; sub for one variable; they are not cut
+  /// further), or −1 when its own bounds decide.
   struct Cell {
     float lo = 0.0f, hi = 0.0f;
     std::int32_t refined = -1;
@@ -68,14 +68,10 @@ struct PrefilterPairTable {
       cell[v] = static_cast<int>(x[v]);
     }
     const Cell* c = &grid[static_cast<std::size_t>(cell[0] * cells[1] + cell[1])];
-    // Down the sub-cells holding the point, by its place within each.
-    double f[2] = {x[0] - cell[0], x[1] - cell[1]};
-    while (c->refined >= 0) {
+    // The sub-cell holding the point, by its place within the cell.
+    if (c->refined >= 0) {
       int sub_cell[2] = {0, 0};
-      for (int v = 0; v < count; ++v) {
-        sub_cell[v] = std::min(static_cast<int>(f[v] * sub), sub - 1);
-        f[v] = f[v] * sub - sub_cell[v];
-      }
+      for (int v = 0; v < count; ++v) sub_cell[v] = std::min(static_cast<int>((x[v] - cell[v]) * sub), sub - 1);
       c = &subs[static_cast<std::size_t>(c->refined + sub_cell[0] * (count == 2 ? sub : 1) + sub_cell[1])];
     }
     lo = c->lo;

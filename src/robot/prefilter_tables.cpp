@@ -139,17 +139,18 @@ double min_signed_distance(const ShapeList& a, const ShapeList& b, const Transfo
 std::pair<double, double> decided_share(const PrefilterPairTable& t) {
   double apart = 0.0, within = 0.0;
   const auto per = static_cast<std::size_t>(t.count == 2 ? t.sub * t.sub : t.sub);
-  // A cell (or sub-cell) of `weight`, or its sub-cells.
-  const auto add = [&](const auto& self, const PrefilterPairTable::Cell& c, double weight) -> void {
-    if (c.refined < 0) {
-      apart += c.lo > 0.0f ? weight : 0.0;
-      within += c.hi < 0.0f ? weight : 0.0;
-      return;
-    }
-    for (auto k = static_cast<std::size_t>(c.refined); k < static_cast<std::size_t>(c.refined) + per; ++k)
-      self(self, t.subs[k], weight / static_cast<double>(per));
+  const auto add = [&](const PrefilterPairTable::Cell& c, double weight) {
+    apart += c.lo > 0.0f ? weight : 0.0;
+    within += c.hi < 0.0f ? weight : 0.0;
   };
-  for (const PrefilterPairTable::Cell& cell : t.grid) add(add, cell, 1.0);
+  for (const PrefilterPairTable::Cell& cell : t.grid) {
+    if (cell.refined < 0) {
+      add(cell, 1.0);
+      continue;
+    }
+    for (auto k = static_cast<std::size_t>(cell.refined); k < static_cast<std::size_t>(cell.refined) + per; ++k)
+      add(t.subs[k], 1.0 / static_cast<double>(per));
+  }
   const double n = std::max<double>(static_cast<double>(t.grid.size()), 1.0);
   return {apart / n, within / n};
 }
@@ -406,41 +407,40 @@ void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
   });
   // The sweeps, once per link and line (by (link, step)).
   std::map<std::pair<int, int>, Swept> swept_top, swept_bottom;
+  const auto swept = [&](std::map<std::pair<int, int>, Swept>& made, int link, int step,
+                         const auto& line) -> const Swept* {
+    auto at = made.find({link, step});
+    if (at == made.end()) at = made.emplace(std::pair{link, step}, sweep(checker.geometry().link(link).shapes, line())).first;
+    return at->second.hull ? &at->second : nullptr;
+  };
+  // The product of the chain's fixed steps in [first, last), from a down.
+  const auto fixed_steps = [&](auto first, auto last) {
+    Transform t = Transform::identity();
+    for (; first != last; ++first) t = t * step_transform(d.steps[static_cast<std::size_t>(*first)], d.middle);
+    return t;
+  };
   std::vector<std::size_t> undecided;
   for (std::size_t k = 0; k < n; ++k) {
     if (!chains[k] || plain_share[k].first + plain_share[k].second >= kGoodEnough) continue;
     PairChain& c = *chains[k];
-    if (sweepable(d.steps, c, c.top)) {
-      auto at = swept_top.find({c.a, c.top});
-      if (at == swept_top.end()) {
-        // The line of the top step's joint in its parent's frame, carried
-        // into a's frame through the fixed steps from a down.
-        Transform above = Transform::identity();
-        for (auto it = c.steps.rbegin(); *it != c.top; ++it)
-          above = above * step_transform(d.steps[static_cast<std::size_t>(*it)], d.middle);
+    const auto top_at = std::find(c.steps.rbegin(), c.steps.rend(), c.top);
+    const auto bottom_at = std::find(c.steps.rbegin(), c.steps.rend(), c.bottom);
+    // The line of the top step's joint in its parent's frame, carried into
+    // a's frame through the fixed steps from a down; that of the bottom
+    // step's joint in its child's frame, carried into b's frame through the
+    // fixed steps down to b.
+    if (sweepable(d.steps, c, c.top))
+      c.top_sweep = swept(swept_top, c.a, c.top, [&] {
+        const Transform above = fixed_steps(c.steps.rbegin(), top_at);
         const auto [point, axis] = joint_line(model, d.steps[static_cast<std::size_t>(c.top)].child, true);
-        at = swept_top.emplace(std::pair{c.a, c.top}, sweep(checker.geometry().link(c.a).shapes,
-                                                             {above.apply(point), above.R * axis}))
-                 .first;
-      }
-      if (at->second.hull) c.top_sweep = &at->second;
-    }
-    if (sweepable(d.steps, c, c.bottom)) {
-      auto at = swept_bottom.find({c.b, c.bottom});
-      if (at == swept_bottom.end()) {
-        // The line of the bottom step's joint in its child's frame, carried
-        // into b's frame through the fixed steps down to b.
-        Transform below = Transform::identity();
-        for (auto it = std::find(c.steps.rbegin(), c.steps.rend(), c.bottom) + 1; it != c.steps.rend(); ++it)
-          below = below * step_transform(d.steps[static_cast<std::size_t>(*it)], d.middle);
+        return std::pair<Vec3, Vec3>{above.apply(point), above.R * axis};
+      });
+    if (sweepable(d.steps, c, c.bottom))
+      c.bottom_sweep = swept(swept_bottom, c.b, c.bottom, [&] {
+        const Transform to_b = fixed_steps(bottom_at + 1, c.steps.rend()).inverse();
         const auto [point, axis] = joint_line(model, d.steps[static_cast<std::size_t>(c.bottom)].child, false);
-        const Transform to_b = below.inverse();
-        at = swept_bottom.emplace(std::pair{c.b, c.bottom}, sweep(checker.geometry().link(c.b).shapes,
-                                                                  {to_b.apply(point), to_b.R * axis}))
-                 .first;
-      }
-      if (at->second.hull) c.bottom_sweep = &at->second;
-    }
+        return std::pair<Vec3, Vec3>{to_b.apply(point), to_b.R * axis};
+      });
     if (c.top_sweep || c.bottom_sweep) undecided.push_back(k);
   }
   parallel_for(undecided.size(), 0, [&](std::size_t begin, std::size_t end, int) {

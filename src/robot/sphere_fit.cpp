@@ -277,11 +277,6 @@ std::optional<ConvexPolytope> revolved_hull(const std::vector<LinkShape>& shapes
     inflation = std::max(inflation, core.inflation);
   }
   if (points.empty() || copies < 3) return std::nullopt;
-  try {
-    // The core's own hull first: fewer points to turn.
-    points = ConvexPolytope(points, 1.0).vertices();
-  } catch (const Error&) {
-  }
   // Each point's circle about the line: its place t along the line and its
   // radius ρ. The hull of coaxial circles is the solid of revolution of the
   // hull of their meridian points (t, ±ρ), so only the circles at that
