@@ -295,6 +295,57 @@ TEST(SatSegment, WarmStartGivesTheSameAnswerForAnyGuess) {
   EXPECT_GT(apart, poses / 20);
 }
 
+// The dispatcher skips its search over all of the polytope's planes when the
+// SAT reports its witness on the polytope by construction (an edge's point,
+// or a face's inside its polygon). Wherever it says so, the qhull oracle
+// must find point_a on the hull's boundary; it must say so on most poses
+// (else the shortcut is dead code) and at faces and edges both; never with
+// a margin (the witness is then off the core). signed_distance's witnesses
+// must be on both bodies whichever path placed them.
+TEST(SatSegment, WitnessOnPolytopeIsOnItsBoundary) {
+  Rng g(80);
+  const std::vector<Vec3> pts = g.sphere_points(400, 0.5);
+  const ConvexPolytope poly(pts), rounded(pts, 0.02);
+  const Capsule cap(0.1, 0.6);
+  const Sphere ball(0.2);
+  Rng rng(81);
+  int overlapping = 0, known = 0, known_face = 0, known_edge = 0;
+  const int poses = testing::scaled(300);
+  while (overlapping < poses) {
+    const Transform ta = rng.pose(0.6), tb = rng.pose(0.0);
+    const bool with_ball = overlapping % 4 == 3;
+    const narrow::detail::SegmentCore core =
+        with_ball ? narrow::detail::SegmentCore::of(ball) : narrow::detail::SegmentCore::of(cap);
+    bool on = true;
+    const DistanceResult r = narrow::detail::sat_polytope_capsule_depth(poly, ta, core, tb, Vec3::Zero(), nullptr, &on);
+    if (!(r.status == Status::ok && r.distance + core.core_inflation() < 0.0)) continue;  // cores apart
+    ++overlapping;
+    const std::vector<Vec3> world = testing::transformed(ta, pts);
+    if (on) {
+      ++known;
+      EXPECT_NEAR(oracle::hull_signed_distance(world, r.point_a), 0.0, 1e-12) << "pose " << overlapping;
+      // A face's normal is the hull's at point_a; an edge's is between its faces'.
+      bool face = false;
+      for (const Vec3& n : poly.data().face_normals) face |= (ta.rotate(n) + r.normal).norm() < 1e-12;
+      (face ? known_face : known_edge) += 1;
+    }
+    bool on_rounded = true;
+    (void)narrow::detail::sat_polytope_capsule_depth(rounded, ta, core, tb, Vec3::Zero(), nullptr, &on_rounded);
+    EXPECT_FALSE(on_rounded) << "pose " << overlapping;
+    const Shape sa(poly), sb = with_ball ? Shape(ball) : Shape(cap);
+    const DistanceResult d = signed_distance(sa, ta, sb, tb);
+    EXPECT_NEAR(d.distance, r.distance, 1e-12);
+    EXPECT_NEAR(oracle::hull_signed_distance(world, d.point_a), 0.0, 1e-9) << "pose " << overlapping;
+    const Vec3 pb = tb.apply_inverse(d.point_b);
+    const double half = with_ball ? 0.0 : cap.half_length();
+    const double rb = with_ball ? ball.radius() : cap.radius();
+    EXPECT_NEAR((pb - Vec3(0, 0, std::clamp(pb.z(), -half, half))).norm(), rb, 1e-9) << "pose " << overlapping;
+  }
+  EXPECT_GT(known, poses / 2);
+  EXPECT_GT(known_face, 0);
+  EXPECT_GT(known_edge, 0);
+}
+
 // Box–capsule (sat_box_capsule, and signed_distance in both orders) against
 // the Minkowski-difference oracle on the box's eight corners and the
 // segment's ends, at random poses and at poses where the capsule lies along
