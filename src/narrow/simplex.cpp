@@ -91,6 +91,15 @@ void reduce(Simplex& s, const SimplexSolution& sub) {
     for (int m = 0; m < 4; ++m) s.w[m] = sub.w[m];
     return;
   }
+  // The points kept in place (GJK's usual step: a segment, a triangle or
+  // the tetrahedron's first face kept whole, in order) need no moves.
+  bool in_place = true;
+  for (int m = 0; m < sub.n; ++m) in_place &= sub.idx[m] == m;
+  if (in_place) {
+    for (int m = 0; m < sub.n; ++m) s.w[m] = sub.w[m];
+    s.n = sub.n;
+    return;
+  }
   Vec3 td[3], ty[3], ta[3], tb[3];
   for (int m = 0; m < sub.n; ++m) {
     td[m] = s.d[sub.idx[m]];
