@@ -78,7 +78,7 @@ Sub triangle(int i, int j, int k, const Vec3& a, const Vec3& b, const Vec3& c) {
   s.idx[0] = i;
   s.idx[1] = j;
   s.idx[2] = k;
-  barycentric(v, a, b, c, s.w);
+  barycentric(v, a, b, c, n, s.w);  // n = (b − a) × (c − a), as it would compute
   s.v = v;
   s.vv = v.squaredNorm();
   return s;
