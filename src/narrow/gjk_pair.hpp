@@ -75,7 +75,8 @@ DistanceResult sat_segment_pair(const A& a, const Transform& ta, const B& b, con
 // from a B→A normal guess (zero: the centre line); see sat.hpp.
 template <class A, class B>
 DistanceResult polytope_capsule_depth(const A& a, const Transform& ta, const B& b, const Transform& tb,
-                                      const Vec3& guess, int* guess_vertex = nullptr) {
+                                      const Vec3& guess, int* guess_vertex = nullptr,
+                                      bool* witness_on_polytope = nullptr) {
   const Vec3 g = kPolyhedral<A> ? guess : Vec3(-guess);  // B→A in the polytope-first order
   return sat_segment_pair(a, ta, b, tb, [&](const auto& p, const Transform& tp, const auto& c,
                                             const Transform& tc) {
@@ -83,7 +84,7 @@ DistanceResult polytope_capsule_depth(const A& a, const Transform& ta, const B& 
     if constexpr (std::is_same_v<std::decay_t<decltype(p)>, Box>) {
       return sat_box_segment_depth(p, tp, SegmentCore::of(c), tc);
     } else {
-      return sat_polytope_capsule_depth(p, tp, SegmentCore::of(c), tc, g, guess_vertex);
+      return sat_polytope_capsule_depth(p, tp, SegmentCore::of(c), tc, g, guess_vertex, witness_on_polytope);
     }
   });
 }
@@ -260,11 +261,12 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   if constexpr (kPolytopeCapsule<A, B>) {
     if (mode == Mode::signed_distance && (req.method == Method::automatic || req.method == Method::incremental)) {
       int vertex = -1;
-      DistanceResult s =
-          polytope_capsule_depth(a, ta, b, tb, cache ? cache->direction : Vec3(Vec3::Zero()), &vertex);
+      bool on_polytope = false;
+      DistanceResult s = polytope_capsule_depth(a, ta, b, tb, cache ? cache->direction : Vec3(Vec3::Zero()),
+                                                &vertex, &on_polytope);
       if (s.status == Status::ok && s.distance + radii < 0.0) {
         if (cache) cache->direction = s.normal;
-        ensure_depth_witnesses(a, ta, b, tb, s);
+        ensure_depth_witnesses(a, ta, b, tb, s, on_polytope);
         return s;
       }
       if (s.status == Status::ok) {

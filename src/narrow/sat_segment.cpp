@@ -337,14 +337,36 @@ class SegmentSat {
 
 namespace {
 
+// Whether x (P's frame), on the plane of face `face` of P (an index into
+// PolytopeData::faces), lies inside or on that face's polygon: on the left of
+// each of its edges, seen from outside (the loop is counter-clockwise). A
+// point on the plane and in the polygon is on P's surface, which the
+// dispatcher would otherwise prove by a search over all of P's planes
+// (ConvexPolytope::largest_plane_value); a point within rounding of an edge
+// may fail here, and is then checked that way.
+bool inside_face_polygon(const PolytopeData& d, int face, const Vec3& x) {
+  const std::vector<int>& loop = d.faces[static_cast<std::size_t>(face)];
+  const Vec3& n = d.face_normals[static_cast<std::size_t>(face)];
+  const std::size_t m = loop.size();
+  for (std::size_t i = 0; i < m; ++i) {
+    const Vec3& p = d.vertices[static_cast<std::size_t>(loop[i])];
+    const Vec3& q = d.vertices[static_cast<std::size_t>(loop[i + 1 == m ? 0 : i + 1])];
+    if ((q - p).cross(x - p).dot(n) < 0.0) return false;
+  }
+  return true;
+}
+
 // `below`: only axes with h_C below it are searched (a known upper bound on
 // the cores' depth, slightly raised); none found reports not_converged.
 // `keep`: collect the features (sat_polytope_capsule_collect); `only`:
 // evaluate only these features (sat_polytope_capsule_features).
+// `on_polytope` (optional) receives whether point_a is on P's surface by
+// construction (see sat_polytope_capsule_depth).
 DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, const detail::SegmentCore& b,
                                 const Transform& tb, SatStats* stats, bool stop_apart,
                                 double below = std::numeric_limits<double>::infinity(), ConeFeatures* keep = nullptr,
-                                const ConeFeatures* only = nullptr) {
+                                const ConeFeatures* only = nullptr, bool* on_polytope = nullptr) {
+  if (on_polytope) *on_polytope = false;
   DistanceResult r;
   const PolytopeData& d = a.data();
   if (d.dimension < 3 || d.cones.empty()) {
@@ -369,15 +391,20 @@ DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, co
   // trailing end along u pushed out to the face plane; for an edge, its
   // closest point to the segment.
   Vec3 pa;
+  bool on_core;  // pa on P's core surface: an edge's point, or a face's inside its polygon
   if (best.kind == Kind::face) {
     pa = (best.u.dot(s0) <= best.u.dot(s1) ? s0 : s1) + best.h * best.u;
+    on_core = on_polytope && inside_face_polygon(d, d.cone_face_ids[static_cast<std::size_t>(best.index)], pa);
   } else {
     const ConeEdge& e = d.cone_edges[static_cast<std::size_t>(best.index)];
     const auto [s, t] = closed_form::closest_segment_params(e.q, e.q + e.e, s0, s1);
     (void)t;
-    pa = e.q + s * e.e;
+    pa = e.q + s * e.e;  // s in [0, 1]: on the edge
+    on_core = true;
   }
   const double ra = a.core_inflation(), rb = b.core_inflation();
+  // With a margin the witness is off the core, on the rounded surface.
+  if (on_polytope) *on_polytope = on_core && ra == 0.0;
   r.normal = ta.rotate(-best.u);
   r.distance = -best.h - ra - rb;
   r.point_a = ta.apply(pa) - ra * r.normal;
@@ -425,7 +452,8 @@ DistanceResult detail::sat_polytope_capsule_features(const ConvexPolytope& a, co
 
 DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta,
                                                   const SegmentCore& b, const Transform& tb, const Vec3& normal_guess,
-                                                  int* guess_vertex) {
+                                                  int* guess_vertex, bool* witness_on_polytope) {
+  if (witness_on_polytope) *witness_on_polytope = false;
   const PolytopeData& d = a.data();
   if (d.dimension < 3 || d.cones.empty()) return polytope_capsule(a, ta, b, tb, nullptr, true);
   // h_C along the guess (one support call) bounds the cores' depth from
@@ -464,10 +492,11 @@ DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const
   }
   const double below = h + 1e-9 * (1.0 + h);
   if (std::isfinite(below)) {
-    const DistanceResult r = polytope_capsule(a, ta, b, tb, nullptr, true, below);
+    const DistanceResult r = polytope_capsule(a, ta, b, tb, nullptr, true, below, nullptr, nullptr, witness_on_polytope);
     if (r.status != Status::not_converged) return r;
   }
-  return polytope_capsule(a, ta, b, tb, nullptr, true);
+  return polytope_capsule(a, ta, b, tb, nullptr, true, std::numeric_limits<double>::infinity(), nullptr, nullptr,
+                          witness_on_polytope);
 }
 
 }  // namespace proxima::narrow

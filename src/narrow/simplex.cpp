@@ -78,7 +78,7 @@ Sub triangle(int i, int j, int k, const Vec3& a, const Vec3& b, const Vec3& c) {
   s.idx[0] = i;
   s.idx[1] = j;
   s.idx[2] = k;
-  barycentric(v, a, b, c, s.w);
+  barycentric(v, a, b, c, n, s.w);  // n = (b − a) × (c − a), as it would compute
   s.v = v;
   s.vv = v.squaredNorm();
   return s;
@@ -89,6 +89,15 @@ Sub triangle(int i, int j, int k, const Vec3& a, const Vec3& b, const Vec3& c) {
 void reduce(Simplex& s, const SimplexSolution& sub) {
   if (sub.inside) {
     for (int m = 0; m < 4; ++m) s.w[m] = sub.w[m];
+    return;
+  }
+  // The points kept in place (GJK's usual step: a segment, a triangle or
+  // the tetrahedron's first face kept whole, in order) need no moves.
+  bool in_place = true;
+  for (int m = 0; m < sub.n; ++m) in_place &= sub.idx[m] == m;
+  if (in_place) {
+    for (int m = 0; m < sub.n; ++m) s.w[m] = sub.w[m];
+    s.n = sub.n;
     return;
   }
   Vec3 td[3], ty[3], ta[3], tb[3];

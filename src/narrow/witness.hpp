@@ -215,10 +215,16 @@ namespace proxima::narrow::detail {
 /// construction): the SAT's usual case, a vertex of one body on the other's
 /// face, then costs a few nanoseconds instead of the placement's hundreds.
 /// The SAT's point is then the deepest vertex, inside the overlap region.
+/// `polytope_known`: the polytope's witness (A's or B's, whichever is the
+/// polytope) is known to lie on its surface (sat_polytope_capsule_depth
+/// says so), and only the other one is checked.
 template <class A, class B>
-void ensure_depth_witnesses(const A& a, const Transform& ta, const B& b, const Transform& tb, DistanceResult& r) {
+void ensure_depth_witnesses(const A& a, const Transform& ta, const B& b, const Transform& tb, DistanceResult& r,
+                            bool polytope_known = false) {
   const double tol = 1e-10 * std::max(core_extent_of(a), core_extent_of(b));
-  if (on_surface(a, ta, r.point_a, tol) && on_surface(b, tb, r.point_b, tol)) return;
+  const bool known_a = polytope_known && std::is_same_v<A, ConvexPolytope>;
+  const bool known_b = polytope_known && std::is_same_v<B, ConvexPolytope>;
+  if ((known_a || on_surface(a, ta, r.point_a, tol)) && (known_b || on_surface(b, tb, r.point_b, tol))) return;
   place_depth_witnesses(a, ta, b, tb, r);
 }
 

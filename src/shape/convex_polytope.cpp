@@ -321,6 +321,7 @@ class ConeBuilder {
       for (int k = lo; k < hi; ++k) {
         const int f = order[static_cast<std::size_t>(k)];
         d_.cone_faces.push_back({normal(f), offset(f)});
+        d_.cone_face_ids.push_back(f);
         for (int e : owned_[static_cast<std::size_t>(f)]) {
           const auto& ev = d_.edges[static_cast<std::size_t>(e)];
           const Vec3& q0 = d_.vertices[static_cast<std::size_t>(ev[0])];

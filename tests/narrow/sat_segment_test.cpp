@@ -295,6 +295,89 @@ TEST(SatSegment, WarmStartGivesTheSameAnswerForAnyGuess) {
   EXPECT_GT(apart, poses / 20);
 }
 
+// The dispatcher skips its search over all of the polytope's planes when the
+// SAT reports its witness on the polytope by construction (an edge's point,
+// or a face's inside its polygon). Wherever it says so, the qhull oracle
+// must find point_a on the hull's boundary; it must say so on most poses
+// (else the shortcut is dead code) and at faces and edges both; never with
+// a margin (the witness is then off the core). signed_distance's witnesses
+// must be on both bodies whichever path placed them.
+TEST(SatSegment, WitnessOnPolytopeIsOnItsBoundary) {
+  Rng g(80);
+  const std::vector<Vec3> pts = g.sphere_points(400, 0.5);
+  const ConvexPolytope poly(pts), rounded(pts, 0.02);
+  const Capsule cap(0.1, 0.6);
+  const Sphere ball(0.2);
+  Rng rng(81);
+  int overlapping = 0, known = 0, known_face = 0, known_edge = 0;
+  const int poses = testing::scaled(300);
+  while (overlapping < poses) {
+    const Transform ta = rng.pose(0.6), tb = rng.pose(0.0);
+    const bool with_ball = overlapping % 4 == 3;
+    const narrow::detail::SegmentCore core =
+        with_ball ? narrow::detail::SegmentCore::of(ball) : narrow::detail::SegmentCore::of(cap);
+    bool on = true;
+    const DistanceResult r = narrow::detail::sat_polytope_capsule_depth(poly, ta, core, tb, Vec3::Zero(), nullptr, &on);
+    if (!(r.status == Status::ok && r.distance + core.core_inflation() < 0.0)) continue;  // cores apart
+    ++overlapping;
+    const std::vector<Vec3> world = testing::transformed(ta, pts);
+    if (on) {
+      ++known;
+      EXPECT_NEAR(oracle::hull_signed_distance(world, r.point_a), 0.0, 1e-12) << "pose " << overlapping;
+      // A face's normal is the hull's at point_a; an edge's is between its faces'.
+      bool face = false;
+      for (const Vec3& n : poly.data().face_normals) face |= (ta.rotate(n) + r.normal).norm() < 1e-12;
+      (face ? known_face : known_edge) += 1;
+    }
+    bool on_rounded = true;
+    (void)narrow::detail::sat_polytope_capsule_depth(rounded, ta, core, tb, Vec3::Zero(), nullptr, &on_rounded);
+    EXPECT_FALSE(on_rounded) << "pose " << overlapping;
+    const Shape sa(poly), sb = with_ball ? Shape(ball) : Shape(cap);
+    const DistanceResult d = signed_distance(sa, ta, sb, tb);
+    EXPECT_NEAR(d.distance, r.distance, 1e-12);
+    EXPECT_NEAR(oracle::hull_signed_distance(world, d.point_a), 0.0, 1e-9) << "pose " << overlapping;
+    const Vec3 pb = tb.apply_inverse(d.point_b);
+    const double half = with_ball ? 0.0 : cap.half_length();
+    const double rb = with_ball ? ball.radius() : cap.radius();
+    EXPECT_NEAR((pb - Vec3(0, 0, std::clamp(pb.z(), -half, half))).norm(), rb, 1e-9) << "pose " << overlapping;
+  }
+  EXPECT_GT(known, poses / 2);
+  EXPECT_GT(known_face, 0);
+  EXPECT_GT(known_edge, 0);
+  // A capsule lying along a face, just below its plane: both ends trail
+  // (within rounding), and the end pushed out to the face plane is most
+  // often beside the face, off the hull. The SAT must not vouch for it then.
+  int lying = 0, unknown = 0;
+  for (int k = 0; k < testing::scaled(200); ++k) {
+    const Transform ta = rng.pose(0.3);
+    const std::size_t f = static_cast<std::size_t>(k * 7) % poly.data().faces.size();
+    const Vec3 n = poly.data().face_normals[f];
+    Vec3 centroid = Vec3::Zero();
+    for (const int v : poly.data().faces[f]) centroid += pts[static_cast<std::size_t>(v)];
+    centroid /= static_cast<double>(poly.data().faces[f].size());
+    const Vec3 t = Eigen::AngleAxisd(0.9 * k, n) * n.unitOrthogonal();
+    const Vec3 centre = centroid - (0.001 + 0.0001 * (k % 10)) * n;
+    const Mat3 R = Eigen::Quaterniond::FromTwoVectors(Vec3::UnitZ(), t).toRotationMatrix();
+    const Transform tb{ta.R * R, ta.apply(centre)};
+    bool on = true;
+    const DistanceResult r = narrow::detail::sat_polytope_capsule_depth(
+        poly, ta, narrow::detail::SegmentCore::of(cap), tb, Vec3::Zero(), nullptr, &on);
+    ASSERT_EQ(r.status, Status::ok);
+    ASSERT_LT(r.distance + cap.radius(), 0.0);  // the segment's middle is inside the hull
+    ++lying;
+    const std::vector<Vec3> world = testing::transformed(ta, pts);
+    if (on) {
+      EXPECT_NEAR(oracle::hull_signed_distance(world, r.point_a), 0.0, 1e-12) << "lying pose " << k;
+    } else {
+      ++unknown;
+    }
+    const DistanceResult d = signed_distance(Shape(poly), ta, Shape(cap), tb);
+    EXPECT_NEAR(d.distance, r.distance, 1e-12);
+    EXPECT_NEAR(oracle::hull_signed_distance(world, d.point_a), 0.0, 1e-9) << "lying pose " << k;
+  }
+  EXPECT_GT(unknown, lying / 10);  // the search still proves these
+}
+
 // Box–capsule (sat_box_capsule, and signed_distance in both orders) against
 // the Minkowski-difference oracle on the box's eight corners and the
 // segment's ends, at random poses and at poses where the capsule lies along

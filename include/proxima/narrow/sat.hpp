@@ -91,10 +91,14 @@ DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transfo
 /// a poor one only prunes less. A guess whose plane separates the cores is
 /// returned as that separating axis. `guess_vertex` (optional) receives the
 /// polytope's vertex supporting the guess: a hill-climbing hint for GJK.
+/// `witness_on_polytope` (optional) receives whether point_a of an exact
+/// answer lies on the polytope's surface by construction (a point of an
+/// edge, or of a face inside its polygon; never with a margin), so that the
+/// caller need not prove it by a search over all of the polytope's planes.
 /// A capsule or a sphere (SegmentCore::of) as B.
 DistanceResult sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta, const SegmentCore& b,
                                           const Transform& tb, const Vec3& normal_guess,
-                                          int* guess_vertex = nullptr);
+                                          int* guess_vertex = nullptr, bool* witness_on_polytope = nullptr);
 /// The SAT of sat_polytope_capsule_depth searching only axes with h_C (the
 /// cores' depth along them) below `below`: not_converged when there is none,
 /// which proves that the cores' depth is at least `below` (the certificate

@@ -60,8 +60,8 @@ void reduce(Simplex& s, const SimplexSolution& sol);
 /// Barycentric coordinates of p (in the plane of triangle abc) from signed
 /// areas in the coordinate plane the triangle is least foreshortened in (the
 /// signed-volume idea of Montanari et al. 2017), stable for thin triangles.
-inline void barycentric(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, double w[3]) {
-  const Vec3 n = (b - a).cross(c - a);
+/// `n` is the triangle's normal (b − a) × (c − a), when the caller has it.
+inline void barycentric(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& n, double w[3]) {
   int ax = 0;
   if (std::abs(n.y()) > std::abs(n[ax])) ax = 1;
   if (std::abs(n.z()) > std::abs(n[ax])) ax = 2;
@@ -78,6 +78,9 @@ inline void barycentric(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3&
   w[0] = area(p, b, c) / total;
   w[1] = area(a, p, c) / total;
   w[2] = 1.0 - w[0] - w[1];
+}
+inline void barycentric(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, double w[3]) {
+  barycentric(p, a, b, c, (b - a).cross(c - a), w);
 }
 
 /// closest() on any simplex, then reduce(); true when the origin is inside.

@@ -117,6 +117,8 @@ struct PolytopeData {
   /// Parallel to `cones`: each inner node's children (unused for leaves).
   std::vector<ConePair> cone_pairs;
   std::vector<ConeFace> cone_faces;
+  /// Parallel to `cone_faces`: each one's index into `faces` (its polygon).
+  std::vector<int> cone_face_ids;
   std::vector<ConeEdge> cone_edges;
   /// 3 for a solid hull; 2, 1 or 0 for a flat polygon, a segment or a point.
   int dimension = 3;
