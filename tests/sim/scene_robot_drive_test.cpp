@@ -35,7 +35,9 @@ extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(con
                                                          void (*free_hook)(const volatile void*));
 namespace {
 void drive_malloc_hook(const volatile void*, std::size_t) { count_drive_alloc(); }
-const int drive_hooks_installed = __sanitizer_install_malloc_and_free_hooks(drive_malloc_hook, nullptr);
+void drive_free_hook(const volatile void*) {}
+// The runtime installs none unless both hooks are given.
+const int drive_hooks_installed = __sanitizer_install_malloc_and_free_hooks(drive_malloc_hook, drive_free_hook);
 }  // namespace
 #else
 // glibc's own entry points, for the program's malloc and calloc to forward
@@ -66,6 +68,9 @@ long allocations_in(F&& f) {
 }
 
 TEST(SceneRobotDrive, AllocatesNothingPerStepBeforeBetweenAndAfterTheKeys) {
+#if defined(__SANITIZE_ADDRESS__)
+  ASSERT_GT(drive_hooks_installed, 0);
+#endif
   // The counter sees an Eigen vector's allocation, so a zero below is not
   // the counter missing it.
   EXPECT_GE(allocations_in([] {
