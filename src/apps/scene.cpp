@@ -32,10 +32,10 @@ struct SceneContext {
 // fuzz/fuzz_scene.cpp, which fed a dt of 2e53 s.
 constexpr double kMaxDt = 1.0;           // s
 constexpr double kMaxSteps = 1e9;        // time / dt
-constexpr double kMaxRate = 1e6;         // |gravity| m/s², |velocity| m/s, |angular velocity| rad/s
+constexpr double kMaxRate = kMaxSceneRate;  // |gravity| m/s², |velocity| m/s, |angular velocity| rad/s
 constexpr double kMaxCount = 1e6;        // pgs_iterations, tessellated_sphere vertices
 constexpr double kMaxFrictionDirections = 64;
-constexpr double kMaxForce = 1e12;       // |force| N, |torque| N·m
+constexpr double kMaxForce = kMaxSceneForce;  // |force| N, |torque| N·m
 
 Vec3 bounded_vec3(const json& j, const std::string& field, const char* unit, double limit = kMaxRate) {
   return bounded_vec3_at(j, field, unit, limit);

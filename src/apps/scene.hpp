@@ -17,6 +17,14 @@
 
 namespace proxima::apps {
 
+/// The magnitudes a scene file accepts (docs/scene-format.md), and
+/// proxima.World's arguments too (src/python/simulation.cpp): beyond them a
+/// few steps overflow the doubles. |gravity| m/s², |velocity| m/s and
+/// |angular velocity| rad/s up to kMaxSceneRate; |force| N and |torque| N·m
+/// up to kMaxSceneForce.
+inline constexpr double kMaxSceneRate = 1e6;
+inline constexpr double kMaxSceneForce = 1e12;
+
 struct Scene {
   std::string name;
   sim::World world;

@@ -16,9 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kMaxGain = 1e12;   // kp (N m/rad), kd (N m s/rad)
-constexpr double kMaxTorque = 1e12;  // N m
-
 // A joint vector of the robot's dof() values within ±limit, or (when
 // `scalar_ok`) one number for every joint.
 Eigen::VectorXd joint_vector_at(const json& j, const std::string& field, const robot::RobotModel& m, double lo,
@@ -101,7 +98,7 @@ SceneRobot robot_from_json(const json& j, const std::string& field, const std::s
     s.initial.q = q ? joint_vector_at(*q, r.field("q"), m, -kMaxLength, kMaxLength, false) : Eigen::VectorXd::Zero(n);
     const json* qd = r.get("qd");
     const Eigen::VectorXd rates =
-        qd ? joint_vector_at(*qd, r.field("qd"), m, -1e6, 1e6, false) : Eigen::VectorXd::Zero(n);
+        qd ? joint_vector_at(*qd, r.field("qd"), m, -kMaxRobotRate, kMaxRobotRate, false) : Eigen::VectorXd::Zero(n);
     // A floating base's twist comes first in the velocities (dynamics.hpp).
     robot::Vec6 twist = robot::Vec6::Zero();
     if (const json* bt = r.get("base_twist")) {
@@ -110,14 +107,14 @@ SceneRobot robot_from_json(const json& j, const std::string& field, const std::s
       const json& a = array_at(*bt, tf, "6 numbers: v, then w, in the root link's frame");
       if (a.size() != 6) fail(tf, "has " + std::to_string(a.size()) + " values, expected 6 (v, then w)");
       for (std::size_t i = 0; i < 6; ++i)
-        twist[static_cast<Eigen::Index>(i)] = number_at(a[i], index_path(tf, i), Range{-1e6, 1e6});
+        twist[static_cast<Eigen::Index>(i)] = number_at(a[i], index_path(tf, i), Range{-kMaxRobotRate, kMaxRobotRate});
     }
     const Eigen::Index off = s.kind == robot::BaseKind::floating ? 6 : 0;
     s.initial.qd.resize(off + n);
     s.initial.qd.head(off) = twist.head(off);
     s.initial.qd.tail(n) = rates;
     const json* torque = r.get("torque");
-    s.torque = torque ? joint_vector_at(*torque, r.field("torque"), m, -kMaxTorque, kMaxTorque, false)
+    s.torque = torque ? joint_vector_at(*torque, r.field("torque"), m, -kMaxRobotTorque, kMaxRobotTorque, false)
                       : Eigen::VectorXd::Zero(n);
     const json* kp = r.get("kp");
     const json* kd = r.get("kd");
@@ -126,8 +123,8 @@ SceneRobot robot_from_json(const json& j, const std::string& field, const std::s
       if (!kp) fail(field, "missing \"kp\" (PD control needs kp, kd and targets)");
       if (!kd) fail(field, "missing \"kd\" (PD control needs kp, kd and targets)");
       if (!targets) fail(field, "missing \"targets\" (PD control needs kp, kd and targets)");
-      s.kp = joint_vector_at(*kp, r.field("kp"), m, 0.0, kMaxGain, true);
-      s.kd = joint_vector_at(*kd, r.field("kd"), m, 0.0, kMaxGain, true);
+      s.kp = joint_vector_at(*kp, r.field("kp"), m, 0.0, kMaxRobotGain, true);
+      s.kd = joint_vector_at(*kd, r.field("kd"), m, 0.0, kMaxRobotGain, true);
       const std::string tf = r.field("targets");
       array_at(*targets, tf, "{\"t\", \"q\"} objects", true);
       for (std::size_t i = 0; i < targets->size(); ++i) {
@@ -178,9 +175,9 @@ robot::RobotWorld SceneRobot::make_world(sim::World world) const {
 
 void SceneRobot::drive(robot::RobotWorld& rw) const {
   if (kp.size() == 0) return;
-  Eigen::VectorXd q, qd;
-  target_at(rw.time(), q, qd);
-  rw.robot().set_pd(kp, kd, q, qd);
+  // target_at assigns into vectors of the right size once they have it.
+  target_at(rw.time(), drive_q, drive_qd);
+  rw.robot().set_pd(kp, kd, drive_q, drive_qd);
 }
 
 std::vector<SceneRobot> robots_from_json(const json& j, const std::string& field, const std::string& base_dir,

@@ -17,6 +17,15 @@
 
 namespace proxima::apps {
 
+/// The ranges a scene's robot entry accepts, and proxima.RobotWorld's
+/// arguments too (src/python/robot_world.cpp): joint rates and a floating
+/// base's twist (rad/s, m/s) within ±kMaxRobotRate, gains (kp N m/rad, kd
+/// N m s/rad) in [0, kMaxRobotGain], torques within ±kMaxRobotTorque (N m or
+/// N); joint positions within ±kMaxLength.
+inline constexpr double kMaxRobotRate = 1e6;
+inline constexpr double kMaxRobotGain = 1e12;
+inline constexpr double kMaxRobotTorque = 1e12;
+
 /// One key of a target trajectory: joint positions at time t (s).
 struct RobotTargetKey {
   double t = 0.0;
@@ -47,8 +56,15 @@ struct SceneRobot {
   void target_at(double t, Eigen::VectorXd& q, Eigen::VectorXd& qd) const;
   /// The robot among `world`'s bodies, its torque and (at time 0) targets set.
   robot::RobotWorld make_world(sim::World world) const;
-  /// Sets the PD targets of time rw.time() (no-op without PD).
+  /// Sets the PD targets of time rw.time() (no-op without PD). It runs
+  /// every step, so it allocates nothing after its first call: the targets
+  /// are made in drive_q and drive_qd.
   void drive(robot::RobotWorld& rw) const;
+
+  /// drive()'s scratch, sized by its first call. Mutable because drive()
+  /// is const: one SceneRobot drives one RobotWorld at a time, not two
+  /// threads at once (the RobotWorld it steps is not shared either).
+  mutable Eigen::VectorXd drive_q, drive_qd;
 };
 
 /// The scene's "robots" array (at most one: RobotWorld holds one robot),

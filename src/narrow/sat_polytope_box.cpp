@@ -86,7 +86,10 @@ class BoxConeWalk {
       int node;
       double bound;
     };
-    Entry stack[128];
+    // At most cone_depth ≤ kMaxDepth entries (NormalCone::kMaxDepth): a
+    // push never finds the stack full, and no node is dropped, which the
+    // coherence certificate (incremental_depth.hpp) relies on.
+    Entry stack[NormalCone::kMaxDepth];
     int top = 0;
     stack[top++] = {0, bound(d_.cones[0])};
     while (top > 0) {
@@ -103,8 +106,8 @@ class BoxConeWalk {
       // The nearer child is pushed last, so it is popped first.
       const bool left_near = bl <= br;
       const Entry near_e{left_near ? l : r, left_near ? bl : br}, far_e{left_near ? r : l, left_near ? br : bl};
-      if (far_e.bound < limit() && top < 127) stack[top++] = far_e;
-      if (near_e.bound < limit() && top < 127) stack[top++] = near_e;
+      if (far_e.bound < limit()) stack[top++] = far_e;
+      if (near_e.bound < limit()) stack[top++] = near_e;
     }
     return finish(hint);
   }

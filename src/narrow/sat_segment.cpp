@@ -80,13 +80,16 @@ class SegmentSat {
   }
 
   SegmentBest run() {
-    // Explicit stack: depth ≤ log2(faces) + 1 levels, two entries each.
+    // Explicit stack of at most cone_depth ≤ kMaxDepth entries
+    // (NormalCone::kMaxDepth), the unconditional writes below included: a
+    // push never finds it full, and no node is dropped, which the coherence
+    // certificate (incremental_depth.hpp) relies on.
     struct Entry {
       int node;
       double bound;
       int side;
     };
-    Entry stack[128];
+    Entry stack[NormalCone::kMaxDepth];
     int top = 0;
     int side = 0;
     stack[top++] = {0, bound(0, side), side};

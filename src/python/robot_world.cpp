@@ -17,6 +17,7 @@
 
 #include <pybind11/stl/filesystem.h>
 
+#include "../apps/json_reader.hpp"  // number_text: ranges worded as the scene file reader words them
 #include "../apps/scene.hpp"  // load_scene, scene_from_json (src/python has a scene.hpp of its own)
 #include "bindings.hpp"
 #include "scene.hpp"
@@ -39,15 +40,37 @@ struct PyRobotWorld {
 
 using RobotWorldLock = std::lock_guard<std::mutex>;
 
+// The closed range [lo, hi] a number must be in, as the scene file reader
+// words it.
+struct JointRange {
+  double lo, hi;
+};
+
+// The reason x is refused, or empty when it is finite and in `range`.
+std::string joint_value_problem(double x, const JointRange& range) {
+  if (!std::isfinite(x)) return "must be finite (got " + repr(x) + ")";
+  if (x < range.lo || x > range.hi)
+    return "must be in [" + apps::number_text(range.lo) + ", " + apps::number_text(range.hi) + "] (got " + repr(x) +
+           ")";
+  return {};
+}
+
+// The ranges of a scene's robot entry (apps/scene_robot.hpp).
+constexpr JointRange kRobotPositionRange{-kMaxLength, kMaxLength};
+constexpr JointRange kRobotRateRange{-apps::kMaxRobotRate, apps::kMaxRobotRate};
+constexpr JointRange kRobotGainRange{0.0, apps::kMaxRobotGain};
+constexpr JointRange kRobotTorqueRange{-apps::kMaxRobotTorque, apps::kMaxRobotTorque};
+
 // A joint vector: an array of dof() numbers, or (when `scalar_ok`) one number
-// for every joint. Sizes and finiteness are checked here, naming `name`.
+// for every joint. Sizes, finiteness and `range` are checked here, naming
+// `name`, the index and the joint.
 Eigen::VectorXd joint_values(const robot::RobotModel& m, const py::handle& value, const std::string& name,
-                             bool scalar_ok) {
+                             bool scalar_ok, const JointRange& range) {
   const auto dof = static_cast<Eigen::Index>(m.variable_count());
   if (scalar_ok && (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value)) &&
       !py::isinstance<py::bool_>(value)) {
     const double x = value.cast<double>();
-    if (!std::isfinite(x)) value_error(name + ": must be finite (got " + repr(x) + ")");
+    if (const std::string why = joint_value_problem(x, range); !why.empty()) value_error(name + ": " + why);
     return Eigen::VectorXd::Constant(dof, x);
   }
   const DoubleArray a = double_array(value, name);
@@ -57,9 +80,9 @@ Eigen::VectorXd joint_values(const robot::RobotModel& m, const py::handle& value
   Eigen::VectorXd out(dof);
   for (Eigen::Index i = 0; i < dof; ++i) {
     out[i] = a.data()[i];
-    if (!std::isfinite(out[i]))
+    if (const std::string why = joint_value_problem(out[i], range); !why.empty())
       value_error(name + "[" + std::to_string(i) + "] (joint '" + m.joint(m.variable_joint(static_cast<std::size_t>(i))).name +
-                  "'): must be finite (got " + repr(out[i]) + ")");
+                  "'): " + why);
   }
   return out;
 }
@@ -118,10 +141,10 @@ void bind_robot_world(py::module_& m) {
              const robot::RobotModel& model = geometry->model();
              robot::ArticulatedState s;
              s.q = q.is_none() ? Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.variable_count()))
-                               : joint_values(model, q, "q", false);
+                               : joint_values(model, q, "q", false, kRobotPositionRange);
              const Eigen::VectorXd rates = qd.is_none()
                                                ? Eigen::VectorXd::Zero(static_cast<Eigen::Index>(model.variable_count()))
-                                               : joint_values(model, qd, "qd", false);
+                                               : joint_values(model, qd, "qd", false, kRobotRateRange);
              if (!floating_base && !base_twist.is_none())
                value_error("base_twist: only a floating base (floating_base=True) moves");
              robot::Vec6 twist = robot::Vec6::Zero();
@@ -132,8 +155,8 @@ void bind_robot_world(py::module_& m) {
                              shape_string(a));
                for (py::ssize_t i = 0; i < 6; ++i) {
                  twist[i] = a.at(i);
-                 if (!std::isfinite(twist[i]))
-                   value_error("base_twist[" + std::to_string(i) + "]: must be finite (got " + repr(twist[i]) + ")");
+                 if (const std::string why = joint_value_problem(twist[i], kRobotRateRange); !why.empty())
+                   value_error("base_twist[" + std::to_string(i) + "] (" + (i < 3 ? "v" : "w") + "): " + why);
                }
              }
              s.qd.resize((floating_base ? 6 : 0) + rates.size());
@@ -254,10 +277,11 @@ void bind_robot_world(py::module_& m) {
              const py::object& qd_target) {
             RobotWorldLock l(r.mutex);
             const robot::RobotModel& model = r.rw->robot().dynamics().model();
-            const Eigen::VectorXd p = joint_values(model, kp, "kp", true), d = joint_values(model, kd, "kd", true);
-            const Eigen::VectorXd target = joint_values(model, q_target, "q_target", false);
+            const Eigen::VectorXd p = joint_values(model, kp, "kp", true, kRobotGainRange),
+                                  d = joint_values(model, kd, "kd", true, kRobotGainRange);
+            const Eigen::VectorXd target = joint_values(model, q_target, "q_target", false, kRobotPositionRange);
             const Eigen::VectorXd rate = qd_target.is_none() ? Eigen::VectorXd::Zero(target.size())
-                                                             : joint_values(model, qd_target, "qd_target", false);
+                                                             : joint_values(model, qd_target, "qd_target", false, kRobotRateRange);
             r.rw->robot().set_pd(p, d, target, rate);
             r.scripted = false;
           },
@@ -288,7 +312,7 @@ void bind_robot_world(py::module_& m) {
           "set_torque",
           [](PyRobotWorld& r, const py::object& tau) {
             RobotWorldLock l(r.mutex);
-            r.rw->robot().set_torque(joint_values(r.rw->robot().dynamics().model(), tau, "tau", false));
+            r.rw->robot().set_torque(joint_values(r.rw->robot().dynamics().model(), tau, "tau", false, kRobotTorqueRange));
           },
           py::arg("tau"), "Feed-forward joint torques (N m or N), held until changed.")
       .def(

@@ -88,14 +88,20 @@ double finite_arg(double x, const std::string& name, double lo, double hi, const
   return x;
 }
 
-Vec3 finite_vec3(const py::handle& value, const std::string& name) {
+// A finite vector of magnitude up to `limit` (the scene file's limits,
+// apps/scene.hpp), refused in the scene file reader's words.
+Vec3 finite_vec3(const py::handle& value, const std::string& name, const char* unit, double limit) {
   const Vec3 v = vec3_arg(value, name);
   if (!v.allFinite()) value_error(name + ": must be finite (got " + repr(v) + ")");
+  if (!(v.stableNorm() <= limit))
+    value_error(name + ": magnitude " + apps::number_text(v.stableNorm()) + " " + unit + " is above " +
+                apps::number_text(limit));
   return v;
 }
 
 // times (N,) and values (N, 3) as a schedule; the library checks the order.
-sim::LoadSchedule schedule_arg(const py::handle& times, const py::handle& values, const std::string& name) {
+sim::LoadSchedule schedule_arg(const py::handle& times, const py::handle& values, const std::string& name,
+                               const char* unit) {
   const DoubleArray t = double_array(times, name + " times");
   if (t.ndim() != 1) value_error(name + " times: expected a 1-d array, got shape " + shape_string(t));
   const std::vector<Vec3> v = points_arg(values, name + " values");
@@ -103,7 +109,13 @@ sim::LoadSchedule schedule_arg(const py::handle& times, const py::handle& values
     value_error(name + ": " + std::to_string(t.shape(0)) + " times but " + std::to_string(v.size()) + " values");
   if (v.empty()) value_error(name + ": needs at least one key");
   sim::LoadSchedule s;
-  for (std::size_t i = 0; i < v.size(); ++i) s.keys.push_back({t.data()[i], v[i]});
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    // Non-finite values are the library's to refuse (it names the body).
+    if (v[i].allFinite() && !(v[i].stableNorm() <= apps::kMaxSceneForce))
+      value_error(name + " values[" + std::to_string(i) + "]: magnitude " + apps::number_text(v[i].stableNorm()) + " " +
+                  unit + " is above " + apps::number_text(apps::kMaxSceneForce));
+    s.keys.push_back({t.data()[i], v[i]});
+  }
   return s;
 }
 
@@ -136,7 +148,7 @@ void bind_simulation(py::module_& m) {
                       "Not for concurrent use from several threads beyond step() waiting for other calls.")
       .def(py::init([](const py::object& gravity, double dt, const std::string& solver) {
              auto w = std::make_unique<PyWorld>();
-             w->world.gravity = finite_vec3(gravity, "gravity");
+             w->world.gravity = finite_vec3(gravity, "gravity", "m/s²", apps::kMaxSceneRate);
              w->world.options.dt = finite_arg(dt, "dt", 1e-300, 1.0, "(0, 1] s");
              w->world.options.solver = solver_arg(solver);
              return w;
@@ -165,7 +177,7 @@ void bind_simulation(py::module_& m) {
       .def_property(
           "gravity", [](PyWorld& w) { Lock l(w.mutex); return to_array(w.world.gravity); },
           [](PyWorld& w, const py::object& g) {
-            const Vec3 v = finite_vec3(g, "gravity");
+            const Vec3 v = finite_vec3(g, "gravity", "m/s²", apps::kMaxSceneRate);
             Lock l(w.mutex);
             w.world.gravity = v;
           },
@@ -187,8 +199,9 @@ void bind_simulation(py::module_& m) {
             b.geometry = body_geometry(shape, max_contacts);
             b.pose = pose_arg(pose, "pose", PoseCheck::strict);
             b.is_static = is_static;
-            if (!velocity.is_none()) b.linear_velocity = finite_vec3(velocity, "velocity");
-            if (!angular_velocity.is_none()) b.angular_velocity = finite_vec3(angular_velocity, "angular_velocity");
+            if (!velocity.is_none()) b.linear_velocity = finite_vec3(velocity, "velocity", "m/s", apps::kMaxSceneRate);
+            if (!angular_velocity.is_none())
+              b.angular_velocity = finite_vec3(angular_velocity, "angular_velocity", "rad/s", apps::kMaxSceneRate);
             const int kinds = int(is_static) + int(kinematic) + int(density.has_value()) + int(mass.has_value());
             if (kinds != 1)
               value_error("add_body '" + name + "': give exactly one of density, mass, static=True or kinematic=True");
@@ -273,7 +286,7 @@ void bind_simulation(py::module_& m) {
       .def(
           "set_force",
           [](PyWorld& w, const py::object& body, const py::object& force) {
-            const Vec3 f = finite_vec3(force, "force");
+            const Vec3 f = finite_vec3(force, "force", "N", apps::kMaxSceneForce);
             Lock l(w.mutex);
             const int i = body_arg(w.world, body);
             w.world.set_force_schedule(i, {});
@@ -283,7 +296,7 @@ void bind_simulation(py::module_& m) {
       .def(
           "set_torque",
           [](PyWorld& w, const py::object& body, const py::object& torque) {
-            const Vec3 t = finite_vec3(torque, "torque");
+            const Vec3 t = finite_vec3(torque, "torque", "N·m", apps::kMaxSceneForce);
             Lock l(w.mutex);
             const int i = body_arg(w.world, body);
             w.world.set_torque_schedule(i, {});
@@ -293,7 +306,7 @@ void bind_simulation(py::module_& m) {
       .def(
           "set_force_schedule",
           [](PyWorld& w, const py::object& body, const py::object& times, const py::object& forces) {
-            sim::LoadSchedule s = schedule_arg(times, forces, "force");
+            sim::LoadSchedule s = schedule_arg(times, forces, "force", "N");
             Lock l(w.mutex);
             w.world.set_force_schedule(body_arg(w.world, body), std::move(s));
           },
@@ -302,7 +315,7 @@ void bind_simulation(py::module_& m) {
       .def(
           "set_torque_schedule",
           [](PyWorld& w, const py::object& body, const py::object& times, const py::object& torques) {
-            sim::LoadSchedule s = schedule_arg(times, torques, "torque");
+            sim::LoadSchedule s = schedule_arg(times, torques, "torque", "N·m");
             Lock l(w.mutex);
             w.world.set_torque_schedule(body_arg(w.world, body), std::move(s));
           },
@@ -326,8 +339,9 @@ void bind_simulation(py::module_& m) {
               }
               if (path.keyframes.empty()) value_error("set_kinematic: keyframes: needs at least one keyframe");
             } else {
-              if (!velocity.is_none()) path.velocity = finite_vec3(velocity, "velocity");
-              if (!angular_velocity.is_none()) path.angular_velocity = finite_vec3(angular_velocity, "angular_velocity");
+              if (!velocity.is_none()) path.velocity = finite_vec3(velocity, "velocity", "m/s", apps::kMaxSceneRate);
+              if (!angular_velocity.is_none())
+                path.angular_velocity = finite_vec3(angular_velocity, "angular_velocity", "rad/s", apps::kMaxSceneRate);
             }
             Lock l(w.mutex);
             w.world.set_kinematic(body_arg(w.world, body), std::move(path));

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -32,7 +33,36 @@ std::shared_ptr<const sim::Geometry> link_part_geometry(const LinkShape& s) {
 
 namespace {
 
+std::string translation_text(const Vec3& p) {
+  std::ostringstream s;
+  s.precision(6);
+  s << "[" << p.x() << ", " << p.y() << ", " << p.z() << "]";
+  return s.str();
+}
+
+// `initial` with its base at `base`, the one pose that says where the root
+// link is (or starts). A state that names another pose is refused rather
+// than overridden: the caller meant one of the two, and which one is not
+// for us to guess. The default pose (exactly the identity) names none; a
+// pose equal to `base` up to rounding (a state read back from a robot
+// standing there) agrees.
 ArticulatedState at_base(ArticulatedState s, const Transform& base) {
+  const Transform& given = s.base;
+  const bool unset = given.p == Vec3::Zero() && given.R == Mat3::Identity();
+  const bool same = given.is_finite() && (given.p - base.p).norm() <= 1e-9 * (1.0 + base.p.norm()) &&
+                    (given.R - base.R).cwiseAbs().maxCoeff() <= 1e-9;
+  if (!unset && !same) {
+    const double turn = given.is_finite() && base.is_finite()
+                            ? Eigen::AngleAxisd(Mat3(given.R.transpose() * base.R)).angle()
+                            : std::nan("");
+    std::ostringstream angle;
+    angle.precision(6);
+    angle << turn;
+    throw Error("robot world: initial.base (translation " + translation_text(given.p) + ") and base (translation " +
+                translation_text(base.p) + ", turned " + angle.str() +
+                " rad from it) disagree; the root link is placed at base: leave initial.base at its default "
+                "(identity) or set it equal to base");
+  }
   s.base = base;
   return s;
 }

@@ -8,6 +8,7 @@
 #include <limits>
 #include <numeric>
 #include <sstream>
+#include <string>
 #include <utility>
 
 extern "C" {
@@ -224,10 +225,17 @@ void finish_polytope(PolytopeData& d) {
 // less than bounding a cone, and the traversal's branches cost more than
 // either (callgrind on the bench poses: 8 beat 2, 3, 4 and 6 at N = 200 and
 // 2000).
+// The levels node() makes for n faces: the median split hands the larger
+// half, ⌈n/2⌉, to the right child.
+constexpr int cone_levels(long long n) { return n <= 8 ? 1 : 1 + cone_levels((n + 1) / 2); }
+
 class ConeBuilder {
  public:
   static constexpr int kLeafFaces = 8;
   static_assert(kLeafFaces <= NormalCone::kMaxLeafFaces);
+  static_assert(kLeafFaces == 8, "cone_levels assumes leaves of 8 faces");
+  // Every face count an int holds fits the walks' stacks (NormalCone::kMaxDepth).
+  static_assert(cone_levels(std::numeric_limits<int>::max()) <= NormalCone::kMaxDepth);
 
   explicit ConeBuilder(PolytopeData& d) : d_(d), owned_(d.faces.size()) {
     for (std::size_t e = 0; e < d.edges.size(); ++e) {
@@ -240,7 +248,13 @@ class ConeBuilder {
     std::vector<int> order(d_.faces.size());
     std::iota(order.begin(), order.end(), 0);
     d_.cones.reserve(2 * order.size() / kLeafFaces + 2);
-    node(order, 0, static_cast<int>(order.size()));
+    d_.cone_depth = node(order, 0, static_cast<int>(order.size()));
+    // The static_assert above covers this; checked all the same, as a walk
+    // whose stack filled would drop nodes and answer wrongly without a word.
+    if (d_.cone_depth > NormalCone::kMaxDepth)
+      throw Error("convex polytope: cone hierarchy of " + std::to_string(d_.cone_depth) + " levels over " +
+                  std::to_string(order.size()) + " faces exceeds the walks' " +
+                  std::to_string(NormalCone::kMaxDepth));
     d_.cone_pairs.assign(d_.cones.size(), ConePair{});
     for (std::size_t k = 0; k < d_.cones.size(); ++k) {
       if (d_.cones[k].right < 0) continue;
@@ -311,7 +325,8 @@ class ConeBuilder {
     return c;
   }
 
-  void node(std::vector<int>& order, int lo, int hi) {
+  // Builds the subtree of order[lo, hi); returns its levels.
+  int node(std::vector<int>& order, int lo, int hi) {
     const auto self = d_.cones.size();
     d_.cones.push_back(cone_of(order, lo, hi));
     if (hi - lo <= kLeafFaces) {
@@ -331,7 +346,7 @@ class ConeBuilder {
       }
       c.face_end = static_cast<int>(d_.cone_faces.size());
       c.edge_end = static_cast<int>(d_.cone_edges.size());
-      return;
+      return 1;
     }
     Vec3 lo_c = Vec3::Constant(std::numeric_limits<double>::infinity()), hi_c = -lo_c;
     for (int k = lo; k < hi; ++k) {
@@ -343,9 +358,9 @@ class ConeBuilder {
     const int mid = lo + (hi - lo) / 2;
     std::nth_element(order.begin() + lo, order.begin() + mid, order.begin() + hi,
                      [&](int a, int b) { return normal(a)[axis] < normal(b)[axis]; });
-    node(order, lo, mid);
+    const int left = node(order, lo, mid);
     d_.cones[self].right = static_cast<int>(d_.cones.size());
-    node(order, mid, hi);
+    return 1 + std::max(left, node(order, mid, hi));
   }
 
   PolytopeData& d_;
@@ -553,8 +568,8 @@ double ConvexPolytope::largest_plane_value(const Vec3& q, double enough) const {
   if (d.cones.empty() || d.face_normals.size() <= kScanFaces) return plane_scan(d, q, enough);
   // Branch and bound: a cone's faces have n·q ≤ cap_max and offsets ≥
   // min_offset, so no face under it exceeds their difference. Depth-first,
-  // the larger bound first; the hierarchy's median splits keep the depth
-  // near log2(faces / 8), far inside the stack.
+  // the larger bound first; the stack holds at most cone_depth ≤ kMaxDepth
+  // entries (NormalCone::kMaxDepth).
   const double len = q.norm();
   const auto bound = [&](int k) {
     const NormalCone& c = d.cones[static_cast<std::size_t>(k)];
@@ -564,7 +579,7 @@ double ConvexPolytope::largest_plane_value(const Vec3& q, double enough) const {
     int node;
     double bound;
   };
-  Entry stack[128];
+  Entry stack[NormalCone::kMaxDepth];
   int top = 0;
   stack[top++] = {0, std::numeric_limits<double>::infinity()};
   while (top > 0) {
@@ -578,11 +593,6 @@ double ConvexPolytope::largest_plane_value(const Vec3& q, double enough) const {
       }
       if (best > enough) return best;
       continue;
-    }
-    if (top + 2 > 128) {
-      // Not reached with the median splits; kept so that a deeper tree
-      // still gets the exact answer.
-      return plane_scan(d, q, enough);
     }
     Entry near{e.node + 1, bound(e.node + 1)}, far{c.right, bound(c.right)};
     if (far.bound > near.bound) std::swap(near, far);

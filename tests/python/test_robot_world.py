@@ -102,8 +102,19 @@ class FloatingBrick(unittest.TestCase):
             proxima.RobotWorld(self.urdf, self.world(), base_twist=np.zeros(6))
         with self.assertRaisesRegex(ValueError, r"base_twist: expected 6 values"):
             proxima.RobotWorld(self.urdf, self.world(), floating_base=True, base_twist=np.zeros(5))
-        with self.assertRaisesRegex(ValueError, r"base_twist\[4\]: must be finite"):
+        with self.assertRaisesRegex(ValueError, r"base_twist\[4\] \(w\): must be finite"):
             proxima.RobotWorld(self.urdf, self.world(), floating_base=True, base_twist=[0, 0, 0, 0, np.nan, 0])
+        # The scene file's range (docs/scene-format.md), in the same words.
+        with self.assertRaisesRegex(ValueError, r"base_twist\[1\] \(v\): must be in \[-1e\+06, 1e\+06\] \(got 2e\+06\)"):
+            proxima.RobotWorld(self.urdf, self.world(), floating_base=True, base_twist=[0, 2e6, 0, 0, 0, 0])
+        with self.assertRaisesRegex(ValueError, r"base_twist\[5\] \(w\): must be in \[-1e\+06, 1e\+06\]"):
+            proxima.RobotWorld(self.urdf, self.world(), floating_base=True, base_twist=[0, 0, 0, 0, 0, -1.5e6])
+        with self.assertRaisesRegex(ValueError, r"qd\[0\] \(joint 'hinge'\): must be in \[-1e\+06, 1e\+06\]"):
+            proxima.RobotWorld(self.urdf, self.world(), floating_base=True, qd=[1e7])
+        # At the bounds themselves: taken.
+        rw = proxima.RobotWorld(self.urdf, self.world(), floating_base=True, qd=[-1e6], base_twist=[1e6, 0, 0, 0, 0, -1e6])
+        self.assertEqual(rw.qd[0], -1e6)
+        np.testing.assert_array_equal(rw.base_twist, [1e6, 0, 0, 0, 0, -1e6])
         # A fixed base reads back as fixed, at its pose, without a twist.
         rw = proxima.RobotWorld(self.urdf, self.world(), base=([0, 0, 0.5], [1, 0, 0, 0]))
         self.assertFalse(rw.floating_base)
@@ -218,8 +229,20 @@ class PlateCarryingACube(unittest.TestCase):
             rw.set_pd(1.0, 1.0, [float("nan")])
         with self.assertRaisesRegex(ValueError, r"kd: must be finite"):
             rw.set_pd(1.0, float("inf"), [0.0])
-        with self.assertRaisesRegex(ValueError, r"PD gains of joint 'pivot' must be >= 0"):
+        with self.assertRaisesRegex(ValueError, r"kp: must be in \[0, 1e\+12\] \(got -1.0\)"):
             rw.set_pd(-1.0, 1.0, [0.0])
+        with self.assertRaisesRegex(ValueError, r"kd\[0\] \(joint 'pivot'\): must be in \[0, 1e\+12\] \(got 2e\+12\)"):
+            rw.set_pd(1.0, [2e12], [0.0])
+        with self.assertRaisesRegex(ValueError, r"q_target\[0\] \(joint 'pivot'\): must be in \[-1e\+15, 1e\+15\]"):
+            rw.set_pd(1.0, 1.0, [2e15])
+        with self.assertRaisesRegex(ValueError, r"qd_target\[0\] \(joint 'pivot'\): must be in \[-1e\+06, 1e\+06\]"):
+            rw.set_pd(1.0, 1.0, [0.0], [-3e6])
+        with self.assertRaisesRegex(ValueError, r"tau\[0\] \(joint 'pivot'\): must be in \[-1e\+12, 1e\+12\]"):
+            rw.set_torque([1e13])
+        with self.assertRaisesRegex(ValueError, r"qd\[0\] \(joint 'pivot'\): must be in \[-1e\+06, 1e\+06\] \(got 1000001.0\)"):
+            proxima.RobotWorld(self.urdf, w, qd=[1e6 + 1])
+        with self.assertRaisesRegex(ValueError, r"q\[0\] \(joint 'pivot'\): must be in \[-1e\+15, 1e\+15\]"):
+            proxima.RobotWorld(self.urdf, w, q=[-1e16])
         with self.assertRaisesRegex(ValueError, r"tau: expected 1 joint values"):
             rw.set_torque([0.0, 0.0])
         with self.assertRaisesRegex(ValueError, r"step: n must be >= 0"):

@@ -295,6 +295,45 @@ class BadInput(unittest.TestCase):
         with self.assertRaises(TypeError):
             w.add_body("y", "sphere", density=1)
 
+    def test_magnitudes_beyond_the_scene_files_limits_raise_in_its_words(self):
+        # A scene file refuses these (docs/scene-format.md); so does the World
+        # built here, with the same reason after the argument's name.
+        with self.assertRaises(ValueError) as scene:
+            proxima.World.from_json('{"bodies": [{"name": "b", "shape": {"shape": "sphere", "radius": 0.1}, '
+                                    '"density": 1, "velocity": [0, 2e6, 0]}]}')
+        self.assertIn("velocity: magnitude 2e+06 m/s is above 1e+06", str(scene.exception))
+        w = proxima.World()
+        w.add_body("ball", proxima.Sphere(0.1), density=1000)
+        w.add_body("pusher", proxima.Box(0.1, 0.1, 0.1), ([1, 0, 0], [1, 0, 0, 0]), kinematic=True)
+        cases = [
+            (lambda: proxima.World(gravity=[0, 0, -2e6]), "gravity: magnitude 2e+06 m/s² is above 1e+06"),
+            (lambda: setattr(w, "gravity", [1e300, 0, 0]), "gravity: magnitude 1e+300 m/s² is above 1e+06"),
+            (lambda: w.add_body("x", proxima.Sphere(0.1), density=1, velocity=[0, 2e6, 0]),
+             "velocity: magnitude 2e+06 m/s is above 1e+06"),
+            (lambda: w.add_body("x", proxima.Sphere(0.1), density=1, angular_velocity=[8e5, 8e5, 0]),
+             "angular_velocity: magnitude 1.13137e+06 rad/s is above 1e+06"),
+            (lambda: w.set_force("ball", [0, 0, -1e13]), "force: magnitude 1e+13 N is above 1e+12"),
+            (lambda: w.set_torque("ball", [0, 1e15, 0]), "torque: magnitude 1e+15 N·m is above 1e+12"),
+            (lambda: w.set_force_schedule("ball", [0, 1], [[0, 0, 0], [0, 0, 2e12]]),
+             "force values[1]: magnitude 2e+12 N is above 1e+12"),
+            (lambda: w.set_torque_schedule("ball", [0], [[3e12, 0, 0]]),
+             "torque values[0]: magnitude 3e+12 N·m is above 1e+12"),
+            (lambda: w.set_kinematic("pusher", velocity=[5e6, 0, 0]), "velocity: magnitude 5e+06 m/s is above 1e+06"),
+            (lambda: w.set_kinematic("pusher", angular_velocity=[0, 0, -1e7]),
+             "angular_velocity: magnitude 1e+07 rad/s is above 1e+06"),
+        ]
+        for call, message in cases:
+            with self.assertRaises(ValueError) as raised:
+                call()
+            self.assertIn(message, str(raised.exception))
+        self.assertEqual(w.body_names, ["ball", "pusher"])
+        np.testing.assert_array_equal(w.gravity, [0, 0, -9.81])
+        # At the limits: taken.
+        w.gravity = [0, 0, -1e6]
+        w.set_force("ball", [1e12, 0, 0])
+        w.set_kinematic("pusher", velocity=[0, 1e6, 0])
+        self.assertEqual(w.add_body("y", proxima.Sphere(0.1), density=1, angular_velocity=[0, 0, 1e6]), 2)
+
 
 if __name__ == "__main__":
     unittest.main()

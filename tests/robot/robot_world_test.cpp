@@ -501,6 +501,43 @@ TEST(RobotWorld, RefusesBadStepsAndInputsNamingTheField) {
   robot_test::expect_error([&] { rw.robot().finish_step(nullptr); }, {"finish_step without begin_step"});
 }
 
+TEST(RobotWorld, InitialBaseDisagreeingWithBaseIsRefusedNamingBoth) {
+  // `base` places the root; a state naming another pose is an error, for a
+  // fixed and a floating base alike, not silently moved to `base`.
+  const PlateArm arm;
+  const Transform base = Transform::from_translation(Vec3(0.0, 0.0, 2.0));
+  Transform elsewhere = Transform::from_translation(Vec3(1.0, 0.0, 0.0));
+  Transform turned = base;
+  turned.R = Eigen::AngleAxisd(0.3, Vec3::UnitZ()).toRotationMatrix();
+  for (const BaseKind kind : {BaseKind::fixed, BaseKind::floating}) {
+    const auto state = [&](const Transform& b) {
+      ArticulatedState s{VectorXd::Zero(1), VectorXd::Zero(kind == BaseKind::floating ? 7 : 1)};
+      s.base = b;
+      return s;
+    };
+    robot_test::expect_error([&] { RobotWorld(arm.geometry(), base, state(elsewhere), sim::World(), kind); },
+                             {"initial.base (translation [1, 0, 0])", "base (translation [0, 0, 2]", "disagree"});
+    robot_test::expect_error([&] { RobotWorld(arm.geometry(), base, state(turned), sim::World(), kind); },
+                             {"initial.base (translation [0, 0, 2])", "turned 0.3 rad", "disagree"});
+    Transform nan_pose = base;
+    nan_pose.p.x() = std::nan("");
+    robot_test::expect_error([&] { RobotWorld(arm.geometry(), base, state(nan_pose), sim::World(), kind); },
+                             {"initial.base", "disagree"});
+    // Agreeing (exactly, or to rounding, as a state read back from a robot
+    // standing there) or left at the identity: the root is at `base`, so
+    // the plate's frame (its joint has no offset, q = 0) is there too.
+    Transform rounded = base;
+    rounded.p.z() += 1e-13;
+    rounded.R(0, 1) = 1e-12;
+    for (const Transform& given : {base, rounded, Transform::identity()}) {
+      const RobotWorld rw(arm.geometry(), base, state(given), sim::World(), kind);
+      EXPECT_EQ(rw.robot().state().base.p, base.p);
+      EXPECT_EQ(rw.robot().state().base.R, base.R);
+      EXPECT_EQ(rw.link_poses()[1].p, Vec3(0.0, 0.0, 2.0));
+    }
+  }
+}
+
 TEST(RobotWorld, FailedRobotStepLeavesBodiesWhereTheyWere) {
   // An overflowing robot step (1e308 N m over 1e10 s) throws; the falling
   // cube, stepped in the same problem, must not have moved either.

@@ -109,8 +109,8 @@
 // or is a face normal of Q (a box's six).
 //   Collection (at a certified answer, pose M0): the cone walk of
 //   narrow/sat.hpp with a FIXED threshold F instead of the best value
-//   opens every cone whose bound is below F and keeps the leaves reached,
-//   then their features whose h (a face) or lower bound on h over the arc
+//   opens every cone whose bound is below F (its stack cannot fill:
+//   NormalCone::kMaxDepth) and keeps the leaves reached, then their features whose h (a face) or lower bound on h over the arc
 //   (an edge: h(u) ≥ u·(q − x) for an end q of the edge and any point x of
 //   Q, minimised over the arc exactly) is below F; when a cap on either
 //   count is hit, the largest value dropped becomes F. So at M0, for every

@@ -97,10 +97,13 @@ class RobotWorld {
  public:
   /// The robot of `geometry` (its link shapes as built: meshes as hulls or
   /// raw, margins included) with its root link at `base` (fixed there, or,
-  /// for BaseKind::floating, starting there: initial.base is ignored),
-  /// starting at `initial`, among `world`'s bodies. The robot falls under
-  /// world.gravity. Throws proxima::Error for a bad base or state (as
-  /// Dynamics and ArticulatedSim do).
+  /// for BaseKind::floating, starting there), starting at `initial`'s q and
+  /// qd, among `world`'s bodies. The robot falls under world.gravity.
+  /// `base` is the one source of the root's pose: initial.base must be left
+  /// at its default (the identity) or equal `base` (up to 1e-9, as a state
+  /// read back from a robot there is); any other pose is an error naming
+  /// both, never silently replaced. Throws proxima::Error for that, and for
+  /// a bad base or state (as Dynamics and ArticulatedSim do).
   RobotWorld(const RobotGeometry& geometry, const Transform& base, const ArticulatedState& initial,
              sim::World world, BaseKind kind = BaseKind::fixed);
 

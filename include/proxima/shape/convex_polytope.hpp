@@ -25,6 +25,14 @@ namespace proxima {
 struct NormalCone {
   /// Leaves hold at most this many faces.
   static constexpr int kMaxLeafFaces = 8;
+  /// The most levels a hierarchy has (PolytopeData::cone_depth). Its
+  /// median splits give ⌈log2(faces / 8)⌉ + 1 levels, at most 29 for any
+  /// face count an int holds, and ConvexPolytope's constructor checks it.
+  /// A depth-first walk that pops a node and pushes its children holds at
+  /// most one pending sibling per level above the node it pops, and then
+  /// its two children: never more than cone_depth entries, so the walks'
+  /// stacks of kMaxDepth entries cannot fill and drop a node.
+  static constexpr int kMaxDepth = 32;
   Vec3 axis = Vec3::UnitZ();
   /// cos and sin of the cone's half angle; a cone wider than a hemisphere
   /// has cos = −1 and sin = 0 (it bounds nothing) and side = 2.
@@ -120,6 +128,9 @@ struct PolytopeData {
   /// Parallel to `cone_faces`: each one's index into `faces` (its polygon).
   std::vector<int> cone_face_ids;
   std::vector<ConeEdge> cone_edges;
+  /// Levels of the cone hierarchy: 1 when the root is a leaf, 0 without
+  /// one; at most NormalCone::kMaxDepth.
+  int cone_depth = 0;
   /// 3 for a solid hull; 2, 1 or 0 for a flat polygon, a segment or a point.
   int dimension = 3;
   Aabb bounds;
