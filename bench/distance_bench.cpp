@@ -705,48 +705,53 @@ int main(int argc, char** argv) {
       if (w.work.name == "polytope(200)-capsule") return 1;
       return w.work.name.rfind("polytope(200)-box", 0) == 0 ? 2 : 0;
     };
-    bool warm_header = false;
-    for (const pb::TruthWorkload& w : depth_works) {
-      const int pair = warm_pair(w);
-      if (pair == 0) continue;
-      if (!warm_header) {
-        std::printf("\n### Incremental depth: warm starts (polytope pairs)\n\n");
-        std::printf("Start = the true normal turned by that angle. Certified = status ok; the paper's checks: "
-                    "PenetrationOptions::cone_certificate off; max error = the largest |error| (m) of a certified "
-                    "answer (the certificate's bracket: 1e-9 × the size of A ⊖ B). ns: incremental_penetration (the certified SQP), the same "
-                    "with the warm start in a fresh PenetrationCache (the collecting walk from the warm start's support value, no SQP), "
-                    "signed_distance(Method::incremental) with the same warm start, and the cold automatic signed_distance.\n\n");
-        std::printf("| workload | start | certified, paper's checks | certified, cone certificate | max error | SQP ns | "
-                    "certified, fresh cache | fresh cache ns | request ns | cold auto ns |\n");
-        std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        warm_header = true;
+    // Each warm pair's rows, under a header printed before the first.
+    const auto warm_section = [&](const auto& header, const auto& rows) {
+      bool printed = false;
+      for (const pb::TruthWorkload& w : depth_works) {
+        const int pair = warm_pair(w);
+        if (pair == 0) continue;
+        if (!printed) header();
+        printed = true;
+        rows(w, pair);
       }
-      const double cold = run_proxima_depth(w, repeats, proxima::Method::automatic).median_ns;
-      if (pair == 1) print_warm_start_rows<proxima::Capsule>(w, repeats, cold);
-      else print_warm_start_rows<proxima::Box>(w, repeats, cold);
-    }
+    };
+    warm_section(
+        [] {
+          std::printf("\n### Incremental depth: warm starts (polytope pairs)\n\n");
+          std::printf("Start = the true normal turned by that angle. Certified = status ok; the paper's checks: "
+                      "PenetrationOptions::cone_certificate off; max error = the largest |error| (m) of a certified "
+                      "answer (the certificate's bracket: 1e-9 × the size of A ⊖ B). ns: incremental_penetration (the certified SQP), the same "
+                      "with the warm start in a fresh PenetrationCache (the collecting walk from the warm start's support value, no SQP), "
+                      "signed_distance(Method::incremental) with the same warm start, and the cold automatic signed_distance.\n\n");
+          std::printf("| workload | start | certified, paper's checks | certified, cone certificate | max error | SQP ns | "
+                      "certified, fresh cache | fresh cache ns | request ns | cold auto ns |\n");
+          std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        },
+        [&](const pb::TruthWorkload& w, int pair) {
+          const double cold = run_proxima_depth(w, repeats, proxima::Method::automatic).median_ns;
+          if (pair == 1) print_warm_start_rows<proxima::Capsule>(w, repeats, cold);
+          else print_warm_start_rows<proxima::Box>(w, repeats, cold);
+        });
     // The same pairs along pose sequences, a PenetrationCache carried along.
-    bool sequence_header = false;
-    for (const pb::TruthWorkload& w : depth_works) {
-      const int pair = warm_pair(w);
-      if (pair == 0) continue;
-      if (!sequence_header) {
-        std::printf("\n### Incremental depth: pose sequences (coherence certificate)\n\n");
-        std::printf("From each pose above, B moves by a fixed screw per step (1 mm and 0.5°, direction and axis "
-                    "drawn per pose), 20 steps or until the pair no longer overlaps, one PenetrationCache carried "
-                    "along. Certified = status ok; from the cache = answered by the coherence certificate or the walk "
-                    "re-collecting it, without the SQP (iterations 0); |Δ| = the largest difference to the cold "
-                    "automatic signed_distance. ns per step: incremental_penetration with the cache (each timed "
-                    "call from a copy of it; median and mean), warm started from the previous step's normal "
-                    "alone (median), and the cold automatic signed_distance (median).\n\n");
-        std::printf("| workload | steps | certified | from the cache | max |Δ| | cache ns | cache mean ns | "
-                    "previous normal ns | cold auto ns |\n");
-        std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        sequence_header = true;
-      }
-      if (pair == 1) print_sequence_row<proxima::Capsule>(w, repeats, 20);
-      else print_sequence_row<proxima::Box>(w, repeats, 20);
-    }
+    warm_section(
+        [] {
+          std::printf("\n### Incremental depth: pose sequences (coherence certificate)\n\n");
+          std::printf("From each pose above, B moves by a fixed screw per step (1 mm and 0.5°, direction and axis "
+                      "drawn per pose), 20 steps or until the pair no longer overlaps, one PenetrationCache carried "
+                      "along. Certified = status ok; from the cache = answered by the coherence certificate or the walk "
+                      "re-collecting it, without the SQP (iterations 0); |Δ| = the largest difference to the cold "
+                      "automatic signed_distance. ns per step: incremental_penetration with the cache (each timed "
+                      "call from a copy of it; median and mean), warm started from the previous step's normal "
+                      "alone (median), and the cold automatic signed_distance (median).\n\n");
+          std::printf("| workload | steps | certified | from the cache | max |Δ| | cache ns | cache mean ns | "
+                      "previous normal ns | cold auto ns |\n");
+          std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        },
+        [&](const pb::TruthWorkload& w, int pair) {
+          if (pair == 1) print_sequence_row<proxima::Capsule>(w, repeats, 20);
+          else print_sequence_row<proxima::Box>(w, repeats, 20);
+        });
 #ifdef PROXIMA_HAVE_ODE
     // The rows above are measured one after another (the peers in child
     // processes), minutes apart on a shared machine: on queries of 20 ns
