@@ -7,7 +7,7 @@ namespace {
 
 DistanceResult run(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb,
                    const DistanceRequest& req, narrow::Mode mode) {
-  if (!both_valid(ta, tb)) {
+  if (!both_valid(ta, tb) || !req.valid()) {
     DistanceResult r;
     r.status = Status::invalid_input;
     return r;

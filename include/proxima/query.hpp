@@ -8,6 +8,10 @@
 // never throw and never return NaN: check `status`.
 #pragma once
 
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include <proxima/contact/contact.hpp>
@@ -65,6 +69,24 @@ struct DistanceRequest {
   double tol_abs = 0.0;
   double tol_rel = 1e-10;
   int max_iterations = 128;
+
+  /// A request the queries take: a method of the enum, tol_abs and tol_rel
+  /// finite and ≥ 0 (both 0: GJK runs until it makes no progress or meets
+  /// max_iterations), max_iterations ≥ 1, a bound that is a number (±∞
+  /// allowed), no cache or a valid() one. Any other gives
+  /// Status::invalid_input.
+  bool valid() const {
+    // Every query pays this, and a closed form costs a few nanoseconds: the
+    // two tolerances take one integer comparison. The bits of a double with
+    // its sign clear order as its value, +∞'s above every finite one and
+    // NaN's above those; adding +0 clears the sign of −0.
+    constexpr std::uint64_t kInfinityBits = 0x7ff0000000000000u;
+    const std::uint64_t abs_bits = std::bit_cast<std::uint64_t>(tol_abs + 0.0);
+    const std::uint64_t rel_bits = std::bit_cast<std::uint64_t>(tol_rel + 0.0);
+    return std::max(abs_bits, rel_bits) < kInfinityBits &&
+           static_cast<unsigned>(method) <= static_cast<unsigned>(Method::mpr) && max_iterations >= 1 &&
+           !std::isnan(bound) && (cache == nullptr || cache->valid());
+  }
 };
 
 struct DistanceResult {

@@ -1,16 +1,25 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The request options of collide, distance and tolerance that the default
 // request leaves alone: GJK's tolerances (tol_abs, tol_rel) and every
-// method for collide and tolerance. Ground truth from the point–ellipsoid distance of
-// tests/oracle and the point–box distance written here.
+// method for collide and tolerance; requests and caches out of range, which
+// every query refuses, and caches in range, which never change an answer.
+// Ground truth from the point–ellipsoid distance of tests/oracle and the
+// point–box distance written here.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
+#include <random>
+#include <limits>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include <proxima/query.hpp>
 #include <proxima/shape/box.hpp>
+#include <proxima/shape/capsule.hpp>
+#include <proxima/shape/convex_polytope.hpp>
 #include <proxima/shape/ellipsoid.hpp>
 #include <proxima/shape/sphere.hpp>
 
@@ -122,6 +131,145 @@ TEST(RequestOptions, CollideAndToleranceUnderEveryMethod) {
     }
   }
   for (int m = 0; m < 6; ++m) EXPECT_GE(asserted[m], testing::scaled(3000) / 2) << "method " << m;
+}
+
+
+// Each field out of range, alone, in a request that is otherwise the
+// default: every query refuses it with Status::invalid_input, on closed-form,
+// GJK, SAT and EPA pairs alike, and the same request with the field back in
+// range is answered (so the refusal is the field's).
+TEST(RequestOptions, OutOfRangeFieldsAreRefusedByEveryQuery) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  std::vector<Vec3> corners;
+  for (int i = 0; i < 8; ++i) corners.emplace_back(i & 1 ? 0.3 : -0.3, i & 2 ? 0.2 : -0.2, i & 4 ? 0.1 : -0.1);
+  const ConvexPolytope hull(corners);
+  const Box box(0.6, 0.4, 0.2);
+  const Sphere ball(0.25);
+  const Capsule capsule(0.1, 0.5);
+  struct Pair {
+    const char* name;
+    Shape a, b;
+  };
+  const Pair pairs[] = {{"sphere-box", ball, box}, {"box-box", box, box}, {"hull-capsule", hull, capsule},
+                        {"hull-sphere", hull, ball}};
+  struct Bad {
+    std::string field;
+    std::function<void(DistanceRequest&, GjkCache&)> set;
+  };
+  std::vector<Bad> bad;
+  for (const double x : {nan, inf, -inf, -1.0})
+    bad.push_back({"tol_abs " + std::to_string(x), [x](DistanceRequest& r, GjkCache&) { r.tol_abs = x; }});
+  for (const double x : {nan, inf, -1e-10})
+    bad.push_back({"tol_rel " + std::to_string(x), [x](DistanceRequest& r, GjkCache&) { r.tol_rel = x; }});
+  for (const int n : {0, -1, std::numeric_limits<int>::min()})
+    bad.push_back(
+        {"max_iterations " + std::to_string(n), [n](DistanceRequest& r, GjkCache&) { r.max_iterations = n; }});
+  bad.push_back({"bound nan", [nan](DistanceRequest& r, GjkCache&) { r.bound = nan; }});
+  for (const int m : {6, 255})
+    bad.push_back(
+        {"method " + std::to_string(m), [m](DistanceRequest& r, GjkCache&) { r.method = static_cast<Method>(m); }});
+  bad.push_back({"cache direction", [nan](DistanceRequest&, GjkCache& c) { c.direction = Vec3(0, nan, 1); }});
+  bad.push_back({"cache support direction", [inf](DistanceRequest&, GjkCache& c) {
+                   c.simplex_size = 3;
+                   c.support_directions[2] = Vec3(1, -inf, 0);
+                 }});
+  bad.push_back({"cache simplex_size 5", [](DistanceRequest&, GjkCache& c) { c.simplex_size = 5; }});
+  bad.push_back({"cache simplex_size -1", [](DistanceRequest&, GjkCache& c) { c.simplex_size = -1; }});
+  bad.push_back({"cache direction 1e200", [](DistanceRequest&, GjkCache& c) { c.direction = Vec3(1e200, 0, 0); }});
+  bad.push_back({"cache hint_a", [](DistanceRequest&, GjkCache& c) { c.hint_a = -2; }});
+  bad.push_back({"cache hint_b", [](DistanceRequest&, GjkCache& c) { c.hint_b = std::numeric_limits<int>::min(); }});
+  const Transform ta = Transform::from_translation(Vec3(0.05, 0.02, 0.1)), tb = Transform::identity();
+  for (const Pair& p : pairs) {
+    for (const Bad& b : bad) {
+      SCOPED_TRACE(std::string(p.name) + ": " + b.field);
+      GjkCache cache;
+      cache.simplex_size = 1;
+      cache.support_directions[0] = Vec3(0, 0, 1);
+      DistanceRequest req;
+      req.cache = &cache;
+      ASSERT_TRUE(req.valid());
+      EXPECT_EQ(signed_distance(p.a, ta, p.b, tb, req).status, Status::ok);
+      b.set(req, cache);
+      EXPECT_FALSE(req.valid());
+      EXPECT_EQ(distance(p.a, ta, p.b, tb, req).status, Status::invalid_input);
+      EXPECT_EQ(signed_distance(p.a, ta, p.b, tb, req).status, Status::invalid_input);
+      if (b.field.rfind("bound", 0) != 0) {  // tolerance() sets the bound itself
+        EXPECT_EQ(tolerance(p.a, ta, p.b, tb, 0.01, req).status, Status::invalid_input);
+      }
+      if (b.field.rfind("cache", 0) == 0 || b.field.rfind("method", 0) == 0) {
+        CollideRequest creq;
+        creq.method = req.method;
+        creq.cache = req.cache;
+        EXPECT_EQ(collide(p.a, ta, p.b, tb, creq).status, Status::invalid_input);
+      }
+    }
+  }
+  // The ends of the ranges are taken: −0 and 0 tolerances, one iteration,
+  // bounds ±∞ and a cache with empty directions.
+  DistanceRequest edge;
+  edge.tol_abs = -0.0;
+  edge.tol_rel = 0.0;
+  edge.max_iterations = 1;
+  GjkCache empty;
+  empty.simplex_size = 4;
+  edge.cache = &empty;
+  for (const double bound : {-inf, inf}) {
+    edge.bound = bound;
+    EXPECT_TRUE(edge.valid());
+    EXPECT_NE(distance(hull, ta, capsule, tb, edge).status, Status::invalid_input);
+  }
+  // GJK itself refuses such a cache too.
+  GjkCache cache;
+  cache.direction = Vec3(nan, 0, 0);
+  EXPECT_EQ(gjk(hull, ta, capsule, tb, {}, &cache).status, Status::invalid_input);
+}
+
+// A cache is a hint: any cache in range (directions of any length up to
+// 1e150, zero, pointing anywhere; hints past the last vertex) leaves every answer where
+// the point–box distance puts it, on the pairs that read it.
+TEST(RequestOptions, AnyCacheInRangeLeavesTheAnswer) {
+  const Vec3 half(0.5, 0.3, 0.2);
+  std::vector<Vec3> corners;
+  for (int i = 0; i < 8; ++i) corners.emplace_back(i & 1 ? half.x() : -half.x(), i & 2 ? half.y() : -half.y(),
+                                                   i & 4 ? half.z() : -half.z());
+  const ConvexPolytope hull(corners);
+  const Box box(2.0 * half);
+  const Sphere ball(0.25);
+  testing::Rng rng(91);
+  const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng.engine()); };
+  const double lengths[] = {0.0, 1e-300, 1.0, 1e150};
+  int answered = 0;
+  for (int i = 0; i < testing::scaled(2000); ++i) {
+    const Transform tb = rng.pose(0.0);
+    const Vec3 c = rng.uniform_vec(-0.9, 0.9);
+    const double truth = point_box_signed_distance(half, tb.apply_inverse(c)) - 0.25;
+    const Transform ts = Transform::from_translation(c);
+    GjkCache cache;
+    cache.direction = lengths[pick(0, 3)] * rng.unit_vector();
+    cache.simplex_size = pick(0, 4);
+    for (Vec3& d : cache.support_directions) d = lengths[pick(0, 3)] * rng.unit_vector();
+    cache.hint_a = pick(-1, 1000);
+    cache.hint_b = pick(-1, 1000);
+    for (const Method m : {Method::automatic, Method::gjk, Method::incremental}) {
+      for (const bool polytope : {true, false}) {
+        GjkCache used = cache;
+        DistanceRequest req;
+        req.method = m;
+        req.cache = &used;
+        ASSERT_TRUE(req.valid());
+        const DistanceResult r =
+            polytope ? signed_distance(hull, tb, ball, ts, req) : signed_distance(box, tb, ball, ts, req);
+        ASSERT_EQ(r.status, Status::ok) << "pose " << i;
+        ASSERT_TRUE(std::isfinite(r.distance) && r.normal.allFinite() && r.point_a.allFinite())
+            << "pose " << i << " method " << static_cast<int>(m) << " polytope " << polytope << " direction "
+            << cache.direction.transpose() << " size " << cache.simplex_size << " first "
+            << cache.support_directions[0].transpose() << " hints " << cache.hint_a << " " << cache.hint_b;
+        EXPECT_NEAR(r.distance, truth, 1e-7) << "pose " << i << " polytope " << polytope;
+        ++answered;
+      }
+    }
+  }
+  EXPECT_EQ(answered, 6 * testing::scaled(2000));
 }
 
 }  // namespace

@@ -27,6 +27,21 @@ struct GjkCache {
   int simplex_size = 0;
   int hint_a = -1;
   int hint_b = -1;
+
+  /// A cache the queries take: directions (the support directions up to
+  /// simplex_size) whose squared length is a finite number, so any length
+  /// from 0 to about 1e154 (the library writes unit ones); simplex_size in
+  /// [0, 4]; hints ≥ −1 (a hint past a shape's last vertex is not used). A
+  /// query given any other gives Status::invalid_input: a warm start is a
+  /// hint, but one that is not a number is a caller's bug, not a cold start.
+  bool valid() const {
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    if (!(simplex_size >= 0 && simplex_size <= 4 && hint_a >= -1 && hint_b >= -1 && direction.squaredNorm() < kInf))
+      return false;
+    for (int k = 0; k < simplex_size; ++k)
+      if (!(support_directions[k].squaredNorm() < kInf)) return false;
+    return true;
+  }
 };
 
 struct GjkOptions {
@@ -60,8 +75,8 @@ namespace detail {
 
 }  // namespace detail
 
-/// GJK on the cores of `a` and `b`. Never throws; non-finite poses give
-/// status invalid_input.
+/// GJK on the cores of `a` and `b`. Never throws; non-finite poses and a
+/// cache that is not valid() give status invalid_input.
 ///
 /// `simplex_out` (optional) receives the final simplex in A's local frame, for
 /// EPA to start from when the cores overlap.
@@ -71,7 +86,7 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
               detail::Simplex* simplex_out = nullptr) {
   GjkResult out;
   detail::Simplex local_simplex;
-  if (!both_valid(pose_a, pose_b)) {
+  if (!both_valid(pose_a, pose_b) || (cache && !cache->valid())) {
     out.status = Status::invalid_input;
     return out;
   }
