@@ -7,8 +7,15 @@
 #include <algorithm>
 #include <limits>
 
+// x86-64-v3 (AVX2 with FMA) where the processor has it. This file alone is
+// built with -ffp-contract=fast (src/CMakeLists.txt), so there a*b + c may
+// be one fused operation: one rounding of the exact result instead of two,
+// which keeps every error bound of the separate operations (each fused
+// result is within half an ulp of its exact value), so the allowances
+// below and in sphere_fit.cpp hold either way; a clearance ending in
+// fma(−reach, reach, d²) even has the exact sign of d² − reach².
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define PROXIMA_LANE_CLONES __attribute__((target_clones("avx2", "default")))
+#define PROXIMA_LANE_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define PROXIMA_LANE_CLONES
 #endif
@@ -235,11 +242,17 @@ void box_gaps(const double* link, const double* bounds, std::size_t stride, std:
 }
 
 PROXIMA_LANE_CLONES
-void lane_link_boxes(const double* centers, const double* radius, const int* links, std::size_t count, double* boxes) {
+void lane_link_boxes(const double* centers, const double* radius, const int* links, std::size_t count,
+                     unsigned lanes, double* boxes) {
+  // The lanes left out take the value of the first one kept.
+  const auto first = static_cast<std::size_t>(__builtin_ctz(lanes));
+  LaneBits keep;
+  for (std::size_t j = 0; j < W; ++j) keep[j] = (lanes >> j & 1u) ? -1 : 0;
   for (std::size_t i = 0; i < count; ++i) {
     const auto l = static_cast<std::size_t>(links[i]);
     for (std::size_t k = 0; k < 3; ++k) {
-      const Lane c = load(centers + (l * 3 + k) * W);
+      const Lane all = load(centers + (l * 3 + k) * W);
+      const Lane c = keep ? all : splat(all[first]);
       double lo = c[0], hi = c[0];
       for (std::size_t j = 1; j < W; ++j) {
         lo = std::min(lo, c[j]);

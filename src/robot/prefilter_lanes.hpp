@@ -2,7 +2,8 @@
 // The sphere prefilter's lane arithmetic (sphere_prefilter.cpp): forward
 // kinematics, sphere centres and clearances over kPrefilterLanes joint
 // vectors at once, each quantity a row of lanes (structure of arrays).
-// Doubles throughout, so the only rounding to account for is that of
+// Doubles throughout (a multiply and an add may be fused, which rounds
+// once instead of twice), so the only rounding to account for is that of
 // double arithmetic, which the spheres' allowances (sphere_fit.cpp) cover.
 #pragma once
 
@@ -81,9 +82,11 @@ inline constexpr std::size_t kBoxChunk = 64;
 void box_gaps(const double* link, const double* bounds, std::size_t stride, std::size_t first, std::size_t count,
               double* gaps);
 
-/// Each listed link's box over the lanes (its ball about each lane's
-/// centre): boxes[l * 6 ..] = min xyz, max xyz.
-void lane_link_boxes(const double* centers, const double* radius, const int* links, std::size_t count, double* boxes);
+/// Each listed link's box over the lanes of `lanes` (bit l: lane l; not
+/// empty), its ball about each one's centre: boxes[l * 6 ..] = min xyz,
+/// max xyz.
+void lane_link_boxes(const double* centers, const double* radius, const int* links, std::size_t count,
+                     unsigned lanes, double* boxes);
 /// Sets usable[l] to −1 where some coordinate of the `links` origins in
 /// `pos` (3 rows of lanes each) is beyond ±range or not a number.
 void lane_in_range(const double* pos, std::size_t links, double range, double* usable);

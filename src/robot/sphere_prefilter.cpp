@@ -308,21 +308,28 @@ std::unique_ptr<SpherePrefilter::Scratch, SpherePrefilter::ScratchDeleter> Spher
 
 namespace {
 
+// A set of lanes of one group as bits (bit l: lane l): the per-pair
+// bookkeeping of classify then costs a few integer operations, not a loop
+// over the lanes.
+using LaneMask = unsigned;
+static_assert(W <= 8 * sizeof(LaneMask));
 
 void fill(double* lanes, double value) {
   for (std::size_t l = 0; l < W; ++l) lanes[l] = value;
 }
 
-bool any_positive(const double* lanes) {
-  bool any = false;
-  for (std::size_t l = 0; l < W; ++l) any |= lanes[l] > 0.0;
-  return any;
+// The lanes whose value is > 0 (a NaN is not).
+LaneMask positive_lanes(const double* lanes) {
+  LaneMask m = 0;
+  for (std::size_t l = 0; l < W; ++l) m |= static_cast<LaneMask>(lanes[l] > 0.0) << l;
+  return m;
 }
 
-bool all_positive(const double* lanes) {
-  bool all = true;
-  for (std::size_t l = 0; l < W; ++l) all &= lanes[l] > 0.0;
-  return all;
+// The lanes whose value is < 0 (a NaN is not).
+LaneMask negative_lanes(const double* lanes) {
+  LaneMask m = 0;
+  for (std::size_t l = 0; l < W; ++l) m |= static_cast<LaneMask>(lanes[l] < 0.0) << l;
+  return m;
 }
 
 }  // namespace
@@ -363,13 +370,13 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   for (std::size_t l = 0; l < W; ++l) usable[l] = l < rows ? 1.0 : -1.0;
   lane_kinematics(d.steps, s.q.data(), s.rot.data(), s.pos.data(), usable);
   detail::lane_in_range(s.pos.data(), d.links, kWorkingRange, usable);
+  // live: the lanes usable with no pair yet proven within: pairs after the
+  // first within are never read (the walk ends there), so a pair is
+  // measured only in the live lanes the cheaper tests left undecided.
+  LaneMask live = positive_lanes(usable);
   for (std::size_t l = 0; l < rows; ++l)
-    if (!(usable[l] > 0.0)) all_open(l);
-  // live[l] > 0: the lane is usable and no pair of it is yet proven within:
-  // pairs after the first within are never read (the walk ends there).
-  double live[W];
-  for (std::size_t l = 0; l < W; ++l) live[l] = usable[l];
-  if (!any_positive(live)) return;
+    if (!(live >> l & 1u)) all_open(l);
+  if (!live) return;
 
   for (const int link : d.geometric) s.placed[static_cast<std::size_t>(link)] = 0;
   detail::lane_link_points(s.rot.data(), s.pos.data(), d.geometric_bound_center.data(), d.geometric.data(),
@@ -389,67 +396,63 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
     lane_points(rot, pos, d.inner_center.data() + d.inner_begin[ul], d.inner_begin[ul + 1] - d.inner_begin[ul],
                 s.inner_centers.data() + d.inner_begin[ul] * 3 * W);
   };
-  // Records each live lane's verdict on one pair: `apart` > 0 proves it
-  // apart, `inside` < 0 proves it within; anything else is open.
-  const auto record = [&](const double* apart, const double* inside, std::uint32_t first, std::uint32_t second,
-                          bool self) {
-    for (std::size_t l = 0; l < W; ++l) {
-      if (!(live[l] > 0.0) || apart[l] > 0.0) continue;
-      const bool in = inside[l] < 0.0;
+  // Records the verdict on one pair of each lane of `open` (live, not
+  // proven apart): within for the lanes of `within`, else open.
+  const auto record = [&](LaneMask open, LaneMask within, std::uint32_t first, std::uint32_t second, bool self) {
+    for (; open; open &= open - 1) {
+      const auto l = static_cast<std::size_t>(__builtin_ctz(open));
+      const bool in = within >> l & 1u;
       s.known[l].push_back({first, second, self, in ? detail::Verdict::within : detail::Verdict::open});
-      if (in) live[l] = -1.0;
     }
+    live &= ~within;
   };
-  double apart[W], inside[W];
+  double clear[W];
   for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
+    // The link balls first, then the pair's tables, then the spheres: each
+    // test runs only for the lanes the ones before left open.
+    LaneMask open = live & ~positive_lanes(s.pair_clearance.data() + k * W);
+    if (!open) continue;
     const auto ua = static_cast<std::size_t>(d.self_pairs[k].first), ub = static_cast<std::size_t>(d.self_pairs[k].second);
-    // The link balls first, then the pair's table: lanes either proves
-    // apart need no spheres. A pair the link balls prove apart in every
-    // lane records nothing.
-    if (all_positive(s.pair_clearance.data() + k * W)) continue;
-    for (std::size_t l = 0; l < W; ++l) apart[l] = s.pair_clearance[k * W + l];
-    double table_inside[W];
-    fill(table_inside, 1.0);
-    if (!all_positive(apart)) {
-      // The pair's table, and its second one for the proof of "within"
-      // where the first sweeps a link.
-      for (const int table : {d.pair_table[k], d.pair_within_table[k]}) {
-        if (table < 0) continue;
-        const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(table)];
-        for (std::size_t l = 0; l < W; ++l) {
-          double lo = 0.0, hi = 0.0;
-          if (!t.bounds(s.q.data(), W, l, lo, hi)) continue;
-          if (lo > tolerance) apart[l] = 1.0;
-          if (hi < tolerance) table_inside[l] = -1.0;
-        }
+    LaneMask within = 0;
+    // The pair's table, and its second one for the proof of "within" where
+    // the first sweeps a link.
+    for (const int table : {d.pair_table[k], d.pair_within_table[k]}) {
+      if (table < 0) continue;
+      const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(table)];
+      for (LaneMask m = open; m; m &= m - 1) {
+        const auto l = static_cast<std::size_t>(__builtin_ctz(m));
+        double lo = 0.0, hi = 0.0;
+        if (!t.bounds(s.q.data(), W, l, lo, hi)) continue;
+        if (lo > tolerance) open &= ~(1u << l);
+        if (hi < tolerance) within |= 1u << l;
       }
     }
-    fill(inside, 1.0);
-    if (!all_positive(apart)) {
+    if (open & ~within) {
       place(ua);
       place(ub);
-      double fine[W];
-      fill(fine, std::numeric_limits<double>::infinity());
+      fill(clear, std::numeric_limits<double>::infinity());
       lane_balls(s.centers.data() + d.begin[ua] * 3 * W, d.radius.data() + d.begin[ua], d.begin[ua + 1] - d.begin[ua],
                  s.centers.data() + d.begin[ub] * 3 * W, d.radius.data() + d.begin[ub], d.begin[ub + 1] - d.begin[ub],
-                 tolerance, fine);
-      for (std::size_t l = 0; l < W; ++l) apart[l] = std::max(apart[l], fine[l]);
-      if (!all_positive(apart))
+                 tolerance, clear);
+      open &= ~positive_lanes(clear);
+      if (open & ~within) {
+        fill(clear, 1.0);
         lane_balls(s.inner_centers.data() + d.inner_begin[ua] * 3 * W, d.inner_radius.data() + d.inner_begin[ua],
                    d.inner_begin[ua + 1] - d.inner_begin[ua], s.inner_centers.data() + d.inner_begin[ub] * 3 * W,
                    d.inner_radius.data() + d.inner_begin[ub], d.inner_begin[ub + 1] - d.inner_begin[ub], tolerance,
-                   inside);
+                   clear);
+        within |= negative_lanes(clear);
+      }
     }
-    for (std::size_t l = 0; l < W; ++l) inside[l] = std::min(inside[l], table_inside[l]);
-    record(apart, inside, static_cast<std::uint32_t>(k), 0, true);
-    if (!any_positive(live)) return;
+    record(open, within & open, static_cast<std::uint32_t>(k), 0, true);
+    if (!live) return;
   }
-  // Each link's box over the lane group (its link ball in every lane): an
-  // object whose box is farther than the tolerance from it on some axis is
-  // farther from the link in every lane.
+  // Each link's box over the live lanes (its link ball in each): an object
+  // whose box is farther than the tolerance from it on some axis is
+  // farther from the link in every live lane.
   double* link_box = s.link_boxes.data();
   detail::lane_link_boxes(s.bound_centers.data(), d.bound_radius.data(), d.geometric.data(), d.geometric.size(),
-                          link_box);
+                          live, link_box);
   const std::size_t object_count = scene.objects.size();
   for (const int link : d.geometric) {
     const auto ul = static_cast<std::size_t>(link);
@@ -462,21 +465,24 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
                          std::min(detail::kBoxChunk, object_count - o), gaps);
       if (gaps[in_chunk] > tolerance || scene.skip[o * d.links + ul]) continue;
       const PrefilterObject& obj = scene.objects[o];
-      fill(apart, std::numeric_limits<double>::infinity());
-      lane_object(s.bound_centers.data() + ul * 3 * W, &d.bound_radius[ul], 1, obj, tolerance, apart);
-      if (all_positive(apart)) continue;
+      fill(clear, std::numeric_limits<double>::infinity());
+      lane_object(s.bound_centers.data() + ul * 3 * W, &d.bound_radius[ul], 1, obj, tolerance, clear);
+      LaneMask open = live & ~positive_lanes(clear);
+      if (!open) continue;
       place(ul);
-      double fine[W];
-      fill(fine, std::numeric_limits<double>::infinity());
+      fill(clear, std::numeric_limits<double>::infinity());
       lane_object(s.centers.data() + d.begin[ul] * 3 * W, d.radius.data() + d.begin[ul], d.begin[ul + 1] - d.begin[ul],
-                  obj, tolerance, fine);
-      for (std::size_t l = 0; l < W; ++l) apart[l] = std::max(apart[l], fine[l]);
-      fill(inside, 1.0);
-      if (!all_positive(apart) && scene.has_inner[o])
+                  obj, tolerance, clear);
+      open &= ~positive_lanes(clear);
+      LaneMask within = 0;
+      if (open && scene.has_inner[o]) {
+        fill(clear, 1.0);
         lane_object(s.inner_centers.data() + d.inner_begin[ul] * 3 * W, d.inner_radius.data() + d.inner_begin[ul],
-                    d.inner_begin[ul + 1] - d.inner_begin[ul], scene.inner[o], tolerance, inside);
-      record(apart, inside, static_cast<std::uint32_t>(link), static_cast<std::uint32_t>(o), false);
-      if (!any_positive(live)) return;
+                    d.inner_begin[ul + 1] - d.inner_begin[ul], scene.inner[o], tolerance, clear);
+        within = negative_lanes(clear) & open;
+      }
+      record(open, within, static_cast<std::uint32_t>(link), static_cast<std::uint32_t>(o), false);
+      if (!live) return;
     }
   }
 }
