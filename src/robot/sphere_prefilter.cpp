@@ -18,6 +18,10 @@
 #include <string>
 #include <tuple>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <proxima/robot/scene_checker.hpp>
 
 #include <proxima/query.hpp>
@@ -71,6 +75,19 @@ class SpherePrefilter::Scene {
   std::vector<double> box_bounds;
   /// skip[o * links + l]: link l may touch object o (the pair is not checked).
   std::vector<unsigned char> skip;
+  /// The same as bits: near[l * chunks + c] has bit i for object
+  /// c · kBoxChunk + i unless link l skips it.
+  std::size_t chunks = 0;
+  std::vector<std::uint64_t> near;
+
+  void set_near(std::size_t links) {
+    const std::size_t n = objects.size();
+    chunks = (n + detail::kBoxChunk - 1) / detail::kBoxChunk;
+    near.assign(links * chunks, 0);
+    for (std::size_t l = 0; l < links; ++l)
+      for (std::size_t o = 0; o < n; ++o)
+        if (!skip[o * links + l]) near[l * chunks + o / detail::kBoxChunk] |= std::uint64_t{1} << (o % detail::kBoxChunk);
+  }
 };
 
 
@@ -267,7 +284,10 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Scene
   std::vector<double> q(d_->variables);
   for (std::size_t v = 0; v < d_->variables; ++v) q[v] = d_->middle[v];
   const RobotState state = checker.state(q, base);
-  if (state.status != Status::ok) return scene;
+  if (state.status != Status::ok) {
+    scene->set_near(d_->links);
+    return scene;
+  }
   for (const int link : d_->fixed_links) {
     const auto ul = static_cast<std::size_t>(link);
     for (std::size_t o = 0; o < objects.size(); ++o) {
@@ -286,6 +306,7 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Scene
       if (apart) scene->skip[o * d_->links + ul] = 1;
     }
   }
+  scene->set_near(d_->links);
   return scene;
 }
 
@@ -299,8 +320,7 @@ std::unique_ptr<SpherePrefilter::Scratch, SpherePrefilter::ScratchDeleter> Spher
   s->inner_centers.assign(d_->inner_center.size() * 3 * W, 0.0);
   s->bound_centers.assign(d_->links * 3 * W, 0.0);
   s->placed.assign(d_->links, 0);
-  s->pair_clearance.assign(d_->self_pairs.size() * W, 0.0);
-  s->link_boxes.assign(d_->links * 6, 0.0);
+  s->pair_apart.assign(d_->self_pairs.size(), 0);
   s->q.assign(std::max<std::size_t>(d_->variables, 1) * W, 0.0);
   for (auto& k : s->known) k.reserve(d_->self_pairs.size() + d_->links);
   return s;
@@ -318,11 +338,20 @@ void fill(double* lanes, double value) {
   for (std::size_t l = 0; l < W; ++l) lanes[l] = value;
 }
 
-// The lanes whose value is > 0 (a NaN is not).
+// The lanes whose value is > 0 (a NaN is not): by SSE2, which every
+// x86-64 has, two lanes at a time; lane by lane elsewhere.
 LaneMask positive_lanes(const double* lanes) {
+#if defined(__SSE2__)
+  static_assert(W % 2 == 0);
+  LaneMask m = 0;
+  for (std::size_t l = 0; l < W; l += 2)
+    m |= static_cast<LaneMask>(_mm_movemask_pd(_mm_cmpgt_pd(_mm_loadu_pd(lanes + l), _mm_setzero_pd()))) << l;
+  return m;
+#else
   LaneMask m = 0;
   for (std::size_t l = 0; l < W; ++l) m |= static_cast<LaneMask>(lanes[l] > 0.0) << l;
   return m;
+#endif
 }
 
 // The lanes whose value is < 0 (a NaN is not).
@@ -367,9 +396,9 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   // working range, or an angle out of lane_sincos's, leaves the lane to
   // the exact check (its poses may even be beyond what the queries accept).
   double usable[W];
-  for (std::size_t l = 0; l < W; ++l) usable[l] = l < rows ? 1.0 : -1.0;
-  lane_kinematics(d.steps, s.q.data(), s.rot.data(), s.pos.data(), usable);
-  detail::lane_in_range(s.pos.data(), d.links, kWorkingRange, usable);
+  const bool root_in_range = base.p.cwiseAbs().maxCoeff() <= kWorkingRange;
+  for (std::size_t l = 0; l < W; ++l) usable[l] = l < rows && root_in_range ? 1.0 : -1.0;
+  lane_kinematics(d.steps, s.q.data(), kWorkingRange, s.rot.data(), s.pos.data(), usable);
   // live: the lanes usable with no pair yet proven within: pairs after the
   // first within are never read (the walk ends there), so a pair is
   // measured only in the live lanes the cheaper tests left undecided.
@@ -382,19 +411,21 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   detail::lane_link_points(s.rot.data(), s.pos.data(), d.geometric_bound_center.data(), d.geometric.data(),
                            d.geometric.size(), s.bound_centers.data());
   // Every self pair's link balls at once: most pairs end there.
-  detail::lane_pair_clearances(s.bound_centers.data(), d.bound_radius.data(), d.self_pairs.data(),
-                               d.self_pairs.size(), tolerance, s.pair_clearance.data());
-  // A link's spheres and inner balls, once per lane group, when a test
-  // first needs them.
+  detail::lane_pairs_apart(s.bound_centers.data(), d.bound_radius.data(), d.self_pairs.data(), d.self_pairs.size(),
+                           tolerance, s.pair_apart.data());
+  // A link's spheres, and apart from them its inner balls (a test needs
+  // them far less often), once per lane group when a test first needs them.
   const auto place = [&](std::size_t ul) {
-    if (s.placed[ul]) return;
-    s.placed[ul] = 1;
-    const double* rot = s.rot.data() + ul * 9 * W;
-    const double* pos = s.pos.data() + ul * 3 * W;
-    lane_points(rot, pos, d.center.data() + d.begin[ul], d.begin[ul + 1] - d.begin[ul],
-                s.centers.data() + d.begin[ul] * 3 * W);
-    lane_points(rot, pos, d.inner_center.data() + d.inner_begin[ul], d.inner_begin[ul + 1] - d.inner_begin[ul],
-                s.inner_centers.data() + d.inner_begin[ul] * 3 * W);
+    if (s.placed[ul] & 1) return;
+    s.placed[ul] |= 1;
+    lane_points(s.rot.data() + ul * 9 * W, s.pos.data() + ul * 3 * W, d.center.data() + d.begin[ul],
+                d.begin[ul + 1] - d.begin[ul], s.centers.data() + d.begin[ul] * 3 * W);
+  };
+  const auto place_inner = [&](std::size_t ul) {
+    if (s.placed[ul] & 2) return;
+    s.placed[ul] |= 2;
+    lane_points(s.rot.data() + ul * 9 * W, s.pos.data() + ul * 3 * W, d.inner_center.data() + d.inner_begin[ul],
+                d.inner_begin[ul + 1] - d.inner_begin[ul], s.inner_centers.data() + d.inner_begin[ul] * 3 * W);
   };
   // Records the verdict on one pair of each lane of `open` (live, not
   // proven apart): within for the lanes of `within`, else open.
@@ -410,7 +441,7 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
     // The link balls first, then the pair's tables, then the spheres: each
     // test runs only for the lanes the ones before left open.
-    LaneMask open = live & ~positive_lanes(s.pair_clearance.data() + k * W);
+    LaneMask open = live & ~LaneMask{s.pair_apart[k]};
     if (!open) continue;
     const auto ua = static_cast<std::size_t>(d.self_pairs[k].first), ub = static_cast<std::size_t>(d.self_pairs[k].second);
     LaneMask within = 0;
@@ -436,6 +467,8 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
                  tolerance, clear);
       open &= ~positive_lanes(clear);
       if (open & ~within) {
+        place_inner(ua);
+        place_inner(ub);
         fill(clear, 1.0);
         lane_balls(s.inner_centers.data() + d.inner_begin[ua] * 3 * W, d.inner_radius.data() + d.inner_begin[ua],
                    d.inner_begin[ua + 1] - d.inner_begin[ua], s.inner_centers.data() + d.inner_begin[ub] * 3 * W,
@@ -447,42 +480,43 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
     record(open, within & open, static_cast<std::uint32_t>(k), 0, true);
     if (!live) return;
   }
-  // Each link's box over the live lanes (its link ball in each): an object
-  // whose box is farther than the tolerance from it on some axis is
-  // farther from the link in every live lane.
-  double* link_box = s.link_boxes.data();
-  detail::lane_link_boxes(s.bound_centers.data(), d.bound_radius.data(), d.geometric.data(), d.geometric.size(),
-                          live, link_box);
+  // Each link's objects: those whose boxes are within the tolerance of
+  // the box of its link ball over the live lanes on every axis (one
+  // farther on some axis is farther from the link in every live lane),
+  // then its link ball, spheres and inner balls in each lane.
   const std::size_t object_count = scene.objects.size();
   for (const int link : d.geometric) {
     const auto ul = static_cast<std::size_t>(link);
-    double gaps[detail::kBoxChunk];
-    for (std::size_t o = 0; o < object_count; ++o) {
-      // The objects' boxes against the link's, a chunk at a time.
-      const std::size_t in_chunk = o % detail::kBoxChunk;
-      if (in_chunk == 0)
-        detail::box_gaps(link_box + ul * 6, scene.box_bounds.data(), object_count, o,
-                         std::min(detail::kBoxChunk, object_count - o), gaps);
-      if (gaps[in_chunk] > tolerance || scene.skip[o * d.links + ul]) continue;
-      const PrefilterObject& obj = scene.objects[o];
-      fill(clear, std::numeric_limits<double>::infinity());
-      lane_object(s.bound_centers.data() + ul * 3 * W, &d.bound_radius[ul], 1, obj, tolerance, clear);
-      LaneMask open = live & ~positive_lanes(clear);
-      if (!open) continue;
-      place(ul);
-      fill(clear, std::numeric_limits<double>::infinity());
-      lane_object(s.centers.data() + d.begin[ul] * 3 * W, d.radius.data() + d.begin[ul], d.begin[ul + 1] - d.begin[ul],
-                  obj, tolerance, clear);
-      open &= ~positive_lanes(clear);
-      LaneMask within = 0;
-      if (open && scene.has_inner[o]) {
-        fill(clear, 1.0);
-        lane_object(s.inner_centers.data() + d.inner_begin[ul] * 3 * W, d.inner_radius.data() + d.inner_begin[ul],
-                    d.inner_begin[ul + 1] - d.inner_begin[ul], scene.inner[o], tolerance, clear);
-        within = negative_lanes(clear) & open;
+    for (std::size_t c = 0; c < scene.chunks; ++c) {
+      std::uint64_t near = scene.near[ul * scene.chunks + c];
+      if (!near) continue;
+      const std::size_t first = c * detail::kBoxChunk;
+      near &= detail::near_objects(s.bound_centers.data() + ul * 3 * W, d.bound_radius[ul], live,
+                                   scene.box_bounds.data(), object_count, first,
+                                   std::min(detail::kBoxChunk, object_count - first), tolerance);
+      for (; near; near &= near - 1) {
+        const std::size_t o = first + static_cast<std::size_t>(__builtin_ctzll(near));
+        const PrefilterObject& obj = scene.objects[o];
+        fill(clear, std::numeric_limits<double>::infinity());
+        lane_object(s.bound_centers.data() + ul * 3 * W, &d.bound_radius[ul], 1, obj, tolerance, clear);
+        LaneMask open = live & ~positive_lanes(clear);
+        if (!open) continue;
+        place(ul);
+        fill(clear, std::numeric_limits<double>::infinity());
+        lane_object(s.centers.data() + d.begin[ul] * 3 * W, d.radius.data() + d.begin[ul],
+                    d.begin[ul + 1] - d.begin[ul], obj, tolerance, clear);
+        open &= ~positive_lanes(clear);
+        LaneMask within = 0;
+        if (open && scene.has_inner[o]) {
+          place_inner(ul);
+          fill(clear, 1.0);
+          lane_object(s.inner_centers.data() + d.inner_begin[ul] * 3 * W, d.inner_radius.data() + d.inner_begin[ul],
+                      d.inner_begin[ul + 1] - d.inner_begin[ul], scene.inner[o], tolerance, clear);
+          within = negative_lanes(clear) & open;
+        }
+        record(open, within, static_cast<std::uint32_t>(link), static_cast<std::uint32_t>(o), false);
+        if (!live) return;
       }
-      record(open, within, static_cast<std::uint32_t>(link), static_cast<std::uint32_t>(o), false);
-      if (!live) return;
     }
   }
 }
