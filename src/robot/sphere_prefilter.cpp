@@ -333,6 +333,7 @@ namespace {
 // over the lanes.
 using LaneMask = unsigned;
 static_assert(W <= 8 * sizeof(LaneMask));
+static_assert(W <= 8, "a pair's lanes fit a byte (Scratch::pair_apart)");
 
 void fill(double* lanes, double value) {
   for (std::size_t l = 0; l < W; ++l) lanes[l] = value;
