@@ -50,7 +50,7 @@ constexpr double kWorkingRange = 1e3;
 // Pieces of a shape's core the outer spheres and the inner balls come from.
 constexpr int kOuterPieces = 4;
 constexpr int kInnerPieces = 32;
-constexpr std::size_t kInnerBalls = 6;
+constexpr std::size_t kInnerBalls = 4;
 
 std::array<double, 9> row_major(const Mat3& m) {
   std::array<double, 9> out{};
