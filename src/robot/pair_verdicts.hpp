@@ -39,9 +39,8 @@ struct SpherePrefilter::Scratch {
   std::vector<double> centers;        // per sphere: 3 rows of lanes
   std::vector<double> inner_centers;  // per inner sphere: 3 rows of lanes
   std::vector<double> bound_centers;  // per link: 3 rows of lanes
-  std::vector<unsigned char> placed;  // per link: its centres are computed
-  std::vector<double> pair_clearance; // per self pair: its link balls' clearance, a row of lanes
-  std::vector<double> link_boxes;     // per link: min xyz, max xyz over the lanes
+  std::vector<unsigned char> placed;  // per link: its centres are computed (1: spheres, 2: inner balls)
+  std::vector<unsigned char> pair_apart;  // per self pair: the lanes its link balls prove apart
   std::vector<double> q;              // per variable: a row of lanes
   std::vector<detail::KnownPair> known[kPrefilterLanes];
 };

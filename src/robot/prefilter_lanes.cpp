@@ -7,8 +7,19 @@
 #include <algorithm>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+// x86-64-v3 (AVX2 with FMA) where the processor has it. This file alone is
+// built with -ffp-contract=fast (src/CMakeLists.txt), so there a*b + c may
+// be one fused operation: one rounding of the exact result instead of two,
+// which keeps every error bound of the separate operations (each fused
+// result is within half an ulp of its exact value), so the allowances
+// below and in sphere_fit.cpp hold either way; a clearance ending in
+// fma(−reach, reach, d²) even has the exact sign of d² − reach².
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define PROXIMA_LANE_CLONES __attribute__((target_clones("avx2", "default")))
+#define PROXIMA_LANE_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
 #else
 #define PROXIMA_LANE_CLONES
 #endif
@@ -36,6 +47,21 @@ typedef std::int64_t LaneBits __attribute__((vector_size(sizeof(double) * W)));
 [[gnu::always_inline]] inline Lane splat(double x) { return Lane{} + x; }
 [[gnu::always_inline]] inline Lane lane_min(Lane a, Lane b) { return a < b ? a : b; }
 [[gnu::always_inline]] inline Lane lane_max(Lane a, Lane b) { return a > b ? a : b; }
+// The lanes (bit l: lane l) where a comparison holds (its lanes all ones
+// or all zeros): the sign bits by SSE2's movemask, which every x86-64 has,
+// two lanes at a time; element by element elsewhere.
+[[gnu::always_inline]] inline unsigned lane_bits(LaneBits c) {
+#if defined(__SSE2__)
+  static_assert(W == 4, "two halves of two lanes");
+  __m128d half[2];
+  std::memcpy(half, &c, sizeof half);
+  return static_cast<unsigned>(_mm_movemask_pd(half[0])) | static_cast<unsigned>(_mm_movemask_pd(half[1])) << 2;
+#else
+  unsigned m = 0;
+  for (std::size_t l = 0; l < W; ++l) m |= static_cast<unsigned>(c[l] & 1) << l;
+  return m;
+#endif
+}
 
 // sin and cos of each lane's angle (|v| ≤ kAngleRange): v = k π/2 + r with
 // π/2 in two parts (the first exact times any k up to 2^20), then the Taylor
@@ -86,9 +112,10 @@ void lane_sin_cos(const double* v, double* sn, double* cs) {
 
 // Forward kinematics of every link, lane by lane: the recurrence of
 // forward_kinematics (kinematics.cpp) on rows of lanes. Clears `usable` for
-// a lane whose angle is beyond kAngleRange.
+// a lane whose angle is beyond kAngleRange or with a link origin beyond
+// `range`.
 PROXIMA_LANE_CLONES
-void lane_kinematics(const std::vector<PrefilterStep>& steps, const double* q, double* rot, double* pos,
+void lane_kinematics(const std::vector<PrefilterStep>& steps, const double* q, double range, double* rot, double* pos,
                      double* usable) {
   Lane ok = load(usable);
   for (const PrefilterStep& st : steps) {
@@ -116,8 +143,11 @@ void lane_kinematics(const std::vector<PrefilterStep>& steps, const double* q, d
         store(cr + (3 * i + j) * W,
               parent[3 * i] * local[j] + parent[3 * i + 1] * local[3 + j] + parent[3 * i + 2] * local[6 + j]);
     const Lane t0 = st.p[0] + v * st.slide[0], t1 = st.p[1] + v * st.slide[1], t2 = st.p[2] + v * st.slide[2];
-    for (std::size_t i = 0; i < 3; ++i)
-      store(cp + i * W, parent[3 * i] * t0 + parent[3 * i + 1] * t1 + parent[3 * i + 2] * t2 + load(pp + i * W));
+    for (std::size_t i = 0; i < 3; ++i) {
+      const Lane p = parent[3 * i] * t0 + parent[3 * i + 1] * t1 + parent[3 * i + 2] * t2 + load(pp + i * W);
+      ok = (p <= range && p >= -range) ? ok : splat(-1.0);
+      store(cp + i * W, p);
+    }
   }
   store(usable, ok);
 }
@@ -151,15 +181,15 @@ void lane_link_points(const double* rot, const double* pos, const Vec3* local, c
 }
 
 PROXIMA_LANE_CLONES
-void lane_pair_clearances(const double* centers, const double* radius, const std::pair<int, int>* pairs,
-                          std::size_t count, double t, double* out) {
+void lane_pairs_apart(const double* centers, const double* radius, const std::pair<int, int>* pairs,
+                      std::size_t count, double t, unsigned char* apart) {
   for (std::size_t k = 0; k < count; ++k) {
     const auto a = static_cast<std::size_t>(pairs[k].first), b = static_cast<std::size_t>(pairs[k].second);
     const double reach = radius[a] + radius[b] + t;
     const double* ca = centers + a * 3 * W;
     const double* cb = centers + b * 3 * W;
     const Lane dx = load(ca) - load(cb), dy = load(ca + W) - load(cb + W), dz = load(ca + 2 * W) - load(cb + 2 * W);
-    store(out + k * W, dx * dx + dy * dy + dz * dz - reach * reach);
+    apart[k] = static_cast<unsigned char>(lane_bits(dx * dx + dy * dy + dz * dz - reach * reach > 0.0));
   }
 }
 
@@ -212,53 +242,45 @@ void lane_object(const double* c, const double* r, std::size_t count, const Pref
 }
 
 PROXIMA_LANE_CLONES
-void box_gaps(const double* link, const double* bounds, std::size_t stride, std::size_t first, std::size_t count,
-              double* gaps) {
+std::uint64_t near_objects(const double* center, double radius, unsigned lanes, const double* bounds,
+                           std::size_t stride, std::size_t first, std::size_t count, double t) {
+  // The ball's box over the lanes kept (the others take the first kept
+  // one's centre): the smallest and largest centre coordinate by two
+  // swaps of lane halves.
+  static_assert(W == 4, "the swaps below are for four lanes");
+  const auto kept = static_cast<std::size_t>(__builtin_ctz(lanes));
+  const LaneBits keep = ((LaneBits{} + static_cast<std::int64_t>(lanes)) & LaneBits{1, 2, 4, 8}) != 0;
+  double lo[3], hi[3];
+  for (std::size_t k = 0; k < 3; ++k) {
+    const Lane all = load(center + k * W);
+    const Lane c = keep ? all : splat(all[kept]);
+    const Lane swapped = __builtin_shuffle(c, LaneBits{1, 0, 3, 2});
+    Lane mn = lane_min(c, swapped), mx = lane_max(c, swapped);
+    mn = lane_min(mn, __builtin_shuffle(mn, LaneBits{2, 3, 0, 1}));
+    mx = lane_max(mx, __builtin_shuffle(mx, LaneBits{2, 3, 0, 1}));
+    lo[k] = mn[0] - radius;
+    hi[k] = mx[0] + radius;
+  }
   // W objects at a time (their bounds are consecutive in each row), then
-  // the rest one by one.
+  // the rest one by one; a gap that is not a number leaves the object in.
+  std::uint64_t near = 0;
   std::size_t i = 0;
   for (; i + W <= count; i += W) {
     Lane g = splat(-std::numeric_limits<double>::infinity());
     for (std::size_t k = 0; k < 3; ++k) {
-      const Lane below = load(bounds + k * stride + first + i) - link[3 + k];
-      const Lane above = link[k] - load(bounds + (3 + k) * stride + first + i);
+      const Lane below = load(bounds + k * stride + first + i) - hi[k];
+      const Lane above = lo[k] - load(bounds + (3 + k) * stride + first + i);
       g = lane_max(g, lane_max(below, above));
     }
-    store(gaps + i, g);
+    near |= static_cast<std::uint64_t>(lane_bits(!(g > t))) << i;
   }
   for (; i < count; ++i) {
     double g = -std::numeric_limits<double>::infinity();
     for (std::size_t k = 0; k < 3; ++k)
-      g = std::max(g, std::max(bounds[k * stride + first + i] - link[3 + k], link[k] - bounds[(3 + k) * stride + first + i]));
-    gaps[i] = g;
+      g = std::max(g, std::max(bounds[k * stride + first + i] - hi[k], lo[k] - bounds[(3 + k) * stride + first + i]));
+    near |= static_cast<std::uint64_t>(!(g > t)) << i;
   }
-}
-
-PROXIMA_LANE_CLONES
-void lane_link_boxes(const double* centers, const double* radius, const int* links, std::size_t count, double* boxes) {
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto l = static_cast<std::size_t>(links[i]);
-    for (std::size_t k = 0; k < 3; ++k) {
-      const Lane c = load(centers + (l * 3 + k) * W);
-      double lo = c[0], hi = c[0];
-      for (std::size_t j = 1; j < W; ++j) {
-        lo = std::min(lo, c[j]);
-        hi = std::max(hi, c[j]);
-      }
-      boxes[l * 6 + k] = lo - radius[l];
-      boxes[l * 6 + 3 + k] = hi + radius[l];
-    }
-  }
-}
-
-PROXIMA_LANE_CLONES
-void lane_in_range(const double* pos, std::size_t links, double range, double* usable) {
-  Lane ok = load(usable);
-  for (std::size_t i = 0; i < 3 * links; ++i) {
-    const Lane p = load(pos + i * W);
-    ok = (p <= range && p >= -range) ? ok : splat(-1.0);
-  }
-  store(usable, ok);
+  return near;
 }
 
 }  // namespace proxima::robot::detail

@@ -2,12 +2,14 @@
 // The sphere prefilter's lane arithmetic (sphere_prefilter.cpp): forward
 // kinematics, sphere centres and clearances over kPrefilterLanes joint
 // vectors at once, each quantity a row of lanes (structure of arrays).
-// Doubles throughout, so the only rounding to account for is that of
+// Doubles throughout (a multiply and an add may be fused, which rounds
+// once instead of twice), so the only rounding to account for is that of
 // double arithmetic, which the spheres' allowances (sphere_fit.cpp) cover.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -47,9 +49,10 @@ void lane_sin_cos(const double* v, double* sn, double* cs);
 
 /// Forward kinematics of every link over the lanes (rot: 9 rows per link,
 /// pos: 3, the root's filled in); clears usable[l] (sets it to −1) for a
-/// lane with an angle beyond kAngleRange.
-void lane_kinematics(const std::vector<PrefilterStep>& steps, const double* q, double* rot, double* pos,
-                     double* usable);
+/// lane with an angle beyond kAngleRange, or with a coordinate of a link
+/// origin (the root's aside) beyond ±range or not a number.
+void lane_kinematics(const std::vector<PrefilterStep>& steps, const double* q, double range, double* rot,
+                     double* pos, double* usable);
 /// World centres of `count` local points of one link: R c + p per lane.
 void lane_points(const double* rot, const double* pos, const Vec3* local, std::size_t count, double* out);
 /// Smallest squared clearance |c_a − c_b|² − (r_a + r_b + t)² over the ball
@@ -66,26 +69,22 @@ void lane_object(const double* c, const double* r, std::size_t count, const Pref
 /// links[i]): out gets 3 rows of lanes per link index, as `pos` holds them.
 void lane_link_points(const double* rot, const double* pos, const Vec3* local, const int* links, std::size_t count,
                       double* out);
-/// For each pair k of `pairs` (link indices): the clearance of the two
-/// links' balls (centres: 3 rows of lanes per link; radius per link), grown
-/// by t, as lane_balls computes it; a row of lanes per pair into `out`.
-void lane_pair_clearances(const double* centers, const double* radius, const std::pair<int, int>* pairs,
-                          std::size_t count, double t, double* out);
+/// For each pair k of `pairs` (link indices): the lanes (bit l: lane l) in
+/// which the two links' balls (centres: 3 rows of lanes per link; radius
+/// per link), grown by t, are apart, the clearance as lane_balls computes
+/// it above zero, into apart[k].
+void lane_pairs_apart(const double* centers, const double* radius, const std::pair<int, int>* pairs,
+                      std::size_t count, double t, unsigned char* apart);
 
-/// Objects whose boxes box_gaps compares at once.
+/// Objects whose boxes near_objects compares at once.
 inline constexpr std::size_t kBoxChunk = 64;
-/// For objects first .. first + count − 1 (count ≤ kBoxChunk): the largest
-/// gap along an axis between the box `link` (min xyz, max xyz) and each
-/// object's box (`bounds`: six rows of `stride` values, min xyz then max
-/// xyz), a lower bound on their distance; −inf for an unbounded box.
-void box_gaps(const double* link, const double* bounds, std::size_t stride, std::size_t first, std::size_t count,
-              double* gaps);
-
-/// Each listed link's box over the lanes (its ball about each lane's
-/// centre): boxes[l * 6 ..] = min xyz, max xyz.
-void lane_link_boxes(const double* centers, const double* radius, const int* links, std::size_t count, double* boxes);
-/// Sets usable[l] to −1 where some coordinate of the `links` origins in
-/// `pos` (3 rows of lanes each) is beyond ±range or not a number.
-void lane_in_range(const double* pos, std::size_t links, double range, double* usable);
+/// For objects first .. first + count − 1 (count ≤ kBoxChunk; their boxes
+/// in `bounds`: six rows of `stride` values, min xyz then max xyz, a
+/// halfspace's unbounded): bit i set for object first + i unless the box of
+/// a link's ball (centre: 3 rows of lanes; radius) over the lanes of
+/// `lanes` (bit l: lane l; not empty) has a gap along some axis beyond t to
+/// the object's box, a lower bound on their distance in each of those lanes.
+std::uint64_t near_objects(const double* center, double radius, unsigned lanes, const double* bounds,
+                           std::size_t stride, std::size_t first, std::size_t count, double t);
 
 }  // namespace proxima::robot::detail

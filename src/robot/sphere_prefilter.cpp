@@ -18,6 +18,10 @@
 #include <string>
 #include <tuple>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <proxima/robot/scene_checker.hpp>
 
 #include <proxima/query.hpp>
@@ -46,7 +50,7 @@ constexpr double kWorkingRange = 1e3;
 // Pieces of a shape's core the outer spheres and the inner balls come from.
 constexpr int kOuterPieces = 4;
 constexpr int kInnerPieces = 32;
-constexpr std::size_t kInnerBalls = 6;
+constexpr std::size_t kInnerBalls = 4;
 
 std::array<double, 9> row_major(const Mat3& m) {
   std::array<double, 9> out{};
@@ -71,6 +75,19 @@ class SpherePrefilter::Scene {
   std::vector<double> box_bounds;
   /// skip[o * links + l]: link l may touch object o (the pair is not checked).
   std::vector<unsigned char> skip;
+  /// The same as bits: near[l * chunks + c] has bit i for object
+  /// c · kBoxChunk + i unless link l skips it.
+  std::size_t chunks = 0;
+  std::vector<std::uint64_t> near;
+
+  void set_near(std::size_t links) {
+    const std::size_t n = objects.size();
+    chunks = (n + detail::kBoxChunk - 1) / detail::kBoxChunk;
+    near.assign(links * chunks, 0);
+    for (std::size_t l = 0; l < links; ++l)
+      for (std::size_t o = 0; o < n; ++o)
+        if (!skip[o * links + l]) near[l * chunks + o / detail::kBoxChunk] |= std::uint64_t{1} << (o % detail::kBoxChunk);
+  }
 };
 
 
@@ -267,7 +284,10 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Scene
   std::vector<double> q(d_->variables);
   for (std::size_t v = 0; v < d_->variables; ++v) q[v] = d_->middle[v];
   const RobotState state = checker.state(q, base);
-  if (state.status != Status::ok) return scene;
+  if (state.status != Status::ok) {
+    scene->set_near(d_->links);
+    return scene;
+  }
   for (const int link : d_->fixed_links) {
     const auto ul = static_cast<std::size_t>(link);
     for (std::size_t o = 0; o < objects.size(); ++o) {
@@ -286,6 +306,7 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Scene
       if (apart) scene->skip[o * d_->links + ul] = 1;
     }
   }
+  scene->set_near(d_->links);
   return scene;
 }
 
@@ -299,8 +320,7 @@ std::unique_ptr<SpherePrefilter::Scratch, SpherePrefilter::ScratchDeleter> Spher
   s->inner_centers.assign(d_->inner_center.size() * 3 * W, 0.0);
   s->bound_centers.assign(d_->links * 3 * W, 0.0);
   s->placed.assign(d_->links, 0);
-  s->pair_clearance.assign(d_->self_pairs.size() * W, 0.0);
-  s->link_boxes.assign(d_->links * 6, 0.0);
+  s->pair_apart.assign(d_->self_pairs.size(), 0);
   s->q.assign(std::max<std::size_t>(d_->variables, 1) * W, 0.0);
   for (auto& k : s->known) k.reserve(d_->self_pairs.size() + d_->links);
   return s;
@@ -308,21 +328,38 @@ std::unique_ptr<SpherePrefilter::Scratch, SpherePrefilter::ScratchDeleter> Spher
 
 namespace {
 
+// A set of lanes of one group as bits (bit l: lane l): the per-pair
+// bookkeeping of classify then costs a few integer operations, not a loop
+// over the lanes.
+using LaneMask = unsigned;
+static_assert(W <= 8 * sizeof(LaneMask));
+static_assert(W <= 8, "a pair's lanes fit a byte (Scratch::pair_apart)");
 
 void fill(double* lanes, double value) {
   for (std::size_t l = 0; l < W; ++l) lanes[l] = value;
 }
 
-bool any_positive(const double* lanes) {
-  bool any = false;
-  for (std::size_t l = 0; l < W; ++l) any |= lanes[l] > 0.0;
-  return any;
+// The lanes whose value is > 0 (a NaN is not): by SSE2, which every
+// x86-64 has, two lanes at a time; lane by lane elsewhere.
+LaneMask positive_lanes(const double* lanes) {
+#if defined(__SSE2__)
+  static_assert(W % 2 == 0);
+  LaneMask m = 0;
+  for (std::size_t l = 0; l < W; l += 2)
+    m |= static_cast<LaneMask>(_mm_movemask_pd(_mm_cmpgt_pd(_mm_loadu_pd(lanes + l), _mm_setzero_pd()))) << l;
+  return m;
+#else
+  LaneMask m = 0;
+  for (std::size_t l = 0; l < W; ++l) m |= static_cast<LaneMask>(lanes[l] > 0.0) << l;
+  return m;
+#endif
 }
 
-bool all_positive(const double* lanes) {
-  bool all = true;
-  for (std::size_t l = 0; l < W; ++l) all &= lanes[l] > 0.0;
-  return all;
+// The lanes whose value is < 0 (a NaN is not).
+LaneMask negative_lanes(const double* lanes) {
+  LaneMask m = 0;
+  for (std::size_t l = 0; l < W; ++l) m |= static_cast<LaneMask>(lanes[l] < 0.0) << l;
+  return m;
 }
 
 }  // namespace
@@ -360,123 +397,127 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   // working range, or an angle out of lane_sincos's, leaves the lane to
   // the exact check (its poses may even be beyond what the queries accept).
   double usable[W];
-  for (std::size_t l = 0; l < W; ++l) usable[l] = l < rows ? 1.0 : -1.0;
-  lane_kinematics(d.steps, s.q.data(), s.rot.data(), s.pos.data(), usable);
-  detail::lane_in_range(s.pos.data(), d.links, kWorkingRange, usable);
+  const bool root_in_range = base.p.cwiseAbs().maxCoeff() <= kWorkingRange;
+  for (std::size_t l = 0; l < W; ++l) usable[l] = l < rows && root_in_range ? 1.0 : -1.0;
+  lane_kinematics(d.steps, s.q.data(), kWorkingRange, s.rot.data(), s.pos.data(), usable);
+  // live: the lanes usable with no pair yet proven within: pairs after the
+  // first within are never read (the walk ends there), so a pair is
+  // measured only in the live lanes the cheaper tests left undecided.
+  LaneMask live = positive_lanes(usable);
   for (std::size_t l = 0; l < rows; ++l)
-    if (!(usable[l] > 0.0)) all_open(l);
-  // live[l] > 0: the lane is usable and no pair of it is yet proven within:
-  // pairs after the first within are never read (the walk ends there).
-  double live[W];
-  for (std::size_t l = 0; l < W; ++l) live[l] = usable[l];
-  if (!any_positive(live)) return;
+    if (!(live >> l & 1u)) all_open(l);
+  if (!live) return;
 
   for (const int link : d.geometric) s.placed[static_cast<std::size_t>(link)] = 0;
   detail::lane_link_points(s.rot.data(), s.pos.data(), d.geometric_bound_center.data(), d.geometric.data(),
                            d.geometric.size(), s.bound_centers.data());
   // Every self pair's link balls at once: most pairs end there.
-  detail::lane_pair_clearances(s.bound_centers.data(), d.bound_radius.data(), d.self_pairs.data(),
-                               d.self_pairs.size(), tolerance, s.pair_clearance.data());
-  // A link's spheres and inner balls, once per lane group, when a test
-  // first needs them.
+  detail::lane_pairs_apart(s.bound_centers.data(), d.bound_radius.data(), d.self_pairs.data(), d.self_pairs.size(),
+                           tolerance, s.pair_apart.data());
+  // A link's spheres, and apart from them its inner balls (a test needs
+  // them far less often), once per lane group when a test first needs them.
   const auto place = [&](std::size_t ul) {
-    if (s.placed[ul]) return;
-    s.placed[ul] = 1;
-    const double* rot = s.rot.data() + ul * 9 * W;
-    const double* pos = s.pos.data() + ul * 3 * W;
-    lane_points(rot, pos, d.center.data() + d.begin[ul], d.begin[ul + 1] - d.begin[ul],
-                s.centers.data() + d.begin[ul] * 3 * W);
-    lane_points(rot, pos, d.inner_center.data() + d.inner_begin[ul], d.inner_begin[ul + 1] - d.inner_begin[ul],
-                s.inner_centers.data() + d.inner_begin[ul] * 3 * W);
+    if (s.placed[ul] & 1) return;
+    s.placed[ul] |= 1;
+    lane_points(s.rot.data() + ul * 9 * W, s.pos.data() + ul * 3 * W, d.center.data() + d.begin[ul],
+                d.begin[ul + 1] - d.begin[ul], s.centers.data() + d.begin[ul] * 3 * W);
   };
-  // Records each live lane's verdict on one pair: `apart` > 0 proves it
-  // apart, `inside` < 0 proves it within; anything else is open.
-  const auto record = [&](const double* apart, const double* inside, std::uint32_t first, std::uint32_t second,
-                          bool self) {
-    for (std::size_t l = 0; l < W; ++l) {
-      if (!(live[l] > 0.0) || apart[l] > 0.0) continue;
-      const bool in = inside[l] < 0.0;
+  const auto place_inner = [&](std::size_t ul) {
+    if (s.placed[ul] & 2) return;
+    s.placed[ul] |= 2;
+    lane_points(s.rot.data() + ul * 9 * W, s.pos.data() + ul * 3 * W, d.inner_center.data() + d.inner_begin[ul],
+                d.inner_begin[ul + 1] - d.inner_begin[ul], s.inner_centers.data() + d.inner_begin[ul] * 3 * W);
+  };
+  // Records the verdict on one pair of each lane of `open` (live, not
+  // proven apart): within for the lanes of `within`, else open.
+  const auto record = [&](LaneMask open, LaneMask within, std::uint32_t first, std::uint32_t second, bool self) {
+    for (; open; open &= open - 1) {
+      const auto l = static_cast<std::size_t>(__builtin_ctz(open));
+      const bool in = within >> l & 1u;
       s.known[l].push_back({first, second, self, in ? detail::Verdict::within : detail::Verdict::open});
-      if (in) live[l] = -1.0;
     }
+    live &= ~within;
   };
-  double apart[W], inside[W];
+  double clear[W];
   for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
+    // The link balls first, then the pair's tables, then the spheres: each
+    // test runs only for the lanes the ones before left open.
+    LaneMask open = live & ~LaneMask{s.pair_apart[k]};
+    if (!open) continue;
     const auto ua = static_cast<std::size_t>(d.self_pairs[k].first), ub = static_cast<std::size_t>(d.self_pairs[k].second);
-    // The link balls first, then the pair's table: lanes either proves
-    // apart need no spheres. A pair the link balls prove apart in every
-    // lane records nothing.
-    if (all_positive(s.pair_clearance.data() + k * W)) continue;
-    for (std::size_t l = 0; l < W; ++l) apart[l] = s.pair_clearance[k * W + l];
-    double table_inside[W];
-    fill(table_inside, 1.0);
-    if (!all_positive(apart)) {
-      // The pair's table, and its second one for the proof of "within"
-      // where the first sweeps a link.
-      for (const int table : {d.pair_table[k], d.pair_within_table[k]}) {
-        if (table < 0) continue;
-        const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(table)];
-        for (std::size_t l = 0; l < W; ++l) {
-          double lo = 0.0, hi = 0.0;
-          if (!t.bounds(s.q.data(), W, l, lo, hi)) continue;
-          if (lo > tolerance) apart[l] = 1.0;
-          if (hi < tolerance) table_inside[l] = -1.0;
-        }
+    LaneMask within = 0;
+    // The pair's table, and its second one for the proof of "within" where
+    // the first sweeps a link.
+    for (const int table : {d.pair_table[k], d.pair_within_table[k]}) {
+      if (table < 0) continue;
+      const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(table)];
+      for (LaneMask m = open; m; m &= m - 1) {
+        const auto l = static_cast<std::size_t>(__builtin_ctz(m));
+        double lo = 0.0, hi = 0.0;
+        if (!t.bounds(s.q.data(), W, l, lo, hi)) continue;
+        if (lo > tolerance) open &= ~(1u << l);
+        if (hi < tolerance) within |= 1u << l;
       }
     }
-    fill(inside, 1.0);
-    if (!all_positive(apart)) {
+    if (open & ~within) {
       place(ua);
       place(ub);
-      double fine[W];
-      fill(fine, std::numeric_limits<double>::infinity());
+      fill(clear, std::numeric_limits<double>::infinity());
       lane_balls(s.centers.data() + d.begin[ua] * 3 * W, d.radius.data() + d.begin[ua], d.begin[ua + 1] - d.begin[ua],
                  s.centers.data() + d.begin[ub] * 3 * W, d.radius.data() + d.begin[ub], d.begin[ub + 1] - d.begin[ub],
-                 tolerance, fine);
-      for (std::size_t l = 0; l < W; ++l) apart[l] = std::max(apart[l], fine[l]);
-      if (!all_positive(apart))
+                 tolerance, clear);
+      open &= ~positive_lanes(clear);
+      if (open & ~within) {
+        place_inner(ua);
+        place_inner(ub);
+        fill(clear, 1.0);
         lane_balls(s.inner_centers.data() + d.inner_begin[ua] * 3 * W, d.inner_radius.data() + d.inner_begin[ua],
                    d.inner_begin[ua + 1] - d.inner_begin[ua], s.inner_centers.data() + d.inner_begin[ub] * 3 * W,
                    d.inner_radius.data() + d.inner_begin[ub], d.inner_begin[ub + 1] - d.inner_begin[ub], tolerance,
-                   inside);
+                   clear);
+        within |= negative_lanes(clear);
+      }
     }
-    for (std::size_t l = 0; l < W; ++l) inside[l] = std::min(inside[l], table_inside[l]);
-    record(apart, inside, static_cast<std::uint32_t>(k), 0, true);
-    if (!any_positive(live)) return;
+    record(open, within & open, static_cast<std::uint32_t>(k), 0, true);
+    if (!live) return;
   }
-  // Each link's box over the lane group (its link ball in every lane): an
-  // object whose box is farther than the tolerance from it on some axis is
-  // farther from the link in every lane.
-  double* link_box = s.link_boxes.data();
-  detail::lane_link_boxes(s.bound_centers.data(), d.bound_radius.data(), d.geometric.data(), d.geometric.size(),
-                          link_box);
+  // Each link's objects: those whose boxes are within the tolerance of
+  // the box of its link ball over the live lanes on every axis (one
+  // farther on some axis is farther from the link in every live lane),
+  // then its link ball, spheres and inner balls in each lane.
   const std::size_t object_count = scene.objects.size();
   for (const int link : d.geometric) {
     const auto ul = static_cast<std::size_t>(link);
-    double gaps[detail::kBoxChunk];
-    for (std::size_t o = 0; o < object_count; ++o) {
-      // The objects' boxes against the link's, a chunk at a time.
-      const std::size_t in_chunk = o % detail::kBoxChunk;
-      if (in_chunk == 0)
-        detail::box_gaps(link_box + ul * 6, scene.box_bounds.data(), object_count, o,
-                         std::min(detail::kBoxChunk, object_count - o), gaps);
-      if (gaps[in_chunk] > tolerance || scene.skip[o * d.links + ul]) continue;
-      const PrefilterObject& obj = scene.objects[o];
-      fill(apart, std::numeric_limits<double>::infinity());
-      lane_object(s.bound_centers.data() + ul * 3 * W, &d.bound_radius[ul], 1, obj, tolerance, apart);
-      if (all_positive(apart)) continue;
-      place(ul);
-      double fine[W];
-      fill(fine, std::numeric_limits<double>::infinity());
-      lane_object(s.centers.data() + d.begin[ul] * 3 * W, d.radius.data() + d.begin[ul], d.begin[ul + 1] - d.begin[ul],
-                  obj, tolerance, fine);
-      for (std::size_t l = 0; l < W; ++l) apart[l] = std::max(apart[l], fine[l]);
-      fill(inside, 1.0);
-      if (!all_positive(apart) && scene.has_inner[o])
-        lane_object(s.inner_centers.data() + d.inner_begin[ul] * 3 * W, d.inner_radius.data() + d.inner_begin[ul],
-                    d.inner_begin[ul + 1] - d.inner_begin[ul], scene.inner[o], tolerance, inside);
-      record(apart, inside, static_cast<std::uint32_t>(link), static_cast<std::uint32_t>(o), false);
-      if (!any_positive(live)) return;
+    for (std::size_t c = 0; c < scene.chunks; ++c) {
+      std::uint64_t near = scene.near[ul * scene.chunks + c];
+      if (!near) continue;
+      const std::size_t first = c * detail::kBoxChunk;
+      near &= detail::near_objects(s.bound_centers.data() + ul * 3 * W, d.bound_radius[ul], live,
+                                   scene.box_bounds.data(), object_count, first,
+                                   std::min(detail::kBoxChunk, object_count - first), tolerance);
+      for (; near; near &= near - 1) {
+        const std::size_t o = first + static_cast<std::size_t>(__builtin_ctzll(near));
+        const PrefilterObject& obj = scene.objects[o];
+        fill(clear, std::numeric_limits<double>::infinity());
+        lane_object(s.bound_centers.data() + ul * 3 * W, &d.bound_radius[ul], 1, obj, tolerance, clear);
+        LaneMask open = live & ~positive_lanes(clear);
+        if (!open) continue;
+        place(ul);
+        fill(clear, std::numeric_limits<double>::infinity());
+        lane_object(s.centers.data() + d.begin[ul] * 3 * W, d.radius.data() + d.begin[ul],
+                    d.begin[ul + 1] - d.begin[ul], obj, tolerance, clear);
+        open &= ~positive_lanes(clear);
+        LaneMask within = 0;
+        if (open && scene.has_inner[o]) {
+          place_inner(ul);
+          fill(clear, 1.0);
+          lane_object(s.inner_centers.data() + d.inner_begin[ul] * 3 * W, d.inner_radius.data() + d.inner_begin[ul],
+                      d.inner_begin[ul + 1] - d.inner_begin[ul], scene.inner[o], tolerance, clear);
+          within = negative_lanes(clear) & open;
+        }
+        record(open, within, static_cast<std::uint32_t>(link), static_cast<std::uint32_t>(o), false);
+        if (!live) return;
+      }
     }
   }
 }
