@@ -137,6 +137,18 @@
 //   the exact answer and a new certificate, still without the SQP. Only a
 //   cache of another pair, a motion Δ ≥ F, or a walk whose answer ends
 //   above its lowered threshold leaves the SQP to answer (re-collecting).
+//   A cache without a certificate (fresh, or of another pair) and without a
+//   direction is answered the same way from the unbounded pruned walk: its
+//   answer, the smallest facet value of C0 over all facets, is the cores'
+//   depth when positive (then the collecting walk runs at it plus the
+//   margin); when not, the cores are apart and the SQP answers.
+//   Cores apart (the radius-only overlaps of a capsule or sphere): the
+//   check finds v ≤ 0 and refuses (v > 0 is what proves the origin inside
+//   C0), the SQP's inflation model answers, and the certificate is kept,
+//   unused: it speaks of the pose M0 only, and the check at a later pose
+//   proves again, from Δ and v > 0, whatever it answers. No collecting
+//   walk runs while the cores may be apart (depth ≤ r): walk() would
+//   refuse its answer.
 // A cache names its hull by a weak reference to the hull's shared data
 // (ConvexPolytope::shared_data): a copy of the hull matches, another hull
 // never does, not even one built where a freed one was. Garbage in the
@@ -735,8 +747,9 @@ done:
 /// iterations = support calls. Warm start from `cache` (its direction, a
 /// B→A normal, and polytope hints), filled on exit; on the cone
 /// certificate's pairs the cache's coherence certificate answers first, and
-/// without one its direction bounds the walk that collects one (no SQP; see
-/// the file comment). status: ok (see the file
+/// without one its direction bounds the walk that collects one, or without
+/// a direction the unbounded pruned walk does (no SQP while the cores
+/// overlap; see the file comment). status: ok (see the file
 /// comment for what is certified), not_converged (caps, stall, or the sampled
 /// check found a better direction: fall back to an exact method),
 /// invalid_input (non-finite pose). If the pair turns out not to overlap,
