@@ -265,5 +265,118 @@ TEST(ConeCoherence, GrowingMotionStaysRight) {
   EXPECT_GT(answered, 0);
 }
 
+// The pair's signed distance whatever the cores do (margins included), and
+// whether the cores overlap deeply enough for the certificate's domain.
+// With the cores apart, `normal` is the B→A direction between their
+// closest points.
+struct AnyTruth {
+  double distance;
+  bool cores_overlap;
+  Vec3 normal;
+};
+AnyTruth any_truth_of(const CoreVerts& ca, const Transform& ta, const CoreVerts& cb, const Transform& tb) {
+  Vec3 c;
+  const double core =
+      oracle::minkowski_signed_distance(testing::transformed(ta, ca.local), testing::transformed(tb, cb.local), &c);
+  return {core - ca.radius - cb.radius, core < -1e-4, c.normalized()};
+}
+
+// A capsule moving back and forth through a polytope's surface, the cache
+// carried along: deep steps (the cores overlap), radius-only steps (the
+// cores apart, only the capsule's radius overlaps: the SQP's inflation
+// model answers them, and the certificate held stays, unused) and deep
+// steps again, where that certificate answers, proven by its check (its
+// smallest feature value positive: the cores overlap again). Every answer
+// is certified and right; some deep steps after a radius-only one must
+// come from the cache.
+TEST(ConeCoherence, RadiusOnlyStepsKeepTheCertificate) {
+  Rng g(331);
+  const Fixture f(g);
+  int runs = 0, radius_only = 0, deep = 0, deep_after_radius = 0, cached_after_radius = 0;
+  while (runs < testing::scaled(30)) {
+    const Transform ta = g.pose(0.0);
+    Transform tb = g.pose(0.6);
+    const Truth t0 = truth_of(f.pc, ta, kSegment, tb);
+    if (!(t0.distance < 0.0)) continue;
+    // B moved along −normal (out of A) until its core overlaps P by 3 mm,
+    // then 2 mm steps: 8 out (the cores part by up to 13 mm), then back,
+    // along a direction 30° off the normal, so that the closest features
+    // of the parted cores are not always the face that was deepest (where
+    // the smallest facet value is minus their distance, by chance).
+    tb.p += (-(t0.distance + 0.25) - 3e-3) * -t0.normal;
+    const Vec3 out = perturbed(-t0.normal, 30.0, g);
+    ++runs;
+    PenetrationCache cache;
+    bool seen_radius = false;
+    for (int k = 0; k < 20; ++k) {
+      const AnyTruth t = any_truth_of(f.pc, ta, kSegment, tb);
+      SCOPED_TRACE(::testing::Message() << "run " << runs << " step " << k);
+      ASSERT_LT(t.distance, -0.1);  // the radius (0.25) overlaps throughout
+      const DistanceResult r = incremental_penetration(f.poly, ta, kCapsule, tb, {}, &cache);
+      ASSERT_EQ(r.status, Status::ok);
+      EXPECT_LE(std::abs(r.distance - t.distance), 2e-9);
+      if (t.cores_overlap) {
+        ++deep;
+        if (seen_radius) {
+          ++deep_after_radius;
+          cached_after_radius += from_certificate(r);
+          expect_right(r, truth_of(f.pc, ta, kSegment, tb), f.pc, ta, kSegment, tb);
+        }
+      } else if (t.distance + 0.25 > 1e-4) {  // the cores apart by more than rounding
+        EXPECT_LE(angle(r.normal, t.normal), 1e-6);
+        ++radius_only;
+        seen_radius = true;
+      }
+      tb.p += (k < 8 ? 2e-3 : -2e-3) * out;
+    }
+  }
+  std::printf("radius-only steps: %d, deep steps %d, %d after radius-only ones, %d of those from the cache\n",
+              radius_only, deep, deep_after_radius, cached_after_radius);
+  EXPECT_GT(radius_only, 0);
+  EXPECT_GT(cached_after_radius, 0);
+}
+
+// A fresh cache without a direction: the pruned walk finds the cores' depth
+// and collects the certificate (no SQP); with the cores apart (radius-only
+// overlaps) the SQP answers. Every answer right, on both orders and the box.
+TEST(ConeCoherence, ColdCachesAnswerWithoutTheSqp) {
+  Rng g(341);
+  const Fixture f(g);
+  int deep = 0, shallow = 0;
+  for (int i = 0; i < testing::scaled(60); ++i) {
+    const Transform ta = g.pose(0.0), tb = g.pose(0.6);
+    SCOPED_TRACE(::testing::Message() << "pose " << i);
+    const AnyTruth any = any_truth_of(f.pc, ta, kSegment, tb);
+    if (!(any.distance < -1e-4)) continue;
+    PenetrationCache c;
+    const DistanceResult r = incremental_penetration(f.poly, ta, kCapsule, tb, {}, &c);
+    ASSERT_EQ(r.status, Status::ok);
+    EXPECT_LE(std::abs(r.distance - any.distance), 2e-9);
+    const Truth t = truth_of(f.pc, ta, kSegment, tb);
+    if (t.distance < 0.0) {
+      ++deep;
+      EXPECT_TRUE(from_certificate(r));
+      EXPECT_TRUE(c.coherence.holds());
+      expect_right(r, t, f.pc, ta, kSegment, tb);
+      PenetrationCache d;
+      const DistanceResult s = incremental_penetration(kCapsule, tb, f.poly, ta, {}, &d);
+      expect_right(s, truth_of(kSegment, tb, f.pc, ta), kSegment, tb, f.pc, ta);
+      EXPECT_TRUE(from_certificate(s));
+    } else {
+      ++shallow;
+    }
+    const Truth tbox = truth_of(f.pc, ta, kCorners, tb);
+    if (tbox.distance < 0.0) {
+      PenetrationCache e;
+      const DistanceResult s = incremental_penetration(f.poly, ta, kBox, tb, {}, &e);
+      expect_right(s, tbox, f.pc, ta, kCorners, tb);
+      EXPECT_TRUE(from_certificate(s));
+    }
+  }
+  std::printf("cold caches: %d deep, %d radius-only\n", deep, shallow);
+  EXPECT_GT(deep, 0);
+  EXPECT_GT(shallow, 0);
+}
+
 }  // namespace
 }  // namespace proxima::coherence_test
