@@ -17,9 +17,15 @@
 namespace proxima {
 
 int thread_count(int threads) {
-  if (threads < 0) throw Error("threads: must be ≥ 0 (0 = every hardware thread), got " + std::to_string(threads));
-  if (threads > 0) return threads;
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int hardware = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // Each thread gets its own scratch (a robot's link poses, a mesh pair's
+  // stacks), so a count far past the machine is memory spent on nothing
+  // and thousands of thread starts: refused, not trimmed.
+  const int most = std::max(kMaxThreads, hardware);
+  if (threads < 0 || threads > most)
+    throw Error("threads: must be in [0, " + std::to_string(most) + "] (0 = every hardware thread), got " +
+                std::to_string(threads));
+  return threads > 0 ? threads : hardware;
 }
 
 void parallel_for(std::size_t n, int threads,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // parallel_for: every index once, from the threads asked for, and the
 // exception of the lowest-starting failed chunk.
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <set>
@@ -89,6 +90,18 @@ TEST(Parallel, ThreadCountIsStrict) {
     EXPECT_NE(std::string(e.what()).find("threads"), std::string::npos) << e.what();
   }
   EXPECT_THROW(parallel_for(10, -2, [](std::size_t, std::size_t, int) {}), Error);
+  // Beyond the machine and kMaxThreads: refused, naming the field (not
+  // trimmed to the work, which would start a thread per row).
+  const int most = std::max<int>(kMaxThreads, static_cast<int>(std::thread::hardware_concurrency()));
+  EXPECT_EQ(thread_count(most), most);
+  try {
+    thread_count(most + 1);
+    ADD_FAILURE() << "threads " << most + 1 << " accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("threads: must be in [0, " + std::to_string(most) + "]"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(parallel_for(1000000, 100000, [](std::size_t, std::size_t, int) {}), Error);
 }
 
 }  // namespace

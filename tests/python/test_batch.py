@@ -117,8 +117,10 @@ class BatchTest(unittest.TestCase):
             with self.assertRaisesRegex(ValueError, r"poses_b\[2100\]: the rotation block is not orthonormal"):
                 proxima.distance_batch(a, np.eye(4), a, poses, threads=threads)
         for fn in (proxima.distance_batch, proxima.signed_distance_batch, proxima.collide_batch):
-            with self.assertRaisesRegex(ValueError, "threads: must be ≥ 0"):
+            with self.assertRaisesRegex(ValueError, r"threads: must be in \[0, "):
                 fn(a, np.eye(4), a, np.eye(4), threads=-1)
+            with self.assertRaisesRegex(ValueError, r"threads: must be in \[0, \d+\] .*got 100000"):
+                fn(a, np.eye(4), a, np.eye(4), threads=100000)
             with self.assertRaises(TypeError):
                 fn(a, np.eye(4), a, np.eye(4), threads="2")
 

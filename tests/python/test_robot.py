@@ -312,8 +312,10 @@ class RobotTest(unittest.TestCase):
         self.assertEqual(list(batch.status), ["ok", "invalid_input"])
         self.assertEqual(list(self.panda.check_batch(np.array([READY, bad] * 50), threads=2).status),
                          ["ok", "invalid_input"] * 50)
-        with self.assertRaisesRegex(ValueError, "threads: must be ≥ 0"):
+        with self.assertRaisesRegex(ValueError, r"threads: must be in \[0, "):
             self.panda.check_batch(np.array([READY]), threads=-3)
+        with self.assertRaisesRegex(ValueError, r"threads: must be in \[0, \d+\] .*got 100000"):
+            self.panda.check_batch(np.array([READY]), threads=100000)
         self.assertEqual(self.panda.check(READY, base=([0, 0, float("nan")], [1, 0, 0, 0])).status, "invalid_input")
         missing = os.path.join(PANDA, "no_such_robot.urdf")
         with self.assertRaises(ValueError) as e:

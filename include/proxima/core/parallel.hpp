@@ -9,9 +9,14 @@
 
 namespace proxima {
 
+/// The most threads a request may ask for, on a machine with fewer
+/// hardware threads than this (on a larger one: its hardware threads).
+inline constexpr int kMaxThreads = 1024;
+
 /// The number of threads `parallel_for` runs for a request of `threads`:
 /// `threads` itself when ≥ 1, the machine's hardware threads for 0 (at
-/// least 1). Throws proxima::Error naming "threads" when it is negative.
+/// least 1). Throws proxima::Error naming "threads" when it is negative or
+/// above the larger of kMaxThreads and the machine's hardware threads.
 int thread_count(int threads);
 
 /// Calls `body(begin, end)` over consecutive chunks covering [0, n), from
