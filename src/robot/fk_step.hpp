@@ -41,11 +41,14 @@ std::vector<FkStep> fk_steps(const RobotModel& model);
 template <bool kAll>
 void run_fk_steps(const std::vector<FkStep>& steps, std::span<const double> q, std::uint64_t mask,
                   std::vector<Transform>& poses) {
-  for (std::size_t k = 0; k < steps.size(); ++k) {
+  Transform* pose = poses.data();
+  const FkStep* const end = steps.data() + steps.size();
+  std::size_t k = 0;
+  for (const FkStep* step = steps.data(); step != end; ++step, ++k) {
     if (!kAll && k < 64 && !(mask >> k & 1u)) continue;
-    const FkStep& st = steps[k];
-    const Transform& parent = poses[static_cast<std::size_t>(st.parent)];
-    Transform& child = poses[static_cast<std::size_t>(st.child)];
+    const FkStep& st = *step;
+    const Transform& parent = pose[st.parent];
+    Transform& child = pose[st.child];
     const double v = st.variable >= 0 ? st.multiplier * q[static_cast<std::size_t>(st.variable)] + st.offset : 0.0;
     if (st.revolute) {
       const Mat3 local = st.fixed + std::cos(v) * st.cosine + std::sin(v) * st.sine;
