@@ -145,7 +145,6 @@ void SceneChecker::state(std::span<const double> q, const Transform& base, Robot
   }
 }
 
-
 void SceneChecker::state_of(std::span<const double> q, const Transform& base, std::uint64_t links,
                             RobotState& s) const {
   s.status = Status::ok;
