@@ -63,7 +63,7 @@ std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, c
         if (known.empty()) out[group[k]] = ToleranceReport{};
         else
           out[group[k]] = checker.tolerance_known(std::span<const double>(packed.data() + k * dof, dof), base, env,
-                                                  tolerance, known, state);
+                                                  tolerance, known, scratch->in_range[k], state);
       }
       filled = 0;
     };

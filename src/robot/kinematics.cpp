@@ -42,19 +42,7 @@ void forward_kinematics(const RobotModel& model, std::span<const double> q, cons
   if (!base.is_finite()) throw Error("robot '" + model.name() + "': base pose is not finite");
   poses.resize(model.links().size());
   poses[static_cast<std::size_t>(model.root_link())] = base;
-  for (const detail::FkStep& st : model.fk_steps()) {
-    const Transform& parent = poses[static_cast<std::size_t>(st.parent)];
-    Transform& child = poses[static_cast<std::size_t>(st.child)];
-    const double v = st.variable >= 0 ? st.multiplier * q[static_cast<std::size_t>(st.variable)] + st.offset : 0.0;
-    if (st.revolute) {
-      const Mat3 local = st.fixed + std::cos(v) * st.cosine + std::sin(v) * st.sine;
-      child.R.noalias() = parent.R * local;
-    } else {
-      child.R.noalias() = parent.R * st.fixed;
-    }
-    child.p.noalias() = parent.R * (st.p + v * st.slide);
-    child.p += parent.p;
-  }
+  detail::run_fk_steps<true>(model.fk_steps(), q, 0, poses);
 }
 
 namespace detail {

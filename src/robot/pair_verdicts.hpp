@@ -43,6 +43,9 @@ struct SpherePrefilter::Scratch {
   std::vector<unsigned char> pair_apart;  // per self pair: the lanes its link balls prove apart
   std::vector<double> q;              // per variable: a row of lanes
   std::vector<detail::KnownPair> known[kPrefilterLanes];
+  /// Per lane: its kinematics put every link origin within the working
+  /// range (a lane out of it lists every pair open).
+  bool in_range[kPrefilterLanes] = {};
 };
 
 }  // namespace proxima::robot

@@ -2,6 +2,7 @@
 #include <proxima/robot/scene_checker.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -13,6 +14,7 @@
 #include <proxima/robot/kinematics.hpp>
 #include <proxima/robot/sphere_prefilter.hpp>
 
+#include "fk_step.hpp"
 #include "pair_query.hpp"
 #include "pair_verdicts.hpp"
 #include "sweep_bounds.hpp"
@@ -69,12 +71,47 @@ SceneChecker::SceneChecker(RobotGeometry geometry, AllowedCollisionMatrix acm)
     }
   }
   shape_begin_.push_back(placements_.size());
+  // Each link's chain from the root, step by step in topological order.
+  const std::vector<detail::FkStep>& steps = model().fk_steps();
+  if (n <= 64) {
+    link_steps_.assign(static_cast<std::size_t>(n), 0);
+    for (std::size_t k = 0; k < steps.size(); ++k)
+      link_steps_[static_cast<std::size_t>(steps[k].child)] =
+          link_steps_[static_cast<std::size_t>(steps[k].parent)] | std::uint64_t{1} << k;
+  }
 }
 
 RobotState SceneChecker::state(std::span<const double> q, const Transform& base) const {
   RobotState s;
   state(q, base, s);
   return s;
+}
+
+// Inlined by force: state() places every shape of every row.
+inline PROXIMA_HOT_INLINE bool SceneChecker::place_shape(std::size_t k, RobotState& s) const {
+  const Placement& pl = placements_[k];
+  const Transform& link = s.link_poses[pl.link];
+  Transform& pose = s.shape_poses[k];
+  if (pl.at_link_origin) {
+    pose = link;
+  } else {
+    pose.R.noalias() = link.R * pl.origin.R;
+    pose.p.noalias() = link.R * pl.origin.p;
+    pose.p += link.p;
+  }
+  // Aabb::transformed's |R| h rule on the box kept from construction.
+  Aabb& box = s.shape_boxes[k];
+  if (pl.bounded) {
+    const Vec3 c = pose.apply(pl.center);
+    const Vec3 e = pose.R.cwiseAbs() * pl.half;
+    box.min = c - e;
+    box.max = c + e;
+  } else {
+    box = pl.local_box.transformed(pose);
+  }
+  s.link_boxes[pl.link].extend(box);
+  // Far-out joint values can place a link beyond what the queries accept.
+  return pose.is_valid();
 }
 
 void SceneChecker::state(std::span<const double> q, const Transform& base, RobotState& s) const {
@@ -101,30 +138,40 @@ void SceneChecker::state(std::span<const double> q, const Transform& base, Robot
   s.shape_poses.resize(m);
   s.shape_boxes.resize(m);
   bool valid = true;
-  for (std::size_t k = 0; k < m; ++k) {
-    const Placement& pl = placements_[k];
-    const Transform& link = s.link_poses[pl.link];
-    Transform& pose = s.shape_poses[k];
-    if (pl.at_link_origin) {
-      pose = link;
-    } else {
-      pose.R.noalias() = link.R * pl.origin.R;
-      pose.p.noalias() = link.R * pl.origin.p;
-      pose.p += link.p;
-    }
-    // Far-out joint values can place a link beyond what the queries accept.
-    valid &= pose.is_valid();
-    // Aabb::transformed's |R| h rule on the box kept from construction.
-    Aabb& box = s.shape_boxes[k];
-    if (pl.bounded) {
-      const Vec3 c = pose.apply(pl.center);
-      const Vec3 e = pose.R.cwiseAbs() * pl.half;
-      box.min = c - e;
-      box.max = c + e;
-    } else {
-      box = pl.local_box.transformed(pose);
-    }
-    s.link_boxes[pl.link].extend(box);
+  for (std::size_t k = 0; k < m; ++k) valid &= place_shape(k, s);
+  if (!valid) {
+    s.status = Status::invalid_input;
+    s.message = "robot '" + model().name() + "': a link pose is out of range";
+  }
+}
+
+void SceneChecker::state_of(std::span<const double> q, const Transform& base, std::uint64_t links,
+                            RobotState& s) const {
+  s.status = Status::ok;
+  s.message.clear();
+  const std::size_t n = model().links().size(), m = placements_.size();
+  if (n < 64 && links >> n != 0)
+    throw Error("links: bit " + std::to_string(std::countr_zero(links >> n) + static_cast<int>(n)) +
+                " names no link of robot '" + model().name() + "' (" + std::to_string(n) + " links)");
+  // state() words the refusal of a bad q or base; it also serves a robot
+  // too large for the masks.
+  if (link_steps_.empty() || joint_vector_error(model(), q) || !base.is_valid()) return state(q, base, s);
+  // The steps on the chains of the links asked for: each pose is the one
+  // state() makes, by the same function on the same parent poses.
+  std::uint64_t steps = 0;
+  for (std::uint64_t b = links; b; b &= b - 1) steps |= link_steps_[static_cast<std::size_t>(std::countr_zero(b))];
+  s.link_poses.resize(n);
+  s.link_poses[static_cast<std::size_t>(model().root_link())] = base;
+  detail::run_fk_steps<false>(model().fk_steps(), q, steps, s.link_poses);
+  s.link_boxes.resize(n);
+  s.shape_begin = shape_begin_;
+  s.shape_poses.resize(m);
+  s.shape_boxes.resize(m);
+  bool valid = true;
+  for (std::uint64_t b = links; b; b &= b - 1) {
+    const auto l = static_cast<std::size_t>(std::countr_zero(b));
+    s.link_boxes[l] = Aabb{};
+    for (std::size_t k = shape_begin_[l]; k < shape_begin_[l + 1]; ++k) valid &= place_shape(k, s);
   }
   if (!valid) {
     s.status = Status::invalid_input;
@@ -469,7 +516,7 @@ ToleranceReport SceneChecker::tolerance_near(const RobotState& s, const std::vec
 
 ToleranceReport SceneChecker::tolerance_known(std::span<const double> q, const Transform& base,
                                               const PreparedEnvironment& env, double t,
-                                              detail::PairVerdicts known, RobotState& s) const {
+                                              detail::PairVerdicts known, bool in_range, RobotState& s) const {
   // tolerance_near's walk restricted to the pairs not proven apart, in the
   // same order: the first within is the answer, and the state and the
   // narrow phase are made only for the open ones. A link–object pair whose
@@ -490,7 +537,24 @@ ToleranceReport SceneChecker::tolerance_known(std::span<const double> q, const T
       return r;
     }
     if (!have_state) {
-      state(q, base, s);
+      // Only the links of the pairs left to walk, when that is exact: in
+      // range, no pose of another link can be out of range (and refuse
+      // the row) either, and the links' poses are state()'s bit for bit.
+      if (in_range && !link_steps_.empty()) {
+        std::uint64_t links = 0;
+        for (const detail::KnownPair* o = &p; o != known.data() + known.size(); ++o) {
+          if (o->verdict == detail::Verdict::within) break;
+          if (o->self) {
+            const auto [a, b] = self_pairs_[o->first];
+            links |= std::uint64_t{1} << a | std::uint64_t{1} << b;
+          } else {
+            links |= std::uint64_t{1} << o->first;
+          }
+        }
+        state_of(q, base, links, s);
+      } else {
+        state(q, base, s);
+      }
       if (s.status != Status::ok) return invalid<ToleranceReport>(s.message);
       have_state = true;
     }

@@ -368,6 +368,7 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
                                const Scene& scene, Scratch& s) const {
   const Data& d = *d_;
   for (auto& k : s.known) k.clear();
+  for (bool& r : s.in_range) r = false;
   // A lane the prefilter cannot reason about lists every pair open, which
   // sends it to the plain exact check.
   const auto all_open = [&](std::size_t lane) {
@@ -404,8 +405,10 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   // first within are never read (the walk ends there), so a pair is
   // measured only in the live lanes the cheaper tests left undecided.
   LaneMask live = positive_lanes(usable);
-  for (std::size_t l = 0; l < rows; ++l)
-    if (!(live >> l & 1u)) all_open(l);
+  for (std::size_t l = 0; l < rows; ++l) {
+    s.in_range[l] = live >> l & 1u;
+    if (!s.in_range[l]) all_open(l);
+  }
   if (!live) return;
 
   for (const int link : d.geometric) s.placed[static_cast<std::size_t>(link)] = 0;

@@ -5,8 +5,10 @@
 // (tests/oracle, which shares no code with the library).
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numbers>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -221,6 +223,91 @@ TEST(RobotSceneChecker, ARefilledStateEqualsAFreshOne) {
       EXPECT_EQ(fresh.link_boxes[l].min, link_box.min) << k << " link " << l;
       EXPECT_EQ(fresh.link_boxes[l].max, link_box.max) << k << " link " << l;
     }
+  }
+}
+
+// state_of against state(): the links asked for bit for bit (their chains'
+// forward kinematics alone), the others left as the reused state had them.
+void expect_state_of_is_state(const SceneChecker& c, Rng& rng, double spread, int rows) {
+  const std::size_t n = c.model().links().size();
+  RobotState part;
+  int compared = 0;
+  for (int k = 0; k < rows; ++k) {
+    std::vector<double> q(c.model().variable_count());
+    for (double& x : q) x = rng.uniform(-spread, spread);
+    const Transform base(Mat3(Eigen::AngleAxisd(0.1 * k, Vec3::UnitZ())), Vec3(0.05 * k, -0.1, 0.2));
+    const RobotState whole = c.state(q, base);
+    ASSERT_EQ(whole.status, Status::ok);
+    // Another row's state first: whatever state_of leaves is that row's.
+    std::vector<double> other(q.size(), 0.3);
+    c.state(other, Transform::identity(), part);
+    const RobotState before = part;
+    const std::uint64_t links =
+        std::uniform_int_distribution<std::uint64_t>(1, (std::uint64_t{1} << n) - 1)(rng.engine());
+    c.state_of(q, base, links, part);
+    ASSERT_EQ(part.status, Status::ok);
+    EXPECT_EQ(part.shape_begin, whole.shape_begin);
+    for (std::size_t l = 0; l < n; ++l) {
+      const bool asked = links >> l & 1u;
+      const RobotState& want = asked ? whole : before;
+      EXPECT_EQ(part.link_boxes[l].min, want.link_boxes[l].min) << k << " link " << l;
+      EXPECT_EQ(part.link_boxes[l].max, want.link_boxes[l].max) << k << " link " << l;
+      if (asked) {
+        EXPECT_EQ(part.link_poses[l].R, whole.link_poses[l].R) << k << " link " << l;
+        EXPECT_EQ(part.link_poses[l].p, whole.link_poses[l].p) << k << " link " << l;
+      }
+      for (std::size_t i = whole.shape_begin[l]; i < whole.shape_begin[l + 1]; ++i) {
+        EXPECT_EQ(part.shape_poses[i].R, want.shape_poses[i].R) << k << " shape " << i;
+        EXPECT_EQ(part.shape_poses[i].p, want.shape_poses[i].p) << k << " shape " << i;
+        EXPECT_EQ(part.shape_boxes[i].min, want.shape_boxes[i].min) << k << " shape " << i;
+        EXPECT_EQ(part.shape_boxes[i].max, want.shape_boxes[i].max) << k << " shape " << i;
+        compared += asked;
+      }
+    }
+  }
+  EXPECT_GT(compared, rows);
+}
+
+TEST(RobotSceneChecker, AStateOfSomeLinksIsTheWholeStatesForThem) {
+  Rng rng(79);
+  expect_state_of_is_state(small_arm_checker(), rng, 2.0, 200);
+  expect_state_of_is_state(robot_test::panda_checker(MeshMode::convex_hull), rng, 2.8, 200);
+}
+
+TEST(RobotSceneChecker, AStateOfSomeLinksRefusesOnlyTheirPosesOutOfRange) {
+  const SceneChecker c = small_arm_checker();
+  const RobotModel& m = c.model();
+  const auto bit = [&](const char* name) { return std::uint64_t{1} << m.link_index(name); };
+  // The prismatic joint j3 far out: l3 and the tool beyond kMaxLength, l1
+  // and l2 (before it on the chain) where they always are.
+  const std::vector<double> q = {0.3, -0.4, 1e16};
+  const RobotState whole = c.state(q, Transform::identity());
+  ASSERT_EQ(whole.status, Status::invalid_input);
+  EXPECT_NE(whole.message.find("out of range"), std::string::npos);
+  RobotState s;
+  c.state_of(q, Transform::identity(), bit("l1") | bit("l2"), s);
+  EXPECT_EQ(s.status, Status::ok);
+  EXPECT_EQ(s.link_poses[static_cast<std::size_t>(m.link_index("l2"))].p,
+            forward_kinematics(m, q, Transform::identity())[static_cast<std::size_t>(m.link_index("l2"))].p);
+  c.state_of(q, Transform::identity(), bit("l1") | bit("tool"), s);
+  EXPECT_EQ(s.status, whole.status);
+  EXPECT_EQ(s.message, whole.message);
+  // A bad q or base is refused as state() refuses it.
+  const std::vector<double> bad = {0.3, std::nan(""), 0.1};
+  c.state_of(bad, Transform::identity(), bit("l1"), s);
+  EXPECT_EQ(s.status, Status::invalid_input);
+  EXPECT_EQ(s.message, c.state(bad, Transform::identity()).message);
+  c.state_of(std::vector<double>{0.1}, Transform::identity(), bit("l1"), s);
+  EXPECT_EQ(s.message, c.state(std::vector<double>{0.1}, Transform::identity()).message);
+  // A bit that names no link.
+  const std::uint64_t beyond = std::uint64_t{1} << m.links().size();
+  try {
+    c.state_of(q, Transform::identity(), bit("l1") | beyond, s);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("links: bit " + std::to_string(m.links().size()) + " names no link"),
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -25,6 +25,7 @@
 // met) while the remaining pairs are still checked. No result holds a NaN.
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -159,6 +160,15 @@ class SceneChecker {
   /// As above, refilling `out` (no allocation once its vectors have grown:
   /// keep one per thread for a planner's millions of checks).
   void state(std::span<const double> q, const Transform& base, RobotState& out) const;
+  /// state(q, base, out) for the links of the bit mask `links` alone (bit
+  /// i: link i): their poses, boxes and shapes' poses and boxes, bit for
+  /// bit what state() makes, from the forward kinematics of the joints on
+  /// their chains only; the other links' entries are left as they were.
+  /// Refuses a bad q or base as state() does, and a shape pose out of range
+  /// among these links only (state() looks at every link). A robot of more
+  /// than 64 links gets the whole state. Throws proxima::Error for a bit
+  /// that names no link.
+  void state_of(std::span<const double> q, const Transform& base, std::uint64_t links, RobotState& out) const;
 
   CollisionReport self_collision(const RobotState& s) const;
   CollisionReport environment_collision(const RobotState& s, const Environment& env) const;
@@ -234,8 +244,16 @@ class SceneChecker {
   /// tolerance and env, given the pairs not proven apart (`known`, in the
   /// walk's order, src/robot/pair_verdicts.hpp): the state (into `s`) and
   /// the narrow phase only for the open ones.
+  /// `in_range`: the prefilter placed every link origin of q within its
+  /// working range, so no shape pose of q is out of range (is_valid) and
+  /// the state may be made for the open pairs' links alone (state_of).
   ToleranceReport tolerance_known(std::span<const double> q, const Transform& base, const PreparedEnvironment& env,
-                                  double tolerance, std::span<const detail::KnownPair> known, RobotState& s) const;
+                                  double tolerance, std::span<const detail::KnownPair> known, bool in_range,
+                                  RobotState& s) const;
+  /// Shape k's world pose and box in s from its link's pose, its box added
+  /// to the link's: state()'s and state_of's one arithmetic. False when the
+  /// pose is out of range.
+  bool place_shape(std::size_t k, RobotState& s) const;
   friend std::vector<ToleranceReport> check_configurations(const SceneChecker&, const PreparedEnvironment&,
                                                            std::span<const double>, double, const Transform&, int,
                                                            bool);
@@ -259,6 +277,10 @@ class SceneChecker {
   };
   std::vector<Placement> placements_;
   std::vector<std::size_t> shape_begin_;
+  /// Per link, the forward-kinematics steps on its chain from the root (bit
+  /// k: RobotModel::fk_steps()[k]); empty for a robot of more than 64
+  /// links, whose checks always make the whole state.
+  std::vector<std::uint64_t> link_steps_;
   /// sphere_prefilter(), made once: fitting costs milliseconds that a
   /// checker used only for single queries should not pay.
   struct PrefilterSlot {
