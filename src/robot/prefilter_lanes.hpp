@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <proxima/core/math.hpp>
+#include <proxima/robot/robot_model.hpp>
 #include <proxima/robot/sphere_prefilter.hpp>
 
 namespace proxima::robot::detail {
@@ -39,6 +40,10 @@ struct PrefilterObject {
   std::array<double, 3> normal{};
   double offset = 0.0;
 };
+
+/// The model's forward-kinematics steps (RobotModel::fk_steps) as the lanes
+/// take them, in the same order.
+std::vector<PrefilterStep> prefilter_steps(const RobotModel& model);
 
 /// Joint angles beyond this (rad) leave a lane to the exact check.
 inline constexpr double kAngleRange = 1e4;

@@ -61,6 +61,26 @@ std::array<double, 9> row_major(const Mat3& m) {
 
 }  // namespace
 
+std::vector<detail::PrefilterStep> detail::prefilter_steps(const RobotModel& model) {
+  std::vector<PrefilterStep> out;
+  for (const FkStep& st : model.fk_steps()) {
+    PrefilterStep s;
+    s.parent = st.parent;
+    s.child = st.child;
+    s.variable = st.variable;
+    s.revolute = st.revolute;
+    s.multiplier = st.multiplier;
+    s.offset = st.offset;
+    s.fixed = row_major(st.fixed);
+    s.cosine = row_major(st.cosine);
+    s.sine = row_major(st.sine);
+    s.p = {st.p.x(), st.p.y(), st.p.z()};
+    s.slide = {st.slide.x(), st.slide.y(), st.slide.z()};
+    out.push_back(s);
+  }
+  return out;
+}
+
 
 class SpherePrefilter::Scene {
  public:
@@ -108,21 +128,7 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
   d.links = model.links().size();
   d.variables = model.variable_count();
   d.root = model.root_link();
-  for (const detail::FkStep& st : model.fk_steps()) {
-    PrefilterStep s;
-    s.parent = st.parent;
-    s.child = st.child;
-    s.variable = st.variable;
-    s.revolute = st.revolute;
-    s.multiplier = st.multiplier;
-    s.offset = st.offset;
-    s.fixed = row_major(st.fixed);
-    s.cosine = row_major(st.cosine);
-    s.sine = row_major(st.sine);
-    s.p = {st.p.x(), st.p.y(), st.p.z()};
-    s.slide = {st.slide.x(), st.slide.y(), st.slide.z()};
-    d.steps.push_back(s);
-  }
+  d.steps = detail::prefilter_steps(model);
   d.link_spheres.resize(d.links);
   d.bound_center.assign(d.links, Vec3::Zero());
   d.bound_radius.assign(d.links, -1.0);

@@ -31,33 +31,6 @@ namespace {
 using testing::Rng;
 constexpr std::size_t W = kPrefilterLanes;
 
-std::array<double, 9> rows_of(const Mat3& m) {
-  std::array<double, 9> out{};
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) out[static_cast<std::size_t>(3 * i + j)] = m(i, j);
-  return out;
-}
-
-std::vector<detail::PrefilterStep> lane_steps(const RobotModel& model) {
-  std::vector<detail::PrefilterStep> out;
-  for (const detail::FkStep& st : model.fk_steps()) {
-    detail::PrefilterStep s;
-    s.parent = st.parent;
-    s.child = st.child;
-    s.variable = st.variable;
-    s.revolute = st.revolute;
-    s.multiplier = st.multiplier;
-    s.offset = st.offset;
-    s.fixed = rows_of(st.fixed);
-    s.cosine = rows_of(st.cosine);
-    s.sine = rows_of(st.sine);
-    s.p = {st.p.x(), st.p.y(), st.p.z()};
-    s.slide = {st.slide.x(), st.slide.y(), st.slide.z()};
-    out.push_back(s);
-  }
-  return out;
-}
-
 // A value of the grid k/1024, |k| ≤ 1024 · span: sums, differences and
 // squares of a few of them are exact in double.
 double grid(Rng& rng, double span) { return std::round(rng.uniform(-span, span) * 1024.0) / 1024.0; }
@@ -66,7 +39,7 @@ TEST(PrefilterLanes, KinematicsMatchForwardKinematicsAndFlagTheRange) {
   Rng rng(23);
   for (const char* name : {"panda", "ur5"}) {
     const RobotModel model = load_urdf(robot_test::robots_dir() / name / (std::string(name) + ".urdf"));
-    const std::vector<detail::PrefilterStep> steps = lane_steps(model);
+    const std::vector<detail::PrefilterStep> steps = detail::prefilter_steps(model);
     const std::size_t links = model.links().size(), dof = model.variable_count();
     const auto root = static_cast<std::size_t>(model.root_link());
     std::vector<double> rot(links * 9 * W), pos(links * 3 * W), q(dof * W);
@@ -121,7 +94,7 @@ TEST(PrefilterLanes, KinematicsMatchForwardKinematicsAndFlagTheRange) {
 
 TEST(PrefilterLanes, AnAngleBeyondTheLaneRangeLeavesItsLane) {
   const RobotModel model = load_urdf(robot_test::robots_dir() / "panda" / "panda.urdf");
-  const std::vector<detail::PrefilterStep> steps = lane_steps(model);
+  const std::vector<detail::PrefilterStep> steps = detail::prefilter_steps(model);
   const std::size_t links = model.links().size(), dof = model.variable_count();
   std::vector<double> rot(links * 9 * W), pos(links * 3 * W), q(dof * W, 0.1);
   const auto root = static_cast<std::size_t>(model.root_link());
