@@ -108,15 +108,19 @@ struct PolytopeData {
   std::vector<int> neighbors;
   /// Start vertices for hill climbing: the extreme vertex along ±x, ±y, ±z.
   std::array<int, 6> seeds{};
-  /// Start vertices for hill climbing by direction (hulls above
+  /// Support candidates by direction (hulls above
   /// ConvexPolytope::kHillClimbThreshold vertices; empty otherwise): each
-  /// face of the cube [−1, 1]³ cut into direction_cells² cells, each holding
-  /// the support vertex of the direction through its centre. A support
-  /// query starts at its direction's cell, a step or two from the answer,
-  /// where the last answer (the hint) can be far when directions jump
-  /// (EPA's faces).
+  /// face of the cube [−1, 1]³ is cut into direction_cells² cells, and cell
+  /// c's candidates are direction_candidates[direction_offsets[c] ..
+  /// direction_offsets[c + 1]). The best of them along any direction of the
+  /// cell is its support: every neighbour of a candidate that is not one is
+  /// worse than it along every direction of the cell, by a margin above
+  /// rounding, so the best candidate is a local and hence the global
+  /// maximum. A cell whose candidates would exceed kMaxDirectionCandidates
+  /// (a flat hull seen face on) holds one entry ~v instead: climb from v.
   int direction_cells = 0;
-  std::vector<int> direction_seeds;
+  std::vector<int> direction_offsets;
+  std::vector<int> direction_candidates;
   /// Bounding-cone hierarchy over the Gauss map (solid hulls only, empty
   /// otherwise; root at 0), for queries that need the nearest face planes or
   /// the silhouette without looking at every face: narrow/sat.hpp's
@@ -149,6 +153,8 @@ class ConvexPolytope {
  public:
   static constexpr ShapeType kType = ShapeType::convex;
   static constexpr int kHillClimbThreshold = 32;
+  /// Most support candidates a direction cell keeps (PolytopeData).
+  static constexpr int kMaxDirectionCandidates = 12;
   /// largest_plane_value scans hulls of up to this many faces and searches
   /// the cone hierarchy of larger ones.
   static constexpr std::size_t kScanFaces = 640;
