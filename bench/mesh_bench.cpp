@@ -547,7 +547,8 @@ int main(int argc, char** argv) {
                         })});
       }
 #endif
-      print_rows(rows, pair == 0 ? "  blob vs blob (half colliding)" : "  blob vs box 0.15x0.1x0.05 (half colliding)");
+      // Named by the mesh of this run (the bunny or the blob).
+      print_rows(rows, "  " + mesh_name + (pair == 0 ? " vs itself" : " vs box 0.15x0.1x0.05") + " (half colliding)");
     }
   }
   return 0;
