@@ -147,8 +147,9 @@ struct PolytopeData {
 /// unless `margin` > 0, in which case the flat polygon, segment or point is
 /// the core and the margin gives the shape its volume (mass properties are
 /// then those of the core, volume 0). Supports use a linear scan up to
-/// kHillClimbThreshold vertices and hill climbing on the vertex adjacency
-/// above it.
+/// kHillClimbThreshold vertices and above it the best of the few candidates
+/// the direction map holds for the direction's cell (PolytopeData), hill
+/// climbing on the vertex adjacency where a cell holds too many.
 class ConvexPolytope {
  public:
   static constexpr ShapeType kType = ShapeType::convex;
