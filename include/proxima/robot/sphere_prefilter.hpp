@@ -51,7 +51,7 @@ std::vector<BoundingSphere> fit_spheres(const LinkShape& shape, int max_pieces =
 std::vector<BoundingSphere> inner_spheres(const LinkShape& shape, std::span<const BoundingSphere> about);
 
 /// How many configurations one lane group of the prefilter holds.
-inline constexpr std::size_t kPrefilterLanes = 4;
+inline constexpr std::size_t kPrefilterLanes = 8;
 
 /// The prefilter of one scene checker: every link's spheres and the pairs
 /// it must prove apart. Immutable once built; SceneChecker::sphere_prefilter
