@@ -96,7 +96,8 @@ typedef std::int64_t HalfBits __attribute__((vector_size(sizeof(double) * H)));
   constexpr double kPiOver2Hi = 1.5707963267341256e+00;  // 33 significant bits
   constexpr double kPiOver2Lo = 6.0771005065061922e-11;  // π/2 − kPiOver2Hi
   constexpr double kRound = 6755399441055744.0;         // 1.5 · 2^52: adding it rounds to an integer
-  const Half k = (v * kTwoOverPi + kRound) - kRound;
+  const Half shifted = v * kTwoOverPi + kRound;
+  const Half k = shifted - kRound;
   const Half r = (v - k * kPiOver2Hi) - k * kPiOver2Lo;
   const Half r2 = r * r;
   // Horner in −r², from the highest term down.
@@ -117,8 +118,13 @@ typedef std::int64_t HalfBits __attribute__((vector_size(sizeof(double) * H)));
   pc = pc * -r2 + 1.0 / 24.0;
   pc = pc * -r2 + 0.5;
   const Half c0 = 1.0 - r2 * pc;
-  // Quadrant 0: (s, c); 1: (c, −s); 2: (−s, −c); 3: (−c, s).
-  const HalfBits quadrant = __builtin_convertvector(k, HalfBits) & 3;
+  // Quadrant 0: (s, c); 1: (c, −s); 2: (−s, −c); 3: (−c, s). k mod 4 is
+  // in the low bits of `shifted` (its last bit is worth 1, and k's two's
+  // complement fits below its leading 1.5 · 2^52): AVX2 has no vector
+  // conversion of doubles to 64-bit integers.
+  HalfBits bits;
+  std::memcpy(&bits, &shifted, sizeof bits);
+  const HalfBits quadrant = bits & 3;
   const HalfBits odd = (quadrant & 1) != 0;
   const Half a = odd ? c0 : s0, b = odd ? s0 : c0;
   sn = quadrant >= 2 ? -a : a;
@@ -225,9 +231,12 @@ void lane_link_points(const float* rot, const float* pos, const Vec3* local, con
 PROXIMA_LANE_CLONES
 void lane_pairs_apart(const float* centers, const float* radius, const std::pair<int, int>* pairs,
                       std::size_t count, double t, unsigned char* apart) {
+  // The reach summed and rounded as prefilter_rounding.hpp says.
+  const float tf = float_up(t);
   for (std::size_t k = 0; k < count; ++k) {
     const auto a = static_cast<std::size_t>(pairs[k].first), b = static_cast<std::size_t>(pairs[k].second);
-    const float reach2 = reach_squared(static_cast<double>(radius[a]) + radius[b] + t, Proof::apart);
+    const float reach = (radius[a] + radius[b] + tf) * kReachUp;
+    const float reach2 = reach * reach;
     const float* ca = centers + a * 3 * W;
     const float* cb = centers + b * 3 * W;
     const Lane dx = load(ca) - load(cb), dy = load(ca + W) - load(cb + W), dz = load(ca + 2 * W) - load(cb + 2 * W);
@@ -240,12 +249,16 @@ void lane_pairs_apart(const float* centers, const float* radius, const std::pair
 PROXIMA_LANE_CLONES
 void lane_balls(const float* ca, const float* ra, std::size_t count_a, const float* cb, const float* rb,
                 std::size_t count_b, double t, Proof proof, float* clear) {
+  // The reach summed and rounded as prefilter_rounding.hpp says.
+  const bool up = proof == Proof::apart;
+  const float tf = up ? float_up(t) : std::max(float_down(t), 0.0f), grow = up ? kReachUp : kReachDown;
   Lane m = load(clear);
   for (std::size_t i = 0; i < count_a; ++i) {
     const float* a = ca + 3 * i * W;
     const Lane ax = load(a), ay = load(a + W), az = load(a + 2 * W);
     for (std::size_t j = 0; j < count_b; ++j) {
-      const float reach2 = reach_squared(static_cast<double>(ra[i]) + rb[j] + t, proof);
+      const float reach = (ra[i] + rb[j] + tf) * grow;
+      const float reach2 = reach * reach;
       const float* b = cb + 3 * j * W;
       const Lane dx = ax - load(b), dy = ay - load(b + W), dz = az - load(b + 2 * W);
       m = lane_min(m, (dx * dx + dy * dy + dz * dz) - reach2);

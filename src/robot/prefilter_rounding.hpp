@@ -32,13 +32,16 @@
 //
 // A clearance |d̃|² − reach² of two balls: each difference rounds once,
 // each square once and the sum twice, so the computed |d̃|² is within a
-// factor (1 ± u)^5 of the exact |x̃_a − x̃_b|²; reach_squared takes the
-// reach (r_a + r_b + t, the radii already grown by their δ) times 1 + 9u,
-// squared and rounded up, so that a positive clearance means
-// |x̃_a − x̃_b| > r_a + δ_a + r_b + δ_b + t and the real centres are farther
-// than r_a + r_b + t; times 1 − 9u and rounded down for a proof of
-// "within" (none when the reach is not positive). Boxes and halfspaces:
-// box_allowance and halfspace_allowance.
+// factor (1 ± u)^5 of the exact |x̃_a − x̃_b|². The reach (r_a + r_b + t,
+// the radii already grown by their δ, t rounded up) is summed in float
+// (two roundings), times 1 + 16 u (one more) and squared (one more): at
+// least (1 − u)^4 (1 + 16 u)² > (1 + u)^5 times the real reach², so that a
+// positive clearance means |x̃_a − x̃_b| > r_a + δ_a + r_b + δ_b + t and the
+// real centres are farther than r_a + r_b + t. For a proof of "within",
+// t rounded down and 1 − 16 u, the other way round (inner radii and t are
+// never negative). reach_squared does the same in double for an object,
+// whose reach may not be positive (then nothing is proven within). Boxes
+// and halfspaces: box_allowance and halfspace_allowance.
 #pragma once
 
 #include <cmath>
@@ -57,17 +60,21 @@ inline constexpr double kUnit = 0x1p-24;
 /// γ_n: the relative rounding of an n-term float dot product.
 inline constexpr double float_gamma(int n) { return n * kUnit / (1.0 - n * kUnit); }
 
-/// The least float ≥ x, and the greatest float ≤ x.
+/// A float ≥ x, and one ≤ x, at most two units of rounding away: x moved
+/// out by 2^-22 of itself (and 2^-140, for the subnormal floats) and then
+/// rounded to nearest, which moves it back by at most 2^-24 of itself.
 inline float float_up(double x) {
-  float f = static_cast<float>(x);
-  if (static_cast<double>(f) < x) f = std::nextafter(f, std::numeric_limits<float>::infinity());
-  return f;
+  if (!std::isfinite(x)) return static_cast<float>(x);
+  return static_cast<float>(x + std::abs(x) * 0x1p-22 + 0x1p-140);
 }
 inline float float_down(double x) {
-  float f = static_cast<float>(x);
-  if (static_cast<double>(f) > x) f = std::nextafter(f, -std::numeric_limits<float>::infinity());
-  return f;
+  if (!std::isfinite(x)) return static_cast<float>(x);
+  return static_cast<float>(x - std::abs(x) * 0x1p-22 - 0x1p-140);
 }
+
+/// What lane_balls and lane_pairs_apart multiply a reach summed in float
+/// by: 1 ± 2^-20 = 1 ± 16 u, exact in float (header comment).
+inline constexpr float kReachUp = 1.0f + 0x1p-20f, kReachDown = 1.0f - 0x1p-20f;
 
 /// The float a clearance's squared reach is compared with (header comment).
 inline float reach_squared(double reach, Proof proof) {

@@ -132,9 +132,11 @@ class SpherePrefilter::Scene {
   std::vector<PrefilterObject> inner;
   std::vector<unsigned char> has_inner;
   /// The objects' world boxes less the origin as six rows (min x, y, z,
-  /// max x, y, z) of objects.size() floats rounded outward: a halfspace's
-  /// is unbounded.
+  /// max x, y, z) of `stride` floats rounded outward: a halfspace's is
+  /// unbounded; the rows are padded to whole lane groups with empty boxes
+  /// (min +∞, max −∞), which near_objects finds far from everything.
   std::vector<float> box_bounds;
+  std::size_t stride = 0;
   /// skip[o * links + l]: link l may touch object o (the pair is not checked).
   std::vector<unsigned char> skip;
   /// The same as bits: near[l * chunks + c] has bit i for object
@@ -327,7 +329,13 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Scene
   auto scene = std::make_shared<Scene>();
   const std::vector<EnvironmentObject>& objects = env.objects();
   scene->skip.assign(objects.size() * d_->links, 0);
-  scene->box_bounds.assign(6 * objects.size(), 0.0f);
+  scene->stride = (objects.size() + W - 1) / W * W;
+  scene->box_bounds.assign(6 * scene->stride, 0.0f);
+  for (std::size_t k = 0; k < 3; ++k)
+    for (std::size_t o = objects.size(); o < scene->stride; ++o) {
+      scene->box_bounds[k * scene->stride + o] = std::numeric_limits<float>::infinity();
+      scene->box_bounds[(3 + k) * scene->stride + o] = -std::numeric_limits<float>::infinity();
+    }
   scene->origin = base.p;
   for (std::size_t o = 0; o < objects.size(); ++o) {
     const EnvironmentObject& obj = objects[o];
@@ -351,7 +359,7 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Scene
     }
     // The world box, for the cheapest test first (a halfspace's: unbounded).
     const Aabb& box = env.index().box(o);
-    const std::size_t n = objects.size();
+    const std::size_t n = scene->stride;
     for (int k = 0; k < 3; ++k) {
       const auto uk = static_cast<std::size_t>(k);
       // Less the origin in double (within 2^-52 of the terms), then float.
@@ -594,7 +602,6 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   // the box of its link ball over the live lanes on every axis (one
   // farther on some axis is farther from the link in every live lane),
   // then its link ball, spheres and inner balls in each lane.
-  const std::size_t object_count = scene.objects.size();
   for (const int link : d.geometric) {
     const auto ul = static_cast<std::size_t>(link);
     for (std::size_t c = 0; c < scene.chunks; ++c) {
@@ -602,8 +609,8 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
       if (!near) continue;
       const std::size_t first = c * detail::kBoxChunk;
       near &= detail::near_objects(s.bound_centers.data() + ul * 3 * W, d.near_radius[ul], live,
-                                   scene.box_bounds.data(), object_count, first,
-                                   std::min(detail::kBoxChunk, object_count - first), tolerance);
+                                   scene.box_bounds.data(), scene.stride, first,
+                                   std::min(detail::kBoxChunk, scene.stride - first), tolerance);
       for (; near; near &= near - 1) {
         const std::size_t o = first + static_cast<std::size_t>(__builtin_ctzll(near));
         const PrefilterObject& obj = scene.objects[o];

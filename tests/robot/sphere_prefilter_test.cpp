@@ -234,12 +234,12 @@ TEST(SpherePrefilter, LaneSineAndCosineMatchLibm) {
   std::vector<double> angles = {0.0, -0.0, M_PI / 4, -M_PI / 4, M_PI / 2, M_PI, 3 * M_PI / 2, 2 * M_PI, 1e-300,
                                 detail::kAngleRange, -detail::kAngleRange, 0.5 * detail::kAngleRange};
   for (int k = 0; k < 200000; ++k) angles.push_back(rng.uniform(-1.0, 1.0) * (k % 2 ? 10.0 : detail::kAngleRange));
-  while (angles.size() % kPrefilterLanes) angles.push_back(1.0);
+  while (angles.size() % detail::kSinCosLanes) angles.push_back(1.0);
   double worst = 0.0;
-  for (std::size_t i = 0; i < angles.size(); i += kPrefilterLanes) {
-    double s[kPrefilterLanes], c[kPrefilterLanes];
+  for (std::size_t i = 0; i < angles.size(); i += detail::kSinCosLanes) {
+    double s[detail::kSinCosLanes], c[detail::kSinCosLanes];
     detail::lane_sin_cos(&angles[i], s, c);
-    for (std::size_t l = 0; l < kPrefilterLanes; ++l)
+    for (std::size_t l = 0; l < detail::kSinCosLanes; ++l)
       worst = std::max({worst, std::abs(s[l] - std::sin(angles[i + l])), std::abs(c[l] - std::cos(angles[i + l]))});
   }
   EXPECT_LT(worst, 1e-14);
