@@ -86,6 +86,13 @@ struct SpherePrefilter::Data {
   std::size_t links = 0, variables = 0;
   int root = 0;
   std::vector<detail::PrefilterStep> steps;
+  /// The steps the lanes run (fold_constant_steps), each link's frame (the
+  /// link whose pose the lanes compute for it) and its pose in that frame;
+  /// the points below (centres, inner centres, link-ball centres) are in
+  /// their link's frame's coordinates.
+  std::vector<detail::PrefilterStep> lane_steps;
+  std::vector<int> frame;
+  std::vector<Transform> to_frame;
   std::vector<std::vector<BoundingSphere>> link_spheres;
   /// What the float lanes may err by (prefilter_rounding.hpp): link
   /// origins within ±allowance.range of the base, and a bound on the
@@ -105,8 +112,10 @@ struct SpherePrefilter::Data {
   std::vector<float> inner_radius;
   /// One ball per link holding all of its spheres (radius < 0: none).
   std::vector<Vec3> bound_center;
-  /// bound_center of each link of `geometric`, in its order.
+  /// bound_center of each link of `geometric`, in its order, in its
+  /// frame's coordinates; and that frame.
   std::vector<Vec3> geometric_bound_center;
+  std::vector<int> geometric_frame;
   /// Its radius grown by the allowance (rounded up), and for the boxes of
   /// near_objects by the rounding of their corners too.
   std::vector<float> bound_radius, near_radius;

@@ -213,12 +213,12 @@ void lane_points(const float* rot, const float* pos, const Vec3* local, std::siz
 }
 
 PROXIMA_LANE_CLONES
-void lane_link_points(const float* rot, const float* pos, const Vec3* local, const int* links, std::size_t count,
-                      float* out) {
+void lane_link_points(const float* rot, const float* pos, const Vec3* local, const int* links, const int* frames,
+                      std::size_t count, float* out) {
   for (std::size_t i = 0; i < count; ++i) {
-    const auto l = static_cast<std::size_t>(links[i]);
-    const float* r = rot + l * 9 * W;
-    const float* p = pos + l * 3 * W;
+    const auto l = static_cast<std::size_t>(links[i]), f = static_cast<std::size_t>(frames[i]);
+    const float* r = rot + f * 9 * W;
+    const float* p = pos + f * 3 * W;
     const float c[3] = {static_cast<float>(local[i].x()), static_cast<float>(local[i].y()),
                         static_cast<float>(local[i].z())};
     for (std::size_t k = 0; k < 3; ++k)

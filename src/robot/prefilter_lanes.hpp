@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <proxima/core/math.hpp>
+#include <proxima/core/transform.hpp>
 #include <proxima/robot/robot_model.hpp>
 #include <proxima/robot/sphere_prefilter.hpp>
 
@@ -53,6 +54,18 @@ struct PrefilterObject {
 /// take them, in the same order.
 std::vector<PrefilterStep> prefilter_steps(const RobotModel& model);
 
+/// The steps with a variable, each re-expressed from the nearest link
+/// above it that such a step (or the root) places, its "frame": a link
+/// whose chain from its frame has no variable is placed by a constant
+/// transform, `to_frame`, so its points are that frame's points and the
+/// lanes need not compute its pose (a gripper's fixed links, a flange).
+struct FoldedSteps {
+  std::vector<PrefilterStep> steps;
+  std::vector<int> frame;           // per link
+  std::vector<Transform> to_frame;  // per link: its pose in its frame's
+};
+FoldedSteps fold_constant_steps(const std::vector<PrefilterStep>& steps, std::size_t links, int root);
+
 /// Joint angles beyond this (rad) leave a lane to the exact check.
 inline constexpr double kAngleRange = 1e4;
 
@@ -89,10 +102,11 @@ void lane_balls(const float* ca, const float* ra, std::size_t count_a, const flo
 void lane_object(const float* c, const float* r, std::size_t count, const PrefilterObject& o, double t, Proof proof,
                  float* clear);
 
-/// World points of `count` links, one local point each (`local[i]` on link
-/// links[i]): out gets 3 rows of lanes per link index, as `pos` holds them.
-void lane_link_points(const float* rot, const float* pos, const Vec3* local, const int* links, std::size_t count,
-                      float* out);
+/// World points of `count` links, one local point each (`local[i]` in the
+/// frame of link frames[i]): out gets 3 rows of lanes at link index
+/// links[i], as `pos` holds them.
+void lane_link_points(const float* rot, const float* pos, const Vec3* local, const int* links, const int* frames,
+                      std::size_t count, float* out);
 /// For each pair k of `pairs` (link indices): the lanes (bit l: lane l) in
 /// which the two links' balls (centres: 3 rows of lanes per link; radius
 /// per link), grown by t, are apart, the clearance as lane_balls computes

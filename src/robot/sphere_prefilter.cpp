@@ -121,6 +121,48 @@ std::vector<detail::PrefilterStep> detail::prefilter_steps(const RobotModel& mod
 }
 
 
+detail::FoldedSteps detail::fold_constant_steps(const std::vector<PrefilterStep>& steps, std::size_t links,
+                                                int root) {
+  FoldedSteps out;
+  out.frame.assign(links, -1);
+  out.to_frame.assign(links, Transform::identity());
+  out.frame[static_cast<std::size_t>(root)] = root;
+  const auto mat = [](const std::array<double, 9>& a) {
+    Mat3 m;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) m(i, j) = a[static_cast<std::size_t>(3 * i + j)];
+    return m;
+  };
+  const auto vec = [](const std::array<double, 3>& a) { return Vec3(a[0], a[1], a[2]); };
+  for (const PrefilterStep& st : steps) {
+    const auto parent = static_cast<std::size_t>(st.parent), child = static_cast<std::size_t>(st.child);
+    const Transform& up = out.to_frame[parent];
+    if (st.variable < 0) {
+      // Its value is 0: a revolute joint's local rotation is fixed + cosine.
+      const Mat3 local = st.revolute ? Mat3(mat(st.fixed) + mat(st.cosine)) : mat(st.fixed);
+      out.frame[child] = out.frame[parent];
+      out.to_frame[child] = Transform(up.R * local, up.R * vec(st.p) + up.p);
+      continue;
+    }
+    PrefilterStep s = st;
+    s.parent = out.frame[parent];
+    s.fixed = row_major(up.R * mat(st.fixed));
+    s.cosine = row_major(up.R * mat(st.cosine));
+    s.sine = row_major(up.R * mat(st.sine));
+    const Vec3 p = up.R * vec(st.p) + up.p, slide = up.R * vec(st.slide);
+    s.p = {p.x(), p.y(), p.z()};
+    s.slide = {slide.x(), slide.y(), slide.z()};
+    s.fixed_f = to_float(s.fixed);
+    s.cosine_f = to_float(s.cosine);
+    s.sine_f = to_float(s.sine);
+    s.p_f = to_float(s.p);
+    s.slide_f = to_float(s.slide);
+    out.frame[child] = st.child;
+    out.steps.push_back(s);
+  }
+  return out;
+}
+
 class SpherePrefilter::Scene {
  public:
   /// Some object has no bounds the lanes can test: nothing is proven free.
@@ -177,9 +219,17 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
   d.bound_center.assign(d.links, Vec3::Zero());
   d.bound_radius.assign(d.links, -1.0f);
   d.near_radius.assign(d.links, -1.0f);
+  {
+    detail::FoldedSteps folded = detail::fold_constant_steps(d.steps, d.links, d.root);
+    d.lane_steps = std::move(folded.steps);
+    d.frame = std::move(folded.frame);
+    d.to_frame = std::move(folded.to_frame);
+  }
   const double range = float_range(model, d.steps);
-  d.allowance = detail::kinematics_allowance(d.steps, d.links, d.root, range, 4.0 * range);
+  d.allowance = detail::kinematics_allowance(d.lane_steps, d.links, d.root, range, 4.0 * range);
+  // A link's points are in its frame's coordinates (fold_constant_steps).
   for (std::size_t l = 0; l < d.links; ++l) {
+    const auto frame = static_cast<std::size_t>(d.frame[l]);
     d.begin.push_back(d.center.size());
     d.inner_begin.push_back(d.inner_center.size());
     std::vector<BoundingSphere>& spheres = d.link_spheres[l];
@@ -195,9 +245,10 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
                        [](const BoundingSphere& x, const BoundingSphere& y) { return x.radius > y.radius; });
       if (inner.size() > kInnerBalls) inner.resize(kInnerBalls);
       for (const BoundingSphere& in : inner) {
-        const double r = in.radius - detail::point_allowance(d.allowance, l, in.center);
+        const Vec3 c = d.to_frame[l].apply(in.center);
+        const double r = in.radius - detail::point_allowance(d.allowance, frame, c);
         if (!(r > 0.0)) continue;
-        d.inner_center.push_back(in.center);
+        d.inner_center.push_back(c);
         d.inner_radius.push_back(detail::float_down(r));
       }
     }
@@ -205,26 +256,32 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
     Aabb box;
     for (const BoundingSphere& s : spheres) {
       box.extend(s.center);
-      d.center.push_back(s.center);
-      d.radius.push_back(detail::float_up(s.radius + detail::point_allowance(d.allowance, l, s.center)));
+      const Vec3 c = d.to_frame[l].apply(s.center);
+      d.center.push_back(c);
+      d.radius.push_back(detail::float_up(s.radius + detail::point_allowance(d.allowance, frame, c)));
     }
     double r = 0.0;
     for (const BoundingSphere& s : spheres) r = std::max(r, (s.center - box.center()).norm() + s.radius);
     r *= 1.0 + 1e-12;
     d.bound_center[l] = box.center();
-    const double grown = r + detail::point_allowance(d.allowance, l, box.center());
+    const double grown = r + detail::point_allowance(d.allowance, frame, d.to_frame[l].apply(box.center()));
     d.bound_radius[l] = detail::float_up(grown);
     d.geometric.push_back(static_cast<int>(l));
   }
   d.begin.push_back(d.center.size());
   d.inner_begin.push_back(d.inner_center.size());
+  for (const int link : d.geometric) {
+    const auto ul = static_cast<std::size_t>(link);
+    d.geometric_bound_center.push_back(d.to_frame[ul].apply(d.bound_center[ul]));
+    d.geometric_frame.push_back(d.frame[ul]);
+  }
   // A ball centre in the lanes is within √3 range + |c| (1 + ρ)(1 + u) + its
   // rounding of the base (ρ, the rounding: far below 1e-3 within
   // kFloatRange): `reach` bounds that for every centre.
   double far = 0.0;
   for (const Vec3& c : d.center) far = std::max(far, c.norm());
   for (const Vec3& c : d.inner_center) far = std::max(far, c.norm());
-  for (const int link : d.geometric) far = std::max(far, d.bound_center[static_cast<std::size_t>(link)].norm());
+  for (const Vec3& c : d.geometric_bound_center) far = std::max(far, c.norm());
   d.reach = std::sqrt(3.0) * range + 1.001 * far + 1e-3;
   // near_objects rounds each corner of a link ball's box once more, by at
   // most u (reach + radius).
@@ -232,7 +289,6 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
     const auto ul = static_cast<std::size_t>(link);
     d.near_radius[ul] = detail::float_up(d.bound_radius[ul] + 2.0 * detail::kUnit * (d.reach + d.bound_radius[ul] + 1.0));
   }
-  for (const int link : d.geometric) d.geometric_bound_center.push_back(d.bound_center[static_cast<std::size_t>(link)]);
   d.self_pairs = checker.self_pairs();
   for (const Link& link : model.links()) d.link_names.push_back(link.name);
   for (std::size_t v = 0; v < d.variables; ++v) {
@@ -496,24 +552,28 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
     return;
   }
   // Lanes beyond `rows` repeat the first row: any finite values would do.
-  for (std::size_t v = 0; v < d.variables; ++v)
-    for (std::size_t l = 0; l < W; ++l) s.q[v * W + l] = qs[(l < rows ? l : 0) * d.variables + v];
-  const Mat3& br = base.R;
+  for (std::size_t l = 0; l < W; ++l) {
+    const double* row = qs.data() + (l < rows ? l : 0) * d.variables;
+    for (std::size_t v = 0; v < d.variables; ++v) s.q[v * W + l] = row[v];
+  }
   const auto root = static_cast<std::size_t>(d.root);
   // The root at the origin of the lanes' frame, its rotation rounded to
   // float (the allowance's start, prefilter_rounding.cpp).
-  for (std::size_t k = 0; k < 9; ++k)
-    for (std::size_t l = 0; l < W; ++l)
-      s.rot[(root * 9 + k) * W + l] = static_cast<float>(br(static_cast<int>(k / 3), static_cast<int>(k % 3)));
-  for (std::size_t k = 0; k < 3; ++k)
-    for (std::size_t l = 0; l < W; ++l) s.pos[(root * 3 + k) * W + l] = 0.0f;
+  float* root_rot = s.rot.data() + root * 9 * W;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const float x = static_cast<float>(base.R(i, j));
+      float* lanes = root_rot + static_cast<std::size_t>(3 * i + j) * W;
+      for (std::size_t l = 0; l < W; ++l) lanes[l] = x;
+    }
+  std::fill_n(s.pos.data() + root * 3 * W, 3 * W, 0.0f);
   // usable[l] > 0: the lane's verdicts hold. A link origin out of the
   // working range, or an angle out of lane_sincos's, leaves the lane to
   // the exact check (its poses may even be beyond what the queries accept).
   float usable[W];
   const bool root_in_range = base.p.cwiseAbs().maxCoeff() <= kWorkingRange;
   for (std::size_t l = 0; l < W; ++l) usable[l] = l < rows && root_in_range ? 1.0f : -1.0f;
-  lane_kinematics(d.steps, s.q.data(), d.allowance.travel, detail::float_down(d.allowance.range), s.rot.data(),
+  lane_kinematics(d.lane_steps, s.q.data(), d.allowance.travel, detail::float_down(d.allowance.range), s.rot.data(),
                   s.pos.data(), usable);
   // live: the lanes usable with no pair yet proven within: pairs after the
   // first within are never read (the walk ends there), so a pair is
@@ -527,7 +587,7 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
 
   for (const int link : d.geometric) s.placed[static_cast<std::size_t>(link)] = 0;
   detail::lane_link_points(s.rot.data(), s.pos.data(), d.geometric_bound_center.data(), d.geometric.data(),
-                           d.geometric.size(), s.bound_centers.data());
+                           d.geometric_frame.data(), d.geometric.size(), s.bound_centers.data());
   // Every self pair's link balls at once: most pairs end there.
   detail::lane_pairs_apart(s.bound_centers.data(), d.bound_radius.data(), d.self_pairs.data(), d.self_pairs.size(),
                            tolerance, s.pair_apart.data());
@@ -536,13 +596,15 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   const auto place = [&](std::size_t ul) {
     if (s.placed[ul] & 1) return;
     s.placed[ul] |= 1;
-    lane_points(s.rot.data() + ul * 9 * W, s.pos.data() + ul * 3 * W, d.center.data() + d.begin[ul],
+    const auto f = static_cast<std::size_t>(d.frame[ul]);
+    lane_points(s.rot.data() + f * 9 * W, s.pos.data() + f * 3 * W, d.center.data() + d.begin[ul],
                 d.begin[ul + 1] - d.begin[ul], s.centers.data() + d.begin[ul] * 3 * W);
   };
   const auto place_inner = [&](std::size_t ul) {
     if (s.placed[ul] & 2) return;
     s.placed[ul] |= 2;
-    lane_points(s.rot.data() + ul * 9 * W, s.pos.data() + ul * 3 * W, d.inner_center.data() + d.inner_begin[ul],
+    const auto f = static_cast<std::size_t>(d.frame[ul]);
+    lane_points(s.rot.data() + f * 9 * W, s.pos.data() + f * 3 * W, d.inner_center.data() + d.inner_begin[ul],
                 d.inner_begin[ul + 1] - d.inner_begin[ul], s.inner_centers.data() + d.inner_begin[ul] * 3 * W);
   };
   // Records the verdict on one pair of each lane of `open` (live, not
