@@ -267,37 +267,45 @@ void lane_balls(const float* ca, const float* ra, std::size_t count_a, const flo
   store(clear, m);
 }
 
+// The clearance of one ball (centre: 3 rows of lanes, radius r) to an
+// object (its box grown by o.grow, or its halfspace), as lane_object says.
+[[gnu::always_inline]] inline Lane object_clearance(const float* a, float r, const PrefilterObject& o, double t,
+                                                    Proof proof) {
+  if (o.halfspace) {
+    // The threshold n·x is compared with, rounded the way the proof needs
+    // (its double sum within 2^-50 of the terms' magnitudes).
+    const double reach = r + o.grow + t + o.offset;
+    const double slack = 0x1p-50 * (std::abs(static_cast<double>(r)) + std::abs(o.grow) + t + std::abs(o.offset));
+    const float k = proof == Proof::apart ? float_up(reach + slack) : float_down(reach - slack);
+    return (o.normal[0] * load(a) + o.normal[1] * load(a + W) + o.normal[2] * load(a + 2 * W)) - k;
+  }
+  const float reach2 = reach_squared(r + o.grow + t, proof);
+  const Lane dx = load(a) - o.center[0], dy = load(a + W) - o.center[1], dz = load(a + 2 * W) - o.center[2];
+  Lane d2 = splat(0.0f);
+  for (std::size_t k = 0; k < 3; ++k) {
+    const Lane u = o.rows[3 * k] * dx + o.rows[3 * k + 1] * dy + o.rows[3 * k + 2] * dz;
+    const Lane e = lane_max(lane_max(u, -u) - o.half[k], splat(0.0f));
+    d2 += e * e;
+  }
+  return d2 - reach2;
+}
+
 // The same for balls against an object (its box grown by o.grow).
 PROXIMA_LANE_CLONES
 void lane_object(const float* c, const float* r, std::size_t count, const PrefilterObject& o, double t, Proof proof,
                  float* clear) {
   Lane m = load(clear);
-  if (o.halfspace) {
-    for (std::size_t i = 0; i < count; ++i) {
-      const float* a = c + 3 * i * W;
-      // The threshold n·x is compared with, rounded the way the proof
-      // needs (its double sum within 2^-50 of the terms' magnitudes).
-      const double reach = r[i] + o.grow + t + o.offset;
-      const double slack = 0x1p-50 * (std::abs(static_cast<double>(r[i])) + std::abs(o.grow) + t + std::abs(o.offset));
-      const float k = proof == Proof::apart ? float_up(reach + slack) : float_down(reach - slack);
-      m = lane_min(m, (o.normal[0] * load(a) + o.normal[1] * load(a + W) + o.normal[2] * load(a + 2 * W)) - k);
-    }
-    store(clear, m);
-    return;
-  }
-  for (std::size_t i = 0; i < count; ++i) {
-    const float* a = c + 3 * i * W;
-    const float reach2 = reach_squared(r[i] + o.grow + t, proof);
-    const Lane dx = load(a) - o.center[0], dy = load(a + W) - o.center[1], dz = load(a + 2 * W) - o.center[2];
-    Lane d2 = splat(0.0f);
-    for (std::size_t k = 0; k < 3; ++k) {
-      const Lane u = o.rows[3 * k] * dx + o.rows[3 * k + 1] * dy + o.rows[3 * k + 2] * dz;
-      const Lane e = lane_max(lane_max(u, -u) - o.half[k], splat(0.0f));
-      d2 += e * e;
-    }
-    m = lane_min(m, d2 - reach2);
-  }
+  for (std::size_t i = 0; i < count; ++i) m = lane_min(m, object_clearance(c + 3 * i * W, r[i], o, t, proof));
   store(clear, m);
+}
+
+PROXIMA_LANE_CLONES
+void lane_ball_objects(const float* c, float r, const PrefilterObject* objects, std::uint64_t which, double t,
+                       unsigned char* apart) {
+  for (; which; which &= which - 1) {
+    const auto i = static_cast<std::size_t>(__builtin_ctzll(which));
+    apart[i] = static_cast<unsigned char>(lane_bits(object_clearance(c, r, objects[i], t, Proof::apart) > 0.0f));
+  }
 }
 
 PROXIMA_LANE_CLONES

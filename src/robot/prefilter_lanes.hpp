@@ -102,6 +102,12 @@ void lane_balls(const float* ca, const float* ra, std::size_t count_a, const flo
 void lane_object(const float* c, const float* r, std::size_t count, const PrefilterObject& o, double t, Proof proof,
                  float* clear);
 
+/// For each object i of `objects` whose bit is set in `which`: the lanes
+/// (bit l: lane l) in which one ball (centre: 3 rows of lanes; radius r)
+/// is apart from it, as lane_object proves it, into apart[i].
+void lane_ball_objects(const float* c, float r, const PrefilterObject* objects, std::uint64_t which, double t,
+                       unsigned char* apart);
+
 /// World points of `count` links, one local point each (`local[i]` in the
 /// frame of link frames[i]): out gets 3 rows of lanes at link index
 /// links[i], as `pos` holds them.

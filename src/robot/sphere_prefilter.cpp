@@ -673,12 +673,15 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
       near &= detail::near_objects(s.bound_centers.data() + ul * 3 * W, d.near_radius[ul], live,
                                    scene.box_bounds.data(), scene.stride, first,
                                    std::min(detail::kBoxChunk, scene.stride - first), tolerance);
+      // The link ball against each of them at once, then the rest per object.
+      unsigned char ball_apart[detail::kBoxChunk];
+      detail::lane_ball_objects(s.bound_centers.data() + ul * 3 * W, d.bound_radius[ul], scene.objects.data() + first,
+                                near, tolerance, ball_apart);
       for (; near; near &= near - 1) {
-        const std::size_t o = first + static_cast<std::size_t>(__builtin_ctzll(near));
+        const auto i = static_cast<std::size_t>(__builtin_ctzll(near));
+        const std::size_t o = first + i;
         const PrefilterObject& obj = scene.objects[o];
-        fill(clear, std::numeric_limits<float>::infinity());
-        lane_object(s.bound_centers.data() + ul * 3 * W, &d.bound_radius[ul], 1, obj, tolerance, Proof::apart, clear);
-        LaneMask open = live & ~positive_lanes(clear);
+        LaneMask open = live & ~LaneMask{ball_apart[i]};
         if (!open) continue;
         place(ul);
         fill(clear, std::numeric_limits<float>::infinity());
