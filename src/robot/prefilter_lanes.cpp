@@ -87,63 +87,69 @@ typedef std::int64_t HalfBits __attribute__((vector_size(sizeof(double) * H)));
 #endif
 }
 
-// sin and cos of each lane's angle (|v| ≤ kAngleRange): v = k π/2 + r with
-// π/2 in two parts (the first exact times any k up to 2^20), then the Taylor
-// series of sin and cos on |r| ≤ π/4 to the terms r^15 and r^16, whose
-// remainders are below 5e-17; the quadrant k mod 4 picks and signs them.
-[[gnu::always_inline]] inline void lane_sincos(Half v, Half& sn, Half& cs) {
+// sin and cos of each lane's angle (|v| ≤ kAngleRange, two halves of four
+// doubles): v = k π/2 + r in double with π/2 in two parts (the first exact
+// times any k up to 2^20), r then rounded to float (by at most u |r| ≤
+// 0.79 u), and the Taylor series of sin and cos on |r| ≤ π/4 to the terms
+// r^11 and r^12 (remainders below 1e-11) in float, the quadrant k mod 4
+// picking and signing them. Each result is within 4 u + 1e-15 of the
+// exact one: the reduction's 1e-15, r's rounding, and for sin r − r·r²·P
+// (P ≈ 1/6 within a few u) a last rounding of u |sin r| plus u |r|³ from
+// the product, for cos 1 − r²·Q a last rounding of u plus 3u r²/2; the
+// test checks the bound against libm.
+[[gnu::always_inline]] inline void lane_sincos(const Half (&v)[2], Lane& sn, Lane& cs) {
   constexpr double kTwoOverPi = 0.63661977236758134308;
   constexpr double kPiOver2Hi = 1.5707963267341256e+00;  // 33 significant bits
   constexpr double kPiOver2Lo = 6.0771005065061922e-11;  // π/2 − kPiOver2Hi
   constexpr double kRound = 6755399441055744.0;         // 1.5 · 2^52: adding it rounds to an integer
-  const Half shifted = v * kTwoOverPi + kRound;
-  const Half k = shifted - kRound;
-  const Half r = (v - k * kPiOver2Hi) - k * kPiOver2Lo;
-  const Half r2 = r * r;
+  Half reduced[2];
+  HalfBits quarter[2];
+  for (std::size_t h = 0; h < 2; ++h) {
+    const Half shifted = v[h] * kTwoOverPi + kRound;
+    const Half k = shifted - kRound;
+    reduced[h] = (v[h] - k * kPiOver2Hi) - k * kPiOver2Lo;
+    // k mod 4 is in the low bits of `shifted` (its last bit is worth 1,
+    // and k's two's complement fits below its leading 1.5 · 2^52): AVX2
+    // has no vector conversion of doubles to 64-bit integers.
+    std::memcpy(&quarter[h], &shifted, sizeof quarter[h]);
+  }
+  const Lane r = join(reduced[0], reduced[1]);
+  const LaneBits quadrant = join_bits(quarter[0] & 3, quarter[1] & 3);
+  const Lane r2 = r * r;
   // Horner in −r², from the highest term down.
-  Half ps = splat_half(1.0 / 1307674368000.0);  // 1/15!
-  ps = ps * -r2 + 1.0 / 6227020800.0;
-  ps = ps * -r2 + 1.0 / 39916800.0;
-  ps = ps * -r2 + 1.0 / 362880.0;
-  ps = ps * -r2 + 1.0 / 5040.0;
-  ps = ps * -r2 + 1.0 / 120.0;
-  ps = ps * -r2 + 1.0 / 6.0;
-  const Half s0 = r - r * r2 * ps;
-  Half pc = splat_half(1.0 / 20922789888000.0);  // 1/16!
-  pc = pc * -r2 + 1.0 / 87178291200.0;
-  pc = pc * -r2 + 1.0 / 479001600.0;
-  pc = pc * -r2 + 1.0 / 3628800.0;
-  pc = pc * -r2 + 1.0 / 40320.0;
-  pc = pc * -r2 + 1.0 / 720.0;
-  pc = pc * -r2 + 1.0 / 24.0;
-  pc = pc * -r2 + 0.5;
-  const Half c0 = 1.0 - r2 * pc;
-  // Quadrant 0: (s, c); 1: (c, −s); 2: (−s, −c); 3: (−c, s). k mod 4 is
-  // in the low bits of `shifted` (its last bit is worth 1, and k's two's
-  // complement fits below its leading 1.5 · 2^52): AVX2 has no vector
-  // conversion of doubles to 64-bit integers.
-  HalfBits bits;
-  std::memcpy(&bits, &shifted, sizeof bits);
-  const HalfBits quadrant = bits & 3;
-  const HalfBits odd = (quadrant & 1) != 0;
-  const Half a = odd ? c0 : s0, b = odd ? s0 : c0;
+  Lane ps = splat(1.0f / 39916800.0f);  // 1/11!
+  ps = ps * -r2 + 1.0f / 362880.0f;
+  ps = ps * -r2 + 1.0f / 5040.0f;
+  ps = ps * -r2 + 1.0f / 120.0f;
+  ps = ps * -r2 + 1.0f / 6.0f;
+  const Lane s0 = r - r * r2 * ps;
+  Lane pc = splat(1.0f / 479001600.0f);  // 1/12!
+  pc = pc * -r2 + 1.0f / 3628800.0f;
+  pc = pc * -r2 + 1.0f / 40320.0f;
+  pc = pc * -r2 + 1.0f / 720.0f;
+  pc = pc * -r2 + 1.0f / 24.0f;
+  pc = pc * -r2 + 0.5f;
+  const Lane c0 = 1.0f - r2 * pc;
+  // Quadrant 0: (s, c); 1: (c, −s); 2: (−s, −c); 3: (−c, s).
+  const LaneBits odd = (quadrant & 1) != 0;
+  const Lane a = odd ? c0 : s0, b = odd ? s0 : c0;
   sn = quadrant >= 2 ? -a : a;
   cs = (quadrant == 1 || quadrant == 2) ? -b : b;
 }
 
 }  // namespace
 
-void lane_sin_cos(const double* v, double* sn, double* cs) {
-  Half s, c;
-  lane_sincos(load_half(v), s, c);
-  store_half(sn, s);
-  store_half(cs, c);
+void lane_sin_cos(const double* v, float* sn, float* cs) {
+  const Half halves[2] = {load_half(v), load_half(v + H)};
+  Lane s, c;
+  lane_sincos(halves, s, c);
+  store(sn, s);
+  store(cs, c);
 }
 
 // Forward kinematics of every link, lane by lane: the recurrence of
 // forward_kinematics (kinematics.cpp) on rows of float lanes, the angles
-// and their sines and cosines in double (two halves of four lanes), then
-// rounded. Clears `usable` for a lane whose angle is beyond kAngleRange,
+// and their reduction by π/2 in double (two halves of four lanes). Clears `usable` for a lane whose angle is beyond kAngleRange,
 // whose prismatic value is beyond `travel`, or with a link origin beyond
 // `range`: prefilter_rounding.hpp bounds the error within them.
 PROXIMA_LANE_CLONES
@@ -162,14 +168,14 @@ void lane_kinematics(const std::vector<PrefilterStep>& steps, const double* q, d
     Lane local[9];
     Lane t[3];
     if (st.revolute) {
-      Half sn[2], cs[2];
       HalfBits far[2];
       for (std::size_t h = 0; h < 2; ++h) {
         far[h] = !(v[h] <= kAngleRange && v[h] >= -kAngleRange);
-        lane_sincos(far[h] ? splat_half(0.0) : v[h], sn[h], cs[h]);
+        v[h] = far[h] ? splat_half(0.0) : v[h];
       }
       ok = join_bits(far[0], far[1]) ? splat(-1.0f) : ok;
-      const Lane c = join(cs[0], cs[1]), s = join(sn[0], sn[1]);
+      Lane c, s;
+      lane_sincos(v, s, c);
       for (std::size_t k = 0; k < 9; ++k) local[k] = st.fixed_f[k] + c * st.cosine_f[k] + s * st.sine_f[k];
       for (std::size_t k = 0; k < 3; ++k) t[k] = splat(st.p_f[k]);
     } else {

@@ -69,12 +69,13 @@ FoldedSteps fold_constant_steps(const std::vector<PrefilterStep>& steps, std::si
 /// Joint angles beyond this (rad) leave a lane to the exact check.
 inline constexpr double kAngleRange = 1e4;
 
-/// How many doubles lane_sin_cos takes at once (one AVX2 register).
+/// How many doubles make one AVX2 register (half a row of lanes).
 inline constexpr std::size_t kSinCosLanes = 4;
 
-/// sin and cos of each of kSinCosLanes angles (|v| ≤ kAngleRange), as
-/// lane_kinematics computes them (in double): absolute error below 1e-15.
-void lane_sin_cos(const double* v, double* sn, double* cs);
+/// sin and cos of each of kPrefilterLanes angles (|v| ≤ kAngleRange, in
+/// double), as lane_kinematics computes them (reduced in double, then in
+/// float): each within 4 u + 1e-15 of the exact value, u = 2^-24.
+void lane_sin_cos(const double* v, float* sn, float* cs);
 
 /// Which way a float clearance is rounded: kApart proves a pair apart
 /// (its reach rounded up, clearance > 0), kWithin proves it within (its

@@ -22,7 +22,7 @@ KinematicsAllowance kinematics_allowance(const std::vector<PrefilterStep>& steps
     for (std::size_t k = 0; k < 9; ++k) {
       const double e = st.revolute ? float_gamma(4) * (std::abs(st.fixed[k]) + std::abs(st.cosine[k]) +
                                                        std::abs(st.sine[k])) +
-                                         0x1p-48 * (std::abs(st.cosine[k]) + std::abs(st.sine[k]))
+                                         (5.0 * u + 0x1p-48) * (std::abs(st.cosine[k]) + std::abs(st.sine[k]))
                                    : u * std::abs(st.fixed[k]);
       l2 += e * e;
     }

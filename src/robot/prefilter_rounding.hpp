@@ -14,8 +14,9 @@
 // Kinematics (a link C after its parent P, L the joint's local rotation
 // fixed + cos θ·cosine + sin θ·sine, t its translation): with ρ bounding
 // ‖R̃ − R‖₂ and π bounding |p̃ − p| (Euclidean),
-//   ‖L̃ − L‖_F ≤ λ = ‖γ_4 (|fixed| + |cosine| + |sine|) + 2^-48 (|cosine| + |sine|)‖_F
-//     (each entry rounded to float, cos and sin rounded, two fused adds),
+//   ‖L̃ − L‖_F ≤ λ = ‖γ_4 (|fixed| + |cosine| + |sine|) + (5u + 2^-48) (|cosine| + |sine|)‖_F
+//     (each entry rounded to float, cos and sin within 4u + 1e-15 of
+//     their values (lane_sin_cos), two fused adds),
 //   ρ_C = ρ_P (1 + λ) + λ + 3 γ_3 (1 + ρ_P)(1 + λ)
 //     (R̃_P L̃ − R_P L = (R̃_P − R_P) L̃ + R_P (L̃ − L); each entry's 3-term
 //     dot product rounds by γ_3 times a row of R̃_P (≤ 1 + ρ_P) times a
