@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <span>
+#include <limits>
 #include <vector>
 
 #include <proxima/robot/sphere_prefilter.hpp>
@@ -43,6 +44,12 @@ struct SpherePrefilter::Scratch {
   std::vector<unsigned char> placed;  // per link: its centres are computed (1: spheres, 2: inner balls)
   std::vector<unsigned char> pair_apart;  // per self pair: the lanes its link balls prove apart
   std::vector<double> q;              // per variable: a row of lanes
+  /// Each self pair's sphere pairs' squared reaches (outer, then inner
+  /// balls; Data::reach_begin, inner_reach_begin) for the tolerance
+  /// `reach_tolerance` (NaN: none yet), made by the first lane group of
+  /// another tolerance.
+  std::vector<float> reach2, inner_reach2;
+  double reach_tolerance = std::numeric_limits<double>::quiet_NaN();
   std::vector<detail::KnownPair> known[kPrefilterLanes];
   /// Per lane: its kinematics put every link origin within the working
   /// range (a lane out of it lists every pair open).

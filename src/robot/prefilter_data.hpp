@@ -120,6 +120,10 @@ struct SpherePrefilter::Data {
   /// near_objects by the rounding of their corners too.
   std::vector<float> bound_radius, near_radius;
   std::vector<std::pair<int, int>> self_pairs;
+  /// Per self pair: where its sphere pairs' (and inner ball pairs')
+  /// squared reaches start in Scratch::reach2 (inner_reach2), one more at
+  /// the end.
+  std::vector<std::size_t> reach_begin, inner_reach_begin;
   /// Per self pair: its index into `tables`, or −1; and the index of a
   /// second table proving it within, where the first cannot (−1: none).
   std::vector<int> pair_table, pair_within_table;

@@ -237,12 +237,9 @@ void lane_link_points(const float* rot, const float* pos, const Vec3* local, con
 PROXIMA_LANE_CLONES
 void lane_pairs_apart(const float* centers, const float* radius, const std::pair<int, int>* pairs,
                       std::size_t count, double t, unsigned char* apart) {
-  // The reach summed and rounded as prefilter_rounding.hpp says.
-  const float tf = float_up(t);
   for (std::size_t k = 0; k < count; ++k) {
     const auto a = static_cast<std::size_t>(pairs[k].first), b = static_cast<std::size_t>(pairs[k].second);
-    const float reach = (radius[a] + radius[b] + tf) * kReachUp;
-    const float reach2 = reach * reach;
+    const float reach2 = ball_reach_squared(radius[a], radius[b], t, Proof::apart);
     const float* ca = centers + a * 3 * W;
     const float* cb = centers + b * 3 * W;
     const Lane dx = load(ca) - load(cb), dy = load(ca + W) - load(cb + W), dz = load(ca + 2 * W) - load(cb + 2 * W);
@@ -250,24 +247,19 @@ void lane_pairs_apart(const float* centers, const float* radius, const std::pair
   }
 }
 
-// Smallest clearance between balls (a: count_a centres and radii) and
-// (b: ...), each grown by `t`, folded into `clear`.
+// Smallest clearance between balls (a: count_a centres, b: count_b), each
+// pair's squared reach given, folded into `clear`.
 PROXIMA_LANE_CLONES
-void lane_balls(const float* ca, const float* ra, std::size_t count_a, const float* cb, const float* rb,
-                std::size_t count_b, double t, Proof proof, float* clear) {
-  // The reach summed and rounded as prefilter_rounding.hpp says.
-  const bool up = proof == Proof::apart;
-  const float tf = up ? float_up(t) : std::max(float_down(t), 0.0f), grow = up ? kReachUp : kReachDown;
+void lane_balls(const float* ca, std::size_t count_a, const float* cb, std::size_t count_b, const float* reach2,
+                float* clear) {
   Lane m = load(clear);
   for (std::size_t i = 0; i < count_a; ++i) {
     const float* a = ca + 3 * i * W;
     const Lane ax = load(a), ay = load(a + W), az = load(a + 2 * W);
     for (std::size_t j = 0; j < count_b; ++j) {
-      const float reach = (ra[i] + rb[j] + tf) * grow;
-      const float reach2 = reach * reach;
       const float* b = cb + 3 * j * W;
       const Lane dx = ax - load(b), dy = ay - load(b + W), dz = az - load(b + 2 * W);
-      m = lane_min(m, (dx * dx + dy * dy + dz * dz) - reach2);
+      m = lane_min(m, (dx * dx + dy * dy + dz * dz) - reach2[i * count_b + j]);
     }
   }
   store(clear, m);

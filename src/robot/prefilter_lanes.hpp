@@ -93,10 +93,11 @@ void lane_kinematics(const std::vector<PrefilterStep>& steps, const double* q, d
                      float* rot, float* pos, float* usable);
 /// World centres of `count` local points of one link: R c + p per lane.
 void lane_points(const float* rot, const float* pos, const Vec3* local, std::size_t count, float* out);
-/// Smallest clearance |c_a − c_b|² − reach² over the ball pairs (reach:
-/// r_a + r_b + t rounded the way `proof` says), folded (min) into `clear`.
-void lane_balls(const float* ca, const float* ra, std::size_t count_a, const float* cb, const float* rb,
-                std::size_t count_b, double t, Proof proof, float* clear);
+/// Smallest clearance |c_a − c_b|² − reach² over the ball pairs, folded
+/// (min) into `clear`; reach2[i · count_b + j]: the squared reach of balls
+/// i and j as ball_reach_squared makes it (prefilter_rounding.hpp).
+void lane_balls(const float* ca, std::size_t count_a, const float* cb, std::size_t count_b, const float* reach2,
+                float* clear);
 /// The same for balls against an object: squared distance to its box less
 /// reach² (r + grow + t), or for a halfspace the signed gap n·c − r − grow
 /// − t − offset.

@@ -45,6 +45,7 @@
 // and halfspaces: box_allowance and halfspace_allowance.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -76,6 +77,16 @@ inline float float_down(double x) {
 /// What lane_balls and lane_pairs_apart multiply a reach summed in float
 /// by: 1 ± 2^-20 = 1 ± 16 u, exact in float (header comment).
 inline constexpr float kReachUp = 1.0f + 0x1p-20f, kReachDown = 1.0f - 0x1p-20f;
+
+/// The squared reach of two balls (radii r_a, r_b, floats ≥ 0, grown or
+/// shrunk by their allowance already; tolerance t ≥ 0), summed and rounded
+/// in float the way `proof` needs (header comment).
+inline float ball_reach_squared(float ra, float rb, double t, Proof proof) {
+  const bool up = proof == Proof::apart;
+  const float tf = up ? float_up(t) : std::max(float_down(t), 0.0f);
+  const float reach = (ra + rb + tf) * (up ? kReachUp : kReachDown);
+  return reach * reach;
+}
 
 /// The float a clearance's squared reach is compared with (header comment).
 inline float reach_squared(double reach, Proof proof) {

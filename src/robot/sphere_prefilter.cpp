@@ -301,6 +301,15 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
     moves[static_cast<std::size_t>(st.child)] = st.variable >= 0 || moves[static_cast<std::size_t>(st.parent)];
   for (const int l : d.geometric)
     if (!moves[static_cast<std::size_t>(l)]) d.fixed_links.push_back(l);
+  // Where each self pair's squared reaches go in a scratch (classify).
+  d.reach_begin.assign(1, 0);
+  d.inner_reach_begin.assign(1, 0);
+  for (const auto& [a, b] : d.self_pairs) {
+    const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+    d.reach_begin.push_back(d.reach_begin.back() + (d.begin[ua + 1] - d.begin[ua]) * (d.begin[ub + 1] - d.begin[ub]));
+    d.inner_reach_begin.push_back(d.inner_reach_begin.back() + (d.inner_begin[ua + 1] - d.inner_begin[ua]) *
+                                                                   (d.inner_begin[ub + 1] - d.inner_begin[ub]));
+  }
   d.pair_table.assign(d.self_pairs.size(), -1);
   d.pair_within_table.assign(d.self_pairs.size(), -1);
 }
@@ -478,6 +487,8 @@ std::unique_ptr<SpherePrefilter::Scratch, SpherePrefilter::ScratchDeleter> Spher
   s->bound_centers.assign(d_->links * 3 * W, 0.0f);
   s->placed.assign(d_->links, 0);
   s->pair_apart.assign(d_->self_pairs.size(), 0);
+  s->reach2.assign(d_->reach_begin.back(), 0.0f);
+  s->inner_reach2.assign(d_->inner_reach_begin.back(), 0.0f);
   s->q.assign(std::max<std::size_t>(d_->variables, 1) * W, 0.0);
   for (auto& k : s->known) k.reserve(d_->self_pairs.size() + d_->links);
   return s;
@@ -552,9 +563,11 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
     return;
   }
   // Lanes beyond `rows` repeat the first row: any finite values would do.
-  for (std::size_t l = 0; l < W; ++l) {
-    const double* row = qs.data() + (l < rows ? l : 0) * d.variables;
-    for (std::size_t v = 0; v < d.variables; ++v) s.q[v * W + l] = row[v];
+  const double* row[W];
+  for (std::size_t l = 0; l < W; ++l) row[l] = qs.data() + (l < rows ? l : 0) * d.variables;
+  for (std::size_t v = 0; v < d.variables; ++v) {
+    double* lanes = s.q.data() + v * W;
+    for (std::size_t l = 0; l < W; ++l) lanes[l] = row[l][v];
   }
   const auto root = static_cast<std::size_t>(d.root);
   // The root at the origin of the lanes' frame, its rotation rounded to
@@ -588,6 +601,23 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
   for (const int link : d.geometric) s.placed[static_cast<std::size_t>(link)] = 0;
   detail::lane_link_points(s.rot.data(), s.pos.data(), d.geometric_bound_center.data(), d.geometric.data(),
                            d.geometric_frame.data(), d.geometric.size(), s.bound_centers.data());
+  // The squared reaches of every self pair's spheres and inner balls, once
+  // per scratch and tolerance.
+  if (!(s.reach_tolerance == tolerance)) {
+    for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
+      const auto ua = static_cast<std::size_t>(d.self_pairs[k].first);
+      const auto ub = static_cast<std::size_t>(d.self_pairs[k].second);
+      float* out = s.reach2.data() + d.reach_begin[k];
+      for (std::size_t i = d.begin[ua]; i < d.begin[ua + 1]; ++i)
+        for (std::size_t j = d.begin[ub]; j < d.begin[ub + 1]; ++j)
+          *out++ = detail::ball_reach_squared(d.radius[i], d.radius[j], tolerance, Proof::apart);
+      out = s.inner_reach2.data() + d.inner_reach_begin[k];
+      for (std::size_t i = d.inner_begin[ua]; i < d.inner_begin[ua + 1]; ++i)
+        for (std::size_t j = d.inner_begin[ub]; j < d.inner_begin[ub + 1]; ++j)
+          *out++ = detail::ball_reach_squared(d.inner_radius[i], d.inner_radius[j], tolerance, Proof::within);
+    }
+    s.reach_tolerance = tolerance;
+  }
   // Every self pair's link balls at once: most pairs end there.
   detail::lane_pairs_apart(s.bound_centers.data(), d.bound_radius.data(), d.self_pairs.data(), d.self_pairs.size(),
                            tolerance, s.pair_apart.data());
@@ -642,18 +672,17 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
       place(ua);
       place(ub);
       fill(clear, std::numeric_limits<float>::infinity());
-      lane_balls(s.centers.data() + d.begin[ua] * 3 * W, d.radius.data() + d.begin[ua], d.begin[ua + 1] - d.begin[ua],
-                 s.centers.data() + d.begin[ub] * 3 * W, d.radius.data() + d.begin[ub], d.begin[ub + 1] - d.begin[ub],
-                 tolerance, Proof::apart, clear);
+      lane_balls(s.centers.data() + d.begin[ua] * 3 * W, d.begin[ua + 1] - d.begin[ua],
+                 s.centers.data() + d.begin[ub] * 3 * W, d.begin[ub + 1] - d.begin[ub], s.reach2.data() + d.reach_begin[k],
+                 clear);
       open &= ~positive_lanes(clear);
       if (open & ~within) {
         place_inner(ua);
         place_inner(ub);
         fill(clear, 1.0f);
-        lane_balls(s.inner_centers.data() + d.inner_begin[ua] * 3 * W, d.inner_radius.data() + d.inner_begin[ua],
-                   d.inner_begin[ua + 1] - d.inner_begin[ua], s.inner_centers.data() + d.inner_begin[ub] * 3 * W,
-                   d.inner_radius.data() + d.inner_begin[ub], d.inner_begin[ub + 1] - d.inner_begin[ub], tolerance,
-                   Proof::within, clear);
+        lane_balls(s.inner_centers.data() + d.inner_begin[ua] * 3 * W, d.inner_begin[ua + 1] - d.inner_begin[ua],
+                   s.inner_centers.data() + d.inner_begin[ub] * 3 * W, d.inner_begin[ub + 1] - d.inner_begin[ub],
+                   s.inner_reach2.data() + d.inner_reach_begin[k], clear);
         within |= negative_lanes(clear);
       }
     }

@@ -12,6 +12,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <utility>
@@ -113,6 +114,7 @@ TEST(PrefilterLanes, FloatKinematicsStaysWithinItsAllowance) {
     }
     // The bound is not loose beyond reason: the worst case seen uses a
     // sizeable part of it, and it stays far below the spheres' slack.
+    std::printf("%s: largest allowance %.3g m, worst error %.3g of it\n", name, largest_allowance, worst_ratio);
     EXPECT_GT(worst_ratio, 0.002) << name;
     EXPECT_LT(largest_allowance, 1e-4) << name;
     EXPECT_GT(flagged, 100) << name;
@@ -155,11 +157,13 @@ TEST(PrefilterLanes, AnAngleOrATravelBeyondTheLaneRangeLeavesItsLane) {
   for (std::size_t l = 0; l < W; ++l) EXPECT_EQ(usable[l] > 0.0f, l != 3 && l != 5) << l;
 }
 
-// Balls whose centres are floats at up to ±range (the coordinates round
-// when subtracted) and whose distance is their reach within a few units
-// of float rounding either way: a lane said apart is apart by long double
-// arithmetic on the same floats. reach_squared's factor 1 + 9u is what
-// makes it so: with 1 instead, some near-ties are said apart that are not.
+// Balls whose centres are floats up to 100 m out and whose distance is
+// their reach within a few units of float rounding either way: a lane the
+// link balls' masks (lane_pairs_apart) or the spheres' clearances
+// (lane_balls) say apart is apart, and one lane_balls says within (its
+// reach rounded down) is within, by long double arithmetic on the same
+// floats. The reach's factors 1 ± 16u (kReachUp, kReachDown) are what
+// make it so: with 1 instead, some near-ties are called wrongly.
 TEST(PrefilterLanes, PairMasksNeverCallNearTiesApart) {
   Rng rng(29);
   constexpr std::size_t kLinks = 6;
@@ -168,7 +172,7 @@ TEST(PrefilterLanes, PairMasksNeverCallNearTiesApart) {
   std::vector<std::pair<int, int>> pairs;
   for (int a = 0; a < static_cast<int>(kLinks); a += 2) pairs.emplace_back(a, a + 1);
   std::vector<unsigned char> apart(pairs.size());
-  int set = 0, clear = 0, close_apart = 0, close_not = 0;
+  int set = 0, clear = 0, close_apart = 0, close_not = 0, within = 0;
   for (int round = 0; round < 20000; ++round) {
     const double t = round % 3 == 0 ? 0.0 : 0.01;
     const double scale = round % 2 ? kRange : 2.0;
@@ -189,7 +193,15 @@ TEST(PrefilterLanes, PairMasksNeverCallNearTiesApart) {
       }
     }
     detail::lane_pairs_apart(centers.data(), radius.data(), pairs.data(), pairs.size(), t, apart.data());
-    for (std::size_t k = 0; k < pairs.size(); ++k)
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const auto a = static_cast<std::size_t>(pairs[k].first), b = static_cast<std::size_t>(pairs[k].second);
+      float out[W], in[W];
+      std::fill(out, out + W, std::numeric_limits<float>::infinity());
+      std::fill(in, in + W, 1.0f);
+      const float out2 = detail::ball_reach_squared(radius[a], radius[b], t, detail::Proof::apart);
+      const float in2 = detail::ball_reach_squared(radius[a], radius[b], t, detail::Proof::within);
+      detail::lane_balls(centers.data() + a * 3 * W, 1, centers.data() + b * 3 * W, 1, &out2, out);
+      detail::lane_balls(centers.data() + a * 3 * W, 1, centers.data() + b * 3 * W, 1, &in2, in);
       for (std::size_t l = 0; l < W; ++l) {
         const auto a = static_cast<std::size_t>(pairs[k].first), b = static_cast<std::size_t>(pairs[k].second);
         long double d2 = 0.0L;
@@ -200,6 +212,11 @@ TEST(PrefilterLanes, PairMasksNeverCallNearTiesApart) {
         }
         const long double reach = static_cast<long double>(radius[a]) + radius[b] + t;
         const bool said = apart[k] >> l & 1u;
+        ASSERT_EQ(said, out[l] > 0.0f) << "round " << round << " pair " << k << " lane " << l;
+        if (in[l] < 0.0f) {
+          ASSERT_LT(d2, reach * reach) << "round " << round << " pair " << k << " lane " << l;
+          ++within;
+        }
         if (said) {
           ASSERT_GT(d2, reach * reach) << "round " << round << " pair " << k << " lane " << l;
           ++set;
@@ -214,17 +231,19 @@ TEST(PrefilterLanes, PairMasksNeverCallNearTiesApart) {
           ++close_not;
         }
       }
+    }
   }
+  EXPECT_GT(within, 10000);
   EXPECT_GT(set, 10000);
   EXPECT_GT(clear, 10000);
   EXPECT_GT(close_apart, 1000);
   EXPECT_GT(close_not, 1000);
 }
 
-// The same for the balls and the object boxes of lane_balls and
-// lane_object, both ways: a clearance said positive (apart) or negative
-// (within) holds by long double arithmetic on the same floats, the box's
-// rounding allowance (box_allowance) in its growth.
+// A ball against an oriented box (lane_object), both ways: a clearance
+// said positive (apart) or negative (within) holds by long double
+// arithmetic on the float centre and the double box, the box's rounding
+// allowance (box_allowance) in its growth; without it, some are wrong.
 TEST(PrefilterLanes, BallAndBoxClearancesHoldBothWays) {
   Rng rng(37);
   constexpr double kRange = 50.0;
