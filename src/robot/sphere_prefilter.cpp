@@ -225,6 +225,12 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
     d.frame = std::move(folded.frame);
     d.to_frame = std::move(folded.to_frame);
   }
+  // The lanes check the frames' origins only: a link placed farther than
+  // the working range from its frame (no robot's is) turns the prefilter
+  // off, so that a row the lanes keep has every link origin within about
+  // a kilometre of the base (SceneChecker::tolerance_known relies on it).
+  for (const Transform& t : d.to_frame)
+    if (!(t.p.cwiseAbs().maxCoeff() <= kWorkingRange)) d.available = false;
   const double range = float_range(model, d.steps);
   d.allowance = detail::kinematics_allowance(d.lane_steps, d.links, d.root, range, 4.0 * range);
   // A link's points are in its frame's coordinates (fold_constant_steps).
