@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <span>
+#include <limits>
 #include <vector>
 
 #include <proxima/robot/sphere_prefilter.hpp>
@@ -33,15 +34,22 @@ using PairVerdicts = std::span<const KnownPair>;
 namespace proxima::robot {
 
 /// Scratch of one thread: a lane group's link poses and sphere centres
-/// (rows of kPrefilterLanes doubles), and each lane's pairs not proven apart.
+/// (rows of kPrefilterLanes floats, relative to the batch's origin), and
+/// each lane's pairs not proven apart.
 struct SpherePrefilter::Scratch {
-  std::vector<double> rot, pos;       // per link: 9 and 3 rows of lanes
-  std::vector<double> centers;        // per sphere: 3 rows of lanes
-  std::vector<double> inner_centers;  // per inner sphere: 3 rows of lanes
-  std::vector<double> bound_centers;  // per link: 3 rows of lanes
+  std::vector<float> rot, pos;       // per link: 9 and 3 rows of lanes
+  std::vector<float> centers;        // per sphere: 3 rows of lanes
+  std::vector<float> inner_centers;  // per inner sphere: 3 rows of lanes
+  std::vector<float> bound_centers;  // per link: 3 rows of lanes
   std::vector<unsigned char> placed;  // per link: its centres are computed (1: spheres, 2: inner balls)
   std::vector<unsigned char> pair_apart;  // per self pair: the lanes its link balls prove apart
   std::vector<double> q;              // per variable: a row of lanes
+  /// Each self pair's sphere pairs' squared reaches (outer, then inner
+  /// balls; Data::reach_begin, inner_reach_begin) for the tolerance
+  /// `reach_tolerance` (NaN: none yet), made by the first lane group of
+  /// another tolerance.
+  std::vector<float> reach2, inner_reach2;
+  double reach_tolerance = std::numeric_limits<double>::quiet_NaN();
   std::vector<detail::KnownPair> known[kPrefilterLanes];
   /// Per lane: its kinematics put every link origin within the working
   /// range (a lane out of it lists every pair open).

@@ -15,6 +15,7 @@
 #include <proxima/robot/sphere_prefilter.hpp>
 
 #include "prefilter_lanes.hpp"
+#include "prefilter_rounding.hpp"
 
 namespace proxima::robot {
 
@@ -85,22 +86,44 @@ struct SpherePrefilter::Data {
   std::size_t links = 0, variables = 0;
   int root = 0;
   std::vector<detail::PrefilterStep> steps;
+  /// The steps the lanes run (fold_constant_steps), each link's frame (the
+  /// link whose pose the lanes compute for it) and its pose in that frame;
+  /// the points below (centres, inner centres, link-ball centres) are in
+  /// their link's frame's coordinates.
+  std::vector<detail::PrefilterStep> lane_steps;
+  std::vector<int> frame;
+  std::vector<Transform> to_frame;
   std::vector<std::vector<BoundingSphere>> link_spheres;
-  /// Flat: link l's spheres are [begin[l], begin[l + 1]) of center/radius.
+  /// What the float lanes may err by (prefilter_rounding.hpp): link
+  /// origins within ±allowance.range of the base, and a bound on the
+  /// distance of any ball centre from the base (`reach`).
+  detail::KinematicsAllowance allowance;
+  double reach = 0.0;
+  /// Flat: link l's spheres are [begin[l], begin[l + 1]) of center/radius;
+  /// the lanes' radius is grown by the centre's allowance, rounded up.
   std::vector<std::size_t> begin;
   std::vector<Vec3> center;
-  std::vector<double> radius;
+  std::vector<float> radius;
   /// Balls inside the link's solid shapes, flat as the spheres:
-  /// [inner_begin[l], inner_begin[l + 1]).
+  /// [inner_begin[l], inner_begin[l + 1]); radii less the allowance,
+  /// rounded down (a ball it leaves no radius is not kept).
   std::vector<std::size_t> inner_begin;
   std::vector<Vec3> inner_center;
-  std::vector<double> inner_radius;
+  std::vector<float> inner_radius;
   /// One ball per link holding all of its spheres (radius < 0: none).
   std::vector<Vec3> bound_center;
-  /// bound_center of each link of `geometric`, in its order.
+  /// bound_center of each link of `geometric`, in its order, in its
+  /// frame's coordinates; and that frame.
   std::vector<Vec3> geometric_bound_center;
-  std::vector<double> bound_radius;
+  std::vector<int> geometric_frame;
+  /// Its radius grown by the allowance (rounded up), and for the boxes of
+  /// near_objects by the rounding of their corners too.
+  std::vector<float> bound_radius, near_radius;
   std::vector<std::pair<int, int>> self_pairs;
+  /// Per self pair: where its sphere pairs' (and inner ball pairs')
+  /// squared reaches start in Scratch::reach2 (inner_reach2), one more at
+  /// the end.
+  std::vector<std::size_t> reach_begin, inner_reach_begin;
   /// Per self pair: its index into `tables`, or −1; and the index of a
   /// second table proving it within, where the first cannot (−1: none).
   std::vector<int> pair_table, pair_within_table;

@@ -10,7 +10,8 @@
 //
 // The configurations are taken a lane group at a time (kPrefilterLanes of
 // them): forward kinematics of the sphere centres and the sphere tests run
-// over structure-of-arrays lanes that the compiler turns into SIMD code.
+// over structure-of-arrays lanes that the compiler turns into SIMD code, in
+// single precision with a proven rounding allowance on every radius.
 #pragma once
 
 #include <cstddef>
@@ -51,7 +52,7 @@ std::vector<BoundingSphere> fit_spheres(const LinkShape& shape, int max_pieces =
 std::vector<BoundingSphere> inner_spheres(const LinkShape& shape, std::span<const BoundingSphere> about);
 
 /// How many configurations one lane group of the prefilter holds.
-inline constexpr std::size_t kPrefilterLanes = 4;
+inline constexpr std::size_t kPrefilterLanes = 8;
 
 /// The prefilter of one scene checker: every link's spheres and the pairs
 /// it must prove apart. Immutable once built; SceneChecker::sphere_prefilter
