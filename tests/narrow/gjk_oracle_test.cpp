@@ -119,5 +119,61 @@ TEST(GjkOracle, LargePolytopes) {
   std::printf("convex200 / convex1000 max |error| %.3g\n", max_err);
 }
 
+// Pairs whose Minkowski difference is degenerate for GJK: faces and edges
+// parallel (ties among support points, flat and collinear simplices), gaps
+// from 1e−9 to 0.1 of the size, and sizes from 1e−3 to 1e3 m placed 10³
+// sizes away from the origin. A 90° rotation about z and translations by
+// quarters of the size are exact in floating point, so the ties are exact.
+TEST(GjkOracle, DegeneratePolyhedralPairs) {
+  testing::Rng rng(23);
+  // Cube corners with the edge midpoints and face centres (coplanar and
+  // collinear with hull vertices) and a thin slab.
+  std::vector<Vec3> studded;
+  for (int x = -1; x <= 1; ++x)
+    for (int y = -1; y <= 1; ++y)
+      for (int z = -1; z <= 1; ++z)
+        if (x != 0 || y != 0 || z != 0) studded.emplace_back(0.5 * x, 0.5 * y, 0.5 * z);
+  int checked = 0;
+  double worst = 0.0;
+  for (const double size : {1e-3, 1.0, 1e3}) {
+    const std::vector<Vec3> corners = testing::box_corners(Vec3(0.5 * size, 0.5 * size, 0.5 * size));
+    const std::vector<Vec3> slab = testing::box_corners(Vec3(0.5 * size, 0.25 * size, 0.5e-3 * size));
+    std::vector<Vec3> stud;
+    for (const Vec3& p : studded) stud.push_back(size * p);
+    const ConvexPolytope cube(corners), thin(slab), studs(stud);
+    const Box box(size, size, size);
+    for (int i = 0; i < testing::scaled(400); ++i) {
+      const double gap = size * std::pow(10.0, -9.0 + 8.0 * (i % 9) / 8.0);  // 1e−9 … 0.1 of the size
+      // B above A along z by the gap, sideways by quarters, a quarter turn
+      // or none; both far from the origin, or at it.
+      const Vec3 far = ((i / 4) % 2 == 0 ? 1e3 * size : 0.0) * Vec3(1.0, -2.0, 0.5);
+      const Vec3 side(0.25 * size * static_cast<double>(i % 5 - 2), 0.25 * size * static_cast<double>(i % 3 - 1), 0.0);
+      const Transform ta = Transform::from_translation(far);
+      Transform tb = Transform::from_translation(far + side + Vec3(0, 0, size + gap));
+      if (i % 4 == 1) tb.R << 0, -1, 0, 1, 0, 0, 0, 0, 1;
+      const int pair = i % 4;
+      const Shape& sa = pair == 0 ? Shape(box) : pair == 1 ? Shape(cube) : pair == 2 ? Shape(studs) : Shape(cube);
+      const std::vector<Vec3>& va = pair == 2 ? stud : corners;
+      const Shape sb = pair == 3 ? Shape(thin) : Shape(cube);
+      const std::vector<Vec3>& vb = pair == 3 ? slab : corners;
+      // The thin slab lies flat on the cube: its lower face is 1e−3 below its centre.
+      if (pair == 3) tb.p.z() -= 0.5 * size - 0.5e-3 * size;
+      const double truth =
+          oracle::minkowski_signed_distance(testing::transformed(ta, va), testing::transformed(tb, vb));
+      const DistanceResult r = distance(sa, ta, sb, tb);
+      ASSERT_EQ(r.status, Status::ok) << "size " << size << " case " << i;
+      if (truth > 1e-9 * size) {
+        const double err = std::abs(r.distance - truth);
+        worst = std::max(worst, err / size);
+        EXPECT_LE(err, 1e-9 * size) << "size " << size << " case " << i << " truth " << truth;
+        EXPECT_NEAR((r.point_a - r.point_b).norm(), r.distance, 1e-9 * size);
+        ++checked;
+      }
+    }
+  }
+  std::printf("degenerate polyhedral pairs: %d checked, worst |error| / size %.3g\n", checked, worst);
+  EXPECT_GT(checked, testing::scaled(400));
+}
+
 }  // namespace
 }  // namespace proxima
