@@ -65,8 +65,8 @@ def _build(scene):
                                          environment=scene.environment, **scene.options)
 
 
-def _check(checker, qs, threads):
-    r = checker.check_batch(qs, threads=threads)
+def _check(checker, qs, threads, prefilter):
+    r = checker.check_batch(qs, threads=threads, prefilter=prefilter)
     return np.asarray(r.collide), np.asarray(r.status_code)
 
 
@@ -100,8 +100,8 @@ class _Worker:
     def add_scene(self, name, scene):
         self.scenes[name] = _build(scene)
 
-    def check(self, name, qs):
-        return _check(self.scenes[name], qs, self.threads)
+    def check(self, name, qs, prefilter):
+        return _check(self.scenes[name], qs, self.threads, prefilter)
 
     def distances(self, name, qs):
         return _distances(self.scenes[name], qs)
@@ -224,10 +224,13 @@ class Cluster:
             free.append(w)
         return results
 
-    def check(self, name, qs):
-        """SceneChecker.check_batch(qs) of scene `name` -> Labels."""
+    def check(self, name, qs, *, prefilter=False):
+        """SceneChecker.check_batch(qs, prefilter=prefilter) of scene `name`
+        -> Labels (the sphere prefilter never changes an answer)."""
+        if not isinstance(prefilter, bool):
+            raise proxima.Error("prefilter: must be True or False, got %r" % (prefilter,))
         qs = self._rows(name, qs)
-        parts = self._run("check", qs, self._batch, name)
+        parts = self._run("check", qs, self._batch, name, prefilter)
         if not parts:
             return Labels(np.zeros(0, dtype=bool), np.zeros(0, dtype=np.int8))
         return Labels(np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]))

@@ -55,6 +55,9 @@ class RayClusterTest(unittest.TestCase):
             local = self.local[name].check_batch(qs)
             np.testing.assert_array_equal(labels.collide, local.collide)
             np.testing.assert_array_equal(labels.status_code, local.status_code)
+            filtered = self.cluster.check(name, qs, prefilter=True)
+            np.testing.assert_array_equal(filtered.collide, local.collide)
+            np.testing.assert_array_equal(filtered.status_code, local.status_code)
             self.assertEqual(labels.status[17], "invalid_input")
             self.assertTrue(labels.collide.any() and not labels.collide.all(), name)
             rows = qs[np.arange(300) != 17][:150]
@@ -83,6 +86,8 @@ class RayClusterTest(unittest.TestCase):
     def test_bad_arguments_are_refused_naming_them(self):
         with self.assertRaisesRegex(proxima.Error, "scene: no scene named 'kuka'"):
             self.cluster.check("kuka", np.zeros((1, 7)))
+        with self.assertRaisesRegex(proxima.Error, "prefilter: must be True or False, got 1"):
+            self.cluster.check("panda", np.zeros((1, 7)), prefilter=1)
         with self.assertRaisesRegex(proxima.Error, r"qs: expected an \(N, 7\) array"):
             self.cluster.check("panda", np.zeros((3, 6)))
         with self.assertRaisesRegex(proxima.Error, "clearance: must be a finite number >= 0"):
