@@ -318,6 +318,43 @@ TEST(MeshMesh, ExactTouchingOfFlatTrianglesCollides) {
   }
 }
 
+// Two parallel grids 1 mm apart, B turned about the normal: every facing
+// node pair's RSS bound is the gap less its rounding slack (1e-6 of the
+// sizes), so the best-first distance traversal has more pairs pending than
+// its heap holds before it reaches a single leaf, and goes on depth first
+// (seen with a print while writing the test: for δ = 0 with both node
+// tests, and for δ = 1e-7 with the RSS bounds). One vertex of B is pushed
+// towards A by δ: the answer is the gap less δ (a vertex over a plane), at
+// that vertex, also when δ is below the slack and its pair ties with all
+// the others.
+TEST(MeshMesh, ParallelGridsPendingMorePairsThanTheHeapHoldsStayExact) {
+  const Bvh a(testing::grid(120, 0.01, [](int, int) { return false; }));  // 1.2 m square, 28,800 triangles
+  const TriangleMesh flat = testing::grid(80, 0.01, [](int, int) { return false; });
+  const double gap = 1e-3;
+  const std::size_t dent = 41 * 81 + 37;  // a vertex inside B's grid
+  const Transform tb = Transform::from_quaternion(std::cos(0.15), 0.0, 0.0, std::sin(0.15), Vec3(0.013, -0.021, gap));
+  for (const double delta : {0.0, 1e-7, 1e-4}) {
+    std::vector<Vec3> v = flat.vertices();
+    v[dent].z() -= delta;
+    const Bvh b(TriangleMesh(v, flat.triangles()));
+    for (const NodeTest test : {NodeTest::obb, NodeTest::aabb}) {
+      MeshRequest rq;
+      rq.node_test = test;
+      const MeshDistanceResult d = distance(a, Transform::identity(), b, tb, rq);
+      expect_consistent(d, 1e-12);
+      EXPECT_NEAR(d.distance, gap - delta, 1e-12) << "delta " << delta;
+      EXPECT_NEAR(d.point_a.z(), 0.0, 1e-12);
+      EXPECT_NEAR(d.point_b.z(), gap - delta, 1e-12);
+      if (delta > 0.0) {
+        EXPECT_LT((d.point_b - tb.apply(v[dent])).norm(), 1e-12) << "delta " << delta;
+      }
+      EXPECT_FALSE(collide(a, Transform::identity(), b, tb, rq).collide);
+      EXPECT_TRUE(tolerance(a, Transform::identity(), b, tb, gap, rq).within);
+      EXPECT_FALSE(tolerance(a, Transform::identity(), b, tb, gap - delta - 1e-9, rq).within);
+    }
+  }
+}
+
 TEST(MeshQueries, BadInputGivesStatusNotNaN) {
   const Bvh a(testing::box_mesh(Vec3(1, 1, 1)));
   Transform bad;

@@ -28,8 +28,11 @@
 namespace proxima {
 
 /// Caller-owned warm start for repeated queries of one pair: the last closest
-/// (or colliding) triangle pair. Its distance seeds the traversal's upper
-/// bound, so a slowly moving pair prunes almost everything at once.
+/// (or colliding) triangle pair. A colliding pair ends collide and tolerance
+/// at once; a distance seeds the mesh–convex traversal's upper bound, so a
+/// slowly moving pair prunes almost everything at once. (Mesh–mesh distance
+/// goes best first and expands only node pairs bounded below the answer,
+/// seeded or not.)
 struct MeshCache {
   std::int64_t triangle_a = -1;
   std::int64_t triangle_b = -1;  ///< −1 for mesh–convex
