@@ -372,33 +372,6 @@ class ConeBuilder {
   std::vector<std::vector<int>> owned_;
 };
 
-// The cube-map cell of direction d (PolytopeData::direction_offsets) on a
-// map of n² cells a face, or −1 for a zero or non-finite direction.
-int direction_cell(const Vec3& d, int n) {
-  const double ax = std::abs(d.x()), ay = std::abs(d.y()), az = std::abs(d.z());
-  // The axis of the largest component and the next two in cyclic order.
-  int face;
-  double m, p, q;
-  if (ax >= ay && ax >= az) {
-    face = d.x() < 0.0 ? 1 : 0;
-    m = ax, p = d.y(), q = d.z();
-  } else if (ay >= az) {
-    face = d.y() < 0.0 ? 3 : 2;
-    m = ay, p = d.z(), q = d.x();
-  } else {
-    face = d.z() < 0.0 ? 5 : 4;
-    m = az, p = d.x(), q = d.y();
-  }
-  // (u + 1)·n/2 for u = p/m, with one division.
-  const double half = 0.5 * n, scale = half / m;
-  const double u = p * scale + half, w = q * scale + half;
-  // NaN (a zero or non-finite d) fails these, so the casts below are defined.
-  if (!(u >= 0.0 && u <= 2.0 * half && w >= 0.0 && w <= 2.0 * half)) return -1;
-  const int i = std::min(n - 1, static_cast<int>(u));
-  const int j = std::min(n - 1, static_cast<int>(w));
-  return (face * n + i) * n + j;
-}
-
 // Ascent on the vertex graph from v (d·v = best): a vertex with no better
 // neighbour is a global maximum on a convex polytope.
 int climb_vertex_graph(const PolytopeData& p, const Vec3& d, int v, double best) {
@@ -678,7 +651,7 @@ int ConvexPolytope::hill_climb(const Vec3& d, int start) const {
   const PolytopeData& p = *data_;
   int v = -1;
   double best = 0.0;
-  const int cell = p.direction_cells > 0 ? direction_cell(d, p.direction_cells) : -1;
+  const int cell = p.direction_cells > 0 ? ConvexPolytope::direction_cell(d, p.direction_cells) : -1;
   if (cell >= 0) {
     const int* c = p.direction_candidates.data() + p.direction_offsets[static_cast<std::size_t>(cell)];
     const int* const end = p.direction_candidates.data() + p.direction_offsets[static_cast<std::size_t>(cell) + 1];

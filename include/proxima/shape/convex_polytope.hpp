@@ -189,6 +189,28 @@ class ConvexPolytope {
       hint = best;
       return best;
     }
+    // The direction map's fast path inline: the best of the cell's
+    // candidates (PolytopeData::direction_offsets); hill_climb otherwise.
+    const PolytopeData& p = *data_;
+    if (p.direction_cells > 0) {
+      const int cell = direction_cell(d, p.direction_cells);
+      if (cell >= 0) {
+        const int* c = p.direction_candidates.data() + p.direction_offsets[static_cast<std::size_t>(cell)];
+        const int* const end = p.direction_candidates.data() + p.direction_offsets[static_cast<std::size_t>(cell) + 1];
+        int best = *c;
+        if (best >= 0) {
+          double best_dot = d.dot(v[static_cast<std::size_t>(best)]);
+          for (++c; c < end; ++c) {
+            const double s = d.dot(v[static_cast<std::size_t>(*c)]);
+            if (s > best_dot) {
+              best_dot = s;
+              best = *c;
+            }
+          }
+          return hint = best;
+        }
+      }
+    }
     return hint = hill_climb(d, hint);
   }
   Vec3 core_support(const Vec3& d, int& hint) const {
@@ -212,6 +234,32 @@ class ConvexPolytope {
 
  private:
   int hill_climb(const Vec3& d, int start) const;
+  // The cube-map cell of direction d (PolytopeData::direction_offsets) on
+  // a map of n² cells a face, or −1 for a zero or non-finite direction.
+  static int direction_cell(const Vec3& d, int n) {
+    const double ax = std::abs(d.x()), ay = std::abs(d.y()), az = std::abs(d.z());
+    // The axis of the largest component and the next two in cyclic order.
+    int face;
+    double m, p, q;
+    if (ax >= ay && ax >= az) {
+      face = d.x() < 0.0 ? 1 : 0;
+      m = ax, p = d.y(), q = d.z();
+    } else if (ay >= az) {
+      face = d.y() < 0.0 ? 3 : 2;
+      m = ay, p = d.z(), q = d.x();
+    } else {
+      face = d.z() < 0.0 ? 5 : 4;
+      m = az, p = d.x(), q = d.y();
+    }
+    // (u + 1)·n/2 for u = p/m, with one division.
+    const double half = 0.5 * n, scale = half / m;
+    const double u = p * scale + half, w = q * scale + half;
+    // NaN (a zero or non-finite d) fails these, so the casts below are defined.
+    if (!(u >= 0.0 && u <= 2.0 * half && w >= 0.0 && w <= 2.0 * half)) return -1;
+    const int i = std::min(n - 1, static_cast<int>(u));
+    const int j = std::min(n - 1, static_cast<int>(w));
+    return (face * n + i) * n + j;
+  }
 
   std::shared_ptr<const PolytopeData> data_;
   double margin_;
