@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Mesh–mesh and mesh–convex traversals. One depth-first traversal per
-// question, with a fixed-size stack (the build caps the depth) and a bound
-// that prunes node pairs:
+// Mesh–mesh and mesh–convex traversals. One traversal per question, with
+// fixed-size storage (the build caps the depth) and a bound that prunes
+// node pairs:
 //   collide   – prune when a node pair is farther than the margins; stop at
 //               the first touching triangle pair;
 //   tolerance – the same with margins + t;
@@ -11,9 +11,9 @@
 //               1999): node pairs bounded by their RSSs when both BVHs have
 //               them (the default build), else by boxes; the best pair's
 //               direction bounds node pairs and, in leaves, triangle pairs
-//               before any exact triangle distance. Mesh–mesh pairs are
-//               taken best first (least bound next), mesh–convex ones depth
-//               first, nearer child first.
+//               before any exact triangle distance. Mesh–mesh and
+//               mesh–convex distance take node pairs (nodes) best first,
+//               least bound next (PendingQueue).
 // Node volumes are stored relative to each BVH's origin; B's are mapped
 // into A's node frame with one rigid transform per query.
 #include <algorithm>
@@ -197,25 +197,19 @@ struct MeshPair {
     }
   }
 
-  // Distance, best first: the pending node pair of least lower bound is
-  // expanded next, so no pair whose bound reaches the final distance is
-  // ever expanded, where the nearer-child-first depth-first order expands
-  // every pair below the best distance found so far (on two bunnies near
-  // contact, 45 % of its expansions and 60 % of its leaf pairs had bounds
-  // at or above the answer). The pending pairs are a binary heap in a fixed
-  // array; should it fill, they become a depth-first stack, nearest on top,
-  // and the search goes on depth first in the kStack slots left.
+  // Distance, best first (PendingQueue): the pending node pair of least
+  // lower bound is expanded next, so no pair whose bound reaches the final
+  // distance is ever expanded, where the nearer-child-first depth-first
+  // order expands every pair below the best distance found so far (on two
+  // bunnies near contact, 45 % of its expansions and 60 % of its leaf pairs
+  // had bounds at or above the answer).
   template <Bound kBound>
   Status nearest_first(Best& best) const {
     struct Item {
       std::uint32_t a, b;
       double lb;
     };
-    constexpr int kHeap = 1024;
-    Item items[kHeap + kStack];
-    int n = 0;
-    bool heap = true;
-    const auto later = [](const Item& x, const Item& y) { return x.lb > y.lb; };
+    PendingQueue<Item> pending;
     const std::vector<BvhNode>& na = A.nodes();
     const std::vector<BvhNode>& nb = B.nodes();
     const std::vector<std::uint32_t>& oa = A.order();
@@ -233,26 +227,12 @@ struct MeshPair {
       }
       return std::max(along, node_bound<kBound>(a, b, nullptr, best.d));
     };
-    const auto push = [&](const Item& c) {
-      if (c.lb >= best.d) return true;
-      if (heap && n == kHeap) {
-        // Ascending in `later` is descending in lb: the nearest on top.
-        std::sort_heap(items, items + n, later);
-        heap = false;
-      }
-      if (n == kHeap + kStack) return false;
-      items[n++] = c;
-      if (heap) std::push_heap(items, items + n, later);
-      return true;
-    };
-    push({0, 0, bound_of(0, 0)});
+    pending.push({0, 0, bound_of(0, 0)});
     Triangle tb_cache[kMaxLeaf];
-    while (n > 0) {
-      if (heap) std::pop_heap(items, items + n, later);
-      const Item it = items[--n];
+    while (!pending.empty()) {
+      const Item it = pending.pop();
       if (it.lb >= best.d) {
-        // Every pair left in the heap bounds at least as far.
-        if (heap) break;
+        if (pending.ordered()) break;
         continue;
       }
       const BvhNode& x = na[it.a];
@@ -278,8 +258,9 @@ struct MeshPair {
       Item c1 = split_a ? Item{x.index + 1, it.b, 0.0} : Item{it.a, y.index + 1, 0.0};
       c0.lb = bound_of(c0.a, c0.b);
       c1.lb = bound_of(c1.a, c1.b);
-      if (c1.lb < c0.lb) std::swap(c0, c1);  // depth first: c0 nearer, pushed last
-      if (!push(c1) || !push(c0)) return Status::not_converged;
+      if (c1.lb < c0.lb) std::swap(c0, c1);  // c0 nearer: pushed last
+      if ((c1.lb < best.d && !pending.push(c1)) || (c0.lb < best.d && !pending.push(c0)))
+        return Status::not_converged;
     }
     return Status::ok;
   }
@@ -443,8 +424,41 @@ struct ConvexPair {
     }
   }
 
+  // Distance, best first as MeshPair::nearest_first: no node bounded at or
+  // above the answer is expanded (on the bunny beside a box, the depth-first
+  // order had spent a fifth of its expansions and leaves on such nodes).
+  Status nearest_first(Best& best) {
+    struct Item {
+      std::uint32_t n;
+      double lb;
+    };
+    PendingQueue<Item> pending;
+    const std::vector<BvhNode>& nodes = A.nodes();
+    const std::vector<std::uint32_t>& order = A.order();
+    pending.push({0, bound(nodes[0])});
+    while (!pending.empty()) {
+      const Item it = pending.pop();
+      if (it.lb >= best.d) {
+        if (pending.ordered()) break;
+        continue;
+      }
+      const BvhNode& x = nodes[it.n];
+      if (x.leaf()) {
+        for (std::uint32_t i = 0; i < x.count; ++i)
+          if (visit<Ask::distance>(order[x.index + i], 0.0, best)) return status;
+        continue;
+      }
+      Item c0{x.index, bound(nodes[x.index])}, c1{x.index + 1, bound(nodes[x.index + 1])};
+      if (c1.lb < c0.lb) std::swap(c0, c1);  // c0 nearer: pushed last
+      if ((c1.lb < best.d && !pending.push(c1)) || (c0.lb < best.d && !pending.push(c0)))
+        return Status::not_converged;
+    }
+    return status;
+  }
+
+  // Collide and tolerance, depth first: nodes within the fixed limit.
   template <Ask kAsk>
-  Status run(double limit, Best& best) {
+  Status depth_first(double limit, Best& best) {
     struct Item {
       std::uint32_t n;
       double lb;
@@ -453,11 +467,10 @@ struct ConvexPair {
     int sp = 0;
     const std::vector<BvhNode>& nodes = A.nodes();
     const std::vector<std::uint32_t>& order = A.order();
-    auto prune = [&](double lb) { return kAsk == Ask::distance ? lb >= best.d : lb > limit; };
     stack[sp++] = {0, bound(nodes[0])};
     while (sp > 0) {
       const Item it = stack[--sp];
-      if (prune(it.lb)) continue;
+      if (it.lb > limit) continue;
       const BvhNode& x = nodes[it.n];
       if (x.leaf()) {
         for (std::uint32_t i = 0; i < x.count; ++i)
@@ -467,10 +480,16 @@ struct ConvexPair {
       Item c0{x.index, bound(nodes[x.index])}, c1{x.index + 1, bound(nodes[x.index + 1])};
       if (c1.lb < c0.lb) std::swap(c0, c1);
       if (sp + 2 > kStack) return Status::not_converged;
-      if (!prune(c1.lb)) stack[sp++] = c1;
-      if (!prune(c0.lb)) stack[sp++] = c0;
+      if (c1.lb <= limit) stack[sp++] = c1;
+      if (c0.lb <= limit) stack[sp++] = c0;
     }
     return status;
+  }
+
+  template <Ask kAsk>
+  Status run(double limit, Best& best) {
+    if constexpr (kAsk == Ask::distance) return nearest_first(best);
+    else return depth_first<kAsk>(limit, best);
   }
 
   template <Ask kAsk>

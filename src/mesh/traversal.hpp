@@ -20,6 +20,43 @@ namespace proxima::mesh::detail {
 // traversal holds at most one pending sibling per level of either tree.
 constexpr int kStack = 512;
 
+// The pending node pairs (or nodes) of a best-first branch and bound,
+// least lower bound `lb` next: a binary heap in a fixed array. Should it
+// fill, its items become a depth-first stack, nearest on top, and the
+// search goes on depth first (the caller pushes the nearer child last) in
+// the kStack slots left.
+template <class Item>
+class PendingQueue {
+ public:
+  static constexpr int kHeap = 1024;
+  bool empty() const { return n_ == 0; }
+  // False when the depth-first stack is full too.
+  bool push(const Item& c) {
+    if (heap_ && n_ == kHeap) {
+      // Ascending in `later` is descending in lb: the nearest on top.
+      std::sort_heap(items_, items_ + n_, later);
+      heap_ = false;
+    }
+    if (n_ == kHeap + kStack) return false;
+    items_[n_++] = c;
+    if (heap_) std::push_heap(items_, items_ + n_, later);
+    return true;
+  }
+  Item pop() {
+    if (heap_) std::pop_heap(items_, items_ + n_, later);
+    return items_[--n_];
+  }
+  // Still best first: every item left bounds at least as far as the last
+  // one popped.
+  bool ordered() const { return heap_; }
+
+ private:
+  static bool later(const Item& x, const Item& y) { return x.lb > y.lb; }
+  Item items_[kHeap + kStack];
+  int n_ = 0;
+  bool heap_ = true;
+};
+
 // Most triangles in one leaf (BvhOptions::leaf_size is at most 8), and a
 // node index no leaf has.
 constexpr std::uint32_t kMaxLeaf = 8;

@@ -355,6 +355,30 @@ TEST(MeshMesh, ParallelGridsPendingMorePairsThanTheHeapHoldsStayExact) {
   }
 }
 
+// A ball of 0.5 m radius 1 mm over a flat 1.2 m grid, found best first
+// among thousands of nodes under it: the answer is the gap less δ, for the
+// grid vertex under the centre raised by δ, at that vertex.
+TEST(MeshConvex, BallOverAGridAnswersAtTheVertexUnderItsCentre) {
+  const TriangleMesh flat = testing::grid(120, 0.01, [](int, int) { return false; });
+  const double gap = 1e-3, r = 0.5;
+  const Shape ball = Sphere(r);
+  const std::size_t under = 57 * 121 + 63;  // the vertex at (0.03, -0.03, 0)
+  const Transform tb = Transform::from_quaternion(1.0, 0.0, 0.0, 0.0, Vec3(0.03, -0.03, gap + r));
+  for (const double delta : {0.0, 1e-7, 1e-4}) {
+    std::vector<Vec3> v = flat.vertices();
+    v[under].z() += delta;
+    const Bvh a(TriangleMesh(v, flat.triangles()));
+    const MeshDistanceResult d = distance(a, Transform::identity(), ball, tb);
+    expect_consistent(d, 1e-12);
+    EXPECT_NEAR(d.distance, gap - delta, 1e-12) << "delta " << delta;
+    EXPECT_LT((d.point_a - v[under]).norm(), 1e-12) << "delta " << delta;
+    EXPECT_LT((d.point_b - Vec3(0.03, -0.03, gap)).norm(), 1e-12) << "delta " << delta;
+    EXPECT_FALSE(collide(a, Transform::identity(), ball, tb).collide);
+    EXPECT_TRUE(tolerance(a, Transform::identity(), ball, tb, gap - delta + 1e-9).within);
+    EXPECT_FALSE(tolerance(a, Transform::identity(), ball, tb, gap - delta - 1e-9).within);
+  }
+}
+
 TEST(MeshQueries, BadInputGivesStatusNotNaN) {
   const Bvh a(testing::box_mesh(Vec3(1, 1, 1)));
   Transform bad;

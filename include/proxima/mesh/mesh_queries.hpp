@@ -29,10 +29,9 @@ namespace proxima {
 
 /// Caller-owned warm start for repeated queries of one pair: the last closest
 /// (or colliding) triangle pair. A colliding pair ends collide and tolerance
-/// at once; a distance seeds the mesh–convex traversal's upper bound, so a
-/// slowly moving pair prunes almost everything at once. (Mesh–mesh distance
-/// goes best first and expands only node pairs bounded below the answer,
-/// seeded or not.)
+/// at once. Distance seeds its upper bound with it: the traversal goes best
+/// first and expands only nodes bounded below the answer anyway, so the seed
+/// saves mostly leaf work (mesh–convex: GJK stops sooner on each triangle).
 struct MeshCache {
   std::int64_t triangle_a = -1;
   std::int64_t triangle_b = -1;  ///< −1 for mesh–convex
