@@ -20,6 +20,7 @@
 #include <cmath>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include <proxima/mesh/mesh_queries.hpp>
 #include <proxima/mesh/triangle_distance.hpp>
@@ -197,6 +198,36 @@ struct MeshPair {
     }
   }
 
+  struct NodePair {
+    std::uint32_t a, b;
+    double lb;
+  };
+
+  // Every triangle pair of two leaves; true to stop.
+  template <Ask kAsk>
+  bool visit_leaves(const BvhNode& x, const BvhNode& y, double bound, Best& best,
+                    const Direction* dir = nullptr) const {
+    const std::vector<std::uint32_t>& oa = A.order();
+    const std::vector<std::uint32_t>& ob = B.order();
+    Triangle tb[kMaxLeaf];
+    for (std::uint32_t j = 0; j < y.count; ++j) tb[j] = b_in_a(ob[y.index + j]);
+    for (std::uint32_t i = 0; i < x.count; ++i) {
+      const std::uint32_t ta = oa[x.index + i];
+      const Triangle a = triangle_of(A.mesh(), ta);
+      for (std::uint32_t j = 0; j < y.count; ++j)
+        if (visit<kAsk>(ta, ob[y.index + j], a, tb[j], bound, best, dir)) return true;
+    }
+    return false;
+  }
+
+  // The two pairs a node pair (x, y) that is not two leaves splits into:
+  // the larger box's children (a leaf cannot be split), bounds unset.
+  static std::pair<NodePair, NodePair> split(const NodePair& it, const BvhNode& x, const BvhNode& y) {
+    if (!x.leaf() && (y.leaf() || size_of(x) >= size_of(y)))
+      return {{x.index, it.b, 0.0}, {x.index + 1, it.b, 0.0}};
+    return {{it.a, y.index, 0.0}, {it.a, y.index + 1, 0.0}};
+  }
+
   // Distance, best first (PendingQueue): the pending node pair of least
   // lower bound is expanded next, so no pair whose bound reaches the final
   // distance is ever expanded, where the nearer-child-first depth-first
@@ -205,15 +236,9 @@ struct MeshPair {
   // had bounds at or above the answer).
   template <Bound kBound>
   Status nearest_first(Best& best) const {
-    struct Item {
-      std::uint32_t a, b;
-      double lb;
-    };
-    PendingQueue<Item> pending;
+    PendingQueue<NodePair> pending;
     const std::vector<BvhNode>& na = A.nodes();
     const std::vector<BvhNode>& nb = B.nodes();
-    const std::vector<std::uint32_t>& oa = A.order();
-    const std::vector<std::uint32_t>& ob = B.order();
     Direction dir;
     std::int64_t dir_ta = -1, dir_tb = -1;  // the pair dir was set from
     auto bound_of = [&](std::uint32_t a, std::uint32_t b) {
@@ -228,9 +253,8 @@ struct MeshPair {
       return std::max(along, node_bound<kBound>(a, b, nullptr, best.d));
     };
     pending.push({0, 0, bound_of(0, 0)});
-    Triangle tb_cache[kMaxLeaf];
     while (!pending.empty()) {
-      const Item it = pending.pop();
+      const NodePair it = pending.pop();
       if (it.lb >= best.d) {
         if (pending.ordered()) break;
         continue;
@@ -238,13 +262,7 @@ struct MeshPair {
       const BvhNode& x = na[it.a];
       const BvhNode& y = nb[it.b];
       if (x.leaf() && y.leaf()) {
-        for (std::uint32_t j = 0; j < y.count; ++j) tb_cache[j] = b_in_a(ob[y.index + j]);
-        for (std::uint32_t i = 0; i < x.count; ++i) {
-          const std::uint32_t ta = oa[x.index + i];
-          const Triangle a = triangle_of(A.mesh(), ta);
-          for (std::uint32_t j = 0; j < y.count; ++j)
-            if (visit<Ask::distance>(ta, ob[y.index + j], a, tb_cache[j], 0.0, best, &dir)) return Status::ok;
-        }
+        if (visit_leaves<Ask::distance>(x, y, 0.0, best, &dir)) return Status::ok;
         if (best.ta != dir_ta || best.tb != dir_tb) {
           dir_ta = best.ta;
           dir_tb = best.tb;
@@ -252,10 +270,7 @@ struct MeshPair {
         }
         continue;
       }
-      // Split the larger box (a leaf cannot be split).
-      const bool split_a = !x.leaf() && (y.leaf() || size_of(x) >= size_of(y));
-      Item c0 = split_a ? Item{x.index, it.b, 0.0} : Item{it.a, y.index, 0.0};
-      Item c1 = split_a ? Item{x.index + 1, it.b, 0.0} : Item{it.a, y.index + 1, 0.0};
+      auto [c0, c1] = split(it, x, y);
       c0.lb = bound_of(c0.a, c0.b);
       c1.lb = bound_of(c1.a, c1.b);
       if (c1.lb < c0.lb) std::swap(c0, c1);  // c0 nearer: pushed last
@@ -268,37 +283,19 @@ struct MeshPair {
   // Collide and tolerance, depth first: pairs within the fixed bound.
   template <Ask kAsk, Bound kBound>
   Status depth_first(double bound, Best& best) const {
-    struct Item {
-      std::uint32_t a, b;
-      double lb;
-    };
-    Item stack[kStack];
+    NodePair stack[kStack];
     int sp = 0;
-    const std::vector<BvhNode>& na = A.nodes();
-    const std::vector<BvhNode>& nb = B.nodes();
-    const std::vector<std::uint32_t>& oa = A.order();
-    const std::vector<std::uint32_t>& ob = B.order();
     stack[sp++] = {0, 0, node_bound<kBound>(0, 0, nullptr, bound)};
-    Triangle tb_cache[kMaxLeaf];
     while (sp > 0) {
-      const Item it = stack[--sp];
+      const NodePair it = stack[--sp];
       if (it.lb > bound) continue;
-      const BvhNode& x = na[it.a];
-      const BvhNode& y = nb[it.b];
+      const BvhNode& x = A.nodes()[it.a];
+      const BvhNode& y = B.nodes()[it.b];
       if (x.leaf() && y.leaf()) {
-        for (std::uint32_t j = 0; j < y.count; ++j) tb_cache[j] = b_in_a(ob[y.index + j]);
-        for (std::uint32_t i = 0; i < x.count; ++i) {
-          const std::uint32_t ta = oa[x.index + i];
-          const Triangle a = triangle_of(A.mesh(), ta);
-          for (std::uint32_t j = 0; j < y.count; ++j)
-            if (visit<kAsk>(ta, ob[y.index + j], a, tb_cache[j], bound, best)) return Status::ok;
-        }
+        if (visit_leaves<kAsk>(x, y, bound, best)) return Status::ok;
         continue;
       }
-      // Split the larger box (a leaf cannot be split).
-      const bool split_a = !x.leaf() && (y.leaf() || size_of(x) >= size_of(y));
-      Item c0 = split_a ? Item{x.index, it.b, 0.0} : Item{it.a, y.index, 0.0};
-      Item c1 = split_a ? Item{x.index + 1, it.b, 0.0} : Item{it.a, y.index + 1, 0.0};
+      auto [c0, c1] = split(it, x, y);
       // Overlapping pairs all bound at 0, so the bound cannot order them;
       // the deeper overlap first (box_bound).
       double k0 = 0.0, k1 = 0.0;
