@@ -274,7 +274,7 @@ struct MeshPair {
       c0.lb = bound_of(c0.a, c0.b);
       c1.lb = bound_of(c1.a, c1.b);
       if (c1.lb < c0.lb) std::swap(c0, c1);  // c0 nearer: pushed last
-      if ((c1.lb < best.d && !pending.push(c1)) || (c0.lb < best.d && !pending.push(c0)))
+      if ((!(c1.lb >= best.d) && !pending.push(c1)) || (!(c0.lb >= best.d) && !pending.push(c0)))
         return Status::not_converged;
     }
     return Status::ok;
@@ -447,7 +447,7 @@ struct ConvexPair {
       }
       Item c0{x.index, bound(nodes[x.index])}, c1{x.index + 1, bound(nodes[x.index + 1])};
       if (c1.lb < c0.lb) std::swap(c0, c1);  // c0 nearer: pushed last
-      if ((c1.lb < best.d && !pending.push(c1)) || (c0.lb < best.d && !pending.push(c0)))
+      if ((!(c1.lb >= best.d) && !pending.push(c1)) || (!(c0.lb >= best.d) && !pending.push(c0)))
         return Status::not_converged;
     }
     return status;

@@ -30,8 +30,10 @@ class PendingQueue {
  public:
   static constexpr int kHeap = 1024;
   bool empty() const { return n_ == 0; }
-  // False when the depth-first stack is full too.
-  bool push(const Item& c) {
+  // False when the depth-first stack is full too. A bound that is not a
+  // number counts as −∞: the item is expanded, never dropped.
+  bool push(Item c) {
+    if (std::isnan(c.lb)) c.lb = -std::numeric_limits<double>::infinity();
     if (heap_ && n_ == kHeap) {
       // Ascending in `later` is descending in lb: the nearest on top.
       std::sort_heap(items_, items_ + n_, later);

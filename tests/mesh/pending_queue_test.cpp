@@ -5,6 +5,7 @@
 // every item pushed comes out once; a full stack refuses the push.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -74,6 +75,17 @@ TEST(PendingQueue, AFullHeapBecomesAStackWithTheNearestOnTop) {
     ASSERT_FALSE(q.empty());
     EXPECT_EQ(q.pop().lb, lb);
   }
+  EXPECT_TRUE(q.empty());
+}
+
+TEST(PendingQueue, ABoundThatIsNotANumberComesFirst) {
+  PendingQueue<Item> q;
+  ASSERT_TRUE(q.push({1, 0.5}));
+  ASSERT_TRUE(q.push({2, std::numeric_limits<double>::quiet_NaN()}));
+  ASSERT_TRUE(q.push({3, 0.25}));
+  EXPECT_EQ(q.pop().id, 2u);
+  EXPECT_EQ(q.pop().id, 3u);
+  EXPECT_EQ(q.pop().id, 1u);
   EXPECT_TRUE(q.empty());
 }
 
