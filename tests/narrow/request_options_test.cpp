@@ -210,8 +210,11 @@ TEST(RequestOptions, OutOfRangeFieldsAreRefusedByEveryQuery) {
   edge.tol_abs = -0.0;
   edge.tol_rel = 0.0;
   edge.max_iterations = 1;
+  // A cache's support directions are the caller's to fill (a default
+  // cache has none in use): zero here, not left indeterminate.
   GjkCache empty;
   empty.simplex_size = 4;
+  for (Vec3& d : empty.support_directions) d = Vec3::Zero();
   edge.cache = &empty;
   for (const double bound : {-inf, inf}) {
     edge.bound = bound;
