@@ -648,29 +648,15 @@ double ConvexPolytope::largest_plane_value(const Vec3& q, double enough) const {
 }
 
 int ConvexPolytope::hill_climb(const Vec3& d, int start) const {
+  // support_index has already taken a cell's candidates where it holds
+  // them; what reaches here is a cell that holds ~v (climb from v), a
+  // direction without a cell, or a hull without a map.
   const PolytopeData& p = *data_;
   int v = -1;
   double best = 0.0;
-  const int cell = p.direction_cells > 0 ? ConvexPolytope::direction_cell(d, p.direction_cells) : -1;
+  const int cell = p.direction_cells > 0 ? direction_cell(d, p.direction_cells) : -1;
   if (cell >= 0) {
-    const int* c = p.direction_candidates.data() + p.direction_offsets[static_cast<std::size_t>(cell)];
-    const int* const end = p.direction_candidates.data() + p.direction_offsets[static_cast<std::size_t>(cell) + 1];
-    v = *c;
-    if (v >= 0) {
-      // The best candidate is the support (PolytopeData::direction_offsets).
-      if (++c == end) return v;
-      const Vec3* x = p.vertices.data();
-      best = d.dot(x[v]);
-      for (; c < end; ++c) {
-        const double s = d.dot(x[*c]);
-        if (s > best) {
-          best = s;
-          v = *c;
-        }
-      }
-      return v;
-    }
-    v = ~v;
+    v = ~p.direction_candidates[static_cast<std::size_t>(p.direction_offsets[static_cast<std::size_t>(cell)])];
     best = d.dot(p.vertices[static_cast<std::size_t>(v)]);
   }
   if (start >= 0 && start < static_cast<int>(p.vertices.size())) {
