@@ -196,5 +196,34 @@ TEST(Epa, FaceHeapPicksWhatAScanPicks) {
   }
 }
 
+// EPA's scan for the closest face: the first slot of least value, NaN never
+// taken, −1 when nothing is finite; every length (odd ones leave a tail
+// after the pairs) against a plain loop.
+TEST(Epa, FirstLeastIsTheFirstSlotOfTheLeastValue) {
+  testing::Rng rng(47);
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  double x[80];
+  int checked_ties = 0, checked_none = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const int n = trial % 80;
+    for (int k = 0; k < n; ++k) {
+      const double r = rng.uniform(0.0, 1.0);
+      // Few distinct values, so that ties are common; some +inf and NaN,
+      // and whole arrays of them.
+      x[k] = r < 0.1 ? kInf : r < 0.2 ? nan : std::floor(r * 8.0) / 8.0 - 0.5;
+      if (trial % 7 == 0) x[k] = r < 0.5 ? kInf : nan;
+    }
+    int want = -1;
+    for (int k = 0; k < n; ++k)
+      if (x[k] < kInf && (want < 0 || x[k] < x[want])) want = k;
+    ASSERT_EQ(detail::first_least(x, n), want) << "trial " << trial << ", n " << n;
+    if (want < 0) ++checked_none;
+    for (int k = want + 1; want >= 0 && k < n; ++k) checked_ties += x[k] == x[want];
+  }
+  EXPECT_GT(checked_ties, 1000);
+  EXPECT_GT(checked_none, 500);
+}
+
 }  // namespace
 }  // namespace proxima

@@ -10,6 +10,10 @@
 #include <cmath>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <proxima/core/error.hpp>
 #include <proxima/narrow/minkowski.hpp>
 #include <proxima/narrow/simplex.hpp>
@@ -93,12 +97,45 @@ struct EpaPolytope {
       live_dist[k] = face.dist;
       return false;
     }
-    face.n = n / len;
+    face.n = n * (1.0 / len);
     face.dist = face.n.dot(y[i]);
     live_dist[k] = face.dist;
     return true;
   }
 };
+
+/// The first k in [0, n) with the least x[k], skipping NaN; −1 when every
+/// x[k] is +inf or NaN. Without branches on the data (SSE2: two lanes, each
+/// with its least value and the first slot holding it): a running "if
+/// less" mispredicts at every new best, a search for the slot at its end.
+inline int first_least(const double* x, int n) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  double least = kInf;
+  int at = -1;
+  int k = 0;
+#if defined(__SSE2__)
+  __m128d m = _mm_set1_pd(kInf), slot = _mm_set1_pd(-1.0), here = _mm_set_pd(1.0, 0.0);
+  const __m128d two = _mm_set1_pd(2.0);
+  for (; k + 2 <= n; k += 2) {
+    const __m128d v = _mm_loadu_pd(x + k);
+    const __m128d less = _mm_cmplt_pd(v, m);  // false for NaN
+    m = _mm_min_pd(v, m);                     // v < m ? v : m
+    slot = _mm_or_pd(_mm_and_pd(less, here), _mm_andnot_pd(less, slot));
+    here = _mm_add_pd(here, two);
+  }
+  const double m0 = _mm_cvtsd_f64(m), m1 = _mm_cvtsd_f64(_mm_unpackhi_pd(m, m));
+  const double s0 = _mm_cvtsd_f64(slot), s1 = _mm_cvtsd_f64(_mm_unpackhi_pd(slot, slot));
+  const bool second = m1 < m0 || (m1 == m0 && s1 < s0);
+  least = second ? m1 : m0;
+  at = static_cast<int>(second ? s1 : s0);
+#endif
+  for (; k < n; ++k) {
+    const bool less = x[k] < least;
+    least = less ? x[k] : least;
+    at = less ? k : at;
+  }
+  return least < kInf ? at : -1;
+}
 
 /// The faces by distance from the origin: a binary min-heap of (dist, face)
 /// entries, ordered by dist and then by face slot, so the face on top is the
@@ -285,7 +322,8 @@ EpaResult epa(const A& a, const Transform& pose_a, const B& b, const Transform& 
   // Horizon of the faces that see the new point: (edge start, edge end,
   // outside face, its edge index), in loop order.
   int horizon[EpaPolytope::kMaxHorizon][4];
-  int stack[EpaPolytope::kMaxFaces][2];
+  int stack[EpaPolytope::kMaxFaces];
+  static constexpr int kNext[3] = {1, 2, 0};
   for (; it < opt.max_iterations; ++it) {
     // The face closest to the origin (the first slot on a tie).
     if (!heaped && P.nf > detail::EpaFaceHeap::kFrom) {
@@ -297,14 +335,7 @@ EpaResult epa(const A& a, const Transform& pose_a, const B& b, const Transform& 
     } else {
       // The first live face of least dist. A dead face reads +inf, as
       // does a live degenerate one (taken only when nothing else is left).
-      closest = -1;
-      double least = std::numeric_limits<double>::infinity();
-      for (int k = 0; k < P.nf; ++k) {
-        if (P.live_dist[k] < least) {
-          least = P.live_dist[k];
-          closest = k;
-        }
-      }
+      closest = detail::first_least(P.live_dist, P.nf);
       if (closest < 0) {
         for (int k = 0; k < P.nf && closest < 0; ++k)
           if (P.f[k].alive) closest = k;
@@ -330,47 +361,36 @@ EpaResult epa(const A& a, const Transform& pose_a, const B& b, const Transform& 
       --P.nv;
       break;
     }
-    // Silhouette walk from the closest face (which sees w): visible faces are
-    // removed, and the edges where the walk meets a face that does not see w
-    // form the horizon, in counter-clockwise order. Walking through adjacency
-    // keeps the removed region connected even where rounding makes the
-    // visibility of nearly coplanar faces disagree.
+    // The faces that see w, found through adjacency from the closest one
+    // (which sees it), are removed; the edges where they meet a face that
+    // does not see w form the horizon. Walking through adjacency keeps the
+    // removed region connected even where rounding makes the visibility of
+    // nearly coplanar faces disagree. The horizon's order does not matter:
+    // the cone below links its faces by their end vertices.
     int nh = 0;
     bool broken = false;
     P.kill(closest);
-    int top = 0;
-    stack[top][0] = closest;
-    stack[top][1] = 0;
-    ++top;
-    while (top > 0 && !broken) {
-      int& fe = stack[top - 1][1];
-      const int fk = stack[top - 1][0];
-      if (fe == 3) {
-        --top;
-        continue;
-      }
-      const int e = fe++;
-      const int g = P.f[fk].adj[e];
-      if (!P.f[g].alive) continue;
-      const EpaPolytope::Face& gf = P.f[g];
-      if (gf.n.dot(w) - gf.dist > 0.0) {
-        if (top >= EpaPolytope::kMaxFaces) {
-          broken = true;
-          break;
+    int removed = 0, nremoved = 1;
+    stack[0] = closest;
+    for (; removed < nremoved && !broken; ++removed) {
+      const int fk = stack[removed];
+      const EpaPolytope::Face& ff = P.f[fk];
+      for (int e = 0; e < 3; ++e) {
+        const int g = ff.adj[e];
+        EpaPolytope::Face& gf = P.f[g];
+        if (!gf.alive) continue;
+        if (gf.n.dot(w) - gf.dist > 0.0) {
+          P.kill(g);
+          stack[nremoved++] = g;  // at most kMaxFaces faces are ever alive
+          continue;
         }
-        P.kill(g);
-        stack[top][0] = g;
-        stack[top][1] = 0;
-        ++top;
-      } else {
-        int ge = 0;
-        while (ge < 3 && gf.adj[ge] != fk) ++ge;
+        const int ge = gf.adj[0] == fk ? 0 : gf.adj[1] == fk ? 1 : gf.adj[2] == fk ? 2 : 3;
         if (nh >= EpaPolytope::kMaxHorizon || ge == 3) {
           broken = true;
           break;
         }
-        horizon[nh][0] = P.f[fk].v[e];
-        horizon[nh][1] = P.f[fk].v[(e + 1) % 3];
+        horizon[nh][0] = ff.v[e];
+        horizon[nh][1] = ff.v[kNext[e]];
         horizon[nh][2] = g;
         horizon[nh][3] = ge;
         ++nh;

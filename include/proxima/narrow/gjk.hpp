@@ -23,7 +23,8 @@ namespace proxima {
 /// `simplex_size` at 0.
 struct GjkCache {
   Vec3 direction = Vec3::Zero();
-  Vec3 support_directions[4];
+  // Zero until a query fills them, so that a cache set by hand is safe to validate.
+  Vec3 support_directions[4] = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), Vec3::Zero()};
   int simplex_size = 0;
   int hint_a = -1;
   int hint_b = -1;
