@@ -320,9 +320,9 @@ EpaResult epa(const A& a, const Transform& pose_a, const B& b, const Transform& 
   double best_dist = P.f[0].dist;
   int it = 0;
   // Horizon of the faces that see the new point: (edge start, edge end,
-  // outside face, its edge index), in loop order.
+  // outside face, its edge index); and those faces, in the order found.
   int horizon[EpaPolytope::kMaxHorizon][4];
-  int stack[EpaPolytope::kMaxFaces];
+  int seen[EpaPolytope::kMaxFaces];
   static constexpr int kNext[3] = {1, 2, 0};
   for (; it < opt.max_iterations; ++it) {
     // The face closest to the origin (the first slot on a tie).
@@ -371,9 +371,9 @@ EpaResult epa(const A& a, const Transform& pose_a, const B& b, const Transform& 
     bool broken = false;
     P.kill(closest);
     int removed = 0, nremoved = 1;
-    stack[0] = closest;
+    seen[0] = closest;
     for (; removed < nremoved && !broken; ++removed) {
-      const int fk = stack[removed];
+      const int fk = seen[removed];
       const EpaPolytope::Face& ff = P.f[fk];
       for (int e = 0; e < 3; ++e) {
         const int g = ff.adj[e];
@@ -381,7 +381,7 @@ EpaResult epa(const A& a, const Transform& pose_a, const B& b, const Transform& 
         if (!gf.alive) continue;
         if (gf.n.dot(w) - gf.dist > 0.0) {
           P.kill(g);
-          stack[nremoved++] = g;  // at most kMaxFaces faces are ever alive
+          seen[nremoved++] = g;  // at most kMaxFaces faces are ever alive
           continue;
         }
         const int ge = gf.adj[0] == fk ? 0 : gf.adj[1] == fk ? 1 : gf.adj[2] == fk ? 2 : 3;
