@@ -253,12 +253,7 @@ struct MeshPair {
       return std::max(along, node_bound<kBound>(a, b, nullptr, best.d));
     };
     pending.push({0, 0, bound_of(0, 0)});
-    while (!pending.empty()) {
-      const NodePair it = pending.pop();
-      if (it.lb >= best.d) {
-        if (pending.ordered()) break;
-        continue;
-      }
+    for (NodePair it{}; pending.next_below(best.d, it);) {
       const BvhNode& x = na[it.a];
       const BvhNode& y = nb[it.b];
       if (x.leaf() && y.leaf()) {
@@ -433,12 +428,7 @@ struct ConvexPair {
     const std::vector<BvhNode>& nodes = A.nodes();
     const std::vector<std::uint32_t>& order = A.order();
     pending.push({0, bound(nodes[0])});
-    while (!pending.empty()) {
-      const Item it = pending.pop();
-      if (it.lb >= best.d) {
-        if (pending.ordered()) break;
-        continue;
-      }
+    for (Item it{}; pending.next_below(best.d, it);) {
       const BvhNode& x = nodes[it.n];
       if (x.leaf()) {
         for (std::uint32_t i = 0; i < x.count; ++i)

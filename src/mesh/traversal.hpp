@@ -51,6 +51,17 @@ class PendingQueue {
   // Still best first: every item left bounds at least as far as the last
   // one popped.
   bool ordered() const { return heap_; }
+  // The next item bounded below `limit` into `out`; false when none is left
+  // worth expanding. Best first, the first one at or above it ends the
+  // search (all the rest bound at least as far); depth first, it is skipped.
+  bool next_below(double limit, Item& out) {
+    while (!empty()) {
+      out = pop();
+      if (out.lb < limit) return true;
+      if (ordered()) return false;
+    }
+    return false;
+  }
 
  private:
   static bool later(const Item& x, const Item& y) { return x.lb > y.lb; }

@@ -647,18 +647,13 @@ double ConvexPolytope::largest_plane_value(const Vec3& q, double enough) const {
   return best;
 }
 
-int ConvexPolytope::hill_climb(const Vec3& d, int start) const {
+int ConvexPolytope::hill_climb(const Vec3& d, int start, int seed) const {
   // support_index has already taken a cell's candidates where it holds
-  // them; what reaches here is a cell that holds ~v (climb from v), a
-  // direction without a cell, or a hull without a map.
+  // them; what reaches here is a cell that holds a vertex to climb from
+  // (seed), a direction without a cell, or a hull without a map.
   const PolytopeData& p = *data_;
-  int v = -1;
-  double best = 0.0;
-  const int cell = p.direction_cells > 0 ? direction_cell(d, p.direction_cells) : -1;
-  if (cell >= 0) {
-    v = ~p.direction_candidates[static_cast<std::size_t>(p.direction_offsets[static_cast<std::size_t>(cell)])];
-    best = d.dot(p.vertices[static_cast<std::size_t>(v)]);
-  }
+  int v = seed;
+  double best = v >= 0 ? d.dot(p.vertices[static_cast<std::size_t>(v)]) : 0.0;
   if (start >= 0 && start < static_cast<int>(p.vertices.size())) {
     const double x = d.dot(p.vertices[static_cast<std::size_t>(start)]);
     if (v < 0 || x > best) {

@@ -102,5 +102,27 @@ TEST(PendingQueue, AFullStackRefusesThePush) {
   EXPECT_EQ(n, capacity);
 }
 
+// next_below: best first, the first item at or above the limit ends the
+// walk; depth first, such items are skipped and the ones below still come.
+TEST(PendingQueue, NextBelowStopsBestFirstAndSkipsDepthFirst) {
+  PendingQueue<Item> q;
+  for (std::uint32_t k = 0; k < 10; ++k) ASSERT_TRUE(q.push({k, 0.1 * k}));
+  std::vector<std::uint32_t> got;
+  for (Item it{}; q.next_below(0.45, it);) got.push_back(it.id);
+  EXPECT_EQ(got, (std::vector<std::uint32_t>{0, 1, 2, 3, 4}));
+  EXPECT_FALSE(q.empty());  // 6..9 left: never popped
+  PendingQueue<Item> s;
+  for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(PendingQueue<Item>::kHeap) + 1; ++k)
+    ASSERT_TRUE(s.push({k, k % 2 == 0 ? 0.0 : 1.0}));
+  ASSERT_FALSE(s.ordered());
+  int below = 0;
+  for (Item it{}; s.next_below(0.5, it);) {
+    EXPECT_LT(it.lb, 0.5);
+    ++below;
+  }
+  EXPECT_EQ(below, (PendingQueue<Item>::kHeap + 2) / 2);
+  EXPECT_TRUE(s.empty());
+}
+
 }  // namespace
 }  // namespace proxima::mesh::detail

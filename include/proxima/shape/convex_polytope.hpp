@@ -192,6 +192,7 @@ class ConvexPolytope {
     // The direction map's fast path inline: the best of the cell's
     // candidates (PolytopeData::direction_offsets); hill_climb otherwise.
     const PolytopeData& p = *data_;
+    int seed = -1;  // a cell holding too many candidates names a vertex to climb from
     if (p.direction_cells > 0) {
       const int cell = direction_cell(d, p.direction_cells);
       if (cell >= 0) {
@@ -209,9 +210,10 @@ class ConvexPolytope {
           }
           return hint = best;
         }
+        seed = ~best;
       }
     }
-    return hint = hill_climb(d, hint);
+    return hint = hill_climb(d, hint, seed);
   }
   Vec3 core_support(const Vec3& d, int& hint) const {
     return data_->vertices[static_cast<std::size_t>(support_index(d, hint))];
@@ -233,7 +235,9 @@ class ConvexPolytope {
                              double enough = std::numeric_limits<double>::infinity()) const;
 
  private:
-  int hill_climb(const Vec3& d, int start) const;
+  // Ascent from the better of `seed` (a vertex of the direction's cell, or
+  // −1) and `start` (the caller's hint, or −1), else from an axis seed.
+  int hill_climb(const Vec3& d, int start, int seed) const;
   // The cube-map cell of direction d (PolytopeData::direction_offsets) on
   // a map of n² cells a face, or −1 for a zero or non-finite direction.
   static int direction_cell(const Vec3& d, int n) {
