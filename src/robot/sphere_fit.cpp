@@ -4,8 +4,11 @@
 // that piece's principal axis, until the pieces run out or stop shrinking.
 // A convex piece cut by a plane gives two convex pieces, each the hull of
 // its own vertices on that side and of the points where the piece's edges
-// cross the plane; qhull (through ConvexPolytope) keeps only the hull's
-// vertices and edges of each. A ball around a piece's vertices holds the
+// cross the plane. Those points are exactly the half's vertices, and its
+// edges are the piece's edges clipped at the plane and the sides of the
+// cut face (the crossings' outline in the plane), so a cut needs no hull
+// of its own: only the core's first hull is qhull's (through
+// ConvexPolytope, or the polytope's own). A ball around a piece's vertices holds the
 // piece (a ball is convex), and the core's inflation added to its radius
 // holds the piece ⊕ ball(inflation): the balls hold the whole shape with its
 // margin, whatever the points are. A mesh's core is its vertices' hull,
@@ -48,6 +51,9 @@ constexpr double kInnerAllowance = 1e-6;
 struct Core {
   std::vector<Vec3> points;
   double inflation = 0.0;
+  // The hull's edges (indices into points) when the points are a
+  // polytope's vertices, which are their own hull; else empty.
+  std::vector<std::array<int, 2>> edges;
 };
 
 void box_corners(const Vec3& lo, const Vec3& hi, Core& core) {
@@ -88,6 +94,7 @@ bool shape_core(const Shape& shape, Core& core) {
         } else if constexpr (std::is_same_v<T, ConvexPolytope>) {
           core.points = s.vertices();
           core.inflation = s.core_inflation();
+          if (s.data().dimension == 3) core.edges = s.data().edges;
         } else {
           // Cones and ellipsoids: their bounds, margin included.
           const Aabb box = s.local_aabb();
@@ -108,6 +115,17 @@ struct Piece {
   bool final = false;   // cutting it did not help
 };
 
+// The ball about the middle of the piece's box holding its points.
+void enclose(Piece& piece) {
+  Aabb box;
+  for (const Vec3& p : piece.points) box.extend(p);
+  piece.center = box.center();
+  double r2 = 0.0;
+  for (const Vec3& p : piece.points) r2 = std::max(r2, (p - piece.center).squaredNorm());
+  piece.radius = std::sqrt(r2) * (1.0 + 1e-12);
+}
+
+// The hull of `points` as a piece (qhull, through ConvexPolytope).
 Piece make_piece(const std::vector<Vec3>& points) {
   Piece piece;
   try {
@@ -122,12 +140,7 @@ Piece make_piece(const std::vector<Vec3>& points) {
     piece.points = points;
     piece.final = true;
   }
-  Aabb box;
-  for (const Vec3& p : piece.points) box.extend(p);
-  piece.center = box.center();
-  double r2 = 0.0;
-  for (const Vec3& p : piece.points) r2 = std::max(r2, (p - piece.center).squaredNorm());
-  piece.radius = std::sqrt(r2) * (1.0 + 1e-12);
+  enclose(piece);
   return piece;
 }
 
@@ -143,35 +156,107 @@ Vec3 principal_axis(const std::vector<Vec3>& points) {
   return axis.allFinite() && axis.norm() > 0.5 ? Vec3(axis.normalized()) : Vec3(Vec3::UnitX());
 }
 
+// The sides of the convex outline of `ids` (points of one plane, whose
+// unit normal is `axis`), Andrew's monotone chain: the outline's corners
+// in order, each joined to the next. A point on a side between two corners
+// is left out, as are the points inside.
+void outline_sides(const std::vector<Vec3>& points, const std::vector<int>& ids, const Vec3& axis,
+                   std::vector<std::array<int, 2>>& sides) {
+  const Vec3 e1 = axis.unitOrthogonal(), e2 = axis.cross(e1);
+  struct Flat {
+    double x, y;
+    int id;
+  };
+  std::vector<Flat> flat;
+  flat.reserve(ids.size());
+  for (const int i : ids) {
+    const Vec3& p = points[static_cast<std::size_t>(i)];
+    flat.push_back({e1.dot(p), e2.dot(p), i});
+  }
+  std::sort(flat.begin(), flat.end(), [](const Flat& a, const Flat& b) { return a.x < b.x || (a.x == b.x && a.y < b.y); });
+  if (flat.size() < 2) return;
+  const auto turn = [](const Flat& o, const Flat& a, const Flat& b) {
+    return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+  };
+  std::vector<Flat> hull(2 * flat.size());
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < flat.size(); ++i) {  // lower chain
+    while (k >= 2 && turn(hull[k - 2], hull[k - 1], flat[i]) <= 0.0) --k;
+    hull[k++] = flat[i];
+  }
+  for (std::size_t i = flat.size() - 1, lower = k + 1; i-- > 0;) {  // upper chain
+    while (k >= lower && turn(hull[k - 2], hull[k - 1], flat[i]) <= 0.0) --k;
+    hull[k++] = flat[i];
+  }
+  // hull[0 .. k) closes on its first point (k − 1 sides); two points give
+  // one side there and back.
+  for (std::size_t i = 0; i + 1 < k; ++i)
+    if (hull[i].id != hull[i + 1].id) sides.push_back({hull[i].id, hull[i + 1].id});
+}
+
 // The two halves of a piece across the plane through the middle of its
-// extent along its principal axis; false when it has no extent.
+// extent along its principal axis; false when it has no extent. Each half
+// keeps its side's vertices (a vertex on the plane goes to both) and the
+// piece's edges clipped at the plane: an edge crossing it ends at its
+// crossing, a vertex of both halves. The cut face's sides join the
+// crossings and the vertices on the plane.
 bool cut(const Piece& piece, Piece& below, Piece& above) {
   const Vec3 axis = principal_axis(piece.points);
-  std::vector<double> along(piece.points.size());
+  const std::size_t n = piece.points.size();
+  std::vector<double> along(n);
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  for (std::size_t i = 0; i < piece.points.size(); ++i) {
+  for (std::size_t i = 0; i < n; ++i) {
     along[i] = axis.dot(piece.points[i]);
     lo = std::min(lo, along[i]);
     hi = std::max(hi, along[i]);
   }
   const double plane = 0.5 * (lo + hi);
   if (!(lo < plane && plane < hi)) return false;
-  std::vector<Vec3> a, b;
-  for (std::size_t i = 0; i < piece.points.size(); ++i) {
-    if (along[i] <= plane) a.push_back(piece.points[i]);
-    if (along[i] >= plane) b.push_back(piece.points[i]);
+  // Each point's index in either half (−1: not in it); the crossings are
+  // appended to both, and `face` lists the cut face's points (indices of
+  // `all`: the piece's points, then the crossings).
+  std::vector<Vec3> all = piece.points;
+  std::vector<int> in_below(n, -1), in_above(n, -1), face;
+  below = Piece{};
+  above = Piece{};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (along[i] <= plane) {
+      in_below[i] = static_cast<int>(below.points.size());
+      below.points.push_back(piece.points[i]);
+    }
+    if (along[i] >= plane) {
+      in_above[i] = static_cast<int>(above.points.size());
+      above.points.push_back(piece.points[i]);
+    }
+    if (along[i] == plane) face.push_back(static_cast<int>(i));
   }
-  // Where the hull's edges cross the plane: points of both halves.
   for (const auto& [i, j] : piece.edges) {
     const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
     const double si = along[ui], sj = along[uj];
-    if (!((si < plane && plane < sj) || (sj < plane && plane < si))) continue;
+    if (!((si < plane && plane < sj) || (sj < plane && plane < si))) {
+      if (in_below[ui] >= 0 && in_below[uj] >= 0) below.edges.push_back({in_below[ui], in_below[uj]});
+      if (in_above[ui] >= 0 && in_above[uj] >= 0) above.edges.push_back({in_above[ui], in_above[uj]});
+      continue;
+    }
     const Vec3 x = piece.points[ui] + (plane - si) / (sj - si) * (piece.points[uj] - piece.points[ui]);
-    a.push_back(x);
-    b.push_back(x);
+    const std::size_t low = si < plane ? ui : uj, high = si < plane ? uj : ui;
+    face.push_back(static_cast<int>(all.size()));
+    all.push_back(x);
+    in_below.push_back(static_cast<int>(below.points.size()));
+    in_above.push_back(static_cast<int>(above.points.size()));
+    below.points.push_back(x);
+    above.points.push_back(x);
+    below.edges.push_back({in_below[low], in_below.back()});
+    above.edges.push_back({in_above[high], in_above.back()});
   }
-  below = make_piece(a);
-  above = make_piece(b);
+  std::vector<std::array<int, 2>> sides;
+  outline_sides(all, face, axis, sides);
+  for (const auto& [i, j] : sides) {
+    below.edges.push_back({in_below[static_cast<std::size_t>(i)], in_below[static_cast<std::size_t>(j)]});
+    above.edges.push_back({in_above[static_cast<std::size_t>(i)], in_above[static_cast<std::size_t>(j)]});
+  }
+  enclose(below);
+  enclose(above);
   return true;
 }
 
@@ -241,7 +326,15 @@ std::vector<BoundingSphere> fit_spheres(const LinkShape& shape, int max_pieces) 
     throw Error("fit_spheres: max_pieces must be from 1 to 64, not " + std::to_string(max_pieces));
   Core core;
   if (!link_core(shape, core)) return {};
-  std::vector<Piece> pieces = {make_piece(core.points)};
+  Piece whole;
+  if (core.edges.empty()) {
+    whole = make_piece(core.points);
+  } else {
+    whole.points = core.points;
+    whole.edges = core.edges;
+    enclose(whole);
+  }
+  std::vector<Piece> pieces = {std::move(whole)};
   // The widest piece that can still shrink is cut, until the budget is
   // spent: a cut that leaves a half nearly as wide as the piece (a ball's
   // core, a cube's corners) is not kept.
