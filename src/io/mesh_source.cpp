@@ -111,6 +111,9 @@ std::string quote(std::string_view token) {
 }
 
 std::string coordinate_problem(double raw, double scale) {
+  // Every coordinate of a file is asked: the answer for a good one costs no
+  // stream.
+  if (std::isfinite(raw) && std::isfinite(raw * scale)) return {};
   std::ostringstream m;
   if (!std::isfinite(raw)) {
     m << "vertex coordinate is not finite (" << raw << ")";
