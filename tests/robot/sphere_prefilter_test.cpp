@@ -253,6 +253,42 @@ TEST(SpherePrefilter, LaneSineAndCosineMatchLibm) {
   EXPECT_GT(worst, 0x1p-26);
 }
 
+// The balls hold the whole solid core, not only its surface: a grid of
+// points inside random hulls (round, long, flat; 12 to 400 vertices),
+// each cut into up to 32 pieces, against the hull's own face planes. A cut
+// that lost a corner of a piece (a side of an earlier cut face, say) leaves
+// a sliver of some piece outside its ball, and grid points in it.
+TEST(SpherePrefilter, SpheresHoldTheSolidOfRandomHulls) {
+  Rng rng(17);
+  int inside = 0, outside = 0;
+  for (int h = 0; h < 24; ++h) {
+    const Vec3 stretch(rng.uniform(0.05, 1.0), rng.uniform(0.05, 1.0), rng.uniform(0.05, 1.0));
+    std::vector<Vec3> points;
+    const int count = 12 + static_cast<int>(rng.uniform(0.0, 388.0));
+    for (int k = 0; k < count; ++k) {
+      const Vec3 x = h % 2 == 0 ? rng.unit_vector() : Vec3(rng.uniform(-1, 1), rng.uniform(-1, 1), rng.uniform(-1, 1));
+      points.push_back(x.cwiseProduct(stretch));
+    }
+    const ConvexPolytope hull(points, 0.0);
+    const Aabb box = hull.local_aabb();
+    for (const int pieces : {4, 11, 32}) {
+      const std::vector<BoundingSphere> spheres = fit_spheres(LinkShape{hull, Transform::identity(), "hull"}, pieces);
+      constexpr int kSteps = 28;
+      for (int i = 0; i <= kSteps; ++i)
+        for (int j = 0; j <= kSteps; ++j)
+          for (int k = 0; k <= kSteps; ++k) {
+            const Vec3 t(i, j, k);
+            const Vec3 x = box.min + (box.max - box.min).cwiseProduct(t / kSteps);
+            if (hull.largest_plane_value(x) > 0.0) continue;
+            ++inside;
+            outside += !covered(spheres, x);
+          }
+    }
+  }
+  EXPECT_GT(inside, 100000);
+  EXPECT_EQ(outside, 0);
+}
+
 TEST(SpherePrefilter, SpheresHoldEveryLinkOfTheShippedRobots) {
   Rng rng(5);
   for (const char* name : {"panda", "ur5"}) {
