@@ -96,21 +96,44 @@ Swept sweep(const std::vector<LinkShape>& shapes, const std::pair<Vec3, Vec3>& l
   return out;
 }
 
+// Warm starts of the narrow phase for one table's cells, one per pair of
+// shapes: neighbouring cells are near in pose and share them.
+struct PairCaches {
+  std::vector<GjkCache> gjk;
+  // The pair overlapped at the last cell asked.
+  std::vector<unsigned char> overlapped;
+};
+
 // The smallest distance between the shapes of a (a's frame at the origin)
 // and of b (b's frame at `pose`), margins included: −inf when some pair
-// has no usable answer. The GJK runs warm from `caches`, one per pair of
-// shapes, which the neighbouring cells of a table share.
-double min_distance(const ShapeList& a, const ShapeList& b, const Transform& pose, std::vector<GjkCache>& caches) {
-  caches.resize(a.size() * b.size());
+// has no usable answer. A pair that overlapped at the last cell is asked
+// `collide` first: an overlap's distance is 0, and `distance` would also
+// find its direction of least penetration (EPA), which a table does not
+// read.
+double min_distance(const ShapeList& a, const ShapeList& b, const Transform& pose, PairCaches& caches) {
+  caches.gjk.resize(a.size() * b.size());
+  caches.overlapped.resize(a.size() * b.size(), 0);
   double out = std::numeric_limits<double>::infinity();
   std::size_t pair = 0;
   for (const auto& [shape_a, pose_a] : a)
     for (const auto& [shape_b, pose_b] : b) {
       if (!shape_a || !shape_b) return -std::numeric_limits<double>::infinity();
+      const std::size_t k = pair++;
+      const Transform placed = pose * pose_b;
+      if (caches.overlapped[k]) {
+        CollideRequest request;
+        request.cache = &caches.gjk[k];
+        const CollideResult c = collide(*shape_a, pose_a, *shape_b, placed, request);
+        if (c.status == Status::ok && c.collide) {
+          out = std::min(out, 0.0);
+          continue;
+        }
+      }
       DistanceRequest request;
-      request.cache = &caches[pair++];
-      const DistanceResult r = distance(*shape_a, pose_a, *shape_b, pose * pose_b, request);
+      request.cache = &caches.gjk[k];
+      const DistanceResult r = distance(*shape_a, pose_a, *shape_b, placed, request);
       if (r.status != Status::ok || !std::isfinite(r.distance)) return -std::numeric_limits<double>::infinity();
+      caches.overlapped[k] = r.distance <= 0.0;
       out = std::min(out, r.distance);
     }
   return out;
@@ -311,7 +334,7 @@ std::optional<PrefilterPairTable> pair_table(const TableContext& ctx, const Pair
   // variables).
   std::vector<double> q = ctx.middle;
   const bool swept = sweep_top || sweep_bottom;
-  std::vector<GjkCache> caches, inner_caches;
+  PairCaches caches, inner_caches;
   // The bounds over the cell (or sub-cell) about (x0, x1), in cells, whose
   // points move at most `moves` from its centre's; and whether its
   // sub-cells could decide what it leaves open.
