@@ -27,7 +27,14 @@ std::string read_file_bytes(const std::filesystem::path& file) {
   if (const std::string problem = file_problem(file); !problem.empty()) fail(file, {}, "cannot open mesh file: " + problem);
   std::ifstream in(file, std::ios::binary);
   if (!in) fail(file, {}, "cannot open mesh file: not readable");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // In blocks: a character at a time (istreambuf_iterator) cost more than
+  // parsing a binary STL.
+  std::string bytes;
+  std::error_code size_error;
+  const std::uintmax_t size = std::filesystem::file_size(file, size_error);
+  if (!size_error) bytes.reserve(static_cast<std::size_t>(size));
+  char block[1 << 16];
+  while (in.read(block, sizeof block) || in.gcount() > 0) bytes.append(block, static_cast<std::size_t>(in.gcount()));
   if (in.bad()) fail(file, {}, "read error");
   if (bytes.empty()) fail(file, {}, "empty file");
   return bytes;
@@ -110,10 +117,7 @@ std::string quote(std::string_view token) {
   return "'" + s + "'";
 }
 
-std::string coordinate_problem(double raw, double scale) {
-  // Every coordinate of a file is asked: the answer for a good one costs no
-  // stream.
-  if (std::isfinite(raw) && std::isfinite(raw * scale)) return {};
+std::string coordinate_problem_text(double raw, double scale) {
   std::ostringstream m;
   if (!std::isfinite(raw)) {
     m << "vertex coordinate is not finite (" << raw << ")";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -70,8 +71,14 @@ bool keyword_is(std::string_view token, std::string_view keyword);
 /// Quoted token for messages, shortened when long.
 std::string quote(std::string_view token);
 
-/// Empty when raw·scale is a usable coordinate, else why not.
-std::string coordinate_problem(double raw, double scale);
+/// Why raw·scale is not a usable coordinate (empty when it is).
+std::string coordinate_problem_text(double raw, double scale);
+/// Empty when raw·scale is a usable coordinate, else why not. Every
+/// coordinate of a file is asked: a good one costs two comparisons.
+inline std::string coordinate_problem(double raw, double scale) {
+  if (std::isfinite(raw) && std::isfinite(raw * scale)) return {};
+  return coordinate_problem_text(raw, scale);
+}
 
 /// Appends the triangles of a polygon (indices into `vertices`) to `out`:
 /// a triangle as it is, a planar convex polygon as a fan from its first
