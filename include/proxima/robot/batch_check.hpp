@@ -31,9 +31,10 @@ namespace proxima::robot {
 /// pair proven within is the answer and the narrow phase runs only on the
 /// open pairs before it. The answers are the same either way, only the
 /// work differs (the narrow-phase statuses of pairs proven apart are not
-/// asked). Off by default: it pays on the Panda (2× to 3×) but not yet on
-/// the UR5 (docs/robot.md, "Batches of configurations"), and its first use
-/// fits the spheres and pair tables (a few hundred ms).
+/// asked). Off by default: it pays on both shipped robots, but little on
+/// the UR5's random rows, most of which collide (docs/robot.md, "Batches
+/// of configurations"), and its first use measures the pair tables (0.2 s
+/// for the Panda, 1 s for the UR5).
 std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, const PreparedEnvironment& env,
                                                   std::span<const double> qs, double tolerance = 0.0,
                                                   const Transform& base = Transform::identity(), int threads = 1,
