@@ -8,11 +8,11 @@
 // edges are the piece's edges clipped at the plane and the sides of the
 // cut face (the crossings' outline in the plane), so a cut needs no hull
 // of its own: only the core's first hull is qhull's (through
-// ConvexPolytope, or the polytope's own). A ball around a piece's vertices holds the
-// piece (a ball is convex), and the core's inflation added to its radius
-// holds the piece ⊕ ball(inflation): the balls hold the whole shape with its
-// margin, whatever the points are. A mesh's core is its vertices' hull,
-// which holds its surface.
+// ConvexPolytope, or the polytope's own). A ball around a piece's vertices
+// holds the piece (a ball is convex), and the core's inflation added to
+// its radius holds the piece ⊕ ball(inflation): the balls hold the whole
+// shape with its margin, whatever the points are. A mesh's core is its
+// vertices' hull, which holds its surface.
 #include <proxima/robot/sphere_prefilter.hpp>
 
 #include <algorithm>
