@@ -12,6 +12,7 @@
 #include <proxima/shape/convex_polytope.hpp>
 
 #include "../support/random.hpp"
+#include "../support/test_shapes.hpp"
 
 namespace proxima {
 namespace {
@@ -163,7 +164,7 @@ std::vector<Vec3> search_directions(testing::Rng& rng) {
   for (int x = -1; x <= 1; ++x)
     for (int y = -1; y <= 1; ++y)
       for (int z = -1; z <= 1; ++z) d.emplace_back(x, y, z);
-  for (int i = 0; i < 3000; ++i) d.push_back(rng.unit_vector());
+  for (int i = 0; i < testing::scaled(3000); ++i) d.push_back(rng.unit_vector());
   for (int i = 0; i < 100; ++i) d.push_back(1e-300 * rng.unit_vector());
   for (int i = 0; i < 100; ++i) d.push_back(1e300 * rng.unit_vector());
   return d;

@@ -29,6 +29,7 @@
 
 #include "scene.hpp"
 #include "../support/temp_files.hpp"
+#include "../support/test_shapes.hpp"
 
 namespace proxima {
 namespace {
@@ -165,7 +166,12 @@ TEST(PandaMugGrasp, LiftsTheScannedMugTwentyCentimetresWithoutSlip) {
   int fallbacks = 0;  // steps whose Lemke run failed and PGS answered
   std::vector<double> squeeze, weakest, left_normal, left_share;
   Vec3 previous = Vec3::Zero();
-  const int steps = static_cast<int>(std::lround(end / dt));
+  // The sanitizer run (testing::reduced_run) stops 0.2 s into the lift: the
+  // grasp, the first of the lift and every contact path under the checkers;
+  // the rise and the hold are the full run's.
+  const bool reduced = testing::reduced_run();
+  const double run_end = reduced ? lift_start + 0.2 : end;
+  const int steps = static_cast<int>(std::lround(run_end / dt));
   double energy_start = 0.0, energy_min = 1e300, energy_max = -1e300;
   for (int i = 1; i <= steps; ++i) {
     sr.drive(rw);
@@ -219,8 +225,20 @@ TEST(PandaMugGrasp, LiftsTheScannedMugTwentyCentimetresWithoutSlip) {
             << " J from " << energy_start << "; " << ms / steps << " ms/step at dt " << dt * 1e3 << " ms; "
             << fallbacks << " Lemke fallbacks\n";
 
-  EXPECT_NEAR(rise, lift, 0.01);
   EXPECT_LT(slip, 0.002);
+  EXPECT_LE(fallbacks, steps / 100);
+  if (reduced) {
+    // The mug has risen with the hand, about as far as the commanded joints
+    // then lift it (1.85 cm against 1.98 when this was written: the arm's PD
+    // lags its targets).
+    Eigen::VectorXd q_now;
+    sr.target_at(run_end, q_now, qd);
+    const double commanded = hand_z(q_now) - hand_z(q_grasp);
+    EXPECT_GT(commanded, 0.015);
+    EXPECT_NEAR(rise, commanded, 0.005);
+    return;
+  }
+  EXPECT_NEAR(rise, lift, 0.01);
   EXPECT_LT(hold_speed, 0.001);
   // Friction alone carries the weight only if every finger presses at least
   // m g / (2 μ).
@@ -236,8 +254,8 @@ TEST(PandaMugGrasp, LiftsTheScannedMugTwentyCentimetresWithoutSlip) {
   EXPECT_NEAR(share.max, kFingerEffort / 2, 1e-2 * kFingerEffort);
   // Fingers, mug and table make degenerate problems (more contacts than
   // freedoms); Lemke's ratio test must still solve nearly all of them (a
-  // tie rule relative to the ratio left 360 of 2,100 steps to PGS).
-  EXPECT_LE(fallbacks, steps / 100);
+  // tie rule relative to the ratio left 360 of 2,100 steps to PGS): checked
+  // above, on the run's steps.
 }
 
 }  // namespace
