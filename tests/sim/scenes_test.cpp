@@ -376,12 +376,21 @@ TEST(Scenes, CubeStackHoldsWithLemke) {
   s.metrics[0].from = testing::reduced_run() ? 0.25 : 0.3;  // settled by 0.2 s
   const apps::SimRunResult r = apps::run_scene(s, s.metrics[0].from + (testing::reduced_run() ? 0.02 : 1.0), nullptr);
   // Half the paper's 0.1 mm. The drift depends on the rounding of Eigen's
-  // matrix products, whose blocking follows the cache sizes Eigen reads off
-  // the CPU: the same build drifts 0.022 mm with (L1, L2, L3) = (32 KB,
-  // 512 KB, 256 MB) and 1e-6 mm with (48 KB, 2 MB, 32 MB) set by
+  // matrix products, whose blocking follows the cache sizes Eigen uses: the
+  // same build drifts 0.022 mm with (L1, L2, L3) = (32 KB, 256 KB, 2 MB),
+  // the fixed sizes below, and 1e-6 mm with (48 KB, 2 MB, 32 MB) set by
   // Eigen::setCpuCacheSizes.
   EXPECT_LE(metric(r, "drift_mm"), 0.05);
   EXPECT_NEAR(metric(r, "height"), 0.95, 1e-3);
+}
+
+TEST(Scenes, EigenBlocksProductsByFixedCacheSizes) {
+  // The simulator's answers are the same on every machine for one build only
+  // if Eigen blocks its products by fixed cache sizes (EIGEN_NO_CPUID), not
+  // by those it would read off this CPU.
+  EXPECT_EQ(Eigen::l1CacheSize(), 32 * 1024);
+  EXPECT_EQ(Eigen::l2CacheSize(), 256 * 1024);
+  EXPECT_EQ(Eigen::l3CacheSize(), 2 * 1024 * 1024);
 }
 
 // The driven scenes against their closed forms (the metrics report both;
