@@ -194,17 +194,51 @@ def scene():
     }
 
 
+# How far a shipped number may be from the script's: the waypoints are
+# rounded to 1e-6, and numpy's matrix products take another kernel on
+# another processor (OpenBLAS picks one for the CPU it runs on), so the
+# last rounded digit of a value near a half may differ by one.
+CHECK_TOLERANCE = 2e-6
+
+
+def first_difference(shipped, written, where="the scene"):
+    """Where `shipped` and `written` differ (numbers by more than
+    CHECK_TOLERANCE, anything else at all), or None."""
+    if isinstance(shipped, dict) and isinstance(written, dict):
+        if shipped.keys() != written.keys():
+            return f"{where}: keys {sorted(shipped)} against {sorted(written)}"
+        for k in shipped:
+            found = first_difference(shipped[k], written[k], f"{where}.{k}")
+            if found is not None:
+                return found
+        return None
+    if isinstance(shipped, list) and isinstance(written, list):
+        if len(shipped) != len(written):
+            return f"{where}: {len(shipped)} items against {len(written)}"
+        for i, (a, b) in enumerate(zip(shipped, written)):
+            found = first_difference(a, b, f"{where}[{i}]")
+            if found is not None:
+                return found
+        return None
+    numbers = (int, float)
+    if (isinstance(shipped, numbers) and isinstance(written, numbers) and not isinstance(shipped, bool)
+            and not isinstance(written, bool)):
+        return None if abs(shipped - written) <= CHECK_TOLERANCE else f"{where}: {shipped} against {written}"
+    return None if shipped == written else f"{where}: {shipped!r} against {written!r}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="compare with the shipped scene instead of writing it")
     args = ap.parse_args()
-    text = json.dumps(scene(), indent=1) + "\n"
+    written = scene()
     if args.check:
-        if SCENE.read_text() != text:
-            print(f"{SCENE} differs from what {__file__} writes", file=sys.stderr)
+        where = first_difference(json.loads(SCENE.read_text()), written)
+        if where is not None:
+            print(f"{SCENE} differs from what {__file__} writes, at {where}", file=sys.stderr)
             return 1
         return 0
-    SCENE.write_text(text)
+    SCENE.write_text(json.dumps(written, indent=1) + "\n")
     return 0
 
 
