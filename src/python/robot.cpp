@@ -481,8 +481,9 @@ void bind_robot(py::module_& m) {
            py::arg("threads") = 1, py::arg("prefilter") = false,
            "Validity of N joint vectors (N, dof): collide[i] when any self or environment pair touches. "
            "threads: how many threads share the rows (0: every hardware thread). prefilter: rows the robot's "
-           "bounding spheres prove free skip the exact check (the answers are the same; off by default, as it "
-           "saves about what it costs on the shipped robots). "
+           "bounding spheres prove free skip the exact check (the answers are the same, two to four times sooner "
+           "on the shipped robots; off by default, as its first use measures the robot's pair tables, 0.1 s for "
+           "the Panda and 1 s for the UR5, which a batch repays only over some hundred thousand rows). "
            "Runs without the GIL; the answers are the single check's, in input order, whatever the number of "
            "threads -> CollideBatchResult.");
 }
