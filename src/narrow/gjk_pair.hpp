@@ -125,8 +125,11 @@ DistanceResult incremental_depth(const A& a, const Transform& ta, const B& b, co
   } else if constexpr (kPolyhedral<A> && kPolyhedral<B>) {
     // EPA is as exact here and 6–12× faster than the SAT on 200-vertex
     // hulls against a box or each other; the SAT answers when it stalls.
+    // EPA places its witnesses on both shapes (the automatic path returns
+    // them as they are); the SAT's are placed below.
     r = epa_depth(a, ta, b, tb, simplex);
-    if (r.status != Status::ok) r = sat_pair(a, ta, b, tb);
+    if (r.status == Status::ok) return r;
+    r = sat_pair(a, ta, b, tb);
   }
   if constexpr (kPolytopeCapsule<A, B>) r = polytope_capsule_depth(a, ta, b, tb, guess);
   if (r.status == Status::ok) return witnessed(a, ta, b, tb, r);
