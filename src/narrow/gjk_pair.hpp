@@ -209,8 +209,13 @@ DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const 
     case Method::sat:
       if constexpr (kPolyhedral<A> && kPolyhedral<B>) return witnessed(a, ta, b, tb, sat_pair(a, ta, b, tb));
       if constexpr (kPolytopeCapsule<A, B>) {
-        const DistanceResult r = polytope_capsule_depth(a, ta, b, tb, Vec3::Zero());
-        if (r.status != Status::not_implemented) return witnessed(a, ta, b, tb, r);
+        // As the automatic path: the SAT says when its witness is on the
+        // polytope by construction, and only the other one is checked.
+        bool on_polytope = false;
+        DistanceResult r = polytope_capsule_depth(a, ta, b, tb, Vec3::Zero(), nullptr, &on_polytope);
+        if (r.status == Status::not_implemented) break;
+        if (has_depth(r.status)) ensure_depth_witnesses(a, ta, b, tb, r, on_polytope);
+        return r;
       }
       break;
     case Method::incremental:
