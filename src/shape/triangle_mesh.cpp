@@ -3,6 +3,7 @@
 // triangle soup.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -28,25 +29,29 @@ std::string label(const std::string& name) {
 void require_margin(const std::string& name, double margin) { detail::require_margin(label(name).c_str(), margin); }
 
 // Every undirected edge must be met exactly twice, once in each direction:
-// equivalently, no directed edge repeats and each one's reverse is present.
-// Sorted 64-bit directed edges keep this at 24 bytes per triangle and
-// deterministic for million-triangle soups, where a hash map would not be.
+// equivalently, the edges that run from the lower index to the higher
+// ("forward") and those that run back, each as the undirected key
+// (lower << 32 | higher), are the same set twice over with no key
+// repeated. Two sorted arrays of 64-bit keys keep this at 24 bytes per
+// triangle, deterministic for million-triangle soups (where a hash map
+// would not be) and without a search per edge.
 bool closed_and_oriented(const std::vector<TriangleIndices>& triangles) {
-  std::vector<std::uint64_t> directed;
-  directed.reserve(3 * triangles.size());
+  std::vector<std::uint64_t> forward, backward;
+  forward.reserve(3 * triangles.size() / 2 + 1);
+  backward.reserve(3 * triangles.size() / 2 + 1);
   for (const TriangleIndices& t : triangles) {
     for (std::size_t k = 0; k < 3; ++k) {
       const std::uint64_t a = t[k], b = t[(k + 1) % 3];
       // A repeated index makes an edge of one point, its own reverse.
       if (a == b) return false;
-      directed.push_back((a << 32) | b);
+      if (a < b) forward.push_back((a << 32) | b);
+      else backward.push_back((b << 32) | a);
     }
   }
-  std::sort(directed.begin(), directed.end());
-  if (std::adjacent_find(directed.begin(), directed.end()) != directed.end()) return false;
-  return std::all_of(directed.begin(), directed.end(), [&](std::uint64_t e) {
-    return std::binary_search(directed.begin(), directed.end(), (e << 32) | (e >> 32));
-  });
+  if (forward.size() != backward.size()) return false;
+  std::sort(forward.begin(), forward.end());
+  std::sort(backward.begin(), backward.end());
+  return forward == backward && std::adjacent_find(forward.begin(), forward.end()) == forward.end();
 }
 
 }  // namespace

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <cmath>
 #include <functional>
+#include <cstdint>
 #include <limits>
+#include <map>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -131,6 +135,69 @@ TEST(TriangleMesh, ClosednessNeedsEveryEdgeTwiceInOppositeDirections) {
   EXPECT_FALSE(with_dup.is_closed());
   // A repeated index is an edge of one point that no triangle can oppose.
   EXPECT_FALSE(TriangleMesh({Vec3::Zero(), Vec3::UnitX()}, {{0, 0, 1}, {0, 1, 0}}).is_closed());
+}
+
+// Closed and consistently oriented, counted directly: every directed edge
+// met once and its reverse met once, no edge of one point.
+bool closed_by_counting(const std::vector<TriangleIndices>& triangles) {
+  std::map<std::pair<std::uint32_t, std::uint32_t>, int> count;
+  for (const TriangleIndices& t : triangles)
+    for (std::size_t k = 0; k < 3; ++k) {
+      if (t[k] == t[(k + 1) % 3]) return false;
+      ++count[{t[k], t[(k + 1) % 3]}];
+    }
+  for (const auto& [edge, n] : count) {
+    const auto back = count.find({edge.second, edge.first});
+    if (n != 1 || back == count.end() || back->second != 1) return false;
+  }
+  return true;
+}
+
+TEST(TriangleMesh, ClosednessAgreesWithCountingOnEditedTori) {
+  // A closed torus grid of 6 × 5 cells, edited at random: a triangle
+  // removed, flipped, repeated, re-pointed at another vertex, or a triangle
+  // and its reverse added.
+  constexpr std::uint32_t n = 6, m = 5;
+  std::vector<Vec3> v;
+  for (std::uint32_t i = 0; i < n; ++i)
+    for (std::uint32_t j = 0; j < m; ++j) v.emplace_back(i, j, 0.1 * (i + j));
+  const auto id = [&](std::uint32_t i, std::uint32_t j) { return (i % n) * m + j % m; };
+  std::vector<TriangleIndices> torus;
+  for (std::uint32_t i = 0; i < n; ++i)
+    for (std::uint32_t j = 0; j < m; ++j) {
+      torus.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+      torus.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+    }
+  ASSERT_TRUE(TriangleMesh(v, torus).is_closed());
+  std::mt19937 rng(11);
+  int closed = 0, open = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::vector<TriangleIndices> t = torus;
+    const int edits = 1 + static_cast<int>(rng() % 3);
+    for (int e = 0; e < edits; ++e) {
+      const std::size_t k = rng() % t.size();
+      switch (rng() % 5) {
+        case 0: t.erase(t.begin() + static_cast<std::ptrdiff_t>(k)); break;
+        case 1: std::swap(t[k][1], t[k][2]); break;
+        case 2: t.push_back(t[k]); break;
+        case 3: t[k][rng() % 3] = static_cast<std::uint32_t>(rng() % v.size()); break;
+        default: {
+          const TriangleIndices added = {static_cast<std::uint32_t>(rng() % v.size()),
+                                         static_cast<std::uint32_t>(rng() % v.size()),
+                                         static_cast<std::uint32_t>(rng() % v.size())};
+          t.push_back(added);
+          t.push_back({added[0], added[2], added[1]});
+        }
+      }
+    }
+    const bool expected = closed_by_counting(t);
+    ASSERT_EQ(TriangleMesh(v, t).is_closed(), expected) << "trial " << trial;
+    (expected ? closed : open) += 1;
+  }
+  // Both answers are exercised: a triangle flipped twice, or a pair added
+  // on fresh edges, stays closed.
+  EXPECT_GT(closed, 100);
+  EXPECT_GT(open, 1000);
 }
 
 TEST(TriangleMesh, FlatClosedMeshEnclosesNothingAndNeverNaN) {
