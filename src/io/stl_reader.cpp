@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstdint>
 #include <sstream>
-#include <unordered_map>
 
 #include "mesh_source.hpp"
 
@@ -21,27 +21,46 @@ constexpr std::size_t kPreamble = 84;  // header + uint32 triangle count
 constexpr std::size_t kRecord = 50;    // normal, 3 corners (float32), uint16 attribute
 
 // Corner → vertex index, merging exactly equal coordinates. -0 and +0 are
-// one vertex (they are the same point; files mix them).
+// one vertex (they are the same point; files mix them). An open-addressing
+// table of vertex indices (the key is the vertex itself, compared with ==,
+// which takes -0 for +0), at most half full: no allocation per vertex, four
+// bytes per slot, where a node-based map spent most of a large file's read
+// in malloc.
 class Welder {
  public:
   std::uint32_t index(const Vec3& x) {
-    const Key k{x.x() + 0.0, x.y() + 0.0, x.z() + 0.0};  // + 0.0 turns -0 into +0
-    const auto [it, fresh] = map_.try_emplace(k, static_cast<std::uint32_t>(vertices_.size()));
-    if (fresh) vertices_.push_back(x);
-    return it->second;
+    if (2 * (vertices_.size() + 1) > slots_.size()) grow();
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t at = hash(x) & mask;; at = (at + 1) & mask) {
+      const std::uint32_t v = slots_[at];
+      if (v == kEmpty) {
+        slots_[at] = static_cast<std::uint32_t>(vertices_.size());
+        vertices_.push_back(x);
+        return slots_[at];
+      }
+      if (vertices_[v] == x) return v;
+    }
   }
   std::vector<Vec3> take() { return std::move(vertices_); }
 
  private:
-  using Key = std::array<double, 3>;
-  struct Hash {
-    std::size_t operator()(const Key& k) const {
-      std::uint64_t h = 0xcbf29ce484222325ull;
-      for (double d : k) h = (h ^ std::bit_cast<std::uint64_t>(d)) * 0x100000001b3ull;
-      return static_cast<std::size_t>(h ^ (h >> 29));
+  static constexpr std::uint32_t kEmpty = 0xffffffffu;
+  static std::size_t hash(const Vec3& x) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (int c = 0; c < 3; ++c) h = (h ^ std::bit_cast<std::uint64_t>(x[c] + 0.0)) * 0x100000001b3ull;  // + 0.0: -0 as +0
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+  // Twice the slots, every vertex placed again.
+  void grow() {
+    slots_.assign(std::max<std::size_t>(64, 2 * slots_.size()), kEmpty);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::uint32_t v = 0; v < vertices_.size(); ++v) {
+      std::size_t at = hash(vertices_[v]) & mask;
+      while (slots_[at] != kEmpty) at = (at + 1) & mask;
+      slots_[at] = v;
     }
-  };
-  std::unordered_map<Key, std::uint32_t, Hash> map_;
+  }
+  std::vector<std::uint32_t> slots_;
   std::vector<Vec3> vertices_;
 };
 

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <limits>
+#include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -85,6 +89,38 @@ TEST(StlReader, BinaryRoundTripEvenWithSolidHeader) {
     expect_tetrahedron(m, 2.0);
     EXPECT_EQ(m.name(), path.string());
   }
+}
+
+TEST(StlReader, LargeShuffledGridWeldsEveryCornerInOrderOfFirstUse) {
+  // 120 × 120 squares of two facets each, in shuffled order: 14,641
+  // distinct corners, enough to grow the welder's table many times. The
+  // vertices are the distinct corners in the order the file first uses
+  // them, and every triangle's corners are its facet's.
+  constexpr int k = 120;
+  std::vector<Facet> facets;
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < k; ++j) {
+      const auto p = [](int x, int y) { return std::array<float, 3>{0.25f * x, 0.5f * y, 0.125f * ((x * 7 + y * 3) % 5)}; };
+      facets.push_back({{p(i, j), p(i + 1, j), p(i + 1, j + 1)}});
+      facets.push_back({{p(i, j), p(i + 1, j + 1), p(i, j + 1)}});
+    }
+  std::mt19937 rng(3);
+  std::shuffle(facets.begin(), facets.end(), rng);
+  TempDir dir;
+  const TriangleMesh m =
+      read_stl(dir.write("grid.stl", binary_stl(facets, "grid", static_cast<std::uint32_t>(facets.size()))));
+  ASSERT_EQ(m.triangle_count(), facets.size());
+  EXPECT_EQ(m.vertices().size(), static_cast<std::size_t>((k + 1) * (k + 1)));
+  EXPECT_FALSE(m.is_closed());
+  std::map<std::array<float, 3>, std::uint32_t> first_use;
+  for (std::size_t t = 0; t < facets.size(); ++t)
+    for (std::size_t c = 0; c < 3; ++c) {
+      const auto corner = facets[t][c];
+      const auto [at, fresh] = first_use.try_emplace(corner, static_cast<std::uint32_t>(first_use.size()));
+      ASSERT_EQ(m.triangles()[t][c], at->second) << "triangle " << t << " corner " << c;
+      ASSERT_EQ(m.corner(t, c), Vec3(corner[0], corner[1], corner[2]));
+      (void)fresh;
+    }
 }
 
 TEST(StlReader, BinaryWithWrongCountOrTruncatedIsRejectedAtTheCount) {
