@@ -28,9 +28,12 @@ inline bool has_depth(Status s) {
 
 // A depth answer with its witnesses on both shapes (EPA's need nothing:
 // they are combinations of support points on the two support features).
+// `polytope_known`: the SAT put the polytope's witness on it by
+// construction, and only the other one is checked.
 template <class A, class B>
-DistanceResult witnessed(const A& a, const Transform& ta, const B& b, const Transform& tb, DistanceResult r) {
-  if (has_depth(r.status)) ensure_depth_witnesses(a, ta, b, tb, r);
+DistanceResult witnessed(const A& a, const Transform& ta, const B& b, const Transform& tb, DistanceResult r,
+                         bool polytope_known = false) {
+  if (has_depth(r.status)) ensure_depth_witnesses(a, ta, b, tb, r, polytope_known);
   return r;
 }
 
@@ -209,13 +212,9 @@ DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const 
     case Method::sat:
       if constexpr (kPolyhedral<A> && kPolyhedral<B>) return witnessed(a, ta, b, tb, sat_pair(a, ta, b, tb));
       if constexpr (kPolytopeCapsule<A, B>) {
-        // As the automatic path: the SAT says when its witness is on the
-        // polytope by construction, and only the other one is checked.
         bool on_polytope = false;
-        DistanceResult r = polytope_capsule_depth(a, ta, b, tb, Vec3::Zero(), nullptr, &on_polytope);
-        if (r.status == Status::not_implemented) break;
-        if (has_depth(r.status)) ensure_depth_witnesses(a, ta, b, tb, r, on_polytope);
-        return r;
+        const DistanceResult r = polytope_capsule_depth(a, ta, b, tb, Vec3::Zero(), nullptr, &on_polytope);
+        if (r.status != Status::not_implemented) return witnessed(a, ta, b, tb, r, on_polytope);
       }
       break;
     case Method::incremental:

@@ -116,10 +116,9 @@ TEST(StlReader, LargeShuffledGridWeldsEveryCornerInOrderOfFirstUse) {
   for (std::size_t t = 0; t < facets.size(); ++t)
     for (std::size_t c = 0; c < 3; ++c) {
       const auto corner = facets[t][c];
-      const auto [at, fresh] = first_use.try_emplace(corner, static_cast<std::uint32_t>(first_use.size()));
+      const auto at = first_use.try_emplace(corner, static_cast<std::uint32_t>(first_use.size())).first;
       ASSERT_EQ(m.triangles()[t][c], at->second) << "triangle " << t << " corner " << c;
       ASSERT_EQ(m.corner(t, c), Vec3(corner[0], corner[1], corner[2]));
-      (void)fresh;
     }
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <cmath>
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <random>
