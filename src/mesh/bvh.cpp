@@ -4,13 +4,16 @@
 // axis, the split cost N_L·A_L + N_R·A_R swept over bucket boundaries) or
 // the object median. Duplicate triangles (equal centroids) split by count.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <string>
 
 #include <Eigen/Eigenvalues>
 
 #include <proxima/core/error.hpp>
+#include <proxima/core/parallel.hpp>
 #include <proxima/mesh/bvh.hpp>
 
 #include "smooth_edges.hpp"
@@ -23,6 +26,9 @@ constexpr int kBins = 16;
 // tree stays shallower than kMaxSahDepth + 32 whatever the input, and the
 // traversal stacks are fixed arrays.
 constexpr int kMaxSahDepth = 40;
+// Meshes of fewer triangles are built on the calling thread: a thread's
+// start (tens of microseconds) is then a fair share of the whole build.
+constexpr std::size_t kParallelFrom = 8192;
 
 // Float bounds that contain the double interval [lo, hi].
 float round_down(double x) {
@@ -48,31 +54,65 @@ double half_area(const Aabb& b) {
   return d.x() * d.y() + d.y() * d.z() + d.z() * d.x();
 }
 
+// A node's triangles: the run order[first, second) of the final order.
+using Range = std::pair<std::uint32_t, std::uint32_t>;
+
+struct Task {
+  std::uint32_t node, begin, end;
+  int depth;
+};
+
+// Nodes of one part of the tree in the serial build's layout (a node's two
+// children adjacent, allocated when it is split; then the left child's
+// descendants; then the right's), with their per-node records. The top of
+// the tree leaves its small subtrees to be built apart (`deferred`); each
+// of those is built, root at 0, in a Subtree of its own.
+struct Subtree {
+  std::vector<BvhNode> nodes;
+  std::vector<BvhObb> obbs;     // BvhVolume::obb
+  std::vector<Range> range;     // BvhVolume::rss
+  std::vector<char> merged;     // BvhVolume::rss: RSS from the children's (merge_rss), not from the corners
+  std::vector<int> deferred;    // per node: the index of the task built apart, or −1
+  std::vector<Task> tasks;      // the tasks built apart
+  int depth = 0;
+};
+
 struct Builder {
+  Builder(const TriangleMesh& m, const BvhOptions& o, const Vec3& centre, int thread_count, const BvhProgress& p)
+      : mesh(m), opt(o), origin(centre), threads(thread_count), progress(&p) {}
+
   const TriangleMesh& mesh;
   BvhOptions opt;
   Vec3 origin;
+  int threads = 1;               // the threads the build runs on
   std::vector<Aabb> boxes;       // per triangle, relative to origin
   std::vector<Vec3> centroids;   // of the boxes
   std::vector<std::uint32_t> order;
   std::vector<BvhNode> nodes;
   std::vector<BvhObb> obbs;
   std::vector<BvhRss> rss;
+  std::vector<Range> range;      // each node's run of order (BvhVolume::rss)
+  std::vector<char> merged;      // as Subtree::merged
   int depth = 0;
-  std::vector<Vec3> corners{};  // fit_rss's scratch: one node's corners, relative to its reference
   std::vector<Vec3> sorted_corners{};  // every triangle's corners (minus origin) in the final order
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> range{};  // each node's run of order
-  std::vector<char> merged{};  // RSS from the children's (merge_rss), not from the corners
   const BvhProgress* progress = nullptr;  // the caller's, or null
+  // Triangles placed in leaves so far, by every thread: the split's share
+  // of the build. Reports go out from the calling thread alone.
+  std::atomic<std::size_t> in_leaves{0};
+  std::size_t next_report = 0;
 
   void report(double fraction) const {
     if (progress != nullptr && *progress) (*progress)(fraction);
   }
-
-  struct Task {
-    std::uint32_t node, begin, end;
-    int depth;
-  };
+  // On the calling thread (parallel_for's thread 0): a report for every
+  // hundredth of the triangles placed since the last one.
+  void report_leaves(int thread) {
+    if (thread != 0) return;
+    const std::size_t n = order.size(), placed = in_leaves.load(std::memory_order_relaxed);
+    if (placed < next_report) return;
+    next_report = placed + n / 100 + 1;
+    report(0.8 * static_cast<double>(placed) / static_cast<double>(n));
+  }
 
   void set_box(BvhNode& n, const Aabb& b) const {
     for (int k = 0; k < 3; ++k) {
@@ -155,7 +195,8 @@ struct Builder {
   // sphere's rounded rim), and the radius is finally measured from every
   // corner to the stored float parallelogram, so containment does not rest
   // on the axes being orthonormal or on the shrink being right.
-  BvhRss fit_rss(std::uint32_t begin, std::uint32_t end, const Vec3& ref) {
+  // `corners`: the calling thread's scratch.
+  BvhRss fit_rss(std::uint32_t begin, std::uint32_t end, const Vec3& ref, std::vector<Vec3>& corners) const {
     // The node's corners relative to ref, from the corners laid out in the
     // final triangle order (contiguous for every node).
     corners.clear();
@@ -352,91 +393,168 @@ struct Builder {
     return mid;
   }
 
+  // The subtree of `root` (its node at 0 of `out`), depth first as the
+  // serial build goes. With `grain` > 0, a task of at most `grain`
+  // triangles is not built but recorded in out.tasks, its node marked.
+  void grow(const Task& root, std::uint32_t grain, Subtree& out, int thread) {
+    const bool with_obb = opt.volume == BvhVolume::obb, with_rss = opt.volume == BvhVolume::rss;
+    const auto add_nodes = [&](std::size_t count) {
+      out.nodes.resize(out.nodes.size() + count);
+      if (with_obb) out.obbs.resize(out.nodes.size());
+      if (with_rss) {
+        out.range.resize(out.nodes.size());
+        out.merged.resize(out.nodes.size());
+      }
+      if (grain > 0) out.deferred.resize(out.nodes.size(), -1);
+    };
+    out.nodes.clear();
+    add_nodes(1);
+    std::vector<Task> stack{{0, root.begin, root.end, root.depth}};
+    while (!stack.empty()) {
+      const Task task = stack.back();
+      stack.pop_back();
+      const std::uint32_t count = task.end - task.begin;
+      if (grain > 0 && count <= grain) {
+        out.deferred[task.node] = static_cast<int>(out.tasks.size());
+        out.tasks.push_back(task);
+        continue;
+      }
+      out.depth = std::max(out.depth, task.depth);
+      Aabb box;
+      for (std::uint32_t i = task.begin; i < task.end; ++i) box.extend(boxes[order[i]]);
+      BvhNode& node = out.nodes[task.node];
+      set_box(node, box);
+      if (with_obb) out.obbs[task.node] = fit_obb(task.begin, task.end);
+      if (with_rss) {
+        out.range[task.node] = {task.begin, task.end};
+        out.merged[task.node] = task.depth % 2 == 1 && count > kExactRss;
+      }
+      if (count <= static_cast<std::uint32_t>(opt.leaf_size)) {
+        node.index = task.begin;
+        node.count = count;
+        in_leaves.fetch_add(count, std::memory_order_relaxed);
+        report_leaves(thread);
+        continue;
+      }
+      const std::uint32_t mid = split(task.begin, task.end, task.depth);
+      const auto child = static_cast<std::uint32_t>(out.nodes.size());
+      node.index = child;
+      node.count = 0;
+      add_nodes(2);
+      stack.push_back({child + 1, mid, task.end, task.depth + 1});
+      stack.push_back({child, task.begin, mid, task.depth + 1});
+    }
+  }
+
+  // Copies node i of `from` to slot `at` of the whole tree, its children's
+  // index moved by `shift`.
+  void place(const Subtree& from, std::size_t i, std::size_t at, std::int64_t shift) {
+    BvhNode n = from.nodes[i];
+    if (!n.leaf()) n.index = static_cast<std::uint32_t>(static_cast<std::int64_t>(n.index) + shift);
+    nodes[at] = n;
+    if (!from.obbs.empty()) obbs[at] = from.obbs[i];
+    if (!from.range.empty()) {
+      range[at] = from.range[i];
+      merged[at] = from.merged[i];
+    }
+  }
+
+  // Lays out the top's node `i` at slot `at` and everything below it from
+  // slot `next` on, as the serial build numbers them: a split node's
+  // children at the next two slots, then the left child's descendants,
+  // then the right's; a subtree built apart is its own layout, shifted.
+  void lay_out(const Subtree& top, const std::vector<Subtree>& parts, std::size_t i, std::size_t at,
+               std::size_t& next) {
+    const int k = top.deferred[i];
+    if (k >= 0) {
+      const Subtree& part = parts[static_cast<std::size_t>(k)];
+      const auto shift = static_cast<std::int64_t>(next) - 1;  // its node j ≥ 1 goes to next + j − 1
+      place(part, 0, at, shift);
+      for (std::size_t j = 1; j < part.nodes.size(); ++j) place(part, j, next + j - 1, shift);
+      next += part.nodes.size() - 1;
+      return;
+    }
+    const BvhNode& n = top.nodes[i];
+    if (n.leaf()) {
+      place(top, i, at, 0);
+      return;
+    }
+    const std::size_t children = next;
+    next += 2;
+    place(top, i, at, static_cast<std::int64_t>(children) - static_cast<std::int64_t>(n.index));
+    lay_out(top, parts, n.index, children, next);
+    lay_out(top, parts, n.index + 1, children + 1, next);
+  }
+
   void run() {
     const std::size_t n = mesh.triangle_count();
     boxes.resize(n);
     centroids.resize(n);
     order.resize(n);
-    for (std::size_t t = 0; t < n; ++t) {
-      Aabb b;
-      for (int k = 0; k < 3; ++k) b.extend(Vec3(mesh.corner(t, k) - origin));
-      boxes[t] = b;
-      centroids[t] = b.center();
-      order[t] = static_cast<std::uint32_t>(t);
+    parallel_for(n, threads, [&](std::size_t begin, std::size_t end, int) {
+      for (std::size_t t = begin; t < end; ++t) {
+        Aabb b;
+        for (int k = 0; k < 3; ++k) b.extend(Vec3(mesh.corner(t, k) - origin));
+        boxes[t] = b;
+        centroids[t] = b.center();
+        order[t] = static_cast<std::uint32_t>(t);
+      }
+    });
+    next_report = n / 100 + 1;
+    // The top of the tree on this thread, down to subtrees of at most
+    // `grain` triangles (about sixteen a thread, each still worth a
+    // thread's time); those on every thread. The layout is the serial
+    // build's whatever the thread count (lay_out), so the hierarchy is too.
+    const auto grain = static_cast<std::uint32_t>(std::max<std::size_t>(4096, n / (16 * std::size_t(threads))));
+    Subtree top;
+    grow({0, 0, static_cast<std::uint32_t>(n), 0}, grain, top, 0);
+    std::vector<Subtree> parts(top.tasks.size());
+    parallel_for(parts.size(), threads, [&](std::size_t begin, std::size_t end, int thread) {
+      for (std::size_t k = begin; k < end; ++k) grow(top.tasks[k], 0, parts[k], thread);
+    });
+    std::size_t total = top.nodes.size() - top.tasks.size();
+    depth = top.depth;
+    for (const Subtree& p : parts) {
+      total += p.nodes.size();
+      depth = std::max(depth, p.depth);
     }
-    nodes.reserve(2 * (n / static_cast<std::size_t>(opt.leaf_size) + 1));
-    nodes.push_back(BvhNode{});
-    if (opt.volume == BvhVolume::obb) obbs.resize(1);
+    nodes.resize(total);
+    if (opt.volume == BvhVolume::obb) obbs.resize(total);
     if (opt.volume == BvhVolume::rss) {
-      rss.resize(1);
-      range.resize(1);
-      merged.resize(1);
+      rss.resize(total);
+      range.resize(total);
+      merged.resize(total);
     }
-    std::vector<Task> stack{{0, 0, static_cast<std::uint32_t>(n), 0}};
-    // Triangles placed in leaves so far: the split's share of the build.
-    std::size_t in_leaves = 0, next_report = n / 100 + 1;
-    while (!stack.empty()) {
-      const Task task = stack.back();
-      stack.pop_back();
-      depth = std::max(depth, task.depth);
-      Aabb box;
-      for (std::uint32_t i = task.begin; i < task.end; ++i) box.extend(boxes[order[i]]);
-      set_box(nodes[task.node], box);
-      if (opt.volume == BvhVolume::obb) obbs[task.node] = fit_obb(task.begin, task.end);
-      if (opt.volume == BvhVolume::rss) {
-        range[task.node] = {task.begin, task.end};
-        merged[task.node] = task.depth % 2 == 1 && task.end - task.begin > kExactRss;
-      }
-      const std::uint32_t count = task.end - task.begin;
-      if (count <= static_cast<std::uint32_t>(opt.leaf_size)) {
-        nodes[task.node].index = task.begin;
-        nodes[task.node].count = count;
-        in_leaves += count;
-        if (in_leaves >= next_report) {
-          next_report = in_leaves + n / 100 + 1;
-          report(0.8 * static_cast<double>(in_leaves) / static_cast<double>(n));
-        }
-        continue;
-      }
-      const std::uint32_t mid = split(task.begin, task.end, task.depth);
-      const auto child = static_cast<std::uint32_t>(nodes.size());
-      nodes[task.node].index = child;
-      nodes[task.node].count = 0;
-      nodes.push_back(BvhNode{});
-      nodes.push_back(BvhNode{});
-      if (opt.volume == BvhVolume::obb) obbs.resize(nodes.size());
-      if (opt.volume == BvhVolume::rss) {
-        rss.resize(nodes.size());
-        range.resize(nodes.size());
-        merged.resize(nodes.size());
-      }
-      stack.push_back({child + 1, mid, task.end, task.depth + 1});
-      stack.push_back({child, task.begin, mid, task.depth + 1});
-    }
+    std::size_t next = 1;
+    lay_out(top, parts, 0, 0, next);
+    std::vector<Subtree>().swap(parts);
     // RSS fits once the order is final: every node's triangles are then a
     // contiguous run of it, so the corners are gathered from the mesh once
     // (not once per level: on a million triangles the scattered reads were
     // most of the build) and each fit reads its run.
     if (opt.volume == BvhVolume::rss) {
       sorted_corners.resize(3 * order.size());
-      for (std::size_t i = 0; i < order.size(); ++i)
-        for (int k = 0; k < 3; ++k) sorted_corners[3 * i + std::size_t(k)] = mesh.corner(order[i], k) - origin;
-      for (std::size_t i = 0; i < nodes.size(); ++i) {
-        if (merged[i]) continue;
-        const BvhNode& nd = nodes[i];
-        const Vec3 ref(0.5 * (double(nd.lo[0]) + nd.hi[0]), 0.5 * (double(nd.lo[1]) + nd.hi[1]),
-                       0.5 * (double(nd.lo[2]) + nd.hi[2]));
-        rss[i] = fit_rss(range[i].first, range[i].second, ref);
-      }
+      parallel_for(order.size(), threads, [&](std::size_t begin, std::size_t end, int) {
+        for (std::size_t i = begin; i < end; ++i)
+          for (int k = 0; k < 3; ++k) sorted_corners[3 * i + std::size_t(k)] = mesh.corner(order[i], k) - origin;
+      });
+      std::vector<std::vector<Vec3>> scratch(static_cast<std::size_t>(threads));
+      parallel_for(nodes.size(), threads, [&](std::size_t begin, std::size_t end, int thread) {
+        for (std::size_t i = begin; i < end; ++i) {
+          if (merged[i]) continue;
+          const BvhNode& nd = nodes[i];
+          const Vec3 ref(0.5 * (double(nd.lo[0]) + nd.hi[0]), 0.5 * (double(nd.lo[1]) + nd.hi[1]),
+                         0.5 * (double(nd.lo[2]) + nd.hi[2]));
+          rss[i] = fit_rss(range[i].first, range[i].second, ref, scratch[static_cast<std::size_t>(thread)]);
+        }
+      });
       // A merged node's children sit at an even depth, fitted above.
-      for (std::size_t i = 0; i < nodes.size(); ++i)
-        if (merged[i]) rss[i] = merge_rss(rss[nodes[i].index], rss[nodes[i].index + 1]);
+      parallel_for(nodes.size(), threads, [&](std::size_t begin, std::size_t end, int) {
+        for (std::size_t i = begin; i < end; ++i)
+          if (merged[i]) rss[i] = merge_rss(rss[nodes[i].index], rss[nodes[i].index + 1]);
+      });
       std::vector<Vec3>().swap(sorted_corners);
-      std::vector<Vec3>().swap(corners);
     }
-    nodes.shrink_to_fit();
-    obbs.shrink_to_fit();
-    rss.shrink_to_fit();
     report(0.9);
   }
 };
@@ -446,20 +564,36 @@ struct Builder {
 Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options, const BvhProgress& progress) {
   if (options.leaf_size < 1 || options.leaf_size > 8)
     throw Error("bvh: leaf_size must be in 1..8 (got " + std::to_string(options.leaf_size) + ")");
+  int threads = 1;
+  try {
+    threads = thread_count(options.threads);
+  } catch (const Error& e) {
+    throw Error(std::string("bvh: ") + e.what());
+  }
   const auto start = std::chrono::steady_clock::now();
   auto d = std::make_shared<Data>(Data{std::move(mesh), {}, {}, {}, {}, Vec3::Zero(), 0, 0.0, options, {}, {}});
+  if (d->mesh.triangle_count() < kParallelFrom) threads = 1;
   Aabb bounds;
   for (const Vec3& v : d->mesh.vertices()) bounds.extend(v);
   d->origin = bounds.center();
-  Builder b{d->mesh, options, d->origin, {}, {}, {}, {}, {}, {}, 0};
-  b.progress = &progress;
+  // The smooth-edge flags need the mesh alone: on a thread of their own
+  // beside the hierarchy's build when there are threads to spare (the top
+  // of the tree is split on one thread).
+  const auto flags = [&d] { d->smooth_edges = mesh::detail::smooth_edges(d->mesh, 1e-3, &d->feature_owners); };
+  std::future<void> flagged;
+  if (threads > 1) flagged = std::async(std::launch::async, flags);
+  Builder b(d->mesh, options, d->origin, threads, progress);
   b.run();
+  if (flagged.valid()) {
+    flagged.get();
+  } else {
+    flags();
+  }
   d->nodes = std::move(b.nodes);
   d->obbs = std::move(b.obbs);
   d->rss = std::move(b.rss);
   d->order = std::move(b.order);
   d->depth = b.depth;
-  d->smooth_edges = mesh::detail::smooth_edges(d->mesh, 1e-3, &d->feature_owners);
   d->build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   data_ = std::move(d);
   b.report(1.0);

@@ -165,17 +165,21 @@ void bind_meshes(py::module_& m) {
   py::class_<Bvh>(m, "Bvh",
                   "A TriangleMesh with its bounding-volume hierarchy, built once: the form the queries take. "
                   "Immutable; share it between queries and threads.")
-      .def(py::init([](const TriangleMesh& mesh, const std::string& volume, int leaf_size, const std::string& split) {
+      .def(py::init([](const TriangleMesh& mesh, const std::string& volume, int leaf_size, const std::string& split,
+                       int threads) {
              BvhOptions o;
              o.volume = volume_arg(volume);
              o.split = split_arg(split);
              o.leaf_size = leaf_size;
+             o.threads = threads;
              py::gil_scoped_release unlocked;
              return Bvh(mesh, o);
            }),
            py::arg("mesh"), py::arg("volume") = "rss", py::arg("leaf_size") = 4, py::arg("split") = "sah",
-           "Bvh(mesh, volume='rss' | 'obb' | 'aabb', leaf_size=1..8, split='sah' | 'median'). The default "
-           "rectangle swept spheres speed up mesh-mesh distance.")
+           py::arg("threads") = 0,
+           "Bvh(mesh, volume='rss' | 'obb' | 'aabb', leaf_size=1..8, split='sah' | 'median', threads=0). The "
+           "default rectangle swept spheres speed up mesh-mesh distance. The build runs on `threads` threads "
+           "(0: every hardware thread; the same hierarchy whatever the count), without the GIL.")
       .def_property_readonly("mesh", &Bvh::mesh)
       .def_property_readonly("depth", &Bvh::depth)
       .def_property_readonly(

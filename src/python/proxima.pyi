@@ -252,6 +252,7 @@ class Bvh:
         volume: Literal["rss", "obb", "aabb"] = "rss",
         leaf_size: int = 4,
         split: Literal["sah", "median"] = "sah",
+        threads: int = 0,
     ) -> None: ...
     @property
     def mesh(self) -> TriangleMesh: ...

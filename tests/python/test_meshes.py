@@ -45,6 +45,29 @@ class MeshesTest(unittest.TestCase):
         self.assertGreaterEqual(b.depth, 1)
         self.assertEqual(b.mesh.triangle_count, 12)
 
+    def test_a_build_on_threads_answers_as_one_on_one_thread(self):
+        # A wavy 100 x 100 grid (20,000 triangles, enough to be split over
+        # threads): the same hierarchy and the same distances to spheres
+        # placed over it. The grid lies in |z| <= 0.02, which brackets them.
+        n = 100
+        x, y = np.meshgrid(np.arange(n + 1) * 0.01, np.arange(n + 1) * 0.01, indexing="ij")
+        z = 0.02 * np.sin(7.0 * x) * np.cos(5.0 * y)
+        vertices = np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1)
+        k = np.arange(n)[:, None] * (n + 1) + np.arange(n)[None, :]
+        k = k.ravel()
+        triangles = np.concatenate([np.stack([k, k + n + 1, k + n + 2], 1), np.stack([k, k + n + 2, k + 1], 1)])
+        mesh = proxima.TriangleMesh(vertices, triangles)
+        one = proxima.Bvh(mesh, threads=1)
+        two = proxima.Bvh(mesh, threads=2)
+        self.assertEqual((one.node_count, one.depth), (two.node_count, two.depth))
+        rng = np.random.default_rng(5)
+        for p in rng.uniform([0.0, 0.0, 0.1], [1.0, 1.0, 0.3], size=(20, 3)):
+            a = proxima.distance(one, None, proxima.Sphere(0.05), matrix(p=p))
+            b = proxima.distance(two, None, proxima.Sphere(0.05), matrix(p=p))
+            self.assertEqual(a.distance, b.distance)
+            self.assertGreaterEqual(a.distance, p[2] - 0.02 - 0.05 - 1e-12)
+            self.assertLessEqual(a.distance, p[2] + 0.02 - 0.05 + 1e-12)
+
     def test_mesh_distances_match_the_cube(self):
         ball = proxima.Sphere(0.5)
         d = proxima.distance(self.cube, None, ball, matrix(p=[2.0, 0.3, -0.1]))
@@ -115,6 +138,8 @@ class MeshesTest(unittest.TestCase):
             proxima.TriangleMesh(CUBE_VERTICES, CUBE_TRIANGLES.ravel())
         with self.assertRaisesRegex(ValueError, "leaf_size"):
             proxima.Bvh(self.cube.mesh, leaf_size=0)
+        with self.assertRaisesRegex(ValueError, "bvh: threads: must be in"):
+            proxima.Bvh(self.cube.mesh, threads=-1)
         with self.assertRaisesRegex(TypeError, r"proxima.Bvh\(mesh\)"):
             proxima.distance(self.cube.mesh, None, proxima.Sphere(1), None)
         with self.assertRaisesRegex(ValueError, "method: applies to convex pairs only"):

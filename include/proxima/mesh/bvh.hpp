@@ -67,6 +67,12 @@ struct BvhOptions {
   /// Most triangles per leaf (1..8).
   int leaf_size = 4;
   BvhVolume volume = BvhVolume::rss;
+  /// Threads the build runs on: 0 (the default) every hardware thread, 1
+  /// the calling thread alone (core/parallel.hpp's thread_count). The
+  /// hierarchy is the same whatever the count; meshes of fewer than 8,192
+  /// triangles are built on the calling thread. Throws proxima::Error
+  /// naming "threads" when negative or above the limit.
+  int threads = 0;
 };
 
 /// One node: box [lo, hi] relative to Bvh::origin(). `count` = 0: internal,
@@ -110,8 +116,9 @@ static_assert(sizeof(BvhRss) == 48, "48 bytes: 12 floats");
 
 /// Called with the share of a BVH build done, from 0 to 1, non-decreasing:
 /// about a hundred times over the split into leaves, then once after the
-/// bounding-volume fits and once at the end (1). Called on the building
-/// thread; it must not throw. For programs that show a progress line while a
+/// bounding-volume fits and once at the end (1), fewer times when threads
+/// share the split. Called on the thread that called the constructor, never
+/// on the build's other threads; it must not throw. For programs that show a progress line while a
 /// large mesh is prepared (a million triangles take seconds); the library
 /// itself prints nothing.
 using BvhProgress = std::function<void(double fraction)>;
