@@ -27,7 +27,9 @@ namespace proxima {
 /// else GJK; overlapping cores then go to SAT for box–box and to EPA for the
 /// rest. The others force one algorithm, for comparison:
 /// `gjk` (GJK, then EPA when the cores overlap), `analytic` (closed forms
-/// only), `sat` (box and polytope pairs), `incremental` (the SQP of the incremental
+/// only), `sat` (box and polytope pairs; a polytope and a box, and a
+/// polytope and a capsule or sphere, walk the polytope's Gauss-map cone
+/// hierarchy instead of every facet pair), `incremental` (the SQP of the incremental
 /// penetration depth paper over
 /// MPR, warm-started from the cache's direction; where it cannot certify its
 /// answer, the exact method: SAT for box and polytope pairs, and EPA for the

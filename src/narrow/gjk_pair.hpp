@@ -5,6 +5,7 @@
 // no translation unit has to build all 49 pairs at once.
 #pragma once
 
+#include <limits>
 #include <type_traits>
 #include <utility>
 
@@ -45,6 +46,11 @@ DistanceResult sat_pair(const A& a, const Transform& ta, const B& b, const Trans
   else if constexpr (std::is_same_v<B, Box>) return sat_polytope_box(a, ta, b, tb);
   else return sat_polytope_polytope(a, ta, b, tb);
 }
+
+// A polytope and a box, in either order.
+template <class A, class B>
+inline constexpr bool kPolytopeBox = (std::is_same_v<A, ConvexPolytope> && std::is_same_v<B, Box>) ||
+                                     (std::is_same_v<A, Box> && std::is_same_v<B, ConvexPolytope>);
 
 // A polytope and a shape whose core is a segment (a capsule) or a point (a
 // sphere), in either order: the SAT on P ⊖ S answers their depth.
@@ -210,6 +216,15 @@ DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const 
                              const proxima::detail::Simplex& simplex, const DistanceRequest& req) {
   switch (req.method) {
     case Method::sat:
+      if constexpr (kPolytopeBox<A, B>) {
+        // The SAT on P ⊖ Q's facets pruned on P's cone hierarchy: the
+        // generic Gauss-map SAT's answer at a tenth of its cost on large
+        // hulls (polytope(200)–box: 1.4 µs against 12.9). A flat hull (no
+        // hierarchy) or cores found only touching take the generic SAT.
+        const DistanceResult r = proxima::detail::cone_walk_below(a, ta, b, tb, Vec3::Zero(),
+                                                                  std::numeric_limits<double>::infinity());
+        if (sat_cores_overlap(r, a.core_inflation() + b.core_inflation())) return witnessed(a, ta, b, tb, r);
+      }
       if constexpr (kPolyhedral<A> && kPolyhedral<B>) return witnessed(a, ta, b, tb, sat_pair(a, ta, b, tb));
       if constexpr (kPolytopeCapsule<A, B>) {
         bool on_polytope = false;

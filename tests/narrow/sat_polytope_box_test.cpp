@@ -3,7 +3,9 @@
 // the explicit Minkowski difference of the raw points and the box corners
 // (tests/oracle, written apart from the library): exact depth, normal and
 // witnesses from any warm start, the `below` certificate both ways, a lower
-// bound on the gap when the cores are apart, and the refusals.
+// bound on the gap when the cores are apart, and the refusals; a request
+// for Method::sat on a polytope and a box answers through it, in either
+// order, and through the generic SAT where it cannot (a flat hull).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <proxima/narrow/sat.hpp>
+#include <proxima/query.hpp>
 
 #include "../oracle/minkowski_oracle.hpp"
 #include "../support/test_shapes.hpp"
@@ -143,6 +146,58 @@ TEST(SatPolytopeBox, RefusesWhatItCannotAnswer) {
                                                    Vec3::Zero())
                 .status,
             Status::not_implemented);
+}
+
+// signed_distance with Method::sat: the oracle's depth in either order
+// (normals opposite), both witnesses on their shape and its support plane, the
+// same answer as the generic Gauss-map SAT; a flat hull with a margin (no
+// cone hierarchy) answered too.
+TEST(SatPolytopeBox, ForcedSatRequestInEitherOrder) {
+  Rng g(96);
+  const std::vector<Vec3> round = g.sphere_points(200, 0.5);
+  const std::vector<Vec3> flat = {Vec3(-0.4, -0.3, 0), Vec3(0.4, -0.3, 0), Vec3(0.4, 0.3, 0), Vec3(-0.4, 0.3, 0),
+                                  Vec3(0.1, 0.35, 0)};
+  struct Case {
+    const char* label;
+    const std::vector<Vec3>* raw;
+    double margin;
+  };
+  DistanceRequest sat;
+  sat.method = Method::sat;
+  for (const Case& c : {Case{"polytope(200)", &round, 0.0}, Case{"polytope(200), margins", &round, 0.02},
+                        Case{"flat pentagon, margin", &flat, 0.05}}) {
+    const ConvexPolytope poly(*c.raw, c.margin);
+    const Box box(Vec3(1.0, 0.6, 0.4), c.margin);
+    const Shape sp(poly), sb(box);
+    const std::vector<Vec3> corners = testing::box_corners(Vec3(0.5, 0.3, 0.2));
+    const double radii = 2.0 * c.margin;
+    int n = 0;
+    while (n < testing::scaled(200)) {
+      const Transform ta = g.pose(0.6), tb = g.pose(0.0);
+      const std::vector<Vec3> wa = testing::transformed(ta, *c.raw), wb = testing::transformed(tb, corners);
+      const double core = oracle::minkowski_signed_distance(wa, wb);
+      if (!(core < -1e-6)) continue;  // the cores overlap: the SAT's part
+      ++n;
+      SCOPED_TRACE(::testing::Message() << c.label << " pose " << n);
+      const double truth = core - radii;
+      const DistanceResult ab = signed_distance(sp, ta, sb, tb, sat);
+      const DistanceResult ba = signed_distance(sb, tb, sp, ta, sat);
+      ASSERT_EQ(ab.status, Status::ok);
+      ASSERT_EQ(ba.status, Status::ok);
+      EXPECT_NEAR(ab.distance, truth, 1e-12);
+      EXPECT_NEAR(ba.distance, truth, 1e-12);
+      EXPECT_NEAR((ab.normal + ba.normal).norm(), 0.0, 1e-9);
+      const Vec3& m = ab.normal;
+      EXPECT_NEAR((-m).dot(ab.point_a), (-m).dot(testing::points_support(wa, c.margin, -m)), 1e-12);
+      EXPECT_NEAR(m.dot(ab.point_b), m.dot(testing::points_support(wb, c.margin, m)), 1e-12);
+      EXPECT_LE((ab.point_b - ab.point_a + ab.distance * m).norm(), 1e-12);
+      // On the shapes themselves, not only on their planes: within the
+      // margin of the hull of the raw points and of the box's corners.
+      EXPECT_LE(oracle::minkowski_signed_distance(wa, {ab.point_a}), c.margin + 1e-9);
+      EXPECT_LE(oracle::minkowski_signed_distance(wb, {ab.point_b}), c.margin + 1e-9);
+      EXPECT_NEAR(ab.distance, narrow::sat_polytope_box(poly, ta, box, tb).distance, 1e-12);
+    }
+  }
 }
 
 }  // namespace
