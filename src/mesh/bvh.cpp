@@ -9,6 +9,7 @@
 #include <cmath>
 #include <future>
 #include <string>
+#include <system_error>
 
 #include <Eigen/Eigenvalues>
 
@@ -581,7 +582,13 @@ Bvh::Bvh(TriangleMesh mesh, const BvhOptions& options, const BvhProgress& progre
   // of the tree is split on one thread).
   const auto flags = [&d] { d->smooth_edges = mesh::detail::smooth_edges(d->mesh, 1e-3, &d->feature_owners); };
   std::future<void> flagged;
-  if (threads > 1) flagged = std::async(std::launch::async, flags);
+  if (threads > 1) {
+    try {
+      flagged = std::async(std::launch::async, flags);
+    } catch (const std::system_error&) {
+      // No thread to be had: the flags are made below, on this one.
+    }
+  }
   Builder b(d->mesh, options, d->origin, threads, progress);
   b.run();
   if (flagged.valid()) {
