@@ -79,8 +79,8 @@ struct Subtree {
 };
 
 struct Builder {
-  Builder(const TriangleMesh& m, const BvhOptions& o, const Vec3& centre, int thread_count, const BvhProgress& p)
-      : mesh(m), opt(o), origin(centre), threads(thread_count), progress(&p) {}
+  Builder(const TriangleMesh& m, const BvhOptions& o, const Vec3& centre, int thread_total, const BvhProgress& p)
+      : mesh(m), opt(o), origin(centre), threads(thread_total), progress(&p) {}
 
   const TriangleMesh& mesh;
   BvhOptions opt;
