@@ -110,7 +110,7 @@ TEST(BvhThreads, ProgressOnTheCallingThreadOnly) {
     seen.push_back(f);
   });
   EXPECT_EQ(elsewhere, 0);
-  ASSERT_GE(seen.size(), 3u);
+  ASSERT_GE(seen.size(), 2u);  // at least after the fits and at the end
   for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_GE(seen[i], seen[i - 1]) << i;
   EXPECT_DOUBLE_EQ(seen.back(), 1.0);
 }
