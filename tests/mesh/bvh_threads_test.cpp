@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // A BVH built on several threads: the same hierarchy, byte for byte, as on
 // one (nodes, volumes, leaf order, depth, edge flags), for thread counts
-// that cut the tree into parts at different places; a valid tree (every
-// triangle in one leaf, boxes around their triangles and children);
+// that cut the tree into parts at different places; a valid tree
+// (bvh_checks.hpp);
 // progress reported on the calling thread only; a bad thread count refused.
 #include <cstring>
 #include <string>
@@ -14,44 +14,18 @@
 #include <proxima/core/error.hpp>
 #include <proxima/mesh/bvh.hpp>
 
+#include "bvh_checks.hpp"
 #include "mesh_fixtures.hpp"
 
 namespace proxima {
 namespace {
 
+using testing::check_bvh;
 using testing::Rng;
 
 template <class T>
 bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
-
-// Box of node i contains the box of its children, or its leaf's triangles.
-void expect_valid(const Bvh& bvh) {
-  const auto& nodes = bvh.nodes();
-  std::vector<int> seen(bvh.mesh().triangle_count(), 0);
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    const Aabb box = bvh.node_box(i);
-    const BvhNode& n = nodes[i];
-    if (n.leaf()) {
-      for (std::uint32_t k = n.index; k < n.index + n.count; ++k) {
-        const std::uint32_t t = bvh.order()[k];
-        ++seen[t];
-        for (int c = 0; c < 3; ++c) {
-          const Vec3 p = bvh.mesh().corner(t, c);
-          ASSERT_TRUE((p.array() >= box.min.array()).all() && (p.array() <= box.max.array()).all()) << i;
-        }
-      }
-      continue;
-    }
-    ASSERT_GT(n.index, i);
-    ASSERT_LT(n.index + 1, nodes.size());
-    for (std::uint32_t c = n.index; c <= n.index + 1; ++c) {
-      const Aabb child = bvh.node_box(c);
-      ASSERT_TRUE((child.min.array() >= box.min.array()).all() && (child.max.array() <= box.max.array()).all()) << i;
-    }
-  }
-  for (std::size_t t = 0; t < seen.size(); ++t) ASSERT_EQ(seen[t], 1) << t;
 }
 
 void expect_same(const Bvh& a, const Bvh& b, const std::string& what) {
@@ -72,7 +46,7 @@ TEST(BvhThreads, EveryThreadCountBuildsTheSameHierarchy) {
   BvhOptions one;
   one.threads = 1;
   const Bvh serial(soup, one);
-  expect_valid(serial);
+  check_bvh(serial, 4, false);  // the tree; its volumes are bvh_test.cpp's
   ASSERT_GT(serial.nodes().size(), 60000u);
   for (int threads : {2, 3, 8, 0}) {
     BvhOptions o;
@@ -92,7 +66,7 @@ TEST(BvhThreads, EveryVolumeAndSplitAlike) {
       const Bvh serial(soup, o);
       o.threads = 3;
       const Bvh parallel(soup, o);
-      expect_valid(parallel);
+      check_bvh(parallel, 2, false);
       expect_same(serial, parallel, "split " + std::to_string(int(split)) + " volume " + std::to_string(int(volume)));
     }
 }
