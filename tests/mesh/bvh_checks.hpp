@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -26,37 +27,29 @@ inline bool inside_obb(const Bvh& bvh, std::size_t i, const Vec3& rel) {
   return true;
 }
 
-// Point–segment and point–triangle distances written out here (the plane
-// when the projection falls inside, else the nearest edge), independent of
-// the build and of the library's triangle code.
-inline double point_segment(const Vec3& p, const Vec3& a, const Vec3& b) {
-  const Vec3 d = b - a;
-  const double dd = d.squaredNorm();
-  const double s = dd > 0.0 ? std::clamp((p - a).dot(d) / dd, 0.0, 1.0) : 0.0;
-  return (p - (a + s * d)).norm();
-}
-inline double point_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
-  const Vec3 n = (b - a).cross(c - a);
-  const double nn = n.squaredNorm();
-  if (nn > 0.0) {
-    const double h = (p - a).dot(n) / nn;
-    const Vec3 q = p - h * n;
-    const bool in = (b - a).cross(q - a).dot(n) >= 0.0 && (c - b).cross(q - b).dot(n) >= 0.0 &&
-                    (a - c).cross(q - c).dot(n) >= 0.0;
-    if (in) return std::abs(h) * std::sqrt(nn);
-  }
-  return std::min({point_segment(p, a, b), point_segment(p, b, c), point_segment(p, c, a)});
-}
-
-// Distance from x (relative to the BVH origin) to node i's RSS rectangle:
-// the parallelogram its float axes span, as two triangles.
+// Distance from x (relative to the BVH origin) to node i's RSS rectangle,
+// the parallelogram c + s·u + t·v (|s| ≤ half[0], |t| ≤ half[1]) its float
+// axes span: the least-squares (s, t) from the 2×2 normal equations when it
+// falls inside, else the nearest of the four edges (a convex quadratic over
+// a box has its minimum there). Not by splitting the parallelogram into two
+// triangles: a rectangle 1e-10 wide makes those slivers whose inside test
+// misjudges by more than the radius's own rounding.
 inline double rss_rect_distance(const Bvh& bvh, std::size_t i, const Vec3& rel) {
   const BvhRss& r = bvh.rss()[i];
-  const Vec3 c(r.center[0], r.center[1], r.center[2]);
-  const Vec3 u = double(r.half[0]) * Vec3(r.axis[0][0], r.axis[0][1], r.axis[0][2]);
-  const Vec3 v = double(r.half[1]) * Vec3(r.axis[1][0], r.axis[1][1], r.axis[1][2]);
-  return std::min(point_triangle(rel, c - u - v, c + u - v, c + u + v),
-                  point_triangle(rel, c - u - v, c + u + v, c - u + v));
+  const Vec3 d = rel - Vec3(r.center[0], r.center[1], r.center[2]);
+  const Vec3 u(r.axis[0][0], r.axis[0][1], r.axis[0][2]), v(r.axis[1][0], r.axis[1][1], r.axis[1][2]);
+  const double h0 = r.half[0], h1 = r.half[1];
+  const double uu = u.dot(u), uv = u.dot(v), vv = v.dot(v), ud = u.dot(d), vd = v.dot(d);
+  auto at = [&](double s, double t) { return (d - s * u - t * v).norm(); };
+  const double det = uu * vv - uv * uv;
+  if (det > 0.0) {
+    const double s = (vv * ud - uv * vd) / det, t = (uu * vd - uv * ud) / det;
+    if (std::abs(s) <= h0 && std::abs(t) <= h1) return at(s, t);
+  }
+  double best = std::numeric_limits<double>::infinity();
+  for (const double s : {-h0, h0}) best = std::min(best, at(s, std::clamp((vd - s * uv) / vv, -h1, h1)));
+  for (const double t : {-h1, h1}) best = std::min(best, at(std::clamp((ud - t * uv) / uu, -h0, h0), t));
+  return best;
 }
 
 // Recursively checks node i; returns the number of triangles below it.

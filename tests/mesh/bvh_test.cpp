@@ -64,6 +64,17 @@ TEST(Bvh, RssOfCurvedAndFlatPatches) {
   for (const BvhRss& r : flat.rss()) EXPECT_LT(r.radius, 1e-6);
 }
 
+TEST(Bvh, RssAroundSegmentsAndPointsInSmallLeaves) {
+  // Leaves of one or two triangles that are segments or points: rectangles
+  // a rounding wide and radii of a few nanometres, where the radius's own
+  // rounding allowance is what keeps the corners inside. Every corner within
+  // every ancestor's radius, measured independently of the build.
+  Rng rng(78);
+  const TriangleMesh soup = testing::random_soup(rng, 30000, 1.0, 0.03);
+  for (BvhSplit split : {BvhSplit::sah, BvhSplit::median})
+    for (int leaf : {1, 2}) check_bvh(Bvh(soup, {split, leaf, BvhVolume::rss}), leaf);
+}
+
 TEST(Bvh, RejectsBadLeafSize) {
   const TriangleMesh m = testing::box_mesh(Vec3(1, 1, 1));
   EXPECT_THROW(Bvh(m, {BvhSplit::sah, 0, BvhVolume::obb}), Error);
