@@ -3,10 +3,11 @@
 // penetration depth of two overlapping convex cores as the distance from the
 // origin to the boundary of A ⊖ B, found by growing a polytope inside A ⊖ B
 // from GJK's final simplex until the face closest to the origin is a face of
-// A ⊖ B within tolerance. Fixed-capacity storage on the stack; a curved
-// pair whose polytope fills it before the tolerance is met (deep overlaps of
-// two ellipsoids, about 4 in 100,000 random poses) is run again in a larger
-// one on the heap (EpaOptions::second_run).
+// A ⊖ B within tolerance. Fixed-capacity storage on the stack; a pair whose
+// polytope fills it before the tolerance is met (curved cores with a
+// shallow minimum: deep overlaps of two ellipsoids, about 4 in 100,000
+// random poses) is run again in a larger one on the heap
+// (EpaOptions::second_run).
 #pragma once
 
 #include <algorithm>
