@@ -78,6 +78,37 @@ struct Subtree {
   int depth = 0;
 };
 
+// The corners' count, mean and scatter (sum of (x − mean)(x − mean)ᵀ, its
+// upper triangle xx, xy, xz, yy, yz, zz) under a node: a leaf's from its
+// corners, an inner node's from its children's by the pairwise update of
+// Chan, Golub and LeVeque (1979), which stays accurate where the mean is
+// far from the origin and the spread small. One pass over the corners for
+// the whole tree instead of one per level.
+struct CornerMoments {
+  double count = 0.0;
+  Vec3 mean = Vec3::Zero();
+  double scatter[6] = {};
+
+  static CornerMoments combine(const CornerMoments& a, const CornerMoments& b) {
+    CornerMoments m;
+    m.count = a.count + b.count;
+    const Vec3 delta = b.mean - a.mean;
+    const double w = a.count * b.count / m.count;
+    m.mean = a.mean + delta * (b.count / m.count);
+    int k = 0;
+    for (int i = 0; i < 3; ++i)
+      for (int j = i; j < 3; ++j, ++k) m.scatter[k] = a.scatter[k] + b.scatter[k] + w * delta[i] * delta[j];
+    return m;
+  }
+  Mat3 covariance() const {
+    Mat3 c;
+    int k = 0;
+    for (int i = 0; i < 3; ++i)
+      for (int j = i; j < 3; ++j, ++k) c(i, j) = c(j, i) = scatter[k] / count;
+    return c;
+  }
+};
+
 struct Builder {
   Builder(const TriangleMesh& m, const BvhOptions& o, const Vec3& centre, int thread_total, const BvhProgress& p)
       : mesh(m), opt(o), origin(centre), threads(thread_total), progress(&p) {}
@@ -189,36 +220,25 @@ struct Builder {
 
   // Rectangle swept sphere of the triangles order[begin, end), after the
   // idea of Larsen et al. 1999 (PQP): the rectangle spans the two principal
-  // axes of the corners (covariance eigenvectors, moments taken about the
-  // node's box centre `ref` in one pass), the radius covers the spread along
-  // the third. The rectangle's extents are then pulled in where the corners
-  // near its edges lie close to its plane (they are covered by the swept
-  // sphere's rounded rim), and the radius is finally measured from every
-  // corner to the stored float parallelogram, so containment does not rest
-  // on the axes being orthonormal or on the shrink being right.
-  // `corners`: the calling thread's scratch.
-  BvhRss fit_rss(std::uint32_t begin, std::uint32_t end, const Vec3& ref, std::vector<Vec3>& corners) const {
-    // The node's corners relative to ref, from the corners laid out in the
-    // final triangle order (contiguous for every node).
-    corners.clear();
-    Vec3 sum = Vec3::Zero();
-    Mat3 second = Mat3::Zero();
-    for (std::size_t i = 3 * std::size_t(begin); i < 3 * std::size_t(end); ++i) {
-      const Vec3 d = sorted_corners[i] - ref;
-      corners.push_back(d);
-      sum += d;
-      second += d * d.transpose();
-    }
-    const double count = 3.0 * (end - begin);
-    const Vec3 mean = sum / count;
-    const Mat3 cov = second / count - mean * mean.transpose();
+  // axes of the corners (the eigenvectors of their covariance `cov`, from
+  // CornerMoments), the radius covers the spread along the third. The
+  // rectangle's extents are then pulled in where the corners near its
+  // edges lie close to its plane (they are covered by the swept sphere's
+  // rounded rim), and the radius is finally measured from every corner to
+  // the stored float parallelogram, so containment does not rest on the
+  // axes being orthonormal or on the shrink being right. Corners are taken
+  // relative to the node's box centre `ref` (small numbers), three passes
+  // over the node's run of sorted_corners.
+  BvhRss fit_rss(std::uint32_t begin, std::uint32_t end, const Vec3& ref, const Mat3& cov) const {
+    const Vec3* first = sorted_corners.data() + 3 * std::size_t(begin);
+    const Vec3* last = sorted_corners.data() + 3 * std::size_t(end);
     BvhRss r;
     Vec3 u, v, n;
     set_rss_axes(cov, r, u, v, n);
     // Coordinates along the rounded axes (relative to ref: small numbers).
     double h_lo = std::numeric_limits<double>::infinity(), h_hi = -h_lo;
-    for (const Vec3& d : corners) {
-      const double h = n.dot(d);
+    for (const Vec3* x = first; x != last; ++x) {
+      const double h = n.dot(*x - ref);
       h_lo = std::min(h_lo, h);
       h_hi = std::max(h_hi, h);
     }
@@ -226,7 +246,8 @@ struct Builder {
     // A corner at height h off the mid-plane may stick out past the edge by
     // sqrt(r0² − h²) and still be within r0 of it.
     double s_lo = std::numeric_limits<double>::infinity(), s_hi = -s_lo, t_lo = s_lo, t_hi = -s_lo;
-    for (const Vec3& d : corners) {
+    for (const Vec3* x = first; x != last; ++x) {
+      const Vec3 d = *x - ref;
       const double dh = n.dot(d) - h_mid;
       const double slack = r0 * r0 - dh * dh;
       const double give = slack > 0.0 ? std::sqrt(slack) : 0.0;
@@ -250,8 +271,8 @@ struct Builder {
     const Vec3 shift = cf - ref;
     const double h0 = r.half[0], h1 = r.half[1];
     double far_sq = 0.0;
-    for (const Vec3& dr : corners) {
-      const Vec3 d = dr - shift;
+    for (const Vec3* x = first; x != last; ++x) {
+      const Vec3 d = (*x - ref) - shift;
       const double s = std::clamp(u.dot(d), -h0, h0), t = std::clamp(v.dot(d), -h1, h1);
       far_sq = std::max(far_sq, (d - s * u - t * v).squaredNorm());
     }
@@ -539,14 +560,34 @@ struct Builder {
         for (std::size_t i = begin; i < end; ++i)
           for (int k = 0; k < 3; ++k) sorted_corners[3 * i + std::size_t(k)] = mesh.corner(order[i], k) - origin;
       });
-      std::vector<std::vector<Vec3>> scratch(static_cast<std::size_t>(threads));
-      parallel_for(nodes.size(), threads, [&](std::size_t begin, std::size_t end, int thread) {
+      // The leaves' moments from their corners, then every inner node's from
+      // its children's (they come after it in the array).
+      std::vector<CornerMoments> moments(nodes.size());
+      parallel_for(nodes.size(), threads, [&](std::size_t begin, std::size_t end, int) {
+        for (std::size_t i = begin; i < end; ++i) {
+          if (!nodes[i].leaf()) continue;
+          CornerMoments& m = moments[i];
+          const std::size_t lo = 3 * std::size_t(range[i].first), hi = 3 * std::size_t(range[i].second);
+          m.count = double(hi - lo);
+          for (std::size_t k = lo; k < hi; ++k) m.mean += sorted_corners[k];
+          m.mean /= m.count;
+          for (std::size_t k = lo; k < hi; ++k) {
+            const Vec3 d = sorted_corners[k] - m.mean;
+            int c = 0;
+            for (int a = 0; a < 3; ++a)
+              for (int b = a; b < 3; ++b, ++c) m.scatter[c] += d[a] * d[b];
+          }
+        }
+      });
+      for (std::size_t i = nodes.size(); i-- > 0;)
+        if (!nodes[i].leaf()) moments[i] = CornerMoments::combine(moments[nodes[i].index], moments[nodes[i].index + 1]);
+      parallel_for(nodes.size(), threads, [&](std::size_t begin, std::size_t end, int) {
         for (std::size_t i = begin; i < end; ++i) {
           if (merged[i]) continue;
           const BvhNode& nd = nodes[i];
           const Vec3 ref(0.5 * (double(nd.lo[0]) + nd.hi[0]), 0.5 * (double(nd.lo[1]) + nd.hi[1]),
                          0.5 * (double(nd.lo[2]) + nd.hi[2]));
-          rss[i] = fit_rss(range[i].first, range[i].second, ref, scratch[static_cast<std::size_t>(thread)]);
+          rss[i] = fit_rss(range[i].first, range[i].second, ref, moments[i].covariance());
         }
       });
       // A merged node's children sit at an even depth, fitted above.
