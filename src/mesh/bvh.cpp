@@ -348,9 +348,8 @@ struct Builder {
 
   // The split position in order[begin, end): SAH over the three axes, or the
   // median; always leaves both sides non-empty.
-  std::uint32_t split(std::uint32_t begin, std::uint32_t end, int level) {
-    Aabb cb;
-    for (std::uint32_t i = begin; i < end; ++i) cb.extend(centroids[order[i]]);
+  // `cb`: the box of the run's centroids.
+  std::uint32_t split(std::uint32_t begin, std::uint32_t end, int level, const Aabb& cb) {
     const Vec3 extent = cb.max - cb.min;
     int axis = 0;
     if (extent[1] > extent[axis]) axis = 1;
@@ -361,17 +360,26 @@ struct Builder {
     if (opt.split == BvhSplit::sah && level < kMaxSahDepth) {
       double best_cost = std::numeric_limits<double>::infinity();
       int best_axis = -1, best_bin = -1;
+      // One pass bins the triangles on all three axes: the scattered reads
+      // of their boxes and centroids are most of a large node's cost.
+      Aabb bins[3][kBins];
+      std::uint32_t counts[3][kBins] = {};
+      double scales[3];
+      for (int a = 0; a < 3; ++a) scales[a] = extent[a] > 0.0 ? kBins / extent[a] : 0.0;
+      for (std::uint32_t i = begin; i < end; ++i) {
+        const std::uint32_t t = order[i];
+        const Vec3& c = centroids[t];
+        const Aabb& box = boxes[t];
+        for (int a = 0; a < 3; ++a) {
+          const int b = std::min(kBins - 1, static_cast<int>((c[a] - cb.min[a]) * scales[a]));
+          bins[a][b].extend(box);
+          ++counts[a][b];
+        }
+      }
       for (int a = 0; a < 3; ++a) {
         if (!(extent[a] > 0.0)) continue;
-        Aabb bin_box[kBins];
-        std::uint32_t bin_count[kBins] = {};
-        const double scale = kBins / extent[a];
-        for (std::uint32_t i = begin; i < end; ++i) {
-          const std::uint32_t t = order[i];
-          const int b = std::min(kBins - 1, static_cast<int>((centroids[t][a] - cb.min[a]) * scale));
-          bin_box[b].extend(boxes[t]);
-          ++bin_count[b];
-        }
+        const Aabb* bin_box = bins[a];
+        const std::uint32_t* bin_count = counts[a];
         // Sweep from the right for the right-hand areas, then from the left.
         double right_area[kBins];
         std::uint32_t right_count[kBins];
@@ -442,8 +450,15 @@ struct Builder {
         continue;
       }
       out.depth = std::max(out.depth, task.depth);
-      Aabb box;
-      for (std::uint32_t i = task.begin; i < task.end; ++i) box.extend(boxes[order[i]]);
+      // The node's box, and for a node to split its centroids' box, in
+      // one pass.
+      Aabb box, centroid_box;
+      const bool splits = count > static_cast<std::uint32_t>(opt.leaf_size);
+      for (std::uint32_t i = task.begin; i < task.end; ++i) {
+        const std::uint32_t t = order[i];
+        box.extend(boxes[t]);
+        if (splits) centroid_box.extend(centroids[t]);
+      }
       BvhNode& node = out.nodes[task.node];
       set_box(node, box);
       if (with_obb) out.obbs[task.node] = fit_obb(task.begin, task.end);
@@ -451,14 +466,14 @@ struct Builder {
         out.range[task.node] = {task.begin, task.end};
         out.merged[task.node] = task.depth % 2 == 1 && count > kExactRss;
       }
-      if (count <= static_cast<std::uint32_t>(opt.leaf_size)) {
+      if (!splits) {
         node.index = task.begin;
         node.count = count;
         in_leaves.fetch_add(count, std::memory_order_relaxed);
         report_leaves(thread);
         continue;
       }
-      const std::uint32_t mid = split(task.begin, task.end, task.depth);
+      const std::uint32_t mid = split(task.begin, task.end, task.depth, centroid_box);
       const auto child = static_cast<std::uint32_t>(out.nodes.size());
       node.index = child;
       node.count = 0;
