@@ -11,6 +11,7 @@
 #include <limits>
 
 #include <proxima/mesh/bvh.hpp>
+#include <proxima/narrow/curved_finish.hpp>
 #include <proxima/shape/halfspace.hpp>
 #include <proxima/mesh/triangle_distance.hpp>
 
@@ -353,3 +354,10 @@ struct TriangleCore {
 };
 
 }  // namespace proxima::mesh::detail
+
+namespace proxima::detail {
+// Its support points are its corners: GJK's finish on a cylinder or a cone
+// (narrow/curved_finish.hpp) applies.
+template <>
+inline constexpr bool kVertexCore<mesh::detail::TriangleCore> = true;
+}  // namespace proxima::detail

@@ -202,7 +202,10 @@ TEST(MeshConvex, EveryShapeMatchesBruteForce) {
       MeshRequest req;
       req.cache = (k % 2) ? &cache : nullptr;
       const MeshDistanceResult d = distance(bvh, ta, ts.shape, tb, req);
-      ASSERT_NEAR(d.distance, truth.distance, 1e-12) << ts.label << " pose " << k;
+      // A curved core's brute force is GJK per triangle, which stops within
+      // 1e-10 of the problem's size and does not take the library's finish on
+      // a cylinder or a cone: the two agree to GJK's accuracy, not to the bit.
+      ASSERT_NEAR(d.distance, truth.distance, ts.core_vertices ? 1e-12 : 1e-9) << ts.label << " pose " << k;
       expect_consistent(d, 1e-9);
       if (!ts.core_vertices && d.distance > 1e-9) {
         // The answer's own plane proves its triangle that far (to GJK's

@@ -10,6 +10,7 @@
 
 #include <proxima/core/error.hpp>
 #include <proxima/core/transform.hpp>
+#include <proxima/narrow/curved_finish.hpp>
 #include <proxima/narrow/minkowski.hpp>
 #include <proxima/narrow/simplex.hpp>
 #include <proxima/shape/convex_polytope.hpp>
@@ -74,6 +75,56 @@ struct GjkResult {
 
 namespace detail {
 
+/// The finish of narrow/curved_finish.hpp for GJK's state: tries the nearest
+/// points between the curved core and the settled vertex-side feature `f`
+/// (A's frame), proves them with one support call of A ⊖ B, and returns true
+/// with the witnesses `pa`, `pb` (A's frame) when the duality gap is within
+/// GJK's tolerance. The support call's lower bound is kept either way.
+template <class A, class B>
+PROXIMA_HOT_INLINE inline bool curved_finish(MinkowskiDifference<A, B>& md, const SettledFeature& f,
+                                             const GjkOptions& opt, double& scale2, double& lower, Vec3& pa,
+                                             Vec3& pb) {
+  constexpr bool kCurvedA = kCurvedCore<A>;
+  // Into the curved core's frame: A's frame itself, or B's placement in it.
+  const auto to_curved = [&](const Vec3& x) -> Vec3 {
+    if constexpr (kCurvedA) return x;
+    else return md.R.transpose() * (x - md.t);
+  };
+  const auto from_curved = [&](const Vec3& x) -> Vec3 {
+    if constexpr (kCurvedA) return x;
+    else return md.R * x + md.t;
+  };
+  const auto& curved = [&]() -> const auto& {
+    if constexpr (kCurvedA) return md.sa.shape;
+    else return md.sb.shape;
+  }();
+  Vec3 on_curved, on_feature;
+  if (f.n == 1) {
+    on_feature = to_curved(f.p[0]);
+    on_curved = curved_nearest(curved, on_feature);
+  } else {
+    curved_segment_nearest(curved, to_curved(f.p[0]), to_curved(f.p[1]), on_curved, on_feature);
+  }
+  if constexpr (kCurvedA) {
+    pa = on_curved;
+    pb = on_feature;
+  } else {
+    pa = from_curved(on_feature);
+    pb = from_curved(on_curved);
+  }
+  const Vec3 v = pa - pb;
+  const double vv = v.squaredNorm();
+  if (!(vv > 1e-28 * scale2)) return false;  // touching or overlapping: GJK decides
+  Vec3 wa, wb;
+  md.support(-v, wa, wb);
+  const Vec3 w = wa - wb;
+  scale2 = std::max(scale2, w.squaredNorm());
+  const double vnorm = std::sqrt(vv);
+  const double vw = v.dot(w);
+  if (vw > 0.0) lower = std::max(lower, vw / vnorm);
+  return vv - vw <= vnorm * (opt.tol_abs + opt.tol_rel * std::sqrt(scale2));
+}
+
 }  // namespace detail
 
 /// GJK on the cores of `a` and `b`. Never throws; non-finite poses and a
@@ -132,6 +183,12 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
   double scale2 = std::max(vv, 1e-300);
   for (int k = 0; k < s.n; ++k) scale2 = std::max(scale2, s.y[k].squaredNorm());
 
+  // The curved cores' finish (narrow/curved_finish.hpp): tried at most twice.
+  [[maybe_unused]] detail::SettledFeature settled;
+  [[maybe_unused]] int finishes_left = 2;
+  bool finished = false;
+  Vec3 finish_a = Vec3::Zero(), finish_b = Vec3::Zero();
+
   int it = 0;
   for (;; ++it) {
     if (vv <= 1e-28 * scale2) {
@@ -146,6 +203,20 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
     if (vnorm <= opt.stop_below) {
       out.stopped_below = true;
       break;
+    }
+    if constexpr (detail::kCurvedFinish<A, B>) {
+      const bool settled_now = settled.settle(detail::kVertexCore<A> ? s.a : s.b, s.n);
+      if (settled_now && it >= 2 && finishes_left > 0) {
+        --finishes_left;
+        if (detail::curved_finish(md, settled, opt, scale2, lower, finish_a, finish_b)) {
+          finished = true;
+          break;
+        }
+        if (lower > opt.stop_above) {
+          out.stopped_above = true;
+          break;
+        }
+      }
     }
     push(-v);
     const Vec3& w = s.y[s.n - 1];
@@ -188,8 +259,12 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
 
   // Support calls made after the first one.
   out.iterations = std::min(it + 1, opt.max_iterations);
-  const Vec3 pa = s.point_a();
-  const Vec3 pb = out.overlap ? pa : s.point_b();
+  if (finished) {
+    v = finish_a - finish_b;
+    vv = v.squaredNorm();
+  }
+  const Vec3 pa = finished ? finish_a : s.point_a();
+  const Vec3 pb = finished ? finish_b : out.overlap ? pa : s.point_b();
   out.point_a = pose_a.apply(pa);
   out.point_b = pose_a.apply(pb);
   if (out.overlap) {
