@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// GJK's finish for a cylinder or a cone against a vertex core
+// GJK's finish for a cylinder, a cone or an ellipsoid against a vertex core
 // (narrow/curved_finish.hpp). Ground truth never comes from the finish: the
 // projection is checked by the variational inequality of a projection on a
 // convex set with the solids' support functions written here; distances
@@ -24,8 +24,9 @@
 namespace proxima {
 namespace {
 
-constexpr double kR = 0.3;  // the curved solids of these tests: radius 0.3, length 0.8
+constexpr double kR = 0.3;  // the cylinder and the cone of these tests: radius 0.3, length 0.8
 constexpr double kH = 0.4;
+const Vec3 kRadii(0.3, 0.2, 0.4);  // the ellipsoid's
 
 // The cylinder's and the cone's support points and values, written from their
 // definitions (the cone: base disc at z = −h, apex at z = h).
@@ -44,6 +45,11 @@ Vec3 cone_support_local(const Vec3& d) {
   return p;
 }
 double cone_support_value(const Vec3& d) { return std::max(kH * d.z(), kR * std::hypot(d.x(), d.y()) - kH * d.z()); }
+Vec3 ellipsoid_support_local(const Vec3& d) {
+  const Vec3 g = kRadii.cwiseProduct(d);
+  return kRadii.cwiseProduct(g) / g.norm();
+}
+double ellipsoid_support_value(const Vec3& d) { return kRadii.cwiseProduct(d).norm(); }
 
 // How far p lies off the solid's surface (its frame).
 double off_cylinder_surface(const Vec3& p) {
@@ -62,6 +68,10 @@ double off_cone_surface(const Vec3& p) {
   return std::min(base, slant);
 }
 
+// The ellipsoid's: |p ⊘ radii| − 1, scaled by the smallest radius (a length
+// within a factor of two of the distance to the surface near it).
+double off_ellipsoid_surface(const Vec3& p) { return std::abs(p.cwiseQuotient(kRadii).norm() - 1.0) * kRadii.minCoeff(); }
+
 struct CurvedCase {
   const char* label;
   Shape shape;
@@ -75,17 +85,22 @@ std::vector<CurvedCase> curved_cases() {
   return {{"cylinder", Cylinder(kR, 2.0 * kH), cylinder_support_local, cylinder_support_value, off_cylinder_surface,
            [](const Vec3& p) { return std::hypot(p.x(), p.y()) <= kR && std::abs(p.z()) <= kH; }},
           {"cone", Cone(kR, 2.0 * kH), cone_support_local, cone_support_value, off_cone_surface,
-           [](const Vec3& p) { return p.z() >= -kH && std::hypot(p.x(), p.y()) <= kR * (kH - p.z()) / (2.0 * kH); }}};
+           [](const Vec3& p) { return p.z() >= -kH && std::hypot(p.x(), p.y()) <= kR * (kH - p.z()) / (2.0 * kH); }},
+          {"ellipsoid", Ellipsoid(kRadii), ellipsoid_support_local, ellipsoid_support_value, off_ellipsoid_surface,
+           [](const Vec3& p) { return p.cwiseQuotient(kRadii).norm() <= 1.0; }}};
 }
 
 // The library's nearest point for the case's shape.
 Vec3 nearest_of(const CurvedCase& c, const Vec3& p) {
   if (c.shape.type() == ShapeType::cylinder) return detail::curved_nearest(c.shape.as<Cylinder>(), p);
+  if (c.shape.type() == ShapeType::ellipsoid) return detail::curved_nearest(c.shape.as<Ellipsoid>(), p);
   return detail::curved_nearest(c.shape.as<Cone>(), p);
 }
 void segment_nearest_of(const CurvedCase& c, const Vec3& p0, const Vec3& p1, Vec3& on_curved, Vec3& on_segment) {
   if (c.shape.type() == ShapeType::cylinder)
     detail::curved_segment_nearest(c.shape.as<Cylinder>(), p0, p1, on_curved, on_segment);
+  else if (c.shape.type() == ShapeType::ellipsoid)
+    detail::curved_segment_nearest(c.shape.as<Ellipsoid>(), p0, p1, on_curved, on_segment);
   else
     detail::curved_segment_nearest(c.shape.as<Cone>(), p0, p1, on_curved, on_segment);
 }

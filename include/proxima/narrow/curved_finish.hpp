@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// GJK's finish for a cylinder or a cone against a shape whose support points
-// are vertices (a box, a hull, a mesh triangle, a capsule's segment).
+// GJK's finish for a cylinder, a cone or an ellipsoid against a shape whose
+// support points are vertices (a box, a hull, a mesh triangle, a capsule's
+// segment).
 //
 // Why: GJK converges only linearly where the nearest point of the Minkowski
 // difference lies on a curved part of its boundary. Against a cylinder that
@@ -15,10 +16,11 @@
 // is monotone and a bracketed root search (regula falsi, Illinois) finds the
 // minimum; a point's own projection on the solid is closed form (in the
 // meridian half-plane through it, a rectangle for the cylinder and a
-// triangle for the cone). The candidate is accepted only if one support call
-// of A ⊖ B along it proves it to GJK's own tolerance (the duality gap of van
-// den Bergen's stop: the candidate's length less the lower bound v·w/|v|
-// from the new support point w). So a wrong guess of the feature costs one
+// triangle for the cone) or, on an ellipsoid, a one-dimensional root found by
+// Newton's method in about three steps. The candidate is accepted only if one
+// support call of A ⊖ B along it proves it to GJK's own tolerance (the
+// duality gap of van den Bergen's stop: the candidate's length less the lower
+// bound v·w/|v| from the new support point w). So a wrong guess of the feature costs one
 // search and one support call, never a wrong answer: GJK goes on as if
 // nothing happened.
 #pragma once
@@ -33,6 +35,7 @@
 #include <proxima/shape/cone.hpp>
 #include <proxima/shape/convex_polytope.hpp>
 #include <proxima/shape/cylinder.hpp>
+#include <proxima/shape/ellipsoid.hpp>
 
 namespace proxima::detail {
 
@@ -45,9 +48,10 @@ template <class S>
 inline constexpr bool kVertexCore =
     std::is_same_v<S, Box> || std::is_same_v<S, ConvexPolytope> || std::is_same_v<S, Capsule>;
 
-/// Curved solids with a closed-form nearest point: the finish's other side.
+/// Curved solids whose nearest point to a point is cheap: the finish's other side.
 template <class S>
-inline constexpr bool kCurvedCore = std::is_same_v<S, Cylinder> || std::is_same_v<S, Cone>;
+inline constexpr bool kCurvedCore =
+    std::is_same_v<S, Cylinder> || std::is_same_v<S, Cone> || std::is_same_v<S, Ellipsoid>;
 
 /// Pairs that get the finish: a curved core and a vertex core, in either order.
 template <class A, class B>
@@ -97,6 +101,69 @@ PROXIMA_HOT_INLINE inline Vec3 curved_nearest(const Cone& c, const Vec3& p) {
   return {s * p.x(), s * p.y(), qz};
 }
 
+/// The point of the solid ellipsoid nearest to p (both in its frame). Outside
+/// it, q_i = a_i² p_i / (t + a_i²) with t > 0 the root of
+/// F(t) = Σ (a_i p_i / (t + a_i²))² = 1 (the Lagrange condition of the
+/// projection); F falls from F(0) > 1 to F(a_max |p|) ≤ 1. Newton's method
+/// runs on 1/√F, which is affine in t for a sphere and nearly so otherwise,
+/// kept inside the bracket by bisection; it stops at rounding. `root` is the
+/// first guess when it is not negative (the last point's, along a search) and
+/// returns this point's.
+PROXIMA_HOT_INLINE inline Vec3 curved_nearest(const Ellipsoid& e, const Vec3& p, double& root) {
+  const double a0 = e.radii().x() * e.radii().x(), a1 = e.radii().y() * e.radii().y(),
+               a2 = e.radii().z() * e.radii().z();
+  const double x = p.x(), y = p.y(), z = p.z();
+  const double s2 = x * x / a0 + y * y / a1 + z * z / a2;  // |p ⊘ radii|²
+  if (s2 <= 1.0) return p;
+  const double c0 = a0 * x * x, c1 = a1 * y * y, c2 = a2 * z * z;  // a_i² p_i²
+  const double pn = std::sqrt(x * x + y * y + z * z);
+  double lo = 0.0, hi = std::sqrt(std::max({a0, a1, a2})) * pn;
+  // Without a guess: the sphere through the surface point on the ray to p,
+  // of radius r = |p| / |p ⊘ radii|, whose root is r (|p| − r).
+  const double r = pn / std::sqrt(s2);
+  double t = std::clamp(root >= 0.0 ? root : r * (pn - r), lo, hi);
+  const double amin = std::min({a0, a1, a2});
+  for (int k = 0; k < 64; ++k) {
+    const double i0 = 1.0 / (a0 + t), i1 = 1.0 / (a1 + t), i2 = 1.0 / (a2 + t);
+    const double f0 = c0 * i0 * i0, f1 = c1 * i1 * i1, f2 = c2 * i2 * i2;
+    const double f = f0 + f1 + f2;
+    const double sf = std::sqrt(f);
+    // ψ = 1/√F − 1 rises through zero at the answer; ψ' = −F'/(2 F^{3/2}) with
+    // F' = −2 Σ f_i/(a_i² + t).
+    const double step = (1.0 - sf) * f / (f0 * i0 + f1 * i1 + f2 * i2);
+    const double next = t - step;
+    // Quadratic convergence, on a nearly affine ψ: after a step of 1e-7 of the
+    // scale, t is off by about the square of it, near rounding.
+    if (std::abs(step) <= 1e-7 * (t + amin)) {
+      t = next;
+      break;
+    }
+    if (sf > 1.0) lo = t;
+    else hi = t;
+    t = next > lo && next < hi ? next : 0.5 * (lo + hi);
+  }
+  root = t;
+  return {a0 * x / (a0 + t), a1 * y / (a1 + t), a2 * z / (a2 + t)};
+}
+PROXIMA_HOT_INLINE inline Vec3 curved_nearest(const Ellipsoid& e, const Vec3& p) {
+  double root = -1.0;
+  return curved_nearest(e, p, root);
+}
+
+/// A curved solid's nearest-point map along one search; the ellipsoid's keeps
+/// its last root as the next point's first guess.
+template <class C>
+struct Projector {
+  const C& c;
+  Vec3 operator()(const Vec3& p) { return curved_nearest(c, p); }
+};
+template <>
+struct Projector<Ellipsoid> {
+  const Ellipsoid& c;
+  double root = -1.0;
+  Vec3 operator()(const Vec3& p) { return curved_nearest(c, p, root); }
+};
+
 /// Nearest points between a curved solid C and the segment [p0, p1] (C's
 /// frame): `on_curved` and `on_segment`. f(t) = distance from p0 + t (p1 − p0)
 /// to C is convex, and where it is positive its derivative is e·(p − q)/|p − q|
@@ -109,9 +176,10 @@ PROXIMA_HOT_INLINE inline Vec3 curved_nearest(const Cone& c, const Vec3& p) {
 template <class C>
 PROXIMA_HOT_INLINE inline void curved_segment_nearest(const C& c, const Vec3& p0, const Vec3& p1, Vec3& on_curved,
                                                       Vec3& on_segment) {
+  Projector<C> nearest{c};
   const Vec3 e = p1 - p0;
   Vec3 p = p0;
-  Vec3 q = curved_nearest(c, p);
+  Vec3 q = nearest(p);
   double g0 = e.dot(p - q);
   if (g0 >= 0.0) {
     on_curved = q;
@@ -119,7 +187,7 @@ PROXIMA_HOT_INLINE inline void curved_segment_nearest(const C& c, const Vec3& p0
     return;
   }
   p = p1;
-  q = curved_nearest(c, p);
+  q = nearest(p);
   double g1 = e.dot(p - q);
   if (g1 <= 0.0) {
     on_curved = q;
@@ -131,7 +199,7 @@ PROXIMA_HOT_INLINE inline void curved_segment_nearest(const C& c, const Vec3& p0
   for (int k = 0; k < 60 && t1 - t0 > 1e-9; ++k) {
     const double t = std::clamp((t0 * g1 - t1 * g0) / (g1 - g0), t0, t1);
     p = p0 + t * e;
-    q = curved_nearest(c, p);
+    q = nearest(p);
     const double g = e.dot(p - q);
     if (g == 0.0) break;
     if (g < 0.0) {

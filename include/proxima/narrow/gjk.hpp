@@ -11,8 +11,10 @@
 #include <proxima/core/error.hpp>
 #include <proxima/core/transform.hpp>
 #include <proxima/narrow/curved_finish.hpp>
+#include <proxima/narrow/cylinder_finish.hpp>
 #include <proxima/narrow/minkowski.hpp>
 #include <proxima/narrow/simplex.hpp>
+#include <proxima/narrow/smooth_finish.hpp>
 #include <proxima/shape/convex_polytope.hpp>
 
 namespace proxima {
@@ -75,11 +77,29 @@ struct GjkResult {
 
 namespace detail {
 
+/// One support call of A ⊖ B along the candidate nearest points `pa`, `pb`
+/// (A's frame): true when it proves them to GJK's tolerance (the duality gap
+/// of van den Bergen's stop). The call's lower bound is kept either way.
+template <class A, class B>
+PROXIMA_HOT_INLINE inline bool proves(MinkowskiDifference<A, B>& md, const Vec3& pa, const Vec3& pb,
+                                      const GjkOptions& opt, double& scale2, double& lower) {
+  const Vec3 v = pa - pb;
+  const double vv = v.squaredNorm();
+  if (!(vv > 1e-28 * scale2)) return false;  // touching or overlapping: GJK decides
+  Vec3 wa, wb;
+  md.support(-v, wa, wb);
+  const Vec3 w = wa - wb;
+  scale2 = std::max(scale2, w.squaredNorm());
+  const double vnorm = std::sqrt(vv);
+  const double vw = v.dot(w);
+  if (vw > 0.0) lower = std::max(lower, vw / vnorm);
+  return vv - vw <= vnorm * (opt.tol_abs + opt.tol_rel * std::sqrt(scale2));
+}
+
 /// The finish of narrow/curved_finish.hpp for GJK's state: tries the nearest
 /// points between the curved core and the settled vertex-side feature `f`
-/// (A's frame), proves them with one support call of A ⊖ B, and returns true
-/// with the witnesses `pa`, `pb` (A's frame) when the duality gap is within
-/// GJK's tolerance. The support call's lower bound is kept either way.
+/// (A's frame) and returns true with the witnesses `pa`, `pb` (A's frame)
+/// when one support call proves them.
 template <class A, class B>
 PROXIMA_HOT_INLINE inline bool curved_finish(MinkowskiDifference<A, B>& md, const SettledFeature& f,
                                              const GjkOptions& opt, double& scale2, double& lower, Vec3& pa,
@@ -112,17 +132,69 @@ PROXIMA_HOT_INLINE inline bool curved_finish(MinkowskiDifference<A, B>& md, cons
     pa = from_curved(on_feature);
     pb = from_curved(on_curved);
   }
-  const Vec3 v = pa - pb;
-  const double vv = v.squaredNorm();
-  if (!(vv > 1e-28 * scale2)) return false;  // touching or overlapping: GJK decides
-  Vec3 wa, wb;
-  md.support(-v, wa, wb);
-  const Vec3 w = wa - wb;
-  scale2 = std::max(scale2, w.squaredNorm());
-  const double vnorm = std::sqrt(vv);
-  const double vw = v.dot(w);
-  if (vw > 0.0) lower = std::max(lower, vw / vnorm);
-  return vv - vw <= vnorm * (opt.tol_abs + opt.tol_rel * std::sqrt(scale2));
+  return proves(md, pa, pb, opt, scale2, lower);
+}
+
+/// Two curved cores whose simplex never settles on vertices.
+template <class A, class B>
+inline constexpr bool kCurvedPairFinish = kSmoothFinish<A, B> || kCylinderFinish<A, B>;
+
+/// Their finish from GJK's nearest point v (A's frame): a cylinder's side or
+/// cap when GJK's direction is within about 6° of the face's normals
+/// (narrow/cylinder_finish.hpp), otherwise Newton's method where both support
+/// points move smoothly (narrow/smooth_finish.hpp). At most `budget` (≥ 1)
+/// support calls, counted in `calls`; true with the proven witnesses `pa`,
+/// `pb` (A's frame).
+template <class A, class B>
+PROXIMA_HOT_INLINE inline bool curved_pair_finish(MinkowskiDifference<A, B>& md, const Vec3& v, const GjkOptions& opt,
+                                                  int budget, double& scale2, double& lower, Vec3& pa, Vec3& pb,
+                                                  int& calls) {
+  if constexpr (kCylinderFinish<A, B>) {
+    const Vec3 u = v.normalized();
+    const Vec3 da = -u, db = md.R.transpose() * u;  // the support directions in A's and B's frames
+    // The face nearest the direction: 0 A's side, 1 A's cap, 2 B's side, 3 B's cap.
+    int face = -1;
+    double nearest = kNearFace;
+    const auto consider = [&](double sine, int which) {
+      if (sine < nearest) {
+        nearest = sine;
+        face = which;
+      }
+    };
+    if constexpr (std::is_same_v<A, Cylinder>) {
+      consider(std::abs(da.z()), 0);
+      consider(std::hypot(da.x(), da.y()), 1);
+    }
+    if constexpr (std::is_same_v<B, Cylinder>) {
+      consider(std::abs(db.z()), 2);
+      consider(std::hypot(db.x(), db.y()), 3);
+    }
+    if (face >= 0) {
+      bool found = false;
+      if constexpr (std::is_same_v<A, Cylinder>) {
+        if (face == 0) found = cylinder_side_candidate(md.sa.shape, md.sb.shape, md.R, md.t, pa, pb);
+        if (face == 1)
+          found = cylinder_cap_candidate(md.sa.shape, md.sb.shape, md.R, md.t, da.z() > 0.0 ? 1.0 : -1.0, pa, pb);
+      }
+      if constexpr (std::is_same_v<B, Cylinder>) {
+        // A placed in B's frame: x_B = Rᵀ x_A − Rᵀ t.
+        const Mat3 Rt = md.R.transpose();
+        const Vec3 tt = -(Rt * md.t);
+        Vec3 on_b, on_a;
+        if (face == 2) found = cylinder_side_candidate(md.sb.shape, md.sa.shape, Rt, tt, on_b, on_a);
+        if (face == 3)
+          found = cylinder_cap_candidate(md.sb.shape, md.sa.shape, Rt, tt, db.z() > 0.0 ? 1.0 : -1.0, on_b, on_a);
+        if (face >= 2 && found) {
+          pa = md.R * on_a + md.t;
+          pb = md.R * on_b + md.t;
+        }
+      }
+      if (!found) return false;
+      ++calls;
+      return proves(md, pa, pb, opt, scale2, lower);
+    }
+  }
+  return smooth_finish(md, v, opt.tol_abs, opt.tol_rel, budget, scale2, lower, pa, pb, calls);
 }
 
 }  // namespace detail
@@ -188,6 +260,11 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
   [[maybe_unused]] int finishes_left = 2;
   bool finished = false;
   Vec3 finish_a = Vec3::Zero(), finish_b = Vec3::Zero();
+  // Two curved cores' finish (curved_pair_finish): tried at most three times,
+  // from the first iteration whose support point proved the cores apart
+  // (GJK's duality gap below the distance).
+  [[maybe_unused]] int pair_left = 3;
+  [[maybe_unused]] double last_gap = std::numeric_limits<double>::infinity();
 
   int it = 0;
   for (;; ++it) {
@@ -218,10 +295,30 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
         }
       }
     }
+    if constexpr (detail::kCurvedPairFinish<A, B>) {
+      // Its support calls count against max_iterations like GJK's own.
+      if (it >= 1 && pair_left > 0 && last_gap < vnorm && it < opt.max_iterations) {
+        --pair_left;
+        int calls = 0;
+        const bool proven =
+            detail::curved_pair_finish(md, v, opt, opt.max_iterations - it, scale2, lower, finish_a, finish_b, calls);
+        it += calls;
+        if (proven) {
+          finished = true;
+          break;
+        }
+        if (lower > opt.stop_above) {
+          out.stopped_above = true;
+          break;
+        }
+        if (it >= opt.max_iterations) continue;  // the loop's head reports not_converged
+      }
+    }
     push(-v);
     const Vec3& w = s.y[s.n - 1];
     scale2 = std::max(scale2, w.squaredNorm());
     const double vw = v.dot(w);
+    if constexpr (detail::kCurvedPairFinish<A, B>) last_gap = vnorm - vw / vnorm;
     if (vw > 0.0) lower = std::max(lower, vw / vnorm);
     // Early exits drop the new point: the simplex before it holds the answer.
     if (lower > opt.stop_above) {
