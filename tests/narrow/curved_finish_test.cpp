@@ -18,6 +18,7 @@
 #include <proxima/query.hpp>
 
 #include "../oracle/sweep_oracle.hpp"
+#include "../support/curved_solids.hpp"
 #include "../support/random.hpp"
 #include "../support/test_shapes.hpp"
 
@@ -28,28 +29,17 @@ constexpr double kR = 0.3;  // the cylinder and the cone of these tests: radius 
 constexpr double kH = 0.4;
 const Vec3 kRadii(0.3, 0.2, 0.4);  // the ellipsoid's
 
-// The cylinder's and the cone's support points and values, written from their
-// definitions (the cone: base disc at z = −h, apex at z = h).
-Vec3 cylinder_support_local(const Vec3& d) {
-  const double rho = std::hypot(d.x(), d.y());
-  Vec3 p(0.0, 0.0, d.z() >= 0.0 ? kH : -kH);
-  if (rho > 0.0) p.head<2>() = kR * d.head<2>() / rho;
-  return p;
-}
-double cylinder_support_value(const Vec3& d) { return kR * std::hypot(d.x(), d.y()) + kH * std::abs(d.z()); }
-Vec3 cone_support_local(const Vec3& d) {
-  const double rho = std::hypot(d.x(), d.y());
-  if (kH * d.z() >= kR * rho - kH * d.z()) return {0.0, 0.0, kH};
-  Vec3 p(0.0, 0.0, -kH);
-  if (rho > 0.0) p.head<2>() = kR * d.head<2>() / rho;
-  return p;
-}
-double cone_support_value(const Vec3& d) { return std::max(kH * d.z(), kR * std::hypot(d.x(), d.y()) - kH * d.z()); }
-Vec3 ellipsoid_support_local(const Vec3& d) {
-  const Vec3 g = kRadii.cwiseProduct(d);
-  return kRadii.cwiseProduct(g) / g.norm();
-}
-double ellipsoid_support_value(const Vec3& d) { return kRadii.cwiseProduct(d).norm(); }
+// Support points from tests/support/curved_solids.hpp (written from the
+// shapes' definitions) and support values from them.
+const testing::CurvedSolid kCylinderSolid = testing::cylinder_solid("cylinder", kR, 2.0 * kH);
+const testing::CurvedSolid kConeSolid = testing::cone_solid("cone", kR, 2.0 * kH);
+const testing::CurvedSolid kEllipsoidSolid = testing::ellipsoid_solid("ellipsoid", kRadii);
+Vec3 cylinder_support_local(const Vec3& d) { return testing::curved_support(kCylinderSolid, d); }
+double cylinder_support_value(const Vec3& d) { return d.dot(cylinder_support_local(d)); }
+Vec3 cone_support_local(const Vec3& d) { return testing::curved_support(kConeSolid, d); }
+double cone_support_value(const Vec3& d) { return d.dot(cone_support_local(d)); }
+Vec3 ellipsoid_support_local(const Vec3& d) { return testing::curved_support(kEllipsoidSolid, d); }
+double ellipsoid_support_value(const Vec3& d) { return d.dot(ellipsoid_support_local(d)); }
 
 // How far p lies off the solid's surface (its frame).
 double off_cylinder_surface(const Vec3& p) {

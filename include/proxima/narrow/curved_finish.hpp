@@ -173,14 +173,24 @@ struct Projector<Ellipsoid> {
 /// far inside what the caller's proof needs (the distance is quadratic in t at
 /// the minimum). Where the segment meets C the answer is some point of the
 /// meeting, at distance 0.
-template <class C>
+///
+///
+/// kTapered: the segment carries a radius growing from 0 at p0 to `growth` at
+/// p1 (a tapered capsule), and the search minimises the distance less that
+/// radius: still convex, its derivative's sign is that of
+/// e·(p − q) − growth·|p − q|.
+template <bool kTapered = false, class C>
 PROXIMA_HOT_INLINE inline void curved_segment_nearest(const C& c, const Vec3& p0, const Vec3& p1, Vec3& on_curved,
-                                                      Vec3& on_segment) {
+                                                      Vec3& on_segment, double growth = 0.0) {
   Projector<C> nearest{c};
   const Vec3 e = p1 - p0;
+  const auto slope = [&](const Vec3& p, const Vec3& q) PROXIMA_HOT_INLINE {
+    if constexpr (kTapered) return e.dot(p - q) - growth * (p - q).norm();
+    else return e.dot(p - q);
+  };
   Vec3 p = p0;
   Vec3 q = nearest(p);
-  double g0 = e.dot(p - q);
+  double g0 = slope(p, q);
   if (g0 >= 0.0) {
     on_curved = q;
     on_segment = p;
@@ -188,7 +198,7 @@ PROXIMA_HOT_INLINE inline void curved_segment_nearest(const C& c, const Vec3& p0
   }
   p = p1;
   q = nearest(p);
-  double g1 = e.dot(p - q);
+  double g1 = slope(p, q);
   if (g1 <= 0.0) {
     on_curved = q;
     on_segment = p;
@@ -200,7 +210,7 @@ PROXIMA_HOT_INLINE inline void curved_segment_nearest(const C& c, const Vec3& p0
     const double t = std::clamp((t0 * g1 - t1 * g0) / (g1 - g0), t0, t1);
     p = p0 + t * e;
     q = nearest(p);
-    const double g = e.dot(p - q);
+    const double g = slope(p, q);
     if (g == 0.0) break;
     if (g < 0.0) {
       t0 = t;

@@ -11,7 +11,7 @@
 #include <proxima/core/error.hpp>
 #include <proxima/core/transform.hpp>
 #include <proxima/narrow/curved_finish.hpp>
-#include <proxima/narrow/cylinder_finish.hpp>
+#include <proxima/narrow/face_finish.hpp>
 #include <proxima/narrow/minkowski.hpp>
 #include <proxima/narrow/simplex.hpp>
 #include <proxima/narrow/smooth_finish.hpp>
@@ -137,11 +137,11 @@ PROXIMA_HOT_INLINE inline bool curved_finish(MinkowskiDifference<A, B>& md, cons
 
 /// Two curved cores whose simplex never settles on vertices.
 template <class A, class B>
-inline constexpr bool kCurvedPairFinish = kSmoothFinish<A, B> || kCylinderFinish<A, B>;
+inline constexpr bool kCurvedPairFinish = kSmoothFinish<A, B> || kFaceFinish<A, B>;
 
-/// Their finish from GJK's nearest point v (A's frame): a cylinder's side or
-/// cap when GJK's direction is within about 6° of the face's normals
-/// (narrow/cylinder_finish.hpp), otherwise Newton's method where both support
+/// Their finish from GJK's nearest point v (A's frame): a cylinder's or a
+/// cone's face when GJK's direction is within about 6° of the face's normals
+/// (narrow/face_finish.hpp), otherwise Newton's method where both support
 /// points move smoothly (narrow/smooth_finish.hpp). At most `budget` (≥ 1)
 /// support calls, counted in `calls`; true with the proven witnesses `pa`,
 /// `pb` (A's frame).
@@ -149,44 +149,29 @@ template <class A, class B>
 PROXIMA_HOT_INLINE inline bool curved_pair_finish(MinkowskiDifference<A, B>& md, const Vec3& v, const GjkOptions& opt,
                                                   int budget, double& scale2, double& lower, Vec3& pa, Vec3& pb,
                                                   int& calls) {
-  if constexpr (kCylinderFinish<A, B>) {
+  if constexpr (kFaceFinish<A, B>) {
     const Vec3 u = v.normalized();
-    const Vec3 da = -u, db = md.R.transpose() * u;  // the support directions in A's and B's frames
-    // The face nearest the direction: 0 A's side, 1 A's cap, 2 B's side, 3 B's cap.
-    int face = -1;
-    double nearest = kNearFace;
-    const auto consider = [&](double sine, int which) {
-      if (sine < nearest) {
-        nearest = sine;
-        face = which;
-      }
-    };
-    if constexpr (std::is_same_v<A, Cylinder>) {
-      consider(std::abs(da.z()), 0);
-      consider(std::hypot(da.x(), da.y()), 1);
-    }
-    if constexpr (std::is_same_v<B, Cylinder>) {
-      consider(std::abs(db.z()), 2);
-      consider(std::hypot(db.x(), db.y()), 3);
-    }
-    if (face >= 0) {
+    // Each faced solid's nearest face to its support direction: −u in A's
+    // frame, Rᵀu in B's.
+    int face_a = -1, face_b = -1;
+    double sine_a = kNearFace, sine_b = kNearFace;
+    if constexpr (kFaced<A>) sine_a = nearest_face(md.sa.shape, Vec3(-u), face_a);
+    if constexpr (kFaced<B>) sine_b = nearest_face(md.sb.shape, Vec3(md.R.transpose() * u), face_b);
+    if (std::min(sine_a, sine_b) < kNearFace) {
       bool found = false;
-      if constexpr (std::is_same_v<A, Cylinder>) {
-        if (face == 0) found = cylinder_side_candidate(md.sa.shape, md.sb.shape, md.R, md.t, pa, pb);
-        if (face == 1)
-          found = cylinder_cap_candidate(md.sa.shape, md.sb.shape, md.R, md.t, da.z() > 0.0 ? 1.0 : -1.0, pa, pb);
+      if constexpr (kFaced<A>) {
+        if (sine_a <= sine_b) found = face_candidate(md.sa.shape, md.sb.shape, md.R, md.t, face_a, pa, pb);
       }
-      if constexpr (std::is_same_v<B, Cylinder>) {
-        // A placed in B's frame: x_B = Rᵀ x_A − Rᵀ t.
-        const Mat3 Rt = md.R.transpose();
-        const Vec3 tt = -(Rt * md.t);
-        Vec3 on_b, on_a;
-        if (face == 2) found = cylinder_side_candidate(md.sb.shape, md.sa.shape, Rt, tt, on_b, on_a);
-        if (face == 3)
-          found = cylinder_cap_candidate(md.sb.shape, md.sa.shape, Rt, tt, db.z() > 0.0 ? 1.0 : -1.0, on_b, on_a);
-        if (face >= 2 && found) {
-          pa = md.R * on_a + md.t;
-          pb = md.R * on_b + md.t;
+      if constexpr (kFaced<B>) {
+        if (sine_b < sine_a) {
+          // A placed in B's frame: x_B = Rᵀ x_A − Rᵀ t.
+          const Mat3 Rt = md.R.transpose();
+          Vec3 on_b, on_a;
+          found = face_candidate(md.sb.shape, md.sa.shape, Rt, Vec3(-(Rt * md.t)), face_b, on_b, on_a);
+          if (found) {
+            pa = md.R * on_a + md.t;
+            pb = md.R * on_b + md.t;
+          }
         }
       }
       if (!found) return false;
@@ -283,9 +268,12 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
     }
     if constexpr (detail::kCurvedFinish<A, B>) {
       const bool settled_now = settled.settle(detail::kVertexCore<A> ? s.a : s.b, s.n);
-      if (settled_now && it >= 2 && finishes_left > 0) {
+      // Its support call counts against max_iterations like GJK's own.
+      if (settled_now && it >= 2 && finishes_left > 0 && it < opt.max_iterations) {
         --finishes_left;
-        if (detail::curved_finish(md, settled, opt, scale2, lower, finish_a, finish_b)) {
+        const bool proven = detail::curved_finish(md, settled, opt, scale2, lower, finish_a, finish_b);
+        ++it;
+        if (proven) {
           finished = true;
           break;
         }
@@ -293,6 +281,7 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
           out.stopped_above = true;
           break;
         }
+        if (it >= opt.max_iterations) continue;  // the loop's head reports not_converged
       }
     }
     if constexpr (detail::kCurvedPairFinish<A, B>) {

@@ -50,12 +50,10 @@ inline constexpr bool kSmoothPartner =
 
 /// Pairs that get the finish: an ellipsoid against an ellipsoid, a cylinder
 /// or a cone, in either order (against a box, a hull, a mesh triangle or a
-/// capsule it has narrow/curved_finish.hpp). A cylinder against a cylinder or
-/// a cone tries it where narrow/cylinder_finish.hpp finds no face of the
-/// cylinder near (their nearest points lie mostly on a side or a cap: between
-/// two cylinders only 22 % of random separated poses are rim against rim).
-/// Two cones do without: alone it saved them one support call in 14 and no
-/// time (a driver timing gjk()).
+/// capsule it has narrow/curved_finish.hpp). Two of cylinders and cones try
+/// it where narrow/face_finish.hpp finds no face near (their nearest points
+/// lie mostly on a side, a slant or a cap: between two cylinders only 22 % of
+/// random separated poses are rim against rim).
 template <class A, class B>
 inline constexpr bool kSmoothFinish =
     (std::is_same_v<A, Ellipsoid> && kSmoothPartner<B>) || (kSmoothPartner<A> && std::is_same_v<B, Ellipsoid>);
