@@ -18,6 +18,17 @@
 // answer at the iteration cap, is counted apart), a reported time whose
 // distance is not within the accuracy, or a contact at one of 16 sampled
 // earlier times (a contact stepped over).
+// --query distance stresses distance on poses from deep overlap to well
+// apart, each answer checked against a certificate written here: apart, the
+// witnesses on their shapes `distance` apart and the supporting planes across
+// the normal as far apart (the planes bound the distance from below, the
+// witnesses from above, so together they prove it); overlapping, point_a a
+// point of both shapes and the normal one of least penetration (no direction
+// of the shapes' frames has their supporting planes overlap less). A proven
+// distance d then checks tolerance(): within at d (1 + 1e-6) + 1e-9, not
+// within at d (1 − 1e-6) − 1e-9; and collide() must agree with a proven
+// overlap, or with a proven distance above 1e-9.
+// --margins gives every shape a margin, in every query.
 // Exit status 1 when any query fails one of the checks, 2 for a refused
 // command line.
 // A progress line over the pairs is drawn on stderr when it is a terminal
@@ -48,7 +59,8 @@ using proxima::bench::draw_vec3;
 struct Entry {
   std::string label;
   Shape shape;
-  double r_in;  ///< radius of a ball about the origin inside the shape
+  double r_in;   ///< radius of a ball about the origin inside the shape
+  double r_out;  ///< radius of a ball about the origin holding the shape (0: a halfspace)
 };
 
 double polytope_inradius(const ConvexPolytope& p) {
@@ -58,23 +70,26 @@ double polytope_inradius(const ConvexPolytope& p) {
   return r + p.margin();
 }
 
-std::vector<Entry> shapes() {
+// `margined`: every shape with a margin (the capsule's and the cone's are
+// there either way); the radii grow by it.
+std::vector<Entry> shapes(bool margined) {
   std::mt19937 g(7);
   std::normal_distribution<double> n;
   std::vector<Vec3> pts;
   for (int i = 0; i < 200; ++i) pts.push_back(0.4 * draw_vec3(n, g).normalized());
-  const ConvexPolytope poly(pts);
+  const double m = margined ? 1.0 : 0.0;
+  const ConvexPolytope poly(pts, 0.03 * m);
   // Cone r 0.3, height 0.6, origin mid-height: the side line passes 0.134 m
   // from the origin (nearer than the base, 0.3 m); plus the 0.02 margin.
   const double cone_in = 0.09 / std::hypot(0.6, 0.3) + 0.02;
-  return {{"sphere", Sphere(0.3), 0.3},
-          {"capsule", Capsule(0.2, 0.6, 0.01), 0.21},
-          {"cylinder", Cylinder(0.3, 0.7), 0.3},
-          {"cone", Cone(0.3, 0.6, 0.02), cone_in},
-          {"box", Box(0.6, 0.4, 0.8), 0.2},
-          {"ellipsoid", Ellipsoid(Vec3(0.4, 0.25, 0.15)), 0.15},
-          {"halfspace", Halfspace(Vec3(0.3, -0.2, 1.0), 0.0), 0.0},
-          {"convex200", poly, polytope_inradius(poly)}};
+  return {{"sphere", Sphere(0.3, 0.05 * m), 0.3 + 0.05 * m, 0.3 + 0.05 * m},
+          {"capsule", Capsule(0.2, 0.6, 0.01), 0.21, 0.51},
+          {"cylinder", Cylinder(0.3, 0.7, 0.04 * m), 0.3 + 0.04 * m, std::hypot(0.3, 0.35) + 0.04 * m},
+          {"cone", Cone(0.3, 0.6, 0.02), cone_in, std::hypot(0.3, 0.3) + 0.02},
+          {"box", Box(0.6, 0.4, 0.8, 0.05 * m), 0.2 + 0.05 * m, std::sqrt(0.09 + 0.04 + 0.16) + 0.05 * m},
+          {"ellipsoid", Ellipsoid(Vec3(0.4, 0.25, 0.15), 0.03 * m), 0.15 + 0.03 * m, 0.4 + 0.03 * m},
+          {"halfspace", Halfspace(Vec3(0.3, -0.2, 1.0), 0.0, 0.02 * m), 0.0, 0.0},
+          {"convex200", poly, polytope_inradius(poly), 0.4 + 0.03 * m}};
 }
 
 struct Tally {
@@ -90,6 +105,12 @@ constexpr double kWitnessTolerance = 1e-6;
 struct ToiTally {
   long queries = 0, not_ok = 0, capped = 0, non_finite = 0, late = 0, missed = 0, threw = 0, hits = 0;
   double max_ns = 0.0, total_ns = 0.0;
+};
+
+struct DistanceTally {
+  long queries = 0, apart = 0, overlapping = 0, not_ok = 0, non_finite = 0, witness_off = 0, bad_normal = 0;
+  long common_off = 0, bad_overlap_normal = 0, tolerance_off = 0, collide_off = 0, threw = 0;
+  double max_ns = 0.0, apart_ns = 0.0, overlapping_ns = 0.0;
 };
 
 // The progress line's position: pair `pair` of the run, query q of `queries`.
@@ -162,39 +183,137 @@ void stress_time_of_impact(const Entry& a, const Entry& b, long queries, std::mt
   }
 }
 
+// One distance answer against its certificate (the file's head); true when it
+// passes. The normal is proven only to GJK's accuracy, about 1e-10 of the
+// size: a direction off by θ moves a supporting plane by up to the size
+// times θ, and near touching θ is that accuracy over the distance, hence
+// the 1e-9 / d allowance.
+bool certify_distance(const Entry& a, const Transform& pa, const Entry& b, const Transform& pb,
+                      const DistanceResult& r, DistanceTally& t) {
+  if (r.distance > 0.0) {
+    ++t.apart;
+    bool good = true;
+    if (!bench::witnesses_on_shapes(a.shape, pa, b.shape, pb, r, kWitnessTolerance)) {
+      ++t.witness_off;
+      good = false;
+    }
+    const double gap = -bench::support_value(a.shape, pa, -r.normal) - bench::support_value(b.shape, pb, r.normal);
+    if (!(std::abs(gap - r.distance) <= kWitnessTolerance + 1e-9 / r.distance)) {
+      ++t.bad_normal;
+      good = false;
+    }
+    return good;
+  }
+  ++t.overlapping;
+  const bool common = bench::point_signed_distance(a.shape, pa, r.point_a) <= kWitnessTolerance &&
+                      bench::point_signed_distance(b.shape, pb, r.point_a) <= kWitnessTolerance &&
+                      (r.point_a - r.point_b).norm() <= 1e-9;
+  if (!common) ++t.common_off;
+  // The normal of least penetration: no direction tried has the supporting
+  // planes overlap less than along it. Tried: the 26 axis, edge and corner
+  // directions of each shape's frame, and a halfspace's normal.
+  auto gap = [&](const Vec3& u) {
+    return -bench::support_value(a.shape, pa, -u) - bench::support_value(b.shape, pb, u);
+  };
+  const double along = gap(r.normal);
+  double best = along;
+  for (const Transform* f : {&pa, &pb})
+    for (int x = -1; x <= 1; ++x)
+      for (int y = -1; y <= 1; ++y)
+        for (int z = -1; z <= 1; ++z)
+          if (x != 0 || y != 0 || z != 0) best = std::max(best, gap(f->rotate(Vec3(x, y, z).normalized())));
+  for (const Entry* e : {&a, &b}) {
+    if (e->shape.type() != ShapeType::halfspace) continue;
+    const Vec3 k = (e == &a ? pa : pb).rotate(e->shape.as<Halfspace>().normal());
+    best = std::max({best, gap(k), gap(-k)});
+  }
+  const bool least = along >= best - kWitnessTolerance;
+  if (!least) ++t.bad_overlap_normal;
+  return common && least;
+}
+
+void stress_distance(const Entry& a, const Entry& b, long queries, std::mt19937_64& g, DistanceTally& t,
+                     apps::Progress& line, double pair, const std::string& note) {
+  std::normal_distribution<double> n;
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  // The origins from together to 1.25 times the outer radii apart (a
+  // halfspace's plane passes through its origin): about as many poses
+  // overlap as not, many of them near touching.
+  const double reach = 1.25 * (a.r_out + b.r_out);
+  for (long q = 0; q < queries; ++q) {
+    advance(line, pair, q, queries, note);
+    const Transform pb = random_pose(g, n, draw_vec3(n, g));
+    const Transform pa = random_pose(g, n, pb.p + u(g) * reach * draw_vec3(n, g).normalized());
+    ++t.queries;
+    try {
+      const auto start = std::chrono::steady_clock::now();
+      const DistanceResult r = distance(a.shape, pa, b.shape, pb);
+      const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+      (r.distance > 0.0 ? t.apart_ns : t.overlapping_ns) += ns;
+      t.max_ns = std::max(t.max_ns, ns);
+      if (!std::isfinite(r.distance) || !r.normal.allFinite() || !r.point_a.allFinite() || !r.point_b.allFinite() ||
+          std::abs(r.normal.norm() - 1.0) > 1e-9 || r.distance < 0.0) {
+        ++t.non_finite;
+        continue;
+      }
+      if (r.status != Status::ok) {
+        ++t.not_ok;
+        continue;
+      }
+      if (!certify_distance(a, pa, b, pb, r, t)) continue;
+      const double d = r.distance;
+      if ((d == 0.0 || d > 1e-9) && collide(a.shape, pa, b.shape, pb).collide != (d == 0.0)) ++t.collide_off;
+      if (!(d > 1e-6)) continue;
+      if (!tolerance(a.shape, pa, b.shape, pb, d * (1.0 + 1e-6) + 1e-9).within ||
+          tolerance(a.shape, pa, b.shape, pb, d * (1.0 - 1e-6) - 1e-9).within)
+        ++t.tolerance_off;
+    } catch (...) {
+      ++t.threw;
+    }
+  }
+}
+
 constexpr const char* kUsage =
     "usage: proxima-stress [--queries N] [--markdown] [--method auto|gjk_epa|incremental|sat|mpr]"
-    " [--query signed_distance|time_of_impact] [--quiet]\n"
+    " [--query signed_distance|distance|time_of_impact] [--margins] [--quiet]\n"
     "  --queries N  random queries per pair of shape types, 1 to 1000000000 (default 1000000)\n"
+    "  --query      signed_distance on overlapping poses (default), distance from overlapping to well apart,\n"
+    "               or time_of_impact on random motions; --method applies to signed_distance only\n"
+    "  --margins    every shape with a margin (sphere 0.05, cylinder 0.04, box 0.05, ellipsoid 0.03, halfspace 0.02,\n"
+    "               polytope 0.03 m; the capsule's 0.01 and the cone's 0.02 either way)\n"
     "  --quiet      no progress line on stderr (drawn only when stderr is a terminal)\n";
 
 }  // namespace
 
 int main(int argc, char** argv) {
   long queries = 1000000;
-  bool markdown = false, show_progress = true;
+  bool markdown = false, show_progress = true, margined = false;
   DistanceRequest request;  // automatic unless --method forces one (the same poses either way)
-  bool toi = false;
+  bool toi = false, plain_distance = false, method_given = false;
   try {
     bench::Arguments args(argc, argv);
     while (args.next()) {
       if (args.is("--query")) {
         const std::string q = args.text();
-        if (q != "signed_distance" && q != "time_of_impact")
-          throw bench::BadArgument("--query must be signed_distance or time_of_impact, not '" + q + "'");
+        if (q != "signed_distance" && q != "distance" && q != "time_of_impact")
+          throw bench::BadArgument("--query must be signed_distance, distance or time_of_impact, not '" + q + "'");
         toi = q == "time_of_impact";
+        plain_distance = q == "distance";
       } else if (args.is("--queries")) {
         queries = static_cast<long>(args.integer(1, 1000000000));
       } else if (args.is("--markdown")) {
         markdown = true;
       } else if (args.is("--method")) {
         const std::string m = args.text();
+        method_given = true;
         if (m == "auto") request.method = Method::automatic;
         else if (m == "gjk_epa") request.method = Method::gjk;
         else if (m == "incremental") request.method = Method::incremental;
         else if (m == "sat") request.method = Method::sat;
         else if (m == "mpr") request.method = Method::mpr;
         else throw bench::BadArgument("--method must be auto, gjk_epa, incremental, sat or mpr, not '" + m + "'");
+      } else if (args.is("--margins")) {
+        margined = true;
       } else if (args.is("--quiet")) {
         show_progress = false;
       } else if (args.is("--help") || args.is("-h")) {
@@ -204,10 +323,13 @@ int main(int argc, char** argv) {
         args.unknown();
       }
     }
+    // The other queries take no method: a --method would be ignored.
+    if (method_given && (toi || plain_distance))
+      throw bench::BadArgument("--method applies to --query signed_distance only");
   } catch (const bench::BadArgument& e) {
     return bench::refuse("proxima-stress", e, kUsage);
   }
-  const std::vector<Entry> all = shapes();
+  const std::vector<Entry> all = shapes(margined);
   // Every ordered pair but halfspace–halfspace.
   const double pairs = static_cast<double>(all.size() * all.size() - 1);
   apps::Progress progress = apps::Progress::on_terminal("proxima-stress", pairs, show_progress);
@@ -233,6 +355,36 @@ int main(int argc, char** argv) {
                     t.total_ns / static_cast<double>(t.queries), t.max_ns);
         std::fflush(stdout);
         failed = failed || t.non_finite || t.not_ok || t.late || t.missed || t.threw;
+      }
+    }
+    return failed ? 1 : 0;
+  }
+  if (plain_distance) {
+    std::printf(markdown ? "| pair | queries | apart | overlapping | status not ok | NaN/inf | witness off | "
+                           "normal off | common point off | overlap normal off | tolerance off | collide off | threw | mean ns apart | mean ns overlapping | "
+                           "max ns |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                         : "%-22s %9s %8s %8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %9s %9s %11s\n",
+                "pair", "queries", "apart", "overlap", "not_ok", "nan", "witness", "normal", "common", "o_norm",
+                "tol", "collide", "threw", "ns_apart", "ns_over", "max_ns");
+    bool failed = false;
+    std::mt19937_64 g(2028);
+    for (const Entry& a : all) {
+      for (const Entry& b : all) {
+        if (a.shape.type() == ShapeType::halfspace && b.shape.type() == ShapeType::halfspace) continue;
+        DistanceTally t;
+        const std::string pair = a.label + "-" + b.label;
+        stress_distance(a, b, queries, g, t, progress, pair_index++, pair);
+        progress.clear();
+        std::printf(markdown ? "| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %.0f | "
+                               "%.0f | %.0f |\n"
+                             : "%-22s %9ld %8ld %8ld %7ld %7ld %7ld %7ld %7ld %7ld %7ld %7ld %7ld %9.0f %9.0f %11.0f\n",
+                    pair.c_str(), t.queries, t.apart, t.overlapping, t.not_ok, t.non_finite, t.witness_off,
+                    t.bad_normal, t.common_off, t.bad_overlap_normal, t.tolerance_off, t.collide_off, t.threw,
+                    t.apart_ns / static_cast<double>(std::max(1L, t.apart)),
+                    t.overlapping_ns / static_cast<double>(std::max(1L, t.overlapping)), t.max_ns);
+        std::fflush(stdout);
+        failed = failed || t.non_finite || t.witness_off || t.bad_normal || t.common_off || t.bad_overlap_normal ||
+                 t.tolerance_off || t.collide_off || t.threw;
       }
     }
     return failed ? 1 : 0;

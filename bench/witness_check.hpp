@@ -2,9 +2,9 @@
 // The stress tool's checks of a distance answer's witnesses and normal, from
 // closed forms of each shape written here (the signed distance of a point to
 // the shape, and its support value along a direction), so that they do not
-// lean on the query code they check. The polytope uses its hull's face
-// planes: for a point on or inside the hull, the largest plane value is its
-// signed distance.
+// lean on the query code they check. The polytope uses its hull's faces:
+// inside, the largest face-plane value is a point's signed distance; outside,
+// its distance to the nearest face polygon.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include <limits>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 #include <proxima/query.hpp>
 
@@ -54,6 +55,35 @@ inline double ellipsoid_surface_distance(const Vec3& a, const Vec3& q) {
   return (q - x).norm();
 }
 
+// Signed distance of q to a solid hull: inside, the largest face-plane
+// value; outside, the distance to the nearest face polygon (its plane where q
+// projects into it, else its nearest edge), which a margin's rounded surface
+// needs (there the plane values fall short near edges and vertices).
+inline double hull_signed_distance(const PolytopeData& d, const Vec3& q) {
+  double worst = -std::numeric_limits<double>::infinity();
+  for (std::size_t f = 0; f < d.face_normals.size(); ++f)
+    worst = std::max(worst, d.face_normals[f].dot(q) - d.face_offsets[f]);
+  if (worst <= 0.0) return worst;
+  double nearest = std::numeric_limits<double>::infinity();
+  for (std::size_t f = 0; f < d.faces.size(); ++f) {
+    const std::vector<int>& loop = d.faces[f];
+    const Vec3& n = d.face_normals[f];
+    const double s = n.dot(q) - d.face_offsets[f];
+    const Vec3 p = q - s * n;
+    bool inside = true;
+    for (std::size_t i = 0; i < loop.size(); ++i) {
+      const Vec3& a = d.vertices[static_cast<std::size_t>(loop[i])];
+      const Vec3& b = d.vertices[static_cast<std::size_t>(loop[(i + 1) % loop.size()])];
+      const Vec3 e = b - a;
+      inside = inside && (e.cross(p - a)).dot(n) >= 0.0;
+      const double t = std::clamp((q - a).dot(e) / e.squaredNorm(), 0.0, 1.0);
+      nearest = std::min(nearest, (q - a - t * e).norm());
+    }
+    if (inside) nearest = std::min(nearest, std::abs(s));
+  }
+  return nearest;
+}
+
 }  // namespace witness_detail
 
 /// Signed distance of the world point x to the posed shape (margin included).
@@ -86,11 +116,7 @@ inline double point_signed_distance(const Shape& s, const Transform& pose, const
     } else if constexpr (std::is_same_v<S, Halfspace>) {
       return sh.normal().dot(q) - sh.offset() - sh.margin();
     } else {
-      const PolytopeData& d = sh.data();
-      double worst = -std::numeric_limits<double>::infinity();
-      for (std::size_t f = 0; f < d.face_normals.size(); ++f)
-        worst = std::max(worst, d.face_normals[f].dot(q) - d.face_offsets[f]);
-      return worst - sh.margin();
+      return hull_signed_distance(sh.data(), q) - sh.margin();
     }
   }, s.variant());
 }

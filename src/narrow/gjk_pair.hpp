@@ -309,7 +309,13 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
   opt.tol_rel = req.tol_rel;
   opt.max_iterations = req.max_iterations;
   opt.stop_above = (mode == Mode::collide ? 0.0 : req.bound) + radii;
-  opt.stop_below = mode == Mode::signed_distance ? -1.0 : (mode == Mode::tolerance ? req.bound : 0.0) + radii;
+  // distance runs GJK on as signed_distance does: its answer on an overlap
+  // carries the normal of least penetration, which with margins is the
+  // converged direction between the cores while they are apart (stopping once
+  // the margins were proven to overlap left a direction up to 180° off it).
+  opt.stop_below = mode == Mode::signed_distance || mode == Mode::distance
+                       ? -1.0
+                       : (mode == Mode::tolerance ? req.bound : 0.0) + radii;
   proxima::detail::Simplex simplex;
   const bool depth_on_overlap = mode == Mode::signed_distance || mode == Mode::distance;
   const GjkResult g = gjk(a, ta, b, tb, opt, cache, depth_on_overlap ? &simplex : nullptr);
@@ -327,8 +333,11 @@ DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, c
       if (mode == Mode::signed_distance) return d;
       // distance: 0 at GJK's common point, with the depth method's normal:
       // for a touching pair the supporting plane's, else the direction of
-      // least penetration (a direction is asked of every answer).
+      // least penetration (a direction is asked of every answer). A method
+      // that gives no depth for the pair (sat on curved shapes) answers
+      // not_implemented, as signed_distance does: it has no such direction.
       if (has_depth(d.status)) r.normal = d.normal;
+      else r.status = d.status;
       r.iterations = d.iterations;
     }
     return r;

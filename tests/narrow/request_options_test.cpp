@@ -20,6 +20,7 @@
 #include <proxima/shape/box.hpp>
 #include <proxima/shape/capsule.hpp>
 #include <proxima/shape/convex_polytope.hpp>
+#include <proxima/shape/cylinder.hpp>
 #include <proxima/shape/ellipsoid.hpp>
 #include <proxima/shape/sphere.hpp>
 
@@ -133,6 +134,30 @@ TEST(RequestOptions, CollideAndToleranceUnderEveryMethod) {
   for (int m = 0; m < 6; ++m) EXPECT_GE(asserted[m], testing::scaled(3000) / 2) << "method " << m;
 }
 
+
+// distance on overlapping cores reports the depth method's normal; a method
+// with no depth for the pair (sat on a cylinder) answers not_implemented
+// there, as signed_distance does, and answers separated poses by GJK.
+TEST(RequestOptions, DistanceOnAnOverlapNeedsTheMethodsDepth) {
+  const Cylinder cyl(0.3, 0.7);
+  const Box box(0.6, 0.4, 0.8);
+  DistanceRequest sat;
+  sat.method = Method::sat;
+  const Transform over = Transform::from_axis_angle(Vec3(1, 2, 3).normalized(), 0.7, Vec3(0.2, 0.1, 0.05));
+  const Transform apart = Transform::from_axis_angle(Vec3(1, 2, 3).normalized(), 0.7, Vec3(1.5, 0.1, 0.05));
+  EXPECT_EQ(distance(cyl, over, box, {}, sat).status, Status::not_implemented);
+  EXPECT_EQ(signed_distance(cyl, over, box, {}, sat).status, Status::not_implemented);
+  const DistanceResult far = distance(cyl, apart, box, {}, sat);
+  EXPECT_EQ(far.status, Status::ok);
+  EXPECT_GT(far.distance, 0.5);
+  // The default method's normal is the one signed_distance reports.
+  const DistanceResult d = distance(cyl, over, box, {});
+  const DistanceResult s = signed_distance(cyl, over, box, {});
+  EXPECT_EQ(d.status, Status::ok);
+  EXPECT_EQ(d.distance, 0.0);
+  EXPECT_LT(s.distance, -0.1);
+  EXPECT_LE((d.normal - s.normal).norm(), 1e-12);
+}
 
 // Each field out of range, alone, in a request that is otherwise the
 // default: every query refuses it with Status::invalid_input, on closed-form,

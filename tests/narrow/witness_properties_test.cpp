@@ -8,7 +8,7 @@
 // closed forms (qhull's facets for the polytope), and
 //   * point_a lies on A's surface, point_b on B's (signed distance of the
 //     point to the shape within tolerance; for `distance` on an overlap, a
-//     common point inside both);
+//     common point inside both, and the normal of least penetration);
 //   * point_a − point_b = distance · normal and |normal| = 1;
 //   * the gap of the supporting planes along the normal, g(n) = min over A
 //     of n·x − max over B of n·x, equals the distance, and no sampled
@@ -289,6 +289,11 @@ bool check_answer(const Pair& p, const Transform& ta, const Transform& tb, Metho
   }
   if (!signed_query && r.distance == 0.0) {
     EXPECT_LE(best, tol) << tag << ": distance 0 for a pair a direction separates by " << best;
+    // Its normal is the direction of least penetration (mpr's: the centre
+    // line's), margins or not: no direction has the planes overlap less.
+    if (r.status == Status::ok && m != Method::mpr) {
+      EXPECT_GE(g, best - tol) << tag << ": a direction overlaps by " << -best << ", the normal by " << -g;
+    }
     return true;
   }
   if (r.status == Status::ok) {
