@@ -361,8 +361,9 @@ int main(int argc, char** argv) {
   }
   if (plain_distance) {
     std::printf(markdown ? "| pair | queries | apart | overlapping | status not ok | NaN/inf | witness off | "
-                           "normal off | common point off | overlap normal off | tolerance off | collide off | threw | mean ns apart | mean ns overlapping | "
-                           "max ns |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+                           "normal off | common point off | overlap normal off | tolerance off | collide off | "
+                           "threw | mean ns apart | mean ns overlapping | max ns |\n"
+                           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
                          : "%-22s %9s %8s %8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %9s %9s %11s\n",
                 "pair", "queries", "apart", "overlap", "not_ok", "nan", "witness", "normal", "common", "o_norm",
                 "tol", "collide", "threw", "ns_apart", "ns_over", "max_ns");
