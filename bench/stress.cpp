@@ -197,7 +197,7 @@ bool certify_distance(const Entry& a, const Transform& pa, const Entry& b, const
       ++t.witness_off;
       good = false;
     }
-    const double gap = -bench::support_value(a.shape, pa, -r.normal) - bench::support_value(b.shape, pb, r.normal);
+    const double gap = bench::planes_gap(a.shape, pa, b.shape, pb, r.normal);
     if (!(std::abs(gap - r.distance) <= kWitnessTolerance + 1e-9 / r.distance)) {
       ++t.bad_normal;
       good = false;
@@ -212,9 +212,7 @@ bool certify_distance(const Entry& a, const Transform& pa, const Entry& b, const
   // The normal of least penetration: no direction tried has the supporting
   // planes overlap less than along it. Tried: the 26 axis, edge and corner
   // directions of each shape's frame, and a halfspace's normal.
-  auto gap = [&](const Vec3& u) {
-    return -bench::support_value(a.shape, pa, -u) - bench::support_value(b.shape, pb, u);
-  };
+  auto gap = [&](const Vec3& u) { return bench::planes_gap(a.shape, pa, b.shape, pb, u); };
   const double along = gap(r.normal);
   double best = along;
   for (const Transform* f : {&pa, &pb})
@@ -271,6 +269,23 @@ void stress_distance(const Entry& a, const Entry& b, long queries, std::mt19937_
       ++t.threw;
     }
   }
+}
+
+// Runs `run(a, b, pair index, "a-b")` on every ordered pair of `all` but two
+// halfspaces; it stresses the pair and prints its row. True when any failed.
+template <class Run>
+bool each_pair(const std::vector<Entry>& all, Run&& run) {
+  bool failed = false;
+  double index = 0.0;
+  for (const Entry& a : all) {
+    for (const Entry& b : all) {
+      // Two halfspaces overlap without bound (and turning, have no speed bound).
+      if (a.shape.type() == ShapeType::halfspace && b.shape.type() == ShapeType::halfspace) continue;
+      failed = run(a, b, index++, a.label + "-" + b.label) || failed;
+      std::fflush(stdout);
+    }
+  }
+  return failed;
 }
 
 constexpr const char* kUsage =
@@ -333,30 +348,22 @@ int main(int argc, char** argv) {
   // Every ordered pair but halfspace–halfspace.
   const double pairs = static_cast<double>(all.size() * all.size() - 1);
   apps::Progress progress = apps::Progress::on_terminal("proxima-stress", pairs, show_progress);
-  double pair_index = 0.0;
   if (toi) {
     std::printf(markdown ? "| pair | queries | contacts | capped (safe) | status not ok | NaN/inf | late | missed | threw | mean ns | max ns |\n"
                            "|---|---|---|---|---|---|---|---|---|---|---|\n"
                          : "%-22s %9s %8s %7s %7s %7s %7s %7s %7s %9s %11s\n",
                 "pair", "queries", "contacts", "capped", "not_ok", "nan", "late", "missed", "threw", "mean_ns", "max_ns");
-    bool failed = false;
     std::mt19937_64 g(2027);
-    for (const Entry& a : all) {
-      for (const Entry& b : all) {
-        // Two turning halfspaces have no speed bound: the answer is the safe not_converged.
-        if (a.shape.type() == ShapeType::halfspace && b.shape.type() == ShapeType::halfspace) continue;
-        ToiTally t;
-        const std::string pair = a.label + "-" + b.label;
-        stress_time_of_impact(a, b, queries, g, t, progress, pair_index++, pair);
-        progress.clear();
-        std::printf(markdown ? "| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %.0f | %.0f |\n"
-                             : "%-22s %9ld %8ld %7ld %7ld %7ld %7ld %7ld %7ld %9.0f %11.0f\n",
-                    pair.c_str(), t.queries, t.hits, t.capped, t.not_ok, t.non_finite, t.late, t.missed, t.threw,
-                    t.total_ns / static_cast<double>(t.queries), t.max_ns);
-        std::fflush(stdout);
-        failed = failed || t.non_finite || t.not_ok || t.late || t.missed || t.threw;
-      }
-    }
+    const bool failed = each_pair(all, [&](const Entry& a, const Entry& b, double index, const std::string& pair) {
+      ToiTally t;
+      stress_time_of_impact(a, b, queries, g, t, progress, index, pair);
+      progress.clear();
+      std::printf(markdown ? "| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %.0f | %.0f |\n"
+                           : "%-22s %9ld %8ld %7ld %7ld %7ld %7ld %7ld %7ld %9.0f %11.0f\n",
+                  pair.c_str(), t.queries, t.hits, t.capped, t.not_ok, t.non_finite, t.late, t.missed, t.threw,
+                  t.total_ns / static_cast<double>(t.queries), t.max_ns);
+      return t.non_finite || t.not_ok || t.late || t.missed || t.threw;
+    });
     return failed ? 1 : 0;
   }
   if (plain_distance) {
@@ -367,88 +374,75 @@ int main(int argc, char** argv) {
                          : "%-22s %9s %8s %8s %7s %7s %7s %7s %7s %7s %7s %7s %7s %9s %9s %11s\n",
                 "pair", "queries", "apart", "overlap", "not_ok", "nan", "witness", "normal", "common", "o_norm",
                 "tol", "collide", "threw", "ns_apart", "ns_over", "max_ns");
-    bool failed = false;
     std::mt19937_64 g(2028);
-    for (const Entry& a : all) {
-      for (const Entry& b : all) {
-        if (a.shape.type() == ShapeType::halfspace && b.shape.type() == ShapeType::halfspace) continue;
-        DistanceTally t;
-        const std::string pair = a.label + "-" + b.label;
-        stress_distance(a, b, queries, g, t, progress, pair_index++, pair);
-        progress.clear();
-        std::printf(markdown ? "| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %.0f | "
-                               "%.0f | %.0f |\n"
-                             : "%-22s %9ld %8ld %8ld %7ld %7ld %7ld %7ld %7ld %7ld %7ld %7ld %7ld %9.0f %9.0f %11.0f\n",
-                    pair.c_str(), t.queries, t.apart, t.overlapping, t.not_ok, t.non_finite, t.witness_off,
-                    t.bad_normal, t.common_off, t.bad_overlap_normal, t.tolerance_off, t.collide_off, t.threw,
-                    t.apart_ns / static_cast<double>(std::max(1L, t.apart)),
-                    t.overlapping_ns / static_cast<double>(std::max(1L, t.overlapping)), t.max_ns);
-        std::fflush(stdout);
-        failed = failed || t.non_finite || t.witness_off || t.bad_normal || t.common_off || t.bad_overlap_normal ||
-                 t.tolerance_off || t.collide_off || t.threw;
-      }
-    }
+    const bool failed = each_pair(all, [&](const Entry& a, const Entry& b, double index, const std::string& pair) {
+      DistanceTally t;
+      stress_distance(a, b, queries, g, t, progress, index, pair);
+      progress.clear();
+      std::printf(markdown ? "| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %.0f | "
+                             "%.0f | %.0f |\n"
+                           : "%-22s %9ld %8ld %8ld %7ld %7ld %7ld %7ld %7ld %7ld %7ld %7ld %7ld %9.0f %9.0f %11.0f\n",
+                  pair.c_str(), t.queries, t.apart, t.overlapping, t.not_ok, t.non_finite, t.witness_off,
+                  t.bad_normal, t.common_off, t.bad_overlap_normal, t.tolerance_off, t.collide_off, t.threw,
+                  t.apart_ns / static_cast<double>(std::max(1L, t.apart)),
+                  t.overlapping_ns / static_cast<double>(std::max(1L, t.overlapping)), t.max_ns);
+      return t.non_finite || t.witness_off || t.bad_normal || t.common_off || t.bad_overlap_normal ||
+             t.tolerance_off || t.collide_off || t.threw;
+    });
     return failed ? 1 : 0;
   }
   std::printf(markdown ? "| pair | queries | method n/a | status not ok | NaN/inf | wrong sign | witness off | normal off | "
                          "threw | mean ns | max ns |\n|---|---|---|---|---|---|---|---|---|---|---|\n"
                        : "%-22s %9s %7s %7s %7s %7s %7s %7s %7s %9s %11s\n",
               "pair", "queries", "n/a", "not_ok", "nan", "sign", "witness", "normal", "threw", "mean_ns", "max_ns");
-  bool failed = false;
   std::mt19937_64 g(2026);
   std::normal_distribution<double> n;
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  for (const Entry& a : all) {
-    for (const Entry& b : all) {
-      if (a.shape.type() == ShapeType::halfspace && b.shape.type() == ShapeType::halfspace) continue;
-      Tally t;
-      const double reach = 0.9 * (a.r_in + b.r_in);
-      const std::string pair = a.label + "-" + b.label;
-      for (long q = 0; q < queries; ++q) {
-        advance(progress, pair_index, q, queries, pair);
-        const Vec3 dir = draw_vec3(n, g).normalized();
-        const Quat qb = draw_quat(n, g);
-        const Transform pb = Transform::from_quaternion(qb, draw_vec3(n, g));
-        const Quat qa = draw_quat(n, g);
-        const Transform pa = Transform::from_quaternion(qa, pb.p + std::cbrt(u(g)) * reach * dir);
-        const auto start = std::chrono::steady_clock::now();
-        try {
-          const DistanceResult r = signed_distance(a.shape, pa, b.shape, pb, request);
-          const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
-          t.total_ns += ns;
-          t.max_ns = std::max(t.max_ns, ns);
-          // upper_bound is mpr's honest status for its centre-line depth.
-          const bool answered = r.status == Status::ok || r.status == Status::upper_bound;
-          if (r.status == Status::not_implemented) {
-            ++t.not_applicable;  // nothing to check: no answer was claimed
-          } else {
-            if (!answered) ++t.not_ok;
-            if (!std::isfinite(r.distance) || !r.normal.allFinite() || !r.point_a.allFinite() ||
-                !r.point_b.allFinite() || std::abs(r.normal.norm() - 1.0) > 1e-9) {
-              ++t.non_finite;
-            } else if (!(r.distance < 0.0)) {
-              ++t.wrong_sign;
-            } else if (answered) {
-              // Outside the timed call: the checks cost more than many queries.
-              if (!bench::witnesses_on_shapes(a.shape, pa, b.shape, pb, r, kWitnessTolerance)) ++t.witness_off;
-              if (!bench::normal_supports(a.shape, pa, b.shape, pb, r, kWitnessTolerance)) ++t.bad_normal;
-            }
+  const bool failed = each_pair(all, [&](const Entry& a, const Entry& b, double index, const std::string& pair) {
+    Tally t;
+    const double reach = 0.9 * (a.r_in + b.r_in);
+    for (long q = 0; q < queries; ++q) {
+      advance(progress, index, q, queries, pair);
+      const Vec3 dir = draw_vec3(n, g).normalized();
+      const Quat qb = draw_quat(n, g);
+      const Transform pb = Transform::from_quaternion(qb, draw_vec3(n, g));
+      const Quat qa = draw_quat(n, g);
+      const Transform pa = Transform::from_quaternion(qa, pb.p + std::cbrt(u(g)) * reach * dir);
+      const auto start = std::chrono::steady_clock::now();
+      try {
+        const DistanceResult r = signed_distance(a.shape, pa, b.shape, pb, request);
+        const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+        t.total_ns += ns;
+        t.max_ns = std::max(t.max_ns, ns);
+        // upper_bound is mpr's honest status for its centre-line depth.
+        const bool answered = r.status == Status::ok || r.status == Status::upper_bound;
+        if (r.status == Status::not_implemented) {
+          ++t.not_applicable;  // nothing to check: no answer was claimed
+        } else {
+          if (!answered) ++t.not_ok;
+          if (!std::isfinite(r.distance) || !r.normal.allFinite() || !r.point_a.allFinite() ||
+              !r.point_b.allFinite() || std::abs(r.normal.norm() - 1.0) > 1e-9) {
+            ++t.non_finite;
+          } else if (!(r.distance < 0.0)) {
+            ++t.wrong_sign;
+          } else if (answered) {
+            // Outside the timed call: the checks cost more than many queries.
+            if (!bench::witnesses_on_shapes(a.shape, pa, b.shape, pb, r, kWitnessTolerance)) ++t.witness_off;
+            if (!bench::normal_supports(a.shape, pa, b.shape, pb, r, kWitnessTolerance)) ++t.bad_normal;
           }
-        } catch (...) {
-          ++t.threw;
         }
-        ++t.queries;
+      } catch (...) {
+        ++t.threw;
       }
-      ++pair_index;
-      progress.clear();
-      std::printf(markdown ? "| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %.0f | %.0f |\n"
-                           : "%-22s %9ld %7ld %7ld %7ld %7ld %7ld %7ld %7ld %9.0f %11.0f\n",
-                  pair.c_str(), t.queries, t.not_applicable, t.not_ok, t.non_finite, t.wrong_sign, t.witness_off,
-                  t.bad_normal, t.threw,
-                  t.total_ns / static_cast<double>(t.queries), t.max_ns);
-      std::fflush(stdout);
-      failed = failed || t.non_finite || t.wrong_sign || t.threw || t.witness_off || t.bad_normal;
+      ++t.queries;
     }
-  }
+    progress.clear();
+    std::printf(markdown ? "| %s | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %.0f | %.0f |\n"
+                         : "%-22s %9ld %7ld %7ld %7ld %7ld %7ld %7ld %7ld %9.0f %11.0f\n",
+                pair.c_str(), t.queries, t.not_applicable, t.not_ok, t.non_finite, t.wrong_sign, t.witness_off,
+                t.bad_normal, t.threw,
+                t.total_ns / static_cast<double>(t.queries), t.max_ns);
+    return t.non_finite || t.wrong_sign || t.threw || t.witness_off || t.bad_normal;
+  });
   return failed ? 1 : 0;
 }

@@ -152,6 +152,13 @@ inline double support_value(const Shape& s, const Transform& pose, const Vec3& u
   return core + s.margin() + u.dot(pose.p);
 }
 
+/// Gap of the supporting planes of A and B across world unit u (B→A): the
+/// least of u·x over A less the largest over B; −∞ where a halfspace is
+/// unbounded along it.
+inline double planes_gap(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb, const Vec3& u) {
+  return -support_value(a, ta, -u) - support_value(b, tb, u);
+}
+
 /// Witness checks of one answer, relative tolerance `tol` (metres for
 /// metre-sized shapes): point_a on A's surface, point_b on B's, and
 /// point_a − point_b = distance · normal.
@@ -169,7 +176,7 @@ inline bool witnesses_on_shapes(const Shape& a, const Transform& ta, const Shape
 inline bool normal_supports(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb,
                             const DistanceResult& r, double tol) {
   if (std::abs(r.normal.norm() - 1.0) > 1e-9) return false;
-  const double gap = -support_value(a, ta, -r.normal) - support_value(b, tb, r.normal);
+  const double gap = planes_gap(a, ta, b, tb, r.normal);
   if (!std::isfinite(gap)) return false;
   return r.status == Status::ok ? std::abs(gap - r.distance) <= tol : gap <= r.distance + tol;
 }
