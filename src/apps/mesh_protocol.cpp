@@ -74,6 +74,7 @@ json contacts_answer(const json& id, const ContactSet& c, const MeshContactStats
     out["distance"] = c.distance;
     out["normal"] = to_json(swapped ? Vec3(-c.normal) : c.normal);
   }
+  if (c.bound_exceeded) out["bound_exceeded"] = true;  // nothing within the layers and the margin
   return out;
 }
 

@@ -143,8 +143,12 @@ json answer_request(const json& id, ObjectReader& r, MeshFiles& files) {
     for (const Contact& k : c.points) {
       points.push_back({{"point", to_json(k.point)}, {"normal", to_json(k.normal)}, {"depth", k.depth}});
     }
-    return {{"id", id},          {"status", to_string(c.status)}, {"distance", c.distance},
-            {"normal", to_json(c.normal)}, {"contacts", points}};
+    json out = {{"id", id},          {"status", to_string(c.status)}, {"distance", c.distance},
+                {"normal", to_json(c.normal)}, {"contacts", points}};
+    // Beyond the margin: the distance is a proven lower bound, as with a
+    // distance query's `bound`.
+    if (c.bound_exceeded) out["bound_exceeded"] = true;
+    return out;
   }
   DistanceRequest req;
   req.method = method_from_json(r);

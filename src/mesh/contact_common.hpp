@@ -279,6 +279,7 @@ inline void reset(ContactSet& out) {
   out.status = Status::ok;
   out.distance = 0.0;
   out.normal = Vec3::UnitZ();
+  out.bound_exceeded = false;
 }
 
 // Common tail: the pair's distance and normal, world frame, clustering.
@@ -287,7 +288,10 @@ inline void finish(Collector& col, const Transform* to_world, const MeshContactO
   out.status = status;
   col.stats.raw_contacts = out.points.size();
   if (out.points.empty()) {
-    out.distance = std::isfinite(col.best) ? col.best : 0.0;
+    // No pair within the layers and the margin: the pair is farther apart
+    // than the margin, and that is all that was measured.
+    out.bound_exceeded = !std::isfinite(col.best);
+    out.distance = out.bound_exceeded ? o.margin : col.best;
     return;
   }
   out.distance = col.best;

@@ -403,6 +403,7 @@ bool box_box_contacts(const Shape& sa, const Transform& pose_a, const Shape& sb,
   out.status = sd.status;
   out.distance = sd.distance;
   out.normal = sd.normal;
+  out.bound_exceeded = sd.bound_exceeded;
   if (sd.status == Status::invalid_input || sd.status == Status::not_implemented) return true;
   if (sd.bound_exceeded || sd.distance > reach) return true;
 

@@ -66,6 +66,7 @@ bool invalid(const Transform& pose_a, const Transform& pose_b, const ContactOpti
   out.status = Status::ok;
   out.distance = 0.0;
   out.normal = Vec3::UnitZ();
+  out.bound_exceeded = false;
   if (narrow::detail::bad_contact_options(options) || !both_valid(pose_a, pose_b)) {
     out.status = Status::invalid_input;
     return true;
@@ -88,6 +89,7 @@ void narrow::generic_contacts(const Shape& a, const Transform& pose_a, const Sha
   out.status = sd.status;
   out.distance = sd.distance;
   out.normal = sd.normal;
+  out.bound_exceeded = sd.bound_exceeded;
   if (sd.status == Status::invalid_input || sd.status == Status::not_implemented) return;
   if (sd.bound_exceeded || sd.distance > reach) return;
 

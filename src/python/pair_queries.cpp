@@ -138,6 +138,7 @@ ContactAnswer pair_contacts(const Operand& a, const Transform& ta, const Operand
   r.status = set.status;
   r.distance = set.distance;
   r.normal = set.normal;
+  r.bound_exceeded = set.bound_exceeded;
   r.points = std::move(set.points);
   return r;
 }

@@ -47,6 +47,7 @@ struct ContactAnswer {
   Status status = Status::ok;
   double distance = 0.0;
   Vec3 normal = Vec3::UnitZ();
+  bool bound_exceeded = false;
   std::vector<Contact> points;
 };
 

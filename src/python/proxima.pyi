@@ -314,6 +314,8 @@ class ContactResult:
     @property
     def normal(self) -> FloatArray: ...
     @property
+    def bound_exceeded(self) -> bool: ...
+    @property
     def points(self) -> FloatArray:
         """(N, 3)."""
     @property

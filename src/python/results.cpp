@@ -66,7 +66,12 @@ void bind_results(py::module_& m) {
                             "Answer of contacts(): the contact points with their normals (B to A) and depths "
                             "(negative for gaps within the contact margin).")
       .def_property_readonly("status", &status_of<ContactAnswer>)
-      .def_readonly("distance", &ContactAnswer::distance, "Signed distance of the pair (negative when overlapping).")
+      .def_readonly("distance", &ContactAnswer::distance,
+                    "Signed distance of the pair (negative when overlapping); with bound_exceeded, a proven lower "
+                    "bound above the margin instead.")
+      .def_readonly("bound_exceeded", &ContactAnswer::bound_exceeded,
+                    "True when the pair was proven farther apart than the margin: no points, and distance is a "
+                    "lower bound, not the distance.")
       .def_property_readonly(
           "normal", [](const ContactAnswer& r) { return to_array(r.normal); }, "The pair's normal (3,), B to A.")
       .def_property_readonly(

@@ -9,6 +9,7 @@
 
 #include <proxima/query.hpp>
 
+#include "../oracle/minkowski_oracle.hpp"
 #include "../support/random.hpp"
 #include "../support/test_shapes.hpp"
 
@@ -236,6 +237,59 @@ TEST(Manifold, PairsBeyondTheMarginHaveNoContacts) {
   EXPECT_EQ(far.status, Status::ok);
   EXPECT_TRUE(far.empty());
   EXPECT_TRUE(contacts(a, at(0, 0, 1.001), b, at(0, 0, 0)).empty());  // zero margin
+}
+
+// A pair proven farther apart than the margin may stop its search early: its
+// distance is then a lower bound, and the set says so. Any distance it does
+// not flag is the pair's. Truth: the cylinder lies between the 360-gon
+// prisms inscribed in it and circumscribed about it, so its distance to the
+// box lies between theirs (the Minkowski-difference oracle).
+TEST(Manifold, BeyondTheMarginTheDistanceIsTheDistanceOrAFlaggedLowerBound) {
+  const double r = 0.3, half = 0.35;
+  const Shape cyl = Cylinder(r, 2.0 * half), box = Box(0.6, 0.4, 0.8);
+  std::vector<Vec3> inner, outer;
+  const double out_r = r / std::cos(kPi / 360.0);
+  for (int k = 0; k < 360; ++k) {
+    const double t = 2.0 * kPi * k / 360.0;
+    for (const double z : {-half, half}) {
+      inner.emplace_back(r * std::cos(t), r * std::sin(t), z);
+      outer.emplace_back(out_r * std::cos(t), out_r * std::sin(t), z);
+    }
+  }
+  std::vector<Vec3> corners;
+  for (int k = 0; k < 8; ++k) corners.emplace_back(k & 1 ? 0.3 : -0.3, k & 2 ? 0.2 : -0.2, k & 4 ? 0.4 : -0.4);
+  const auto world = [](const std::vector<Vec3>& local, const Transform& t) {
+    std::vector<Vec3> w;
+    for (const Vec3& p : local) w.push_back(t.apply(p));
+    return w;
+  };
+  testing::Rng rng(41);
+  ContactOptions o;
+  o.margin = 0.05;
+  int flagged = 0, measured = 0;
+  for (int i = 0; i < 60; ++i) {
+    const Transform tb = rng.pose(0.0);
+    const double reach = rng.uniform(0.9, 1.3);
+    Transform ta = rng.pose(0.0);
+    ta.p = reach * rng.unit_vector();
+    const double below = oracle::minkowski_signed_distance(world(outer, ta), world(corners, tb));
+    const double above = oracle::minkowski_signed_distance(world(inner, ta), world(corners, tb));
+    if (!(below > o.margin + 1e-3)) continue;  // within the margin, or too near it to tell
+    const ContactSet s = contacts(cyl, ta, box, tb, o);
+    ASSERT_EQ(s.status, Status::ok);
+    EXPECT_TRUE(s.empty());
+    EXPECT_LE(s.distance, above + 1e-9) << i;  // never above the pair's distance
+    if (s.bound_exceeded) {
+      ++flagged;
+      EXPECT_GT(s.distance, o.margin) << i;
+    } else {
+      ++measured;
+      EXPECT_GE(s.distance, below - 1e-9) << i;  // unflagged: the distance itself
+    }
+  }
+  // Both kinds occur here: an early stop, and a search that converged first.
+  EXPECT_GT(flagged, 10);
+  EXPECT_GT(measured, 0);
 }
 
 TEST(Manifold, ShapeMarginsShiftTheDepths) {

@@ -202,6 +202,21 @@ class QueriesTest(unittest.TestCase):
         self.assertTrue(far.bound_exceeded)
         self.assertGreater(far.distance, 0.1)
 
+    def test_contacts_beyond_the_margin_flag_their_distance_as_a_bound(self):
+        # Two 1 m boxes 1 m apart (a 0.5 m gap) and a contact margin of 5 cm:
+        # no points, and the distance is the pair's or a flagged lower bound.
+        a, b = proxima.Box(1, 1, 1), proxima.Box(1, 1, 1)
+        pose_b = ([0.2, 0.1, 1.5], [math.cos(0.3), 0, 0, math.sin(0.3)])
+        c = proxima.contacts(a, None, b, pose_b, margin=0.05)
+        self.assertEqual(len(c), 0)
+        self.assertGreater(c.distance, 0.05)
+        self.assertLessEqual(c.distance, 0.5 + 1e-9)
+        if not c.bound_exceeded:
+            self.assertAlmostEqual(c.distance, 0.5, places=9)
+        near = proxima.contacts(a, None, b, ([0.2, 0.1, 1.02], [1, 0, 0, 0]), margin=0.05)
+        self.assertFalse(near.bound_exceeded)
+        self.assertAlmostEqual(near.distance, 0.02, places=9)
+
     def test_witness_points_lie_on_both_boxes(self):
         # A 5 m box 1 m into a 2 m one: point_b is the middle of the small
         # box's face (the overlap of the two faces), for every exact method.

@@ -31,9 +31,18 @@ struct Contact {
 struct ContactSet {
   Status status = Status::ok;
   /// Signed distance of the pair (negative when overlapping) and its normal
-  /// (B→A); every point carries the same normal for a convex pair.
+  /// (B→A); every point carries the same normal for a convex pair. Unless
+  /// bound_exceeded: then a proven lower bound on the distance, above the
+  /// margin, and the search's last direction.
   double distance = 0.0;
   Vec3 normal = Vec3::UnitZ();
+  /// The pair was proven farther apart than the margin before its distance
+  /// converged (the search stops there: 1.3–4× cheaper on such pairs than
+  /// measuring them): no points, and `distance` is a lower bound, not the
+  /// distance. Ask signed_distance for the distance itself. Mesh pairs
+  /// without a contact: nothing within the layers and the margin, and
+  /// `distance` is the margin, likewise a lower bound.
+  bool bound_exceeded = false;
   std::vector<Contact> points;
 
   bool empty() const { return points.empty(); }
