@@ -211,6 +211,30 @@ TEST(QueryProtocol, ContactsGiveTheManifold) {
   EXPECT_NE(answer(r)["message"].get<std::string>().find("disc_points"), std::string::npos);
 }
 
+// A pair proven beyond the contact margin before its distance converged: no
+// contacts, and the distance flagged as the lower bound it is (here 0.109 m
+// for a pair 0.167 m apart); a pair within the margin carries no flag.
+TEST(QueryProtocol, ContactsBeyondTheMarginFlagTheirDistanceAsABound) {
+  json r = json::parse(R"({"query": "contacts", "margin": 0.05,
+                           "a": {"shape": "cylinder", "radius": 0.3, "length": 0.7},
+                           "pose_a": {"p": [0.28, -0.7, 0.27], "q": [0.74, 0.05, 0.48, 0.34]},
+                           "b": {"shape": "box", "size": [0.6, 0.4, 0.8]}})");
+  const json c = answer(r);
+  EXPECT_EQ(c["status"], "ok");
+  EXPECT_TRUE(c["contacts"].empty());
+  ASSERT_TRUE(c.contains("bound_exceeded"));
+  EXPECT_TRUE(c["bound_exceeded"].get<bool>());
+  r["query"] = "distance";
+  r.erase("margin");
+  const double d = answer(r)["distance"].get<double>();
+  EXPECT_GT(c["distance"].get<double>(), 0.05);
+  EXPECT_LT(c["distance"].get<double>(), d - 0.01);  // a bound, well below the distance here
+  const json near = answer(json::parse(R"({"query": "contacts", "margin": 0.1, "a": {"shape": "box", "size": [1, 1, 1]},
+                                            "pose_a": {"p": [0, 0, 1.05]}, "b": {"shape": "box", "size": [2, 2, 1]}})"));
+  EXPECT_EQ(near["contacts"].size(), 4u);
+  EXPECT_FALSE(near.contains("bound_exceeded"));
+}
+
 // One triangle in the plane z = 0 and a sphere above it: every answer is
 // known in closed form.
 TEST(QueryProtocol, MeshOperandsInlineAndFromFiles) {
