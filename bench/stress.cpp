@@ -338,7 +338,6 @@ void certify_contacts(const Entry& a, const Transform& pa, const Entry& b, const
   const Vec3& nrm = set.normal;
   const double d = set.distance;
   if (d < 0.0) ++t.overlapping;
-  const double gap = bench::planes_gap(a.shape, pa, b.shape, pb, nrm);
   if (set.bound_exceeded) {
     // Proven farther apart than the margin: no points, and a lower bound
     // above the margin, which no pair of points of the two shapes may
@@ -354,6 +353,7 @@ void certify_contacts(const Entry& a, const Transform& pa, const Entry& b, const
   // The distance, proven as distance's answers are: the planes across the
   // normal are d apart; overlapping, no direction overlaps less; apart, the
   // deepest contact's two surface points are d apart (checked below).
+  const double gap = bench::planes_gap(a.shape, pa, b.shape, pb, nrm);
   bool distance_good = std::abs(gap - d) <= kWitnessTolerance + (d > 0.0 ? 1e-9 / d : 0.0);
   if (d < 0.0 && !least_penetration(a, pa, b, pb, nrm)) distance_good = false;
   // Points exactly when the pair is within the margin (a band of rounding
