@@ -226,10 +226,11 @@ bool least_penetration(const Entry& a, const Transform& pa, const Entry& b, cons
 }
 
 // One distance answer against its certificate (the file's head); true when it
-// passes. The normal is proven only to GJK's accuracy, about 1e-10 of the
-// size: a direction off by θ moves a supporting plane by up to the size
-// times θ, and near touching θ is that accuracy over the distance, hence
-// the 1e-9 / d allowance.
+// passes. The planes across the normal must be the distance apart to the
+// witness tolerance at every distance, touching included: the normal is the
+// direction GJK's last support call probed, whose planes its duality gap
+// proves, not the witnesses' difference, whose direction near touching is
+// GJK's accuracy over the distance.
 bool certify_distance(const Entry& a, const Transform& pa, const Entry& b, const Transform& pb,
                       const DistanceResult& r, DistanceTally& t) {
   if (r.distance > 0.0) {
@@ -240,7 +241,7 @@ bool certify_distance(const Entry& a, const Transform& pa, const Entry& b, const
       good = false;
     }
     const double gap = bench::planes_gap(a.shape, pa, b.shape, pb, r.normal);
-    if (!(std::abs(gap - r.distance) <= kWitnessTolerance + 1e-9 / r.distance)) {
+    if (!(std::abs(gap - r.distance) <= kWitnessTolerance)) {
       ++t.bad_normal;
       good = false;
     }
@@ -354,7 +355,7 @@ void certify_contacts(const Entry& a, const Transform& pa, const Entry& b, const
   // normal are d apart; overlapping, no direction overlaps less; apart, the
   // deepest contact's two surface points are d apart (checked below).
   const double gap = bench::planes_gap(a.shape, pa, b.shape, pb, nrm);
-  bool distance_good = std::abs(gap - d) <= kWitnessTolerance + (d > 0.0 ? 1e-9 / d : 0.0);
+  bool distance_good = std::abs(gap - d) <= kWitnessTolerance;
   if (d < 0.0 && !least_penetration(a, pa, b, pb, nrm)) distance_good = false;
   // Points exactly when the pair is within the margin (a band of rounding
   // around it either way).

@@ -123,5 +123,42 @@ TEST(SmoothFinish, SlabArrangementsAgainstTheGap) {
   }
 }
 
+// Near touching, the supporting planes across the normal must be the
+// distance apart: a normal taken from the witnesses' difference leans off by
+// GJK's accuracy over the distance (a degree at 1e-7 m) and its planes then
+// miss by 1e-7 to 1e-6 m. The planes come from the support points written
+// in tests/support, the pose puts a plane pair d0 apart along a random
+// direction (so the distance is at least d0), and the witnesses must lie on
+// their surfaces and be the distance apart along the normal.
+TEST(SmoothFinish, NearTouchingNormalsCarryPlanesTheDistanceApart) {
+  const testing::CurvedSolid small_ellipsoid = testing::ellipsoid_solid("ellipsoid", Vec3(0.4, 0.25, 0.15));
+  const std::pair<const testing::CurvedSolid*, const testing::CurvedSolid*> pairs[] = {
+      {&small_ellipsoid, &small_ellipsoid}, {&kEllipsoid, &small_ellipsoid}, {&kEllipsoid, &kCylinder},
+      {&kCylinder, &kEllipsoid},            {&kEllipsoid, &kCone},          {&kCone, &kEllipsoid}};
+  testing::Rng rng(97);
+  for (const auto& [sa, sb] : pairs) {
+    for (double d0 : {1e-3, 1e-5, 1e-7, 1e-9}) {
+      for (int k = 0; k < testing::scaled(300); ++k) {
+        const Transform ta = rng.pose(0.0);
+        Transform tb = rng.pose(0.0);
+        const Vec3 n = rng.unit_vector();  // B→A
+        const auto height = [](const testing::CurvedSolid& s, const Transform& t, const Vec3& dir) {
+          return dir.dot(testing::posed_support(s, t)(dir));
+        };
+        // Along n, A's lowest point −height(A, −n) sits d0 above B's highest.
+        tb.p = -(height(*sa, ta, -n) + height(*sb, tb, n) + d0) * n;
+        const DistanceResult r = distance(sa->shape, ta, sb->shape, tb);
+        ASSERT_EQ(r.status, Status::ok) << sa->label << "-" << sb->label << " d0 " << d0;
+        const double gap = -height(*sa, ta, -r.normal) - height(*sb, tb, r.normal);
+        EXPECT_GE(r.distance, d0 - 1e-12) << sa->label << "-" << sb->label << " d0 " << d0 << " k " << k;
+        EXPECT_LE(r.distance - gap, 1e-9) << sa->label << "-" << sb->label << " d0 " << d0 << " k " << k;
+        EXPECT_LE((r.point_a - r.point_b - r.distance * r.normal).norm(), 1e-10) << sa->label << "-" << sb->label;
+        EXPECT_LE(std::abs(testing::curved_outside(*sa, ta.apply_inverse(r.point_a))), 1e-9) << sa->label;
+        EXPECT_LE(std::abs(testing::curved_outside(*sb, tb.apply_inverse(r.point_b))), 1e-9) << sb->label;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace proxima::smooth_finish_test

@@ -108,11 +108,33 @@ inline bool support_is_smooth(const Cone& c, const Vec3& d) {
   return rho > kNearFace && std::abs(2.0 * h * d.z() - r * rho) > kNearFace * std::sqrt(4.0 * h * h + r * r);
 }
 
+/// The least radius of curvature of a core's surface where its support point
+/// moves smoothly everywhere: an ellipsoid's r_min² / r_max. Zero for a
+/// cylinder and a cone, whose rims are edges: a point moved across a rim
+/// leaves the surface at first order.
+inline double least_curvature_radius(const Ellipsoid& e) {
+  return e.radii().minCoeff() * e.radii().minCoeff() / e.radii().maxCoeff();
+}
+inline double least_curvature_radius(const Cylinder&) { return 0.0; }
+inline double least_curvature_radius(const Cone&) { return 0.0; }
+
 /// Newton's method from v (A's frame, GJK's current nearest point of A ⊖ B):
 /// at most four support calls and at most `budget`, counted in `calls`.
-/// Returns true with the support points `pa`, `pb` (A's frame) when one
+/// Returns true with witnesses `pa`, `pb` (A's frame) when a support call
 /// proves its own answer to within tol_abs + tol_rel·L (L² = scale2, kept up
 /// to date); every call's lower bound is kept in `lower` either way.
+///
+/// The witnesses are the call's support points a, b with the part of
+/// w = a − b across the probed direction u shared out between them, so that
+/// pa − pb = |w| u. Why: the duality gap |w| − u·w ≤ tol leaves w's own
+/// direction free to lean off the normal by about sqrt(2·tol / |w|), a degree
+/// near touching, and the planes across it then miss the distance by far
+/// more than tol; the planes across u are u·w apart, within tol of |w|. The
+/// stop asks that the shared-out part keep each point on its surface within
+/// about tol: moved along an ellipsoid's smooth surface it leaves it only at
+/// second order; across a cylinder's or a cone's rim it must itself be
+/// within tol, which Newton's quadratic convergence reaches in about one
+/// more support call.
 template <class A, class B>
 PROXIMA_HOT_INLINE inline bool smooth_finish(MinkowskiDifference<A, B>& md, const Vec3& v, double tol_abs,
                                              double tol_rel, int budget, double& scale2, double& lower, Vec3& pa,
@@ -120,6 +142,7 @@ PROXIMA_HOT_INLINE inline bool smooth_finish(MinkowskiDifference<A, B>& md, cons
   Vec3 u = v.normalized();
   if (!support_is_smooth(md.sa.shape, Vec3(-u)) || !support_is_smooth(md.sb.shape, Vec3(md.R.transpose() * u)))
     return false;
+  const double radius_a = least_curvature_radius(md.sa.shape), radius_b = least_curvature_radius(md.sb.shape);
   double last_residual = std::numeric_limits<double>::infinity();
   for (int k = 0; k < std::min(4, budget); ++k) {
     Vec3 a, b;
@@ -130,12 +153,19 @@ PROXIMA_HOT_INLINE inline bool smooth_finish(MinkowskiDifference<A, B>& md, cons
     const double along = w.dot(u);
     if (!(along > 0.0)) return false;  // not yet proven apart: GJK decides
     lower = std::max(lower, along);
-    if (w.norm() - along <= tol_abs + tol_rel * std::sqrt(scale2)) {
-      pa = a;
-      pb = b;
+    const Vec3 across = w - along * u;
+    const double length = w.norm();
+    const double tol = tol_abs + tol_rel * std::sqrt(scale2);
+    const double across2 = across.squaredNorm();
+    if (length - along <= tol && (across2 <= tol * tol || across2 <= 2.0 * (radius_a + radius_b) * tol)) {
+      // Shares in proportion to the radii: each point leaves its surface by
+      // at most |across|² / (2 (ρ_a + ρ_b)) ≤ tol, or moves by at most tol.
+      const double share_a = radius_a + radius_b > 0.0 ? radius_a / (radius_a + radius_b) : 0.5;
+      const Vec3 shift = across - (length - along) * u;
+      pa = a - share_a * shift;
+      pb = b + (1.0 - share_a) * shift;
       return true;
     }
-    const Vec3 across = w - along * u;
     const double residual = across.norm() / along;
     if (!(residual < last_residual)) return false;  // a face was crossed: the model does not hold
     last_residual = residual;
