@@ -125,8 +125,8 @@ TEST(SmoothFinish, SlabArrangementsAgainstTheGap) {
 
 // Near touching, the supporting planes across the normal must be the
 // distance apart: a normal taken from the witnesses' difference leans off by
-// GJK's accuracy over the distance (a degree at 1e-7 m) and its planes then
-// miss by 1e-7 to 1e-6 m. The planes come from the support points written
+// GJK's accuracy over the distance (up to a degree at 1e-7 m) and its planes
+// then miss by up to micrometres. The planes come from the support points written
 // in tests/support, the pose puts a plane pair d0 apart along a random
 // direction (so the distance is at least d0), and the witnesses must lie on
 // their surfaces and be the distance apart along the normal.
