@@ -30,8 +30,9 @@ TriangleMesh inline_mesh(ObjectReader& r, double margin) {
     for (std::size_t k = 0; k < 3; ++k) {
       if (!t[i][k].is_number_integer() || t[i][k].get<long long>() < 0 ||
           t[i][k].get<long long>() >= static_cast<long long>(vertices.size())) {
-        fail(name, "index " + t[i][k].dump() + " is not a vertex index (0.." +
-                       std::to_string(vertices.size()) + ")");
+        fail(name, "index " + t[i][k].dump() + " is not a vertex index " +
+                       (vertices.empty() ? std::string("(there are no vertices)")
+                                         : "(0 to " + std::to_string(vertices.size() - 1) + ")"));
       }
       tri[k] = t[i][k].get<std::uint32_t>();
     }

@@ -513,7 +513,9 @@ TEST(QueryProtocol, MeshContactsBadInputNamesTheField) {
 TEST(QueryProtocol, BadMeshesGiveErrorsNamingTheInput) {
   const std::pair<const char*, const char*> cases[] = {
       {R"({"query": "distance", "a": {"shape": "mesh"}, "b": {"shape": "sphere", "radius": 1}})", "either \"file\" or \"vertices\""},
-      {R"({"query": "distance", "a": {"shape": "mesh", "vertices": [[0,0,0]], "triangles": [[0,1,2]]}, "b": {"shape": "sphere", "radius": 1}})", "a.triangles[0]"},
+      {R"({"query": "distance", "a": {"shape": "mesh", "vertices": [[0,0,0]], "triangles": [[0,1,2]]}, "b": {"shape": "sphere", "radius": 1}})", "a.triangles[0]: index 1 is not a vertex index (0 to 0)"},
+      {R"({"query": "distance", "a": {"shape": "mesh", "vertices": [[0,0,0],[1,0,0],[0,1,0]], "triangles": [[0,1,3]]}, "b": {"shape": "sphere", "radius": 1}})", "index 3 is not a vertex index (0 to 2)"},
+      {R"({"query": "distance", "a": {"shape": "mesh", "vertices": [], "triangles": [[0,1,2]]}, "b": {"shape": "sphere", "radius": 1}})", "index 0 is not a vertex index (there are no vertices)"},
       {R"({"query": "distance", "a": {"shape": "sphere", "radius": 1}, "b": {"shape": "mesh", "vertices": [[0,0,0],[1,"x",0],[0,1,0]], "triangles": [[0,1,2]]}})", "b.vertices[1][1]"},
       {R"({"query": "distance", "a": {"shape": "mesh", "vertices": [[0,0,0],[1,0,0],[0,1,0]], "triangles": []}, "b": {"shape": "sphere", "radius": 1}})", "a"},
       {R"({"query": "distance", "a": {"shape": "mesh", "vertices": [[0,0,0],[1,0,0],[0,1,0]], "triangles": [[0,1,2]], "margin": -1}, "b": {"shape": "sphere", "radius": 1}})", "margin"},
