@@ -6,7 +6,9 @@
 // apart from the library) and brute-force support planes for the witnesses.
 // Every certified answer is checked; so is every way a cache can be wrong
 // for the query (another hull, another core, the other order, a freed hull,
-// a large motion), which must never yield a wrong certified answer.
+// a large motion), which must never yield a wrong certified answer. Shallow
+// contacts (the cores apart) along sequences, answered from GJK between the
+// cores, are checked the same way.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -376,6 +378,77 @@ TEST(ConeCoherence, ColdCachesAnswerWithoutTheSqp) {
   std::printf("cold caches: %d deep, %d radius-only\n", deep, shallow);
   EXPECT_GT(deep, 0);
   EXPECT_GT(shallow, 0);
+}
+
+// Shallow contacts (the cores apart, only a radius or a margin overlapping)
+// along pose sequences, one cache carried: after the first answer the query
+// measures the cores' distance by GJK from the cache's simplex
+// (incremental_depth.hpp, "Cores apart, with a PenetrationCache"). Every
+// answer is certified and right against the oracle (the cores' distance
+// less the radii, along their closest vector; the cores' depth plus the
+// radii once a sequence drifts into core overlap), with its witnesses on
+// the shapes' support planes; the cache holds GJK's warm start exactly
+// while the cores are apart. Returns the steps answered.
+template <class A, class B>
+int shallow_sequences(const char* label, const A& a, const CoreVerts& ca, const B& b, const CoreVerts& cb,
+                      double half, unsigned seed) {
+  Rng rng(seed);
+  const double radii = ca.radius + cb.radius;
+  int answered = 0, apart = 0, runs = 0;
+  while (runs < testing::scaled(10)) {
+    const Transform ta = rng.pose(0.0);
+    Transform tb = rng.pose(half);
+    const AnyTruth t0 = any_truth_of(ca, ta, cb, tb);
+    if (t0.cores_overlap || !(t0.distance < -1e-3) || !(t0.distance + radii > 1e-3)) continue;
+    ++runs;
+    const Vec3 v = rng.uniform(0.1, 0.5) * 1e-3 * rng.unit_vector();
+    const Mat3 turn = Eigen::AngleAxisd(rng.uniform(0.05, 0.3) * M_PI / 180.0, rng.unit_vector()).toRotationMatrix();
+    PenetrationCache cache;
+    for (int k = 0; k < 30; ++k) {
+      const AnyTruth t = any_truth_of(ca, ta, cb, tb);
+      if (!(t.distance < -1e-6)) break;  // moved out of the overlap
+      SCOPED_TRACE(::testing::Message() << label << " run " << runs << " step " << k);
+      const DistanceResult r = incremental_penetration(a, ta, b, tb, {}, &cache);
+      EXPECT_EQ(r.status, Status::ok);
+      if (r.status != Status::ok) break;
+      EXPECT_LE(std::abs(r.distance - t.distance), 2e-9);
+      const double core = t.distance + radii;
+      if (std::abs(core) > 1e-4) {  // the closest vector, and which side, beyond rounding
+        EXPECT_LE(angle(r.normal, t.cores_overlap ? Vec3(-t.normal) : t.normal), 1e-6);
+        EXPECT_EQ(cache.cores.direction.squaredNorm() > 0.0, !t.cores_overlap);
+        apart += !t.cores_overlap;
+      }
+      const Vec3& m = r.normal;
+      const std::vector<Vec3> wa = testing::transformed(ta, ca.local), wb = testing::transformed(tb, cb.local);
+      EXPECT_NEAR((-m).dot(r.point_a), (-m).dot(testing::points_support(wa, ca.radius, -m)), 1e-9);
+      EXPECT_NEAR(m.dot(r.point_b), m.dot(testing::points_support(wb, cb.radius, m)), 1e-9);
+      EXPECT_LE((r.point_b - r.point_a + r.distance * m).norm(), 1e-9);
+      ++answered;
+      tb = Transform{turn * tb.R, tb.p + v};
+    }
+  }
+  std::printf("%-28s %d shallow-contact steps, %d with the cores apart: all certified and right\n", label, answered,
+              apart);
+  EXPECT_GT(apart, answered / 2) << label;
+  return answered;
+}
+
+TEST(ConeCoherence, ShallowContactsAnswerFromTheCoresDistance) {
+  Rng g(351);
+  const Fixture f(g);
+  const Capsule thin(0.1, 0.4);
+  const CoreVerts thin_seg{{Vec3(0, 0, -0.2), Vec3(0, 0, 0.2)}, 0.1};
+  std::vector<Vec3> blob;
+  for (int i = 0; i < 60; ++i) blob.push_back(g.uniform_vec(Vec3(-0.4, -0.15, -0.25), Vec3(0.4, 0.15, 0.25)));
+  const ConvexPolytope irregular(blob, 0.03);
+  const Box padded(Vec3(1.0, 0.6, 0.4), 0.02);
+  EXPECT_GT(shallow_sequences("polytope200-capsule", f.poly, f.pc, kCapsule, kSegment, 0.6, 352u), 0);
+  EXPECT_GT(shallow_sequences("capsule-polytope200", kCapsule, kSegment, f.poly, f.pc, 0.6, 353u), 0);
+  EXPECT_GT(shallow_sequences("polytope200-sphere", f.poly, f.pc, kSphere, kCentre, 0.5, 354u), 0);
+  EXPECT_GT(shallow_sequences("capsule-capsule", kCapsule, kSegment, thin, thin_seg, 0.5, 355u), 0);
+  EXPECT_GT(shallow_sequences("irregular60 margin-box margin", irregular, CoreVerts{blob, 0.03}, padded,
+                              CoreVerts{kCorners.local, 0.02}, 0.55, 356u),
+            0);
 }
 
 }  // namespace
