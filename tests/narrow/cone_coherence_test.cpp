@@ -57,6 +57,17 @@ Vec3 perturbed(const Vec3& n, double deg, Rng& rng) {
   return Eigen::AngleAxisd(deg * M_PI / 180.0, ax.normalized()) * n;
 }
 
+// An answer's witnesses on both shapes' support planes along its normal,
+// the distance apart.
+void expect_witnesses(const DistanceResult& r, const CoreVerts& ca, const Transform& ta, const CoreVerts& cb,
+                      const Transform& tb) {
+  const Vec3& m = r.normal;
+  const std::vector<Vec3> wa = testing::transformed(ta, ca.local), wb = testing::transformed(tb, cb.local);
+  EXPECT_NEAR((-m).dot(r.point_a), (-m).dot(testing::points_support(wa, ca.radius, -m)), 1e-9);
+  EXPECT_NEAR(m.dot(r.point_b), m.dot(testing::points_support(wb, cb.radius, m)), 1e-9);
+  EXPECT_LE((r.point_b - r.point_a + r.distance * m).norm(), 1e-9);
+}
+
 // A certified answer against the truth: depth, normal, and witnesses on both
 // shapes' support planes along the normal.
 void expect_right(const DistanceResult& r, const Truth& t, const CoreVerts& ca, const Transform& ta,
@@ -64,11 +75,7 @@ void expect_right(const DistanceResult& r, const Truth& t, const CoreVerts& ca, 
   ASSERT_EQ(r.status, Status::ok);
   EXPECT_LE(std::abs(r.distance - t.distance), 2e-9);
   EXPECT_LE(angle(r.normal, t.normal), 1e-6);
-  const Vec3& m = r.normal;
-  const std::vector<Vec3> wa = testing::transformed(ta, ca.local), wb = testing::transformed(tb, cb.local);
-  EXPECT_NEAR((-m).dot(r.point_a), (-m).dot(testing::points_support(wa, ca.radius, -m)), 1e-9);
-  EXPECT_NEAR(m.dot(r.point_b), m.dot(testing::points_support(wb, cb.radius, m)), 1e-9);
-  EXPECT_LE((r.point_b - r.point_a + r.distance * m).norm(), 1e-9);
+  expect_witnesses(r, ca, ta, cb, tb);
 }
 
 // Answered from the cache (the certificate, or the collecting walk from
@@ -418,11 +425,7 @@ int shallow_sequences(const char* label, const A& a, const CoreVerts& ca, const 
         EXPECT_EQ(cache.cores.direction.squaredNorm() > 0.0, !t.cores_overlap);
         apart += !t.cores_overlap;
       }
-      const Vec3& m = r.normal;
-      const std::vector<Vec3> wa = testing::transformed(ta, ca.local), wb = testing::transformed(tb, cb.local);
-      EXPECT_NEAR((-m).dot(r.point_a), (-m).dot(testing::points_support(wa, ca.radius, -m)), 1e-9);
-      EXPECT_NEAR(m.dot(r.point_b), m.dot(testing::points_support(wb, cb.radius, m)), 1e-9);
-      EXPECT_LE((r.point_b - r.point_a + r.distance * m).norm(), 1e-9);
+      expect_witnesses(r, ca, ta, cb, tb);
       ++answered;
       tb = Transform{turn * tb.R, tb.p + v};
     }
