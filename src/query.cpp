@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include <proxima/narrow/dispatch.hpp>
+#include <proxima/narrow/incremental_depth.hpp>
 #include <proxima/query.hpp>
 
 namespace proxima {
+
+bool penetration_cache_valid(const PenetrationCache& cache) {
+  return cache.direction.squaredNorm() < std::numeric_limits<double>::infinity() && cache.hint_a >= -1 &&
+         cache.hint_b >= -1 && cache.cores.valid();
+}
 namespace {
 
 DistanceResult run(const Shape& a, const Transform& ta, const Shape& b, const Transform& tb,
                    const DistanceRequest& req, narrow::Mode mode) {
-  if (!both_valid(ta, tb) || !req.valid()) {
+  // A penetration cache is signed_distance's alone (DistanceRequest::penetration).
+  if (!both_valid(ta, tb) || !req.valid() || (req.penetration && mode != narrow::Mode::signed_distance)) {
     DistanceResult r;
     r.status = Status::invalid_input;
     return r;

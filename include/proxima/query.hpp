@@ -59,9 +59,29 @@ struct CollideResult {
   int iterations = 0;
 };
 
+struct PenetrationCache;
+/// A cache `signed_distance` takes: a direction whose squared length is a
+/// finite number, hints ≥ −1 and a valid GjkCache between the cores
+/// (narrow/incremental_depth.hpp; defined in src/query.cpp).
+bool penetration_cache_valid(const PenetrationCache& cache);
+
 struct DistanceRequest {
   Method method = Method::automatic;
   GjkCache* cache = nullptr;  ///< optional caller-owned warm start for this pair
+  /// Optional caller-owned coherence cache for one pair followed along a
+  /// sequence of poses (a trajectory, a simulation, an optimiser's steps),
+  /// for `signed_distance` with Method::automatic or Method::incremental
+  /// only: any other query or method given one answers invalid_input. On a
+  /// polytope against a capsule, a sphere or a box, a small motion of a pair
+  /// that overlapped at the last query is answered from the cache by
+  /// incremental_penetration's certified paths (narrow/incremental_depth.hpp:
+  /// the coherence certificate, the cores' distance for a shallow contact),
+  /// and an answer that cannot be certified so is the exact method's, as
+  /// without a cache; every answer keeps the method's accuracy. Other pairs
+  /// answer as without it and leave it as it was. A separated answer empties
+  /// its direction, so that a pair apart pays nothing for it. One cache per
+  /// pair, in the pair's order.
+  PenetrationCache* penetration = nullptr;
   /// Early exit: once the distance is proven larger than this, stop and
   /// report `bound_exceeded` with `distance` a proven lower bound (> bound).
   double bound = std::numeric_limits<double>::infinity();
@@ -75,7 +95,8 @@ struct DistanceRequest {
   /// A request the queries take: a method of the enum, tol_abs and tol_rel
   /// finite and ≥ 0 (both 0: GJK runs until it makes no progress or meets
   /// max_iterations), max_iterations ≥ 1, a bound that is a number (±∞
-  /// allowed), no cache or a valid() one. Any other gives
+  /// allowed), no cache or a valid() one, no penetration cache or a valid
+  /// one with Method::automatic or Method::incremental. Any other gives
   /// Status::invalid_input.
   bool valid() const {
     // Every query pays this, and a closed form costs a few nanoseconds: the
@@ -87,7 +108,9 @@ struct DistanceRequest {
     const std::uint64_t rel_bits = std::bit_cast<std::uint64_t>(tol_rel + 0.0);
     return std::max(abs_bits, rel_bits) < kInfinityBits &&
            static_cast<unsigned>(method) <= static_cast<unsigned>(Method::mpr) && max_iterations >= 1 &&
-           !std::isnan(bound) && (cache == nullptr || cache->valid());
+           !std::isnan(bound) && (cache == nullptr || cache->valid()) &&
+           (penetration == nullptr || ((method == Method::automatic || method == Method::incremental) &&
+                                       penetration_cache_valid(*penetration)));
   }
 };
 

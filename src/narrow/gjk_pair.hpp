@@ -253,7 +253,60 @@ DistanceResult overlap_depth(const A& a, const Transform& ta, const B& b, const 
 
 template <class A, class B>
 DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, const Transform& tb,
+                        const DistanceRequest& req, Mode mode);
+
+// signed_distance with the caller's PenetrationCache (DistanceRequest::
+// penetration), on the pairs the coherence certificate covers. While the
+// last answer was a contact (the cache holds its normal), the cache answers
+// first where it can certify its answer (incremental_depth.hpp's
+// cached_answer: the cores' distance, the certificate, the collecting
+// walk), each exact within the request's tolerances and none assuming the
+// pair still overlaps. Anything else (the pair apart, a motion beyond the
+// certificate's reach) is the answer without the cache; a contact then
+// refills the cache (its normal, and the certificate while the cores
+// overlap or GJK's warm start between them while they are apart), and an
+// answer apart empties its direction, so that a pair apart pays nothing.
+template <class A, class B>
+DistanceResult tracked_signed_distance(const Shape& sa, const Transform& ta, const Shape& sb, const Transform& tb,
+                                       const DistanceRequest& req) {
+  const A& a = sa.as<A>();
+  const B& b = sb.as<B>();
+  PenetrationCache& cache = *req.penetration;
+  if (cache.direction.squaredNorm() > 0.0) {
+    PenetrationOptions opt;
+    opt.tol_abs = req.tol_abs;
+    opt.tol_rel = req.tol_rel;
+    DistanceResult out;
+    if (proxima::detail::cached_answer(a, ta, b, tb, cache.direction, cache.hint_a, cache.hint_b, opt, cache, out)) {
+      return witnessed(a, ta, b, tb, out);
+    }
+  }
+  DistanceRequest plain = req;
+  plain.penetration = nullptr;
+  const DistanceResult r = gjk_pair<A, B>(sa, ta, sb, tb, plain, Mode::signed_distance);
+  cache.cores = GjkCache{};
+  if (r.status == Status::ok && r.distance < 0.0) {
+    cache.direction = r.normal;
+    const double core_depth = -r.distance - (a.core_inflation() + b.core_inflation());
+    if (core_depth > 0.0) {
+      proxima::detail::ConeCoherenceAccess::collect(a, ta, b, tb, core_depth, cache.coherence);
+    } else {
+      cache.cores.direction = r.normal;  // the cores apart: the next query measures their distance first
+    }
+  } else {
+    cache.direction = Vec3::Zero();
+  }
+  return r;
+}
+
+template <class A, class B>
+DistanceResult gjk_pair(const Shape& sa, const Transform& ta, const Shape& sb, const Transform& tb,
                         const DistanceRequest& req, Mode mode) {
+  if constexpr (proxima::detail::kConeCertified<A, B>) {
+    if (req.penetration != nullptr && mode == Mode::signed_distance) {
+      return tracked_signed_distance<A, B>(sa, ta, sb, tb, req);
+    }
+  }
   const A& a = sa.as<A>();
   const B& b = sb.as<B>();
   const double ra = a.core_inflation(), rb = b.core_inflation(), radii = ra + rb;

@@ -200,6 +200,53 @@ bool on_surface(const S& s, const Transform& t, const Vec3& x, double tol) {
   return std::abs(sd) <= tol;
 }
 
+/// Whether the world point x lies on a polytope's support feature along the
+/// world direction m, within tol of its surface: a sufficient test, a few
+/// support and neighbour steps where on_surface searches every face plane
+/// (most of a certified warm-started depth query on a 200-vertex hull). The
+/// feature's vertices lie within tol/4 of the support plane, x within tol/4
+/// of that plane and within tol/4 of their hull seen along m, so x is within
+/// tol of a point of the hull (inside P) and not deeper than tol/4 below
+/// the plane. False with a margin (a rounded surface) and whenever x is not
+/// shown on the feature; the caller's full test decides then.
+inline bool on_support_feature(const ConvexPolytope& s, const Transform& t, const Vec3& x, const Vec3& m,
+                               double tol) {
+  if (s.margin() > 0.0) return false;
+  const double quarter = 0.25 * tol;
+  const Vec3 d = t.rotate_inverse(m);
+  const Vec3 q = t.apply_inverse(x);
+  FeaturePoints f;
+  support_feature(s, d, FeatureParams{quarter, kWitnessDiscPoints}, f);
+  if (!(std::abs(d.dot(q - f[0])) <= quarter)) return false;
+  const PlaneFrame frame(d, f[0]);
+  const Vec2 uv = frame.project(q, 0.0).uv;
+  // Inside a counter-clockwise polygon: left of every edge, by at most tol/4 outside.
+  const auto inside = [&](const auto& corner, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const Vec2 e = corner(i + 1 == n ? 0 : i + 1) - corner(i);
+      const Vec2 r = uv - corner(i);
+      if (!(e.x() * r.y() - e.y() * r.x() >= -quarter * e.norm())) return false;
+    }
+    return true;
+  };
+  if (f.size() == 3) {
+    // A triangle (the usual face of a hull of scattered points): no hull to build.
+    Vec2 c[3];
+    for (int i = 0; i < 3; ++i) c[i] = frame.project(f[static_cast<std::size_t>(i)], 0.0).uv;
+    const Vec2 e1 = c[1] - c[0], e2 = c[2] - c[0];
+    const double area2 = e1.x() * e2.y() - e1.y() * e2.x();
+    if (area2 < 0.0) std::swap(c[1], c[2]);
+    if (area2 != 0.0) return inside([&](std::size_t i) { return c[i]; }, 3);
+  }
+  PlanePoint pts[2 * kMaxHull];
+  const std::size_t n = std::min(f.size(), 2 * kMaxHull);
+  for (std::size_t i = 0; i < n; ++i) pts[i] = frame.project(f[i], 0.0);
+  Hull hull;
+  convex_hull(pts, n, 0.0, hull);
+  if (hull.size() >= 3) return inside([&](std::size_t i) { return hull[i].uv; }, hull.size());
+  return (closest_on_hull(hull, uv) - uv).norm() <= quarter;
+}
+
 /// The witnesses of a depth answer r (distance ≤ 0 along r.normal), in place.
 template <class A, class B>
 void place_depth_witnesses(const A& a, const Transform& ta, const B& b, const Transform& tb, DistanceResult& r) {
@@ -224,7 +271,15 @@ void ensure_depth_witnesses(const A& a, const Transform& ta, const B& b, const T
   const double tol = 1e-10 * std::max(core_extent_of(a), core_extent_of(b));
   const bool known_a = polytope_known && std::is_same_v<A, ConvexPolytope>;
   const bool known_b = polytope_known && std::is_same_v<B, ConvexPolytope>;
-  if ((known_a || on_surface(a, ta, r.point_a, tol)) && (known_b || on_surface(b, tb, r.point_b, tol))) return;
+  // On a polytope, the answer's witness is expected on its support feature
+  // along the normal (A's along −normal, B's along +normal): that test first.
+  const auto on = [tol](const auto& s, const Transform& t, const Vec3& x, const Vec3& m) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(s)>, ConvexPolytope>) {
+      if (on_support_feature(s, t, x, m, tol)) return true;
+    }
+    return on_surface(s, t, x, tol);
+  };
+  if ((known_a || on(a, ta, r.point_a, Vec3(-r.normal))) && (known_b || on(b, tb, r.point_b, r.normal))) return;
   place_depth_witnesses(a, ta, b, tb, r);
 }
 

@@ -155,8 +155,9 @@
 // cores from the cache's simplex (GjkCache). Cores apart at distance δ
 // give PD = r − δ, the inflation model's bound met: GJK's |v| ≥ δ gives
 // PD ≥ r − |v|, and the support value h_C(u) along GJK's direction gives
-// PD ≤ h_C(u). Within eps of each other, that is the answer (status ok,
-// the same certificate 2 as the SQP's); otherwise (the cores overlap now,
+// PD ≤ h_C(u). Within eps of each other, r − |v| is the answer (status ok,
+// the same certificate 2 as the SQP's), its witnesses GJK's closest points
+// moved out along the normal by each shape's radius; otherwise (the cores overlap now,
 // the pair is apart, or the bounds are further apart) the query goes on as
 // without it. After a small motion GJK starts from the closest features
 // and stops in one or two steps: on polytope(200)–capsule shallow-contact
@@ -527,16 +528,47 @@ bool cores_apart_answer(const A& a, const Transform& pose_a, const B& b, const T
   const double eps = opt.tol_abs + opt.tol_rel * sup.scale();
   // PD ≤ h (the plane across u) and PD ≥ r − |v| (|v| = g.distance ≥ δ).
   if (!(h > eps && h - (r - g.distance) <= eps)) return false;
+  // The depth r − |v| (within eps of h), with the cores' closest points
+  // moved out to the surfaces along the normal as witnesses: on both
+  // shapes, where A's support point along u, dropped by h onto B's plane,
+  // lies on B only by chance.
   out.status = Status::ok;
   out.iterations = g.iterations + 1;
   out.normal = g.direction;
-  out.distance = -h;
-  out.point_a = pose_a.apply(sup.a);
-  out.point_b = out.point_a + h * out.normal;
+  out.distance = g.distance - r;
+  out.point_a = g.point_a - a.core_inflation() * out.normal;
+  out.point_b = g.point_b + b.core_inflation() * out.normal;
   cache.direction = out.normal;
   cache.hint_a = sup.md.sa.hint();
   cache.hint_b = sup.md.sb.hint();
   return true;
+}
+
+/// What the cache answers without the SQP, both certified and neither
+/// assuming that the pair overlaps: the cores' distance while they were
+/// apart at the last answer, the coherence certificate (file comment) after
+/// a small motion, else the collecting walk bounded by the guess. True with
+/// `out` the exact answer and the cache filled for the next query.
+template <class A, class B>
+bool cached_answer(const A& a, const Transform& pose_a, const B& b, const Transform& pose_b,
+                   const Vec3& normal_guess, int hint_a, int hint_b, const PenetrationOptions& opt,
+                   PenetrationCache& cache, DistanceResult& out) {
+  if (opt.inflation_model && cache.cores.direction.squaredNorm() > 0.0 &&
+      cores_apart_answer(a, pose_a, b, pose_b, opt, cache, out)) {
+    return true;
+  }
+  if constexpr (kConeCertified<A, B>) {
+    if (opt.cone_certificate) {
+      int& hint = std::is_same_v<A, ConvexPolytope> ? hint_a : hint_b;
+      if (ConeCoherenceAccess::answer(a, pose_a, b, pose_b, normal_guess, cache.coherence, hint, out)) {
+        cache.direction = out.normal;
+        cache.hint_a = hint_a;
+        cache.hint_b = hint_b;
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 template <class A, class B>
@@ -594,23 +626,7 @@ DistanceResult incremental_penetration_impl(const A& a, const Transform& pose_a,
     out.status = Status::invalid_input;
     return out;
   }
-  if (cache && opt.inflation_model && cache->cores.direction.squaredNorm() > 0.0 &&
-      cores_apart_answer(a, pose_a, b, pose_b, opt, *cache, out)) {
-    return out;
-  }
-  if constexpr (kConeCertified<A, B>) {
-    // The coherence certificate (file comment): a small motion since the
-    // last certified answer is answered from the cached features alone.
-    if (opt.cone_certificate && cache) {
-      int& hint = std::is_same_v<A, ConvexPolytope> ? hint_a : hint_b;
-      if (ConeCoherenceAccess::answer(a, pose_a, b, pose_b, normal_guess, cache->coherence, hint, out)) {
-        cache->direction = out.normal;
-        cache->hint_a = hint_a;
-        cache->hint_b = hint_b;
-        return out;
-      }
-    }
-  }
+  if (cache && cached_answer(a, pose_a, b, pose_b, normal_guess, hint_a, hint_b, opt, *cache, out)) return out;
   DifferenceSupport<A, B> sup(a, pose_a, b, pose_b, hint_a, hint_b);
   const Mat3& R = sup.md.R;
   const Vec3& t = sup.md.t;
