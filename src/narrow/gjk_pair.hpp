@@ -277,8 +277,10 @@ DistanceResult tracked_signed_distance(const Shape& sa, const Transform& ta, con
     opt.tol_abs = req.tol_abs;
     opt.tol_rel = req.tol_rel;
     DistanceResult out;
-    if (proxima::detail::cached_answer(a, ta, b, tb, cache.direction, cache.hint_a, cache.hint_b, opt, cache, out)) {
-      return witnessed(a, ta, b, tb, out);
+    bool on_polytope = false;
+    if (proxima::detail::cached_answer(a, ta, b, tb, cache.direction, cache.hint_a, cache.hint_b, opt, cache, out,
+                                       &on_polytope)) {
+      return witnessed(a, ta, b, tb, out, on_polytope);
     }
   }
   DistanceRequest plain = req;

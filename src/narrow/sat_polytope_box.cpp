@@ -33,6 +33,7 @@
 #include <proxima/narrow/sat.hpp>
 
 #include "cone_feature_set.hpp"
+#include "face_polygon.hpp"
 #include "sat_edge_axis.hpp"
 #include "sat_thresholds.hpp"
 
@@ -293,9 +294,12 @@ class BoxConeWalk {
 // not_converged (the proof that the cores' depth is at least `below`).
 // `keep`: collect the features (sat_polytope_box_collect); `only`:
 // evaluate only these features (sat_polytope_box_features).
+// `on_polytope` (optional) receives whether point_a is on P's surface by
+// construction: an edge's point, a vertex, or a face's inside its polygon.
 DistanceResult polytope_box_walk(const ConvexPolytope& a, const Transform& ta, const Box& b, const Transform& tb,
                                  double below, int& hint, ConeFeatures* keep = nullptr,
-                                 const ConeFeatures* only = nullptr) {
+                                 const ConeFeatures* only = nullptr, bool* on_polytope = nullptr) {
+  if (on_polytope) *on_polytope = false;
   DistanceResult r;
   const PolytopeData& d = a.data();
   if (d.dimension < 3 || d.cones.empty()) {
@@ -323,8 +327,10 @@ DistanceResult polytope_box_walk(const ConvexPolytope& a, const Transform& ta, c
   Vec3 low = centre;  // the box's point of least u·x (a corner)
   for (int i = 0; i < 3; ++i) low -= std::copysign(half[i], u.dot(axes.col(i))) * axes.col(i);
   Vec3 pa;
+  bool on_core = true;
   if (best.kind == BoxAxisKind::poly_face) {
     pa = low + best.h * u;
+    on_core = on_polytope && detail::inside_face_polygon(d, d.cone_face_ids[static_cast<std::size_t>(best.index)], pa);
   } else if (best.kind == BoxAxisKind::poly_edge) {
     const ConeEdge& e = d.cone_edges[static_cast<std::size_t>(best.index)];
     const Vec3 ei = axes.col(best.box_axis);
@@ -339,6 +345,8 @@ DistanceResult polytope_box_walk(const ConvexPolytope& a, const Transform& ta, c
     pa = a.core_support(u, h);
   }
   const double ra = a.core_inflation(), rb = b.core_inflation();
+  // With a margin the witness is off the core, on the rounded surface.
+  if (on_polytope) *on_polytope = on_core && ra == 0.0;
   r.normal = ta.rotate(-u);
   r.distance = -best.h - ra - rb;
   r.point_a = ta.apply(pa) - ra * r.normal;
@@ -408,8 +416,10 @@ DistanceResult detail::sat_polytope_box_collect(const ConvexPolytope& a, const T
 }
 
 DistanceResult detail::sat_polytope_box_features(const ConvexPolytope& a, const Transform& ta, const Box& b,
-                                                 const Transform& tb, const ConeFeatures& set, int& hint) {
-  return polytope_box_walk(a, ta, b, tb, std::numeric_limits<double>::infinity(), hint, nullptr, &set);
+                                                 const Transform& tb, const ConeFeatures& set, int& hint,
+                                                 bool* witness_on_polytope) {
+  return polytope_box_walk(a, ta, b, tb, std::numeric_limits<double>::infinity(), hint, nullptr, &set,
+                           witness_on_polytope);
 }
 
 }  // namespace proxima::narrow

@@ -32,6 +32,7 @@
 #include <proxima/narrow/sat.hpp>
 
 #include "cone_feature_set.hpp"
+#include "face_polygon.hpp"
 #include "sat_edge_axis.hpp"
 #include "sat_thresholds.hpp"
 
@@ -340,24 +341,6 @@ class SegmentSat {
 
 namespace {
 
-// Whether x (P's frame), on the plane of face `face` of P (an index into
-// PolytopeData::faces), lies inside or on that face's polygon: on the left of
-// each of its edges, seen from outside (the loop is counter-clockwise). A
-// point on the plane and in the polygon is on P's surface, which the
-// dispatcher would otherwise prove by a search over all of P's planes
-// (ConvexPolytope::largest_plane_value); a point within rounding of an edge
-// may fail here, and is then checked that way.
-bool inside_face_polygon(const PolytopeData& d, int face, const Vec3& x) {
-  const std::vector<int>& loop = d.faces[static_cast<std::size_t>(face)];
-  const Vec3& n = d.face_normals[static_cast<std::size_t>(face)];
-  const std::size_t m = loop.size();
-  for (std::size_t i = 0; i < m; ++i) {
-    const Vec3& p = d.vertices[static_cast<std::size_t>(loop[i])];
-    const Vec3& q = d.vertices[static_cast<std::size_t>(loop[i + 1 == m ? 0 : i + 1])];
-    if ((q - p).cross(x - p).dot(n) < 0.0) return false;
-  }
-  return true;
-}
 
 // `below`: only axes with h_C below it are searched (a known upper bound on
 // the cores' depth, slightly raised); none found reports not_converged.
@@ -397,7 +380,7 @@ DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, co
   bool on_core;  // pa on P's core surface: an edge's point, or a face's inside its polygon
   if (best.kind == Kind::face) {
     pa = (best.u.dot(s0) <= best.u.dot(s1) ? s0 : s1) + best.h * best.u;
-    on_core = on_polytope && inside_face_polygon(d, d.cone_face_ids[static_cast<std::size_t>(best.index)], pa);
+    on_core = on_polytope && detail::inside_face_polygon(d, d.cone_face_ids[static_cast<std::size_t>(best.index)], pa);
   } else {
     const ConeEdge& e = d.cone_edges[static_cast<std::size_t>(best.index)];
     const auto [s, t] = closed_form::closest_segment_params(e.q, e.q + e.e, s0, s1);
@@ -449,8 +432,9 @@ DistanceResult detail::sat_polytope_capsule_collect(const ConvexPolytope& a, con
 
 DistanceResult detail::sat_polytope_capsule_features(const ConvexPolytope& a, const Transform& ta,
                                                      const SegmentCore& b, const Transform& tb,
-                                                     const ConeFeatures& set) {
-  return polytope_capsule(a, ta, b, tb, nullptr, false, std::numeric_limits<double>::infinity(), nullptr, &set);
+                                                     const ConeFeatures& set, bool* witness_on_polytope) {
+  return polytope_capsule(a, ta, b, tb, nullptr, false, std::numeric_limits<double>::infinity(), nullptr, &set,
+                          witness_on_polytope);
 }
 
 DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta,

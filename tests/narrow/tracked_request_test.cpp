@@ -42,14 +42,18 @@ double truth_of(const Truth& t, const Transform& ta, const Transform& tb) {
          t.rb;
 }
 
-// The answer's witnesses on both shapes' support planes along its normal,
-// the distance apart, and the normal a unit vector.
+// The answer's witnesses on both shapes' support planes along its normal
+// and on the shapes (the core's point under each, the inflation along the
+// normal away, on the core's hull), the distance apart, and the normal a
+// unit vector.
 void expect_witnesses(const DistanceResult& r, const Truth& t, const Transform& ta, const Transform& tb) {
   const Vec3& m = r.normal;
   EXPECT_NEAR(m.norm(), 1.0, 1e-12);
   const std::vector<Vec3> wa = testing::transformed(ta, t.a), wb = testing::transformed(tb, t.b);
   EXPECT_NEAR((-m).dot(r.point_a), (-m).dot(testing::points_support(wa, t.ra, -m)), 1e-8);
   EXPECT_NEAR(m.dot(r.point_b), m.dot(testing::points_support(wb, t.rb, m)), 1e-8);
+  EXPECT_LE(std::abs(oracle::hull_signed_distance(wa, r.point_a + t.ra * m)), 1e-8);
+  EXPECT_LE(std::abs(oracle::hull_signed_distance(wb, r.point_b - t.rb * m)), 1e-8);
   EXPECT_LE((r.point_b - r.point_a + r.distance * m).norm(), 1e-8);
 }
 

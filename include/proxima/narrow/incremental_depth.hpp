@@ -315,15 +315,18 @@ struct ConeCoherenceAccess {
       return Vec3::Zero();
     }
   }
-  /// The facets of P ⊖ Q that the features of `set` give at this pose.
+  /// The facets of P ⊖ Q that the features of `set` give at this pose;
+  /// `on_p`: whether the answer's point on P is on its surface by
+  /// construction.
   template <class Q>
   static DistanceResult features(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq,
-                               const narrow::detail::ConeFeatures& set, int& hint) {
+                               const narrow::detail::ConeFeatures& set, int& hint, bool* on_p) {
     if constexpr (std::is_same_v<Q, Box>) {
-      return narrow::detail::sat_polytope_box_features(p, tp, q, tq, set, hint);
+      return narrow::detail::sat_polytope_box_features(p, tp, q, tq, set, hint, on_p);
     } else {
       (void)hint;
-      return narrow::detail::sat_polytope_capsule_features(p, tp, narrow::detail::SegmentCore::of(q), tq, set);
+      return narrow::detail::sat_polytope_capsule_features(p, tp, narrow::detail::SegmentCore::of(q), tq, set,
+                                                           on_p);
     }
   }
   /// Whether `c` was collected for this hull, this core (size, inflation)
@@ -345,10 +348,10 @@ struct ConeCoherenceAccess {
   /// with `out` the exact answer (P–Q order) when it holds. Otherwise, when
   /// the cache was this pair's, `bound` receives the smallest facet value
   /// of its features (a support value of P ⊖ Q: an upper bound on the
-  /// cores' depth), else +inf.
+  /// cores' depth), else +inf. `on_p` as features().
   template <class Q>
   static bool check(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq, bool poly_first,
-                    const ConeCoherence& c, int& hint, DistanceResult& out, double& bound) {
+                    const ConeCoherence& c, int& hint, DistanceResult& out, double& bound, bool* on_p) {
     bound = std::numeric_limits<double>::infinity();
     if (!same_pair(p, q, poly_first, c)) return false;
     // Δ: the largest displacement of a point of Q's core between the
@@ -376,7 +379,7 @@ struct ConeCoherenceAccess {
     // lengths involved): a margin far above it.
     const double slack = 1e-9 * (1.0 + std::abs(floor) + centre.norm() + c.size_.norm());
     if (!(delta < floor)) return false;  // moved too far for the features to matter
-    const DistanceResult w = features(p, tp, q, tq, c.features_, hint);
+    const DistanceResult w = features(p, tp, q, tq, c.features_, hint, on_p);
     if (w.status != Status::ok) return false;
     const double h = -w.distance - c.inflation_;  // the smallest facet value of the features
     bound = h;
@@ -440,9 +443,11 @@ struct ConeCoherenceAccess {
   /// unbounded pruned walk.
   template <class Q>
   static bool answer_pq(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq,
-                        bool poly_first, const Vec3& guess, ConeCoherence& c, int& hint, DistanceResult& out) {
+                        bool poly_first, const Vec3& guess, ConeCoherence& c, int& hint, DistanceResult& out,
+                        bool* on_p) {
     double bound = 0.0;
-    if (check(p, tp, q, tq, poly_first, c, hint, out, bound)) return true;
+    if (check(p, tp, q, tq, poly_first, c, hint, out, bound, on_p)) return true;
+    if (on_p) *on_p = false;
     if (!std::isfinite(bound)) {
       // The collecting walk opens every cone below its threshold, so it is
       // given the exact depth: the pruned walk (cheap) below h_C along the
@@ -472,19 +477,21 @@ struct ConeCoherenceAccess {
   }
   /// The cache in the pair's own order (`normal_guess` B→A, world frame;
   /// zero: none). True with `out` an exact answer (status ok) and the
-  /// cache's certificate for this pose or an earlier one.
+  /// cache's certificate for this pose or an earlier one. `on_p`
+  /// (optional) receives whether the answer's point on the polytope is on
+  /// its surface by construction.
   template <class A, class B>
   static bool answer(const A& a, const Transform& ta, const B& b, const Transform& tb, const Vec3& normal_guess,
-                     ConeCoherence& c, int& hint, DistanceResult& out) {
+                     ConeCoherence& c, int& hint, DistanceResult& out, bool* on_p = nullptr) {
     const bool guessed = normal_guess.allFinite() && normal_guess.squaredNorm() > 0.0;
     if constexpr (std::is_same_v<A, ConvexPolytope>) {
       // C = A ⊖ B: its direction is −normal, in A's frame.
       const Vec3 u = guessed ? Vec3(-(ta.R.transpose() * normal_guess).normalized()) : Vec3(Vec3::Zero());
-      return answer_pq(a, ta, b, tb, true, u, c, hint, out);
+      return answer_pq(a, ta, b, tb, true, u, c, hint, out, on_p);
     } else {
       // P ⊖ Q = B ⊖ A = −C: its direction is +normal, in B's frame.
       const Vec3 u = guessed ? Vec3((tb.R.transpose() * normal_guess).normalized()) : Vec3(Vec3::Zero());
-      if (!answer_pq(b, tb, a, ta, false, u, c, hint, out)) return false;
+      if (!answer_pq(b, tb, a, ta, false, u, c, hint, out, on_p)) return false;
       out.normal = -out.normal;
       std::swap(out.point_a, out.point_b);
       return true;
@@ -549,10 +556,13 @@ bool cores_apart_answer(const A& a, const Transform& pose_a, const B& b, const T
 /// apart at the last answer, the coherence certificate (file comment) after
 /// a small motion, else the collecting walk bounded by the guess. True with
 /// `out` the exact answer and the cache filled for the next query.
+/// `polytope_witness_known` (optional) receives whether the answer's point
+/// on the polytope lies on its surface by construction.
 template <class A, class B>
 bool cached_answer(const A& a, const Transform& pose_a, const B& b, const Transform& pose_b,
                    const Vec3& normal_guess, int hint_a, int hint_b, const PenetrationOptions& opt,
-                   PenetrationCache& cache, DistanceResult& out) {
+                   PenetrationCache& cache, DistanceResult& out, bool* polytope_witness_known = nullptr) {
+  if (polytope_witness_known) *polytope_witness_known = false;
   if (opt.inflation_model && cache.cores.direction.squaredNorm() > 0.0 &&
       cores_apart_answer(a, pose_a, b, pose_b, opt, cache, out)) {
     return true;
@@ -560,7 +570,8 @@ bool cached_answer(const A& a, const Transform& pose_a, const B& b, const Transf
   if constexpr (kConeCertified<A, B>) {
     if (opt.cone_certificate) {
       int& hint = std::is_same_v<A, ConvexPolytope> ? hint_a : hint_b;
-      if (ConeCoherenceAccess::answer(a, pose_a, b, pose_b, normal_guess, cache.coherence, hint, out)) {
+      if (ConeCoherenceAccess::answer(a, pose_a, b, pose_b, normal_guess, cache.coherence, hint, out,
+                                      polytope_witness_known)) {
         cache.direction = out.normal;
         cache.hint_a = hint_a;
         cache.hint_b = hint_b;

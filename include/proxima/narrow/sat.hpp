@@ -151,8 +151,11 @@ DistanceResult sat_polytope_capsule_collect(const ConvexPolytope& a, const Trans
 /// The smallest facet of P ⊖ S among the features of `set` only (any pose):
 /// not a depth by itself; incremental_depth.hpp's coherence certificate
 /// decides when it is one. not_converged when they give no facet.
+/// `witness_on_polytope` (optional) receives whether point_a lies on P's
+/// surface by construction (as sat_polytope_capsule_depth's).
 DistanceResult sat_polytope_capsule_features(const ConvexPolytope& a, const Transform& ta, const SegmentCore& b,
-                                             const Transform& tb, const ConeFeatures& set);
+                                             const Transform& tb, const ConeFeatures& set,
+                                             bool* witness_on_polytope = nullptr);
 /// The same two for a box. Q's six faces are no feature of P:
 /// sat_polytope_box_features evaluates them too, with a support call each
 /// unless a lower bound (from set.box_hp, h_P being |P|-Lipschitz in the
@@ -160,7 +163,8 @@ DistanceResult sat_polytope_capsule_features(const ConvexPolytope& a, const Tran
 DistanceResult sat_polytope_box_collect(const ConvexPolytope& a, const Transform& ta, const Box& b,
                                         const Transform& tb, double floor, ConeFeatures& out);
 DistanceResult sat_polytope_box_features(const ConvexPolytope& a, const Transform& ta, const Box& b,
-                                         const Transform& tb, const ConeFeatures& set, int& hint);
+                                         const Transform& tb, const ConeFeatures& set, int& hint,
+                                         bool* witness_on_polytope = nullptr);
 
 /// Penetration depth of a polytope and a box by SAT on the facets of P ⊖ Q
 /// (Q the box's core: P's faces, Q's six faces and the crossings of P's
