@@ -337,11 +337,6 @@ class SegmentSat {
   long faces_ = 0, edges_ = 0, crossings_ = 0;
 };
 
-}  // namespace
-
-namespace {
-
-
 // `below`: only axes with h_C below it are searched (a known upper bound on
 // the cores' depth, slightly raised); none found reports not_converged.
 // `keep`: collect the features (sat_polytope_capsule_collect); `only`:
