@@ -9,6 +9,7 @@
 #include <string>
 
 #include <proxima/core/parallel.hpp>
+#include <proxima/narrow/incremental_depth.hpp>
 
 #include "batch_results.hpp"
 #include "bindings.hpp"
@@ -110,7 +111,7 @@ py::object status_strings(const py::array_t<std::int8_t>& codes) {
 
 DistanceBatch distance_batch(const py::object& a, const py::object& poses_a, const py::object& b,
                              const py::object& poses_b, const std::string& method, int threads,
-                             bool signed_distance) {
+                             bool signed_distance, PenetrationCache* cache = nullptr) {
   const Operand oa = operand_arg(a, "a"), ob = operand_arg(b, "b");
   const PoseRows ra = pose_rows(poses_a, "poses_a"), rb = pose_rows(poses_b, "poses_b");
   const py::ssize_t n = row_count(ra, rb);
@@ -118,6 +119,22 @@ DistanceBatch distance_batch(const py::object& a, const py::object& poses_a, con
   DistanceRequest req;
   req.method = method_arg(method);
   if (req.method != Method::automatic && (oa.mesh || ob.mesh)) value_error("method: applies to convex pairs only");
+  // The rows as one pair's sequence of poses, followed in order with the
+  // caller's cache. The batch runs on a copy, without the GIL, so that
+  // another Python thread's use of the cache meanwhile cannot race with
+  // it; the copy goes back only when every row was read, so that a
+  // refused batch leaves the cache as it was.
+  std::optional<PenetrationCache> followed;
+  if (cache) {
+    if (!(oa.shape && ob.shape)) value_error("cache: applies to convex pairs only");
+    if (req.method != Method::automatic && req.method != Method::incremental)
+      value_error("cache: applies with method 'auto' or 'incremental' only, got method '" + method + "'");
+    if (threads != 1)
+      value_error("cache: the rows are followed in order on one thread; threads must be 1, got " +
+                  std::to_string(threads));
+    followed = *cache;
+    req.penetration = &*followed;
+  }
   DistanceBatch out{py::array_t<double>(n),
                     py::array_t<double>({n, py::ssize_t{3}}),
                     py::array_t<double>({n, py::ssize_t{3}}),
@@ -145,6 +162,7 @@ DistanceBatch distance_batch(const py::object& a, const py::object& poses_a, con
     trib[i] = r.triangle_b;
   });
   if (!error.empty()) value_error(error);
+  if (cache) *cache = *followed;
   return out;
 }
 
@@ -213,10 +231,15 @@ void bind_batch(py::module_& m) {
   m.def(
       "signed_distance_batch",
       [](const py::object& a, const py::object& pa, const py::object& b, const py::object& pb,
-         const std::string& method, int threads) { return distance_batch(a, pa, b, pb, method, threads, true); },
+         const std::string& method, int threads, PenetrationCache* cache) {
+        return distance_batch(a, pa, b, pb, method, threads, true, cache);
+      },
       py::arg("a"), py::arg("poses_a"), py::arg("b"), py::arg("poses_b"), py::kw_only(), py::arg("method") = "auto",
-      py::arg("threads") = 1,
-      (std::string("signed_distance() of one pair at N pose pairs -> DistanceBatchResult.") + rows).c_str());
+      py::arg("threads") = 1, py::arg("cache") = py::none(),
+      (std::string("signed_distance() of one pair at N pose pairs -> DistanceBatchResult.") + rows +
+       " cache: a PenetrationCache; the rows are then one sequence of poses of the pair, followed in order on one "
+       "thread (threads=1) and the cache left as the last row made it, for the next batch of the sequence.")
+          .c_str());
   m.def("collide_batch", &collide_batch, py::arg("a"), py::arg("poses_a"), py::arg("b"), py::arg("poses_b"),
         py::kw_only(), py::arg("method") = "auto", py::arg("threads") = 1,
         (std::string("collide() of one pair at N pose pairs -> CollideBatchResult.") + rows).c_str());

@@ -373,6 +373,12 @@ def distance(
     tol_rel: float = 1e-10,
     max_iterations: int = 128,
 ) -> DistanceResult: ...
+class PenetrationCache:
+    def __init__(self) -> None: ...
+    def clear(self) -> None: ...
+    @property
+    def holds_contact(self) -> bool: ...
+
 def signed_distance(
     a: Operand,
     pose_a: PoseLike,
@@ -383,6 +389,7 @@ def signed_distance(
     bound: float = ...,
     tol_rel: float = 1e-10,
     max_iterations: int = 128,
+    cache: Optional[PenetrationCache] = None,
 ) -> DistanceResult: ...
 def tolerance(a: Operand, pose_a: PoseLike, b: Operand, pose_b: PoseLike, tolerance: float) -> ToleranceResult: ...
 def contacts(
@@ -451,7 +458,14 @@ def distance_batch(
     a: Operand, poses_a: PosesLike, b: Operand, poses_b: PosesLike, *, method: Method = "auto", threads: int = 1
 ) -> DistanceBatchResult: ...
 def signed_distance_batch(
-    a: Operand, poses_a: PosesLike, b: Operand, poses_b: PosesLike, *, method: Method = "auto", threads: int = 1
+    a: Operand,
+    poses_a: PosesLike,
+    b: Operand,
+    poses_b: PosesLike,
+    *,
+    method: Method = "auto",
+    threads: int = 1,
+    cache: Optional[PenetrationCache] = None,
 ) -> DistanceBatchResult: ...
 def collide_batch(
     a: Operand, poses_a: PosesLike, b: Operand, poses_b: PosesLike, *, method: Method = "auto", threads: int = 1

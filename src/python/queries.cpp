@@ -2,11 +2,14 @@
 // collide, distance, signed_distance, contacts and time_of_impact for one
 // pair: options checked here (ValueError naming the option), poses read
 // leniently (a non-finite one gives status 'invalid_input'), the pair asked
-// through pair_queries.
+// through pair_queries; and the PenetrationCache that signed_distance takes
+// along a sequence of poses of one pair.
 #include <cmath>
 #include <limits>
 #include <numbers>
 #include <optional>
+
+#include <proxima/narrow/incremental_depth.hpp>
 
 #include "bindings.hpp"
 #include "convert.hpp"
@@ -63,10 +66,17 @@ CollideAnswer collide_py(const py::object& a, const py::object& pose_a, const py
 
 DistanceAnswer distance_py(const py::object& a, const py::object& pose_a, const py::object& b,
                            const py::object& pose_b, const std::string& method, double bound, double tol_rel,
-                           int max_iterations, bool signed_distance) {
+                           int max_iterations, bool signed_distance, PenetrationCache* cache = nullptr) {
   const Operand oa = operand_arg(a, "a"), ob = operand_arg(b, "b");
   const Transform ta = pose_arg(pose_a, "pose_a"), tb = pose_arg(pose_b, "pose_b");
-  const DistanceRequest req = distance_request(oa, ob, method, bound, tol_rel, max_iterations);
+  DistanceRequest req = distance_request(oa, ob, method, bound, tol_rel, max_iterations);
+  if (cache) {
+    // The C++ request would answer invalid_input; here the mistake is named.
+    require(oa.shape && ob.shape, "cache: applies to convex pairs only");
+    require(req.method == Method::automatic || req.method == Method::incremental,
+            "cache: applies with method 'auto' or 'incremental' only, got method '" + method + "'");
+    req.penetration = cache;
+  }
   std::optional<py::gil_scoped_release> unlocked;
   release_for_meshes(unlocked, oa, ob);
   return pair_distance(oa, ta, ob, tb, req, signed_distance);
@@ -167,16 +177,37 @@ void bind_queries(py::module_& m) {
        " Convex pairs only: method; bound (stop once the distance is proven above it: bound_exceeded); "
        "tol_rel (GJK accuracy relative to the shapes' size); max_iterations.")
           .c_str());
+  py::class_<PenetrationCache>(
+      m, "PenetrationCache",
+      "What signed_distance(..., cache=) keeps of one pair between calls along a sequence of poses (a "
+      "trajectory, a simulation, an optimiser's steps): the last contact's normal and the certificate behind "
+      "it. On a ConvexPolytope against a Capsule, Sphere or Box, a small motion of a pair that overlapped at "
+      "the last call is answered from it when the answer can be certified, else by the exact method; every "
+      "answer is the one without the cache, within the method's accuracy. Other pairs answer as without it. "
+      "One cache per pair, always passed with the pair in the same order.")
+      .def(py::init<>())
+      .def(
+          "clear", [](PenetrationCache& c) { c = PenetrationCache{}; },
+          "Forget the pair: the next call starts cold, as a new cache does.")
+      .def_property_readonly(
+          "holds_contact", [](const PenetrationCache& c) { return c.direction.squaredNorm() > 0.0; },
+          "True while the cache keeps a contact's normal (the last answer overlapped or touched).")
+      .def("__repr__", [](const PenetrationCache& c) {
+        return std::string("PenetrationCache(holds_contact=") + (c.direction.squaredNorm() > 0.0 ? "True" : "False") +
+               ")";
+      });
   m.def(
       "signed_distance",
       [](const py::object& a, const py::object& pa, const py::object& b, const py::object& pb,
-         const std::string& method, double bound, double tol_rel, int max_iterations) {
-        return distance_py(a, pa, b, pb, method, bound, tol_rel, max_iterations, true);
+         const std::string& method, double bound, double tol_rel, int max_iterations, PenetrationCache* cache) {
+        return distance_py(a, pa, b, pb, method, bound, tol_rel, max_iterations, true, cache);
       },
       py::arg("a"), py::arg("pose_a"), py::arg("b"), py::arg("pose_b"), py::kw_only(), py::arg("method") = "auto",
       py::arg("bound") = kInf, py::arg("tol_rel") = 1e-10, py::arg("max_iterations") = 128,
+      py::arg("cache") = py::none(),
       (std::string("As distance(), negative (-penetration depth) when overlapping. -> DistanceResult. ") + operands +
-       " A pair with a mesh answers status 'not_implemented' once it touches.")
+       " A pair with a mesh answers status 'not_implemented' once it touches. cache: a PenetrationCache kept "
+       "for this pair along a sequence of poses (convex pairs, method 'auto' or 'incremental').")
           .c_str());
   m.def("tolerance", &tolerance_py, py::arg("a"), py::arg("pose_a"), py::arg("b"), py::arg("pose_b"),
         py::arg("tolerance"),
