@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <proxima/shape/convex_polytope.hpp>
 
@@ -48,6 +49,19 @@ inline double arc_min(const Vec3& n0, const Vec3& n1, const Vec3& w) {
     }
   }
   return least - 1e-12 * (1.0 + w.norm());
+}
+
+/// arc_min(n0, n1, w) where it may be below `floor`, else +∞ without the
+/// arc's cross products and roots: every u of the minor arc lies within the
+/// chord |n1 − n0| of both ends, so u·w ≥ n_i·w − |w| |n1 − n0|, compared
+/// squared with room for rounding (1e-9 (1 + |w|²), far above it and above
+/// arc_min's own 1e-12 (1 + |w|)). The collecting walks' refine keeps an
+/// edge only below its floor: most of a leaf's edges are proven above it so.
+inline double arc_min_below(const Vec3& n0, const Vec3& n1, const Vec3& w, double floor) {
+  const double w2 = w.squaredNorm();
+  const double above = std::max(n0.dot(w), n1.dot(w)) - floor - 1e-9 * (1.0 + w2);
+  if (above > 0.0 && above * above > w2 * (n1 - n0).squaredNorm()) return std::numeric_limits<double>::infinity();
+  return arc_min(n0, n1, w);
 }
 
 }  // namespace proxima::narrow::detail

@@ -41,7 +41,7 @@ namespace proxima::narrow {
 namespace {
 
 using detail::cone_edge_axis;
-using detail::arc_min;
+using detail::arc_min_below;
 using detail::ConeFeatures;
 using detail::ConeLeaves;
 using detail::kWellConditioned;
@@ -69,11 +69,6 @@ class BoxConeWalk {
       keep_->count = 0;
       best_.h = std::numeric_limits<double>::infinity();
     }
-    for (int k = 0; k < 8; ++k) {
-      corner_[k] = c_;
-      for (int i = 0; i < 3; ++i) corner_[k] += (((k >> i) & 1) ? h_[i] : -h_[i]) * e_.col(i);
-      corner_len_[k] = corner_[k].norm();
-    }
   }
 
   // h_{−Q}(u) for unit u.
@@ -90,6 +85,13 @@ class BoxConeWalk {
     // At most cone_depth ≤ kMaxDepth entries (NormalCone::kMaxDepth): a
     // push never finds the stack full, and no node is dropped, which the
     // coherence certificate (incremental_depth.hpp) relies on.
+    // The box's corners, which only the cones' bounds read (the
+    // certificate's run_features evaluates its features without them).
+    for (int k = 0; k < 8; ++k) {
+      corner_[k] = c_;
+      for (int i = 0; i < 3; ++i) corner_[k] += (((k >> i) & 1) ? h_[i] : -h_[i]) * e_.col(i);
+      corner_len_[k] = corner_[k].norm();
+    }
     Entry stack[NormalCone::kMaxDepth];
     int top = 0;
     stack[top++] = {0, bound(d_.cones[0])};
@@ -152,7 +154,7 @@ class BoxConeWalk {
         const ConeEdge& e = d_.cone_edges[static_cast<std::size_t>(k)];
         const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
         const Vec3& n1 = e.other_normal;
-        add(node, -1 - k, arc_min(n0, n1, e.q - low_corner(n0 + n1)));
+        add(node, -1 - k, arc_min_below(n0, n1, e.q - low_corner(n0 + n1), out.floor));
       }
     }
     for (int i = 0; i < 6; ++i) {
@@ -282,7 +284,7 @@ class BoxConeWalk {
   Vec3 c_;
   Mat3 e_;
   Vec3 h_;
-  Vec3 corner_[8];
+  Vec3 corner_[8];  // set by run()
   double corner_len_[8];
   ConeLeaves* keep_;
   double kept_bound_[ConeLeaves::kMax] = {};

@@ -44,7 +44,7 @@ namespace {
 // kWellConditioned the axis carries up to ε/sine of noise, so h_C is
 // recomputed from honest support values there (sat_thresholds.hpp).
 using detail::cone_edge_axis;
-using detail::arc_min;
+using detail::arc_min_below;
 using detail::ConeFeatures;
 using detail::ConeLeaves;
 using detail::kWellConditioned;
@@ -160,7 +160,7 @@ class SegmentSat {
         const Vec3& n0 = d_.cone_faces[static_cast<std::size_t>(c.face_begin + e.owner)].normal;
         // One end suffices for a bound: the one trailing at the arc's middle.
         const Vec3 mid = n0 + e.other_normal;
-        add(node, -1 - k, arc_min(n0, e.other_normal, e.q - (mid.dot(dir_) >= 0.0 ? s0_ : s1_)));
+        add(node, -1 - k, arc_min_below(n0, e.other_normal, e.q - (mid.dot(dir_) >= 0.0 ? s0_ : s1_), out.floor));
       }
     }
   }
