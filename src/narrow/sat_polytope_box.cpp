@@ -78,13 +78,6 @@ class BoxConeWalk {
   }
 
   BoxWalkBest run(int& hint) {
-    struct Entry {
-      int node;
-      double bound;
-    };
-    // At most cone_depth ≤ kMaxDepth entries (NormalCone::kMaxDepth): a
-    // push never finds the stack full, and no node is dropped, which the
-    // coherence certificate (incremental_depth.hpp) relies on.
     // The box's corners, which only the cones' bounds read (the
     // certificate's run_features evaluates its features without them).
     for (int k = 0; k < 8; ++k) {
@@ -92,6 +85,13 @@ class BoxConeWalk {
       for (int i = 0; i < 3; ++i) corner_[k] += (((k >> i) & 1) ? h_[i] : -h_[i]) * e_.col(i);
       corner_len_[k] = corner_[k].norm();
     }
+    struct Entry {
+      int node;
+      double bound;
+    };
+    // At most cone_depth ≤ kMaxDepth entries (NormalCone::kMaxDepth): a
+    // push never finds the stack full, and no node is dropped, which the
+    // coherence certificate (incremental_depth.hpp) relies on.
     Entry stack[NormalCone::kMaxDepth];
     int top = 0;
     stack[top++] = {0, bound(d_.cones[0])};

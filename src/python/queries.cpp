@@ -191,7 +191,7 @@ void bind_queries(py::module_& m) {
           "Forget the pair: the next call starts cold, as a new cache does.")
       .def_property_readonly(
           "holds_contact", [](const PenetrationCache& c) { return c.direction.squaredNorm() > 0.0; },
-          "True while the cache keeps a contact's normal (the last answer overlapped or touched).")
+          "True while the cache keeps a contact's normal (the last answer overlapped).")
       .def("__repr__", [](const PenetrationCache& c) {
         return std::string("PenetrationCache(holds_contact=") + (c.direction.squaredNorm() > 0.0 ? "True" : "False") +
                ")";

@@ -87,7 +87,7 @@ class PenetrationCacheTest(unittest.TestCase):
             plain = proxima.signed_distance(self.poly, pose, self.box, None)
             self.assertEqual(r.status, "ok")
             # It keeps a contact's normal exactly while the pair overlaps.
-            self.assertEqual(cache.holds_contact, r.distance <= 0.0, msg=f"row {k}")
+            self.assertEqual(cache.holds_contact, r.distance < 0.0, msg=f"row {k}")
             with_cache.append(r.distance)
             without.append(plain.distance)
             np.testing.assert_allclose(r.normal, plain.normal, atol=1e-7)
@@ -110,7 +110,7 @@ class PenetrationCacheTest(unittest.TestCase):
         np.testing.assert_allclose(distance, plain.distance, atol=1e-9)
         np.testing.assert_allclose(np.concatenate([p.point_a for p in parts]), plain.point_a, atol=1e-7)
         # The cache is where the last row left it.
-        self.assertEqual(cache.holds_contact, bool(distance[-1] <= 0.0))
+        self.assertEqual(cache.holds_contact, bool(distance[-1] < 0.0))
 
     def test_misuse_names_the_cache(self):
         cache = proxima.PenetrationCache()
