@@ -126,9 +126,7 @@ DistanceBatch distance_batch(const py::object& a, const py::object& poses_a, con
   // refused batch leaves the cache as it was.
   std::optional<PenetrationCache> followed;
   if (cache) {
-    if (!(oa.shape && ob.shape)) value_error("cache: applies to convex pairs only");
-    if (req.method != Method::automatic && req.method != Method::incremental)
-      value_error("cache: applies with method 'auto' or 'incremental' only, got method '" + method + "'");
+    check_penetration_cache(oa, ob, req.method, method);
     if (threads != 1)
       value_error("cache: the rows are followed in order on one thread; threads must be 1, got " +
                   std::to_string(threads));

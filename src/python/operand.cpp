@@ -43,4 +43,10 @@ Operand operand_arg(const py::handle& value, const std::string& name) {
                     "ConvexPolytope, Shape) or a Bvh, got " + type);
 }
 
+void check_penetration_cache(const Operand& a, const Operand& b, Method method, const std::string& name) {
+  if (!(a.shape && b.shape)) value_error("cache: applies to convex pairs only");
+  if (method != Method::automatic && method != Method::incremental)
+    value_error("cache: applies with method 'auto' or 'incremental' only, got method '" + name + "'");
+}
+
 }  // namespace proxima::python

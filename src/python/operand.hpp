@@ -22,4 +22,9 @@ std::optional<Shape> convex_shape(const pybind11::handle& value);
 /// alive for the operand's lifetime.
 Operand operand_arg(const pybind11::handle& value, const std::string& name);
 
+/// Refuses a PenetrationCache where the C++ request would answer
+/// invalid_input or ignore it (ValueError naming `cache`): a pair with a
+/// mesh, or a `method` (its name as given) other than auto or incremental.
+void check_penetration_cache(const Operand& a, const Operand& b, Method method, const std::string& name);
+
 }  // namespace proxima::python

@@ -71,10 +71,7 @@ DistanceAnswer distance_py(const py::object& a, const py::object& pose_a, const 
   const Transform ta = pose_arg(pose_a, "pose_a"), tb = pose_arg(pose_b, "pose_b");
   DistanceRequest req = distance_request(oa, ob, method, bound, tol_rel, max_iterations);
   if (cache) {
-    // The C++ request would answer invalid_input; here the mistake is named.
-    require(oa.shape && ob.shape, "cache: applies to convex pairs only");
-    require(req.method == Method::automatic || req.method == Method::incremental,
-            "cache: applies with method 'auto' or 'incremental' only, got method '" + method + "'");
+    check_penetration_cache(oa, ob, req.method, method);
     req.penetration = cache;
   }
   std::optional<py::gil_scoped_release> unlocked;
@@ -142,6 +139,9 @@ TimeOfImpactAnswer time_of_impact_py(const py::object& a, const py::object& pose
   return pair_time_of_impact(oa, ta, ta_end, ob, tb, tb_end, req);
 }
 
+// A cache holds a contact while it keeps the last answer's normal.
+bool holds_contact(const PenetrationCache& c) { return c.direction.squaredNorm() > 0.0; }
+
 ToleranceAnswer tolerance_py(const py::object& a, const py::object& pose_a, const py::object& b,
                              const py::object& pose_b, double tolerance) {
   const Operand oa = operand_arg(a, "a"), ob = operand_arg(b, "b");
@@ -189,12 +189,10 @@ void bind_queries(py::module_& m) {
       .def(
           "clear", [](PenetrationCache& c) { c = PenetrationCache{}; },
           "Forget the pair: the next call starts cold, as a new cache does.")
-      .def_property_readonly(
-          "holds_contact", [](const PenetrationCache& c) { return c.direction.squaredNorm() > 0.0; },
-          "True while the cache keeps a contact's normal (the last answer overlapped).")
+      .def_property_readonly("holds_contact", &holds_contact,
+                             "True while the cache keeps a contact's normal (the last answer overlapped).")
       .def("__repr__", [](const PenetrationCache& c) {
-        return std::string("PenetrationCache(holds_contact=") + (c.direction.squaredNorm() > 0.0 ? "True" : "False") +
-               ")";
+        return std::string("PenetrationCache(holds_contact=") + (holds_contact(c) ? "True" : "False") + ")";
       });
   m.def(
       "signed_distance",

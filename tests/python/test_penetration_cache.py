@@ -13,7 +13,7 @@ import unittest
 import numpy as np
 
 import proxima
-from helpers import matrix, rotation
+from helpers import CUBE_TRIANGLES, CUBE_VERTICES, matrix, rotation
 
 HALF_P = np.array([0.3, 0.2, 0.15])  # the polytope's box
 HALF_B = np.array([0.5, 0.3, 0.2])  # the Box (1 x 0.6 x 0.4), at the origin
@@ -114,10 +114,7 @@ class PenetrationCacheTest(unittest.TestCase):
 
     def test_misuse_names_the_cache(self):
         cache = proxima.PenetrationCache()
-        cube = proxima.Bvh(
-            proxima.TriangleMesh(corners(HALF_P), [[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
-                                                   [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]])
-        )
+        cube = proxima.Bvh(proxima.TriangleMesh(CUBE_VERTICES, CUBE_TRIANGLES))
         for call in (
             lambda: proxima.signed_distance(self.poly, None, self.box, None, method="gjk_epa", cache=cache),
             lambda: proxima.signed_distance(self.poly, None, self.box, None, method="sat", cache=cache),
