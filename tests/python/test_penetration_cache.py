@@ -4,9 +4,9 @@ ConvexPolytope (its eight corners) sliding and turning on a Box, in and out
 of contact. Ground truth from the separating-axis theorem on the two boxes
 in numpy (the least overlap over the 15 axes is the penetration depth);
 the answers with the cache equal it and the answers without the cache, in
-single calls and in batches carried on from one batch to the next; misuse
-raises ValueError naming `cache`, and a refused batch leaves the cache as
-it was."""
+single calls and in batches carried on from one batch to the next; a
+non-finite pose is its row's invalid_input; misuse raises ValueError naming
+`cache`, and a refused batch leaves the cache as it was."""
 import math
 import unittest
 
@@ -127,6 +127,22 @@ class PenetrationCacheTest(unittest.TestCase):
                 call()
         with self.assertRaises(TypeError):
             proxima.signed_distance(self.poly, None, self.box, None, cache="warm")
+
+    def test_a_non_finite_pose_is_its_row_invalid_input(self):
+        cache = proxima.PenetrationCache()
+        poses = self.poses.copy()
+        poses[5, 0, 3] = math.nan
+        poses[6, :3, :3] = math.inf
+        r = proxima.signed_distance_batch(self.poly, poses, self.box, np.eye(4), cache=cache)
+        self.assertEqual(list(r.status[5:7]), ["invalid_input", "invalid_input"])
+        self.assertFalse(np.isnan(r.distance).any())
+        # The rows after them follow the pair as before.
+        plain = proxima.signed_distance_batch(self.poly, self.poses, self.box, np.eye(4))
+        keep = np.r_[0:5, 7:len(poses)]
+        self.assertTrue(r.ok[keep].all())
+        np.testing.assert_allclose(r.distance[keep], plain.distance[keep], atol=1e-9)
+        single = proxima.signed_distance(self.poly, poses[5], self.box, None, cache=cache)
+        self.assertEqual(single.status, "invalid_input")
 
     def test_a_refused_batch_leaves_the_cache_as_it_was(self):
         cache = proxima.PenetrationCache()
