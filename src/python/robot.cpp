@@ -156,8 +156,10 @@ robot::MotionCheck check_motion(const Scene& s, const py::object& q0, const py::
                                  tb);
 }
 
-// Validity of N joint vectors, first hit (tolerance 0: any pair touching),
-// self and environment, on `threads` threads (robot/batch_check.hpp).
+// Validity of N joint vectors (tolerance 0: any pair touching), self and
+// environment, on `threads` threads (robot/batch_check.hpp). Only whether a
+// row collides is returned, not which pair: BatchAnswer::any_pair, so that
+// the prefilter's proof of a pair within ends the row.
 CollideBatch check_batch(const Scene& s, const py::object& qs, const py::object& base, int threads, bool prefilter) {
   const DoubleArray a = double_array(qs, "qs");
   const auto dof = static_cast<py::ssize_t>(s.model().variable_count());
@@ -177,7 +179,7 @@ CollideBatch check_batch(const Scene& s, const py::object& qs, const py::object&
   // A robot without joints has one configuration, whatever the rows.
   const std::vector<robot::ToleranceReport> answers = robot::check_configurations(
       *s.checker, *env, std::span<const double>(a.data(), static_cast<std::size_t>(dof > 0 ? n * dof : 0)), 0.0, tb,
-      threads, prefilter);
+      threads, prefilter, robot::BatchAnswer::any_pair);
   const robot::ToleranceReport fixed =
       dof > 0 ? robot::ToleranceReport{} : s.checker->tolerance(s.checker->state({}, tb), *env, 0.0);
   for (py::ssize_t i = 0; i < n; ++i) {
@@ -484,8 +486,10 @@ void bind_robot(py::module_& m) {
            "bounding spheres prove free skip the exact check (the answers are the same, two to four times sooner "
            "on the shipped robots; off by default, as its first use measures the robot's pair tables, 0.1 s for "
            "the Panda and 1 s for the UR5, which a batch repays only over some hundred thousand rows). "
-           "Runs without the GIL; the answers are the single check's, in input order, whatever the number of "
-           "threads -> CollideBatchResult.");
+           "With the prefilter, a row ends at a pair its inner spheres prove colliding (balls inside both "
+           "shapes overlap). "
+           "Runs without the GIL; collide is the single check's, in input order, whatever the number of "
+           "threads (status: the worst of the exact queries the row ran) -> CollideBatchResult.");
 }
 
 }  // namespace proxima::python

@@ -17,7 +17,10 @@ namespace proxima::robot {
 
 std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, const PreparedEnvironment& env,
                                                   std::span<const double> qs, double tolerance,
-                                                  const Transform& base, int threads, bool prefilter) {
+                                                  const Transform& base, int threads, bool prefilter,
+                                                  BatchAnswer answer) {
+  if (answer != BatchAnswer::first_pair && answer != BatchAnswer::any_pair)
+    throw Error("answer: " + std::to_string(static_cast<int>(answer)) + " is not a BatchAnswer");
   const std::size_t dof = checker.model().variable_count();
   if (dof == 0 ? !qs.empty() : qs.size() % dof != 0)
     throw Error("qs: " + std::to_string(qs.size()) + " values are not a whole number of rows of " +
@@ -63,7 +66,8 @@ std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, c
         if (known.empty()) out[group[k]] = ToleranceReport{};
         else
           out[group[k]] = checker.tolerance_known(std::span<const double>(packed.data() + k * dof, dof), base, env,
-                                                  tolerance, known, scratch->in_range[k], state);
+                                                  tolerance, known, scratch->in_range[k],
+                                                  answer == BatchAnswer::any_pair, state);
       }
       filled = 0;
     };

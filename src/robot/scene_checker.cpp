@@ -516,26 +516,34 @@ ToleranceReport SceneChecker::tolerance_near(const RobotState& s, const std::vec
 
 ToleranceReport SceneChecker::tolerance_known(std::span<const double> q, const Transform& base,
                                               const PreparedEnvironment& env, double t,
-                                              detail::PairVerdicts known, bool in_range, RobotState& s) const {
+                                              detail::PairVerdicts known, bool in_range, bool any_pair,
+                                              RobotState& s) const {
   // tolerance_near's walk restricted to the pairs not proven apart, in the
   // same order: the first within is the answer, and the state and the
   // narrow phase are made only for the open ones. A link–object pair whose
   // boxes are beyond t is one objects_near leaves out.
   ToleranceReport r;
+  const auto proven_within = [&](const detail::KnownPair& p) {
+    r.within = true;
+    if (p.self) {
+      const auto [a, b] = self_pairs_[p.first];
+      r.self = true;
+      r.pair = {a, b, model().link(a).name, model().link(b).name};
+    } else {
+      const EnvironmentObject& obj = env.objects()[p.second];
+      r.pair = {static_cast<int>(p.first), static_cast<int>(p.second), model().links()[p.first].name, obj.name};
+    }
+    return r;
+  };
+  // In range, the state the walk would make cannot refuse the row (the
+  // prefilter lists every pair open otherwise): a pair proven within is the
+  // answer whatever is open before it.
+  if (any_pair && in_range)
+    for (const detail::KnownPair& p : known)
+      if (p.verdict == detail::Verdict::within) return proven_within(p);
   bool have_state = false;
   for (const detail::KnownPair& p : known) {
-    if (p.verdict == detail::Verdict::within) {
-      r.within = true;
-      if (p.self) {
-        const auto [a, b] = self_pairs_[p.first];
-        r.self = true;
-        r.pair = {a, b, model().link(a).name, model().link(b).name};
-      } else {
-        const EnvironmentObject& obj = env.objects()[p.second];
-        r.pair = {static_cast<int>(p.first), static_cast<int>(p.second), model().links()[p.first].name, obj.name};
-      }
-      return r;
-    }
+    if (p.verdict == detail::Verdict::within) return proven_within(p);
     if (!have_state) {
       // Only the links of the pairs left to walk, when that is exact: in
       // range, no pose of another link can be out of range (and refuse

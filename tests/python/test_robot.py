@@ -280,7 +280,7 @@ class RobotTest(unittest.TestCase):
         try:
             rng = np.random.default_rng(8)
             limits = self.panda.joint_limits
-            qs = rng.uniform(limits[:, 0], limits[:, 1], size=(60, 7))
+            qs = rng.uniform(limits[:, 0], limits[:, 1], size=(200, 7))
             batch = self.panda.check_batch(qs)
             single = [self.panda.check(q).collide for q in qs]
             self.assertEqual(list(batch.collide), single)

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <proxima/query.hpp>
 #include <proxima/robot/attached_object.hpp>
 #include <proxima/robot/batch_check.hpp>
 #include <proxima/robot/planning_scene.hpp>
@@ -353,7 +354,73 @@ bool same(const ToleranceReport& a, const ToleranceReport& b) {
 struct Tally {
   int rows = 0, proven = 0, within = 0;
   int known_within = 0;  ///< rows answered by a pair proven within, no narrow phase
+  int other_pair = 0;    ///< rows BatchAnswer::any_pair answered with another pair than the first
 };
+
+// The least distance between the shapes of link `l` and those of link or
+// object `other` at state s (every shape a Shape: the convex checkers').
+double pair_distance(const SceneChecker& c, const PreparedEnvironment& env, const RobotState& s, int l, int other,
+                     bool self) {
+  double least = std::numeric_limits<double>::infinity();
+  const auto link_shapes = [&](int link, const std::function<void(const Shape&, const Transform&)>& f) {
+    const std::size_t u = static_cast<std::size_t>(link);
+    for (std::size_t i = s.shape_begin[u]; i < s.shape_begin[u + 1]; ++i) {
+      const Shape* shape = c.geometry().link(link).shapes[i - s.shape_begin[u]].shape();
+      EXPECT_NE(shape, nullptr);
+      if (shape) f(*shape, s.shape_poses[i]);
+    }
+  };
+  link_shapes(l, [&](const Shape& a, const Transform& pa) {
+    if (self) {
+      link_shapes(other, [&](const Shape& b, const Transform& pb) { least = std::min(least, proxima::distance(a, pa, b, pb).distance); });
+    } else {
+      const EnvironmentObject& o = env.objects()[static_cast<std::size_t>(other)];
+      const Shape* b = std::get_if<Shape>(&o.geometry);
+      EXPECT_NE(b, nullptr);
+      if (b) least = std::min(least, proxima::distance(a, pa, *b, o.pose).distance);
+    }
+  });
+  return least;
+}
+
+// BatchAnswer::any_pair against the exact answers: without the prefilter
+// the same, field for field; with it, on 1 and 2 threads, the same rows
+// within, and a row naming another pair than the exact check's first names
+// one within the tolerance, measured here by the distance query.
+int expect_any_pair_answers(const SceneChecker& c, const PreparedEnvironment& env, const std::vector<double>& qs,
+                            double tolerance, const std::vector<ToleranceReport>& exact) {
+  const std::size_t dof = c.model().variable_count();
+  const auto plain =
+      check_configurations(c, env, qs, tolerance, Transform::identity(), 1, false, BatchAnswer::any_pair);
+  int differ = 0, other = 0;
+  for (std::size_t r = 0; r < plain.size() && r < exact.size(); ++r) differ += !same(plain[r], exact[r]);
+  EXPECT_EQ(plain.size(), exact.size());
+  for (const int threads : {1, 2}) {
+    const auto fast =
+        check_configurations(c, env, qs, tolerance, Transform::identity(), threads, true, BatchAnswer::any_pair);
+    EXPECT_EQ(fast.size(), exact.size());
+    for (std::size_t r = 0; r < fast.size() && r < exact.size(); ++r) {
+      const ToleranceReport& f = fast[r];
+      const ToleranceReport& e = exact[r];
+      if (same(f, e)) continue;
+      if (f.within != e.within || !e.within || e.status == Status::invalid_input) {
+        ++differ;
+        ADD_FAILURE() << "row " << r << " threads " << threads << ": within " << f.within << " against " << e.within;
+        continue;
+      }
+      ++other;
+      const RobotState s = c.state(std::span<const double>(qs).subspan(r * dof, dof), Transform::identity());
+      const double d = pair_distance(c, env, s, f.pair.link, f.pair.other, f.self);
+      if (!(d <= tolerance)) {
+        ++differ;
+        ADD_FAILURE() << "row " << r << ": " << f.pair.link_name << " and " << f.pair.other_name << " are " << d
+                      << " m apart, beyond the tolerance " << tolerance;
+      }
+    }
+  }
+  EXPECT_EQ(differ, 0);
+  return other;
+}
 
 // Prefilter on and off, 1 and 2 threads: the same answers, field by field;
 // every row the prefilter proves free (asked directly, lane group by lane
@@ -408,13 +475,14 @@ Tally expect_same_answers(const SceneChecker& c, const PreparedEnvironment& env,
   }
   EXPECT_EQ(wrong, 0);
   EXPECT_GT(t.within, 0);
+  t.other_pair = expect_any_pair_answers(c, env, qs, tolerance, exact);
   return t;
 }
 
 TEST(SpherePrefilter, SameAnswersOnTheShippedRobotsInTheirScenes) {
   Rng rng(11);
   const int random = testing::scaled(2000);
-  int panda_proven = 0, compared = 0, known_within = 0;
+  int panda_proven = 0, compared = 0, known_within = 0, other_pair = 0;
   for (const char* name : {"panda", "ur5"}) {
     const SceneChecker c = robot_test::shipped_checker(name, MeshMode::convex_hull);
     for (const char* scene : {"table_pick_scene0001", "bookshelf_tall_scene0001", "cage_scene0001"}) {
@@ -435,9 +503,11 @@ TEST(SpherePrefilter, SameAnswersOnTheShippedRobotsInTheirScenes) {
           // millimetres apart): without them, under a third.
           EXPECT_GT(t.proven, (t.rows - t.within) * 9 / 20) << scene;
         }
-        std::printf("%s %s tolerance %g: %d rows, %d proven free, %d within (%d proven within)\n", name, scene,
-                    tolerance, t.rows, t.proven, t.within, t.known_within);
+        std::printf("%s %s tolerance %g: %d rows, %d proven free, %d within (%d proven within; validity only: %d "
+                    "named another pair)\n",
+                    name, scene, tolerance, t.rows, t.proven, t.within, t.known_within, t.other_pair);
         known_within += t.known_within;
+        other_pair += t.other_pair;
       }
     }
   }
@@ -445,6 +515,8 @@ TEST(SpherePrefilter, SameAnswersOnTheShippedRobotsInTheirScenes) {
   EXPECT_GT(compared, 12 * random);
   // Colliding rows answered without the narrow phase, each checked above.
   EXPECT_GT(known_within, compared / 50);
+  // Validity only: rows a pair proven within answered past open pairs.
+  EXPECT_GT(other_pair, 0);
 }
 
 TEST(SpherePrefilter, SameAnswersWithMarginsMeshesAndAttachedObjects) {
@@ -501,6 +573,14 @@ TEST(SpherePrefilter, BadInputsAnswerAsTheExactCheck) {
         EXPECT_TRUE(same(on[r], off[r])) << r;
         ++compared;
       }
+      const auto any = check_configurations(c, e, qs, tolerance, base, threads, true, BatchAnswer::any_pair);
+      EXPECT_EQ(any.size(), off.size());
+      for (std::size_t r = 0; r < any.size() && r < off.size(); ++r) {
+        EXPECT_EQ(any[r].within, off[r].within) << r;
+        if (off[r].status == Status::invalid_input) {
+          EXPECT_TRUE(same(any[r], off[r])) << r;
+        }
+      }
     }
     return off;
   };
@@ -524,6 +604,9 @@ TEST(SpherePrefilter, BadInputsAnswerAsTheExactCheck) {
   // Partial rows and negative threads are refused before any row is checked.
   testing::expect_error([&] { check_configurations(c, env, std::span(qs).first(8)); }, {"not a whole number of rows"});
   testing::expect_error([&] { check_configurations(c, env, qs, 0.0, Transform::identity(), -1); }, {"threads"});
+  testing::expect_error(
+      [&] { check_configurations(c, env, qs, 0.0, Transform::identity(), 1, true, static_cast<BatchAnswer>(7)); },
+      {"answer", "not a BatchAnswer"});
 }
 
 }  // namespace

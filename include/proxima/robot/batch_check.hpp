@@ -7,6 +7,7 @@
 // of threads.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -14,6 +15,19 @@
 #include <proxima/robot/scene_checker.hpp>
 
 namespace proxima::robot {
+
+/// What a batch row's answer names when the row is within the tolerance.
+enum class BatchAnswer : std::uint8_t {
+  /// The single query's report, field for field: the first pair within in
+  /// its order (self pairs, then each link's objects).
+  first_pair,
+  /// Validity only: `within` is the single query's, and a row within names
+  /// some pair within, not necessarily the first. With the prefilter, a
+  /// pair its inner balls prove within answers the row without the narrow
+  /// phase on the open pairs before it (what a planner's validity label
+  /// needs). `status` is then the worst of the narrow-phase queries run.
+  any_pair,
+};
 
 /// For each row q_i of `qs` (row-major, N rows of model().variable_count()
 /// joint values): checker.tolerance(checker.state(q_i, base), env,
@@ -34,10 +48,13 @@ namespace proxima::robot {
 /// asked). Off by default: it pays on both shipped robots, but little on
 /// the UR5's random rows, most of which collide (docs/robot.md, "Batches
 /// of configurations"), and its first use measures the pair tables (0.2 s
-/// for the Panda, 1 s for the UR5).
+/// for the Panda, 1 s for the UR5). With BatchAnswer::any_pair, a row with
+/// a pair proven within answers at once, whatever is open before it.
+/// Throws proxima::Error for an `answer` outside the enumeration.
 std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, const PreparedEnvironment& env,
                                                   std::span<const double> qs, double tolerance = 0.0,
                                                   const Transform& base = Transform::identity(), int threads = 1,
-                                                  bool prefilter = false);
+                                                  bool prefilter = false,
+                                                  BatchAnswer answer = BatchAnswer::first_pair);
 
 }  // namespace proxima::robot

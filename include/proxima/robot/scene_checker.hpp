@@ -49,6 +49,7 @@ struct KnownPair;
 }
 
 class SpherePrefilter;
+enum class BatchAnswer : std::uint8_t;  // robot/batch_check.hpp
 
 /// The robot placed at one joint vector: link poses and world bounds.
 struct RobotState {
@@ -247,16 +248,18 @@ class SceneChecker {
   /// `in_range`: the prefilter placed every link origin of q within its
   /// working range, so no shape pose of q is out of range (is_valid) and
   /// the state may be made for the open pairs' links alone (state_of).
+  /// `any_pair`: a pair proven within answers at once, wherever it is in
+  /// `known` (the row is within; the pair named may not be the walk's first).
   ToleranceReport tolerance_known(std::span<const double> q, const Transform& base, const PreparedEnvironment& env,
                                   double tolerance, std::span<const detail::KnownPair> known, bool in_range,
-                                  RobotState& s) const;
+                                  bool any_pair, RobotState& s) const;
   /// Shape k's world pose and box in s from its link's pose, its box added
   /// to the link's: state()'s and state_of's one arithmetic. False when the
   /// pose is out of range.
   bool place_shape(std::size_t k, RobotState& s) const;
   friend std::vector<ToleranceReport> check_configurations(const SceneChecker&, const PreparedEnvironment&,
                                                            std::span<const double>, double, const Transform&, int,
-                                                           bool);
+                                                           bool, BatchAnswer);
   MotionCheck motion_near(std::span<const double> q0, std::span<const double> q1,
                           const std::vector<EnvironmentObject>& objects, const broad::BoxTree& index,
                           const MotionCheckOptions& options, const Transform& base) const;
