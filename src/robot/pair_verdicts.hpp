@@ -4,8 +4,9 @@
 // tolerance), proven within it (inner balls overlap), or left open to the
 // narrow phase. The prefilter lists the pairs not proven apart in the
 // exact query's order (self pairs, then each link's objects in index
-// order); SceneChecker::tolerance_known walks that list, so a row's answer
-// is the exact query's, field for field.
+// order), ending at the first pair proven within (so that pair, when there
+// is one, is the last); SceneChecker::tolerance_known walks that list, so a
+// row's answer is the exact query's, field for field.
 #pragma once
 
 #include <cstdint>

@@ -536,11 +536,10 @@ ToleranceReport SceneChecker::tolerance_known(std::span<const double> q, const T
     return r;
   };
   // In range, the state the walk would make cannot refuse the row (the
-  // prefilter lists every pair open otherwise): a pair proven within is the
-  // answer whatever is open before it.
-  if (any_pair && in_range)
-    for (const detail::KnownPair& p : known)
-      if (p.verdict == detail::Verdict::within) return proven_within(p);
+  // prefilter lists every pair open otherwise): a pair proven within, the
+  // list's last when there is one, is the answer whatever is open before it.
+  if (any_pair && in_range && !known.empty() && known.back().verdict == detail::Verdict::within)
+    return proven_within(known.back());
   bool have_state = false;
   for (const detail::KnownPair& p : known) {
     if (p.verdict == detail::Verdict::within) return proven_within(p);
