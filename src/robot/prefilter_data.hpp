@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -55,29 +56,68 @@ struct PrefilterPairTable {
     return c;
   }
 
-  /// The bounds of the cell (or sub-cell) holding lane `lane` of the joint
-  /// vectors `q` (a row of `lanes` values per variable): false when a
-  /// variable is outside the table. A point on a cell boundary is in
-  /// either neighbour: both bounds hold there.
-  bool bounds(const double* q, std::size_t lanes, std::size_t lane, double& lo, double& hi) const {
-    int cell[2] = {0, 0};
-    double x[2] = {0.0, 0.0};  // in cells
+  /// Where lane `lane` of the joint vectors `q` (a row of `lanes` values
+  /// per variable) falls: its grid cell, and within it the sub-cell (index
+  /// into a refined cell's sub × sub, or sub for one variable); false when
+  /// a variable is outside the table. A point on a cell boundary is in
+  /// either neighbour: both cells' bounds hold there.
+  bool locate(const double* q, std::size_t lanes, std::size_t lane, std::size_t& cell, int& sub_cell) const {
+    int whole[2] = {0, 0}, inside[2] = {0, 0};
     for (int v = 0; v < count; ++v) {
       const auto uv = static_cast<std::size_t>(v);
-      x[v] = (q[static_cast<std::size_t>(variable[uv]) * lanes + lane] - lower[uv]) * inverse_width[uv];
-      if (!(x[v] >= 0.0 && x[v] < cells[uv])) return false;
-      cell[v] = static_cast<int>(x[v]);
+      const double x = (q[static_cast<std::size_t>(variable[uv]) * lanes + lane] - lower[uv]) * inverse_width[uv];
+      if (!(x >= 0.0 && x < cells[uv])) return false;
+      whole[v] = static_cast<int>(x);
+      inside[v] = std::min(static_cast<int>((x - whole[v]) * sub), sub - 1);
     }
-    const Cell* c = &grid[static_cast<std::size_t>(cell[0] * cells[1] + cell[1])];
-    // The sub-cell holding the point, by its place within the cell.
-    if (c->refined >= 0) {
-      int sub_cell[2] = {0, 0};
-      for (int v = 0; v < count; ++v) sub_cell[v] = std::min(static_cast<int>((x[v] - cell[v]) * sub), sub - 1);
-      c = &subs[static_cast<std::size_t>(c->refined + sub_cell[0] * (count == 2 ? sub : 1) + sub_cell[1])];
-    }
-    lo = c->lo;
-    hi = c->hi;
+    cell = static_cast<std::size_t>(whole[0] * cells[1] + whole[1]);
+    sub_cell = inside[0] * (count == 2 ? sub : 1) + inside[1];
     return true;
+  }
+
+  /// The bounds of a cell, or of its sub-cell where it is refined.
+  const Cell& at(std::size_t cell, int sub_cell) const {
+    const Cell& c = grid[cell];
+    return c.refined < 0 ? c : subs[static_cast<std::size_t>(c.refined + sub_cell)];
+  }
+};
+
+/// A pair table's verdicts at one tolerance t, all a lane needs of it in
+/// an eighth of the memory or less (a robot's tables exceed a core's
+/// cache as bounds; its lookups, one per open lane and pair, then wait on
+/// memory): per cell, 0 (open), 1 (apart: lo > t) or 2 (within: hi < t),
+/// or for a refined cell 3 with its sub-cells' verdicts, two bits each, in
+/// `blocks` at the index in its upper 14 bits.
+struct PrefilterVerdicts {
+  static constexpr int kOpen = 0, kApart = 1, kWithin = 2, kRefined = 3;
+  std::vector<std::uint16_t> grid;
+  std::vector<std::uint32_t> blocks;
+
+  static int verdict(const PrefilterPairTable::Cell& c, double t) {
+    return c.lo > t ? kApart : c.hi < t ? kWithin : kOpen;
+  }
+  PrefilterVerdicts(const PrefilterPairTable& table, double t) {
+    // A refined cell has at most 16 sub-cells and a table fewer than 2^14
+    // cells (prefilter_tables.cpp asserts both).
+    grid.reserve(table.grid.size());
+    const auto per_cell = static_cast<std::size_t>(table.count == 2 ? table.sub * table.sub : table.sub);
+    for (const PrefilterPairTable::Cell& c : table.grid) {
+      if (c.refined < 0) {
+        grid.push_back(static_cast<std::uint16_t>(verdict(c, t)));
+        continue;
+      }
+      std::uint32_t block = 0;
+      for (std::size_t i = 0; i < per_cell; ++i)
+        block |= static_cast<std::uint32_t>(verdict(table.subs[static_cast<std::size_t>(c.refined) + i], t)) << (2 * i);
+      grid.push_back(static_cast<std::uint16_t>(kRefined | blocks.size() << 2));
+      blocks.push_back(block);
+    }
+  }
+  /// The verdict at a cell and sub-cell (PrefilterPairTable::locate).
+  int at(std::size_t cell, int sub_cell) const {
+    const std::uint16_t g = grid[cell];
+    if ((g & 3) != kRefined) return g & 3;
+    return static_cast<int>(blocks[g >> 2] >> (2 * sub_cell) & 3u);
   }
 };
 
@@ -130,6 +170,12 @@ struct SpherePrefilter::Data {
   /// The tables are made by the first SpherePrefilter::scene call.
   std::once_flag tables_once;
   std::vector<PrefilterPairTable> tables;
+  /// Their verdicts at the tolerances of the latest scenes, each made by
+  /// the first scene of its tolerance (a few kept: a caller seldom changes
+  /// it; a scene holds its own).
+  std::mutex verdicts_mutex;
+  std::vector<std::pair<double, std::shared_ptr<const std::vector<PrefilterVerdicts>>>> verdicts;
+  std::shared_ptr<const std::vector<PrefilterVerdicts>> verdicts_at(double tolerance);
   /// Links with spheres, for the environment loop.
   std::vector<int> geometric;
   std::vector<std::string> link_names;

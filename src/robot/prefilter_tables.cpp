@@ -58,6 +58,10 @@ constexpr int kSubCellsOne = 16;
 constexpr int kTurns = 64;
 // A table deciding this share of its grid is kept without trying sweeps.
 constexpr double kGoodEnough = 0.98;
+// PrefilterVerdicts packs a refined cell's sub-cells, two bits each, into
+// 32 bits, and the index of those 32 bits into 14.
+static_assert(kSubCells * kSubCells <= 16 && kSubCellsOne <= 16);
+static_assert(kMaxCells * kMaxCells < (1 << 14) && kMaxCellsOne < (1 << 14));
 
 // The step moving each link (−1: the root).
 std::vector<int> moving_steps(const std::vector<PrefilterStep>& steps, std::size_t links) {

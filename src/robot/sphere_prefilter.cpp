@@ -169,6 +169,10 @@ class SpherePrefilter::Scene {
   bool hopeless = false;
   /// The base's position: the lanes' coordinates are relative to it.
   Vec3 origin = Vec3::Zero();
+  /// The pair tables' verdicts at the scene's tolerance (a lane group of
+  /// another tolerance reads the tables' bounds).
+  double tolerance = 0.0;
+  std::shared_ptr<const std::vector<PrefilterVerdicts>> verdicts;
   std::vector<PrefilterObject> objects;
   /// Parallel to objects: what each holds, where has_inner says so.
   std::vector<PrefilterObject> inner;
@@ -398,6 +402,8 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Scene
   // its spheres alone does not pay for them.
   std::call_once(d_->tables_once, [&] { build_tables(checker, *d_); });
   auto scene = std::make_shared<Scene>();
+  scene->tolerance = tolerance;
+  scene->verdicts = d_->verdicts_at(tolerance);
   const std::vector<EnvironmentObject>& objects = env.objects();
   scene->skip.assign(objects.size() * d_->links, 0);
   scene->stride = (objects.size() + W - 1) / W * W;
@@ -480,6 +486,19 @@ std::shared_ptr<const SpherePrefilter::Scene> SpherePrefilter::scene(const Scene
   }
   scene->set_near(d_->links);
   return scene;
+}
+
+std::shared_ptr<const std::vector<PrefilterVerdicts>> SpherePrefilter::Data::verdicts_at(double tolerance) {
+  constexpr std::size_t kKept = 4;
+  const std::lock_guard<std::mutex> lock(verdicts_mutex);
+  for (const auto& [t, v] : verdicts)
+    if (t == tolerance) return v;
+  auto made = std::make_shared<std::vector<PrefilterVerdicts>>();
+  made->reserve(tables.size());
+  for (const PrefilterPairTable& table : tables) made->emplace_back(table, tolerance);
+  if (verdicts.size() == kKept) verdicts.erase(verdicts.begin());
+  verdicts.emplace_back(tolerance, made);
+  return made;
 }
 
 void SpherePrefilter::ScratchDeleter::operator()(Scratch* s) const { delete s; }
@@ -654,6 +673,8 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
     live &= ~within;
   };
   float clear[W];
+  // The tables' verdicts when made at this tolerance, else their bounds.
+  const std::vector<PrefilterVerdicts>* verdicts = scene.tolerance == tolerance ? scene.verdicts.get() : nullptr;
   for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
     // The link balls first, then the pair's tables, then the spheres: each
     // test runs only for the lanes the ones before left open.
@@ -668,10 +689,13 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
       const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(table)];
       for (LaneMask m = open; m; m &= m - 1) {
         const auto l = static_cast<std::size_t>(__builtin_ctz(m));
-        double lo = 0.0, hi = 0.0;
-        if (!t.bounds(s.q.data(), W, l, lo, hi)) continue;
-        if (lo > tolerance) open &= ~(1u << l);
-        if (hi < tolerance) within |= 1u << l;
+        std::size_t cell = 0;
+        int sub_cell = 0;
+        if (!t.locate(s.q.data(), W, l, cell, sub_cell)) continue;
+        const int verdict = verdicts ? (*verdicts)[static_cast<std::size_t>(table)].at(cell, sub_cell)
+                                     : PrefilterVerdicts::verdict(t.at(cell, sub_cell), tolerance);
+        if (verdict == PrefilterVerdicts::kApart) open &= ~(1u << l);
+        if (verdict == PrefilterVerdicts::kWithin) within |= 1u << l;
       }
     }
     if (open & ~within) {
