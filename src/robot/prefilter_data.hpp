@@ -83,7 +83,7 @@ struct PrefilterPairTable {
 };
 
 /// A pair table's verdicts at one tolerance t, all a lane needs of it in
-/// an eighth of the memory or less (a robot's tables exceed a core's
+/// a sixth of the memory or less (a robot's tables exceed a core's
 /// cache as bounds; its lookups, one per open lane and pair, then wait on
 /// memory): per cell, 0 (open), 1 (apart: lo > t) or 2 (within: hi < t),
 /// or for a refined cell 3 with its sub-cells' verdicts, two bits each, in
