@@ -9,9 +9,9 @@
 // best of --repeats; the table gives rows per second, the share of rows
 // the prefilter proved free without the exact check, and what the
 // prefilter's lane groups cost alone (one pass, scene made beforehand).
-// A third run answers validity only (BatchAnswer::any_pair: a pair proven
-// within ends its row, what a planner's label needs); its rows must agree
-// with the exact check on whether they are within.
+// A third run answers validity only (check_validity: a pair proven within
+// ends its row, and only the labels are kept, what a planner needs); its
+// rows must agree with the exact check on whether they are within.
 //
 // Usage: proxima-batch-bench [--robot DIR|panda|ur5] [--scene NAME] [--configs N]
 //                            [--tolerance T] [--threads K] [--repeats R] [--seed S] [--markdown]
@@ -165,16 +165,20 @@ int run(const Options& opt) {
     const double lanes = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_lanes).count();
     // 0: exact; 1: prefilter; 2: prefilter, validity only.
     double best[3] = {1e300, 1e300, 1e300};
-    std::vector<ToleranceReport> answers[3];
+    std::vector<ToleranceReport> answers[2];
+    BatchValidity validity;
     for (int rep = 0; rep < opt.repeats; ++rep)
       for (int with = 0; with < 3; ++with) {
         const auto t0 = std::chrono::steady_clock::now();
-        answers[with] = check_configurations(checker, env, *qs, opt.tolerance, Transform::identity(), opt.threads,
-                                             with > 0, with == 2 ? BatchAnswer::any_pair : BatchAnswer::first_pair);
+        if (with < 2)
+          answers[with] =
+              check_configurations(checker, env, *qs, opt.tolerance, Transform::identity(), opt.threads, with > 0);
+        else
+          validity = check_validity(checker, env, *qs, opt.tolerance, Transform::identity(), opt.threads, true);
         best[with] = std::min(best[with], std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       }
     for (std::size_t r = 0; r < rows; ++r)
-      differ += !same(answers[0][r], answers[1][r]) || answers[0][r].within != answers[2][r].within;
+      differ += !same(answers[0][r], answers[1][r]) || answers[0][r].within != (validity.within[r] != 0);
     const double n = static_cast<double>(rows);
     table.push_back({label, std::to_string(rows), fixed(100.0 * static_cast<double>(proven) / n, 1) + "%",
                      fixed(n / best[0], 0), fixed(n / best[1], 0), fixed(1e6 * best[0] / n, 3),

@@ -2,6 +2,7 @@
 // The robot layer: a URDF (+ SRDF) loaded into a SceneChecker, with an
 // Environment of shapes and meshes; collision pairs, distances and a
 // batched validity check for joint vectors.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -158,8 +159,8 @@ robot::MotionCheck check_motion(const Scene& s, const py::object& q0, const py::
 
 // Validity of N joint vectors (tolerance 0: any pair touching), self and
 // environment, on `threads` threads (robot/batch_check.hpp). Only whether a
-// row collides is returned, not which pair: BatchAnswer::any_pair, so that
-// the prefilter's proof of a pair within ends the row.
+// row collides is returned, not which pair: check_validity (BatchAnswer::
+// any_pair, so that the prefilter's proof of a pair within ends the row).
 CollideBatch check_batch(const Scene& s, const py::object& qs, const py::object& base, int threads, bool prefilter) {
   const DoubleArray a = double_array(qs, "qs");
   const auto dof = static_cast<py::ssize_t>(s.model().variable_count());
@@ -177,15 +178,18 @@ CollideBatch check_batch(const Scene& s, const py::object& qs, const py::object&
   const std::shared_ptr<const robot::PreparedEnvironment> env = s.prepared_environment();
   py::gil_scoped_release unlocked;
   // A robot without joints has one configuration, whatever the rows.
-  const std::vector<robot::ToleranceReport> answers = robot::check_configurations(
-      *s.checker, *env, std::span<const double>(a.data(), static_cast<std::size_t>(dof > 0 ? n * dof : 0)), 0.0, tb,
-      threads, prefilter, robot::BatchAnswer::any_pair);
-  const robot::ToleranceReport fixed =
-      dof > 0 ? robot::ToleranceReport{} : s.checker->tolerance(s.checker->state({}, tb), *env, 0.0);
+  if (dof == 0) {
+    const robot::ToleranceReport fixed = s.checker->tolerance(s.checker->state({}, tb), *env, 0.0);
+    std::fill_n(c, n, fixed.within);
+    std::fill_n(st, n, static_cast<std::int8_t>(fixed.status));
+    return out;
+  }
+  const robot::BatchValidity answers = robot::check_validity(
+      *s.checker, *env, std::span<const double>(a.data(), static_cast<std::size_t>(n * dof)), 0.0, tb, threads,
+      prefilter);
   for (py::ssize_t i = 0; i < n; ++i) {
-    const robot::ToleranceReport& r = dof > 0 ? answers[static_cast<std::size_t>(i)] : fixed;
-    c[i] = r.within;
-    st[i] = static_cast<std::int8_t>(r.status);
+    c[i] = answers.within[static_cast<std::size_t>(i)] != 0;
+    st[i] = static_cast<std::int8_t>(answers.status[static_cast<std::size_t>(i)]);
   }
   return out;
 }

@@ -57,4 +57,21 @@ std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, c
                                                   bool prefilter = false,
                                                   BatchAnswer answer = BatchAnswer::first_pair);
 
+/// A batch's validity labels, row by row.
+struct BatchValidity {
+  /// 1 where some checked pair is within the tolerance, else 0.
+  std::vector<std::uint8_t> within;
+  /// The row's status: invalid_input for a bad row, else the worst of the
+  /// narrow-phase queries it ran.
+  std::vector<Status> status;
+};
+
+/// The labels a planner keeps of check_configurations(..., prefilter,
+/// BatchAnswer::any_pair): row i's `within` and `status`, the same values,
+/// with no report made or kept per row (the pair within and the message
+/// of a bad row are check_configurations' to give). Throws as it does.
+BatchValidity check_validity(const SceneChecker& checker, const PreparedEnvironment& env,
+                             std::span<const double> qs, double tolerance = 0.0,
+                             const Transform& base = Transform::identity(), int threads = 1, bool prefilter = false);
+
 }  // namespace proxima::robot

@@ -46,6 +46,7 @@ namespace proxima::robot {
 namespace detail {
 struct SweepGeometry;
 struct KnownPair;
+struct BatchWalk;
 }
 
 class SpherePrefilter;
@@ -257,9 +258,8 @@ class SceneChecker {
   /// to the link's: state()'s and state_of's one arithmetic. False when the
   /// pose is out of range.
   bool place_shape(std::size_t k, RobotState& s) const;
-  friend std::vector<ToleranceReport> check_configurations(const SceneChecker&, const PreparedEnvironment&,
-                                                           std::span<const double>, double, const Transform&, int,
-                                                           bool, BatchAnswer);
+  /// The batch queries' walk (src/robot/batch_check.cpp).
+  friend struct detail::BatchWalk;
   MotionCheck motion_near(std::span<const double> q0, std::span<const double> q1,
                           const std::vector<EnvironmentObject>& objects, const broad::BoxTree& index,
                           const MotionCheckOptions& options, const Transform& base) const;
