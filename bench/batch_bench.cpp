@@ -12,6 +12,11 @@
 // A third run answers validity only (check_validity: a pair proven within
 // ends its row, and only the labels are kept, what a planner needs); its
 // rows must agree with the exact check on whether they are within.
+// Where FCL is found (bench/fcl_robot.hpp) and the tolerance is 0, a
+// second table sets the validity rate beside FCL's on the same rows: our
+// forward kinematics, the FCL objects placed, then collision self pair by
+// self pair and link object by link object against the scene's manager,
+// stopping at the first hit, as MoveIt's FCL plugin answers validity.
 //
 // Usage: proxima-batch-bench [--robot DIR|panda|ur5] [--scene NAME] [--configs N]
 //                            [--tolerance T] [--threads K] [--repeats R] [--seed S] [--markdown]
@@ -36,6 +41,11 @@
 #include "robot_folder.hpp"
 #include "data_dirs.hpp"
 #include "report.hpp"
+#if PROXIMA_BATCH_FCL
+#include <proxima/robot/kinematics.hpp>
+
+#include "fcl_robot.hpp"
+#endif
 
 namespace fs = std::filesystem;
 using namespace proxima;
@@ -105,6 +115,56 @@ bool same(const ToleranceReport& a, const ToleranceReport& b) {
          a.pair.other_name == b.pair.other_name;
 }
 
+// A batch's validity-only run: its rows, best time and labels.
+struct ValidityRun {
+  std::string label;
+  const std::vector<double>* qs;
+  double seconds;
+  std::vector<unsigned char> within;
+};
+
+#if PROXIMA_BATCH_FCL
+// Validity per configuration beside FCL on the same rows, FCL on one
+// thread, best of --repeats; at tolerance 0 both answer "does any checked
+// pair touch or overlap", so the labels are compared row by row (FCL's
+// libccd GJK stops at its own tolerance: a difference is reported, not an
+// error, and the exact check's row is the one the tests stand behind).
+void print_beside_fcl(const SceneChecker& checker, const Environment& scene, const std::vector<ValidityRun>& runs,
+                      const Options& opt) {
+  const RobotModel& model = checker.model();
+  const std::size_t dof = model.variable_count();
+  bench::FclRobot robot(checker);
+  bench::FclScene fscene(scene);
+  const bench::FclQueries fq(robot, fscene, fcl::GJKSolverType::GST_LIBCCD);
+  std::vector<Transform> poses;
+  std::vector<std::vector<std::string>> table = {{"batch", "rows", "Proxima, rows/s", "FCL, rows/s", "Proxima, us/row",
+                                                  "FCL, us/row", "FCL / Proxima", "labels as FCL's"}};
+  for (const ValidityRun& run : runs) {
+    const std::size_t rows = run.qs->size() / dof;
+    std::vector<unsigned char> valid(rows, 0);
+    double best = 1e300;
+    for (int rep = 0; rep < opt.repeats; ++rep) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (std::size_t r = 0; r < rows; ++r) {
+        forward_kinematics(model, std::span<const double>(*run.qs).subspan(r * dof, dof), Transform::identity(), poses);
+        robot.update(poses);
+        valid[r] = fq.valid() ? 1 : 0;
+      }
+      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::size_t agree = 0;
+    for (std::size_t r = 0; r < rows; ++r) agree += (valid[r] != 0) == (run.within[r] == 0);
+    const double n = static_cast<double>(rows);
+    table.push_back({run.label, std::to_string(rows), fixed(n / run.seconds, 0), fixed(n / best, 0),
+                     fixed(1e6 * run.seconds / n, 3), fixed(1e6 * best / n, 3), fixed(best / run.seconds, 1) + "x",
+                     std::to_string(agree) + " of " + std::to_string(rows)});
+  }
+  std::cout << "\nValidity beside FCL " << FCL_VERSION << " (GJK of libccd; our forward kinematics, objects placed, "
+            << "first hit; one thread; Proxima: check_validity on " << opt.threads << " thread(s))\n\n";
+  bench::print_table(table, opt.markdown, std::cout, {false, true, true, true, true, true, true, false});
+}
+#endif
+
 int run(const Options& opt) {
   const RobotModel model = load_urdf(bench::only_file(opt.robot, ".urdf"));
   AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(model);
@@ -112,7 +172,8 @@ int run(const Options& opt) {
   GeometryOptions gopt;
   gopt.mesh_mode = MeshMode::convex_hull;
   const SceneChecker checker(RobotGeometry(model, gopt), acm);
-  const PreparedEnvironment env(read_planning_scene(opt.robot / "scenes" / (opt.scene + ".yaml")).environment);
+  const Environment scene_objects = read_planning_scene(opt.robot / "scenes" / (opt.scene + ".yaml")).environment;
+  const PreparedEnvironment env(scene_objects);
   const std::size_t dof = model.variable_count();
 
   std::mt19937_64 rng(opt.seed);
@@ -145,6 +206,7 @@ int run(const Options& opt) {
   std::vector<std::vector<std::string>> table = {
       {"batch", "rows", "proven free", "exact, rows/s", "prefilter, rows/s", "exact, us/row", "prefilter, us/row",
        "speed-up", "validity only, us/row", "its speed-up", "spheres alone, us/row"}};
+  std::vector<ValidityRun> validity_runs;
   int differ = 0;
   for (const auto& [label, qs] : {std::pair<std::string, const std::vector<double>*>{"uniform within limits", &random},
                                   std::pair<std::string, const std::vector<double>*>{"free rows only", &free_rows}}) {
@@ -179,6 +241,7 @@ int run(const Options& opt) {
       }
     for (std::size_t r = 0; r < rows; ++r)
       differ += !same(answers[0][r], answers[1][r]) || answers[0][r].within != (validity.within[r] != 0);
+    validity_runs.push_back({label, qs, best[2], validity.within});
     const double n = static_cast<double>(rows);
     table.push_back({label, std::to_string(rows), fixed(100.0 * static_cast<double>(proven) / n, 1) + "%",
                      fixed(n / best[0], 0), fixed(n / best[1], 0), fixed(1e6 * best[0] / n, 3),
@@ -190,6 +253,9 @@ int run(const Options& opt) {
             << " spheres fitted in " << fixed(fit_ms, 1) << " ms, pair tables and scene in " << fixed(tables_ms, 1)
             << " ms; " << bench::machine_name() << "\n\n";
   bench::print_table(table, opt.markdown, std::cout, {false, true, true, true, true, true, true, true, true, true, true});
+#if PROXIMA_BATCH_FCL
+  if (opt.tolerance == 0.0) print_beside_fcl(checker, scene_objects, validity_runs, opt);
+#endif
   if (differ > 0) {
     std::cerr << "proxima-batch-bench: " << differ << " rows answered differently with the prefilter\n";
     return 1;
