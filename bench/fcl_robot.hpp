@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <fcl/config.h>
@@ -116,6 +117,7 @@ struct FclScene {
     tags.resize(env.objects.size());
     for (std::size_t o = 0; o < env.objects.size(); ++o) {
       const auto* shape = std::get_if<proxima::Shape>(&env.objects[o].geometry);
+      if (!shape) throw std::runtime_error(env.objects[o].name + ": a triangle mesh is not mapped to FCL");
       auto obj = std::make_unique<fcl::CollisionObjectd>(fcl_geometry(*shape, env.objects[o].name));
       obj->setTransform(env.objects[o].pose.R, env.objects[o].pose.p);
       obj->computeAABB();
