@@ -27,7 +27,6 @@
 #include <iostream>
 #include <memory>
 #include <random>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -142,7 +141,7 @@ void print_beside_fcl(const SceneChecker& checker, const Environment& scene, con
   try {
     robot_ptr = std::make_unique<bench::FclRobot>(checker);
     scene_ptr = std::make_unique<bench::FclScene>(scene);
-  } catch (const std::runtime_error& e) {
+  } catch (const std::exception& e) {
     std::cout << "\nValidity beside FCL: not compared (" << e.what() << ")\n";
     return;
   }
