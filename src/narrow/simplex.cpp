@@ -91,12 +91,23 @@ void reduce(Simplex& s, const SimplexSolution& sub) {
     for (int m = 0; m < 4; ++m) s.w[m] = sub.w[m];
     return;
   }
-  // The points kept in place (GJK's usual step: a segment, a triangle or
-  // the tetrahedron's first face kept whole, in order) need no moves.
-  bool in_place = true;
-  for (int m = 0; m < sub.n; ++m) in_place &= sub.idx[m] == m;
-  if (in_place) {
-    for (int m = 0; m < sub.n; ++m) s.w[m] = sub.w[m];
+  // Kept points in increasing order (every solution but a tetrahedron
+  // face's permuted ones) move down to their rank in place: idx[m] ≥ m and
+  // increasing, so no move overwrites a point still to move, and points
+  // already at their rank (GJK's usual step) do not move at all.
+  bool ascending = true;
+  for (int m = 1; m < sub.n; ++m) ascending &= sub.idx[m] > sub.idx[m - 1];
+  if (ascending) {
+    for (int m = 0; m < sub.n; ++m) {
+      const int k = sub.idx[m];
+      if (k != m) {
+        s.d[m] = s.d[k];
+        s.y[m] = s.y[k];
+        s.a[m] = s.a[k];
+        s.b[m] = s.b[k];
+      }
+      s.w[m] = sub.w[m];
+    }
     s.n = sub.n;
     return;
   }
@@ -147,6 +158,10 @@ SimplexSolution closest(const Simplex& s, bool newest_last) {
     if (!flat && side_origin * side_opposite >= 0.0) continue;
     outside_any = true;
     const Sub t = triangle(f[0], f[1], f[2], y[f[0]], y[f[1]], y[f[2]]);
+    // The origin's projection on the plane of a face it is outside of, when
+    // inside that face, is the nearest point of the whole tetrahedron (which
+    // lies behind the plane): no other face can give a nearer one.
+    if (t.n == 3 && !flat) return t;
     if (t.vv < best.vv) best = t;
   }
   if (outside_any) return best;
