@@ -7,6 +7,7 @@
 
 #include <proxima/narrow/simplex.hpp>
 
+#include "../oracle/minkowski_oracle.hpp"
 #include "../support/random.hpp"
 
 namespace proxima {
@@ -91,6 +92,48 @@ TEST(Simplex, RandomTrianglesAndTetrahedra) {
     }
     EXPECT_NEAR(wsum, 1.0, 1e-12);
   }
+}
+
+// Tetrahedra the origin is outside of, most of them outside two or three
+// face planes (where the nearest point may be on any of those faces, an
+// edge or a vertex between them), against qhull's exact distance to the
+// hull. With newest_last, the fourth point is on the origin's side of the
+// first three's plane, as GJK adds it, so the face left out is not one the
+// origin is outside of.
+TEST(Simplex, TetrahedraOutsideSeveralFacesMatchTheHullDistance) {
+  testing::Rng rng(11);
+  int several = 0;
+  for (int it = 0; it < 2000; ++it) {
+    std::vector<Vec3> p;
+    const Vec3 offset = rng.uniform_vec(-3, 3);
+    for (int k = 0; k < 4; ++k) p.push_back(rng.uniform_vec(-1, 1) + offset);
+    const Vec3 n = (p[1] - p[0]).cross(p[2] - p[0]);
+    const bool newest_last = it % 2 == 1;
+    // GJK's step: the new point lies on the origin's side of the old face.
+    if (newest_last && n.dot(p[3] - p[0]) * n.dot(-p[0]) <= 0.0) continue;
+    const double truth = oracle::hull_signed_distance(p);
+    if (!(truth > 1e-6)) continue;
+    int outside = 0;
+    for (int f = 0; f < 4; ++f) {
+      const Vec3 a = p[(f + 1) % 4], b = p[(f + 2) % 4], c = p[(f + 3) % 4], opposite = p[f];
+      const Vec3 m = (b - a).cross(c - a);
+      outside += m.dot(-a) * m.dot(opposite - a) < 0.0;
+    }
+    several += outside >= 2;
+    const detail::SimplexSolution sol = detail::closest(make(p), newest_last);
+    ASSERT_FALSE(sol.inside);
+    EXPECT_NEAR(std::sqrt(sol.vv), truth, 1e-12 * (1.0 + offset.norm())) << "tetrahedron " << it;
+    Vec3 x = Vec3::Zero();
+    double wsum = 0.0;
+    for (int k = 0; k < sol.n; ++k) {
+      EXPECT_GE(sol.w[k], 0.0);
+      x += sol.w[k] * p[static_cast<std::size_t>(sol.idx[k])];
+      wsum += sol.w[k];
+    }
+    EXPECT_NEAR(wsum, 1.0, 1e-12);
+    EXPECT_LE((x - sol.v).norm(), 1e-12 * (1.0 + offset.norm()));
+  }
+  EXPECT_GT(several, 300);
 }
 
 }  // namespace
