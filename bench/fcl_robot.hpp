@@ -28,6 +28,8 @@
 #include <proxima/shape/cylinder.hpp>
 #include <proxima/shape/sphere.hpp>
 
+#include "fcl_convex.hpp"
+
 namespace proxima::bench {
 
 using robot::Environment;
@@ -46,17 +48,7 @@ inline std::shared_ptr<fcl::CollisionGeometryd> fcl_geometry(const proxima::Shap
   using proxima::ShapeType;
   if (s.margin() != 0.0) throw std::runtime_error(what + ": shapes with a margin are not mapped to FCL");
   switch (s.type()) {
-    case ShapeType::convex: {
-      const auto& d = s.as<proxima::ConvexPolytope>().data();
-      auto vertices = std::make_shared<std::vector<fcl::Vector3d>>(d.vertices.begin(), d.vertices.end());
-      auto faces = std::make_shared<std::vector<int>>();
-      for (const auto& f : d.faces) {
-        faces->push_back(static_cast<int>(f.size()));
-        faces->insert(faces->end(), f.begin(), f.end());
-      }
-      return std::make_shared<fcl::Convexd>(vertices, static_cast<int>(d.faces.size()), faces,
-                                            /*throw_if_invalid=*/true);
-    }
+    case ShapeType::convex: return fcl_convex(s.as<proxima::ConvexPolytope>());
     case ShapeType::box: {
       const Vec3 size = s.as<proxima::Box>().size();
       return std::make_shared<fcl::Boxd>(size.x(), size.y(), size.z());

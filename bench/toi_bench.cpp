@@ -75,6 +75,7 @@
 #include <fcl/config.h>
 #include <fcl/fcl.h>
 
+#include "fcl_convex.hpp"
 #include "peers/peers.hpp"
 #endif
 
@@ -484,17 +485,7 @@ std::shared_ptr<fcl::CollisionGeometryd> fcl_shape(const Shape& s) {
       const auto& c = s.as<proxima::Capsule>();
       return std::make_shared<fcl::Capsuled>(c.radius(), c.length());
     }
-    case ShapeType::convex: {
-      const auto& d = s.as<proxima::ConvexPolytope>().data();
-      auto vertices = std::make_shared<std::vector<fcl::Vector3d>>(d.vertices.begin(), d.vertices.end());
-      auto faces = std::make_shared<std::vector<int>>();
-      for (const auto& f : d.faces) {
-        faces->push_back(static_cast<int>(f.size()));
-        faces->insert(faces->end(), f.begin(), f.end());
-      }
-      return std::make_shared<fcl::Convexd>(vertices, static_cast<int>(d.faces.size()), faces,
-                                            /*throw_if_invalid=*/true);
-    }
+    case ShapeType::convex: return proxima::bench::fcl_convex(s.as<proxima::ConvexPolytope>());
     default: throw std::logic_error("toi bench: a " + std::string(s.name()) + " is not mapped to FCL");
   }
 }
