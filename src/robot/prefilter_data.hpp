@@ -165,8 +165,9 @@ struct SpherePrefilter::Data {
   /// the end.
   std::vector<std::size_t> reach_begin, inner_reach_begin;
   /// Per self pair: its index into `tables`, or −1; and the index of a
-  /// second table proving it within, where the first cannot (−1: none).
-  std::vector<int> pair_table, pair_within_table;
+  /// second table, the pair's own beside a swept first one, deciding some
+  /// of what the first leaves open (−1: none).
+  std::vector<int> pair_table, pair_second_table;
   /// The tables are made by the first SpherePrefilter::scene call.
   std::once_flag tables_once;
   std::vector<PrefilterPairTable> tables;
@@ -184,5 +185,12 @@ struct SpherePrefilter::Data {
   /// Links with spheres that no joint moves.
   std::vector<int> fixed_links;
 };
+
+namespace detail {
+/// A prefilter's data (its pair tables among them), for the tests.
+struct PrefilterAccess {
+  static const SpherePrefilter::Data& data(const SpherePrefilter& p) { return *p.d_; }
+};
+}  // namespace detail
 
 }  // namespace proxima::robot

@@ -41,10 +41,10 @@ using detail::PrefilterStep;
 
 namespace {
 
-// Cells per variable of a two-variable table at most, of a one-variable
-// table at most, and the travel a cell may allow (m): a table then costs
-// up to 128 × 128 (or 2048) narrow-phase distances, and as many again per
-// cell refined. Twice 64 per variable left the UR5's wrist pairs open over
+// A two-variable table's cells at most (kMaxCells²), a one-variable
+// table's, and the travel a cell may allow (m): a table then costs up to
+// 128 × 128 (or 2048) narrow-phase distances, and as many again per cell
+// refined. 128² cells instead of 64² left the UR5's wrist pairs open over
 // half as much of their grids (its rows 11 % faster); the verdicts, which a
 // row reads, still fit a core's second-level cache.
 constexpr int kMaxCells = 128;
@@ -60,6 +60,9 @@ constexpr int kSubCellsOne = 16;
 constexpr int kTurns = 64;
 // A table deciding this share of its grid is kept without trying sweeps.
 constexpr double kGoodEnough = 0.98;
+// A pair's own table is kept beside a swept one where it decides this
+// share of its grid that the swept one leaves open.
+constexpr double kSecondTableShare = 0.005;
 // PrefilterVerdicts packs a refined cell's sub-cells, two bits each, into
 // 32 bits, and the index of those 32 bits into 14.
 static_assert(kSubCells * kSubCells <= 16 && kSubCellsOne <= 16);
@@ -184,6 +187,38 @@ std::pair<double, double> decided_share(const PrefilterPairTable& t) {
   return {apart / n, within / n};
 }
 
+// The share of `other`'s grid (each cell weighted by its size, a refined
+// cell's sub-cells at their centres) that `first` leaves open at tolerance
+// 0 and `other` decides there. `first`'s variables are among `other`'s (a
+// swept table drops some of a pair's own).
+double decides_where_open(const PrefilterPairTable& first, const PrefilterPairTable& other, std::size_t variables) {
+  std::vector<double> q(std::max<std::size_t>(variables, 1), 0.0);
+  const auto per0 = other.count >= 1 ? other.sub : 1, per1 = other.count == 2 ? other.sub : 1;
+  double decided = 0.0;
+  for (int i = 0; i < other.cells[0]; ++i)
+    for (int j = 0; j < other.cells[1]; ++j) {
+      const PrefilterPairTable::Cell& cell = other.grid[static_cast<std::size_t>(i * other.cells[1] + j)];
+      const int n0 = cell.refined < 0 ? 1 : per0, n1 = cell.refined < 0 ? 1 : per1;
+      for (int u = 0; u < n0; ++u)
+        for (int v = 0; v < n1; ++v) {
+          const PrefilterPairTable::Cell& c =
+              cell.refined < 0 ? cell : other.subs[static_cast<std::size_t>(cell.refined + u * per1 + v)];
+          if (PrefilterVerdicts::verdict(c, 0.0) == PrefilterVerdicts::kOpen) continue;
+          const double at[2] = {i + (u + 0.5) / n0, j + (v + 0.5) / n1};
+          for (int k = 0; k < other.count; ++k) {
+            const auto uk = static_cast<std::size_t>(k);
+            q[static_cast<std::size_t>(other.variable[uk])] = other.lower[uk] + at[k] / other.inverse_width[uk];
+          }
+          std::size_t first_cell = 0;
+          int first_sub = 0;
+          if (first.locate(q.data(), 1, 0, first_cell, first_sub) &&
+              PrefilterVerdicts::verdict(first.at(first_cell, first_sub), 0.0) == PrefilterVerdicts::kOpen)
+            decided += 1.0 / (n0 * n1);
+        }
+    }
+  return decided / std::max<double>(static_cast<double>(other.grid.size()), 1.0);
+}
+
 // A step's child frame in its parent's, at the joint vector q: the
 // recurrence of forward_kinematics (kinematics.cpp).
 Transform step_transform(const PrefilterStep& st, const std::vector<double>& q) {
@@ -226,6 +261,9 @@ struct PairChain {
   int a = -1, b = -1;
   std::vector<int> steps;
   int top = -1, bottom = -1;
+  // How far a's points are from the top step's line at most (+inf:
+  // unknown, or the step may not be taken alone).
+  double top_radius = std::numeric_limits<double>::infinity();
   const Swept* top_sweep = nullptr;
   const Swept* bottom_sweep = nullptr;
 };
@@ -317,20 +355,42 @@ std::optional<PrefilterPairTable> pair_table(const TableContext& ctx, const Pair
         slot = t.count++;
         t.variable[static_cast<std::size_t>(slot)] = st.variable;
       }
-      speed[static_cast<std::size_t>(slot)] += std::abs(st.multiplier) * reach;
+      // Turning the top step turns everything below it about a line fixed
+      // in a's frame: as far as their distance goes, the same as turning a
+      // the other way about it, which moves a's points by at most the
+      // angle times their distance from the line.
+      const double arm = st_index == c.top ? std::min(reach, c.top_radius) : reach;
+      speed[static_cast<std::size_t>(slot)] += std::abs(st.multiplier) * arm;
     }
     reach += std::sqrt(st.p[0] * st.p[0] + st.p[1] * st.p[1] + st.p[2] * st.p[2]);
   }
-  double travel = 0.0;  // half a cell's travel, summed over the variables
-  const int max_cells = t.count == 1 ? kMaxCellsOne : kMaxCells;
+  // The cells each variable needs for kCellTravel; a two-variable table
+  // shares kMaxCells² cells between its variables in proportion to those,
+  // so that a cell's points move about as far along either.
+  std::array<double, 2> range{}, wanted{1.0, 1.0};
   for (int v = 0; v < t.count; ++v) {
     const auto uv = static_cast<std::size_t>(v);
     const Joint& jt = model.joint(model.variable_joint(static_cast<std::size_t>(t.variable[uv])));
-    const double range = jt.upper - jt.lower;
-    if (!(range > 0.0) || !std::isfinite(range)) return std::nullopt;
+    range[uv] = jt.upper - jt.lower;
+    if (!(range[uv] > 0.0) || !std::isfinite(range[uv])) return std::nullopt;
     t.lower[uv] = jt.lower;
-    t.cells[uv] = std::clamp(static_cast<int>(std::ceil(range * speed[uv] / kCellTravel)), 1, max_cells);
-    const double width = range / t.cells[uv];
+    const double need = std::ceil(range[uv] * speed[uv] / kCellTravel);
+    wanted[uv] = need > 1.0 ? std::min(need, static_cast<double>(kMaxCellsOne)) : 1.0;
+  }
+  if (t.count == 1) {
+    t.cells[0] = static_cast<int>(wanted[0]);
+  } else if (t.count == 2) {
+    constexpr double budget = static_cast<double>(kMaxCells) * kMaxCells;
+    const double scale = std::min(1.0, std::sqrt(budget / (wanted[0] * wanted[1])));
+    double cells0 = std::clamp(std::floor(wanted[0] * scale), 1.0, wanted[0]);
+    const double cells1 = std::min(wanted[1], std::floor(budget / cells0));
+    cells0 = std::min(wanted[0], std::floor(budget / cells1));
+    t.cells = {static_cast<int>(cells0), static_cast<int>(cells1)};
+  }
+  double travel = 0.0;  // half a cell's travel, summed over the variables
+  for (int v = 0; v < t.count; ++v) {
+    const auto uv = static_cast<std::size_t>(v);
+    const double width = range[uv] / t.cells[uv];
     t.inverse_width[uv] = 1.0 / width;
     travel += 0.5 * width * speed[uv];
   }
@@ -405,9 +465,9 @@ std::optional<PrefilterPairTable> pair_table(const TableContext& ctx, const Pair
 
 // A pair's tables as kept: the one deciding the most of its grid, and the
 // pair's own where that one sweeps and the pair's own proves the pair
-// within over more of the grid.
+// within over more of the grid or decides some of what it leaves open.
 struct ChosenTables {
-  std::optional<PrefilterPairTable> table, within;
+  std::optional<PrefilterPairTable> table, second;
 };
 
 }  // namespace
@@ -417,10 +477,34 @@ void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
   const std::vector<int> step_of = moving_steps(d.steps, d.links);
   const std::size_t n = d.self_pairs.size();
   d.pair_table.assign(n, -1);
-  d.pair_within_table.assign(n, -1);
+  d.pair_second_table.assign(n, -1);
   const TableContext ctx{checker, d.steps, d.middle, d.link_spheres};
   std::vector<std::optional<PairChain>> chains(n);
   for (std::size_t k = 0; k < n; ++k) chains[k] = pair_chain(d.steps, step_of, d.self_pairs[k].first, d.self_pairs[k].second);
+  // The product of the chain's fixed steps in [first, last), from a down.
+  const auto fixed_steps = [&](auto first, auto last) {
+    Transform t = Transform::identity();
+    for (; first != last; ++first) t = t * step_transform(d.steps[static_cast<std::size_t>(*first)], d.middle);
+    return t;
+  };
+  // The line of the top step's joint in its parent's frame, carried into
+  // a's frame through the fixed steps from a down.
+  const auto top_line = [&](const PairChain& c) {
+    const Transform above = fixed_steps(c.steps.rbegin(), std::find(c.steps.rbegin(), c.steps.rend(), c.top));
+    const auto [point, axis] = joint_line(model, d.steps[static_cast<std::size_t>(c.top)].child, true);
+    return std::pair<Vec3, Vec3>{above.apply(point), above.R * axis};
+  };
+  for (std::optional<PairChain>& c : chains) {
+    if (!c || !sweepable(d.steps, *c, c->top)) continue;
+    const auto [point, axis] = top_line(*c);
+    const double length = axis.norm();
+    if (!(length > 0.0)) continue;
+    double radius = 0.0;
+    for (const BoundingSphere& sp : d.link_spheres[static_cast<std::size_t>(c->a)])
+      radius = std::max(radius, (sp.center - point).cross(axis).norm() / length + sp.radius);
+    // The spheres hold a's shapes; a little more covers the rounding here.
+    if (std::isfinite(radius)) c->top_radius = radius * (1.0 + 1e-12) + 1e-12;
+  }
   // Each pair's own table first, then, for the pairs it leaves undecided
   // over more than a sliver of the grid, the swept ones: spread over the
   // machine's threads (each pair's tables are its own work), so the tables
@@ -442,28 +526,15 @@ void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
     if (at == made.end()) at = made.emplace(std::pair{link, step}, sweep(checker.geometry().link(link).shapes, line())).first;
     return at->second.hull ? &at->second : nullptr;
   };
-  // The product of the chain's fixed steps in [first, last), from a down.
-  const auto fixed_steps = [&](auto first, auto last) {
-    Transform t = Transform::identity();
-    for (; first != last; ++first) t = t * step_transform(d.steps[static_cast<std::size_t>(*first)], d.middle);
-    return t;
-  };
   std::vector<std::size_t> undecided;
   for (std::size_t k = 0; k < n; ++k) {
     if (!chains[k] || plain_share[k].first + plain_share[k].second >= kGoodEnough) continue;
     PairChain& c = *chains[k];
-    const auto top_at = std::find(c.steps.rbegin(), c.steps.rend(), c.top);
     const auto bottom_at = std::find(c.steps.rbegin(), c.steps.rend(), c.bottom);
-    // The line of the top step's joint in its parent's frame, carried into
-    // a's frame through the fixed steps from a down; that of the bottom
-    // step's joint in its child's frame, carried into b's frame through the
-    // fixed steps down to b.
-    if (sweepable(d.steps, c, c.top))
-      c.top_sweep = swept(swept_top, c.a, c.top, [&] {
-        const Transform above = fixed_steps(c.steps.rbegin(), top_at);
-        const auto [point, axis] = joint_line(model, d.steps[static_cast<std::size_t>(c.top)].child, true);
-        return std::pair<Vec3, Vec3>{above.apply(point), above.R * axis};
-      });
+    // The top step's line (top_line); that of the bottom step's joint in
+    // its child's frame, carried into b's frame through the fixed steps
+    // down to b.
+    if (sweepable(d.steps, c, c.top)) c.top_sweep = swept(swept_top, c.a, c.top, [&] { return top_line(c); });
     if (sweepable(d.steps, c, c.bottom))
       c.bottom_sweep = swept(swept_bottom, c.b, c.bottom, [&] {
         const Transform to_b = fixed_steps(bottom_at + 1, c.steps.rend()).inverse();
@@ -488,7 +559,13 @@ void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
         }
       }
       if (!kept) continue;
-      if (chosen[k].table && plain_share[k].second > best_within) chosen[k].within = std::move(chosen[k].table);
+      // The pair's own table is read too where it decides some of what
+      // the kept one leaves open: a swept end that is not round about its
+      // joint (the UR5's base about its first joint) leaves a band of the
+      // other variable open that the pair's own table partly decides.
+      if (chosen[k].table && (plain_share[k].second > best_within ||
+                              decides_where_open(*kept, *chosen[k].table, d.variables) >= kSecondTableShare))
+        chosen[k].second = std::move(chosen[k].table);
       chosen[k].table = std::move(kept);
     }
   });
@@ -497,9 +574,9 @@ void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
       d.pair_table[k] = static_cast<int>(d.tables.size());
       d.tables.push_back(std::move(*chosen[k].table));
     }
-    if (chosen[k].within) {
-      d.pair_within_table[k] = static_cast<int>(d.tables.size());
-      d.tables.push_back(std::move(*chosen[k].within));
+    if (chosen[k].second) {
+      d.pair_second_table[k] = static_cast<int>(d.tables.size());
+      d.tables.push_back(std::move(*chosen[k].second));
     }
   }
 }

@@ -321,7 +321,7 @@ SpherePrefilter::SpherePrefilter(const SceneChecker& checker) : d_(std::make_uni
                                                                    (d.inner_begin[ub + 1] - d.inner_begin[ub]));
   }
   d.pair_table.assign(d.self_pairs.size(), -1);
-  d.pair_within_table.assign(d.self_pairs.size(), -1);
+  d.pair_second_table.assign(d.self_pairs.size(), -1);
 }
 
 bool SpherePrefilter::available() const { return d_->available; }
@@ -682,9 +682,9 @@ void SpherePrefilter::classify(std::span<const double> qs, std::size_t rows, con
     if (!open) continue;
     const auto ua = static_cast<std::size_t>(d.self_pairs[k].first), ub = static_cast<std::size_t>(d.self_pairs[k].second);
     LaneMask within = 0;
-    // The pair's table, and its second one for the proof of "within" where
-    // the first sweeps a link.
-    for (const int table : {d.pair_table[k], d.pair_within_table[k]}) {
+    // The pair's table, and its second one (the pair's own beside a swept
+    // first one) for what the first leaves open.
+    for (const int table : {d.pair_table[k], d.pair_second_table[k]}) {
       if (table < 0) continue;
       const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(table)];
       for (LaneMask m = open; m; m &= m - 1) {

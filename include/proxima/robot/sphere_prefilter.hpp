@@ -26,6 +26,10 @@
 
 namespace proxima::robot {
 
+namespace detail {
+struct PrefilterAccess;
+}
+
 class SceneChecker;
 
 /// A ball: centre and radius (m).
@@ -110,6 +114,7 @@ class SpherePrefilter {
 
  private:
   struct Data;
+  friend struct detail::PrefilterAccess;
   static void build_tables(const SceneChecker& checker, Data& d);
   std::unique_ptr<Data> d_;
 };
