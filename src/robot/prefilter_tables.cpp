@@ -261,9 +261,11 @@ struct PairChain {
   int a = -1, b = -1;
   std::vector<int> steps;
   int top = -1, bottom = -1;
-  // How far a's points are from the top step's line at most (+inf:
-  // unknown, or the step may not be taken alone).
+  // How far a's points are from the top step's line, and b's from the
+  // bottom step's, at most (+inf: unknown, or the step may not be taken
+  // alone).
   double top_radius = std::numeric_limits<double>::infinity();
+  double bottom_radius = std::numeric_limits<double>::infinity();
   const Swept* top_sweep = nullptr;
   const Swept* bottom_sweep = nullptr;
 };
@@ -358,8 +360,11 @@ std::optional<PrefilterPairTable> pair_table(const TableContext& ctx, const Pair
       // Turning the top step turns everything below it about a line fixed
       // in a's frame: as far as their distance goes, the same as turning a
       // the other way about it, which moves a's points by at most the
-      // angle times their distance from the line.
-      const double arm = st_index == c.top ? std::min(reach, c.top_radius) : reach;
+      // angle times their distance from the line. Turning the bottom step
+      // moves b's points by the angle times their distance from its line.
+      double arm = reach;
+      if (st_index == c.top) arm = std::min(arm, c.top_radius);
+      if (st_index == c.bottom) arm = std::min(arm, c.bottom_radius);
       speed[static_cast<std::size_t>(slot)] += std::abs(st.multiplier) * arm;
     }
     reach += std::sqrt(st.p[0] * st.p[0] + st.p[1] * st.p[1] + st.p[2] * st.p[2]);
@@ -494,16 +499,28 @@ void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
     const auto [point, axis] = joint_line(model, d.steps[static_cast<std::size_t>(c.top)].child, true);
     return std::pair<Vec3, Vec3>{above.apply(point), above.R * axis};
   };
-  for (std::optional<PairChain>& c : chains) {
-    if (!c || !sweepable(d.steps, *c, c->top)) continue;
-    const auto [point, axis] = top_line(*c);
-    const double length = axis.norm();
-    if (!(length > 0.0)) continue;
+  // The line of the bottom step's joint in its child's frame, carried
+  // into b's frame through the fixed steps down to b.
+  const auto bottom_line = [&](const PairChain& c) {
+    const auto bottom_at = std::find(c.steps.rbegin(), c.steps.rend(), c.bottom);
+    const Transform to_b = fixed_steps(bottom_at + 1, c.steps.rend()).inverse();
+    const auto [point, axis] = joint_line(model, d.steps[static_cast<std::size_t>(c.bottom)].child, false);
+    return std::pair<Vec3, Vec3>{to_b.apply(point), to_b.R * axis};
+  };
+  // How far a link's spheres reach from a line in its frame (+inf for a
+  // line of no direction); a little more covers the rounding here.
+  const auto radius_about = [&](int link, const std::pair<Vec3, Vec3>& line) {
+    const double length = line.second.norm();
+    if (!(length > 0.0)) return std::numeric_limits<double>::infinity();
     double radius = 0.0;
-    for (const BoundingSphere& sp : d.link_spheres[static_cast<std::size_t>(c->a)])
-      radius = std::max(radius, (sp.center - point).cross(axis).norm() / length + sp.radius);
-    // The spheres hold a's shapes; a little more covers the rounding here.
-    if (std::isfinite(radius)) c->top_radius = radius * (1.0 + 1e-12) + 1e-12;
+    for (const BoundingSphere& sp : d.link_spheres[static_cast<std::size_t>(link)])
+      radius = std::max(radius, (sp.center - line.first).cross(line.second).norm() / length + sp.radius);
+    return radius * (1.0 + 1e-12) + 1e-12;
+  };
+  for (std::optional<PairChain>& c : chains) {
+    if (!c) continue;
+    if (sweepable(d.steps, *c, c->top)) c->top_radius = radius_about(c->a, top_line(*c));
+    if (sweepable(d.steps, *c, c->bottom)) c->bottom_radius = radius_about(c->b, bottom_line(*c));
   }
   // Each pair's own table first, then, for the pairs it leaves undecided
   // over more than a sliver of the grid, the swept ones: spread over the
@@ -530,17 +547,9 @@ void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
   for (std::size_t k = 0; k < n; ++k) {
     if (!chains[k] || plain_share[k].first + plain_share[k].second >= kGoodEnough) continue;
     PairChain& c = *chains[k];
-    const auto bottom_at = std::find(c.steps.rbegin(), c.steps.rend(), c.bottom);
-    // The top step's line (top_line); that of the bottom step's joint in
-    // its child's frame, carried into b's frame through the fixed steps
-    // down to b.
     if (sweepable(d.steps, c, c.top)) c.top_sweep = swept(swept_top, c.a, c.top, [&] { return top_line(c); });
     if (sweepable(d.steps, c, c.bottom))
-      c.bottom_sweep = swept(swept_bottom, c.b, c.bottom, [&] {
-        const Transform to_b = fixed_steps(bottom_at + 1, c.steps.rend()).inverse();
-        const auto [point, axis] = joint_line(model, d.steps[static_cast<std::size_t>(c.bottom)].child, false);
-        return std::pair<Vec3, Vec3>{to_b.apply(point), to_b.R * axis};
-      });
+      c.bottom_sweep = swept(swept_bottom, c.b, c.bottom, [&] { return bottom_line(c); });
     if (c.top_sweep || c.bottom_sweep) undecided.push_back(k);
   }
   parallel_for(undecided.size(), 0, [&](std::size_t begin, std::size_t end, int) {
