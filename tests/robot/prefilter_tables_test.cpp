@@ -7,6 +7,7 @@
 // out.
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <variant>
