@@ -31,12 +31,14 @@ std::size_t row_count(const SceneChecker& checker, std::span<const double> qs) {
 // Both batch answers' walk: `report(i, r)` receives row i's report, except
 // for a row the prefilter proves free, which is left as the caller made it
 // (ToleranceReport{}: ok, nothing within), so that neither a report is made
-// nor its slot written for the rows most batches are made of.
+// nor its slot written for the rows most batches are made of. `names`: the
+// reports name their pairs (labels alone need no strings; a UR5's link
+// names are too long for a string's own storage, so each would allocate).
 struct detail::BatchWalk {
   template <class Report>
   static void run(const SceneChecker& checker, const PreparedEnvironment& env, std::span<const double> qs,
                   std::size_t n, double tolerance, const Transform& base, int threads, bool prefilter,
-                  BatchAnswer answer, Report&& report) {
+                  BatchAnswer answer, bool names, Report&& report) {
     const std::size_t dof = checker.model().variable_count();
     const int count = thread_count(threads);
     // The prefilter only for inputs every row's exact check accepts: a bad
@@ -77,7 +79,7 @@ struct detail::BatchWalk {
           if (known.empty()) continue;
           report(group[k], checker.tolerance_known(std::span<const double>(packed.data() + k * dof, dof), base, env,
                                                    tolerance, known, scratch->in_range[k],
-                                                   answer == BatchAnswer::any_pair, state));
+                                                   answer == BatchAnswer::any_pair, names, state));
         }
         filled = 0;
       };
@@ -106,7 +108,7 @@ std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, c
     throw Error("answer: " + std::to_string(static_cast<int>(answer)) + " is not a BatchAnswer");
   const std::size_t n = row_count(checker, qs);
   std::vector<ToleranceReport> out(n);
-  detail::BatchWalk::run(checker, env, qs, n, tolerance, base, threads, prefilter, answer,
+  detail::BatchWalk::run(checker, env, qs, n, tolerance, base, threads, prefilter, answer, true,
             [&](std::size_t i, ToleranceReport&& r) { out[i] = std::move(r); });
   return out;
 }
@@ -118,7 +120,7 @@ BatchValidity check_validity(const SceneChecker& checker, const PreparedEnvironm
   BatchValidity out;
   out.within.assign(n, 0);
   out.status.assign(n, Status::ok);
-  detail::BatchWalk::run(checker, env, qs, n, tolerance, base, threads, prefilter, BatchAnswer::any_pair,
+  detail::BatchWalk::run(checker, env, qs, n, tolerance, base, threads, prefilter, BatchAnswer::any_pair, false,
             [&](std::size_t i, ToleranceReport&& r) {
               out.within[i] = r.within ? 1 : 0;
               out.status[i] = r.status;

@@ -469,7 +469,8 @@ bool SceneChecker::self_pair_within(const RobotState& s, std::size_t k, double t
       if (in) {
         r.within = true;
         r.self = true;
-        r.pair = {a, b, model().link(a).name, model().link(b).name};
+        r.pair.link = a;
+        r.pair.other = b;
         return true;
       }
     }
@@ -488,11 +489,19 @@ bool SceneChecker::object_pair_within(const RobotState& s, std::size_t l, std::s
     note(r.status, st);
     if (in) {
       r.within = true;
-      r.pair = {static_cast<int>(l), static_cast<int>(o), model().links()[l].name, obj.name};
+      r.pair.link = static_cast<int>(l);
+      r.pair.other = static_cast<int>(o);
       return true;
     }
   }
   return false;
+}
+
+void SceneChecker::name_pair(ToleranceReport& r, const std::vector<EnvironmentObject>& objects) const {
+  if (!r.within) return;
+  r.pair.link_name = model().links()[static_cast<std::size_t>(r.pair.link)].name;
+  r.pair.other_name = r.self ? model().links()[static_cast<std::size_t>(r.pair.other)].name
+                             : objects[static_cast<std::size_t>(r.pair.other)].name;
 }
 
 ToleranceReport SceneChecker::tolerance_near(const RobotState& s, const std::vector<EnvironmentObject>& objects,
@@ -501,15 +510,19 @@ ToleranceReport SceneChecker::tolerance_near(const RobotState& s, const std::vec
     return invalid<ToleranceReport>("tolerance " + std::to_string(t) + " must be finite and >= 0");
   ToleranceReport r;
   // Self pairs first, then the environment; the first pair within t ends it.
+  const auto named = [&]() -> ToleranceReport& {
+    name_pair(r, objects);
+    return r;
+  };
   for (std::size_t k = 0; k < self_pairs_.size(); ++k)
-    if (self_pair_within(s, k, t, r)) return r;
+    if (self_pair_within(s, k, t, r)) return named();
   std::vector<std::size_t> near;
   const std::size_t n = model().links().size();
   for (std::size_t l = 0; l < n; ++l) {
     if (s.shape_begin[l] == s.shape_begin[l + 1]) continue;
     objects_near(index, s.link_boxes[l], t, near);
     for (const std::size_t o : near)
-      if (!touch_allowed(l, objects[o]) && object_pair_within(s, l, o, objects, index, t, r)) return r;
+      if (!touch_allowed(l, objects[o]) && object_pair_within(s, l, o, objects, index, t, r)) return named();
   }
   return r;
 }
@@ -517,23 +530,27 @@ ToleranceReport SceneChecker::tolerance_near(const RobotState& s, const std::vec
 ToleranceReport SceneChecker::tolerance_known(std::span<const double> q, const Transform& base,
                                               const PreparedEnvironment& env, double t,
                                               detail::PairVerdicts known, bool in_range, bool any_pair,
-                                              RobotState& s) const {
+                                              bool names, RobotState& s) const {
   // tolerance_near's walk restricted to the pairs not proven apart, in the
   // same order: the first within is the answer, and the state and the
   // narrow phase are made only for the open ones. A link–object pair whose
   // boxes are beyond t is one objects_near leaves out.
   ToleranceReport r;
-  const auto proven_within = [&](const detail::KnownPair& p) {
-    r.within = true;
-    if (p.self) {
-      const auto [a, b] = self_pairs_[p.first];
-      r.self = true;
-      r.pair = {a, b, model().link(a).name, model().link(b).name};
-    } else {
-      const EnvironmentObject& obj = env.objects()[p.second];
-      r.pair = {static_cast<int>(p.first), static_cast<int>(p.second), model().links()[p.first].name, obj.name};
-    }
+  const auto named = [&]() -> ToleranceReport& {
+    if (names) name_pair(r, env.objects());
     return r;
+  };
+  const auto proven_within = [&](const detail::KnownPair& p) -> ToleranceReport& {
+    r.within = true;
+    r.self = p.self;
+    if (p.self) {
+      r.pair.link = self_pairs_[p.first].first;
+      r.pair.other = self_pairs_[p.first].second;
+    } else {
+      r.pair.link = static_cast<int>(p.first);
+      r.pair.other = static_cast<int>(p.second);
+    }
+    return named();
   };
   // In range, the state the walk would make cannot refuse the row (the
   // prefilter lists every pair open otherwise): a pair proven within, the
@@ -568,7 +585,7 @@ ToleranceReport SceneChecker::tolerance_known(std::span<const double> q, const T
     if (p.self ? self_pair_within(s, p.first, t, r)
                : box_gap(s.link_boxes[p.first], env.index().box(p.second)) <= t &&
                      object_pair_within(s, p.first, p.second, env.objects(), env.index(), t, r))
-      return r;
+      return named();
   }
   return r;
 }

@@ -236,12 +236,15 @@ class SceneChecker {
   ToleranceReport tolerance_near(const RobotState& s, const std::vector<EnvironmentObject>& objects,
                                  const broad::BoxTree& index, double tolerance) const;
   /// tolerance_near's pair tests: self pair k, and link l against object o
-  /// (their boxes within the tolerance). True, with the pair in `r`, when
-  /// within; every narrow-phase status is noted in r.status.
+  /// (their boxes within the tolerance). True, with the pair's indices in
+  /// `r` (name_pair adds its names), when within; every narrow-phase status
+  /// is noted in r.status.
   bool self_pair_within(const RobotState& s, std::size_t k, double tolerance, ToleranceReport& r) const;
   bool object_pair_within(const RobotState& s, std::size_t l, std::size_t o,
                           const std::vector<EnvironmentObject>& objects, const broad::BoxTree& index,
                           double tolerance, ToleranceReport& r) const;
+  /// The names of the pair a report within holds (r.pair's link and other).
+  void name_pair(ToleranceReport& r, const std::vector<EnvironmentObject>& objects) const;
   /// tolerance(state(q, base), env, tolerance) for a valid q, base,
   /// tolerance and env, given the pairs not proven apart (`known`, in the
   /// walk's order, src/robot/pair_verdicts.hpp): the state (into `s`) and
@@ -251,9 +254,11 @@ class SceneChecker {
   /// the state may be made for the open pairs' links alone (state_of).
   /// `any_pair`: a pair proven within answers at once, wherever it is in
   /// `known` (the row is within; the pair named may not be the walk's first).
+  /// `names`: the pair within is named; without, it has its indices alone
+  /// (labels that drop the pair need no strings made).
   ToleranceReport tolerance_known(std::span<const double> q, const Transform& base, const PreparedEnvironment& env,
                                   double tolerance, std::span<const detail::KnownPair> known, bool in_range,
-                                  bool any_pair, RobotState& s) const;
+                                  bool any_pair, bool names, RobotState& s) const;
   /// Shape k's world pose and box in s from its link's pose, its box added
   /// to the link's: state()'s and state_of's one arithmetic. False when the
   /// pose is out of range.
