@@ -98,6 +98,9 @@ def declarations(lines):
             if len(decl) > 8:
                 break
         text = " ".join(d for d in decl if d)
+        # A member's brace initializer (`= {}`) is no part of its declaration
+        # here; any other brace opens a body.
+        text = re.sub(r"\s*=\s*\{[^{}]*\}\s*;?\s*$", "", text)
         text = re.sub(r"\s*\{.*$", "", text).rstrip(" ;")
         members = []
         if re.match(r"(struct|class|enum)\b", text):

@@ -115,8 +115,9 @@ class BoxConeWalk {
     return finish(hint);
   }
 
-  // Only the features of `set`, with nothing to beat; then the box's faces.
-  BoxWalkBest run_features(const ConeFeatures& set, int& hint) {
+  // Only the features of `set`, with nothing to beat, up to the first that
+  // cannot beat the best found after Q moved by `moved`; then the box's faces.
+  BoxWalkBest run_features(const ConeFeatures& set, double moved, int& hint) {
     best_.h = std::numeric_limits<double>::infinity();
     only_ = &set;
     detail::visit_features(
@@ -124,7 +125,8 @@ class BoxConeWalk {
         [&](const NormalCone& c, int k, const Vec3& n0, const Vec3& n1) {
           for (int i = 0; i < 3; ++i)
             if (n0.dot(e_.col(i)) * n1.dot(e_.col(i)) < 0.0) edge(c, k, i);
-        });
+        },
+        [&](double v) { return detail::cannot_beat(v, moved, best_.h); });
     return finish(hint);
   }
 
@@ -137,7 +139,7 @@ class BoxConeWalk {
   void refine(ConeFeatures& out, int& hint) const {
     out.count = 0;
     out.floor = keep_->floor;
-    double value[ConeFeatures::kMax];
+    double value[ConeFeatures::kMax] = {};
     const auto add = [&](int leaf, int index, double v) {
       detail::keep_lowest(value, out.item, out.count, ConeFeatures::kMax, out.floor, v, ConeFeatures::Feature{leaf, index});
     };
@@ -157,6 +159,7 @@ class BoxConeWalk {
         add(node, -1 - k, arc_min_below(n0, n1, e.q - low_corner(n0 + n1), out.floor));
       }
     }
+    detail::sort_features(value, out);
     for (int i = 0; i < 6; ++i) {
       const Vec3 u = (i & 1) ? Vec3(-e_.col(i / 2)) : Vec3(e_.col(i / 2));
       out.box_dir[i] = u;
@@ -287,7 +290,9 @@ class BoxConeWalk {
   Vec3 corner_[8];  // set by run()
   double corner_len_[8];
   ConeLeaves* keep_;
-  double kept_bound_[ConeLeaves::kMax] = {};
+  // Written before read (keep_lowest), and only when keeping: not cleared
+  // for the walks that keep nothing, the certificate's checks among them.
+  double kept_bound_[ConeLeaves::kMax];
   const ConeFeatures* only_ = nullptr;
   BoxWalkBest best_;
 };
@@ -300,7 +305,8 @@ class BoxConeWalk {
 // construction: an edge's point, a vertex, or a face's inside its polygon.
 DistanceResult polytope_box_walk(const ConvexPolytope& a, const Transform& ta, const Box& b, const Transform& tb,
                                  double below, int& hint, ConeFeatures* keep = nullptr,
-                                 const ConeFeatures* only = nullptr, bool* on_polytope = nullptr) {
+                                 const ConeFeatures* only = nullptr, bool* on_polytope = nullptr,
+                                 double moved = std::numeric_limits<double>::infinity()) {
   if (on_polytope) *on_polytope = false;
   DistanceResult r;
   const PolytopeData& d = a.data();
@@ -314,7 +320,7 @@ DistanceResult polytope_box_walk(const ConvexPolytope& a, const Transform& ta, c
   ConeLeaves leaves;
   if (keep) leaves.floor = below;
   BoxConeWalk walk(a, centre, axes, half, below, keep ? &leaves : nullptr);
-  const BoxWalkBest best = only ? walk.run_features(*only, hint) : walk.run(hint);
+  const BoxWalkBest best = only ? walk.run_features(*only, moved, hint) : walk.run(hint);
   if (keep) walk.refine(*keep, hint);
   if (!std::isfinite(best.h) || best.index < 0 || (keep && !(best.h < keep->floor))) {
     if (keep) keep->count = 0;  // the minimum is not proven to be among the kept features
@@ -418,10 +424,10 @@ DistanceResult detail::sat_polytope_box_collect(const ConvexPolytope& a, const T
 }
 
 DistanceResult detail::sat_polytope_box_features(const ConvexPolytope& a, const Transform& ta, const Box& b,
-                                                 const Transform& tb, const ConeFeatures& set, int& hint,
-                                                 bool* witness_on_polytope) {
+                                                 const Transform& tb, const ConeFeatures& set, double moved,
+                                                 int& hint, bool* witness_on_polytope) {
   return polytope_box_walk(a, ta, b, tb, std::numeric_limits<double>::infinity(), hint, nullptr, &set,
-                           witness_on_polytope);
+                           witness_on_polytope, moved);
 }
 
 }  // namespace proxima::narrow

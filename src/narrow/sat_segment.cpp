@@ -123,14 +123,16 @@ class SegmentSat {
     return finish();
   }
 
-  // Only the features of `set`, with nothing to beat.
-  SegmentBest run_features(const ConeFeatures& set) {
+  // Only the features of `set`, with nothing to beat, up to the first that
+  // cannot beat the best found after the segment moved by `moved`.
+  SegmentBest run_features(const ConeFeatures& set, double moved) {
     best_.h = std::numeric_limits<double>::infinity();
     detail::visit_features(
         d_, set, [&](int k) { face(k); },
         [&](const NormalCone& c, int k, const Vec3& n0, const Vec3& n1) {
           if (n0.dot(dir_) * n1.dot(dir_) < 0.0) edge(c, k);
-        });
+        },
+        [&](double v) { return detail::cannot_beat(v, moved, best_.h); });
     return finish();
   }
 
@@ -143,7 +145,7 @@ class SegmentSat {
   void refine(ConeFeatures& out) const {
     out.count = 0;
     out.floor = keep_->floor;
-    double value[ConeFeatures::kMax];
+    double value[ConeFeatures::kMax] = {};
     const auto add = [&](int leaf, int index, double v) {
       detail::keep_lowest(value, out.item, out.count, ConeFeatures::kMax, out.floor, v, ConeFeatures::Feature{leaf, index});
     };
@@ -163,6 +165,7 @@ class SegmentSat {
         add(node, -1 - k, arc_min_below(n0, e.other_normal, e.q - (mid.dot(dir_) >= 0.0 ? s0_ : s1_), out.floor));
       }
     }
+    detail::sort_features(value, out);
   }
 
  private:
@@ -332,7 +335,9 @@ class SegmentSat {
   SatStats* stats_;
   bool stop_apart_;
   ConeLeaves* keep_;
-  double kept_bound_[ConeLeaves::kMax] = {};
+  // Written before read (keep_lowest), and only when keeping: not cleared
+  // for the walks that keep nothing, the certificate's checks among them.
+  double kept_bound_[ConeLeaves::kMax];
   SegmentBest best_;  // u is set for edges only until run() returns
   long faces_ = 0, edges_ = 0, crossings_ = 0;
 };
@@ -346,7 +351,8 @@ class SegmentSat {
 DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, const detail::SegmentCore& b,
                                 const Transform& tb, SatStats* stats, bool stop_apart,
                                 double below = std::numeric_limits<double>::infinity(), ConeFeatures* keep = nullptr,
-                                const ConeFeatures* only = nullptr, bool* on_polytope = nullptr) {
+                                const ConeFeatures* only = nullptr, bool* on_polytope = nullptr,
+                                double moved = std::numeric_limits<double>::infinity()) {
   if (on_polytope) *on_polytope = false;
   DistanceResult r;
   const PolytopeData& d = a.data();
@@ -361,7 +367,7 @@ DistanceResult polytope_capsule(const ConvexPolytope& a, const Transform& ta, co
   ConeLeaves leaves;
   if (keep) leaves.floor = below;
   SegmentSat sat(a, s0, s1, stats, stop_apart, below, keep ? &leaves : nullptr);
-  const SegmentBest best = only ? sat.run_features(*only) : sat.run();
+  const SegmentBest best = only ? sat.run_features(*only, moved) : sat.run();
   if (keep) sat.refine(*keep);
   if (!std::isfinite(best.h) || best.index < 0 || (keep && !(best.h < keep->floor))) {
     if (keep) keep->count = 0;  // the minimum is not proven to be among the kept features
@@ -427,9 +433,10 @@ DistanceResult detail::sat_polytope_capsule_collect(const ConvexPolytope& a, con
 
 DistanceResult detail::sat_polytope_capsule_features(const ConvexPolytope& a, const Transform& ta,
                                                      const SegmentCore& b, const Transform& tb,
-                                                     const ConeFeatures& set, bool* witness_on_polytope) {
+                                                     const ConeFeatures& set, double moved,
+                                                     bool* witness_on_polytope) {
   return polytope_capsule(a, ta, b, tb, nullptr, false, std::numeric_limits<double>::infinity(), nullptr, &set,
-                          witness_on_polytope);
+                          witness_on_polytope, moved);
 }
 
 DistanceResult detail::sat_polytope_capsule_depth(const ConvexPolytope& a, const Transform& ta,

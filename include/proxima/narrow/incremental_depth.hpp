@@ -320,13 +320,13 @@ struct ConeCoherenceAccess {
   /// construction.
   template <class Q>
   static DistanceResult features(const ConvexPolytope& p, const Transform& tp, const Q& q, const Transform& tq,
-                               const narrow::detail::ConeFeatures& set, int& hint, bool* on_p) {
+                               const narrow::detail::ConeFeatures& set, double moved, int& hint, bool* on_p) {
     if constexpr (std::is_same_v<Q, Box>) {
-      return narrow::detail::sat_polytope_box_features(p, tp, q, tq, set, hint, on_p);
+      return narrow::detail::sat_polytope_box_features(p, tp, q, tq, set, moved, hint, on_p);
     } else {
       (void)hint;
       return narrow::detail::sat_polytope_capsule_features(p, tp, narrow::detail::SegmentCore::of(q), tq, set,
-                                                           on_p);
+                                                           moved, on_p);
     }
   }
   /// Whether `c` was collected for this hull, this core (size, inflation)
@@ -364,11 +364,19 @@ struct ConeCoherenceAccess {
     const Mat3 dr = axes - c.axes_;
     double delta2 = 0.0;
     if constexpr (std::is_same_v<Q, Box>) {
-      for (int k = 0; k < 8; ++k) {
-        Vec3 x;
-        for (int i = 0; i < 3; ++i) x[i] = ((k >> i) & 1) ? c.size_[i] : -c.size_[i];
-        delta2 = std::max(delta2, (dc + dr * x).squaredNorm());
-      }
+      // A corner moves by dc + Σ σ_i a_i (a_i: dr's column i times the half
+      // extent, σ_i = ±1): its squared norm is |dc|² + Σ |a_i|² + 2 Σ σ_i
+      // a_i·dc + 2 Σ_{i<j} σ_i σ_j a_i·a_j, the dot products taken once;
+      // σ_0 at its best makes its terms |g0 + σ_1 m01 + σ_2 m02|.
+      const Vec3 a0 = c.size_[0] * dr.col(0), a1 = c.size_[1] * dr.col(1), a2 = c.size_[2] * dr.col(2);
+      const double base = dc.squaredNorm() + a0.squaredNorm() + a1.squaredNorm() + a2.squaredNorm();
+      const double g0 = 2.0 * a0.dot(dc), g1 = 2.0 * a1.dot(dc), g2 = 2.0 * a2.dot(dc);
+      const double m01 = 2.0 * a0.dot(a1), m02 = 2.0 * a0.dot(a2), m12 = 2.0 * a1.dot(a2);
+      const double most = std::max(std::max(g1 + g2 + m12 + std::abs(g0 + m01 + m02),
+                                            g1 - g2 - m12 + std::abs(g0 + m01 - m02)),
+                                   std::max(-g1 + g2 - m12 + std::abs(g0 - m01 + m02),
+                                            -g1 - g2 + m12 + std::abs(g0 - m01 - m02)));
+      delta2 = std::max(0.0, base + most);
     } else {
       const Vec3 end = c.size_.x() * dr.col(2);
       delta2 = std::max((dc + end).squaredNorm(), (dc - end).squaredNorm());
@@ -379,7 +387,7 @@ struct ConeCoherenceAccess {
     // lengths involved): a margin far above it.
     const double slack = 1e-9 * (1.0 + std::abs(floor) + centre.norm() + c.size_.norm());
     if (!(delta < floor)) return false;  // moved too far for the features to matter
-    const DistanceResult w = features(p, tp, q, tq, c.features_, hint, on_p);
+    const DistanceResult w = features(p, tp, q, tq, c.features_, delta, hint, on_p);
     if (w.status != Status::ok) return false;
     const double h = -w.distance - c.inflation_;  // the smallest facet value of the features
     bound = h;

@@ -132,6 +132,12 @@ struct ConeFeatures {
     int index;  ///< ≥ 0: a face (cone_faces), < 0: the edge −1 − index (cone_edges)
   };
   Feature item[kMax] = {};
+  /// Each feature's value where it was collected: h_C at a face's normal, a
+  /// lower bound on h_C over an edge's arc; the items are in ascending
+  /// order of it. After a motion that moves Q's points by at most Δ, a
+  /// feature gives no facet below its value − Δ (the *_features walks stop
+  /// at the first that cannot beat what they have found).
+  double value[kMax] = {};
   int count = 0;
   double floor = -std::numeric_limits<double>::infinity();
   Vec3 box_dir[6];
@@ -153,8 +159,10 @@ DistanceResult sat_polytope_capsule_collect(const ConvexPolytope& a, const Trans
 /// decides when it is one. not_converged when they give no facet.
 /// `witness_on_polytope` (optional) receives whether point_a lies on P's
 /// surface by construction (as sat_polytope_capsule_depth's).
+/// `moved`: a bound on how far any point of S moved, in P's frame, since
+/// the features were collected (+inf: unknown).
 DistanceResult sat_polytope_capsule_features(const ConvexPolytope& a, const Transform& ta, const SegmentCore& b,
-                                             const Transform& tb, const ConeFeatures& set,
+                                             const Transform& tb, const ConeFeatures& set, double moved,
                                              bool* witness_on_polytope = nullptr);
 /// The same two for a box. Q's six faces are no feature of P:
 /// sat_polytope_box_features evaluates them too, with a support call each
@@ -163,7 +171,7 @@ DistanceResult sat_polytope_capsule_features(const ConvexPolytope& a, const Tran
 DistanceResult sat_polytope_box_collect(const ConvexPolytope& a, const Transform& ta, const Box& b,
                                         const Transform& tb, double floor, ConeFeatures& out);
 DistanceResult sat_polytope_box_features(const ConvexPolytope& a, const Transform& ta, const Box& b,
-                                         const Transform& tb, const ConeFeatures& set, int& hint,
+                                         const Transform& tb, const ConeFeatures& set, double moved, int& hint,
                                          bool* witness_on_polytope = nullptr);
 
 /// Penetration depth of a polytope and a box by SAT on the facets of P ⊖ Q
