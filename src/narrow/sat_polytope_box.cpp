@@ -290,9 +290,7 @@ class BoxConeWalk {
   Vec3 corner_[8];  // set by run()
   double corner_len_[8];
   ConeLeaves* keep_;
-  // Written before read (keep_lowest), and only when keeping: not cleared
-  // for the walks that keep nothing, the certificate's checks among them.
-  double kept_bound_[ConeLeaves::kMax];
+  double kept_bound_[ConeLeaves::kMax] = {};
   const ConeFeatures* only_ = nullptr;
   BoxWalkBest best_;
 };

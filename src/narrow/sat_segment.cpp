@@ -335,9 +335,7 @@ class SegmentSat {
   SatStats* stats_;
   bool stop_apart_;
   ConeLeaves* keep_;
-  // Written before read (keep_lowest), and only when keeping: not cleared
-  // for the walks that keep nothing, the certificate's checks among them.
-  double kept_bound_[ConeLeaves::kMax];
+  double kept_bound_[ConeLeaves::kMax] = {};
   SegmentBest best_;  // u is set for edges only until run() returns
   long faces_ = 0, edges_ = 0, crossings_ = 0;
 };
