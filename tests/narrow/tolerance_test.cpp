@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 #include <proxima/query.hpp>
 
@@ -80,6 +81,51 @@ TEST(Tolerance, HalfspacesAndBadInput) {
   Transform bad = up;
   bad.p.z() = testing::kNan;
   EXPECT_EQ(tolerance(s, bad, floor, o, 0.1).status, Status::invalid_input);
+}
+
+// Two hulls apart along the line between their centres by more than the
+// tolerance: GJK's first support call proves it (no second one), and what
+// it reports is a lower bound on the true distance (the sweep oracle's,
+// from the hulls' corners alone). Collide on the same pair stops there as
+// well.
+TEST(Tolerance, PartedAlongTheCentreLineAtTheFirstSupportCall) {
+  const std::vector<Vec3> corners = {{-0.5, -0.4, -0.3}, {0.5, -0.4, -0.3}, {-0.5, 0.4, -0.3}, {0.5, 0.4, -0.3},
+                                     {-0.5, -0.4, 0.3},  {0.5, -0.4, 0.3},  {-0.5, 0.4, 0.3},  {0.5, 0.4, 0.3},
+                                     {0.0, 0.0, 0.45}};
+  const Shape hull{ConvexPolytope(corners)};
+  const auto support = [&](const Transform& t) {
+    return [&corners, t](const Vec3& d) {
+      Vec3 best = t.apply(corners[0]);
+      for (const Vec3& c : corners)
+        if (d.dot(t.apply(c)) > d.dot(best)) best = t.apply(c);
+      return best;
+    };
+  };
+  testing::Rng rng(17);
+  int parted_at_once = 0;
+  for (int k = 0; k < 200; ++k) {
+    const Transform ta = rng.pose(0.2);
+    Transform tb = rng.pose(0.2);
+    tb.p += Vec3(3.0, 0.0, 0.0);
+    const oracle::SweepReport truth = oracle::sweep_separation_report(support(ta), support(tb));
+    ASSERT_TRUE(truth.separated);
+    const ToleranceResult r = tolerance(hull, ta, hull, tb, 0.5);
+    ASSERT_EQ(r.status, Status::ok);
+    EXPECT_FALSE(r.within);
+    EXPECT_GT(r.distance, 0.5);
+    EXPECT_LE(r.distance, truth.upper + 1e-12);
+    const CollideResult c = collide(hull, ta, hull, tb);
+    ASSERT_EQ(c.status, Status::ok);
+    EXPECT_FALSE(c.collide);
+    if (r.iterations == 0) {
+      ++parted_at_once;
+      EXPECT_EQ(c.iterations, 0);
+    }
+  }
+  // The origins are at least 2.6 m apart and each hull lies within 0.71 m
+  // of its own: the line between the centres parts every such pair by
+  // over 1.1 m.
+  EXPECT_EQ(parted_at_once, 200);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include <proxima/core/error.hpp>
 #include <proxima/core/transform.hpp>
@@ -215,6 +216,9 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
   };
 
   bool start_inside = false;
+  // A lower bound on the distance from the first support point alone (see
+  // below), 0 when it gives none.
+  double first_lower = 0.0;
   if (cache && cache->simplex_size > 0) {
     // Warm start: the last simplex's support directions at the new poses.
     for (int k = 0; k < cache->simplex_size && k < 4; ++k) {
@@ -227,15 +231,27 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
       start_inside = sol.inside;
     }
   } else {
+    // The line between the cores' centres: a hull's own frame (a robot
+    // link's joint) may lie far from its middle, where the line between
+    // the frames' origins parts fewer pairs at the first support call.
     Vec3 dir = -t;
+    if constexpr (std::is_same_v<A, ConvexPolytope>) dir += a.data().bounds.center();
+    if constexpr (std::is_same_v<B, ConvexPolytope>) dir -= md.R * b.data().bounds.center();
     if (cache && cache->direction.squaredNorm() > 0.0) dir = pose_a.R.transpose() * cache->direction;
     if (!(dir.squaredNorm() > 0.0)) dir = Vec3::UnitX();
     push(-dir);
     s.w[0] = 1.0;
+    // That point is the least of dir·y over A ⊖ B, so the cores are at
+    // least dir·w/|dir| apart: a pair parted along the centre line (or the
+    // cached direction) by more than stop_above is answered from this one
+    // support call, where the loop below would make a second to bound it
+    // (a collide or tolerance query on shapes well apart).
+    const double along = dir.dot(s.y[0]);
+    if (along > 0.0) first_lower = along / dir.norm();
   }
   Vec3 v = s.point();
   double vv = start_inside ? 0.0 : v.squaredNorm();
-  double lower = 0.0;
+  double lower = first_lower;
   // Squared length scale of the problem: the largest support point seen.
   double scale2 = std::max(vv, 1e-300);
   for (int k = 0; k < s.n; ++k) scale2 = std::max(scale2, s.y[k].squaredNorm());
@@ -252,7 +268,9 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
   [[maybe_unused]] double last_gap = std::numeric_limits<double>::infinity();
 
   int it = 0;
-  for (;; ++it) {
+  const bool parted_at_once = lower > opt.stop_above;
+  if (parted_at_once) out.stopped_above = true;
+  for (; !parted_at_once; ++it) {
     if (vv <= 1e-28 * scale2) {
       out.overlap = true;
       break;
@@ -344,7 +362,7 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
   }
 
   // Support calls made after the first one.
-  out.iterations = std::min(it + 1, opt.max_iterations);
+  out.iterations = parted_at_once ? 0 : std::min(it + 1, opt.max_iterations);
   if (finished) {
     v = finish_a - finish_b;
     vv = v.squaredNorm();
