@@ -134,7 +134,9 @@ struct DistanceResult {
   /// point common to both bodies.
   Vec3 point_a = Vec3::Zero();
   Vec3 point_b = Vec3::Zero();   ///< on B's surface; point_a − point_b = distance · normal
-  int iterations = 0;            ///< GJK iterations (0 for closed forms)
+  /// GJK iterations: 0 for closed forms, and for a pair parted past the
+  /// bound at GJK's first support call.
+  int iterations = 0;
   bool bound_exceeded = false;   ///< stopped early at DistanceRequest::bound
 };
 
@@ -145,7 +147,9 @@ struct ToleranceResult {
   /// (≤ tolerance; 0 when overlapping); when not, a proven lower bound
   /// (> tolerance). Exact for closed-form pairs.
   double distance = 0.0;
-  int iterations = 0;  ///< GJK iterations (0 for closed forms)
+  /// GJK iterations: 0 for closed forms, and for a pair parted past the
+  /// tolerance at GJK's first support call.
+  int iterations = 0;
 };
 
 struct TimeOfImpactRequest {
