@@ -234,10 +234,14 @@ GjkResult gjk(const A& a, const Transform& pose_a, const B& b, const Transform& 
     // The line between the cores' centres: a hull's own frame (a robot
     // link's joint) may lie far from its middle, where the line between
     // the frames' origins parts fewer pairs at the first support call.
-    Vec3 dir = -t;
-    if constexpr (std::is_same_v<A, ConvexPolytope>) dir += a.data().bounds.center();
-    if constexpr (std::is_same_v<B, ConvexPolytope>) dir -= md.R * b.data().bounds.center();
-    if (cache && cache->direction.squaredNorm() > 0.0) dir = pose_a.R.transpose() * cache->direction;
+    Vec3 dir;
+    if (cache && cache->direction.squaredNorm() > 0.0) {
+      dir = pose_a.R.transpose() * cache->direction;
+    } else {
+      dir = -t;
+      if constexpr (std::is_same_v<A, ConvexPolytope>) dir += a.data().bounds.center();
+      if constexpr (std::is_same_v<B, ConvexPolytope>) dir -= md.R * b.data().bounds.center();
+    }
     if (!(dir.squaredNorm() > 0.0)) dir = Vec3::UnitX();
     push(-dir);
     s.w[0] = 1.0;
