@@ -56,6 +56,12 @@ constexpr double kCellTravel = 0.004;
 constexpr double kRefineBand = 0.01;
 constexpr int kSubCells = 4;
 constexpr int kSubCellsOne = 16;
+// A cell whose neighbours' distances already bound its own above this (m)
+// is not measured: its lower bound comes from theirs, and it proves
+// nothing within (a pair that far apart is within no tolerance a check
+// usually asks). Most of a table is that far, so most narrow-phase
+// distances are saved.
+constexpr double kFar = 0.1;
 // Copies of a swept link in its hull.
 constexpr int kTurns = 64;
 // A table deciding this share of its grid is kept without trying sweeps.
@@ -118,11 +124,16 @@ struct PairCaches {
 // has no usable answer. A pair that overlapped at the last cell is asked
 // `collide` first: an overlap's distance is 0, and `distance` would also
 // find its direction of least penetration (EPA), which a table does not
-// read.
-double min_distance(const ShapeList& a, const ShapeList& b, const Transform& pose, PairCaches& caches) {
+// read. Beyond `bound`, the answer may be only a lower bound above it
+// (`exact` false): each pair stops once proven farther than the bound or
+// than the nearest pair so far.
+double min_distance(const ShapeList& a, const ShapeList& b, const Transform& pose, PairCaches& caches,
+                    double bound, bool& exact) {
   caches.gjk.resize(a.size() * b.size());
   caches.overlapped.resize(a.size() * b.size(), 0);
   double out = std::numeric_limits<double>::infinity();
+  // The smallest lower bound of a pair stopped early.
+  double stopped = std::numeric_limits<double>::infinity();
   std::size_t pair = 0;
   for (const auto& [shape_a, pose_a] : a)
     for (const auto& [shape_b, pose_b] : b) {
@@ -140,12 +151,24 @@ double min_distance(const ShapeList& a, const ShapeList& b, const Transform& pos
       }
       DistanceRequest request;
       request.cache = &caches.gjk[k];
+      request.bound = std::min(bound, out);
       const DistanceResult r = distance(*shape_a, pose_a, *shape_b, placed, request);
       if (r.status != Status::ok || !std::isfinite(r.distance)) return -std::numeric_limits<double>::infinity();
       caches.overlapped[k] = r.distance <= 0.0;
+      if (r.bound_exceeded) {
+        stopped = std::min(stopped, r.distance);
+        continue;
+      }
       out = std::min(out, r.distance);
     }
-  return out;
+  // A pair stopped above the nearest exact one does not change the minimum.
+  exact = out <= stopped;
+  return std::min(out, stopped);
+}
+
+double min_distance(const ShapeList& a, const ShapeList& b, const Transform& pose, PairCaches& caches) {
+  bool exact = true;
+  return min_distance(a, b, pose, caches, std::numeric_limits<double>::infinity(), exact);
 }
 
 // The smallest signed distance between the shapes, as min_distance places
@@ -410,15 +433,26 @@ std::optional<PrefilterPairTable> pair_table(const TableContext& ctx, const Pair
   // points move at most `moves` from its centre's; and whether its
   // sub-cells could decide what it leaves open.
   bool worth_refining = true;
-  const auto bounds_at = [&](double x0, double x1, double moves) -> std::pair<double, double> {
+  // The distance at the last centre asked, before any allowance.
+  double centre_distance = 0.0;
+  // Beyond `far` (m), the centre's distance may be only a lower bound above
+  // it, and the cell then proves nothing within.
+  const auto bounds_at = [&](double x0, double x1, double moves,
+                             double far = std::numeric_limits<double>::infinity()) -> std::pair<double, double> {
     if (t.count >= 1) q[static_cast<std::size_t>(t.variable[0])] = t.lower[0] + x0 / t.inverse_width[0];
     if (t.count == 2) q[static_cast<std::size_t>(t.variable[1])] = t.lower[1] + x1 / t.inverse_width[1];
     // b's pose in a's frame: the chain's steps from a down.
     Transform pose = Transform::identity();
     for (auto it = c.steps.rbegin(); it != c.steps.rend(); ++it)
       pose = pose * step_transform(ctx.steps[static_cast<std::size_t>(*it)], q);
-    const double apart = min_distance(outer_a, outer_b, pose, caches);
+    bool exact = true;
+    const double apart = min_distance(outer_a, outer_b, pose, caches, far, exact);
+    centre_distance = apart;
     const double lo = apart - moves - 1e-8;
+    if (!exact) {
+      worth_refining = false;
+      return {lo, std::numeric_limits<double>::infinity()};
+    }
     // An upper bound from the inner shapes where the pair may be near (a
     // swept side's inner shapes are not its outer ones).
     const double sd = !swept ? min_signed_distance(inner_a, inner_b, pose, apart)
@@ -458,13 +492,34 @@ std::optional<PrefilterPairTable> pair_table(const TableContext& ctx, const Pair
       }
     return first;
   };
-  for (int i = 0; i < t.cells[0]; ++i)
+  // Neighbouring centres are a cell's width apart along one variable, so
+  // their points are at most that width times its speed apart, and so are
+  // their distances: a lower bound at each centre of the row before
+  // (`above`) and at the centre before in this row (`left`) bounds this
+  // centre's from below. Measured centres give their distance; the rest,
+  // the bound.
+  constexpr double unknown = -std::numeric_limits<double>::infinity();
+  const double step0 = t.count >= 1 ? speed[0] / t.inverse_width[0] : 0.0;
+  const double step1 = t.count == 2 ? speed[1] / t.inverse_width[1] : 0.0;
+  std::vector<double> above(static_cast<std::size_t>(t.cells[1]), unknown);
+  for (int i = 0; i < t.cells[0]; ++i) {
+    double left = unknown;
     for (int j = 0; j < t.cells[1]; ++j) {
       const auto cell = static_cast<std::size_t>(i * t.cells[1] + j);
-      const auto [lo, hi] = bounds_at(i + 0.5, j + 0.5, travel);
+      double& up = above[static_cast<std::size_t>(j)];
+      const double bound = std::max(left - step1, up - step0);
+      const double far_lo = bound - travel - 1e-8;
+      if (far_lo > kFar) {
+        t.grid[cell] = PrefilterPairTable::cell_of(far_lo, std::numeric_limits<double>::infinity());
+        left = up = bound;
+        continue;
+      }
+      const auto [lo, hi] = bounds_at(i + 0.5, j + 0.5, travel, kFar + travel + 1e-8);
+      left = up = centre_distance;
       t.grid[cell] = PrefilterPairTable::cell_of(lo, hi);
       if (undecided(lo, hi)) t.grid[cell].refined = refine(i + 0.5, j + 0.5, travel / t.sub);
     }
+  }
   return t;
 }
 
@@ -535,21 +590,41 @@ void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
       if (chosen[k].table) plain_share[k] = decided_share(*chosen[k].table);
     }
   });
-  // The sweeps, once per link and line (by (link, step)).
+  // The sweeps, once per link and line (by (link, step)), made over the
+  // machine's threads (each is a hull or two of many turned points).
   std::map<std::pair<int, int>, Swept> swept_top, swept_bottom;
-  const auto swept = [&](std::map<std::pair<int, int>, Swept>& made, int link, int step,
-                         const auto& line) -> const Swept* {
-    auto at = made.find({link, step});
-    if (at == made.end()) at = made.emplace(std::pair{link, step}, sweep(checker.geometry().link(link).shapes, line())).first;
-    return at->second.hull ? &at->second : nullptr;
+  struct SweepJob {
+    std::map<std::pair<int, int>, Swept>* made;
+    int link, step;
+    std::pair<Vec3, Vec3> line;
+  };
+  std::vector<SweepJob> jobs;
+  const auto ask = [&](std::map<std::pair<int, int>, Swept>& made, int link, int step, const auto& line) {
+    if (made.emplace(std::pair{link, step}, Swept{}).second) jobs.push_back({&made, link, step, line()});
+  };
+  const auto needs_sweeps = [&](std::size_t k) {
+    return chains[k] && plain_share[k].first + plain_share[k].second < kGoodEnough;
+  };
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!needs_sweeps(k)) continue;
+    const PairChain& c = *chains[k];
+    if (sweepable(d.steps, c, c.top)) ask(swept_top, c.a, c.top, [&] { return top_line(c); });
+    if (sweepable(d.steps, c, c.bottom)) ask(swept_bottom, c.b, c.bottom, [&] { return bottom_line(c); });
+  }
+  parallel_for(jobs.size(), 0, [&](std::size_t begin, std::size_t end, int) {
+    for (std::size_t i = begin; i < end; ++i)
+      jobs[i].made->at({jobs[i].link, jobs[i].step}) = sweep(checker.geometry().link(jobs[i].link).shapes, jobs[i].line);
+  });
+  const auto swept = [](const std::map<std::pair<int, int>, Swept>& made, int link, int step) -> const Swept* {
+    const Swept& s = made.at({link, step});
+    return s.hull ? &s : nullptr;
   };
   std::vector<std::size_t> undecided;
   for (std::size_t k = 0; k < n; ++k) {
-    if (!chains[k] || plain_share[k].first + plain_share[k].second >= kGoodEnough) continue;
+    if (!needs_sweeps(k)) continue;
     PairChain& c = *chains[k];
-    if (sweepable(d.steps, c, c.top)) c.top_sweep = swept(swept_top, c.a, c.top, [&] { return top_line(c); });
-    if (sweepable(d.steps, c, c.bottom))
-      c.bottom_sweep = swept(swept_bottom, c.b, c.bottom, [&] { return bottom_line(c); });
+    if (sweepable(d.steps, c, c.top)) c.top_sweep = swept(swept_top, c.a, c.top);
+    if (sweepable(d.steps, c, c.bottom)) c.bottom_sweep = swept(swept_bottom, c.b, c.bottom);
     if (c.top_sweep || c.bottom_sweep) undecided.push_back(k);
   }
   parallel_for(undecided.size(), 0, [&](std::size_t begin, std::size_t end, int) {

@@ -47,9 +47,10 @@ enum class BatchAnswer : std::uint8_t {
 /// work differs (the narrow-phase statuses of pairs proven apart are not
 /// asked). Off by default: it pays on both shipped robots, but little on
 /// the UR5's random rows, most of which collide (docs/robot.md, "Batches
-/// of configurations"), and its first use measures the pair tables (0.2 s
-/// for the Panda, 1 s for the UR5). With BatchAnswer::any_pair, a row with
-/// a pair proven within answers at once, whatever is open before it.
+/// of configurations"), and its first use measures the pair tables (0.1 s
+/// for the Panda, 0.9 s for the UR5, on two cores). With
+/// BatchAnswer::any_pair, a row with a pair proven within answers at once,
+/// whatever is open before it.
 /// Throws proxima::Error for an `answer` outside the enumeration.
 std::vector<ToleranceReport> check_configurations(const SceneChecker& checker, const PreparedEnvironment& env,
                                                   std::span<const double> qs, double tolerance = 0.0,
