@@ -306,6 +306,17 @@ TEST(SpherePrefilter, SpheresHoldEveryLinkOfTheShippedRobots) {
   }
 }
 
+// `rows` joint vectors uniform within the limits, row-major.
+std::vector<double> uniform_rows(const SceneChecker& c, int rows, Rng& rng) {
+  std::vector<double> qs;
+  for (int r = 0; r < rows; ++r)
+    for (std::size_t j = 0; j < c.model().variable_count(); ++j) {
+      const Joint& jt = c.model().joint(c.model().variable_joint(j));
+      qs.push_back(rng.uniform(jt.lower, jt.upper));
+    }
+  return qs;
+}
+
 // Joint vectors uniform within the limits, then, for pairs of a free and a
 // hit one, the two ends of a bisection of the segment between them down to
 // 1e-9 of its length: configurations just clear of and just within the
@@ -313,12 +324,7 @@ TEST(SpherePrefilter, SpheresHoldEveryLinkOfTheShippedRobots) {
 std::vector<double> configurations(const SceneChecker& c, const PreparedEnvironment& env, double tolerance,
                                    int random, Rng& rng) {
   const std::size_t dof = c.model().variable_count();
-  std::vector<double> qs;
-  for (int r = 0; r < random; ++r)
-    for (std::size_t j = 0; j < dof; ++j) {
-      const Joint& jt = c.model().joint(c.model().variable_joint(j));
-      qs.push_back(rng.uniform(jt.lower, jt.upper));
-    }
+  std::vector<double> qs = uniform_rows(c, random, rng);
   const auto within = [&](const std::vector<double>& q) { return c.tolerance(c.state(q), env, tolerance).within; };
   int pairs = 0;
   for (int r = 0; r + 1 < random && pairs < random / 10; r += 2) {
@@ -548,13 +554,7 @@ TEST(SpherePrefilter, SameAnswersBeyondTheTablesFarBound) {
     const SceneChecker c = robot_test::shipped_checker(name, MeshMode::convex_hull);
     const PreparedEnvironment env(
         read_planning_scene(robot_test::robots_dir() / name / "scenes" / "table_pick_scene0001.yaml").environment);
-    const std::size_t dof = c.model().variable_count();
-    std::vector<double> qs;
-    for (int r = 0; r < rows; ++r)
-      for (std::size_t j = 0; j < dof; ++j) {
-        const Joint& jt = c.model().joint(c.model().variable_joint(j));
-        qs.push_back(rng.uniform(jt.lower, jt.upper));
-      }
+    const std::vector<double> qs = uniform_rows(c, rows, rng);
     for (const double tolerance : {0.12, 0.3}) {
       const auto exact = check_configurations(c, env, qs, tolerance, Transform::identity(), 1, false);
       const auto fast = check_configurations(c, env, qs, tolerance, Transform::identity(), 2, true);
