@@ -478,13 +478,13 @@ void bind_robot(py::module_& m) {
            "Is any checked pair within `tolerance` (m)? Stops at the first -> RobotTolerance.")
       .def("check_motion", &check_motion, py::arg("q0"), py::arg("q1"), py::kw_only(), py::arg("clearance") = 0.0,
            py::arg("accuracy") = robot::MotionCheckOptions{}.accuracy,
-           py::arg("max_iterations") = robot::MotionCheckOptions{}.max_iterations, py::arg("self_pairs") = true,
+           py::arg("max_iterations") = robot::MotionCheckOptions{}.max_iterations, py::arg("self_pairs").noconvert() = true,
            py::arg("base") = py::none(),
            "Continuous check of the straight joint-space segment q0 -> q1 (every point of it, not samples; "
            "conservative advancement) -> MotionCheck. A bad clearance, accuracy or q answers status "
            "'invalid_input' with a message (q of the wrong length raises ValueError).")
       .def("check_batch", &check_batch, py::arg("qs"), py::arg("base") = py::none(), py::kw_only(),
-           py::arg("threads") = 1, py::arg("prefilter") = false,
+           py::arg("threads") = 1, py::arg("prefilter").noconvert() = false,
            "Validity of N joint vectors (N, dof): collide[i] when any self or environment pair touches. "
            "threads: how many threads share the rows (0: every hardware thread). prefilter: rows the robot's "
            "bounding spheres prove free skip the exact check (the answers are the same, two to four times sooner "

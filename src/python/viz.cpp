@@ -319,7 +319,7 @@ void bind_viz(py::module_& m) {
                                    is_static);
             });
           },
-          py::arg("name"), py::arg("shape"), py::arg("pose") = py::none(), py::arg("static") = false,
+          py::arg("name"), py::arg("shape"), py::arg("pose") = py::none(), py::arg("static").noconvert() = false,
           "Adds a body (a convex shape, a TriangleMesh or a Bvh) at `pose` and returns its index. A static "
           "body stays at its pose; the others take the frames' poses. Bodies come before the first frame.")
       .def(

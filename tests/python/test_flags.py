@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Every on/off argument takes True or False (numpy's bools too) and nothing
+else: None, a number or a string raises TypeError instead of being read as
+its truth value (prefilter=None silently meant off, static=2.5 on)."""
+import os
+import unittest
+
+import numpy as np
+
+import proxima
+import proxima.viz
+from helpers import DATA
+
+PANDA = os.path.join(DATA, "robots", "panda")
+NOT_FLAGS = [None, 0, 1, 2.5, "yes", "False", [True]]
+
+
+class FlagArgumentsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        env = proxima.Environment()
+        env.add("table", proxima.Box(0.6, 1.0, 0.1), ([0.5, 0.0, 0.3], [1, 0, 0, 0]))
+        cls.checker = proxima.SceneChecker(os.path.join(PANDA, "panda.urdf"), os.path.join(PANDA, "panda.srdf"),
+                                           environment=env)
+
+    def expect_flag(self, call):
+        """call(value) accepts True, False and numpy bools, and refuses the rest."""
+        for value in (True, False, np.bool_(True), np.bool_(False)):
+            call(value)
+        for value in NOT_FLAGS:
+            with self.subTest(value=value), self.assertRaises(TypeError):
+                call(value)
+
+    def test_check_batch_prefilter(self):
+        qs = np.zeros((4, 7))
+        self.expect_flag(lambda v: self.checker.check_batch(qs, prefilter=v))
+
+    def test_check_motion_self_pairs(self):
+        q0, q1 = np.zeros(7), np.full(7, 0.1)
+        self.expect_flag(lambda v: self.checker.check_motion(q0, q1, self_pairs=v))
+
+    def test_world_add_body_static_and_kinematic(self):
+        world = proxima.World()
+        names = iter(range(100))
+        # A body neither static nor kinematic needs a mass.
+        mass = lambda v: {} if v is True or v is np.True_ else {"mass": 1.0}
+        self.expect_flag(lambda v: world.add_body("a%d" % next(names), proxima.Sphere(0.1), static=v, **mass(v)))
+        self.expect_flag(lambda v: world.add_body("b%d" % next(names), proxima.Sphere(0.1), kinematic=v, **mass(v)))
+
+    def test_viz_page_add_body_static(self):
+        page = proxima.viz.Page(title="flags")
+        names = iter(range(100))
+        self.expect_flag(lambda v: page.add_body("ball%d" % next(names), proxima.Sphere(0.1), None, static=v))
+
+    def test_watchdog_pairs(self):
+        # Each with the other on: a watchdog with both off watches nothing.
+        self.expect_flag(lambda v: proxima.Watchdog(self.checker, self_pairs=v))
+        self.expect_flag(lambda v: proxima.Watchdog(self.checker, environment=v))
+
+
+if __name__ == "__main__":
+    unittest.main()
