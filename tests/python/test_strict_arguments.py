@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Every on/off argument takes True or False (numpy's bools too) and nothing
 else: None, a number or a string raises TypeError instead of being read as
-its truth value (prefilter=None silently meant off, static=2.5 on)."""
+its truth value (prefilter=None silently meant off, static=2.5 on). And no
+number is a bool: Sphere(True) or threads=True raises TypeError instead of
+reading 1, while ints and numpy's numbers still read as numbers."""
 import os
 import unittest
 
@@ -15,7 +17,7 @@ PANDA = os.path.join(DATA, "robots", "panda")
 NOT_FLAGS = [None, 0, 1, 2.5, "yes", "False", [True]]
 
 
-class FlagArgumentsTest(unittest.TestCase):
+class StrictArgumentsTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         env = proxima.Environment()
@@ -56,6 +58,26 @@ class FlagArgumentsTest(unittest.TestCase):
         # Each with the other on: a watchdog with both off watches nothing.
         self.expect_flag(lambda v: proxima.Watchdog(self.checker, self_pairs=v))
         self.expect_flag(lambda v: proxima.Watchdog(self.checker, environment=v))
+
+    def test_no_number_is_a_bool(self):
+        q = np.zeros(7)
+        for flag in (True, False, np.bool_(True)):
+            with self.subTest(flag=flag):
+                for call in (lambda: proxima.Sphere(flag), lambda: proxima.Capsule(0.1, flag),
+                             lambda: proxima.Box(1.0, flag, 1.0), lambda: self.checker.tolerance(q, flag),
+                             lambda: self.checker.check_batch(np.zeros((2, 7)), threads=flag),
+                             lambda: proxima.World(dt=flag)):
+                    with self.assertRaises(TypeError):
+                        call()
+        # Ints and numpy's numbers are still numbers.
+        self.assertEqual(proxima.Sphere(1).radius, 1.0)
+        self.assertEqual(proxima.Sphere(np.float32(0.5)).radius, 0.5)
+        self.assertEqual(proxima.Sphere(np.int64(2)).radius, 2.0)
+        self.assertEqual(self.checker.tolerance(q, np.float64(0.01)).within, self.checker.tolerance(q, 0.01).within)
+        self.assertEqual(len(self.checker.check_batch(np.zeros((3, 7)), threads=np.int64(2)).collide), 3)
+        # Floats are not counts.
+        with self.assertRaises(TypeError):
+            self.checker.check_batch(np.zeros((2, 7)), threads=2.0)
 
 
 if __name__ == "__main__":
