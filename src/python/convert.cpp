@@ -21,13 +21,35 @@ std::string shape_string(const py::array& a) {
 
 std::string type_name(const py::handle& value) { return py::str(py::type::of(value).attr("__name__")); }
 
+namespace {
+
+// A bool anywhere in a (nested) list or tuple: numpy would read it as 1.
+bool holds_bool(const py::handle& value) {
+  if (detail::is_any_bool(value.ptr())) return true;
+  if (!PyList_Check(value.ptr()) && !PyTuple_Check(value.ptr())) return false;
+  for (const py::handle item : value)
+    if (holds_bool(item)) return true;
+  return false;
+}
+
+// `value` as an array of doubles when it holds numbers only (numpy would
+// also read bools as 0 and 1 and strings of digits as their values, which a
+// misplaced argument would pass through); TypeError naming `name`, after
+// `expected`, otherwise.
+DoubleArray numbers_only(const py::handle& value, const std::string& name, const std::string& expected) {
+  const py::array any = py::array::ensure(value);
+  if (!any) type_error(name + ": expected " + expected + ", got " + type_name(value));
+  if (holds_bool(value)) type_error(name + ": expected " + expected + ", got a " + type_name(value) + " holding a bool");
+  const char kind = any.dtype().kind();
+  if (any.size() > 0 && kind != 'f' && kind != 'i' && kind != 'u')
+    type_error(name + ": expected " + expected + ", got an array of dtype " + std::string(py::str(any.dtype())));
+  return DoubleArray::ensure(any);
+}
+
+}  // namespace
+
 DoubleArray double_array(const py::handle& value, const std::string& name) {
-  DoubleArray a = DoubleArray::ensure(value);
-  if (!a) {
-    type_error(name + ": expected numbers (an array or a sequence), got " +
-               type_name(value));
-  }
-  return a;
+  return numbers_only(value, name, "numbers (an array or a sequence)");
 }
 
 Vec3 vec3_arg(const py::handle& value, const std::string& name) {
@@ -122,11 +144,7 @@ Transform non_finite_pose(const Vec3& p) {
 }
 
 Transform pose_from_matrix(const py::handle& value, const std::string& name, PoseCheck check) {
-  const DoubleArray a = DoubleArray::ensure(value);
-  if (!a) {
-    type_error(name + ": expected a proxima.Pose, a 4x4 matrix or a (p, q) pair, got " +
-               type_name(value));
-  }
+  const DoubleArray a = numbers_only(value, name, "a proxima.Pose, a 4x4 matrix or a (p, q) pair");
   if (a.ndim() != 2 || a.shape(0) != 4 || a.shape(1) != 4) {
     value_error(name + ": expected a proxima.Pose, a 4x4 matrix or a (p, q) pair, got an array of shape " +
                 shape_string(a));

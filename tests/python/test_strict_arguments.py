@@ -3,7 +3,8 @@
 else: None, a number or a string raises TypeError instead of being read as
 its truth value (prefilter=None silently meant off, static=2.5 on). And no
 number is a bool: Sphere(True) or threads=True raises TypeError instead of
-reading 1, while ints and numpy's numbers still read as numbers."""
+reading 1, nor is an array of bools, strings or objects, while ints and
+numpy's numbers still read as numbers."""
 import os
 import unittest
 
@@ -78,6 +79,33 @@ class StrictArgumentsTest(unittest.TestCase):
         # Floats are not counts.
         with self.assertRaises(TypeError):
             self.checker.check_batch(np.zeros((2, 7)), threads=2.0)
+
+    def test_arrays_hold_numbers_only(self):
+        cases = [
+            ("qs", lambda v: self.checker.check_batch(v), [[0.0] * 7]),
+            ("q", lambda v: self.checker.tolerance(v, 0.0), [0.0] * 7),
+            ("points", lambda v: proxima.ConvexPolytope(v), [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]),
+            ("size", lambda v: proxima.Box(v), [1.0, 2.0, 3.0]),
+            ("p", lambda v: proxima.Pose(p=v), [0.5, 0.0, 0.0]),
+            ("pose_a", lambda v: proxima.distance(proxima.Sphere(0.1), v, proxima.Sphere(0.1), np.eye(4)), np.eye(4)),
+        ]
+        for name, call, good in cases:
+            with self.subTest(argument=name):
+                call(good)
+                call(np.asarray(good, dtype=np.float32))
+                call(np.asarray(good, dtype=np.int64))
+                bad = np.asarray(good)
+                for wrong in (bad.astype(bool), bad.astype(str), bad.astype(object)):
+                    with self.assertRaisesRegex(TypeError, "^%s: expected" % name):
+                        call(wrong)
+                # A bool among numbers in a list is no number either.
+                mixed = np.asarray(good, dtype=float).tolist()
+                if isinstance(mixed[0], list):
+                    mixed[0][0] = True
+                else:
+                    mixed[0] = True
+                with self.assertRaisesRegex(TypeError, "^%s: expected.*holding a bool" % name):
+                    call(mixed)
 
 
 if __name__ == "__main__":
