@@ -7,7 +7,9 @@
 // float, an int or a numpy number for a double; an int or a numpy integer
 // (anything with __index__), never a float, for an integer. Every source
 // file of the module sees them first (src/python/CMakeLists.txt forces the
-// include), so the whole module uses the one definition.
+// include), so the whole module uses the one definition. Bools themselves
+// cannot be made strict here (pybind11 fully specialises their caster): an
+// on/off argument is declared .noconvert(), which takes only True or False.
 #pragma once
 
 #include <pybind11/pybind11.h>
