@@ -49,69 +49,111 @@ double link_signed_distance(const SceneChecker& c, const RobotState& s, int a, i
   return out;
 }
 
+struct TableCounts {
+  int tables = 0, second = 0, checked = 0, decided = 0;
+};
+
+// At `draws` joint vectors uniform within the limits, each self pair's
+// tables against the signed distance of its links: lo bounds the distance
+// (0 for an overlap), hi the signed one. Counts what it checked.
+TableCounts expect_tables_bound(const SceneChecker& c, int draws, Rng& rng, const std::string& name) {
+  const SpherePrefilter& p = c.sphere_prefilter();
+  TableCounts n;
+  EXPECT_TRUE(p.available()) << name;
+  if (!p.available()) return n;
+  const Environment none;
+  p.scene(c, PreparedEnvironment(none), Transform::identity(), 0.0);  // makes the tables
+  const auto& d = detail::PrefilterAccess::data(p);
+  const std::size_t dof = c.model().variable_count();
+  int wrong = 0;
+  for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
+    n.tables += d.pair_table[k] >= 0;
+    n.second += d.pair_second_table[k] >= 0;
+  }
+  std::vector<double> q(dof);
+  for (int draw = 0; draw < draws; ++draw) {
+    for (std::size_t v = 0; v < dof; ++v) {
+      const Joint& jt = c.model().joint(c.model().variable_joint(v));
+      q[v] = rng.uniform(jt.lower, jt.upper);
+    }
+    const RobotState s = c.state(q);
+    EXPECT_EQ(s.status, Status::ok) << name;
+    if (s.status != Status::ok) return n;
+    for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
+      const auto [a, b] = d.self_pairs[k];
+      double sd = std::numeric_limits<double>::quiet_NaN();
+      for (const int index : {d.pair_table[k], d.pair_second_table[k]}) {
+        if (index < 0) continue;
+        const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(index)];
+        std::size_t cell = 0;
+        int sub_cell = 0;
+        EXPECT_TRUE(t.locate(q.data(), 1, 0, cell, sub_cell)) << name;
+        const PrefilterPairTable::Cell& bounds = t.at(cell, sub_cell);
+        if (sd != sd) sd = link_signed_distance(c, s, a, b);
+        ++n.checked;
+        n.decided += bounds.lo > 0.0f || bounds.hi < 0.0f;
+        // 1e-9 m is far below the tables' own allowances.
+        const bool holds = bounds.lo <= std::max(sd, 0.0) + 1e-9 && sd <= bounds.hi + 1e-9;
+        if (!holds) {
+          ++wrong;
+          if (wrong <= 10)
+            ADD_FAILURE() << name << " " << c.model().link(a).name << "|" << c.model().link(b).name << " table "
+                          << index << ": signed distance " << sd << " outside [" << bounds.lo << ", " << bounds.hi
+                          << "]";
+        }
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0) << name;
+  return n;
+}
+
 TEST(PrefilterTables, BoundThePairsDistancesOverTheWholeRange) {
   Rng rng(29);
   const int draws = testing::scaled(1500);
   for (const char* name : {"panda", "ur5"}) {
     const SceneChecker c = robot_test::shipped_checker(name, MeshMode::convex_hull);
-    const PreparedEnvironment env(
-        read_planning_scene(robot_test::robots_dir() / name / "scenes" / "table_pick_scene0001.yaml").environment);
-    const SpherePrefilter& p = c.sphere_prefilter();
-    ASSERT_TRUE(p.available()) << name;
-    p.scene(c, env, Transform::identity(), 0.0);  // makes the tables
-    const auto& d = detail::PrefilterAccess::data(p);
-    const std::size_t dof = c.model().variable_count();
-    int tables = 0, second = 0, checked = 0, decided = 0, wrong = 0;
-    for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
-      tables += d.pair_table[k] >= 0;
-      second += d.pair_second_table[k] >= 0;
-    }
-    std::vector<double> q(dof);
-    for (int n = 0; n < draws; ++n) {
-      for (std::size_t v = 0; v < dof; ++v) {
-        const Joint& jt = c.model().joint(c.model().variable_joint(v));
-        q[v] = rng.uniform(jt.lower, jt.upper);
-      }
-      const RobotState s = c.state(q);
-      ASSERT_EQ(s.status, Status::ok);
-      for (std::size_t k = 0; k < d.self_pairs.size(); ++k) {
-        const auto [a, b] = d.self_pairs[k];
-        double sd = std::numeric_limits<double>::quiet_NaN();
-        for (const int index : {d.pair_table[k], d.pair_second_table[k]}) {
-          if (index < 0) continue;
-          const PrefilterPairTable& t = d.tables[static_cast<std::size_t>(index)];
-          std::size_t cell = 0;
-          int sub_cell = 0;
-          ASSERT_TRUE(t.locate(q.data(), 1, 0, cell, sub_cell));
-          const PrefilterPairTable::Cell& bounds = t.at(cell, sub_cell);
-          if (sd != sd) sd = link_signed_distance(c, s, a, b);
-          ++checked;
-          decided += bounds.lo > 0.0f || bounds.hi < 0.0f;
-          // lo bounds the distance (0 for an overlap), hi the signed one;
-          // 1e-9 m is far below the tables' own allowances.
-          const bool holds = bounds.lo <= std::max(sd, 0.0) + 1e-9 && sd <= bounds.hi + 1e-9;
-          if (!holds) {
-            ++wrong;
-            if (wrong <= 10)
-              ADD_FAILURE() << name << " " << c.model().link(a).name << "|" << c.model().link(b).name << " table "
-                            << index << ": signed distance " << sd << " outside [" << bounds.lo << ", "
-                            << bounds.hi << "]";
-          }
-        }
-      }
-    }
-    EXPECT_EQ(wrong, 0) << name;
+    const TableCounts n = expect_tables_bound(c, draws, rng, name);
+    const auto& d = detail::PrefilterAccess::data(c.sphere_prefilter());
     // The pairs near each other along the chain have tables (the Panda's
     // others are too many joints apart), and most answers are decided.
-    EXPECT_GE(tables, 6) << name;
-    EXPECT_GT(decided, checked / 2) << name;
+    EXPECT_GE(n.tables, 6) << name;
+    EXPECT_GT(n.decided, n.checked / 2) << name;
     if (std::string(name) == "ur5") {
-      EXPECT_GT(tables, static_cast<int>(d.self_pairs.size()) / 2);
-      EXPECT_GT(second, 0);
+      EXPECT_GT(n.tables, static_cast<int>(d.self_pairs.size()) / 2);
+      EXPECT_GT(n.second, 0);
     }
     std::printf("%s: %zu self pairs, %d with tables (%d with a second), %d bounds checked, %d decided\n", name,
-                d.self_pairs.size(), tables, second, checked, decided);
+                d.self_pairs.size(), n.tables, n.second, n.checked, n.decided);
   }
+}
+
+// The same on random robots (robot_test::random_robot_urdf): prismatic
+// joints, odd axes, fixed links in mid-chain, mimic joints with their
+// multiplier and offset, shapes far from their joints, with and without a
+// margin.
+TEST(PrefilterTables, BoundThePairsDistancesOfRandomRobots) {
+  Rng rng(31);
+  const int robots = std::max(6, testing::scaled(24)), draws = std::max(60, testing::scaled(300));
+  TableCounts all;
+  for (int k = 0; k < robots; ++k) {
+    const std::string urdf = robot_test::random_robot_urdf(rng);
+    const RobotModel m = parse_urdf(urdf, ".", {}, "random robot " + std::to_string(k));
+    const SceneChecker c(RobotGeometry(m, robot_test::options(MeshMode::convex_hull, k % 3 == 2 ? 0.004 : 0.0)),
+                         AllowedCollisionMatrix::adjacent(m));
+    const TableCounts n = expect_tables_bound(c, draws, rng, "random robot " + std::to_string(k));
+    all.tables += n.tables;
+    all.checked += n.checked;
+    all.decided += n.decided;
+    if (::testing::Test::HasFailure()) {
+      ADD_FAILURE() << urdf;
+      return;
+    }
+  }
+  std::printf("%d random robots: %d pairs with tables, %d bounds checked, %d decided\n", robots, all.tables,
+              all.checked, all.decided);
+  EXPECT_GT(all.tables, robots);
+  EXPECT_GT(all.decided, all.checked / 2);
 }
 
 }  // namespace

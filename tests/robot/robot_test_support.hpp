@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Shared by the robot tests: where the Panda data lives, a private
-// temporary directory, and error-message expectations.
+// temporary directory, error-message expectations, and random robots.
 #pragma once
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -14,6 +15,7 @@
 #include <proxima/robot/scene_checker.hpp>
 #include <proxima/robot/urdf.hpp>
 
+#include "../support/random.hpp"
 #include "../support/temp_files.hpp"
 
 namespace proxima::robot_test {
@@ -51,6 +53,85 @@ inline std::string folding_urdf(double m1, double l1, double w1, double m3, doub
          "</joint><joint name=\"fix\" type=\"fixed\"><parent link=\"link1\"/><child link=\"post\"/><origin xyz=\"" +
          exact(l1) + " 0 " + exact(post) + "\"/></joint><joint name=\"j3\" type=\"continuous\"><parent link=\"post\"/>"
          "<child link=\"link3\"/><axis xyz=\"0 1 0\"/></joint></robot>";
+}
+
+// A random robot as URDF text: a chain of 3 to 6 moving joints, revolute
+// or prismatic about random axes, with random origins, a fixed joint in the
+// chain, a branch off the first link, sometimes a joint mimicking another
+// (multiplier and offset), and one or two boxes, cylinders or spheres per
+// link at random offsets: what the shipped arms never show the prefilter
+// (folded fixed links in mid-chain, prismatic tables, odd axes, shapes far
+// from their joint).
+inline std::string random_robot_urdf(testing::Rng& rng) {
+  const auto vec = [&](const Vec3& v) { return exact(v.x()) + " " + exact(v.y()) + " " + exact(v.z()); };
+  const auto shape = [&]() {
+    std::string g;
+    switch (static_cast<int>(rng.uniform(0.0, 3.0))) {
+      case 0: g = "<box size=\"" + vec(rng.uniform_vec(0.02, 0.14)) + "\"/>"; break;
+      case 1: g = "<cylinder radius=\"" + exact(rng.uniform(0.01, 0.05)) + "\" length=\"" +
+                  exact(rng.uniform(0.04, 0.2)) + "\"/>"; break;
+      default: g = "<sphere radius=\"" + exact(rng.uniform(0.015, 0.06)) + "\"/>"; break;
+    }
+    return "<collision><origin xyz=\"" + vec(rng.uniform_vec(-0.08, 0.08)) + "\" rpy=\"" +
+           vec(rng.uniform_vec(-3.0, 3.0)) + "\"/><geometry>" + g + "</geometry></collision>";
+  };
+  const auto link = [&](const std::string& name) {
+    std::string l = "<link name=\"" + name + "\">" + shape();
+    if (rng.uniform(0.0, 1.0) < 0.4) l += shape();
+    return l + "</link>";
+  };
+  std::string links = "<link name=\"base\">" + shape() + "</link>", joints;
+  const int moving = static_cast<int>(rng.uniform(3.0, 7.0));
+  const int fixed_at = static_cast<int>(rng.uniform(1.0, static_cast<double>(moving)));
+  std::vector<std::string> revolute;
+  std::string parent = "base";
+  int index = 0;
+  // Appended, not concatenated: GCC 12 warns falsely (stringop-overflow)
+  // about "l" + std::to_string(i) at -O3.
+  const auto next_name = [&index] {
+    std::string n = "l";
+    n += std::to_string(index++);
+    return n;
+  };
+  const auto joint = [&](const std::string& name, const std::string& type, const std::string& from,
+                         const std::string& to) {
+    std::string j = "<joint name=\"" + name + "\" type=\"" + type + "\"><parent link=\"" + from +
+                    "\"/><child link=\"" + to + "\"/><origin xyz=\"" +
+                    vec(rng.uniform_vec(-0.06, 0.06) + Vec3(0.0, 0.0, rng.uniform(0.05, 0.2))) + "\" rpy=\"" +
+                    vec(rng.uniform_vec(-1.6, 1.6)) + "\"/>";
+    if (type == "fixed") return j + "</joint>";
+    j += "<axis xyz=\"" + vec(rng.unit_vector()) + "\"/>";
+    if (type == "revolute") {
+      const double lo = rng.uniform(-3.1, 0.0), hi = rng.uniform(0.3, 3.1);
+      j += "<limit lower=\"" + exact(lo) + "\" upper=\"" + exact(hi) + "\" effort=\"1\" velocity=\"1\"/>";
+      // One revolute joint may follow an earlier one (a gripper's second finger).
+      if (!revolute.empty() && rng.uniform(0.0, 1.0) < 0.25)
+        j += "<mimic joint=\"" + revolute.front() + "\" multiplier=\"" + exact(rng.uniform(-1.5, 1.5)) +
+             "\" offset=\"" + exact(rng.uniform(-0.5, 0.5)) + "\"/>";
+      else
+        revolute.push_back(name);
+    } else {
+      j += "<limit lower=\"" + exact(rng.uniform(-0.2, 0.0)) + "\" upper=\"" + exact(rng.uniform(0.05, 0.3)) +
+           "\" effort=\"1\" velocity=\"1\"/>";
+    }
+    return j + "</joint>";
+  };
+  for (int i = 0; i < moving; ++i) {
+    if (i == fixed_at) {
+      const std::string name = next_name();
+      links += link(name);
+      joints += joint("fixed_" + name, "fixed", parent, name);
+      parent = name;
+    }
+    const std::string name = next_name();
+    links += link(name);
+    joints += joint("j_" + name, rng.uniform(0.0, 1.0) < 0.7 ? "revolute" : "prismatic", parent, name);
+    parent = name;
+  }
+  // A branch off the first moving link.
+  links += link("branch");
+  joints += joint("j_branch", "revolute", "l0", "branch");
+  return "<robot name=\"random\">" + links + joints + "</robot>";
 }
 
 /// tests/data/robots, found from this header's own path so that the test

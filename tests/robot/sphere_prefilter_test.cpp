@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -608,6 +609,127 @@ TEST(SpherePrefilter, SameAnswersWithMarginsMeshesAndAttachedObjects) {
     proven += t.proven;
   }
   EXPECT_GT(proven, 0);
+}
+
+// Random robots in random scenes (boxes, spheres and cylinders about the
+// robot, sometimes a floor), with and without a margin, at tolerance 0 and
+// 1 cm, at the origin and on a random base pose (the scene moved with it):
+// the prefilter's answers are the exact check's, field by field. As
+// a robot's SRDF does, the self pairs within 1 cm at every one of 64
+// sample configurations are allowed; a scene is drawn again until the
+// samples hold rows both free and within at both tolerances (else the
+// robot is skipped).
+TEST(SpherePrefilter, SameAnswersOnRandomRobots) {
+  Rng rng(41);
+  // Not fewer than 6 robots of 120 rows under the sanitizers: the counts
+  // below need some of each kind.
+  const int robots = std::max(6, testing::scaled(24)), rows = std::max(120, testing::scaled(240));
+  int proven = 0, within = 0, compared = 0, used = 0, proven_moved = 0;
+  for (int k = 0; k < robots; ++k) {
+    const std::string urdf = robot_test::random_robot_urdf(rng);
+    const RobotModel m = parse_urdf(urdf, ".", {}, "random robot " + std::to_string(k));
+    const double margin = k % 3 == 2 ? 0.004 : 0.0;
+    const RobotGeometry geometry(m, robot_test::options(MeshMode::convex_hull, margin));
+    const std::vector<double> samples = uniform_rows(SceneChecker(geometry, AllowedCollisionMatrix(m.links().size())),
+                                                     64, rng);
+    AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(m);
+    {
+      const SceneChecker all(geometry, acm);
+      const Environment none;
+      const PreparedEnvironment empty(none);
+      std::vector<int> near(all.self_pairs().size(), 0);
+      for (std::size_t r = 0; r < 64; ++r) {
+        const RobotState st = all.state(std::span<const double>(samples).subspan(r * m.variable_count(),
+                                                                                m.variable_count()));
+        for (std::size_t p = 0; p < near.size(); ++p) {
+          const auto [a, b] = all.self_pairs()[p];
+          near[p] += pair_distance(all, empty, st, a, b, true) <= 0.01;
+        }
+      }
+      for (std::size_t p = 0; p < near.size(); ++p)
+        if (near[p] == 64) acm.set_allowed(all.self_pairs()[p].first, all.self_pairs()[p].second);
+    }
+    const SceneChecker c(geometry, acm);
+    ASSERT_TRUE(c.sphere_prefilter().available()) << urdf;
+    std::optional<PreparedEnvironment> env, moved;
+    // The robot and its scene again, both placed by a random base pose.
+    const Transform base = rng.pose(1.0);
+    for (int attempt = 0; attempt < 10 && !env; ++attempt) {
+      Environment scene;
+      const int objects = static_cast<int>(rng.uniform(2.0, 6.0));
+      for (int o = 0; o < objects; ++o) {
+        const Transform at{rng.pose(0.0).R, rng.uniform_vec(Vec3(-0.7, -0.7, -0.2), Vec3(0.7, 0.7, 0.9))};
+        const std::string name = "object" + std::to_string(o);
+        switch (o % 3) {
+          case 0: scene.add(name, Box(rng.uniform_vec(0.05, 0.5)), at); break;
+          case 1: scene.add(name, Sphere(rng.uniform(0.03, 0.2)), at); break;
+          default: scene.add(name, Cylinder(rng.uniform(0.02, 0.15), rng.uniform(0.1, 0.6)), at); break;
+        }
+      }
+      if (k % 2 == 1) scene.add("floor", Halfspace(Vec3::UnitZ(), rng.uniform(-0.4, -0.1)), Transform::identity());
+      // At both tolerances, some samples within and some free.
+      bool mixed = true;
+      for (const double tolerance : {0.0, 0.01}) {
+        int hits = 0;
+        for (std::size_t r = 0; r < 64; ++r)
+          hits += c.tolerance(c.state(std::span<const double>(samples).subspan(r * m.variable_count(),
+                                                                               m.variable_count())),
+                              scene, tolerance)
+                      .within;
+        mixed &= hits >= 8 && hits <= 48;
+      }
+      if (mixed) {
+        env.emplace(scene);
+        for (EnvironmentObject& o : scene.objects) o.pose = base * o.pose;
+        moved.emplace(scene);
+      }
+    }
+    if (!env) continue;
+    ++used;
+    for (const double tolerance : {0.0, 0.01}) {
+      const std::vector<double> qs = configurations(c, *env, tolerance, rows, rng);
+      const Tally t = expect_same_answers(c, *env, qs, tolerance);
+      proven += t.proven;
+      within += t.within;
+      compared += t.rows;
+      // With the base: the lanes start from its rotation, and the scene is
+      // relative to its position.
+      const std::vector<ToleranceReport> exact = check_configurations(c, *moved, qs, tolerance, base, 1, false);
+      for (const int threads : {1, 2}) {
+        const std::vector<ToleranceReport> fast = check_configurations(c, *moved, qs, tolerance, base, threads, true);
+        const BatchValidity labels = check_validity(c, *moved, qs, tolerance, base, threads, true);
+        for (std::size_t r = 0; r < exact.size(); ++r) {
+          EXPECT_TRUE(r < fast.size() && same(fast[r], exact[r])) << "row " << r << " threads " << threads;
+          EXPECT_TRUE(r < labels.within.size() && (labels.within[r] != 0) == exact[r].within) << "row " << r;
+        }
+      }
+      const SpherePrefilter& p = c.sphere_prefilter();
+      const auto placed = p.scene(c, *moved, base, tolerance);
+      const auto scratch = p.scratch();
+      const std::size_t dof = m.variable_count();
+      for (std::size_t r = 0; r < exact.size(); r += kPrefilterLanes) {
+        const std::size_t n = std::min(kPrefilterLanes, exact.size() - r);
+        bool free[kPrefilterLanes];
+        p.prove_free(std::span<const double>(qs).subspan(r * dof, n * dof), n, base, tolerance, *placed, *scratch,
+                     free);
+        for (std::size_t l = 0; l < n; ++l) {
+          proven_moved += free[l];
+          EXPECT_FALSE(free[l] && exact[r + l].within) << "row " << r + l << " proven free with the base";
+        }
+      }
+      if (::testing::Test::HasFailure()) {
+        ADD_FAILURE() << "robot " << k << " at tolerance " << tolerance << ":\n" << urdf;
+        return;
+      }
+    }
+  }
+  std::printf("%d rows on %d of %d random robots: %d proven free (%d with the base), %d within\n", compared, used,
+              robots, proven, proven_moved, within);
+  EXPECT_GE(used, robots / 2);
+  // The prefilter is exercised both ways: rows it proves free, rows it sends on.
+  EXPECT_GT(proven, compared / 10);
+  EXPECT_GT(proven_moved, compared / 10);
+  EXPECT_GT(within, compared / 10);
 }
 
 TEST(SpherePrefilter, BadInputsAnswerAsTheExactCheck) {
