@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <optional>
 #include <utility>
 
 #include <gtest/gtest.h>
@@ -407,6 +408,66 @@ TEST(RobotMotionCheck, SmallArmMatchesDenseSampling) {
   if (testing::scaled(80) >= 80) {
     EXPECT_GT(hits, 10);
     EXPECT_GT(misses, 5);
+  }
+}
+
+// Random robots (robot_test::random_robot_urdf: prismatic and mimic joints
+// about odd axes, a branch, fixed links in mid-chain, shapes far from their
+// joints; the pairs that always touch allowed, as an SRDF does) among a
+// box, a ball and a cylinder: the continuous check against dense sampling,
+// self pairs and objects alike.
+TEST(RobotMotionCheck, RandomRobotsMatchDenseSampling) {
+  Rng rng(337);
+  const int robots = std::max(3, testing::scaled(12));
+  const int segments = std::max(4, testing::scaled(12));
+  int hits = 0, misses = 0, used = 0;
+  for (int k = 0; k < robots; ++k) {
+    const std::string urdf = robot_test::random_robot_urdf(rng);
+    const RobotModel m = parse_urdf(urdf, ".", {}, "random robot " + std::to_string(k));
+    const RobotGeometry geometry(m, robot_test::options(MeshMode::convex_hull, k % 3 == 2 ? 0.004 : 0.0));
+    const SceneChecker c(geometry, robot_test::always_near_allowed(geometry, m, rng));
+    Environment env;
+    const auto somewhere = [&] {
+      return Transform{rng.pose(0.0).R, rng.uniform_vec(Vec3(-0.6, -0.6, -0.1), Vec3(0.6, 0.6, 0.8))};
+    };
+    env.add("box", Box(rng.uniform_vec(0.05, 0.4)), somewhere());
+    env.add("ball", Sphere(rng.uniform(0.03, 0.15)), somewhere());
+    env.add("post", Cylinder(rng.uniform(0.01, 0.08), rng.uniform(0.2, 0.8)), somewhere());
+    RobotState st;
+    // Segments between collision-free configurations; a robot that has
+    // too few of them (its links always meet the objects) is skipped.
+    const auto clear_q = [&]() -> std::optional<std::vector<double>> {
+      std::vector<double> q(m.variable_count());
+      for (int attempt = 0; attempt < 200; ++attempt) {
+        for (std::size_t v = 0; v < q.size(); ++v) {
+          const Joint& jt = m.joint(m.variable_joint(v));
+          q[v] = rng.uniform(jt.lower, jt.upper);
+        }
+        if (!robot_test::hits_at(c, q, env, 0.0, st)) return q;
+      }
+      return std::nullopt;
+    };
+    std::vector<std::pair<std::vector<double>, std::vector<double>>> ends;
+    while (static_cast<int>(ends.size()) < segments) {
+      auto a = clear_q(), b = clear_q();
+      if (!a || !b) break;
+      ends.emplace_back(std::move(*a), std::move(*b));
+    }
+    if (static_cast<int>(ends.size()) < segments) continue;
+    ++used;
+    const auto [h, n] = expect_dense_agreement(c, env, segments, [&](int i) { return ends[static_cast<std::size_t>(i)]; });
+    hits += h;
+    misses += n;
+    if (::testing::Test::HasFailure()) {
+      ADD_FAILURE() << "robot " << k << ":\n" << urdf;
+      return;
+    }
+  }
+  std::printf("%d of %d random robots: %d segments collide, %d stay clear\n", used, robots, hits, misses);
+  EXPECT_GE(used, robots / 2);
+  if (testing::scaled(12) >= 12) {
+    EXPECT_GT(hits, 10);
+    EXPECT_GT(misses, 10);
   }
 }
 

@@ -3,14 +3,17 @@
 // temporary directory, error-message expectations, and random robots.
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include <proxima/query.hpp>
 #include <proxima/robot/link_geometry.hpp>
 #include <proxima/robot/scene_checker.hpp>
 #include <proxima/robot/urdf.hpp>
@@ -132,6 +135,41 @@ inline std::string random_robot_urdf(testing::Rng& rng) {
   links += link("branch");
   joints += joint("j_branch", "revolute", "l0", "branch");
   return "<robot name=\"random\">" + links + joints + "</robot>";
+}
+
+/// As a robot's SRDF does: every parent–child pair allowed, and every other
+/// self pair whose links' shapes (primitives or hulls) are within `near` m
+/// of each other at each of `samples` configurations uniform within the
+/// limits (pairs that always touch).
+inline robot::AllowedCollisionMatrix always_near_allowed(const robot::RobotGeometry& geometry,
+                                                         const robot::RobotModel& m, testing::Rng& rng,
+                                                         int samples = 64, double near = 0.01) {
+  robot::AllowedCollisionMatrix acm = robot::AllowedCollisionMatrix::adjacent(m);
+  const robot::SceneChecker all(geometry, acm);
+  std::vector<int> count(all.self_pairs().size(), 0);
+  std::vector<double> q(m.variable_count());
+  for (int n = 0; n < samples; ++n) {
+    for (std::size_t v = 0; v < q.size(); ++v) {
+      const robot::Joint& jt = m.joint(m.variable_joint(v));
+      q[v] = rng.uniform(jt.lower, jt.upper);
+    }
+    const robot::RobotState s = all.state(q);
+    for (std::size_t k = 0; k < count.size(); ++k) {
+      const auto [a, b] = all.self_pairs()[k];
+      const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+      double least = std::numeric_limits<double>::infinity();
+      for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i)
+        for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j) {
+          const Shape* sa = geometry.link(ua).shapes[i - s.shape_begin[ua]].shape();
+          const Shape* sb = geometry.link(ub).shapes[j - s.shape_begin[ub]].shape();
+          if (sa && sb) least = std::min(least, proxima::distance(*sa, s.shape_poses[i], *sb, s.shape_poses[j]).distance);
+        }
+      count[k] += least <= near;
+    }
+  }
+  for (std::size_t k = 0; k < count.size(); ++k)
+    if (count[k] == samples) acm.set_allowed(all.self_pairs()[k].first, all.self_pairs()[k].second);
+  return acm;
 }
 
 /// tests/data/robots, found from this header's own path so that the test

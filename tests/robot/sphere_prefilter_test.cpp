@@ -630,31 +630,13 @@ TEST(SpherePrefilter, SameAnswersOnRandomRobots) {
     const RobotModel m = parse_urdf(urdf, ".", {}, "random robot " + std::to_string(k));
     const double margin = k % 3 == 2 ? 0.004 : 0.0;
     const RobotGeometry geometry(m, robot_test::options(MeshMode::convex_hull, margin));
-    const std::vector<double> samples = uniform_rows(SceneChecker(geometry, AllowedCollisionMatrix(m.links().size())),
-                                                     64, rng);
-    AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(m);
-    {
-      const SceneChecker all(geometry, acm);
-      const Environment none;
-      const PreparedEnvironment empty(none);
-      std::vector<int> near(all.self_pairs().size(), 0);
-      for (std::size_t r = 0; r < 64; ++r) {
-        const RobotState st = all.state(std::span<const double>(samples).subspan(r * m.variable_count(),
-                                                                                m.variable_count()));
-        for (std::size_t p = 0; p < near.size(); ++p) {
-          const auto [a, b] = all.self_pairs()[p];
-          near[p] += pair_distance(all, empty, st, a, b, true) <= 0.01;
-        }
-      }
-      for (std::size_t p = 0; p < near.size(); ++p)
-        if (near[p] == 64) acm.set_allowed(all.self_pairs()[p].first, all.self_pairs()[p].second);
-    }
-    const SceneChecker c(geometry, acm);
+    const SceneChecker c(geometry, robot_test::always_near_allowed(geometry, m, rng));
+    const std::vector<double> samples = uniform_rows(c, 64, rng);
     ASSERT_TRUE(c.sphere_prefilter().available()) << urdf;
     std::optional<PreparedEnvironment> env, moved;
     // The robot and its scene again, both placed by a random base pose.
     const Transform base = rng.pose(1.0);
-    for (int attempt = 0; attempt < 10 && !env; ++attempt) {
+    for (int attempt = 0; attempt < 20 && !env; ++attempt) {
       Environment scene;
       const int objects = static_cast<int>(rng.uniform(2.0, 6.0));
       for (int o = 0; o < objects; ++o) {
@@ -676,7 +658,7 @@ TEST(SpherePrefilter, SameAnswersOnRandomRobots) {
                                                                                m.variable_count())),
                               scene, tolerance)
                       .within;
-        mixed &= hits >= 8 && hits <= 48;
+        mixed &= hits >= 4 && hits <= 56;
       }
       if (mixed) {
         env.emplace(scene);
