@@ -179,6 +179,46 @@ TEST(RobotSceneChecker, SmallArmMatchesBruteForce) {
   }
 }
 
+// Random robots (robot_test::random_robot_urdf: prismatic and mimic joints
+// about odd axes, a branch, fixed links in mid-chain, one or two
+// primitives a link), with and without a margin, among random objects and
+// sometimes a floor: every answer is brute force's over all shape pairs.
+TEST(RobotSceneChecker, RandomRobotsMatchBruteForce) {
+  Rng rng(77);
+  const int robots = std::max(4, scaled(16)), draws = std::max(10, scaled(40));
+  int colliding = 0, compared = 0;
+  for (int k = 0; k < robots; ++k) {
+    const std::string urdf = robot_test::random_robot_urdf(rng);
+    const RobotModel m = parse_urdf(urdf, ".", {}, "random robot " + std::to_string(k));
+    GeometryOptions o;
+    o.margin = k % 2 == 1 ? 0.005 : 0.0;
+    const SceneChecker c(RobotGeometry(m, o), AllowedCollisionMatrix::adjacent(m));
+    Environment env;
+    const auto somewhere = [&] {
+      return Transform{rng.pose(0.0).R, rng.uniform_vec(Vec3(-0.6, -0.6, -0.1), Vec3(0.6, 0.6, 0.8))};
+    };
+    env.add("box", Box(rng.uniform_vec(0.05, 0.4)), somewhere());
+    env.add("ball", Sphere(rng.uniform(0.03, 0.15)), somewhere());
+    env.add("post", Cylinder(rng.uniform(0.01, 0.08), rng.uniform(0.2, 0.8)), somewhere());
+    if (k % 3 == 0) env.add("floor", Halfspace(Vec3::UnitZ(), rng.uniform(-0.3, 0.0)), Transform::identity());
+    std::vector<double> q(m.variable_count());
+    for (int n = 0; n < draws; ++n) {
+      for (std::size_t v = 0; v < q.size(); ++v) {
+        const Joint& jt = m.joint(m.variable_joint(v));
+        q[v] = rng.uniform(jt.lower, jt.upper);
+      }
+      colliding += compare_with_brute_force(c, q, env, 1e-9);
+      ++compared;
+    }
+    if (::testing::Test::HasFailure()) {
+      ADD_FAILURE() << "robot " << k << ":\n" << urdf;
+      return;
+    }
+  }
+  EXPECT_GT(colliding, compared / 10);
+  EXPECT_LT(colliding, compared);
+}
+
 TEST(RobotSceneChecker, ARefilledStateEqualsAFreshOne) {
   const SceneChecker c = small_arm_checker();
   Rng rng(77);
