@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -64,12 +65,13 @@ inline std::string folding_urdf(double m1, double l1, double w1, double m3, doub
 // (multiplier and offset), and one or two boxes, cylinders or spheres per
 // link at random offsets: what the shipped arms never show the prefilter
 // (folded fixed links in mid-chain, prismatic tables, odd axes, shapes far
-// from their joint).
-inline std::string random_robot_urdf(testing::Rng& rng) {
+// from their joint). `boxes_only`: every shape a box.
+inline std::string random_robot_urdf(testing::Rng& rng, bool boxes_only = false) {
   const auto vec = [&](const Vec3& v) { return exact(v.x()) + " " + exact(v.y()) + " " + exact(v.z()); };
   const auto shape = [&]() {
     std::string g;
-    switch (static_cast<int>(rng.uniform(0.0, 3.0))) {
+    const int kind = static_cast<int>(rng.uniform(0.0, 3.0));
+    switch (boxes_only ? 0 : kind) {
       case 0: g = "<box size=\"" + vec(rng.uniform_vec(0.02, 0.14)) + "\"/>"; break;
       case 1: g = "<cylinder radius=\"" + exact(rng.uniform(0.01, 0.05)) + "\" length=\"" +
                   exact(rng.uniform(0.04, 0.2)) + "\"/>"; break;
@@ -140,10 +142,10 @@ inline std::string random_robot_urdf(testing::Rng& rng) {
 /// As a robot's SRDF does: every parent–child pair allowed, and every other
 /// self pair whose links' shapes (primitives or hulls) are within `near` m
 /// of each other at each of `samples` configurations uniform within the
-/// limits (pairs that always touch).
+/// limits (pairs that always touch), or at a share `often` of them or more.
 inline robot::AllowedCollisionMatrix always_near_allowed(const robot::RobotGeometry& geometry,
                                                          const robot::RobotModel& m, testing::Rng& rng,
-                                                         int samples = 64, double near = 0.01) {
+                                                         int samples = 64, double near = 0.01, double often = 1.0) {
   robot::AllowedCollisionMatrix acm = robot::AllowedCollisionMatrix::adjacent(m);
   const robot::SceneChecker all(geometry, acm);
   std::vector<int> count(all.self_pairs().size(), 0);
@@ -168,7 +170,7 @@ inline robot::AllowedCollisionMatrix always_near_allowed(const robot::RobotGeome
     }
   }
   for (std::size_t k = 0; k < count.size(); ++k)
-    if (count[k] == samples) acm.set_allowed(all.self_pairs()[k].first, all.self_pairs()[k].second);
+    if (count[k] >= std::min(samples, static_cast<int>(std::ceil(often * samples)))) acm.set_allowed(all.self_pairs()[k].first, all.self_pairs()[k].second);
   return acm;
 }
 
