@@ -176,6 +176,7 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
     detail::PairDistance best;
     best.distance = kInf;
     Status status = Status::ok;
+    bool dropped = false;  // some shape pair only known to be at least `limit` apart
     const auto ul = static_cast<std::size_t>(p.link);
     const auto& shapes = geometry_.link(p.link).shapes;
     const std::size_t per_shape = p.self ? geometry_.link(p.other).shapes.size() : 1;
@@ -185,10 +186,14 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
       auto one = [&](const detail::Geometry& gj, const Transform& pj, const Aabb& box, std::size_t j,
                      auto&& oriented_gap) {
         const double limit = std::min(bound, best.distance);
-        if (broad::box_gap(st.shape_boxes[i], box) >= limit || oriented_gap() >= limit) return;
+        if (broad::box_gap(st.shape_boxes[i], box) >= limit || oriented_gap() >= limit) {
+          dropped = true;
+          return;
+        }
         ++out.distance_queries;
         const detail::PairDistance d = detail::distance_pair(gi, st.shape_poses[i], gj, pj, limit, row + j);
         if (status == Status::ok) status = d.status;
+        dropped |= d.distance == kInf;
         if (d.distance < best.distance) best = d;
       };
       if (p.self) {
@@ -203,6 +208,12 @@ MotionCheck SceneChecker::motion_near(std::span<const double> q0, std::span<cons
             [&] { return shape_gap(st, i, obj); });
       }
     }
+    // A shape pair left out at `limit`, or whose query stopped there, is
+    // only known to be at least that far. Another's exact distance beyond
+    // `bound` is then not the pair's (the one left out may be nearer, down
+    // to `bound`): the pair is only known to be beyond `bound`, as when
+    // every shape pair was left out.
+    if (dropped && best.distance > bound) best = detail::PairDistance{};
     best.status = status;
     return best;
   };

@@ -78,7 +78,10 @@ double self_pair_clearance(const SceneChecker& checker, const RobotState& s, std
       else beyond = std::min(beyond, bound);  // proven farther than the bound
     }
   }
-  if (d > 0.0) return std::isinf(d) ? std::max(beyond, exact_within) : d;
+  // d is exact below exact_within: every shape pair left out was at least
+  // as far. Beyond it, a pair left out at exact_within may be nearer than
+  // d, so only the smaller of the two is a lower bound.
+  if (d > 0.0) return d < exact_within ? d : std::max(std::min(d, beyond), exact_within);
   double deepest = 0.0;
   for (std::size_t i = s.shape_begin[la]; i < s.shape_begin[la + 1]; ++i) {
     const Shape* a = links[la].shapes[i - s.shape_begin[la]].shape();

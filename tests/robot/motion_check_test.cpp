@@ -471,6 +471,32 @@ TEST(RobotMotionCheck, RandomRobotsMatchDenseSampling) {
   }
 }
 
+// A random robot the test above found a miss on (tests/data/robots/random):
+// link l2 has two shapes; one shape pair with l0 was left out at the
+// step's bound while the other's exact distance beyond it was taken for
+// the pair's, so the check stepped past where l0 and l2 come within 1 cm.
+TEST(RobotMotionCheck, ALinkPairWithAShapePairLeftOutIsNoFartherThanTheBound) {
+  const RobotModel m = load_urdf(robot_test::robots_dir() / "random" / "two_shape_link.urdf");
+  const SceneChecker c(RobotGeometry(m, robot_test::options(MeshMode::convex_hull, 0.004)),
+                       AllowedCollisionMatrix::adjacent(m));
+  const Environment none;
+  const std::vector<std::pair<std::vector<double>, std::vector<double>>> segments = {
+      {{1.36797759940754, 0.4761133546314199, 0.42998926540198257, 0.26124597381354886, -1.5638904510511786},
+       {1.4316866402251642, 0.32873741383948918, 0.068506302904970173, -0.240546768084553, -0.34670242511366878}},
+      {{0.35750964878369623, 0.49352611625958931, 1.7106831804631764, 0.84084596201276951, -2.3630831637370373},
+       {1.4260550400664223, 0.39213456476362429, -1.9099441150752858, -0.19313943190143545, -2.3458982149356618}}};
+  for (const auto& [q0, q1] : segments) {
+    MotionCheckOptions o;
+    o.clearance = 0.01;
+    const MotionCheck mc = c.check_motion(q0, q1, none, o);
+    const robot_test::DenseHit truth = robot_test::dense_first_hit(c, q0, q1, none, 0.01, 3000);
+    ASSERT_TRUE(truth.hit);
+    EXPECT_TRUE(mc.collide);
+    EXPECT_LE(mc.s, truth.first);
+    EXPECT_EQ(mc.pair.link_name + "/" + mc.pair.other_name, "l0/l2");
+  }
+}
+
 TEST(RobotMotionCheck, BadInputIsInvalidWithAMessage) {
   const SceneChecker c = planar_checker();
   const Environment env = ball_at(Vec3(0.5, 0.5, 0.0), 0.05);

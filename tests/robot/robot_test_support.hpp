@@ -111,7 +111,7 @@ inline std::string random_robot_urdf(testing::Rng& rng, bool boxes_only = false)
       j += "<limit lower=\"" + exact(lo) + "\" upper=\"" + exact(hi) + "\" effort=\"1\" velocity=\"1\"/>";
       // One revolute joint may follow an earlier one (a gripper's second finger).
       if (!revolute.empty() && rng.uniform(0.0, 1.0) < 0.25)
-        j += "<mimic joint=\"" + revolute.front() + "\" multiplier=\"" + exact(rng.uniform(-1.5, 1.5)) +
+        j += "<mimic joint=\"" + revolute.front() + "\" multiplier=\"" + exact(rng.uniform(-3.0, 3.0)) +
              "\" offset=\"" + exact(rng.uniform(-0.5, 0.5)) + "\"/>";
       else
         revolute.push_back(name);

@@ -23,6 +23,7 @@
 #include "closed_loop.hpp"
 #include "minkowski_oracle.hpp"
 #include "robot_test_support.hpp"
+#include "support/test_shapes.hpp"
 
 namespace proxima::robot {
 namespace {
@@ -502,6 +503,62 @@ TEST(SceneWatchdog, InsideTheTablePushingDeeperStopsAndBackingOutIsAllowed) {
   }
   // Stopping while inside (no longer moving out) is a stop again.
   EXPECT_EQ(dog.update({t, q}).level, WatchdogLevel::stop);
+}
+
+// The self channels of random robots (robot_test::random_robot_urdf, one
+// or two primitives a link) with exact_within set: each reads its pair's
+// distance (brute force over the shape pairs) where that is below
+// exact_within, else a lower bound on it of at least exact_within.
+TEST(SceneClearances, SelfChannelsBeyondExactWithinAreLowerBounds) {
+  testing::Rng rng(53);
+  const int robots = std::max(4, testing::scaled(16)), draws = std::max(10, testing::scaled(60));
+  int exact = 0, bounded = 0;
+  for (int k = 0; k < robots; ++k) {
+    const std::string urdf = robot_test::random_robot_urdf(rng);
+    const RobotModel m = parse_urdf(urdf, ".", {}, "random robot " + std::to_string(k));
+    const SceneChecker c(RobotGeometry(m, robot_test::options(MeshMode::convex_hull, k % 2 == 1 ? 0.004 : 0.0)),
+                         AllowedCollisionMatrix::adjacent(m));
+    SceneClearanceOptions o;
+    o.environment = false;
+    o.exact_within = rng.uniform(0.02, 0.12);
+    const SceneClearances channels = scene_clearances(c, Environment{}, o);
+    ASSERT_EQ(channels.channels, c.self_pairs().size());
+    std::vector<double> q(m.variable_count()), read(channels.channels);
+    for (int n = 0; n < draws; ++n) {
+      for (std::size_t v = 0; v < q.size(); ++v) {
+        const Joint& jt = m.joint(m.variable_joint(v));
+        q[v] = rng.uniform(jt.lower, jt.upper);
+      }
+      channels.fn(q, read);
+      const RobotState s = c.state(q);
+      for (std::size_t k2 = 0; k2 < channels.channels; ++k2) {
+        const auto [a, b] = c.self_pairs()[k2];
+        double truth = std::numeric_limits<double>::infinity();
+        for (std::size_t i = s.shape_begin[static_cast<std::size_t>(a)]; i < s.shape_begin[static_cast<std::size_t>(a) + 1]; ++i)
+          for (std::size_t j = s.shape_begin[static_cast<std::size_t>(b)]; j < s.shape_begin[static_cast<std::size_t>(b) + 1]; ++j)
+            truth = std::min(truth, proxima::distance(*c.geometry().link(a).shapes[i - s.shape_begin[static_cast<std::size_t>(a)]].shape(),
+                                                      s.shape_poses[i],
+                                                      *c.geometry().link(b).shapes[j - s.shape_begin[static_cast<std::size_t>(b)]].shape(),
+                                                      s.shape_poses[j])
+                                         .distance);
+        if (truth <= 0.0) continue;  // overlapping: a depth, tested elsewhere
+        if (truth < o.exact_within) {
+          ++exact;
+          EXPECT_NEAR(read[k2], truth, 1e-9) << channels.names[k2] << " robot " << k;
+        } else {
+          ++bounded;
+          EXPECT_GE(read[k2], o.exact_within) << channels.names[k2] << " robot " << k;
+          EXPECT_LE(read[k2], truth + 1e-9) << channels.names[k2] << " robot " << k << ": not a lower bound";
+        }
+      }
+    }
+    if (::testing::Test::HasFailure()) {
+      ADD_FAILURE() << urdf;
+      return;
+    }
+  }
+  EXPECT_GT(exact, 0);
+  EXPECT_GT(bounded, 0);
 }
 
 }  // namespace
