@@ -426,13 +426,7 @@ TEST(RobotMotionCheck, RandomRobotsMatchDenseSampling) {
     const RobotModel m = parse_urdf(urdf, ".", {}, "random robot " + std::to_string(k));
     const RobotGeometry geometry(m, robot_test::options(MeshMode::convex_hull, k % 3 == 2 ? 0.004 : 0.0));
     const SceneChecker c(geometry, robot_test::always_near_allowed(geometry, m, rng));
-    Environment env;
-    const auto somewhere = [&] {
-      return Transform{rng.pose(0.0).R, rng.uniform_vec(Vec3(-0.6, -0.6, -0.1), Vec3(0.6, 0.6, 0.8))};
-    };
-    env.add("box", Box(rng.uniform_vec(0.05, 0.4)), somewhere());
-    env.add("ball", Sphere(rng.uniform(0.03, 0.15)), somewhere());
-    env.add("post", Cylinder(rng.uniform(0.01, 0.08), rng.uniform(0.2, 0.8)), somewhere());
+    Environment env = robot_test::random_objects(rng);
     RobotState st;
     // Segments between collision-free configurations; a robot that has
     // too few of them (its links always meet the objects) is skipped.

@@ -139,6 +139,19 @@ inline std::string random_robot_urdf(testing::Rng& rng, bool boxes_only = false)
   return "<robot name=\"random\">" + links + joints + "</robot>";
 }
 
+/// A box, a ball and a post (a cylinder) of random sizes at random poses
+/// about a random robot's base, for random_robot_urdf's robots.
+inline robot::Environment random_objects(testing::Rng& rng) {
+  robot::Environment env;
+  const auto somewhere = [&] {
+    return Transform{rng.pose(0.0).R, rng.uniform_vec(Vec3(-0.6, -0.6, -0.1), Vec3(0.6, 0.6, 0.8))};
+  };
+  env.add("box", Box(rng.uniform_vec(0.05, 0.4)), somewhere());
+  env.add("ball", Sphere(rng.uniform(0.03, 0.15)), somewhere());
+  env.add("post", Cylinder(rng.uniform(0.01, 0.08), rng.uniform(0.2, 0.8)), somewhere());
+  return env;
+}
+
 /// As a robot's SRDF does: every parent–child pair allowed, and every other
 /// self pair whose links' shapes (primitives or hulls) are within `near` m
 /// of each other at each of `samples` configurations uniform within the

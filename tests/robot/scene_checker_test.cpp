@@ -193,13 +193,7 @@ TEST(RobotSceneChecker, RandomRobotsMatchBruteForce) {
     GeometryOptions o;
     o.margin = k % 2 == 1 ? 0.005 : 0.0;
     const SceneChecker c(RobotGeometry(m, o), AllowedCollisionMatrix::adjacent(m));
-    Environment env;
-    const auto somewhere = [&] {
-      return Transform{rng.pose(0.0).R, rng.uniform_vec(Vec3(-0.6, -0.6, -0.1), Vec3(0.6, 0.6, 0.8))};
-    };
-    env.add("box", Box(rng.uniform_vec(0.05, 0.4)), somewhere());
-    env.add("ball", Sphere(rng.uniform(0.03, 0.15)), somewhere());
-    env.add("post", Cylinder(rng.uniform(0.01, 0.08), rng.uniform(0.2, 0.8)), somewhere());
+    Environment env = robot_test::random_objects(rng);
     if (k % 3 == 0) env.add("floor", Halfspace(Vec3::UnitZ(), rng.uniform(-0.3, 0.0)), Transform::identity());
     std::vector<double> q(m.variable_count());
     for (int n = 0; n < draws; ++n) {
