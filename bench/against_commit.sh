@@ -42,7 +42,8 @@ c++ -O2 -std=c++20 -I"$work/src/include" -I"$work/build/generated/include" -isys
   -lqhull_r -ltinyxml2 -lassimp -lyaml-cpp -lpthread -o "$then_bin"
 
 args=("$data/$robot.urdf" "$data/$robot.srdf" "$data/scenes/$scene.yaml" --rows "$rows")
-echo "$robot in $scene, $rows uniform rows, one thread; $(date -u '+%Y-%m-%d %H:%M UTC'); $(lscpu | sed -n 's/^Model name: *//p')"
+cpu=$(lscpu | sed -n 's/^Model name: *//p')
+echo "$robot in $scene, $rows uniform rows, one thread; $(date -u '+%Y-%m-%d %H:%M UTC'); $cpu"
 printf '%-6s %-14s %-14s %-14s %-10s %-10s\n' round "$commit exact" "now exact" "now batch" "speed-up" "labels"
 for r in $(seq "$rounds"); do
   t=$("$then_bin" "${args[@]}")

@@ -39,7 +39,8 @@ bool holds_bool(const py::handle& value) {
 DoubleArray numbers_only(const py::handle& value, const std::string& name, const std::string& expected) {
   const py::array any = py::array::ensure(value);
   if (!any) type_error(name + ": expected " + expected + ", got " + type_name(value));
-  if (holds_bool(value)) type_error(name + ": expected " + expected + ", got a " + type_name(value) + " holding a bool");
+  if (holds_bool(value))
+    type_error(name + ": expected " + expected + ", got a " + type_name(value) + " holding a bool");
   const char kind = any.dtype().kind();
   if (any.size() > 0 && kind != 'f' && kind != 'i' && kind != 'u')
     type_error(name + ": expected " + expected + ", got an array of dtype " + std::string(py::str(any.dtype())));

@@ -478,7 +478,8 @@ void bind_robot(py::module_& m) {
            "Is any checked pair within `tolerance` (m)? Stops at the first -> RobotTolerance.")
       .def("check_motion", &check_motion, py::arg("q0"), py::arg("q1"), py::kw_only(), py::arg("clearance") = 0.0,
            py::arg("accuracy") = robot::MotionCheckOptions{}.accuracy,
-           py::arg("max_iterations") = robot::MotionCheckOptions{}.max_iterations, py::arg("self_pairs").noconvert() = true,
+           py::arg("max_iterations") = robot::MotionCheckOptions{}.max_iterations,
+           py::arg("self_pairs").noconvert() = true,
            py::arg("base") = py::none(),
            "Continuous check of the straight joint-space segment q0 -> q1 (every point of it, not samples; "
            "conservative advancement) -> MotionCheck. A bad clearance, accuracy or q answers status "

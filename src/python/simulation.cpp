@@ -223,7 +223,8 @@ void bind_simulation(py::module_& m) {
           },
           py::arg("name"), py::arg("shape"), py::arg("pose") = py::none(), py::kw_only(),
           py::arg("density") = py::none(), py::arg("mass") = py::none(), py::arg("static").noconvert() = false,
-          py::arg("kinematic").noconvert() = false, py::arg("velocity") = py::none(), py::arg("angular_velocity") = py::none(),
+          py::arg("kinematic").noconvert() = false, py::arg("velocity") = py::none(),
+          py::arg("angular_velocity") = py::none(),
           py::arg("max_contacts") = py::none(),
           "Adds a body and returns its index: dynamic (density kg/m³ or mass kg, the shape's inertia; a mesh's "
           "enclosed solid, so an open mesh needs static=True or kinematic=True), static, or kinematic (at rest "

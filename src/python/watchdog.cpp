@@ -200,7 +200,8 @@ void bind_watchdog(py::module_& m) {
       .def(py::init(&make_watchdog), py::arg("checker"), py::kw_only(), py::arg("tool") = py::none(),
            py::arg("stop") = 0.01, py::arg("slow") = 0.10, py::arg("warn") = 0.20, py::arg("horizon") = 0.5,
            py::arg("path_steps") = 10, py::arg("stale_after") = 0.1, py::arg("stop_after") = 0.3,
-           py::arg("self_pairs").noconvert() = true, py::arg("environment").noconvert() = true, py::arg("angle_tolerance") = 0.02,
+           py::arg("self_pairs").noconvert() = true, py::arg("environment").noconvert() = true,
+           py::arg("angle_tolerance") = 0.02,
            py::arg("length_tolerance") = 0.002, py::arg("speed_tolerance") = 1.5, py::arg("thresholds") = py::none(),
            py::arg("program_tolerance") = 0.05, py::arg("program_fallback") = 0.2,
            "Watchdog(checker, *, tool=None (a link for the Cartesian motion model), stop=0.01, slow=0.10, warn=0.20 "

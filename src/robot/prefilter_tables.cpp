@@ -613,7 +613,8 @@ void SpherePrefilter::build_tables(const SceneChecker& checker, Data& d) {
   }
   parallel_for(jobs.size(), 0, [&](std::size_t begin, std::size_t end, int) {
     for (std::size_t i = begin; i < end; ++i)
-      jobs[i].made->at({jobs[i].link, jobs[i].step}) = sweep(checker.geometry().link(jobs[i].link).shapes, jobs[i].line);
+      jobs[i].made->at({jobs[i].link, jobs[i].step}) =
+          sweep(checker.geometry().link(jobs[i].link).shapes, jobs[i].line);
   });
   const auto swept = [](const std::map<std::pair<int, int>, Swept>& made, int link, int step) -> const Swept* {
     const Swept& s = made.at({link, step});

@@ -79,9 +79,9 @@ double self_pair_clearance(const SceneChecker& checker, const RobotState& s, std
     }
   }
   // d is exact below exact_within: every shape pair left out was at least
-  // as far. Beyond it, a pair left out at exact_within may be nearer than
-  // d, so only the smaller of the two is a lower bound.
-  if (d > 0.0) return d < exact_within ? d : std::max(std::min(d, beyond), exact_within);
+  // as far. Beyond it, a pair left out at exact_within (beyond ≥ it) may be
+  // nearer than d, so only the smaller of the two is a lower bound.
+  if (d > 0.0) return d < exact_within ? d : std::min(d, beyond);
   double deepest = 0.0;
   for (std::size_t i = s.shape_begin[la]; i < s.shape_begin[la + 1]; ++i) {
     const Shape* a = links[la].shapes[i - s.shape_begin[la]].shape();

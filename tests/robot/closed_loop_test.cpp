@@ -166,7 +166,8 @@ int campaign(const SceneChecker& checker, const Environment& env, const std::str
 }
 
 // A shipped robot in its cage: every run finds its start and jog.
-void shipped_campaign(const std::string& robot, const std::vector<std::size_t>& arm, const char* tool, unsigned seed) {
+void shipped_campaign(const std::string& robot, const std::vector<std::size_t>& arm, const char* tool,
+                      unsigned seed) {
   const SceneChecker checker = robot_test::shipped_checker(robot, MeshMode::convex_hull);
   EXPECT_EQ(campaign(checker, loop_scene(robot, "cage_scene0001"), robot, arm, tool, seed, loop_runs(), true),
             loop_runs());
@@ -203,10 +204,7 @@ TEST(ClosedLoop, RandomRobotsJogsStopClearOfRandomBoxes) {
     Environment env;
     std::vector<double> q(m.variable_count());
     for (int o = 0; o < 3; ++o) {
-      for (std::size_t v = 0; v < q.size(); ++v) {
-        const Joint& jt = m.joint(m.variable_joint(v));
-        q[v] = rng.uniform(jt.lower, jt.upper);
-      }
+      robot_test::uniform_joints(m, rng, q);
       const RobotState s = checker.state(q);
       const auto link = static_cast<std::size_t>(rng.uniform(1.0, static_cast<double>(m.links().size())));
       const Vec3 near = s.link_poses[link].p + rng.uniform(0.15, 0.3) * rng.unit_vector();

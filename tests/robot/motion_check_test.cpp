@@ -433,10 +433,7 @@ TEST(RobotMotionCheck, RandomRobotsMatchDenseSampling) {
     const auto clear_q = [&]() -> std::optional<std::vector<double>> {
       std::vector<double> q(m.variable_count());
       for (int attempt = 0; attempt < 200; ++attempt) {
-        for (std::size_t v = 0; v < q.size(); ++v) {
-          const Joint& jt = m.joint(m.variable_joint(v));
-          q[v] = rng.uniform(jt.lower, jt.upper);
-        }
+        robot_test::uniform_joints(m, rng, q);
         if (!robot_test::hits_at(c, q, env, 0.0, st)) return q;
       }
       return std::nullopt;
@@ -449,7 +446,8 @@ TEST(RobotMotionCheck, RandomRobotsMatchDenseSampling) {
     }
     if (static_cast<int>(ends.size()) < segments) continue;
     ++used;
-    const auto [h, n] = expect_dense_agreement(c, env, segments, [&](int i) { return ends[static_cast<std::size_t>(i)]; });
+    const auto [h, n] =
+        expect_dense_agreement(c, env, segments, [&](int i) { return ends[static_cast<std::size_t>(i)]; });
     hits += h;
     misses += n;
     if (::testing::Test::HasFailure()) {

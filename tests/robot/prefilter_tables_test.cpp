@@ -72,10 +72,7 @@ TableCounts expect_tables_bound(const SceneChecker& c, int draws, Rng& rng, cons
   }
   std::vector<double> q(dof);
   for (int draw = 0; draw < draws; ++draw) {
-    for (std::size_t v = 0; v < dof; ++v) {
-      const Joint& jt = c.model().joint(c.model().variable_joint(v));
-      q[v] = rng.uniform(jt.lower, jt.upper);
-    }
+    robot_test::uniform_joints(c.model(), rng, q);
     const RobotState s = c.state(q);
     EXPECT_EQ(s.status, Status::ok) << name;
     if (s.status != Status::ok) return n;

@@ -139,6 +139,29 @@ inline std::string random_robot_urdf(testing::Rng& rng, bool boxes_only = false)
   return "<robot name=\"random\">" + links + joints + "</robot>";
 }
 
+/// Each joint variable of `m` uniform within its limits, in order, into q
+/// (sized for them).
+inline void uniform_joints(const robot::RobotModel& m, testing::Rng& rng, std::vector<double>& q) {
+  for (std::size_t v = 0; v < q.size(); ++v) {
+    const robot::Joint& jt = m.joint(m.variable_joint(v));
+    q[v] = rng.uniform(jt.lower, jt.upper);
+  }
+}
+
+/// The least distance between the shapes of links a and b at state s, by
+/// the distance query on every pair of them (links of primitives or hulls).
+inline double link_pair_distance(const robot::RobotGeometry& geometry, const robot::RobotState& s, int a, int b) {
+  const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
+  double least = std::numeric_limits<double>::infinity();
+  for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i)
+    for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j) {
+      const Shape* sa = geometry.link(a).shapes[i - s.shape_begin[ua]].shape();
+      const Shape* sb = geometry.link(b).shapes[j - s.shape_begin[ub]].shape();
+      if (sa && sb) least = std::min(least, proxima::distance(*sa, s.shape_poses[i], *sb, s.shape_poses[j]).distance);
+    }
+  return least;
+}
+
 /// A box, a ball and a post (a cylinder) of random sizes at random poses
 /// about a random robot's base, for random_robot_urdf's robots.
 inline robot::Environment random_objects(testing::Rng& rng) {
@@ -164,26 +187,16 @@ inline robot::AllowedCollisionMatrix always_near_allowed(const robot::RobotGeome
   std::vector<int> count(all.self_pairs().size(), 0);
   std::vector<double> q(m.variable_count());
   for (int n = 0; n < samples; ++n) {
-    for (std::size_t v = 0; v < q.size(); ++v) {
-      const robot::Joint& jt = m.joint(m.variable_joint(v));
-      q[v] = rng.uniform(jt.lower, jt.upper);
-    }
+    uniform_joints(m, rng, q);
     const robot::RobotState s = all.state(q);
     for (std::size_t k = 0; k < count.size(); ++k) {
       const auto [a, b] = all.self_pairs()[k];
-      const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
-      double least = std::numeric_limits<double>::infinity();
-      for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i)
-        for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j) {
-          const Shape* sa = geometry.link(ua).shapes[i - s.shape_begin[ua]].shape();
-          const Shape* sb = geometry.link(ub).shapes[j - s.shape_begin[ub]].shape();
-          if (sa && sb) least = std::min(least, proxima::distance(*sa, s.shape_poses[i], *sb, s.shape_poses[j]).distance);
-        }
-      count[k] += least <= near;
+      count[k] += link_pair_distance(geometry, s, a, b) <= near;
     }
   }
+  const int enough = std::min(samples, static_cast<int>(std::ceil(often * samples)));
   for (std::size_t k = 0; k < count.size(); ++k)
-    if (count[k] >= std::min(samples, static_cast<int>(std::ceil(often * samples)))) acm.set_allowed(all.self_pairs()[k].first, all.self_pairs()[k].second);
+    if (count[k] >= enough) acm.set_allowed(all.self_pairs()[k].first, all.self_pairs()[k].second);
   return acm;
 }
 

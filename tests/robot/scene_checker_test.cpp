@@ -197,10 +197,7 @@ TEST(RobotSceneChecker, RandomRobotsMatchBruteForce) {
     if (k % 3 == 0) env.add("floor", Halfspace(Vec3::UnitZ(), rng.uniform(-0.3, 0.0)), Transform::identity());
     std::vector<double> q(m.variable_count());
     for (int n = 0; n < draws; ++n) {
-      for (std::size_t v = 0; v < q.size(); ++v) {
-        const Joint& jt = m.joint(m.variable_joint(v));
-        q[v] = rng.uniform(jt.lower, jt.upper);
-      }
+      robot_test::uniform_joints(m, rng, q);
       colliding += compare_with_brute_force(c, q, env, 1e-9);
       ++compared;
     }

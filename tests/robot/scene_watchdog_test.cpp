@@ -525,22 +525,12 @@ TEST(SceneClearances, SelfChannelsBeyondExactWithinAreLowerBounds) {
     ASSERT_EQ(channels.channels, c.self_pairs().size());
     std::vector<double> q(m.variable_count()), read(channels.channels);
     for (int n = 0; n < draws; ++n) {
-      for (std::size_t v = 0; v < q.size(); ++v) {
-        const Joint& jt = m.joint(m.variable_joint(v));
-        q[v] = rng.uniform(jt.lower, jt.upper);
-      }
+      robot_test::uniform_joints(m, rng, q);
       channels.fn(q, read);
       const RobotState s = c.state(q);
       for (std::size_t k2 = 0; k2 < channels.channels; ++k2) {
         const auto [a, b] = c.self_pairs()[k2];
-        double truth = std::numeric_limits<double>::infinity();
-        for (std::size_t i = s.shape_begin[static_cast<std::size_t>(a)]; i < s.shape_begin[static_cast<std::size_t>(a) + 1]; ++i)
-          for (std::size_t j = s.shape_begin[static_cast<std::size_t>(b)]; j < s.shape_begin[static_cast<std::size_t>(b) + 1]; ++j)
-            truth = std::min(truth, proxima::distance(*c.geometry().link(a).shapes[i - s.shape_begin[static_cast<std::size_t>(a)]].shape(),
-                                                      s.shape_poses[i],
-                                                      *c.geometry().link(b).shapes[j - s.shape_begin[static_cast<std::size_t>(b)]].shape(),
-                                                      s.shape_poses[j])
-                                         .distance);
+        const double truth = robot_test::link_pair_distance(c.geometry(), s, a, b);
         if (truth <= 0.0) continue;  // overlapping: a depth, tested elsewhere
         if (truth < o.exact_within) {
           ++exact;
