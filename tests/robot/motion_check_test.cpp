@@ -416,15 +416,16 @@ TEST(RobotMotionCheck, SmallArmMatchesDenseSampling) {
 // joints; the pairs that always touch allowed, as an SRDF does) among a
 // box, a ball and a cylinder: the continuous check against dense sampling,
 // self pairs and objects alike.
-TEST(RobotMotionCheck, RandomRobotsMatchDenseSampling) {
-  Rng rng(337);
-  const int robots = std::max(3, testing::scaled(12));
-  const int segments = std::max(4, testing::scaled(12));
+// `meshes`: a folder for random_robot_urdf's meshes (none when empty), read
+// in `mode`.
+void expect_random_robots_match_dense_sampling(unsigned seed, int robots, int segments,
+                                               const std::filesystem::path& meshes, MeshMode mode) {
+  Rng rng(seed);
   int hits = 0, misses = 0, used = 0;
   for (int k = 0; k < robots; ++k) {
-    const std::string urdf = robot_test::random_robot_urdf(rng);
-    const RobotModel m = parse_urdf(urdf, ".", {}, "random robot " + std::to_string(k));
-    const RobotGeometry geometry(m, robot_test::options(MeshMode::convex_hull, k % 3 == 2 ? 0.004 : 0.0));
+    const std::string urdf = robot_test::random_robot_urdf(rng, false, meshes);
+    const RobotModel m = parse_urdf(urdf, meshes.empty() ? "." : meshes, {}, "random robot " + std::to_string(k));
+    const RobotGeometry geometry(m, robot_test::options(mode, k % 3 == 2 ? 0.004 : 0.0));
     const SceneChecker c(geometry, robot_test::always_near_allowed(geometry, m, rng));
     Environment env = robot_test::random_objects(rng);
     RobotState st;
@@ -461,6 +462,21 @@ TEST(RobotMotionCheck, RandomRobotsMatchDenseSampling) {
     EXPECT_GT(hits, 10);
     EXPECT_GT(misses, 10);
   }
+}
+
+TEST(RobotMotionCheck, RandomRobotsMatchDenseSampling) {
+  expect_random_robots_match_dense_sampling(337, std::max(3, testing::scaled(12)), std::max(4, testing::scaled(12)),
+                                            {}, MeshMode::convex_hull);
+}
+
+// The same with random meshes on the links (robot_test::random_mesh_obj:
+// bumpy, dented, some open), read as hulls and as raw surfaces.
+TEST(RobotMotionCheck, RandomMeshRobotsMatchDenseSampling) {
+  testing::TempDir dir;
+  for (const MeshMode mode : {MeshMode::convex_hull, MeshMode::triangle_mesh})
+    expect_random_robots_match_dense_sampling(mode == MeshMode::convex_hull ? 339 : 341,
+                                              std::max(3, testing::scaled(12)), std::max(4, testing::scaled(12)),
+                                              dir.path(), mode);
 }
 
 // A random robot the test above found a miss on (tests/data/robots/random):

@@ -8,12 +8,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <limits>
+#include <numbers>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include <proxima/mesh/mesh_queries.hpp>
 #include <proxima/query.hpp>
 #include <proxima/robot/link_geometry.hpp>
 #include <proxima/robot/scene_checker.hpp>
@@ -59,18 +63,72 @@ inline std::string folding_urdf(double m1, double l1, double w1, double m3, doub
          "<child link=\"link3\"/><axis xyz=\"0 1 0\"/></joint></robot>";
 }
 
+/// A random triangle mesh as OBJ text, as scans are: a UV sphere of 3–6
+/// rings and 5–10 segments about the origin (radii 2–7 cm per axis), each
+/// vertex's radius off by up to 20 % (bumps), in half of them some vertices
+/// pushed halfway in (dents: not convex), and in a third the cap above the
+/// last ring left off (an open surface).
+inline std::string random_mesh_obj(testing::Rng& rng) {
+  const int rings = static_cast<int>(rng.uniform(3.0, 7.0)), segments = static_cast<int>(rng.uniform(5.0, 11.0));
+  const Vec3 radii = rng.uniform_vec(0.02, 0.07);
+  const bool dented = rng.uniform(0.0, 1.0) < 0.5, open = rng.uniform(0.0, 1.0) < 0.35;
+  std::string obj;
+  const auto vertex = [&](const Vec3& unit) {
+    double scale = rng.uniform(0.8, 1.2);
+    if (dented && rng.uniform(0.0, 1.0) < 0.2) scale *= 0.5;
+    const Vec3 v = radii.cwiseProduct(unit) * scale;
+    obj += "v " + exact(v.x()) + " " + exact(v.y()) + " " + exact(v.z()) + "\n";
+  };
+  // Vertex 1 the south pole, then ring by ring northwards, then the north pole.
+  vertex(-Vec3::UnitZ());
+  for (int i = 1; i <= rings; ++i) {
+    const double theta = std::numbers::pi * i / (rings + 1);
+    for (int j = 0; j < segments; ++j) {
+      const double phi = 2.0 * std::numbers::pi * j / segments;
+      vertex(Vec3(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi), -std::cos(theta)));
+    }
+  }
+  if (!open) vertex(Vec3::UnitZ());
+  // OBJ counts from 1; triangles wound outwards.
+  const auto at = [&](int ring, int j) { return 2 + ring * segments + (j % segments); };
+  const auto face = [&](int a, int b, int c) {
+    obj += "f " + std::to_string(a) + " " + std::to_string(b) + " " + std::to_string(c) + "\n";
+  };
+  for (int j = 0; j < segments; ++j) {
+    face(1, at(0, j + 1), at(0, j));
+    for (int i = 0; i + 1 < rings; ++i) {
+      face(at(i, j), at(i, j + 1), at(i + 1, j + 1));
+      face(at(i, j), at(i + 1, j + 1), at(i + 1, j));
+    }
+    if (!open) face(2 + rings * segments, at(rings - 1, j), at(rings - 1, j + 1));
+  }
+  return obj;
+}
+
 // A random robot as URDF text: a chain of 3 to 6 moving joints, revolute
 // or prismatic about random axes, with random origins, a fixed joint in the
 // chain, a branch off the first link, sometimes a joint mimicking another
 // (multiplier and offset), and one or two boxes, cylinders or spheres per
 // link at random offsets: what the shipped arms never show the prefilter
 // (folded fixed links in mid-chain, prismatic tables, odd axes, shapes far
-// from their joint). `boxes_only`: every shape a box.
-inline std::string random_robot_urdf(testing::Rng& rng, bool boxes_only = false) {
+// from their joint). `boxes_only`: every shape a box. `meshes`, a folder
+// (the URDF's base directory): two in five shapes are random_mesh_obj
+// meshes written there, at a random scale per axis.
+inline std::string random_robot_urdf(testing::Rng& rng, bool boxes_only = false,
+                                     const std::filesystem::path& meshes = {}) {
   const auto vec = [&](const Vec3& v) { return exact(v.x()) + " " + exact(v.y()) + " " + exact(v.z()); };
   const auto shape = [&]() {
     std::string g;
     const int kind = static_cast<int>(rng.uniform(0.0, 3.0));
+    if (!meshes.empty() && rng.uniform(0.0, 1.0) < 0.4) {
+      // Named by how many the folder holds: each robot of a test its own files.
+      const auto held = std::distance(std::filesystem::directory_iterator(meshes), {});
+      const std::string file = "mesh" + std::to_string(held) + ".obj";
+      std::ofstream(meshes / file) << random_mesh_obj(rng);
+      g = "<mesh filename=\"" + file + "\" scale=\"" + vec(rng.uniform_vec(0.7, 1.4)) + "\"/>";
+      return "<collision><origin xyz=\"" + vec(rng.uniform_vec(-0.08, 0.08)) + "\" rpy=\"" +
+             vec(rng.uniform_vec(-3.0, 3.0)) + "\"/><geometry>" + g + "</geometry></collision>";
+    }
     switch (boxes_only ? 0 : kind) {
       case 0: g = "<box size=\"" + vec(rng.uniform_vec(0.02, 0.14)) + "\"/>"; break;
       case 1: g = "<cylinder radius=\"" + exact(rng.uniform(0.01, 0.05)) + "\" length=\"" +
@@ -148,17 +206,28 @@ inline void uniform_joints(const robot::RobotModel& m, testing::Rng& rng, std::v
   }
 }
 
+/// The distance query between two collision elements, whichever their
+/// kinds (convex shapes or raw meshes).
+inline double geometry_distance(const std::variant<Shape, Bvh>& a, const Transform& pa,
+                                const std::variant<Shape, Bvh>& b, const Transform& pb) {
+  const Shape* sa = std::get_if<Shape>(&a);
+  const Shape* sb = std::get_if<Shape>(&b);
+  if (sa && sb) return proxima::distance(*sa, pa, *sb, pb).distance;
+  if (!sa && !sb) return proxima::distance(std::get<Bvh>(a), pa, std::get<Bvh>(b), pb).distance;
+  if (!sa) return proxima::distance(std::get<Bvh>(a), pa, *sb, pb).distance;
+  return proxima::distance(std::get<Bvh>(b), pb, *sa, pa).distance;
+}
+
 /// The least distance between the shapes of links a and b at state s, by
-/// the distance query on every pair of them (links of primitives or hulls).
+/// the distance query on every pair of them.
 inline double link_pair_distance(const robot::RobotGeometry& geometry, const robot::RobotState& s, int a, int b) {
   const auto ua = static_cast<std::size_t>(a), ub = static_cast<std::size_t>(b);
   double least = std::numeric_limits<double>::infinity();
   for (std::size_t i = s.shape_begin[ua]; i < s.shape_begin[ua + 1]; ++i)
-    for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j) {
-      const Shape* sa = geometry.link(a).shapes[i - s.shape_begin[ua]].shape();
-      const Shape* sb = geometry.link(b).shapes[j - s.shape_begin[ub]].shape();
-      if (sa && sb) least = std::min(least, proxima::distance(*sa, s.shape_poses[i], *sb, s.shape_poses[j]).distance);
-    }
+    for (std::size_t j = s.shape_begin[ub]; j < s.shape_begin[ub + 1]; ++j)
+      least = std::min(least, geometry_distance(geometry.link(a).shapes[i - s.shape_begin[ua]].geometry,
+                                                s.shape_poses[i], geometry.link(b).shapes[j - s.shape_begin[ub]].geometry,
+                                                s.shape_poses[j]));
   return least;
 }
 
@@ -176,7 +245,7 @@ inline robot::Environment random_objects(testing::Rng& rng) {
 }
 
 /// As a robot's SRDF does: every parent–child pair allowed, and every other
-/// self pair whose links' shapes (primitives or hulls) are within `near` m
+/// self pair whose links' shapes are within `near` m
 /// of each other at each of `samples` configurations uniform within the
 /// limits (pairs that always touch), or at a share `often` of them or more.
 inline robot::AllowedCollisionMatrix always_near_allowed(const robot::RobotGeometry& geometry,

@@ -17,6 +17,7 @@
 #include <proxima/io/mesh_io.hpp>
 #include <proxima/mesh/mesh_queries.hpp>
 #include <proxima/query.hpp>
+#include <proxima/robot/attached_object.hpp>
 #include <proxima/robot/kinematics.hpp>
 #include <proxima/robot/scene_checker.hpp>
 #include <proxima/robot/urdf.hpp>
@@ -45,15 +46,6 @@ bool brute_collide(const Geo& a, const Transform& pa, const Geo& b, const Transf
   return collide(std::get<Bvh>(b), pb, *sa, pa).collide;
 }
 
-double brute_distance(const Geo& a, const Transform& pa, const Geo& b, const Transform& pb) {
-  const Shape* sa = std::get_if<Shape>(&a);
-  const Shape* sb = std::get_if<Shape>(&b);
-  if (sa && sb) return distance(*sa, pa, *sb, pb).distance;
-  if (!sa && !sb) return distance(std::get<Bvh>(a), pa, std::get<Bvh>(b), pb).distance;
-  if (!sa) return distance(std::get<Bvh>(a), pa, *sb, pb).distance;
-  return distance(std::get<Bvh>(b), pb, *sa, pa).distance;
-}
-
 // What brute force says about one configuration.
 struct BruteAnswer {
   std::set<std::pair<int, int>> self_pairs, env_pairs;
@@ -64,7 +56,7 @@ struct BruteAnswer {
 using PairDistanceFn = std::function<double(const Geo&, const Transform&, const Geo&, const Transform&)>;
 
 BruteAnswer brute_force(const SceneChecker& c, std::span<const double> q, const Environment& env,
-                        const PairDistanceFn& pair_distance = brute_distance, bool collide_by_distance = false) {
+                        const PairDistanceFn& pair_distance = robot_test::geometry_distance, bool collide_by_distance = false) {
   const RobotGeometry& g = c.geometry();
   const std::vector<Transform> links = forward_kinematics(c.model(), q);
   auto pose = [&](int l, const LinkShape& s) { return links[static_cast<std::size_t>(l)] * s.origin; };
@@ -109,7 +101,7 @@ std::string q_string(std::span<const double> q) {
 // Compares every checker answer for q with brute force; returns the number
 // of colliding configurations (to show the workload has both answers).
 int compare_with_brute_force(const SceneChecker& c, std::span<const double> q, const Environment& env,
-                             double dist_tol, const PairDistanceFn& pair_distance = brute_distance,
+                             double dist_tol, const PairDistanceFn& pair_distance = robot_test::geometry_distance,
                              bool collide_by_distance = false) {
   SCOPED_TRACE("q = " + q_string(q));
   const BruteAnswer b = brute_force(c, q, env, pair_distance, collide_by_distance);
@@ -206,6 +198,59 @@ TEST(RobotSceneChecker, RandomRobotsMatchBruteForce) {
       return;
     }
   }
+  EXPECT_GT(colliding, compared / 10);
+  EXPECT_LT(colliding, compared);
+}
+
+// Random robots whose links carry random meshes (robot_test::random_mesh_obj:
+// bumpy, dented, some open) beside primitives, each robot read with its
+// meshes as hulls and as raw surfaces, with and without a margin, holding
+// an object (a primitive or another random mesh) on a random link, another
+// link sometimes its touch link, the self pairs that always touch allowed
+// (as an SRDF does): every answer is brute force's over all shape pairs.
+TEST(RobotSceneChecker, RandomMeshRobotsHoldingObjectsMatchBruteForce) {
+  Rng rng(79);
+  robot_test::TempDir dir;
+  const int robots = std::max(3, scaled(12)), draws = std::max(6, scaled(25));
+  int colliding = 0, compared = 0, meshes = 0;
+  for (int k = 0; k < robots; ++k) {
+    const std::string urdf = robot_test::random_robot_urdf(rng, false, dir.path());
+    const RobotModel m = parse_urdf(urdf, dir.path(), {}, "random robot " + std::to_string(k));
+    Environment env = robot_test::random_objects(rng);
+    if (k % 3 == 0) env.add("floor", Halfspace(Vec3::UnitZ(), rng.uniform(-0.3, 0.0)), Transform::identity());
+    const auto links = static_cast<double>(m.links().size());
+    AttachedObject held{"held", m.link(static_cast<int>(rng.uniform(1.0, links))).name, Shape(Sphere(0.01)),
+                        Transform{rng.pose(0.0).R, rng.uniform_vec(-0.1, 0.1)}};
+    if (k % 2 == 0) {
+      const std::string file = "held" + std::to_string(k) + ".obj";
+      held.geometry = Bvh(read_mesh(dir.write(file, robot_test::random_mesh_obj(rng))));
+    } else {
+      held.geometry = Shape(Capsule(rng.uniform(0.01, 0.04), rng.uniform(0.05, 0.2)));
+    }
+    const int touch = static_cast<int>(rng.uniform(0.0, links));
+    if (rng.uniform(0.0, 1.0) < 0.5 && m.link(touch).name != held.link) held.touch_links = {m.link(touch).name};
+    for (const MeshMode mode : {MeshMode::convex_hull, MeshMode::triangle_mesh}) {
+      const RobotGeometry geometry(m, robot_test::options(mode, k % 4 == 1 ? 0.005 : 0.0));
+      for (const LinkGeometry& l : geometry.links())
+        for (const LinkShape& s : l.shapes) meshes += s.source.ends_with(".obj");
+      const SceneChecker c =
+          attach(SceneChecker(geometry, robot_test::always_near_allowed(geometry, m, rng)), std::span(&held, 1));
+      std::vector<double> q(m.variable_count());
+      for (int n = 0; n < draws; ++n) {
+        robot_test::uniform_joints(m, rng, q);
+        colliding += compare_with_brute_force(c, q, env, 1e-9);
+        ++compared;
+      }
+      if (::testing::Test::HasFailure()) {
+        ADD_FAILURE() << "robot " << k << (mode == MeshMode::convex_hull ? ", hulls" : ", raw meshes") << ", held by "
+                      << held.link << ":\n" << urdf;
+        return;
+      }
+    }
+  }
+  std::printf("%d configurations of %d random robots (%d mesh elements): %d collide\n", compared, robots, meshes,
+              colliding);
+  EXPECT_GT(meshes, robots);
   EXPECT_GT(colliding, compared / 10);
   EXPECT_LT(colliding, compared);
 }

@@ -366,28 +366,16 @@ struct Tally {
 };
 
 // The least distance between the shapes of link `l` and those of link or
-// object `other` at state s (every shape a Shape: the convex checkers').
+// object `other` at state s.
 double pair_distance(const SceneChecker& c, const PreparedEnvironment& env, const RobotState& s, int l, int other,
                      bool self) {
+  if (self) return robot_test::link_pair_distance(c.geometry(), s, l, other);
+  const EnvironmentObject& o = env.objects()[static_cast<std::size_t>(other)];
+  const std::size_t u = static_cast<std::size_t>(l);
   double least = std::numeric_limits<double>::infinity();
-  const auto link_shapes = [&](int link, const std::function<void(const Shape&, const Transform&)>& f) {
-    const std::size_t u = static_cast<std::size_t>(link);
-    for (std::size_t i = s.shape_begin[u]; i < s.shape_begin[u + 1]; ++i) {
-      const Shape* shape = c.geometry().link(link).shapes[i - s.shape_begin[u]].shape();
-      EXPECT_NE(shape, nullptr);
-      if (shape) f(*shape, s.shape_poses[i]);
-    }
-  };
-  link_shapes(l, [&](const Shape& a, const Transform& pa) {
-    if (self) {
-      link_shapes(other, [&](const Shape& b, const Transform& pb) { least = std::min(least, proxima::distance(a, pa, b, pb).distance); });
-    } else {
-      const EnvironmentObject& o = env.objects()[static_cast<std::size_t>(other)];
-      const Shape* b = std::get_if<Shape>(&o.geometry);
-      EXPECT_NE(b, nullptr);
-      if (b) least = std::min(least, proxima::distance(a, pa, *b, o.pose).distance);
-    }
-  });
+  for (std::size_t i = s.shape_begin[u]; i < s.shape_begin[u + 1]; ++i)
+    least = std::min(least, robot_test::geometry_distance(c.geometry().link(l).shapes[i - s.shape_begin[u]].geometry,
+                                                          s.shape_poses[i], o.geometry, o.pose));
   return least;
 }
 
@@ -619,20 +607,25 @@ TEST(SpherePrefilter, SameAnswersWithMarginsMeshesAndAttachedObjects) {
 // sample configurations are allowed; a scene is drawn again until the
 // samples hold rows both free and within at both tolerances (else the
 // robot is skipped).
-TEST(SpherePrefilter, SameAnswersOnRandomRobots) {
-  Rng rng(41);
-  // Not fewer than 6 robots of 120 rows under the sanitizers: the counts
-  // below need some of each kind.
-  const int robots = std::max(6, testing::scaled(24)), rows = std::max(120, testing::scaled(240));
+// `meshes`: a folder for random_robot_urdf's meshes (none when empty), read
+// in `mode`. Returns the rows compared and those the lane groups proved
+// free, at the origin and on the base pose.
+struct RandomTally {
+  int compared = 0, proven = 0, proven_moved = 0;
+};
+RandomTally expect_same_answers_on_random_robots(unsigned seed, int robots, int rows, const std::filesystem::path& meshes,
+                                         MeshMode mode) {
+  Rng rng(seed);
   int proven = 0, within = 0, compared = 0, used = 0, proven_moved = 0;
   for (int k = 0; k < robots; ++k) {
-    const std::string urdf = robot_test::random_robot_urdf(rng);
-    const RobotModel m = parse_urdf(urdf, ".", {}, "random robot " + std::to_string(k));
+    const std::string urdf = robot_test::random_robot_urdf(rng, false, meshes);
+    const RobotModel m = parse_urdf(urdf, meshes.empty() ? "." : meshes, {}, "random robot " + std::to_string(k));
     const double margin = k % 3 == 2 ? 0.004 : 0.0;
-    const RobotGeometry geometry(m, robot_test::options(MeshMode::convex_hull, margin));
+    const RobotGeometry geometry(m, robot_test::options(mode, margin));
     const SceneChecker c(geometry, robot_test::always_near_allowed(geometry, m, rng));
     const std::vector<double> samples = uniform_rows(c, 64, rng);
-    ASSERT_TRUE(c.sphere_prefilter().available()) << urdf;
+    EXPECT_TRUE(c.sphere_prefilter().available()) << urdf;
+    if (!c.sphere_prefilter().available()) break;
     std::optional<PreparedEnvironment> env, moved;
     // The robot and its scene again, both placed by a random base pose.
     const Transform base = rng.pose(1.0);
@@ -701,17 +694,40 @@ TEST(SpherePrefilter, SameAnswersOnRandomRobots) {
       }
       if (::testing::Test::HasFailure()) {
         ADD_FAILURE() << "robot " << k << " at tolerance " << tolerance << ":\n" << urdf;
-        return;
+        return {compared, proven, proven_moved};
       }
     }
   }
   std::printf("%d rows on %d of %d random robots: %d proven free (%d with the base), %d within\n", compared, used,
               robots, proven, proven_moved, within);
   EXPECT_GE(used, robots / 2);
-  // The prefilter is exercised both ways: rows it proves free, rows it sends on.
-  EXPECT_GT(proven, compared / 10);
-  EXPECT_GT(proven_moved, compared / 10);
   EXPECT_GT(within, compared / 10);
+  return {compared, proven, proven_moved};
+}
+
+// Not fewer than 6 robots of 120 rows under the sanitizers: the counts need
+// some of each kind.
+TEST(SpherePrefilter, SameAnswersOnRandomRobots) {
+  const RandomTally t = expect_same_answers_on_random_robots(41, std::max(6, testing::scaled(24)),
+                                                             std::max(120, testing::scaled(240)), {},
+                                                             MeshMode::convex_hull);
+  // The prefilter is exercised both ways: rows it proves free, rows it sends on.
+  EXPECT_GT(t.proven, t.compared / 10);
+  EXPECT_GT(t.proven_moved, t.compared / 10);
+}
+
+// The same with random meshes on the links (robot_test::random_mesh_obj:
+// bumpy, dented, some open), read as hulls and as raw surfaces: their outer
+// spheres hold the meshes' vertex hulls.
+TEST(SpherePrefilter, SameAnswersOnRandomMeshRobots) {
+  testing::TempDir dir;
+  const int robots = std::max(6, testing::scaled(16)), rows = std::max(120, testing::scaled(160));
+  for (const MeshMode mode : {MeshMode::convex_hull, MeshMode::triangle_mesh}) {
+    const RandomTally t = expect_same_answers_on_random_robots(mode == MeshMode::convex_hull ? 43 : 47, robots, rows,
+                                                               dir.path(), mode);
+    EXPECT_GT(t.proven, t.compared / 10);
+    EXPECT_GT(t.proven_moved, t.compared / 10);
+  }
 }
 
 TEST(SpherePrefilter, BadInputsAnswerAsTheExactCheck) {
