@@ -505,18 +505,20 @@ TEST(SceneWatchdog, InsideTheTablePushingDeeperStopsAndBackingOutIsAllowed) {
   EXPECT_EQ(dog.update({t, q}).level, WatchdogLevel::stop);
 }
 
-// The self channels of random robots (robot_test::random_robot_urdf, one
-// or two primitives a link) with exact_within set: each reads its pair's
+// The self channels of random robots (robot_test::random_robot_urdf) with
+// exact_within set: each reads its pair's
 // distance (brute force over the shape pairs) where that is below
 // exact_within, else a lower bound on it of at least exact_within.
-TEST(SceneClearances, SelfChannelsBeyondExactWithinAreLowerBounds) {
-  testing::Rng rng(53);
+// `meshes`: a folder for random_robot_urdf's meshes (none when empty), read
+// in `mode`.
+void expect_self_channels_are_lower_bounds(unsigned seed, const std::filesystem::path& meshes, MeshMode mode) {
+  testing::Rng rng(seed);
   const int robots = std::max(4, testing::scaled(16)), draws = std::max(10, testing::scaled(60));
   int exact = 0, bounded = 0;
   for (int k = 0; k < robots; ++k) {
-    const std::string urdf = robot_test::random_robot_urdf(rng);
-    const RobotModel m = parse_urdf(urdf, ".", {}, "random robot " + std::to_string(k));
-    const SceneChecker c(RobotGeometry(m, robot_test::options(MeshMode::convex_hull, k % 2 == 1 ? 0.004 : 0.0)),
+    const std::string urdf = robot_test::random_robot_urdf(rng, false, meshes);
+    const RobotModel m = parse_urdf(urdf, meshes.empty() ? "." : meshes, {}, "random robot " + std::to_string(k));
+    const SceneChecker c(RobotGeometry(m, robot_test::options(mode, k % 2 == 1 ? 0.004 : 0.0)),
                          AllowedCollisionMatrix::adjacent(m));
     SceneClearanceOptions o;
     o.environment = false;
@@ -549,6 +551,18 @@ TEST(SceneClearances, SelfChannelsBeyondExactWithinAreLowerBounds) {
   }
   EXPECT_GT(exact, 0);
   EXPECT_GT(bounded, 0);
+}
+
+TEST(SceneClearances, SelfChannelsBeyondExactWithinAreLowerBounds) {
+  expect_self_channels_are_lower_bounds(53, {}, MeshMode::convex_hull);
+}
+
+// The same with random meshes on the links (robot_test::random_mesh_obj:
+// bumpy, dented, some open), read as hulls and as raw surfaces.
+TEST(SceneClearances, SelfChannelsOfRandomMeshRobotsAreLowerBounds) {
+  testing::TempDir dir;
+  expect_self_channels_are_lower_bounds(57, dir.path(), MeshMode::convex_hull);
+  expect_self_channels_are_lower_bounds(59, dir.path(), MeshMode::triangle_mesh);
 }
 
 }  // namespace
