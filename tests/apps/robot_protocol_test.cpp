@@ -2,6 +2,8 @@
 // `proxima robot`: the JSON-lines answers for the Panda (tests/data/robots).
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -9,6 +11,8 @@
 #include <proxima/robot/attached_object.hpp>
 #include <proxima/robot/point_cloud.hpp>
 
+#include "../robot/robot_test_support.hpp"
+#include "../support/test_shapes.hpp"
 #include "robot_protocol.hpp"
 
 namespace proxima::apps {
@@ -323,6 +327,177 @@ TEST(RobotProtocol, BadLinesAnswerErrors) {
   EXPECT_FALSE(std::getline(lines, l3));
   EXPECT_EQ(json::parse(l1)["status"], "error");
   EXPECT_EQ(json::parse(l2)["status"], "ok");
+}
+
+// A random pose as the protocol writes one, and the same pose built here.
+std::pair<json, Transform> random_pose(testing::Rng& rng, double reach) {
+  Eigen::Vector4d w(rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0), rng.uniform(-1.0, 1.0));
+  w /= w.norm();
+  const Vec3 p = rng.uniform_vec(-reach, reach);
+  return {json{{"p", {p.x(), p.y(), p.z()}}, {"q", {w[0], w[1], w[2], w[3]}}},
+          Transform::from_quaternion(w[0], w[1], w[2], w[3], p)};
+}
+
+// A random primitive about `scale` m across as the protocol writes one, and
+// the same shape.
+std::pair<json, Shape> random_primitive(testing::Rng& rng, double scale) {
+  const double r = scale * rng.uniform(0.1, 1.0), l = scale * rng.uniform(0.5, 4.0);
+  switch (static_cast<int>(rng.uniform(0.0, 4.0))) {
+    case 0: {
+      const Vec3 size = scale * rng.uniform_vec(0.5, 4.0);
+      return {json{{"shape", "box"}, {"size", {size.x(), size.y(), size.z()}}}, Shape(Box(size))};
+    }
+    case 1: return {json{{"shape", "sphere"}, {"radius", r}}, Shape(Sphere(r))};
+    case 2: return {json{{"shape", "cylinder"}, {"radius", r}, {"length", l}}, Shape(Cylinder(r, l))};
+    default: return {json{{"shape", "capsule"}, {"radius", r}, {"length", l}}, Shape(Capsule(r, l))};
+  }
+}
+
+// The fields of a distance answer against the library's report.
+void expect_distance(const json& a, const robot::DistanceReport& d, const std::string& what) {
+  if (!d.found) {
+    EXPECT_TRUE(a.is_null()) << what << ": " << a;
+    return;
+  }
+  ASSERT_TRUE(a.is_object()) << what;
+  EXPECT_NEAR(a["distance"].get<double>(), d.distance, 1e-12) << what;
+  // The nearest pair by a hair: either of a tie may be named.
+  if (d.distance > 1e-9) {
+    EXPECT_EQ(a["link"], d.pair.link_name) << what;
+    EXPECT_EQ(a["other"], d.pair.other_name) << what;
+  }
+}
+
+json pair_names(const robot::CollisionReport& r) {
+  json out = json::array();
+  for (const robot::PairId& p : r.pairs) out.push_back({p.link_name, p.other_name});
+  return out;
+}
+
+// Random robots (robot_test::random_robot_urdf: prismatic and mimic joints,
+// random meshes as hulls or raw surfaces, a margin on some, an SRDF of the
+// pairs that often touch) loaded by the command, with a random base pose, random objects at random poses, an
+// object held on a random link, a tolerance and a segment to q_end: every
+// answer is the library's on the same inputs, built here from the URDF,
+// and limit_violations lists each joint outside its limits, mimic joints
+// at their multiplier times their joint's value plus their offset
+// (computed here from the URDF's mimic elements).
+TEST(RobotProtocol, RandomRobotsAnswerAsTheLibrary) {
+  testing::Rng rng(83);
+  robot_test::TempDir dir;
+  const int robots = std::max(3, testing::scaled(12)), draws = std::max(4, testing::scaled(12));
+  int compared = 0, violations = 0, collisions = 0, motions_hit = 0;
+  for (int k = 0; k < robots; ++k) {
+    const std::string urdf = robot_test::random_robot_urdf(rng, false, dir.path());
+    const std::filesystem::path file = dir.write("robot" + std::to_string(k) + ".urdf", urdf);
+    const bool raw = k % 2 == 1;
+    const double margin = k % 3 == 2 ? 0.003 : 0.0;
+    RobotCommandOptions o;
+    o.urdf = file.string();
+    o.mesh_mode = raw ? "mesh" : "hull";
+    o.margin = margin;
+    const robot::RobotModel m = robot::load_urdf(file);
+    const robot::RobotGeometry geometry(
+        m, robot_test::options(raw ? robot::MeshMode::triangle_mesh : robot::MeshMode::convex_hull, margin));
+    // The pairs that touch at most configurations allowed, given to the
+    // command as an SRDF.
+    const robot::AllowedCollisionMatrix acm = robot_test::always_near_allowed(geometry, m, rng, 64, 0.01, 0.5);
+    std::string srdf = "<robot name=\"random\">";
+    for (int a = 0; a < static_cast<int>(m.links().size()); ++a)
+      for (int b = a + 1; b < static_cast<int>(m.links().size()); ++b)
+        if (acm.allowed(a, b))
+          srdf += "<disable_collisions link1=\"" + m.link(a).name + "\" link2=\"" + m.link(b).name + "\"/>";
+    o.srdf = dir.write("robot" + std::to_string(k) + ".srdf", srdf + "</robot>").string();
+    const robot::SceneChecker loaded = load_robot_checker(o);
+    const robot::SceneChecker plain(geometry, acm);
+    for (int n = 0; n < draws; ++n) {
+      // Joint values up to 10 % of their range beyond the limits.
+      std::vector<double> q(m.variable_count()), q_end(m.variable_count());
+      for (std::size_t v = 0; v < q.size(); ++v) {
+        const robot::Joint& jt = m.joint(m.variable_joint(v));
+        const double spill = 0.1 * (jt.upper - jt.lower);
+        q[v] = rng.uniform(jt.lower - spill, jt.upper + spill);
+        q_end[v] = rng.uniform(jt.lower, jt.upper);
+      }
+      const auto [base_json, base] = random_pose(rng, 0.3);
+      json environment = json::array();
+      robot::Environment env;
+      for (int i = 0; i < 2; ++i) {
+        const auto [shape_json, shape] = random_primitive(rng, 0.05);
+        const auto [pose_json, pose] = random_pose(rng, 0.8);
+        const std::string name = "object" + std::to_string(i);
+        environment.push_back({{"name", name}, {"geometry", shape_json}, {"pose", pose_json}});
+        env.add(name, shape, pose);
+      }
+      const auto [held_json, held_shape] = random_primitive(rng, 0.02);
+      const auto [held_pose_json, held_pose] = random_pose(rng, 0.1);
+      const std::string link = m.link(static_cast<int>(rng.uniform(1.0, static_cast<double>(m.links().size())))).name;
+      const robot::AttachedObject held{"held", link, held_shape, held_pose};
+      const double tolerance = rng.uniform(0.0, 0.05), clearance = rng.uniform(0.0, 0.02);
+      const json request = {{"id", n},
+                            {"q", q},
+                            {"base", base_json},
+                            {"environment", environment},
+                            {"attached", {{{"name", "held"}, {"link", link}, {"geometry", held_json},
+                                           {"pose", held_pose_json}}}},
+                            {"tolerance", tolerance},
+                            {"q_end", q_end},
+                            {"motion", {{"clearance", clearance}}}};
+      MeshFiles files;
+      const json a = answer_robot(loaded, request, files);
+      const std::string what = "robot " + std::to_string(k) + " request " + request.dump();
+      ASSERT_EQ(a["id"], n) << what << "\n" << a;
+      ASSERT_NE(a["status"], "error") << what << "\n" << a;
+
+      const robot::SceneChecker c = robot::attach(plain, std::span(&held, 1));
+      const robot::RobotState s = c.state(q, base);
+      ASSERT_EQ(s.status, Status::ok) << what;
+      const robot::CollisionReport self = c.self_collision(s), envc = c.environment_collision(s, env);
+      EXPECT_EQ(a["self_collision"], self.collide()) << what;
+      EXPECT_EQ(a["self_pairs"], pair_names(self)) << what;
+      EXPECT_EQ(a["environment_collision"], envc.collide()) << what;
+      EXPECT_EQ(a["environment_pairs"], pair_names(envc)) << what;
+      expect_distance(a["self_distance"], c.self_distance(s), what + " self_distance");
+      expect_distance(a["environment_distance"], c.environment_distance(s, env), what + " environment_distance");
+      const robot::ToleranceReport t = c.tolerance(s, env, tolerance);
+      EXPECT_EQ(a["within_tolerance"], t.within) << what;
+      robot::MotionCheckOptions mo;
+      mo.clearance = clearance;
+      const robot::MotionCheck mc = c.check_motion(q, q_end, env, mo, base);
+      EXPECT_EQ(a["motion"]["collide"], mc.collide) << what;
+      EXPECT_NEAR(a["motion"]["s"].get<double>(), mc.s, 1e-12) << what;
+      collisions += self.collide() || envc.collide();
+      motions_hit += mc.collide;
+
+      // Each joint's position from the URDF's own values.
+      std::map<std::string, double> position;
+      for (std::size_t v = 0; v < q.size(); ++v) position[m.joint(m.variable_joint(v)).name] = q[v];
+      for (const robot::Joint& jt : m.joints())
+        if (jt.mimic && jt.type != robot::JointType::fixed)
+          position[jt.name] = jt.mimic->multiplier * position.at(jt.mimic->joint) + jt.mimic->offset;
+      std::set<std::string> outside, listed;
+      for (const robot::Joint& jt : m.joints())
+        if (jt.type != robot::JointType::fixed && (position[jt.name] < jt.lower || position[jt.name] > jt.upper))
+          outside.insert(jt.name);
+      for (const json& v : a["limit_violations"]) {
+        listed.insert(v["joint"].get<std::string>());
+        EXPECT_DOUBLE_EQ(v["value"].get<double>(), position[v["joint"].get<std::string>()]) << what;
+      }
+      EXPECT_EQ(listed, outside) << what;
+      violations += !outside.empty();
+      ++compared;
+      if (::testing::Test::HasFailure()) {
+        ADD_FAILURE() << urdf;
+        return;
+      }
+    }
+  }
+  std::printf("%d requests on %d random robots: %d collide, %d segments collide, %d outside the limits\n", compared,
+              robots, collisions, motions_hit, violations);
+  EXPECT_GT(violations, 0);
+  EXPECT_LT(violations, compared);
+  EXPECT_GT(motions_hit, 0);
+  EXPECT_LT(motions_hit, compared);
 }
 
 TEST(RobotProtocol, RobotThatDoesNotLoadExitsWithItsMessage) {
