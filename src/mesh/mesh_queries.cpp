@@ -361,8 +361,13 @@ MeshDistanceResult finish(const Best& best, const Transform& ta, double ra, doub
   r.point_b = pb + rb * r.normal;
   r.distance = best.d - ra - rb;
   if (r.distance <= 0.0 || best.d == 0.0) {
+    // A point of both bodies: the cores' points are at most ra + rb apart,
+    // so the one ra / (ra + rb) of the way from A's to B's is within ra of
+    // A's and rb of B's. (Their midpoint is off a body whose margin is less
+    // than half that distance: a raw mesh without margin against a sphere.)
     r.distance = 0.0;
-    r.point_a = r.point_b = 0.5 * (pa + pb);
+    const double radii = ra + rb;
+    r.point_a = r.point_b = pa + (radii > 0.0 ? ra / radii : 0.5) * (pb - pa);
   }
   return r;
 }
@@ -564,8 +569,13 @@ MeshDistanceResult finish_halfspace(const Best& best, const Transform& ta, const
   r.point_b = x - (s - rh) * n_world;
   r.distance = s - ra - rh;
   if (r.distance <= 0.0) {
+    // A point of both bodies: the deepest vertex, moved towards the plane
+    // by what its height exceeds the halfspace's margin (at most ra, as the
+    // distance is ≤ 0), so within ra of the mesh and at most rh above the
+    // plane. (The midpoint of the two witnesses is off the mesh by half the
+    // depth once the vertex is deeper than the margins.)
     r.distance = 0.0;
-    r.point_a = r.point_b = 0.5 * (r.point_a + r.point_b);
+    r.point_a = r.point_b = x - std::clamp(s - rh, 0.0, ra) * n_world;
   }
   return r;
 }

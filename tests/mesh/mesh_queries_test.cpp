@@ -123,6 +123,17 @@ Brute brute_mesh_halfspace(const TriangleMesh& a, const Transform& ta, const Hal
   return {s <= radii, std::max(0.0, s - radii)};
 }
 
+// How far the world point p lies from the mesh's surface at pose ta (its
+// triangles, by the oracle's closest points).
+double off_surface(const TriangleMesh& m, const Transform& ta, const Vec3& p) {
+  double least = std::numeric_limits<double>::infinity();
+  for (std::size_t t = 0; t < m.triangle_count(); ++t)
+    least = std::min(least, (p - oracle::closest_point_on_triangle(p, ta.apply(m.corner(t, 0)), ta.apply(m.corner(t, 1)),
+                                                                   ta.apply(m.corner(t, 2))))
+                                .norm());
+  return least;
+}
+
 void expect_consistent(const MeshDistanceResult& r, double tol) {
   ASSERT_EQ(r.status, Status::ok);
   EXPECT_TRUE(r.point_a.allFinite() && r.point_b.allFinite() && r.normal.allFinite());
@@ -180,7 +191,7 @@ TEST(MeshConvex, EveryShapeMatchesBruteForce) {
   const Bvh bvh(m);
   const std::vector<testing::TestShape> shapes = testing::bounded_test_shapes();
   const int n = scaled(1000);
-  int by_oracle = 0, by_gjk = 0, certified = 0;
+  int by_oracle = 0, by_gjk = 0, certified = 0, on_round_cores = 0;
   for (const testing::TestShape& ts : shapes) {
     int hits = 0;
     MeshCache cache;
@@ -207,6 +218,18 @@ TEST(MeshConvex, EveryShapeMatchesBruteForce) {
       // a cylinder or a cone: the two agree to GJK's accuracy, not to the bit.
       ASSERT_NEAR(d.distance, truth.distance, ts.core_vertices ? 1e-12 : 1e-9) << ts.label << " pose " << k;
       expect_consistent(d, 1e-9);
+      // Each witness on its body, overlapping too: within the mesh's margin
+      // of its surface, and within the shape's inflation of its core where
+      // that is a point or a segment (checked here in closed form).
+      EXPECT_LE(off_surface(m, ta, d.point_a), m.margin() + 1e-9) << ts.label << " pose " << k;
+      if (ts.core_vertices) {
+        const std::vector<Vec3> core = ts.core_vertices(tb);
+        if (core.size() <= 2) {
+          const Vec3 q = core.size() == 1 ? core[0] : oracle::closest_point_on_segment(d.point_b, core[0], core[1]);
+          EXPECT_LE((d.point_b - q).norm(), ts.inflation + 1e-9) << ts.label << " pose " << k;
+          ++on_round_cores;
+        }
+      }
       if (!ts.core_vertices && d.distance > 1e-9) {
         // The answer's own plane proves its triangle that far (to GJK's
         // accuracy on a curved core); the brute force, that no other is nearer.
@@ -226,6 +249,7 @@ TEST(MeshConvex, EveryShapeMatchesBruteForce) {
               "by their separating plane)\n", by_oracle, by_gjk, certified);
   EXPECT_GE(by_oracle, 4 * (n / 4));
   EXPECT_GE(certified, by_gjk / 4);
+  EXPECT_GE(on_round_cores, 2 * (n / 4));
 }
 
 TEST(MeshHalfspace, MatchesClosedForm) {
@@ -233,6 +257,13 @@ TEST(MeshHalfspace, MatchesClosedForm) {
   const TriangleMesh m = testing::random_soup(rng, 200, 0.5, 0.2, 0.01);
   const Bvh bvh(m);
   const Halfspace h(Vec3(0.2, -0.3, 1.0), 0.1, 0.02);
+  // The lowest core vertex's height above the plane n·x = offset.
+  const auto brute_core_height = [](const TriangleMesh& mesh, const Transform& ta, const Vec3& n, double offset) {
+    double s = std::numeric_limits<double>::infinity();
+    for (const Vec3& v : mesh.vertices()) s = std::min(s, n.dot(ta.apply(v)) - offset);
+    return s;
+  };
+  int deep = 0;
   for (int k = 0; k < scaled(1000); ++k) {
     const Transform ta = rng.pose(1.0), tb = rng.pose(0.5);
     const Brute truth = brute_mesh_halfspace(m, ta, h, tb);
@@ -240,9 +271,18 @@ TEST(MeshHalfspace, MatchesClosedForm) {
     const MeshDistanceResult d = distance(bvh, ta, h, tb);
     ASSERT_NEAR(d.distance, truth.distance, 1e-12);
     expect_consistent(d, 1e-12);
+    // Each witness on its body: within the mesh's margin of its surface, and
+    // no farther above the plane than the halfspace's margin, overlapping too.
+    const Vec3 n = tb.R * h.normal();
+    EXPECT_LE(off_surface(m, ta, d.point_a), m.margin() + 1e-12) << k << " depth " << truth.collide;
+    EXPECT_LE(n.dot(d.point_b) - h.offset() - n.dot(tb.p), h.margin() + 1e-12) << k;
+    deep += d.distance == 0.0 && brute_core_height(m, ta, n, h.offset() + n.dot(tb.p)) < -0.05;
     if (d.distance > 0) { EXPECT_NEAR(d.normal.dot(tb.R * h.normal()), 1.0, 1e-12); }
     if (std::abs(truth.distance - 0.1) > 1e-12) { EXPECT_EQ(tolerance(bvh, ta, h, tb, 0.1).within, truth.distance <= 0.1); }
   }
+  // Overlaps deeper than the margins: where a witness halfway between the
+  // deepest vertex and the plane would be off the mesh.
+  EXPECT_GT(deep, scaled(1000) / 10);
 }
 
 TEST(MeshOpen, SingleTriangleAndPatchWithHole) {

@@ -32,10 +32,21 @@ Eigen::Vector3d closest_point_on_triangle(const Eigen::Vector3d& p, const Eigen:
   const Eigen::Vector3d ap = p - a;
   const Eigen::Vector3d n = e0.cross(e1);
   const double n2 = n.squaredNorm();
+  // A sliver (three corners nearly on a line, as a mesh's degenerate
+  // triangle after a pose's rounding) makes s and t inaccurate: the point
+  // they give is still one of the triangle, but may be far from the nearest,
+  // so there the edges are asked too and the nearer answer kept.
+  const bool sliver = n2 <= 1e-12 * e0.squaredNorm() * e1.squaredNorm();
+  Eigen::Vector3d inner = a;
+  bool have_inner = false;
   if (n2 > 0.0) {
     const double s = ap.cross(e1).dot(n) / n2;  // weight of b
     const double t = e0.cross(ap).dot(n) / n2;  // weight of c
-    if (s >= 0.0 && t >= 0.0 && s + t <= 1.0) return a + s * e0 + t * e1;
+    if (s >= 0.0 && t >= 0.0 && s + t <= 1.0) {
+      inner = a + s * e0 + t * e1;
+      if (!sliver) return inner;
+      have_inner = true;
+    }
   }
   // Otherwise the closest point lies on the boundary: the best of the three
   // edges (each edge covers its two vertex regions as well).
@@ -45,9 +56,11 @@ Eigen::Vector3d closest_point_on_triangle(const Eigen::Vector3d& p, const Eigen:
   const double dab = (qab - p).squaredNorm();
   const double dbc = (qbc - p).squaredNorm();
   const double dca = (qca - p).squaredNorm();
-  if (dab <= dbc && dab <= dca) return qab;
-  if (dbc <= dca) return qbc;
-  return qca;
+  Eigen::Vector3d edge = qca;
+  if (dab <= dbc && dab <= dca) edge = qab;
+  else if (dbc <= dca) edge = qbc;
+  if (have_inner && (inner - p).squaredNorm() < (edge - p).squaredNorm()) return inner;
+  return edge;
 }
 
 double closest_points_of_segments(const Eigen::Vector3d& a0, const Eigen::Vector3d& a1, const Eigen::Vector3d& b0,

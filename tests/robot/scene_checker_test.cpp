@@ -98,6 +98,18 @@ std::string q_string(std::span<const double> q) {
   return s.str();
 }
 
+// How far the world point p lies outside every shape of link l at state s
+// (0 on or in one), by the distance query from a ball of 1e-12 m at p.
+double off_link(const SceneChecker& c, const RobotState& s, int l, const Vec3& p) {
+  const Geo dot = Shape(Sphere(1e-12));
+  const auto u = static_cast<std::size_t>(l);
+  double least = kInf;
+  for (std::size_t i = s.shape_begin[u]; i < s.shape_begin[u + 1]; ++i)
+    least = std::min(least, robot_test::geometry_distance(c.geometry().link(l).shapes[i - s.shape_begin[u]].geometry,
+                                                          s.shape_poses[i], dot, Transform::from_translation(p)));
+  return least;
+}
+
 // Compares every checker answer for q with brute force; returns the number
 // of colliding configurations (to show the workload has both answers).
 int compare_with_brute_force(const SceneChecker& c, std::span<const double> q, const Environment& env,
@@ -122,13 +134,21 @@ int compare_with_brute_force(const SceneChecker& c, std::span<const double> q, c
     EXPECT_NEAR(sd.distance, b.self_min, dist_tol);
     EXPECT_FALSE(c.allowed().allowed(sd.pair.link, sd.pair.other));
     EXPECT_EQ(sd.pair.link_name, c.model().link(sd.pair.link).name);
-    // Witness points realise the distance.
+    // Witness points realise the distance, each on its link.
     EXPECT_NEAR((sd.point_link - sd.point_other).norm(), sd.distance, 1e-6);
+    EXPECT_LT(off_link(c, s, sd.pair.link, sd.point_link), 1e-7) << sd.pair.link_name;
+    EXPECT_LT(off_link(c, s, sd.pair.other, sd.point_other), 1e-7) << sd.pair.other_name;
   }
   if (ed.found) {
     EXPECT_NEAR(ed.distance, b.env_min, dist_tol);
-    EXPECT_EQ(ed.pair.other_name, env.objects[static_cast<std::size_t>(ed.pair.other)].name);
+    const EnvironmentObject& o = env.objects[static_cast<std::size_t>(ed.pair.other)];
+    EXPECT_EQ(ed.pair.other_name, o.name);
     EXPECT_NEAR((ed.point_link - ed.point_other).norm(), ed.distance, 1e-6);
+    EXPECT_LT(off_link(c, s, ed.pair.link, ed.point_link), 1e-7) << ed.pair.link_name << " and " << o.name;
+    EXPECT_LT(robot_test::geometry_distance(o.geometry, o.pose, Shape(Sphere(1e-12)),
+                                            Transform::from_translation(ed.point_other)),
+              1e-7)
+        << o.name;
   }
   const double overall = std::min(b.self_min, b.env_min);
   for (double t : {0.0, 0.01, 0.05, 0.2}) {
