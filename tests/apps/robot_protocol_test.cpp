@@ -494,10 +494,14 @@ TEST(RobotProtocol, RandomRobotsAnswerAsTheLibrary) {
   }
   std::printf("%d requests on %d random robots: %d collide, %d segments collide, %d outside the limits\n", compared,
               robots, collisions, motions_hit, violations);
-  EXPECT_GT(violations, 0);
-  EXPECT_LT(violations, compared);
-  EXPECT_GT(motions_hit, 0);
-  EXPECT_LT(motions_hit, compared);
+  // Both answers of each kind, where the run is large enough to hold them
+  // (the sanitizers' run is not).
+  if (compared >= 100) {
+    EXPECT_GT(violations, 0);
+    EXPECT_LT(violations, compared);
+    EXPECT_GT(motions_hit, 0);
+    EXPECT_LT(motions_hit, compared);
+  }
 }
 
 TEST(RobotProtocol, RobotThatDoesNotLoadExitsWithItsMessage) {

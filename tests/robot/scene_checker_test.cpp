@@ -160,6 +160,18 @@ int compare_with_brute_force(const SceneChecker& c, std::span<const double> q, c
   return !b.self_pairs.empty() || !b.env_pairs.empty();
 }
 
+// `draws` joint vectors of robot m uniform within its limits, each compared
+// with brute force on checker c; returns how many collide.
+int compare_uniform_draws(const SceneChecker& c, const RobotModel& m, const Environment& env, Rng& rng, int draws) {
+  std::vector<double> q(m.variable_count());
+  int colliding = 0;
+  for (int n = 0; n < draws; ++n) {
+    robot_test::uniform_joints(m, rng, q);
+    colliding += compare_with_brute_force(c, q, env, 1e-9);
+  }
+  return colliding;
+}
+
 SceneChecker small_arm_checker(const GeometryOptions& o = {}) {
   const RobotModel m = parse_urdf(robot_test::small_arm_urdf(), ".");
   AllowedCollisionMatrix acm = AllowedCollisionMatrix::adjacent(m);
@@ -207,12 +219,8 @@ TEST(RobotSceneChecker, RandomRobotsMatchBruteForce) {
     const SceneChecker c(RobotGeometry(m, o), AllowedCollisionMatrix::adjacent(m));
     Environment env = robot_test::random_objects(rng);
     if (k % 3 == 0) env.add("floor", Halfspace(Vec3::UnitZ(), rng.uniform(-0.3, 0.0)), Transform::identity());
-    std::vector<double> q(m.variable_count());
-    for (int n = 0; n < draws; ++n) {
-      robot_test::uniform_joints(m, rng, q);
-      colliding += compare_with_brute_force(c, q, env, 1e-9);
-      ++compared;
-    }
+    colliding += compare_uniform_draws(c, m, env, rng, draws);
+    compared += draws;
     if (::testing::Test::HasFailure()) {
       ADD_FAILURE() << "robot " << k << ":\n" << urdf;
       return;
@@ -255,12 +263,8 @@ TEST(RobotSceneChecker, RandomMeshRobotsHoldingObjectsMatchBruteForce) {
         for (const LinkShape& s : l.shapes) meshes += s.source.ends_with(".obj");
       const SceneChecker c =
           attach(SceneChecker(geometry, robot_test::always_near_allowed(geometry, m, rng)), std::span(&held, 1));
-      std::vector<double> q(m.variable_count());
-      for (int n = 0; n < draws; ++n) {
-        robot_test::uniform_joints(m, rng, q);
-        colliding += compare_with_brute_force(c, q, env, 1e-9);
-        ++compared;
-      }
+      colliding += compare_uniform_draws(c, m, env, rng, draws);
+      compared += draws;
       if (::testing::Test::HasFailure()) {
         ADD_FAILURE() << "robot " << k << (mode == MeshMode::convex_hull ? ", hulls" : ", raw meshes") << ", held by "
                       << held.link << ":\n" << urdf;
